@@ -1,0 +1,58 @@
+"""The ``moonshine`` command. Commands are thin: load, call the library, report.
+Each lives in ``moonshine/commands/`` and is imported only when it runs, so that a
+player-facing command like ``check`` starts fast."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from moonshine import __version__
+from moonshine.errors import MoonshineError
+
+# name -> (module under moonshine.commands, attribute, one-line help for the listing)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "new": ("game", "new", "Create a game directory with its first turn."),
+    "map": ("maps", "map_group", "Inspect and check maps."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS:
+            module, attr, _ = COMMANDS[cmd_name]
+            cmd = getattr(importlib.import_module(f"moonshine.commands.{module}"), attr)
+            assert isinstance(cmd, click.Command)
+            return cmd
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except MoonshineError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="moonshine")
+def main() -> None:
+    """Moonshine: the referee for play-by-email games of Moonshine, eight gangs
+    fighting over Prohibition-era Chicago.
+
+    A game directory holds game.yaml, the players' orders under orders/TURN/ and
+    each turn's state and results under turns/TURN/. Run commands inside it or
+    pass --game DIR.
+    """

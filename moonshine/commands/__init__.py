@@ -1,0 +1,1 @@
+"""The CLI's commands, one module per area, imported lazily by ``moonshine.cli``."""

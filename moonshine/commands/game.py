@@ -1,0 +1,27 @@
+"""``moonshine new``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from moonshine.gamedir import LANGUAGES, new_game
+
+
+@click.command("new")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--map", "map_name", default="chicago-1920s", show_default=True, help="Bundled map name or YAML file.")
+@click.option("--seed", default=None, help="The game's secret seed for the raid draws (default: a random one).")
+@click.option("--title", default=None, help="The game's title, shown in reports.")
+@click.option("--language", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Reports' language.")
+@click.option("--no-git", is_flag=True, help="Do not make the directory a git repository.")
+def new(directory: Path, map_name: str, seed: str | None, title: str | None, language: str, no_git: bool) -> None:
+    """Create a game directory: game.yaml, orders/, and turns/START/state.yaml.
+    The secret seed is kept in .moonshine-secret (not in git); game.yaml keeps
+    only its SHA-256, which the first bulletin publishes."""
+    game = new_game(directory, map_name=map_name, seed=seed, title=title, language=language, use_git=not no_git)
+    turn = game.current_turn()
+    click.echo(f"Created {game.root}: {game.config.title}, map {game.config.map}, first turn {turn}.")
+    click.echo(f"Seed hash (publish it): {game.config.seed_sha256}")
+    click.echo(f"Next: add players' addresses to {game.config_path}, collect orders in {game.orders_dir(turn)}/.")

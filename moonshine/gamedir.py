@@ -1,0 +1,284 @@
+"""A game directory: ``game.yaml`` (map, language, gangs' players), ``orders/TURN/``
+and ``turns/TURN/state.yaml``; kept in git when git is available."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from moonshine import state as state_mod
+from moonshine.errors import GameError, StateError
+from moonshine.geo import GameMap, load_map
+from moonshine.state import GameState
+from moonshine.turns import Turn
+
+GAME_FILE = "game.yaml"
+SECRET_FILE = ".moonshine-secret"
+LANGUAGES = ("en", "fr")
+
+
+@dataclass
+class Player:
+    name: str = ""
+    email: list[str] = field(default_factory=list)
+    password: str | None = None  # salted hash, never the password itself
+
+
+@dataclass
+class GameConfig:
+    title: str
+    map: str
+    language: str = "en"
+    seed_sha256: str = ""
+    players: dict[str, Player] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # other sections (smtp, deadlines, ...) kept as they are
+
+
+def seed_hash(seed: str) -> str:
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a file so that a reader sees the old or the new content, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Game:
+    """A game directory on disk. Loads lazily; every path it hands out is inside it."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
+        self._config: GameConfig | None = None
+        self._map: GameMap | None = None
+
+    # -- layout ----------------------------------------------------------------
+    @property
+    def config_path(self) -> Path:
+        return self.root / GAME_FILE
+
+    def turn_dir(self, turn: str) -> Path:
+        return self.root / "turns" / turn
+
+    def state_path(self, turn: str) -> Path:
+        return self.turn_dir(turn) / "state.yaml"
+
+    def orders_dir(self, turn: str) -> Path:
+        return self.root / "orders" / turn
+
+    def turns(self) -> list[str]:
+        """Turns with a state file, in order."""
+        base = self.root / "turns"
+        found = []
+        if base.is_dir():
+            for p in base.iterdir():
+                try:
+                    Turn.parse(p.name)
+                except ValueError:
+                    continue
+                if (p / "state.yaml").is_file():
+                    found.append(p.name)
+        return sorted(found, key=Turn.parse)
+
+    def current_turn(self) -> str:
+        ts = self.turns()
+        if not ts:
+            raise GameError(f"{self.root}: no turn yet (no turns/*/state.yaml)")
+        return ts[-1]
+
+    # -- contents ----------------------------------------------------------------
+    @property
+    def config(self) -> GameConfig:
+        if self._config is None:
+            self._config = load_config(self.config_path)
+        return self._config
+
+    @property
+    def map(self) -> GameMap:
+        if self._map is None:
+            ref = self.config.map
+            candidate = self.root / ref
+            self._map = load_map(candidate if candidate.suffix in (".yaml", ".yml") and candidate.exists() else ref)
+        return self._map
+
+    def load_state(self, turn: str) -> GameState:
+        path = self.state_path(turn)
+        if not path.is_file():
+            known = ", ".join(self.turns()) or "none"
+            raise GameError(f"{path}: no state for {turn} (turns in this game: {known})")
+        return state_mod.load(path, self.map)
+
+    def save_state(self, st: GameState) -> Path:
+        st.normalise(self.map)
+        path = self.state_path(st.turn)
+        atomic_write_text(path, state_mod.dumps(st))
+        return path
+
+    def secret(self) -> str:
+        path = self.root / SECRET_FILE
+        try:
+            seed = path.read_text(encoding="utf-8").strip()
+        except OSError:
+            raise GameError(f"{path}: the game's secret seed is missing; the raid draws need it (R21)") from None
+        if self.config.seed_sha256 and seed_hash(seed) != self.config.seed_sha256:
+            raise GameError(f"{path}: the seed does not match seed_sha256 in {GAME_FILE}")
+        return seed
+
+
+def load_config(path: Path) -> GameConfig:
+    src = str(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GameError(f"{path}: not a game directory (no {GAME_FILE}); create one with 'moonshine new DIR'") from None
+    except OSError as exc:
+        raise StateError(src, "", f"cannot read ({exc.strerror or exc})") from None
+    except yaml.YAMLError as exc:
+        raise StateError(src, "", f"not valid YAML: {exc}") from None
+    if not isinstance(raw, dict):
+        raise StateError(src, "", "expected a mapping")
+    title = raw.get("title", "Moonshine")
+    map_ref = raw.get("map")
+    if not isinstance(map_ref, str) or not map_ref:
+        raise StateError(src, "map", "missing: the map's name (e.g. chicago-1920s) or path")
+    language = raw.get("language", "en")
+    if language not in LANGUAGES:
+        raise StateError(src, "language", f"expected one of {', '.join(LANGUAGES)}, found {language!r}")
+    players: dict[str, Player] = {}
+    raw_players = raw.get("players") or {}
+    if not isinstance(raw_players, dict):
+        raise StateError(src, "players", "expected a mapping from gang key to player")
+    for gang, p in raw_players.items():
+        if p is None:
+            p = {}
+        if not isinstance(p, dict):
+            raise StateError(src, f"players.{gang}", "expected a mapping with name, email, password")
+        email = p.get("email") or []
+        if isinstance(email, str):
+            email = [email]
+        if not isinstance(email, list) or not all(isinstance(e, str) for e in email):
+            raise StateError(src, f"players.{gang}.email", "expected an address or a list of addresses")
+        players[str(gang)] = Player(name=str(p.get("name") or ""), email=list(email), password=p.get("password"))
+    known = {"title", "map", "language", "seed_sha256", "players"}
+    return GameConfig(
+        title=str(title),
+        map=map_ref,
+        language=language,
+        seed_sha256=str(raw.get("seed_sha256") or ""),
+        players=players,
+        extra={k: v for k, v in raw.items() if k not in known},
+    )
+
+
+def config_to_yaml(cfg: GameConfig) -> str:
+    data: dict[str, Any] = {
+        "title": cfg.title,
+        "map": cfg.map,
+        "language": cfg.language,
+        "seed_sha256": cfg.seed_sha256,
+        "players": {
+            g: {"name": p.name, "email": list(p.email), "password": p.password} for g, p in cfg.players.items()
+        },
+    }
+    data.update(cfg.extra)
+    return "# Moonshine game: edit players' names and addresses here.\n" + state_mod.dump_yaml(data)
+
+
+def save_config(game: Game, cfg: GameConfig) -> None:
+    atomic_write_text(game.config_path, config_to_yaml(cfg))
+    game._config = cfg
+
+
+def git_available() -> bool:
+    return shutil.which("git") is not None
+
+
+def is_git_repo(root: Path) -> bool:
+    return (root / ".git").exists()
+
+
+def git_commit(root: Path, message: str, paths: list[str] | None = None) -> bool:
+    """Commit the given paths (default: everything) in the game's repository.
+    Returns False when there is nothing to commit or no repository."""
+    if not git_available() or not is_git_repo(root):
+        return False
+    env = dict(os.environ)
+    env.setdefault("GIT_AUTHOR_NAME", "Moonshine referee")
+    env.setdefault("GIT_AUTHOR_EMAIL", "referee@moonshine.invalid")
+    env.setdefault("GIT_COMMITTER_NAME", env["GIT_AUTHOR_NAME"])
+    env.setdefault("GIT_COMMITTER_EMAIL", env["GIT_AUTHOR_EMAIL"])
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, check=False)
+
+    add = run("add", "-A", "--", *(paths or ["."]))
+    if add.returncode != 0:
+        raise GameError(f"git add failed in {root}: {add.stderr.strip()}")
+    if run("diff", "--cached", "--quiet").returncode == 0:
+        return False
+    done = run("commit", "-q", "-m", message)
+    if done.returncode != 0:
+        raise GameError(f"git commit failed in {root}: {done.stderr.strip()}")
+    return True
+
+
+def new_game(
+    root: Path,
+    *,
+    map_name: str = "chicago-1920s",
+    seed: str | None = None,
+    title: str | None = None,
+    language: str = "en",
+    use_git: bool = True,
+) -> Game:
+    """Create a game directory with its first turn's state (R3) and, when git is
+    available, a repository with a first commit."""
+    if (root / GAME_FILE).exists():
+        raise GameError(f"{root}: already a game directory ({GAME_FILE} exists)")
+    if root.exists() and any(p.name != ".git" for p in root.iterdir()):
+        raise GameError(f"{root}: the directory is not empty")
+    gmap = load_map(map_name)
+    seed = seed if seed is not None else secrets.token_hex(16)
+    if not seed.strip():
+        raise GameError("the seed cannot be empty")
+    root.mkdir(parents=True, exist_ok=True)
+    cfg = GameConfig(
+        title=title or f"Moonshine: {gmap.title}",
+        map=map_name,
+        language=language,
+        seed_sha256=seed_hash(seed),
+        players={g: Player(name="", email=[]) for g in gmap.gangs},
+    )
+    game = Game(root)
+    secret_path = root / SECRET_FILE
+    atomic_write_text(secret_path, seed + "\n")
+    secret_path.chmod(0o600)
+    atomic_write_text(root / ".gitignore", f"{SECRET_FILE}\n")
+    atomic_write_text(game.config_path, config_to_yaml(cfg))
+    start = state_mod.initial_state(gmap)
+    game.save_state(start)
+    game.orders_dir(start.turn).mkdir(parents=True, exist_ok=True)
+    (game.orders_dir(start.turn) / ".keep").touch()
+    if use_git and git_available():
+        if not is_git_repo(root):
+            subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
+        git_commit(root, f"New game: {cfg.title}, {start.turn}")
+    return game

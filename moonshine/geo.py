@@ -1,0 +1,355 @@
+"""The map as data: districts, features, police stations, gangs and the
+scenario, loaded from YAML by a validating builder into a networkx graph."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import yaml
+
+from moonshine import money
+from moonshine.errors import MapError
+from moonshine.money import Money
+
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+
+
+class Feature(StrEnum):
+    NONE = "none"
+    SUPPLY = "supply"
+    SPEAKEASY = "speakeasy"
+    WAREHOUSE = "warehouse"
+
+    @property
+    def label(self) -> str:
+        return {"none": "none", "supply": "supply zone", "speakeasy": "speakeasy", "warehouse": "warehouse"}[self.value]
+
+
+class UnitKind(StrEnum):
+    L = "L"  # delivery man (livreur), strength 1
+    H = "H"  # henchman (homme de main), strength 2
+
+    @property
+    def strength(self) -> int:
+        return 1 if self is UnitKind.L else 2
+
+    @property
+    def label(self) -> str:
+        return "delivery man" if self is UnitKind.L else "henchman"
+
+
+# Production and consumption of one district (published rules, R14, R15, R24).
+SUPPLY_CRATES = 5
+WAREHOUSE_CAPACITY = 10
+STATION_STRENGTH = 7
+CORRUPTED_STATION_STRENGTH = 3
+
+
+def district_vp(feature: Feature) -> int:
+    """VP for controlling a district (R24): 1, speakeasy 2, supply zone 3."""
+    return {Feature.SPEAKEASY: 2, Feature.SUPPLY: 3}.get(feature, 1)
+
+
+def district_consumption(feature: Feature) -> int:
+    """Crates a controlled district can absorb per turn (R15): 1, speakeasy 3."""
+    return 3 if feature is Feature.SPEAKEASY else 1
+
+
+@dataclass(frozen=True)
+class District:
+    code: str
+    name: str
+    area: int
+    feature: Feature
+    precinct: str  # code of the district whose police station this district depends on
+    neighbours: tuple[str, ...]
+    station: str | None = None  # name of the police station in this district, if any
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def has_station(self) -> bool:
+        return self.station is not None
+
+    def describe(self) -> str:
+        return f"{self.code} ({self.name})"
+
+
+@dataclass(frozen=True)
+class Gang:
+    key: str
+    name: str
+    colour: str
+    homes: tuple[str, ...]
+    units: tuple[tuple[UnitKind, str], ...]  # starting units (kind, district)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    start: str
+    cash: Money
+    price: Money
+    warehouse_stock: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class GameMap:
+    name: str
+    title: str
+    districts: Mapping[str, District]  # in map order (area number)
+    gangs: Mapping[str, Gang]  # in map order
+    scenario: Scenario
+    raid_table: Mapping[str, int]  # district -> weight, in map order
+    credits: str = ""
+    geometry: Path | None = None
+    source: str = ""
+    graph: nx.Graph[str] = field(default_factory=nx.Graph, repr=False, compare=False)
+
+    # -- lookups ------------------------------------------------------------
+    def district(self, code: str) -> District:
+        return self.districts[code]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.districts[a].neighbours
+
+    def neighbours(self, code: str) -> tuple[str, ...]:
+        return self.districts[code].neighbours
+
+    def within_two(self, code: str) -> set[str]:
+        """Districts one or two steps from ``code`` (an L's reach, R8), not itself."""
+        out: set[str] = set()
+        for n in self.districts[code].neighbours:
+            out.add(n)
+            out.update(self.districts[n].neighbours)
+        out.discard(code)
+        return out
+
+    def stations(self) -> list[str]:
+        return [c for c, d in self.districts.items() if d.station is not None]
+
+    def precinct_of(self, code: str) -> str:
+        return self.districts[code].precinct
+
+    def gang_by_name(self, text: str) -> Gang | None:
+        """A gang by key or full name, case-insensitive, ignoring punctuation."""
+        wanted = _squash(text)
+        for g in self.gangs.values():
+            if wanted in (_squash(g.key), _squash(g.name)):
+                return g
+        return None
+
+    def home_of(self, code: str) -> str | None:
+        for g in self.gangs.values():
+            if code in g.homes:
+                return g.key
+        return None
+
+    def map_order(self, codes: Iterable[str]) -> list[str]:
+        """Sort district codes in map order (area number)."""
+        return sorted(codes, key=lambda c: self.districts[c].area)
+
+
+def _squash(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+# -- loading -----------------------------------------------------------------
+
+
+def map_path(name_or_path: str | Path) -> Path:
+    """A bundled map by name (``chicago-1920s``) or a path to a YAML file."""
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml") or p.exists():
+        return p
+    return MAPS_DIR / f"{name_or_path}.yaml"
+
+
+def load_map(name_or_path: str | Path = "chicago-1920s") -> GameMap:
+    path = map_path(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MapError(str(path), "", f"cannot read the map file ({exc.strerror or exc})") from None
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise MapError(str(path), "", f"not valid YAML: {exc}") from None
+    return build_map(raw, source=str(path), base=path.parent)
+
+
+class _Reader:
+    """Typed access to raw YAML that names the file and key on any error."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> MapError:
+        return MapError(self.source, key, problem)
+
+    def mapping(self, value: Any, key: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"expected a mapping, found {type(value).__name__}")
+        return value
+
+    def seq(self, value: Any, key: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(key, f"expected a list, found {type(value).__name__}")
+        return value
+
+    def text(self, m: Mapping[str, Any], name: str, key: str, default: str | None = None) -> str:
+        if name not in m:
+            if default is not None:
+                return default
+            raise self.fail(f"{key}.{name}" if key else name, "missing")
+        v = m[name]
+        if not isinstance(v, str) or not v.strip():
+            raise self.fail(f"{key}.{name}" if key else name, f"expected text, found {v!r}")
+        return v
+
+    def integer(self, m: Mapping[str, Any], name: str, key: str) -> int:
+        v = m.get(name)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise self.fail(f"{key}.{name}", f"expected a whole number, found {v!r}")
+        return v
+
+    def money(self, m: Mapping[str, Any], name: str, key: str) -> Money:
+        try:
+            return money.dollars(m.get(name))
+        except ValueError as exc:
+            raise self.fail(f"{key}.{name}", str(exc)) from None
+
+
+def build_map(raw: Any, *, source: str = "<map>", base: Path | None = None) -> GameMap:
+    """Validate raw map data and build the map. Structural errors raise MapError
+    (file, key, problem); consistency problems are reported by ``check_map``."""
+    r = _Reader(source)
+    top = r.mapping(raw, "")
+    name = r.text(top, "name", "")
+    title = r.text(top, "title", "", default=name)
+
+    districts: dict[str, District] = {}
+    for i, item in enumerate(r.seq(top.get("districts"), "districts")):
+        key = f"districts[{i}]"
+        d = r.mapping(item, key)
+        code = r.text(d, "code", key)
+        key = f"districts.{code}"
+        if code in districts:
+            raise r.fail(key, "district listed twice")
+        if not (len(code) == 3 and code.isalpha() and code.isupper()):
+            raise r.fail(key, "a district code is three capital letters")
+        try:
+            feature = Feature(d.get("feature", "none"))
+        except ValueError:
+            raise r.fail(
+                f"{key}.feature", f"unknown feature {d.get('feature')!r} (supply, speakeasy, warehouse or none)"
+            ) from None
+        neighbours = r.seq(d.get("neighbours"), f"{key}.neighbours")
+        if not all(isinstance(n, str) for n in neighbours):
+            raise r.fail(f"{key}.neighbours", "expected district codes")
+        station = d.get("station")
+        if station is not None and (not isinstance(station, str) or not station.strip()):
+            raise r.fail(f"{key}.station", "expected the station's name")
+        aliases = d.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            raise r.fail(f"{key}.aliases", "expected a list of names")
+        districts[code] = District(
+            code=code,
+            name=r.text(d, "name", key),
+            area=r.integer(d, "area", key),
+            feature=feature,
+            precinct=r.text(d, "precinct", key),
+            neighbours=tuple(sorted(neighbours)),
+            station=station,
+            aliases=tuple(aliases),
+        )
+    if not districts:
+        raise r.fail("districts", "no districts")
+
+    for code, dist in districts.items():
+        for n in dist.neighbours:
+            if n not in districts:
+                raise r.fail(f"districts.{code}.neighbours", f"unknown district {n!r}")
+            if n == code:
+                raise r.fail(f"districts.{code}.neighbours", "a district cannot neighbour itself")
+        if dist.precinct not in districts:
+            raise r.fail(f"districts.{code}.precinct", f"unknown district {dist.precinct!r}")
+
+    gangs: dict[str, Gang] = {}
+    for i, item in enumerate(r.seq(top.get("gangs"), "gangs")):
+        key = f"gangs[{i}]"
+        g = r.mapping(item, key)
+        gkey = r.text(g, "key", key)
+        key = f"gangs.{gkey}"
+        if gkey in gangs:
+            raise r.fail(key, "gang listed twice")
+        if not gkey.isidentifier() or gkey != gkey.lower():
+            raise r.fail(f"{key}.key", "a gang key is one lower-case word")
+        homes = r.seq(g.get("homes"), f"{key}.homes")
+        for h in homes:
+            if h not in districts:
+                raise r.fail(f"{key}.homes", f"unknown district {h!r}")
+        units: list[tuple[UnitKind, str]] = []
+        for j, u in enumerate(r.seq(g.get("units"), f"{key}.units")):
+            parts = str(u).split()
+            if len(parts) != 2 or parts[0] not in ("L", "H") or parts[1] not in districts:
+                raise r.fail(f"{key}.units[{j}]", f"expected 'L CODE' or 'H CODE', found {u!r}")
+            units.append((UnitKind(parts[0]), parts[1]))
+        colour = r.text(g, "colour", key)
+        if not (colour.startswith("#") and len(colour) == 7):
+            raise r.fail(f"{key}.colour", f"expected a colour like '#c0392b', found {colour!r}")
+        gangs[gkey] = Gang(gkey, r.text(g, "name", key), colour, tuple(homes), tuple(units))
+    if not gangs:
+        raise r.fail("gangs", "no gangs")
+
+    s = r.mapping(top.get("scenario"), "scenario")
+    stock_raw = r.mapping(s.get("warehouse_stock", {}), "scenario.warehouse_stock")
+    stock: dict[str, int] = {}
+    for code, n in stock_raw.items():
+        if code not in districts:
+            raise r.fail("scenario.warehouse_stock", f"unknown district {code!r}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise r.fail(f"scenario.warehouse_stock.{code}", f"expected a number of crates, found {n!r}")
+        stock[code] = n
+    scenario = Scenario(
+        start=r.text(s, "start", "scenario"),
+        cash=r.money(s, "cash", "scenario"),
+        price=r.money(s, "price", "scenario"),
+        warehouse_stock=stock,
+    )
+
+    raid_raw = r.mapping(top.get("raid_table"), "raid_table")
+    raid: dict[str, int] = {}
+    for code, w in raid_raw.items():
+        if code not in districts:
+            raise r.fail("raid_table", f"unknown district {code!r}")
+        if not isinstance(w, int) or isinstance(w, bool) or w <= 0:
+            raise r.fail(f"raid_table.{code}", f"expected a positive whole weight, found {w!r}")
+        raid[code] = w
+
+    ordered = dict(sorted(districts.items(), key=lambda kv: kv[1].area))
+    graph: nx.Graph[str] = nx.Graph()
+    for code, dist in ordered.items():
+        graph.add_node(code, name=dist.name, feature=dist.feature.value, station=dist.station, precinct=dist.precinct)
+    for code, dist in ordered.items():
+        for n in dist.neighbours:
+            graph.add_edge(code, n)
+    geometry = None
+    if isinstance(top.get("geometry"), str) and base is not None:
+        geometry = base / top["geometry"]
+    credits = top.get("credits", "")
+    return GameMap(
+        name=name,
+        title=title,
+        districts=ordered,
+        gangs=gangs,
+        scenario=scenario,
+        raid_table=dict(sorted(raid.items(), key=lambda kv: districts[kv[0]].area)),
+        credits=credits if isinstance(credits, str) else "",
+        geometry=geometry,
+        source=source,
+        graph=graph,
+    )

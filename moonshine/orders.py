@@ -1,0 +1,255 @@
+"""Orders as plain values. Every order has one canonical text form (``text()``)
+that ``parse_canonical`` reads back to an equal object. The lenient reader for
+what players actually type (full names, French, typographic dashes) produces
+these same objects."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from moonshine import money
+from moonshine.geo import UnitKind
+from moonshine.money import Money
+
+
+@dataclass(frozen=True, order=True)
+class UnitRef:
+    """A unit on the board: its type and district. Unique, since a district holds at
+    most one L and one H (R4)."""
+
+    kind: UnitKind
+    district: str
+
+    def text(self) -> str:
+        return f"{self.kind.value} {self.district}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+# -- unit orders (resolved by the adjudicator) ----------------------------------
+
+
+@dataclass(frozen=True)
+class Hold:
+    unit: UnitRef
+
+    def text(self) -> str:
+        return f"{self.unit.text()} hold"
+
+
+@dataclass(frozen=True)
+class Move:
+    """``H LOO - NSS``; an L may go two steps, naming its path: ``L LOO - NSS - KEN``
+    (path = ("NSS",)); a transported H may name its carriers: ``H LOO - BRO via NSS``."""
+
+    unit: UnitRef
+    dest: str
+    path: tuple[str, ...] = ()  # intermediate district of an L's two-step move
+    via: tuple[str, ...] = ()  # carriers' districts, in order, for a transported H
+
+    def text(self) -> str:
+        steps = " - ".join((self.unit.text(), *self.path, self.dest))
+        return steps + (f" via {', '.join(self.via)}" if self.via else "")
+
+
+@dataclass(frozen=True)
+class SupportHold:
+    """``L KEN / H HYD``: support the unit in HYD where it stands."""
+
+    unit: UnitRef
+    target: UnitRef
+
+    def text(self) -> str:
+        return f"{self.unit.text()} / {self.target.text()}"
+
+
+@dataclass(frozen=True)
+class SupportMove:
+    """``H GRA / H LOO - NSS``."""
+
+    unit: UnitRef
+    target: UnitRef
+    dest: str
+
+    def text(self) -> str:
+        return f"{self.unit.text()} / {self.target.text()} - {self.dest}"
+
+
+@dataclass(frozen=True)
+class SupportAssault:
+    """``H BRO / H LOO x NSS``: support an assault on the station in NSS."""
+
+    unit: UnitRef
+    target: UnitRef
+    station: str
+
+    def text(self) -> str:
+        return f"{self.unit.text()} / {self.target.text()} x {self.station}"
+
+
+@dataclass(frozen=True)
+class Assault:
+    """``H LOO x NSS``: a henchman assaults the police station in NSS (R11)."""
+
+    unit: UnitRef
+    station: str
+
+    def text(self) -> str:
+        return f"{self.unit.text()} x {self.station}"
+
+
+@dataclass(frozen=True)
+class Transport:
+    """``L NSS -> H LOO - BRO``: the L in NSS carries the H from LOO to BRO (R10)."""
+
+    unit: UnitRef
+    target: UnitRef
+    dest: str
+
+    def text(self) -> str:
+        return f"{self.unit.text()} -> {self.target.text()} - {self.dest}"
+
+
+UnitOrder: TypeAlias = Hold | Move | SupportHold | SupportMove | SupportAssault | Assault | Transport
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """``retreat H LOO - NSS, GRA``: where the unit goes if dislodged, in preference order (R7)."""
+
+    unit: UnitRef
+    choices: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"retreat {self.unit.text()} - {', '.join(self.choices)}"
+
+
+# -- economy orders ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recruit:
+    kind: UnitKind
+    district: str
+
+    def text(self) -> str:
+        return f"recruit {self.kind.value} {self.district}"
+
+
+@dataclass(frozen=True)
+class Disband:
+    unit: UnitRef
+
+    def text(self) -> str:
+        return f"disband {self.unit.text()}"
+
+
+@dataclass(frozen=True)
+class Sell:
+    crates: int
+
+    def text(self) -> str:
+        return f"sell {self.crates}"
+
+
+@dataclass(frozen=True)
+class Store:
+    warehouses: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"store {', '.join(self.warehouses)}"
+
+
+@dataclass(frozen=True)
+class Bribe:
+    station: str
+    amount: Money  # cents
+
+    def text(self) -> str:
+        return f"bribe {self.station} {money.fmt(self.amount).lstrip('$')}"
+
+
+EconomyOrder: TypeAlias = Recruit | Disband | Sell | Store | Bribe
+Order: TypeAlias = UnitOrder | Retreat | EconomyOrder
+
+UNIT_ORDER_TYPES = (Hold, Move, SupportHold, SupportMove, SupportAssault, Assault, Transport)
+
+
+def unit_of(order: Order) -> UnitRef | None:
+    """The unit an order is given to (None for orders to the gang: recruit, sell, ...)."""
+    if isinstance(order, Recruit | Sell | Store | Bribe):
+        return None
+    return order.unit
+
+
+# -- the canonical form, read back ------------------------------------------------
+
+_CODE = r"[A-Z]{3}"
+_UNIT = rf"([LH]) ({_CODE})"
+_LIST = rf"{_CODE}(?:, {_CODE})*"
+_FORMS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"^{_UNIT} hold$"), "hold"),
+    (re.compile(rf"^{_UNIT} - ({_CODE})(?: - ({_CODE}))?(?: via ({_LIST}))?$"), "move"),
+    (re.compile(rf"^{_UNIT} / {_UNIT}$"), "support_hold"),
+    (re.compile(rf"^{_UNIT} / {_UNIT} - ({_CODE})$"), "support_move"),
+    (re.compile(rf"^{_UNIT} / {_UNIT} x ({_CODE})$"), "support_assault"),
+    (re.compile(rf"^{_UNIT} x ({_CODE})$"), "assault"),
+    (re.compile(rf"^{_UNIT} -> {_UNIT} - ({_CODE})$"), "transport"),
+    (re.compile(rf"^retreat {_UNIT} - ({_LIST})$"), "retreat"),
+    (re.compile(rf"^recruit ([LH]) ({_CODE})$"), "recruit"),
+    (re.compile(rf"^disband {_UNIT}$"), "disband"),
+    (re.compile(r"^sell (\d+)$"), "sell"),
+    (re.compile(rf"^store ({_LIST})$"), "store"),
+    (re.compile(rf"^bribe ({_CODE}) (\d+(?:\.\d\d?)?)$"), "bribe"),
+]
+
+
+def _ref(kind: str, district: str) -> UnitRef:
+    return UnitRef(UnitKind(kind), district)
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    return tuple(text.split(", "))
+
+
+def parse_canonical(text: str) -> Order:
+    """Read an order in exactly its canonical form (as ``text()`` prints it).
+    Raises ValueError otherwise. Case files and saved results use this form."""
+    t = text.strip()
+    for pattern, form in _FORMS:
+        m = pattern.match(t)
+        if not m:
+            continue
+        g = m.groups()
+        if form == "hold":
+            return Hold(_ref(g[0], g[1]))
+        if form == "move":
+            if g[3] is not None:  # two steps: the first code is the path
+                return Move(_ref(g[0], g[1]), g[3], (g[2],), _codes(g[4]) if g[4] else ())
+            return Move(_ref(g[0], g[1]), g[2], (), _codes(g[4]) if g[4] else ())
+        if form == "support_hold":
+            return SupportHold(_ref(g[0], g[1]), _ref(g[2], g[3]))
+        if form == "support_move":
+            return SupportMove(_ref(g[0], g[1]), _ref(g[2], g[3]), g[4])
+        if form == "support_assault":
+            return SupportAssault(_ref(g[0], g[1]), _ref(g[2], g[3]), g[4])
+        if form == "assault":
+            return Assault(_ref(g[0], g[1]), g[2])
+        if form == "transport":
+            return Transport(_ref(g[0], g[1]), _ref(g[2], g[3]), g[4])
+        if form == "retreat":
+            return Retreat(_ref(g[0], g[1]), _codes(g[2]))
+        if form == "recruit":
+            return Recruit(UnitKind(g[0]), g[1])
+        if form == "disband":
+            return Disband(_ref(g[0], g[1]))
+        if form == "sell":
+            return Sell(int(g[0]))
+        if form == "store":
+            return Store(_codes(g[0]))
+        if form == "bribe":
+            return Bribe(g[0], money.dollars(g[1]))
+    raise ValueError(f"not an order in canonical form: {text!r}")

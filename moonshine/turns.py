@@ -1,0 +1,53 @@
+"""Turn names (R25): ``spring-1924``, ``autumn-1924``, ``spring-1925``, ..."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SEASONS = ("spring", "autumn")
+_TURN = re.compile(r"^(spring|autumn)-(\d{4})$")
+UNTOUCHABLES_FROM = "spring-1929"
+
+
+@dataclass(frozen=True, order=True)
+class Turn:
+    year: int
+    season_index: int  # 0 spring, 1 autumn
+
+    @classmethod
+    def parse(cls, text: str) -> Turn:
+        m = _TURN.match(text.strip().lower())
+        if not m:
+            raise ValueError(f"not a turn name: {text!r} (expected e.g. spring-1924 or autumn-1925)")
+        return cls(int(m.group(2)), SEASONS.index(m.group(1)))
+
+    @property
+    def season(self) -> str:
+        return SEASONS[self.season_index]
+
+    @property
+    def name(self) -> str:
+        return f"{self.season}-{self.year}"
+
+    def next(self) -> Turn:
+        if self.season_index == 0:
+            return Turn(self.year, 1)
+        return Turn(self.year + 1, 0)
+
+    def previous(self) -> Turn:
+        if self.season_index == 1:
+            return Turn(self.year, 0)
+        return Turn(self.year - 1, 1)
+
+    def number(self, start: Turn) -> int:
+        """1 for the starting turn, 2 for the next, ..."""
+        return (self.year - start.year) * 2 + (self.season_index - start.season_index) + 1
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def is_untouchables(turn: str) -> bool:
+    """From spring 1929 (the 11th turn) the Untouchables raid instead of the police (R23)."""
+    return Turn.parse(turn) >= Turn.parse(UNTOUCHABLES_FROM)
