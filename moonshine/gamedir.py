@@ -18,6 +18,7 @@ import yaml
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.geo import GameMap, load_map
+from moonshine.police import open_turn
 from moonshine.state import GameState
 from moonshine.turns import Turn
 
@@ -52,6 +53,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
@@ -60,6 +62,12 @@ def atomic_write_text(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class Game:
@@ -274,6 +282,7 @@ def new_game(
     atomic_write_text(root / ".gitignore", f"{SECRET_FILE}\n")
     atomic_write_text(game.config_path, config_to_yaml(cfg))
     start = state_mod.initial_state(gmap)
+    open_turn(gmap, start, seed)  # the first turn's raid is drawn when the game is created (R21)
     game.save_state(start)
     game.orders_dir(start.turn).mkdir(parents=True, exist_ok=True)
     (game.orders_dir(start.turn) / ".keep").touch()

@@ -139,7 +139,7 @@ def initial_state(gmap: GameMap) -> GameState:
 
 
 def to_data(st: GameState) -> dict[str, Any]:
-    units: dict[str, list[str]] = {}
+    units: dict[str, list[str]] = {g: [] for g in st.cash}  # gangs in map order (normalise)
     for u in st.units:
         units.setdefault(u.gang, []).append(f"{u.kind.value} {u.district}" + (" (new)" if u.recruited else ""))
     data: dict[str, Any] = {
@@ -147,7 +147,7 @@ def to_data(st: GameState) -> dict[str, Any]:
         "turn": st.turn,
         "price": money.to_yaml(st.price),
         "cash": {g: money.to_yaml(c) for g, c in st.cash.items()},
-        "units": units,
+        "units": {g: lst for g, lst in units.items() if lst},
         "control": dict(st.control),
         "stocks": dict(st.stocks),
         "corruption": dict(st.corruption),
@@ -266,7 +266,7 @@ def from_data(raw: Any, gmap: GameMap, *, source: str = "<state>") -> GameState:
             kind = r.kind(parts[0], key)
             d = r.district(parts[1], key)
             if (kind, d) in seen:
-                raise r.fail(key, f"two {kind.label}s in {d} (R4)")
+                raise r.fail(key, f"two {kind.value} units in {d} (R4)")
             seen[(kind, d)] = gang
             st.units.append(Unit(d, kind, gang, recruited))
     for (kind, d), gang in seen.items():

@@ -1,7 +1,24 @@
 #!/usr/bin/env bash
-# make demo: the game master's main job on the bundled sample game, in a scratch copy.
+# make demo: the game master's main job on the bundled sample game, in a scratch copy
+# (demo-game/), so the sample itself stays as shipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=.venv/bin
-echo "== moonshine map check"
-$BIN/moonshine map check
+MOONSHINE=.venv/bin/moonshine
+DEMO=demo-game
+
+echo "== The map"
+$MOONSHINE map check
+
+rm -rf "$DEMO"
+mkdir -p "$DEMO"
+cp -r game.yaml .moonshine-secret orders turns "$DEMO"/
+echo
+echo "== The sample game, copied to $DEMO/"
+if $MOONSHINE adjudicate --help >/dev/null 2>&1; then
+  $MOONSHINE adjudicate spring-1924 --game "$DEMO" --no-commit
+  echo
+  echo "Results and the next turn are under $DEMO/turns/."
+else
+  echo "Adjudication is not built yet: the sample game stops at spring-1924's opening."
+  echo "State: $DEMO/turns/spring-1924/state.yaml; orders: $DEMO/orders/spring-1924/"
+fi

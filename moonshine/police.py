@@ -1,0 +1,146 @@
+"""Police raids and the Untouchables (R21 to R23), and the return of arrested
+units at the opening of a turn (R22). Pure functions of map, state and seed."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections import deque
+from dataclasses import dataclass
+
+from moonshine.geo import Feature, GameMap, UnitKind
+from moonshine.state import Arrested, GameState, Raid, Unit
+from moonshine.turns import is_untouchables
+
+
+@dataclass(frozen=True)
+class Draw:
+    district: str
+    value: int  # the HMAC read as a big-endian integer
+    digest: str  # its hex form, published for audit
+    total: int  # the table's total weight
+    index: int  # value % total
+
+
+def draw_raid(gmap: GameMap, seed: str, turn: str) -> Draw:
+    """R21: HMAC-SHA256(key = seed, message = turn name), read big-endian, modulo the
+    raid table's total weight, picks the entry walking the table in its listed order."""
+    digest = hmac.new(seed.encode("utf-8"), turn.encode("utf-8"), hashlib.sha256).digest()
+    value = int.from_bytes(digest, "big")
+    total = sum(gmap.raid_table.values())
+    index = value % total
+    acc = 0
+    for district, weight in gmap.raid_table.items():
+        acc += weight
+        if index < acc:
+            return Draw(district, value, digest.hex(), total, index)
+    raise AssertionError("unreachable: index below total weight")
+
+
+@dataclass(frozen=True)
+class Return:
+    unit: Unit | None  # where it came back, None when disbanded
+    arrested: Arrested
+    note: str
+
+
+def _can_take(st: GameState, district: str, kind: UnitKind, gang: str) -> bool:
+    return all(u.gang == gang and u.kind is not kind for u in st.units_in(district))
+
+
+def return_arrested(gmap: GameMap, st: GameState) -> list[Return]:
+    """R22: arrested units come back at the start of the next turn, before its raid, in
+    their station's district; if that clashes with R4, one at a time in the nearest
+    district their gang controls that can take them (ties alphabetical), else disbanded.
+    A returning unit takes no control. Mutates ``st``."""
+    out: list[Return] = []
+    for a in sorted(st.arrested, key=lambda a: (a.gang, a.station, a.kind.value, a.taken_in)):
+        if _can_take(st, a.station, a.kind, a.gang):
+            unit = Unit(a.station, a.kind, a.gang)
+            st.units.append(unit)
+            out.append(Return(unit, a, f"{a.kind.value} released at the station in {a.station}"))
+            continue
+        place = _nearest_home(gmap, st, a)
+        if place is None:
+            out.append(Return(None, a, f"{a.kind.value} released but nowhere to go: disbanded (R22)"))
+            continue
+        unit = Unit(place, a.kind, a.gang)
+        st.units.append(unit)
+        out.append(Return(unit, a, f"{a.kind.value} released; {a.station} was occupied, so it went to {place} (R22)"))
+    st.arrested = []
+    st.normalise(gmap)
+    return out
+
+
+def _nearest_home(gmap: GameMap, st: GameState, a: Arrested) -> str | None:
+    owned = set(st.controlled_by(a.gang))
+    seen = {a.station}
+    frontier = deque([a.station])
+    while frontier:
+        layer = sorted(frontier)
+        frontier.clear()
+        fits = [d for d in layer if d in owned and _can_take(st, d, a.kind, a.gang)]
+        if fits:
+            return fits[0]
+        for d in layer:
+            for n in gmap.neighbours(d):
+                if n not in seen:
+                    seen.add(n)
+                    frontier.append(n)
+    return None
+
+
+def apply_raid(gmap: GameMap, st: GameState, draw: Draw, turn: str) -> Raid:
+    """R22/R23: the raid's effects on the state (mutated), returned as a record."""
+    district = draw.district
+    untouchables = is_untouchables(turn)
+    station = gmap.precinct_of(district)
+    controller = st.control.get(district)
+    corrupt = None if untouchables else st.corruption.get(station)
+    if controller is None:
+        return Raid(
+            district, "untouchables" if untouchables else "police", station, False, None, 0, (), (), False, draw.digest
+        )
+    spared = corrupt is not None and corrupt == controller
+    crates = 0
+    closed = False
+    if not spared:
+        crates = st.stocks.get(district, 0)
+        if crates:
+            st.stocks[district] = 0
+            if not untouchables:
+                st.confiscated[station] = st.confiscated.get(station, 0) + crates
+        if gmap.districts[district].feature is Feature.SPEAKEASY:
+            del st.control[district]
+            closed = True
+    arrested: list[str] = []
+    spared_units: list[str] = []
+    for u in st.units_in(district):
+        label = f"{u.gang} {u.kind.value} {u.district}"
+        if corrupt is not None and corrupt == u.gang:
+            spared_units.append(label)
+            continue
+        st.units.remove(u)
+        st.arrested.append(Arrested(station, u.kind, u.gang, district))
+        arrested.append(label)
+    st.normalise(gmap)
+    return Raid(
+        district=district,
+        by="untouchables" if untouchables else "police",
+        station=station,
+        spared=spared,
+        controller=controller,
+        crates=crates,
+        arrested=tuple(arrested),
+        spared_units=tuple(spared_units),
+        speakeasy_closed=closed,
+        draw=draw.digest,
+    )
+
+
+def open_turn(gmap: GameMap, st: GameState, seed: str) -> list[Return]:
+    """Steps 1 and 2 of a turn for ``st`` (already carrying the new turn's name and
+    price): arrested units return, then the raid is drawn and applied (R21 to R23)."""
+    returns = return_arrested(gmap, st)
+    st.raid = apply_raid(gmap, st, draw_raid(gmap, seed, st.turn), st.turn)
+    return returns
