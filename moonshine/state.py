@@ -25,7 +25,7 @@ class Unit:
     district: str
     kind: UnitKind
     gang: str
-    recruited: bool = False  # recruited this turn: holds, pays no upkeep this turn (R17, R18)
+    recruited: str = ""  # the turn it was recruited in ("" for starting units): R17 disbands the newest first
 
     def label(self) -> str:
         return f"{self.kind.value} {self.district}"
@@ -141,7 +141,9 @@ def initial_state(gmap: GameMap) -> GameState:
 def to_data(st: GameState) -> dict[str, Any]:
     units: dict[str, list[str]] = {g: [] for g in st.cash}  # gangs in map order (normalise)
     for u in st.units:
-        units.setdefault(u.gang, []).append(f"{u.kind.value} {u.district}" + (" (new)" if u.recruited else ""))
+        units.setdefault(u.gang, []).append(
+            f"{u.kind.value} {u.district}" + (f" (recruited {u.recruited})" if u.recruited else "")
+        )
     data: dict[str, Any] = {
         "version": STATE_VERSION,
         "turn": st.turn,
@@ -260,9 +262,15 @@ def from_data(raw: Any, gmap: GameMap, *, source: str = "<state>") -> GameState:
         for i, text in enumerate(lst):
             key = f"units.{g}[{i}]"
             parts = str(text).split()
-            recruited = parts[2:] == ["(new)"]
-            if len(parts) not in (2, 3) or (len(parts) == 3 and not recruited):
-                raise r.fail(key, f"expected 'L CODE' or 'H CODE', found {text!r}")
+            recruited = ""
+            if len(parts) == 4 and parts[2] == "(recruited" and parts[3].endswith(")"):
+                recruited = parts[3][:-1]
+                try:
+                    Turn.parse(recruited)
+                except ValueError as exc:
+                    raise r.fail(key, str(exc)) from None
+            elif len(parts) != 2:
+                raise r.fail(key, f"expected 'L CODE', 'H CODE' or 'H CODE (recruited TURN)', found {text!r}")
             kind = r.kind(parts[0], key)
             d = r.district(parts[1], key)
             if (kind, d) in seen:

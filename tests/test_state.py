@@ -45,7 +45,7 @@ def test_a_busy_state_round_trips(chicago: GameMap, start: GameState) -> None:
     s.confiscated = {"LOG": 7}
     s.assaulted = {"valley": ["LIT"]}
     s.units = [u for u in s.units if u.district != "NOC"]
-    s.units.append(Unit("LOO", UnitKind.L, "valley", recruited=True))
+    s.units.append(Unit("LOO", UnitKind.L, "valley", recruited="spring-1926"))
     s.arrested = [Arrested("LOG", UnitKind.H, "outfit", "NOC")]
     s.raid = Raid("NOC", "police", "LOG", False, "outfit", 5, ("outfit H NOC",), (), False, "ab12")
     s.sold = {"spring-1926": 40, "spring-1925": 35}
