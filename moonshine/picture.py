@@ -1,0 +1,1345 @@
+"""The map picture that goes with every report: districts in the colour of the gang
+that controls them, features and police stations, units, the turn's orders as
+arrows, the raided district and a legend.
+
+The picture is first built as a small scene of plain shapes (polygons, lines,
+circles, labels, groups) in a fixed coordinate system 1000 units wide; the same
+scene is then written out as SVG (with ``xml.etree.ElementTree``) or drawn as PNG
+(with Pillow, at twice the size and scaled down to smooth the edges). Output is
+deterministic: same inputs, same bytes."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import unicodedata
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from typing import TypeAlias
+
+from PIL import Image, ImageDraw, ImageFont
+
+from moonshine.errors import MoonshineError
+from moonshine.geo import Feature, GameMap, UnitKind
+from moonshine.geometry import Shape, load_geometry
+from moonshine.state import GameState, Unit
+from moonshine.turns import Turn
+
+ARROW_KINDS = ("move", "support", "transport", "assault", "retreat")
+LANGUAGES = ("en", "fr")
+
+
+class PictureError(MoonshineError, ValueError):
+    """The picture cannot be drawn from what it was given (unknown district, gang, kind...)."""
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """One order of the turn, as drawn on the map.
+
+    - move / retreat: ``start`` -> ``end``; ``path`` holds the intermediate district of
+      an L's two-step move (or, for a transported H, its carriers' districts).
+    - support: ``start`` is the supporter; ``end`` the supported unit's district;
+      ``target_end`` the supported move's destination (or the assaulted station's
+      district), None for the support of a unit that holds.
+    - transport: ``start`` is the carried H's district, ``path`` the carriers'
+      districts in order, ``end`` the destination.
+    - assault: ``start`` is the H's district, ``end`` the station's district (may be
+      the same district).
+    """
+
+    kind: str  # "move", "support", "transport", "assault", "retreat"
+    gang: str
+    start: str  # district code
+    end: str  # district code (for an assault: the station's district)
+    succeeded: bool
+    path: tuple[str, ...] = ()  # intermediate districts (two-step L move, transport chain)
+    target_end: str | None = None  # for a support of a move: the supported move's destination
+
+
+# -- words ------------------------------------------------------------------------------
+
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "gangs": "Gangs",
+        "neutral": "neutral",
+        "units": "Units",
+        "H": "henchman (H)",
+        "L": "delivery man (L)",
+        "districts": "Districts",
+        "supply": "supply zone",
+        "speakeasy": "speakeasy",
+        "warehouse": "warehouse",
+        "station": "police station",
+        "corrupted": "station corrupted (gang colour)",
+        "raid": "raided this turn",
+        "orders": "Orders",
+        "move": "move",
+        "support": "support",
+        "transport": "transport",
+        "assault": "assault on a station",
+        "retreat": "retreat",
+        "failed": "failed (any order)",
+        "lake": "Lake Michigan",
+        "badge": "RAID",
+        "spring": "Spring",
+        "autumn": "Autumn",
+    },
+    "fr": {
+        "gangs": "Gangs",
+        "neutral": "neutre",
+        "units": "Unités",
+        "H": "homme de main (H)",
+        "L": "livreur (L)",
+        "districts": "Quartiers",
+        "supply": "zone d'approvisionnement",
+        "speakeasy": "speakeasy",
+        "warehouse": "entrepôt",
+        "station": "poste de police",
+        "corrupted": "poste corrompu (couleur du gang)",
+        "raid": "descente de ce tour",
+        "orders": "Ordres",
+        "move": "avance",
+        "support": "soutien",
+        "transport": "transport",
+        "assault": "assaut d'un poste",
+        "retreat": "retraite",
+        "failed": "échec (tout ordre)",
+        "lake": "Lac Michigan",
+        "badge": "DESCENTE",
+        "spring": "Printemps",
+        "autumn": "Automne",
+    },
+}
+
+# -- colours ----------------------------------------------------------------------------
+
+BACKGROUND = "#ffffff"
+NEUTRAL = "#f1eee6"
+WATER = "#d6e6f2"
+WATER_TEXT = "#5b88ad"
+BORDER = "#7d7d7d"
+TEXT = "#222222"
+HALO = "#ffffff"
+SYMBOL_INK = "#333333"
+STATION_FILL = "#1f3a93"
+RAID_RED = "#d0021b"
+CROSS = "#111111"
+TINT = 0.42  # share of the gang colour in a controlled district's fill
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _hex(rgb: Iterable[float]) -> str:
+    return "#" + "".join(f"{max(0, min(255, round(c))):02x}" for c in rgb)
+
+
+def _mix(colour: str, other: str, share: float) -> str:
+    """``share`` of ``colour`` and the rest of ``other``."""
+    a, b = _rgb(colour), _rgb(other)
+    return _hex(share * x + (1 - share) * y for x, y in zip(a, b, strict=True))
+
+
+def tint(colour: str) -> str:
+    """The light fill of a district controlled by a gang of this colour."""
+    return _mix(colour, "#ffffff", TINT)
+
+
+def ink(colour: str) -> str:
+    """A darker shade of a gang colour for lines and outlines."""
+    return _mix(colour, "#000000", 0.78)
+
+
+def _luminance(colour: str) -> float:
+    r, g, b = _rgb(colour)
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+def _on(colour: str) -> str:
+    """Text colour readable on a fill of this colour."""
+    return TEXT if _luminance(colour) > 0.62 else "#ffffff"
+
+
+# -- the scene --------------------------------------------------------------------------
+
+Pt: TypeAlias = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Paint:
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.0
+    dash: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Poly:
+    """Closed rings filled even-odd (an outer ring and its holes)."""
+
+    rings: tuple[tuple[Pt, ...], ...]
+    paint: Paint
+
+
+@dataclass(frozen=True)
+class Line:
+    """An open polyline with round caps and joins."""
+
+    points: tuple[Pt, ...]
+    paint: Paint
+
+
+@dataclass(frozen=True)
+class Circle:
+    centre: Pt
+    r: float
+    paint: Paint
+
+
+@dataclass(frozen=True)
+class Label:
+    at: Pt
+    text: str
+    size: float
+    colour: str = TEXT
+    anchor: str = "middle"  # start, middle, end
+    bold: bool = False
+    italic: bool = False
+    halo: float = 0.0  # width of a white outline behind the text
+
+
+@dataclass(frozen=True)
+class Group:
+    attrs: tuple[tuple[str, str], ...]
+    items: tuple[Item, ...]
+    opacity: float = 1.0
+
+
+Item: TypeAlias = Poly | Line | Circle | Label | Group
+
+
+@dataclass(frozen=True)
+class Scene:
+    width: float
+    height: float
+    title: str
+    items: tuple[Item, ...]
+
+
+# -- geometry helpers -------------------------------------------------------------------
+
+
+def _sub(a: Pt, b: Pt) -> Pt:
+    return a[0] - b[0], a[1] - b[1]
+
+
+def _add(a: Pt, b: Pt) -> Pt:
+    return a[0] + b[0], a[1] + b[1]
+
+
+def _mul(a: Pt, k: float) -> Pt:
+    return a[0] * k, a[1] * k
+
+
+def _len(a: Pt) -> float:
+    return math.hypot(a[0], a[1])
+
+
+def _unit(a: Pt) -> Pt:
+    n = _len(a)
+    return (0.0, 0.0) if n == 0 else (a[0] / n, a[1] / n)
+
+
+def _right(d: Pt) -> Pt:
+    """The normal to the right of travel along ``d`` (screen coordinates, y down)."""
+    return -d[1], d[0]
+
+
+def _length(points: Sequence[Pt]) -> float:
+    return sum(_len(_sub(q, p)) for p, q in itertools.pairwise(points))
+
+
+def _at(points: Sequence[Pt], dist: float) -> Pt:
+    """The point ``dist`` along the polyline (clamped to its ends)."""
+    if dist <= 0:
+        return points[0]
+    for p, q in itertools.pairwise(points):
+        seg = _len(_sub(q, p))
+        if dist <= seg and seg > 0:
+            return _add(p, _mul(_sub(q, p), dist / seg))
+        dist -= seg
+    return points[-1]
+
+
+def _cut(points: Sequence[Pt], start: float, end: float) -> tuple[Pt, ...]:
+    """The part of the polyline from ``start`` along it to ``end`` before its end."""
+    total = _length(points)
+    a, b = start, total - end
+    if b - a < 1.0:  # too short to trim: keep a short stub around the middle
+        mid = (a + b) / 2
+        a, b = mid - 0.5, mid + 0.5
+    out = [_at(points, a)]
+    run = 0.0
+    for p, q in itertools.pairwise(points):
+        run += _len(_sub(q, p))
+        if a < run < b:
+            out.append(q)
+    out.append(_at(points, b))
+    return tuple(out)
+
+
+def _smooth(points: Sequence[Pt], steps: int = 10) -> tuple[Pt, ...]:
+    """A Catmull-Rom curve through the points (unchanged for a straight line)."""
+    if len(points) < 3:
+        return tuple(points)
+    ext = [_sub(_mul(points[0], 2), points[1]), *points, _sub(_mul(points[-1], 2), points[-2])]
+    out: list[Pt] = [points[0]]
+    for i in range(1, len(ext) - 2):
+        p0, p1, p2, p3 = ext[i - 1], ext[i], ext[i + 1], ext[i + 2]
+        for s in range(1, steps + 1):
+            t = s / steps
+            t2, t3 = t * t, t * t * t
+            out.append(
+                (
+                    0.5
+                    * (
+                        2 * p1[0]
+                        + (-p0[0] + p2[0]) * t
+                        + (2 * p0[0] - 5 * p1[0] + 4 * p2[0] - p3[0]) * t2
+                        + (-p0[0] + 3 * p1[0] - 3 * p2[0] + p3[0]) * t3
+                    ),
+                    0.5
+                    * (
+                        2 * p1[1]
+                        + (-p0[1] + p2[1]) * t
+                        + (2 * p0[1] - 5 * p1[1] + 4 * p2[1] - p3[1]) * t2
+                        + (-p0[1] + 3 * p1[1] - 3 * p2[1] + p3[1]) * t3
+                    ),
+                )
+            )
+    return tuple(out)
+
+
+def _shift_right(points: Sequence[Pt], by: float) -> tuple[Pt, ...]:
+    """Move every point ``by`` to the right of travel, so that two arrows between the
+    same districts in opposite directions lie side by side."""
+    if len(points) < 2:
+        return tuple(points)
+    out: list[Pt] = []
+    for i, p in enumerate(points):
+        normals = []
+        if i > 0:
+            normals.append(_right(_unit(_sub(p, points[i - 1]))))
+        if i < len(points) - 1:
+            normals.append(_right(_unit(_sub(points[i + 1], p))))
+        n = _unit((sum(v[0] for v in normals), sum(v[1] for v in normals)))
+        out.append(_add(p, _mul(n, by)))
+    return tuple(out)
+
+
+def _regular(centre: Pt, r_out: float, r_in: float, spikes: int, turn: float = -math.pi / 2) -> tuple[Pt, ...]:
+    """A star (or, with r_in == r_out, a regular polygon) around ``centre``."""
+    pts: list[Pt] = []
+    for i in range(spikes * 2):
+        r = r_out if i % 2 == 0 else r_in
+        a = turn + math.pi * i / spikes
+        pts.append((centre[0] + r * math.cos(a), centre[1] + r * math.sin(a)))
+    return tuple(pts)
+
+
+def _rounded_rect(x: float, y: float, w: float, h: float, r: float) -> tuple[Pt, ...]:
+    pts: list[Pt] = []
+    corners = ((x + w - r, y + r, -90), (x + w - r, y + h - r, 0), (x + r, y + h - r, 90), (x + r, y + r, 180))
+    for cx, cy, a0 in corners:
+        for s in range(5):
+            a = math.radians(a0 + s * 22.5)
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return tuple(pts)
+
+
+# -- projection and layout ----------------------------------------------------------------
+
+CANVAS_W = 1000.0
+MARGIN = 14.0
+TITLE_H = 48.0
+FOOT_H = 22.0
+LEGEND_GAP = 14.0
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Equirectangular projection of lon/lat onto the canvas, north up."""
+
+    lon0: float
+    lat1: float
+    kx: float  # cos of the map's middle latitude
+    scale: float
+    ox: float
+    oy: float
+
+    def xy(self, p: Pt) -> Pt:
+        return self.ox + (p[0] - self.lon0) * self.kx * self.scale, self.oy + (self.lat1 - p[1]) * self.scale
+
+
+@dataclass(frozen=True)
+class Layout:
+    frame: Frame
+    outlines: dict[str, tuple[tuple[tuple[Pt, ...], ...], ...]]  # code -> polygons -> rings, on canvas
+    labels: dict[str, Pt]  # code -> label point on canvas
+    map_w: float
+    map_h: float
+    east: tuple[tuple[float, float], ...]  # (y, easternmost x of the city) per scan row
+
+
+@functools.lru_cache(maxsize=8)
+def _shapes(path: Path) -> dict[str, Shape]:
+    return load_geometry(path)
+
+
+@functools.lru_cache(maxsize=8)
+def _layout(path: Path) -> Layout:
+    shapes = _shapes(path)
+    pts = [p for s in shapes.values() for poly in s.polygons for ring in poly for p in ring]
+    lon0, lon1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    lat0, lat1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    kx = math.cos(math.radians((lat0 + lat1) / 2))
+    map_w = CANVAS_W - 2 * MARGIN
+    scale = map_w / ((lon1 - lon0) * kx)
+    frame = Frame(lon0, lat1, kx, scale, MARGIN, TITLE_H)
+    outlines = {
+        code: tuple(tuple(tuple(frame.xy(p) for p in ring) for ring in poly) for poly in s.polygons)
+        for code, s in shapes.items()
+    }
+    labels = {code: frame.xy(s.label) for code, s in shapes.items()}
+    map_h = (lat1 - lat0) * scale
+    return Layout(frame, outlines, labels, map_w, map_h, _east_profile(outlines, TITLE_H, TITLE_H + map_h))
+
+
+def _east_profile(
+    outlines: dict[str, tuple[tuple[tuple[Pt, ...], ...], ...]], top: float, bottom: float, step: float = 2.0
+) -> tuple[tuple[float, float], ...]:
+    """For each scan row, the easternmost x of the city (rows crossing no district are left out)."""
+    edges = [
+        (p, q)
+        for polys in outlines.values()
+        for poly in polys
+        for ring in poly
+        for p, q in zip(ring, (*ring[1:], ring[0]), strict=True)
+    ]
+    rows: list[tuple[float, float]] = []
+    y = top + step / 2
+    while y < bottom:
+        xs = [p[0] + (y - p[1]) * (q[0] - p[0]) / (q[1] - p[1]) for p, q in edges if (p[1] <= y) != (q[1] <= y)]
+        if xs:
+            rows.append((y, max(xs)))
+        y += step
+    return tuple(rows)
+
+
+def _lake(layout: Layout, right: float) -> tuple[tuple[Pt, ...], ...]:
+    """Lake Michigan: the water east of the city, from its northern edge down to where
+    the city reaches the map's eastern edge (the Indiana line)."""
+    rows: list[tuple[float, float]] = []
+    for y, x in layout.east:
+        if x >= MARGIN + layout.map_w - 1.0:
+            break
+        rows.append((y, x))
+    if len(rows) < 2:
+        return ()
+    top, bottom = rows[0][0] - 1.0, rows[-1][0] + 1.0
+    shore = [(x, y) for y, x in rows]
+    return (((right, top), (shore[0][0], top), *shore, (shore[-1][0], bottom), (right, bottom)),)
+
+
+# -- district furniture -----------------------------------------------------------------------
+
+CODE_SIZE = 11.0
+UNIT_H = 15.0  # side of an H marker
+UNIT_L = 7.6  # radius of an L marker
+UNIT_GAP = 8.6  # half the distance between an H and an L side by side
+
+
+def _code_at(p: Pt) -> Pt:
+    return p[0], p[1] - 7.0
+
+
+def _units_at(p: Pt) -> Pt:
+    return p[0], p[1] + 8.5
+
+
+def _feature_at(p: Pt) -> Pt:
+    return p[0] - 19.0, p[1] - 7.0
+
+
+def _station_at(p: Pt) -> Pt:
+    return p[0] + 19.0, p[1] - 7.0
+
+
+def _feature_symbol(kind: Feature, c: Pt, scale: float = 1.0) -> tuple[Item, ...]:
+    x, y = c
+    k = scale
+    if kind is Feature.SUPPLY:  # a barrel
+        w, h = 4.6 * k, 6.0 * k
+        bulge = [math.sin(math.pi * i / 8) for i in range(9)]
+        left = [(x - w * (0.78 + 0.22 * b), y - h + 2 * h * i / 8) for i, b in enumerate(bulge)]
+        outline = (*left, *((2 * x - px, py) for px, py in reversed(left)))
+        return (
+            Poly((outline,), Paint(fill="#c98b4b", stroke=SYMBOL_INK, width=1.2 * k)),
+            Line(((x - w * 0.93, y - h * 0.45), (x + w * 0.93, y - h * 0.45)), Paint(stroke=SYMBOL_INK, width=1.0 * k)),
+            Line(((x - w * 0.93, y + h * 0.45), (x + w * 0.93, y + h * 0.45)), Paint(stroke=SYMBOL_INK, width=1.0 * k)),
+        )
+    if kind is Feature.SPEAKEASY:  # a cocktail glass
+        bowl = ((x - 5.8 * k, y - 5.5 * k), (x + 5.8 * k, y - 5.5 * k), (x, y + 0.8 * k))
+        return (
+            Line(((x, y + 0.5 * k), (x, y + 5.0 * k)), Paint(stroke=SYMBOL_INK, width=1.4 * k)),
+            Line(((x - 3.4 * k, y + 5.4 * k), (x + 3.4 * k, y + 5.4 * k)), Paint(stroke=SYMBOL_INK, width=1.4 * k)),
+            Poly((bowl,), Paint(fill="#e84393", stroke=SYMBOL_INK, width=1.2 * k)),
+        )
+    if kind is Feature.WAREHOUSE:  # a shed with a roof
+        w, h = 5.5 * k, 5.5 * k
+        house = ((x - w, y + h), (x - w, y - h * 0.2), (x, y - h), (x + w, y - h * 0.2), (x + w, y + h))
+        door = ((x - 1.8 * k, y + h), (x - 1.8 * k, y + h * 0.1), (x + 1.8 * k, y + h * 0.1), (x + 1.8 * k, y + h))
+        return (
+            Poly((house,), Paint(fill="#f5f1e3", stroke=SYMBOL_INK, width=1.2 * k)),
+            Poly((door,), Paint(fill=SYMBOL_INK)),
+        )
+    return ()
+
+
+def _station_symbol(c: Pt, corrupter: str | None, scale: float = 1.0) -> tuple[Item, ...]:
+    """A police badge: a blue star on a white disc; on a corrupted station, a white
+    star on a disc of the corrupting gang's colour."""
+    star = _regular((c[0], c[1] + 0.4 * scale), 6.6 * scale, 2.9 * scale, 5)
+    disc = Paint(fill="#ffffff" if corrupter is None else corrupter, stroke=STATION_FILL if corrupter is None else TEXT)
+    return (
+        Circle(c, 8.6 * scale, Paint(disc.fill, disc.stroke, 1.4 * scale)),
+        Poly((star,), Paint(fill=STATION_FILL if corrupter is None else "#ffffff")),
+    )
+
+
+def _unit_marker(kind: UnitKind, gang_colour: str, c: Pt) -> tuple[Item, ...]:
+    paint = Paint(fill=gang_colour, stroke=ink(gang_colour) if _luminance(gang_colour) > 0.3 else "#ffffff", width=1.3)
+    if kind is UnitKind.H:
+        h = UNIT_H / 2
+        shape: Item = Poly((_rounded_rect(c[0] - h, c[1] - h, UNIT_H, UNIT_H, 2.6),), paint)
+    else:
+        shape = Circle(c, UNIT_L, paint)
+    outline = Circle(c, UNIT_L + 2.2, Paint(fill="#ffffff")) if kind is UnitKind.L else None
+    halo: tuple[Item, ...] = (
+        (outline,)
+        if outline
+        else (
+            Poly(
+                (_rounded_rect(c[0] - UNIT_H / 2 - 1.8, c[1] - UNIT_H / 2 - 1.8, UNIT_H + 3.6, UNIT_H + 3.6, 4.0),),
+                Paint(fill="#ffffff"),
+            ),
+        )
+    )
+    return (*halo, shape, Label((c[0], c[1] + 0.5), kind.value, 10.0, _on(gang_colour), bold=True))
+
+
+def _unit_positions(units: Sequence[Unit], at: Pt) -> list[tuple[Unit, Pt]]:
+    """Units of one district side by side (H on the left, L on the right)."""
+    ordered = sorted(units, key=lambda u: (u.kind is not UnitKind.H, u.gang))
+    n = len(ordered)
+    return [(u, (at[0] + (2 * i - (n - 1)) * UNIT_GAP, at[1])) for i, u in enumerate(ordered)]
+
+
+# -- arrows -------------------------------------------------------------------------------------
+
+ARROW_SHIFT = 2.6
+HEAD_LEN = 11.0
+HEAD_HALF = 5.6
+DASH = (6.0, 4.5)
+FAILED_OPACITY = 0.7
+
+
+def _head(tip: Pt, direction: Pt, length: float = HEAD_LEN, half: float = HEAD_HALF) -> tuple[Pt, ...]:
+    d = _unit(direction)
+    base = _sub(tip, _mul(d, length))
+    n = _right(d)
+    return tip, _add(base, _mul(n, half)), _add(base, _mul(n, -half))
+
+
+def _cross(c: Pt, r: float = 5.5) -> tuple[Item, ...]:
+    a = ((c[0] - r, c[1] - r), (c[0] + r, c[1] + r))
+    b = ((c[0] - r, c[1] + r), (c[0] + r, c[1] - r))
+    return (
+        Line(a, Paint(stroke="#ffffff", width=5.2)),
+        Line(b, Paint(stroke="#ffffff", width=5.2)),
+        Line(a, Paint(stroke=CROSS, width=2.4)),
+        Line(b, Paint(stroke=CROSS, width=2.4)),
+    )
+
+
+def _arrow_shape(kind: str, points: Sequence[Pt], colour: str, failed: bool, station: Pt | None) -> tuple[Item, ...]:
+    """The shapes of one arrow along ``points`` (already trimmed), in ``colour``."""
+    line = ink(colour)
+    dash = DASH if failed else None
+    items: list[Item] = []
+    if kind == "transport":
+        width = 9.0
+        items.append(Line(tuple(points), Paint(stroke=colour, width=width, dash=dash)))
+        items.append(Line(tuple(points), Paint(stroke="#ffffff", width=3.0, dash=dash)))
+        return tuple(items)
+    width = {"move": 3.2, "assault": 3.2, "support": 2.0, "retreat": 2.2}[kind]
+    body = list(points)
+    tip = body[-1]
+    direction = _sub(body[-1], _at(body, max(0.0, _length(body) - HEAD_LEN)))
+    if kind in ("move", "assault") and _length(body) > HEAD_LEN:
+        body = list(_cut(body, 0.0, HEAD_LEN * 0.7))
+    casing = Paint(stroke=HALO, width=width + 2.6)
+    if len(body) >= 2 and _length(body) > 0.5:
+        items.append(Line(tuple(body), casing))
+        items.append(Line(tuple(body), Paint(stroke=line, width=width, dash=dash)))
+    if kind in ("move", "assault"):
+        items.append(Poly((_head(tip, direction),), Paint(fill=line, stroke=HALO, width=1.0)))
+    elif kind == "retreat":
+        h = _head(tip, direction, 9.0, 5.5)
+        chevron = (h[1], h[0], h[2])
+        items.append(Line(chevron, Paint(stroke=HALO, width=5.0)))
+        items.append(Line(chevron, Paint(stroke=line, width=2.4)))
+    elif kind == "support":
+        items.append(Circle(tip, 3.6, Paint(fill=line, stroke=HALO, width=1.0)))
+    if kind == "assault" and station is not None:
+        items.extend(_burst(station, line, dash))
+    return tuple(items)
+
+
+def _burst(c: Pt, colour: str, dash: tuple[float, float] | None = None) -> tuple[Item, ...]:
+    """The spiky ring an assault draws around the attacked station."""
+    ring = _regular(c, 14.0, 9.5, 8, -math.pi / 8)
+    return (
+        Poly((ring,), Paint(stroke=HALO, width=4.2)),
+        Line((*ring, ring[0]), Paint(stroke=colour, width=2.0, dash=dash)),
+    )
+
+
+def _check_district(gmap: GameMap, code: str, what: str) -> str:
+    if code not in gmap.districts:
+        raise PictureError(f"{what}: unknown district {code!r}")
+    return code
+
+
+def _check_arrow(gmap: GameMap, a: Arrow) -> None:
+    what = f"arrow {a.kind} {a.start} -> {a.end}"
+    if a.kind not in ARROW_KINDS:
+        raise PictureError(f"{what}: unknown kind {a.kind!r} (expected {', '.join(ARROW_KINDS)})")
+    if a.gang not in gmap.gangs:
+        raise PictureError(f"{what}: unknown gang {a.gang!r} (gangs: {', '.join(gmap.gangs)})")
+    for code in (a.start, a.end, *a.path, *([a.target_end] if a.target_end else [])):
+        _check_district(gmap, code, what)
+    if a.kind == "assault" and gmap.districts[a.end].station is None:
+        raise PictureError(f"{what}: {a.end} has no police station")
+
+
+def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tuple[list[Item], list[Item]]:
+    """Arrows in drawing order (transports under supports under moves) and the marks
+    of failed orders, drawn later on top of the district codes."""
+    unique: list[Arrow] = []
+    for a in arrows:
+        _check_arrow(gmap, a)
+        if a not in unique:
+            unique.append(a)
+
+    def anchor(code: str) -> Pt:
+        return _units_at(layout.labels[code])
+
+    def station(code: str) -> Pt:
+        return _station_at(layout.labels[code])
+
+    def route(a: Arrow) -> tuple[Pt, ...]:
+        """The drawn centre line of a move, retreat, transport or assault before trimming."""
+        end = station(a.end) if a.kind == "assault" else anchor(a.end)
+        raw = [anchor(a.start), *(anchor(p) for p in a.path), end]
+        if a.kind == "assault" and a.start == a.end:
+            return (anchor(a.start), end)
+        return _shift_right(_smooth(raw), ARROW_SHIFT)
+
+    def supported_point(a: Arrow) -> Pt:
+        if a.target_end is None:
+            return anchor(a.end)
+        for b in unique:
+            if b.kind in ("move", "assault") and b.start == a.end and b.end == a.target_end:
+                line = route(b)
+                if b.path:  # the middle of the move's last leg, into the contested district
+                    leg = _len(_sub(anchor(b.end), anchor(b.path[-1])))
+                    return _at(line, _length(line) - leg / 2)
+                return _at(line, _length(line) / 2)
+        far = station(a.target_end) if a.target_end == a.end else anchor(a.target_end)
+        return _add(anchor(a.end), _mul(_sub(far, anchor(a.end)), 0.5))
+
+    order = {"transport": 0, "support": 1, "retreat": 2, "assault": 3, "move": 4}
+    drawn: list[tuple[int, int, Group]] = []
+    crosses: list[Item] = []
+    marked: list[Pt] = []
+    for i, a in enumerate(unique):
+        colour = gmap.gangs[a.gang].colour
+        failed = not a.succeeded
+        points: tuple[Pt, ...]
+        if a.kind == "support":
+            gap_end = 13.0 if a.target_end is None else 2.0
+            points = _cut((anchor(a.start), supported_point(a)), 10.0, gap_end)
+            shapes = _arrow_shape(a.kind, points, colour, failed, None)
+        elif a.kind == "assault" and a.start == a.end:
+            points = (station(a.end),)
+            shapes = _burst(station(a.end), ink(colour), DASH if failed else None)
+        else:
+            line = route(a)
+            end_gap = 13.0 if a.kind == "assault" else 11.0
+            points = _cut(line, 0.0 if a.kind == "transport" else 9.0, 0.0 if a.kind == "transport" else end_gap)
+            shapes = _arrow_shape(a.kind, points, colour, failed, station(a.end) if a.kind == "assault" else None)
+        state = "failed" if failed else "succeeded"
+        attrs = [
+            ("class", f"arrow {a.kind} {state}"),
+            ("data-gang", a.gang),
+            ("data-from", a.start),
+            ("data-to", a.end),
+        ]
+        if a.path:
+            attrs.append(("data-path", " ".join(a.path)))
+        if a.target_end:
+            attrs.append(("data-target", a.target_end))
+        opacity = {True: FAILED_OPACITY, False: 1.0}[failed] * (0.55 if a.kind == "transport" else 1.0)
+        drawn.append((order[a.kind], i, Group(tuple(attrs), shapes, opacity)))
+        if failed:
+            where = _at(points, _length(points) / 2) if _length(points) > 0 else points[0]
+            if all(_len(_sub(where, seen)) > 9.0 for seen in marked):  # one mark for a head-to-head pair
+                marked.append(where)
+                crosses.append(Group((("class", "failure-mark"),), _cross(where)))
+    drawn.sort(key=lambda t: (t[0], t[1]))
+    return [g for _, _, g in drawn], crosses
+
+
+# -- the legend -------------------------------------------------------------------------------
+
+LEGEND_W = 262.0
+ROW = 18.0
+HEAD_ROW = 21.0
+PAD = 12.0
+LEGEND_FONT = 12.0
+
+
+def _legend_height(gmap: GameMap) -> float:
+    return 2 * PAD + 4 * HEAD_ROW + (len(gmap.gangs) + 1 + 2 + 6 + 6) * ROW - 6
+
+
+def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
+    items: list[Item] = []
+    h = _legend_height(gmap)
+    items.append(Poly((_rounded_rect(x, y, LEGEND_W, h, 7.0),), Paint(fill="#ffffff", stroke="#9aa5b1", width=1.0)))
+    cx = x + PAD + 17.0  # centre of the symbol column
+    tx = x + PAD + 42.0  # start of the text column
+    cy = y + PAD
+
+    def heading(text: str) -> None:
+        nonlocal cy
+        items.append(Label((x + PAD, cy + 9.0), text, 13.0, TEXT, anchor="start", bold=True))
+        cy += HEAD_ROW
+
+    def row(symbol: Sequence[Item], text: str) -> None:
+        nonlocal cy
+        mid = cy + ROW / 2 - 2.0
+        items.extend(_recentre(symbol, mid))
+        items.append(Label((tx, mid), text, LEGEND_FONT, TEXT, anchor="start"))
+        cy += ROW
+
+    heading(words["gangs"])
+    for g in gmap.gangs.values():
+        swatch = _rounded_rect(cx - 12.0, -6.5, 24.0, 13.0, 2.0)
+        row(
+            [
+                Poly((swatch,), Paint(fill=tint(g.colour), stroke=BORDER, width=0.8)),
+                Circle((cx, 0.0), 4.6, Paint(fill=g.colour, stroke=ink(g.colour), width=1.0)),
+            ],
+            g.name,
+        )
+    row(
+        [Poly((_rounded_rect(cx - 12.0, -6.5, 24.0, 13.0, 2.0),), Paint(fill=NEUTRAL, stroke=BORDER, width=0.8))],
+        words["neutral"],
+    )
+
+    heading(words["units"])
+    grey = "#5d6d7e"
+    row(_unit_marker(UnitKind.H, grey, (cx, 0.0)), words["H"])
+    row(_unit_marker(UnitKind.L, grey, (cx, 0.0)), words["L"])
+
+    heading(words["districts"])
+    row(_feature_symbol(Feature.SUPPLY, (cx, 0.0)), words["supply"])
+    row(_feature_symbol(Feature.SPEAKEASY, (cx, 0.0)), words["speakeasy"])
+    row(_feature_symbol(Feature.WAREHOUSE, (cx, 0.0)), words["warehouse"])
+    row(_station_symbol((cx, 0.0), None), words["station"])
+    row(_station_symbol((cx, 0.0), "#7f8c8d"), words["corrupted"])
+    patch = _rounded_rect(cx - 13.0, -7.0, 26.0, 14.0, 1.0)
+    row(
+        [
+            Poly((patch,), Paint(fill=NEUTRAL)),
+            Line((*patch, patch[0]), Paint(stroke=RAID_RED, width=2.6, dash=(5.0, 3.0))),
+        ],
+        words["raid"],
+    )
+
+    heading(words["orders"])
+    sample = ((cx - 16.0, 0.0), (cx + 16.0, 0.0))
+    dark = "#4d5656"
+    for kind in ("move", "support", "transport", "assault", "retreat"):
+        pts = (
+            sample
+            if kind not in ("assault", "transport")
+            else ((cx - 13.0, 0.0), (cx + 13.0, 0.0))
+            if kind == "transport"
+            else ((cx - 17.0, 0.0), (cx + 5.0, 0.0))
+        )
+        extra: tuple[Item, ...] = ()
+        if kind == "assault":
+            extra = _station_symbol((cx + 14.0, 0.0), None, 0.75)
+        shapes = _arrow_shape(kind, pts, dark, False, (cx + 14.0, 0.0) if kind == "assault" else None)
+        if kind == "assault":
+            shapes = shapes[:-2]  # the burst does not fit the legend's row
+        row([*extra, *shapes] if kind != "transport" else list(shapes), words[kind])
+    failed = _arrow_shape("move", sample, dark, True, None)
+    row([Group((), failed, FAILED_OPACITY), *_cross((cx - 1.0, 0.0), 4.5)], words["failed"])
+    return Group((("id", "legend"),), tuple(items))
+
+
+def _recentre(items: Iterable[Item], dy: float) -> list[Item]:
+    """Shift items drawn around y = 0 down to ``dy``."""
+    return [_moved(i, 0.0, dy) for i in items]
+
+
+def _moved(item: Item, dx: float, dy: float) -> Item:
+    def mv(p: Pt) -> Pt:
+        return p[0] + dx, p[1] + dy
+
+    if isinstance(item, Poly):
+        return Poly(tuple(tuple(mv(p) for p in ring) for ring in item.rings), item.paint)
+    if isinstance(item, Line):
+        return Line(tuple(mv(p) for p in item.points), item.paint)
+    if isinstance(item, Circle):
+        return Circle(mv(item.centre), item.r, item.paint)
+    if isinstance(item, Label):
+        return Label(mv(item.at), item.text, item.size, item.colour, item.anchor, item.bold, item.italic, item.halo)
+    return Group(item.attrs, tuple(_moved(i, dx, dy) for i in item.items), item.opacity)
+
+
+def _raid_badge(text: str, c: Pt) -> tuple[Item, ...]:
+    size = 8.5
+    w, h = len(text) * 0.68 * size + 8.0, 12.5
+    box = _rounded_rect(c[0] - w / 2, c[1] - h / 2, w, h, 3.0)
+    return (
+        Poly((box,), Paint(fill=RAID_RED, stroke="#ffffff", width=1.2)),
+        Label((c[0], c[1] + 0.4), text, size, "#ffffff", bold=True),
+    )
+
+
+# -- the whole picture ----------------------------------------------------------------------
+
+
+def _words(language: str) -> dict[str, str]:
+    if language not in _WORDS:
+        raise PictureError(f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
+    return _WORDS[language]
+
+
+def _default_title(gmap: GameMap, st: GameState, words: dict[str, str]) -> str:
+    try:
+        t = Turn.parse(st.turn)
+    except ValueError:
+        return st.turn
+    return f"{words[t.season]} {t.year}"
+
+
+def _place_legend(layout: Layout, height: float) -> tuple[float, float, float]:
+    """Legend position (x, y) and the canvas width: in the lake when it fits there,
+    otherwise in a column east of the map."""
+    x = CANVAS_W - MARGIN - LEGEND_W
+    y = TITLE_H + 4.0
+    rows = [(ry, rx) for ry, rx in layout.east if y - 4 <= ry <= y + height + 4]
+    lake_end = next((ry for ry, rx in layout.east if rx >= MARGIN + layout.map_w - 1.0), math.inf)
+    if rows and y + height + 10 < lake_end and all(rx + LEGEND_GAP <= x for _, rx in rows):
+        return x, y, CANVAS_W
+    return CANVAS_W - MARGIN + LEGEND_GAP, y, CANVAS_W + LEGEND_GAP + LEGEND_W
+
+
+def _lake_label(layout: Layout, text: str, avoid: tuple[float, float, float, float], right: float) -> Label | None:
+    """Lake Michigan's name where the lake is widest, clear of the legend."""
+    _, y0, x1, y1 = avoid
+    lake_end = next((ry for ry, rx in layout.east if rx >= MARGIN + layout.map_w - 1.0), math.inf)
+    best: tuple[float, float, float] | None = None
+    for y, x in layout.east:
+        if y >= lake_end - 20 or (y0 - 20 <= y <= y1 + 20 and x1 > x):
+            continue
+        room = right - x
+        if best is None or room > best[0] + 1e-9:
+            best = (room, y, x)
+    if best is None or best[0] < 8.0 * len(text):
+        return None
+    room, y, x = best
+    return Label(((x + right) / 2, y), text, 14.0, WATER_TEXT, italic=True, halo=0.0)
+
+
+def build_scene(
+    gmap: GameMap, st: GameState, *, arrows: Sequence[Arrow] = (), title: str = "", language: str = "en"
+) -> Scene:
+    """The picture as plain shapes, shared by the SVG and PNG writers."""
+    words = _words(language)
+    if gmap.geometry is None:
+        raise PictureError(f"map {gmap.name!r} has no geometry file: it cannot be drawn")
+    layout = _layout(gmap.geometry)
+    for code in gmap.districts:
+        if code not in layout.outlines:
+            raise PictureError(f"district {code} has no shape in {gmap.geometry}")
+    for u in st.units:
+        _check_district(gmap, u.district, f"unit {u.label()}")
+        if u.gang not in gmap.gangs:
+            raise PictureError(f"unit {u.label()}: unknown gang {u.gang!r}")
+
+    legend_h = _legend_height(gmap)
+    lx, ly, width = _place_legend(layout, legend_h)
+    height = TITLE_H + layout.map_h + FOOT_H
+    right = MARGIN + layout.map_w + MARGIN / 2
+    colours = {k: g.colour for k, g in gmap.gangs.items()}
+
+    items: list[Item] = []
+    lake = _lake(layout, right)
+    if lake:
+        items.append(Group((("id", "lake"),), (Poly(lake, Paint(fill=WATER)),)))
+        name = _lake_label(layout, words["lake"], (lx, ly, lx + LEGEND_W, ly + legend_h), right)
+        if name is not None:
+            items.append(Group((("id", "lake-name"),), (name,)))
+
+    districts: list[Item] = []
+    for code, d in gmap.districts.items():
+        controller = st.control.get(code)
+        fill = tint(colours[controller]) if controller in colours else NEUTRAL
+        polys = tuple(Poly(rings, Paint(fill=fill, stroke=BORDER, width=0.7)) for rings in layout.outlines[code])
+        attrs = [("id", f"district-{code}"), ("class", "district"), ("data-code", code)]
+        if controller:
+            attrs.append(("data-controller", controller))
+        tip = f"{code} {d.name}" + (f" — {d.feature.label}" if d.feature is not Feature.NONE else "")
+        tip += f" — {d.station}" if d.station else ""
+        attrs.append(("data-title", tip))
+        districts.append(Group(tuple(attrs), polys))
+    items.append(Group((("id", "districts"),), tuple(districts)))
+
+    if st.raid is not None and st.raid.district in layout.outlines:
+        code = st.raid.district
+        rings = [ring for poly in layout.outlines[code] for ring in poly[:1]]
+        outline = [Line((*ring, ring[0]), Paint(stroke=RAID_RED, width=3.2, dash=(7.0, 3.5))) for ring in rings]
+        items.append(
+            Group(
+                (("id", "raid"), ("class", "raid"), ("data-code", code), ("data-by", st.raid.by)),
+                (*outline, *_raid_badge(words["badge"], _add(layout.labels[code], (0.0, -21.0)))),
+            )
+        )
+
+    symbols: list[Item] = []
+    for code, d in gmap.districts.items():
+        p = layout.labels[code]
+        if d.feature is not Feature.NONE:
+            symbols.append(
+                Group(
+                    (("class", f"feature {d.feature.value}"), ("data-code", code)),
+                    _feature_symbol(d.feature, _feature_at(p)),
+                )
+            )
+        if d.station is not None:
+            corrupter = st.corruption.get(code)
+            station_attrs = [("class", "station" + (" corrupted" if corrupter else "")), ("data-code", code)]
+            if corrupter:
+                station_attrs.append(("data-corrupted-by", corrupter))
+            symbols.append(
+                Group(
+                    tuple(station_attrs), _station_symbol(_station_at(p), colours.get(corrupter) if corrupter else None)
+                )
+            )
+    lines, crosses = _arrow_items(gmap, layout, arrows)
+    items.append(Group((("id", "arrows"),), tuple(lines)))
+    items.append(Group((("id", "symbols"),), tuple(symbols)))
+    labels = [
+        Label(_code_at(layout.labels[code]), code, CODE_SIZE, TEXT, bold=True, halo=2.4) for code in gmap.districts
+    ]
+    items.append(Group((("id", "labels"),), tuple(labels)))
+    items.append(Group((("id", "failure-marks"),), tuple(crosses)))
+
+    units: list[Item] = []
+    area = {c: d.area for c, d in gmap.districts.items()}
+    by_district: dict[str, list[Unit]] = {}
+    for u in sorted(st.units, key=lambda u: (area[u.district], u.kind.value, u.gang)):
+        by_district.setdefault(u.district, []).append(u)
+    for code, here in by_district.items():
+        for u, c in _unit_positions(here, _units_at(layout.labels[code])):
+            unit_attrs = (("class", "unit"), ("data-unit", u.label()), ("data-gang", u.gang))
+            units.append(Group(unit_attrs, _unit_marker(u.kind, colours[u.gang], c)))
+    items.append(Group((("id", "units"),), tuple(units)))
+
+    items.append(_legend(gmap, words, lx, ly))
+    text = title or _default_title(gmap, st, words)
+    items.append(Group((("id", "title"),), (Label((MARGIN, 28.0), text, 22.0, TEXT, anchor="start", bold=True),)))
+    credit = gmap.credits.split(". ")[0].strip().rstrip(".")
+    if credit:
+        items.append(
+            Group(
+                (("id", "credits"),),
+                (Label((MARGIN, height - 8.0), credit + ".", 9.0, "#6b6b6b", anchor="start"),),
+            )
+        )
+    return Scene(width, height, text, tuple(items))
+
+
+# -- SVG --------------------------------------------------------------------------------------
+
+
+def _num(v: float) -> str:
+    s = f"{v:.1f}"
+    return "0.0" if s == "-0.0" else s
+
+
+def _pairs(points: Sequence[Pt]) -> str:
+    return "L".join(f"{_num(x)} {_num(y)}" for x, y in points)
+
+
+def _svg_paint(el: ET.Element, paint: Paint, *, line: bool) -> None:
+    el.set("fill", paint.fill or "none")
+    if paint.stroke:
+        el.set("stroke", paint.stroke)
+        el.set("stroke-width", _num(paint.width))
+        el.set("stroke-linejoin", "round")
+        if line:
+            el.set("stroke-linecap", "round")
+        if paint.dash:
+            el.set("stroke-dasharray", f"{_num(paint.dash[0])} {_num(paint.dash[1])}")
+
+
+def _svg_item(parent: ET.Element, item: Item) -> None:
+    if isinstance(item, Group):
+        g = ET.SubElement(parent, "g")
+        for k, v in item.attrs:
+            if k != "data-title":
+                g.set(k, v)
+        if item.opacity < 1:
+            g.set("opacity", _num(item.opacity) if item.opacity >= 0.1 else f"{item.opacity:.2f}")
+        for k, v in item.attrs:
+            if k == "data-title":
+                ET.SubElement(g, "title").text = v
+        for child in item.items:
+            _svg_item(g, child)
+    elif isinstance(item, Poly):
+        el = ET.SubElement(parent, "path", {"d": "".join("M" + _pairs(r) + "Z" for r in item.rings)})
+        _svg_paint(el, item.paint, line=False)
+        if len(item.rings) > 1:
+            el.set("fill-rule", "evenodd")
+    elif isinstance(item, Line):
+        el = ET.SubElement(parent, "path", {"d": "M" + _pairs(item.points)})
+        _svg_paint(el, Paint(None, item.paint.stroke, item.paint.width, item.paint.dash), line=True)
+    elif isinstance(item, Circle):
+        el = ET.SubElement(
+            parent, "circle", {"cx": _num(item.centre[0]), "cy": _num(item.centre[1]), "r": _num(item.r)}
+        )
+        _svg_paint(el, item.paint, line=False)
+    else:
+        el = ET.SubElement(
+            parent,
+            "text",
+            {
+                "x": _num(item.at[0]),
+                "y": _num(item.at[1]),
+                "font-size": _num(item.size),
+                "fill": item.colour,
+                "text-anchor": item.anchor,
+                "dominant-baseline": "central",
+            },
+        )
+        if item.bold:
+            el.set("font-weight", "bold")
+        if item.italic:
+            el.set("font-style", "italic")
+        if item.halo:
+            el.set("stroke", HALO)
+            el.set("stroke-width", _num(item.halo))
+            el.set("stroke-linejoin", "round")
+            el.set("paint-order", "stroke")
+        el.text = item.text
+
+
+def scene_svg(scene: Scene) -> str:
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": _num(scene.width),
+            "height": _num(scene.height),
+            "viewBox": f"0 0 {_num(scene.width)} {_num(scene.height)}",
+            "font-family": "Helvetica, Arial, sans-serif",
+        },
+    )
+    ET.SubElement(root, "title").text = scene.title
+    ET.SubElement(root, "rect", {"width": "100%", "height": "100%", "fill": BACKGROUND})
+    for item in scene.items:
+        _svg_item(root, item)
+    ET.indent(root, space=" ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_svg(
+    gmap: GameMap, st: GameState, *, arrows: Sequence[Arrow] = (), title: str = "", language: str = "en"
+) -> str:
+    """The map picture as an SVG document."""
+    return scene_svg(build_scene(gmap, st, arrows=arrows, title=title, language=language))
+
+
+# -- PNG --------------------------------------------------------------------------------------
+
+SUPERSAMPLE = 2
+MIN_WIDTH, MAX_WIDTH = 300, 6000
+
+
+@functools.lru_cache(maxsize=64)
+def _font(size: float) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _dashes(points: Sequence[Pt], on: float, off: float) -> list[tuple[Pt, ...]]:
+    """Split a polyline into its dashes."""
+    total = _length(points)
+    out: list[tuple[Pt, ...]] = []
+    s = 0.0
+    while s < total:
+        out.append(_cut(points, s, max(0.0, total - min(total, s + on))) if s + on < total else _cut(points, s, 0.0))
+        s += on + off
+    return out
+
+
+class _Painter:
+    def __init__(self, scene: Scene, k: float) -> None:
+        self.k = k
+        size = (max(1, round(scene.width * k)), max(1, round(scene.height * k)))
+        self.image = Image.new("RGBA", size, BACKGROUND)
+
+    def xy(self, p: Pt) -> tuple[float, float]:
+        return p[0] * self.k, p[1] * self.k
+
+    def draw(self, items: Iterable[Item], image: Image.Image) -> None:
+        d = ImageDraw.Draw(image)
+        for item in items:
+            if isinstance(item, Group):
+                if item.opacity < 1:
+                    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+                    self.draw(item.items, layer)
+                    table = [round(a * item.opacity) for a in range(256)]
+                    layer.putalpha(layer.getchannel("A").point(table))
+                    image.alpha_composite(layer)
+                    d = ImageDraw.Draw(image)
+                else:
+                    self.draw(item.items, image)
+                    d = ImageDraw.Draw(image)
+            elif isinstance(item, Poly):
+                self.poly(d, image, item)
+            elif isinstance(item, Line):
+                self.line(d, item.points, item.paint)
+            elif isinstance(item, Circle):
+                c, r = self.xy(item.centre), item.r * self.k
+                box = (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
+                w = round(item.paint.width * self.k) if item.paint.stroke else 0
+                d.ellipse(box, fill=item.paint.fill, outline=item.paint.stroke if w else None, width=w)
+            else:
+                self.text(d, item)
+
+    def poly(self, d: ImageDraw.ImageDraw, image: Image.Image, item: Poly) -> None:
+        rings = [[self.xy(p) for p in ring] for ring in item.rings]
+        if item.paint.fill:
+            if len(rings) == 1:
+                d.polygon(rings[0], fill=item.paint.fill)
+            else:
+                xs = [p[0] for p in rings[0]]
+                ys = [p[1] for p in rings[0]]
+                x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+                x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+                mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+                md = ImageDraw.Draw(mask)
+                for i, ring in enumerate(rings):
+                    md.polygon([(x - x0, y - y0) for x, y in ring], fill=255 if i == 0 else 0)
+                image.paste(item.paint.fill, (x0, y0, x1, y1), mask)
+        if item.paint.stroke:
+            for outline in item.rings:
+                self.line(d, (*outline, outline[0]), Paint(stroke=item.paint.stroke, width=item.paint.width))
+
+    def line(self, d: ImageDraw.ImageDraw, points: Sequence[Pt], paint: Paint) -> None:
+        if not paint.stroke or len(points) < 2:
+            return
+        pieces = [tuple(points)] if paint.dash is None else _dashes(points, *paint.dash)
+        w = paint.width * self.k
+        for piece in pieces:
+            pts = [self.xy(p) for p in piece]
+            d.line(pts, fill=paint.stroke, width=max(1, round(w)), joint="curve")
+            if w >= 2.5:
+                r = w / 2
+                for x, y in (pts[0], pts[-1]):
+                    d.ellipse((x - r, y - r, x + r, y + r), fill=paint.stroke)
+
+    def text(self, d: ImageDraw.ImageDraw, item: Label) -> None:
+        size = round(item.size * self.k, 1)
+        font = _font(size)
+        anchor = {"start": "lm", "middle": "mm", "end": "rm"}[item.anchor]
+        at = self.xy(item.at)
+        base, marks = _shape_text(item.text)
+        placed = _place_marks(font, base, marks, at, item.anchor, size) if marks else []
+        bold = max(0, round(size * 0.035)) if item.bold else 0
+        mark_w = size * (0.11 if item.bold else 0.085)
+        if item.halo:
+            halo = max(1, round(item.halo * self.k))
+            d.text(at, base, fill=HALO, font=font, anchor=anchor, stroke_width=halo, stroke_fill=HALO)
+            for points, dot in placed:
+                _draw_mark(d, points, dot, mark_w + 2 * halo, HALO)
+        d.text(at, base, fill=item.colour, font=font, anchor=anchor, stroke_width=bold, stroke_fill=item.colour)
+        for points, dot in placed:
+            _draw_mark(d, points, dot, mark_w, item.colour)
+
+
+# The font Pillow always has (a subset of Aileron) covers ASCII only: accented
+# letters are drawn as their base letter plus the accent, dashes as a line.
+_COMBINING = {"\u0301": "acute", "\u0300": "grave", "\u0302": "circumflex", "\u0308": "diaeresis", "\u0327": "cedilla"}
+_SUBSTITUTES: dict[str, tuple[str, str | None]] = {
+    "\u2014": ("   ", "dash"),
+    "\u2013": ("  ", "dash"),
+    "\u2212": ("  ", "dash"),
+    "\u2010": ("-", None),
+    "\u2011": ("-", None),
+    "\u00d7": ("x", None),
+    "\u00a0": (" ", None),
+    "\u202f": (" ", None),
+    "\u0153": ("oe", None),
+    "\u0152": ("OE", None),
+    "\u00e6": ("ae", None),
+    "\u00c6": ("AE", None),
+    "\u00df": ("ss", None),
+}
+Mark: TypeAlias = tuple[int, int, str]  # first and last index in the base text, kind
+
+
+def _ink(ch: str) -> bytes:
+    image = Image.new("L", (32, 32), 0)
+    ImageDraw.Draw(image).text((4, 4), ch, font=_font(20.0), fill=255)
+    return image.tobytes()
+
+
+@functools.lru_cache(maxsize=512)
+def _has_glyph(ch: str) -> bool:
+    """Whether the default font really draws this character (the others come out as boxes)."""
+    return ch == " " or _ink(ch) != _ink("\uffff")
+
+
+@functools.lru_cache(maxsize=1024)
+def _shape_text(text: str) -> tuple[str, tuple[Mark, ...]]:
+    """The text as the default font can draw it, and the marks to add by hand."""
+    base: list[str] = []
+    marks: list[Mark] = []
+    for ch in text:
+        if _has_glyph(ch):
+            base.append(ch)
+            continue
+        if ch in _SUBSTITUTES:
+            rep, mark = _SUBSTITUTES[ch]
+            i = len(base)
+            base.extend(rep)
+            if mark:
+                marks.append((i, len(base) - 1, mark))
+            continue
+        decomposed = unicodedata.normalize("NFD", ch)
+        first, rest = decomposed[0], decomposed[1:]
+        if _has_glyph(first) and rest and all(c in _COMBINING for c in rest):
+            marks.extend((len(base), len(base), _COMBINING[c]) for c in rest)
+            base.append(first)
+        else:
+            base.append("?")
+    return "".join(base), tuple(marks)
+
+
+def _place_marks(
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    base: str,
+    marks: Sequence[Mark],
+    at: Pt,
+    anchor: str,
+    s: float,
+) -> list[tuple[tuple[Pt, ...], bool]]:
+    """Accents and dashes in pixels: polylines, or dots (``True``) given as their centre."""
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        return []
+    width = font.getlength(base)
+    left = at[0] - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+    ascent, descent = font.getmetrics()
+    baseline = at[1] + (ascent - descent) / 2
+    out: list[tuple[tuple[Pt, ...], bool]] = []
+    for first, last, kind in marks:
+        xa = left + font.getlength(base[:first])
+        xb = left + font.getlength(base[: last + 1])
+        cx = (xa + xb) / 2
+        top = baseline + font.getbbox(base[first], anchor="ls")[1]
+        if kind == "acute":
+            out.append((((cx - 0.06 * s, top - 0.07 * s), (cx + 0.09 * s, top - 0.25 * s)), False))
+        elif kind == "grave":
+            out.append((((cx + 0.06 * s, top - 0.07 * s), (cx - 0.09 * s, top - 0.25 * s)), False))
+        elif kind == "circumflex":
+            out.append(
+                (((cx - 0.13 * s, top - 0.07 * s), (cx, top - 0.22 * s), (cx + 0.13 * s, top - 0.07 * s)), False)
+            )
+        elif kind == "diaeresis":
+            out.append((((cx - 0.11 * s, top - 0.14 * s),), True))
+            out.append((((cx + 0.11 * s, top - 0.14 * s),), True))
+        elif kind == "cedilla":
+            hook = ((cx, baseline), (cx, baseline + 0.09 * s), (cx + 0.08 * s, baseline + 0.15 * s))
+            out.append(((*hook, (cx - 0.07 * s, baseline + 0.25 * s)), False))
+        elif kind == "dash":
+            y = baseline - 0.3 * s
+            out.append((((xa + 0.06 * s, y), (xb - 0.06 * s, y)), False))
+    return out
+
+
+def _draw_mark(d: ImageDraw.ImageDraw, points: tuple[Pt, ...], dot: bool, width: float, colour: str) -> None:
+    if dot:
+        (x, y), r = points[0], width * 0.65
+        d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+        return
+    d.line(list(points), fill=colour, width=max(1, round(width)), joint="curve")
+    r = width / 2
+    for x, y in (points[0], points[-1]):
+        d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+def scene_png(scene: Scene, width: int = 1000) -> bytes:
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise PictureError(f"picture width {width} is out of range ({MIN_WIDTH} to {MAX_WIDTH} pixels)")
+    k = width / scene.width
+    height = max(1, round(scene.height * k))
+    painter = _Painter(scene, k * SUPERSAMPLE)
+    painter.draw(scene.items, painter.image)
+    image = painter.image.convert("RGB").resize((width, height), Image.Resampling.LANCZOS)
+    out = BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def png_size(gmap: GameMap, st: GameState, width: int = 1000) -> tuple[int, int]:
+    """The pixel size ``render_png`` gives for this map at this width."""
+    scene = build_scene(gmap, st)
+    return width, max(1, round(scene.height * width / scene.width))
+
+
+def render_png(
+    gmap: GameMap,
+    st: GameState,
+    *,
+    arrows: Sequence[Arrow] = (),
+    title: str = "",
+    language: str = "en",
+    width: int = 1000,
+) -> bytes:
+    """The map picture as PNG (for email: mail programs do not show SVG)."""
+    return scene_png(build_scene(gmap, st, arrows=arrows, title=title, language=language), width)
