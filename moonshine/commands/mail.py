@@ -1,0 +1,171 @@
+"""``moonshine mail``, ``inbox``, ``status``, ``remind`` and ``passwd``: the game
+played by email."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from moonshine.commands.common import game_option
+from moonshine.gamedir import Game, git_commit
+
+
+def _send(game: Game, turn: str, names: list[str]) -> None:
+    from moonshine.mail import SendResult, send_files
+
+    if not names:
+        click.echo("Nothing to send.")
+        return
+
+    def show(result: SendResult) -> None:
+        click.echo(result.line())
+
+    results = send_files(game, turn, names, progress=show)
+    failed = sum(len(r.failed) for r in results)
+    git_commit(game.root, f"Mail sent for {turn}", [f"outbox/{turn}"])
+    if failed:
+        raise click.ClickException(
+            f"{failed} recipient(s) not reached; fix the problem and run the same command again "
+            "(addresses already reached are skipped)"
+        )
+
+
+@click.command("mail")
+@click.argument("turn")
+@click.option("--send", is_flag=True, help="Deliver the messages by SMTP (settings: smtp in game.yaml).")
+@game_option
+def mail_cmd(turn: str, send: bool, game_dir: Path) -> None:
+    """Mail TURN's reports: to each gang its private report (text and HTML) with
+    the map attached, and the bulletin to every player (by Bcc). The messages are
+    written to outbox/TURN/ as .eml files, which any mail program opens; with
+    --send they are also delivered, and outbox/TURN/sent.yaml records who got
+    them, so that sending again never mails anyone twice. Needs the files of
+    'moonshine report TURN' in turns/TURN/reports/."""
+    from moonshine.mail import delivered_to, outbox_dir, report_messages, write_outbox
+
+    game = Game(game_dir)
+    built = report_messages(game, turn)
+    for warning in built.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    write_outbox(game, turn, built.messages)
+    for item in built.messages:
+        done = delivered_to(game, turn, str(item.message["Message-ID"]))
+        note = f" (already sent to {len(done)})" if done else ""
+        click.echo(f"{item.name}: {item.message['Subject']}{note}")
+    where = outbox_dir(game, turn)
+    if not send:
+        click.echo(f"{len(built.messages)} message(s) written to {where}/; nothing sent (use --send to deliver).")
+        return
+    _send(game, turn, [m.name for m in built.messages])
+
+
+@click.command("inbox")
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.option("--turn", default=None, help="The turn the orders are for (default: the game's current turn).")
+@click.option("--late-ok", is_flag=True, help="Accept orders received after the turn's deadline.")
+@click.option("--send", is_flag=True, help="Also deliver the turn's replies not yet sent.")
+@game_option
+def inbox_cmd(source: Path, turn: str | None, late_ok: bool, send: bool, game_dir: Path) -> None:
+    """Read orders from SOURCE: a Maildir, an mbox file, or a folder of .eml
+    files. Each message must name its gang ('gang:' line), come from one of the
+    gang's addresses in game.yaml and carry its password ('password:' line).
+    Accepted orders are saved as orders/TURN/GANG.txt (the latest received before
+    the deadline stands, earlier ones go to orders/TURN/history/); every message
+    is answered in outbox/TURN/reply-*.eml. Messages already processed are
+    skipped, so running it again is safe. Prints one line per message."""
+    from moonshine.inbox import process, reply_files
+
+    game = Game(game_dir)
+    turn = turn or game.current_turn()
+    outcomes = process(game, source, turn=turn, late_ok=late_ok)
+    counts = Counter(o.status for o in outcomes)
+    for o in outcomes:
+        if o.status != "duplicate":
+            click.echo(o.line())
+    if counts["duplicate"]:
+        click.echo(f"{counts['duplicate']} message(s) already processed, skipped.")
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s != "duplicate") or "no new message"
+    click.echo(f"{turn}: {summary}.")
+    if len(outcomes) > counts["duplicate"]:
+        git_commit(game.root, f"Orders by mail for {turn}: {summary}", [f"orders/{turn}", f"outbox/{turn}"])
+    if send:
+        from moonshine.mail import delivered_to, load_message, outbox_dir, recipients
+
+        base = outbox_dir(game, turn)
+        pending = []
+        for name in reply_files(game, turn):
+            msg = load_message(base / name)
+            if set(recipients(msg)) - set(delivered_to(game, turn, str(msg["Message-ID"]))):
+                pending.append(name)
+        _send(game, turn, pending)
+
+
+@click.command("status")
+@click.argument("turn", required=False)
+@game_option
+def status_cmd(turn: str | None, game_dir: Path) -> None:
+    """Show which gangs have sent orders for TURN (default: the current turn),
+    which have not, and the time left before the deadline."""
+    from moonshine.inbox import turn_status
+    from moonshine.mail import fmt_time
+
+    st = turn_status(Game(game_dir), turn)
+    due = f"deadline {fmt_time(st.deadline)}, {st.time_left()}" if st.deadline else st.time_left()
+    click.echo(f"{st.turn}: {due}")
+    for g in st.gangs:
+        click.echo(f"  {g.line()}")
+    missing = st.missing
+    if missing:
+        click.echo(f"{len(missing)} gang(s) without orders: {', '.join(missing)}")
+    else:
+        click.echo("Every gang has orders on file.")
+
+
+@click.command("remind")
+@click.argument("turn", required=False)
+@click.option("--send", is_flag=True, help="Deliver the reminders by SMTP.")
+@game_option
+def remind_cmd(turn: str | None, send: bool, game_dir: Path) -> None:
+    """Write a reminder (outbox/TURN/remind-GANG.eml) to each gang with no
+    orders for TURN (default: the current turn), giving the deadline and the
+    time left. With --send, deliver them (at most one per gang per day)."""
+    from moonshine.inbox import reminders
+    from moonshine.mail import outbox_dir, write_outbox
+
+    game = Game(game_dir)
+    turn = turn or game.current_turn()
+    messages, warnings = reminders(game, turn)
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    write_outbox(game, turn, messages)
+    for m in messages:
+        click.echo(f"{m.name}: {m.message['To']}")
+    if not messages:
+        click.echo("No reminder to write.")
+        return
+    if not send:
+        click.echo(f"{len(messages)} reminder(s) written to {outbox_dir(game, turn)}/; nothing sent (use --send).")
+        return
+    _send(game, turn, [m.name for m in messages])
+
+
+@click.command("passwd")
+@click.argument("gang")
+@click.option(
+    "--password",
+    default=None,
+    help="The new password (for scripts; it then shows in the shell's history). Default: ask for it.",
+)
+@game_option
+def passwd_cmd(gang: str, password: str | None, game_dir: Path) -> None:
+    """Set GANG's password (a gang key or name). game.yaml keeps only a salted
+    hash; tell the password to the gang's players yourself."""
+    from moonshine.passwords import set_password
+
+    game = Game(game_dir)
+    if password is None:
+        password = click.prompt(f"New password for {gang}", hide_input=True, confirmation_prompt=True)
+    key = set_password(game, gang, password)
+    click.echo(f"Password set for {key} ({game.map.gangs[key].name}); game.yaml keeps only its hash.")

@@ -1,0 +1,821 @@
+"""Play by email, the receiving side: read orders from a mailbox (a Maildir, an
+mbox file, a folder of ``.eml`` files or one ``.eml`` file), check who sent
+them, save them as ``orders/TURN/GANG.txt`` and answer every message.
+
+A submission is a plain-text message (or a ``text/plain`` attachment) with::
+
+    gang: valley
+    password: the gang's password
+    H LOO - NSS
+    ...
+
+It is accepted when the ``gang:`` line names a gang of the game, the sender's
+address is one of that gang's addresses in game.yaml, the password matches the
+stored hash, and it was received before the turn's deadline (unless the game
+master allows late orders). An accepted submission replaces the gang's earlier
+ones (R12); every accepted submission is kept in ``orders/TURN/history/``.
+Nothing else ever changes an order file.
+
+HTML-only mail is read: its text is taken from the HTML (block elements and
+line breaks become new lines). Quoted lines (``>``), the signature (after a
+``-- `` line) and the password line are left out of the saved orders.
+
+The time a message was received is the date of its top ``Received:`` line (set
+by the game master's own mail server), or, without one, its ``Date:`` line.
+
+Every message is answered in the outbox (``outbox/TURN/reply-*.eml``) except
+duplicates, automatic replies and bounces, and messages with no sender address.
+Processed Message-IDs are logged in ``orders/TURN/inbox.yaml``; a message found
+in any turn's log is never processed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mailbox
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.utils import parseaddr, parsedate_to_datetime
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from moonshine import mail
+from moonshine import state as state_mod
+from moonshine.errors import GameError, StateError
+from moonshine.gamedir import GAME_FILE, Game, atomic_write_text
+from moonshine.passwords import verify_password
+from moonshine.state import GameState
+from moonshine.turns import Turn
+
+LOG_FILE = "inbox.yaml"
+HISTORY = "history"
+
+ACCEPTED = "accepted"
+SUPERSEDED = "superseded"  # authentic and on time, but a later submission was received first
+REJECTED = "rejected"
+IGNORED = "ignored"  # bounces and automatic replies: logged, never answered
+OUTCOMES = (ACCEPTED, SUPERSEDED, REJECTED, IGNORED)
+
+_GANG_LINE = re.compile(r"^\s*(?:gang|bande)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
+_PASSWORD_LINE = re.compile(r"^\s*(?:password|mot de passe)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
+_TURN_LINE = re.compile(r"^\s*(?:turn|tour)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
+_ADDRESS = re.compile(r"[^@\s<>\"]+@[^@\s<>\"]+")
+
+
+# -- reading a mail source --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Incoming:
+    raw: bytes
+    origin: str  # where it was found, for the game master
+
+
+def read_source(source: Path) -> list[Incoming]:
+    """Every message of a Maildir, an mbox file, a folder of ``.eml`` files or
+    one ``.eml`` file, as raw bytes, in the source's order."""
+    if source.is_dir():
+        if (source / "cur").is_dir() or (source / "new").is_dir():
+            return list(_maildir(source))
+        files = sorted(p for p in source.iterdir() if p.suffix.lower() == ".eml" and p.is_file())
+        return [Incoming(p.read_bytes(), p.name) for p in files]
+    if source.is_file():
+        with source.open("rb") as fh:
+            head = fh.read(5)
+        if head == b"From ":
+            return list(_mbox(source))
+        return [Incoming(source.read_bytes(), source.name)]
+    raise GameError(f"{source}: no such mailbox (expected a Maildir, an mbox file, or a folder of .eml files)")
+
+
+def _maildir(path: Path) -> Iterator[Incoming]:
+    box = mailbox.Maildir(str(path), factory=None, create=False)
+    for key in sorted(box.keys()):
+        yield Incoming(box.get_bytes(key), f"Maildir {key}")
+
+
+def _mbox(path: Path) -> Iterator[Incoming]:
+    box = mailbox.mbox(str(path), create=False)
+    for i, key in enumerate(box.keys(), start=1):
+        yield Incoming(box.get_bytes(key), f"mbox message {i}")
+
+
+# -- taking a message apart ---------------------------------------------------------
+
+
+class _HtmlText(HTMLParser):
+    """Visible text of an HTML body, one line per block or ``<br>``."""
+
+    BLOCKS = frozenset({"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+        self.quote = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "head", "title"):
+            self.skip += 1
+        elif tag == "blockquote":
+            self.quote += 1
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "head", "title"):
+            self.skip = max(0, self.skip - 1)
+        elif tag == "blockquote":
+            self.quote = max(0, self.quote - 1)
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip and not self.quote:
+            self.parts.append(data.replace("\xa0", " "))
+
+
+def html_to_text(html: str) -> str:
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    lines = [" ".join(line.split()) for line in "".join(parser.parts).splitlines()]
+    return "\n".join(line for line in lines if line)
+
+
+def _decode(part: Message) -> str:
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        return payload.decode(charset, errors="replace")
+    except LookupError:  # an unknown charset
+        return payload.decode("utf-8", errors="replace")
+
+
+def _is_attachment(part: Message) -> bool:
+    return str(part.get("Content-Disposition", "")).strip().lower().startswith("attachment")
+
+
+def candidate_texts(msg: Message) -> list[tuple[str, str]]:
+    """The texts orders may be in, in order of preference: (where, text). The
+    plain body, then plain-text attachments, then the HTML body as text.
+    Attachments' names are never used."""
+    plain: list[tuple[str, str]] = []
+    attached: list[tuple[str, str]] = []
+    html: list[tuple[str, str]] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        if ctype == "text/plain" and _is_attachment(part):
+            attached.append(("attachment", _decode(part)))
+        elif ctype == "text/plain":
+            plain.append(("body", _decode(part)))
+        elif ctype == "text/html" and not _is_attachment(part):
+            html.append(("HTML body", html_to_text(_decode(part))))
+    return plain + attached + html
+
+
+def find_line(pattern: re.Pattern[str], text: str) -> str | None:
+    for line in text.splitlines():
+        m = pattern.match(line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def orders_text(text: str) -> str:
+    """The orders to save: the message's text without the password line, quoted
+    lines and the signature; normalised line ends, one final newline."""
+    keep: list[str] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line == "-- ":
+            break
+        if line.lstrip().startswith(">") or _PASSWORD_LINE.match(line):
+            continue
+        keep.append(line.rstrip())
+    while keep and not keep[-1]:
+        keep.pop()
+    while keep and not keep[0]:
+        keep.pop(0)
+    return "\n".join(keep) + "\n"
+
+
+def _header(msg: Message, name: str) -> str:
+    """A header's text, or "" when it is missing or cannot be read."""
+    try:
+        value = msg.get(name)
+    except Exception:  # a malformed header must not stop the referee
+        return ""
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def sender_of(msg: Message) -> str:
+    """The sender's address, lower case, or "" when there is none usable."""
+    addr = parseaddr(_header(msg, "From"))[1].strip().lower()
+    return addr if _ADDRESS.fullmatch(addr) else ""
+
+
+def _as_utc(when: datetime) -> datetime:
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def received_time(msg: Message) -> datetime | None:
+    """When the message reached the game master's server (top ``Received:``
+    line), else its ``Date:``; None when neither can be read."""
+    try:
+        received = msg.get_all("Received") or []
+    except Exception:
+        received = []
+    candidates = [str(received[0]).rpartition(";")[2]] if received else []
+    candidates.append(_header(msg, "Date"))
+    for text in candidates:
+        try:
+            return _as_utc(parsedate_to_datetime(text.strip()))
+        except (TypeError, ValueError, IndexError):
+            continue
+    return None
+
+
+def is_automatic(msg: Message, sender: str) -> bool:
+    """Bounces and automatic replies (RFC 3834), never answered."""
+    auto = _header(msg, "Auto-Submitted").lower()
+    if auto and auto != "no":
+        return True
+    if _header(msg, "Return-Path") == "<>":
+        return True
+    local = sender.partition("@")[0]
+    return local in ("mailer-daemon", "postmaster") or _header(msg, "Precedence").lower() in ("bulk", "junk", "list")
+
+
+# -- the order reader, through one adapter -----------------------------------------
+
+
+@dataclass(frozen=True)
+class OrderCheck:
+    """What the order reader made of a submission."""
+
+    accepted: int  # valid orders
+    rejected: int  # lines rejected, each with its reason in the acknowledgement
+    acknowledgement: str  # the orders as understood, for the player
+
+
+def check_orders(text: str, game: Game, st: GameState, gang: str, *, source: str) -> OrderCheck:
+    """Read and check ``text`` as ``gang``'s orders with the order reader, and
+    write the acknowledgement the player gets back."""
+    from moonshine.ack import acknowledgement
+    from moonshine.validate import read_orders
+
+    orders = read_orders(text, game.map, st, gang, source=source)
+    ack = acknowledgement(orders, game.map, st, language=game.config.language)
+    return OrderCheck(accepted=_count(orders.ok), rejected=_count(orders.rejected), acknowledgement=ack)
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    try:
+        return len(value)
+    except TypeError:
+        return int(value)
+
+
+# -- the turn's log -------------------------------------------------------------------
+
+
+@dataclass
+class TurnLog:
+    """``orders/TURN/inbox.yaml``: every message processed for the turn, and the
+    submission that stands for each gang."""
+
+    submissions: list[dict[str, Any]] = field(default_factory=list)
+    current: dict[str, dict[str, Any]] = field(default_factory=dict)  # gang -> its standing submission
+
+    def ids(self) -> set[str]:
+        return {str(s.get("message_id")) for s in self.submissions}
+
+
+def log_path(game: Game, turn: str) -> Path:
+    return game.orders_dir(turn) / LOG_FILE
+
+
+def load_log(game: Game, turn: str) -> TurnLog:
+    path = log_path(game, turn)
+    if not path.is_file():
+        return TurnLog()
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise StateError(str(path), "", f"cannot read the inbox log: {exc}") from None
+    if not isinstance(raw, dict):
+        raise StateError(str(path), "", "expected a mapping with submissions and current")
+    subs = raw.get("submissions") or []
+    current = raw.get("current") or {}
+    if not isinstance(subs, list) or not isinstance(current, dict):
+        raise StateError(str(path), "", "submissions must be a list and current a mapping")
+    return TurnLog([s for s in subs if isinstance(s, dict)], {str(k): v for k, v in current.items()})
+
+
+def save_log(game: Game, turn: str, log: TurnLog) -> None:
+    head = "# Orders received by mail for this turn (moonshine inbox). 'current' is what stands.\n"
+    data = {"current": {g: log.current[g] for g in sorted(log.current)}, "submissions": log.submissions}
+    atomic_write_text(log_path(game, turn), head + state_mod.dump_yaml(data))
+
+
+def processed_ids(game: Game) -> set[str]:
+    """Message-IDs processed in any turn of the game."""
+    found: set[str] = set()
+    base = game.root / "orders"
+    if base.is_dir():
+        for d in sorted(base.iterdir()):
+            if (d / LOG_FILE).is_file():
+                found |= load_log(game, d.name).ids()
+    return found
+
+
+# -- processing ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one message: one line for the game master."""
+
+    status: str  # accepted, superseded, rejected, ignored, duplicate
+    origin: str
+    message_id: str
+    sender: str
+    gang: str | None
+    reason: str
+    reply: str | None = None  # the answer's file in the outbox
+
+    def line(self) -> str:
+        who = self.sender or "(no sender)"
+        return f"{self.status:<10} {self.gang or '-':<10} {who}: {self.reason} [{self.origin}]"
+
+
+@dataclass
+class _Context:
+    game: Game
+    turn: str
+    st: GameState
+    now: datetime
+    late_ok: bool
+    due: datetime | None
+    limit: int
+    seen: set[str]
+    log: TurnLog
+
+
+@dataclass
+class _Reading:
+    """One message, as far as it could be read."""
+
+    incoming: Incoming
+    message_id: str
+    msg: Message | None = None
+    sender: str = ""
+    subject: str = ""
+    received: datetime | None = None
+    problem: str = ""
+
+
+def _message_id(raw: bytes, msg: Message | None) -> str:
+    mid = _header(msg, "Message-ID") if msg is not None else ""
+    return mid if mid else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@no-message-id>"
+
+
+def _read(incoming: Incoming, limit: int) -> _Reading:
+    parser = BytesParser(policy=policy.default)
+    try:
+        headers = parser.parsebytes(incoming.raw, headersonly=True)
+    except Exception as exc:  # malformed mail must never stop the run
+        return _Reading(incoming, _message_id(incoming.raw, None), problem=f"unreadable message ({type(exc).__name__})")
+    r = _Reading(incoming, _message_id(incoming.raw, headers), msg=headers)
+    r.sender = sender_of(headers)
+    r.subject = _header(headers, "Subject")[:200]
+    r.received = received_time(headers)
+    if len(incoming.raw) > limit:
+        r.problem = (
+            f"the message is {len(incoming.raw):,} bytes, more than the {limit:,} bytes this game accepts; "
+            "send the orders as plain text without pictures or attachments"
+        )
+        return r
+    try:
+        r.msg = parser.parsebytes(incoming.raw)
+    except Exception as exc:
+        r.problem = f"the message could not be read ({type(exc).__name__}); send the orders as plain text"
+    return r
+
+
+def process(
+    game: Game,
+    source: Path,
+    *,
+    turn: str | None = None,
+    late_ok: bool = False,
+    now: datetime | None = None,
+) -> list[Outcome]:
+    """Process every message of ``source`` for ``turn`` (default: the current
+    turn), oldest first. Saves orders, logs every message, writes replies."""
+    turn = turn or game.current_turn()
+    try:
+        Turn.parse(turn)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    ctx = _Context(
+        game=game,
+        turn=turn,
+        st=game.load_state(turn),
+        now=now or datetime.now(UTC).replace(microsecond=0),
+        late_ok=late_ok,
+        due=mail.deadline(game.config, turn),
+        limit=mail.max_message_bytes(game.config),
+        seen=processed_ids(game),
+        log=load_log(game, turn),
+    )
+    readings = [_read(item, ctx.limit) for item in read_source(source)]
+    far_future = datetime.max.replace(tzinfo=UTC)
+    order = sorted(range(len(readings)), key=lambda i: (readings[i].received or far_future, i))
+    outcomes = []
+    for i in order:
+        r = readings[i]
+        if r.message_id in ctx.seen:
+            outcomes.append(Outcome("duplicate", r.incoming.origin, r.message_id, r.sender, None, "already processed"))
+            continue
+        outcome = _process_one(ctx, r)
+        ctx.seen.add(r.message_id)
+        ctx.log.submissions.append(
+            {
+                "message_id": r.message_id,
+                "from": r.sender,
+                "gang": outcome.gang,
+                "received": r.received.isoformat() if r.received else None,
+                "processed": ctx.now.isoformat(),
+                "outcome": outcome.status,
+                "reason": outcome.reason,
+                "reply": outcome.reply,
+            }
+        )
+        save_log(game, turn, ctx.log)
+        outcomes.append(outcome)
+    return outcomes
+
+
+class _Reject(Exception):
+    def __init__(self, reason: str, gang: str | None = None, help_text: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.gang = gang
+        self.help_text = help_text
+
+
+def _process_one(ctx: _Context, r: _Reading) -> Outcome:
+    origin = r.incoming.origin
+    if r.msg is not None and is_automatic(r.msg, r.sender):
+        return Outcome(IGNORED, origin, r.message_id, r.sender, None, "automatic reply or bounce: not answered")
+    if not r.sender:
+        why = r.problem or "no sender address (From:): cannot answer"
+        return Outcome(REJECTED, origin, r.message_id, "", None, why)
+    try:
+        return _accept(ctx, r)
+    except _Reject as rej:
+        reply = _write_reply(ctx, r, rej.gang, _rejection_body(ctx, r, rej), accepted=False)
+        return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, reply)
+    except Exception as exc:  # a defect in one message must not stop the others
+        why = f"the message could not be processed ({type(exc).__name__}: {exc})"
+        failure = _Reject(why, help_text="The game master has been told; your orders were not saved.")
+        reply = _write_reply(ctx, r, None, _rejection_body(ctx, r, failure), accepted=False)
+        return Outcome(REJECTED, origin, r.message_id, r.sender, None, why, reply)
+
+
+def _gang_names(ctx: _Context) -> str:
+    return ", ".join(f"{k} ({g.name})" for k, g in ctx.game.map.gangs.items())
+
+
+def _gangs_of(ctx: _Context, sender: str) -> list[str]:
+    return [g for g in ctx.game.map.gangs if sender in {a.lower() for a in mail.player_addresses(ctx.game.config, g)}]
+
+
+def _pick_text(msg: Message) -> tuple[str, str]:
+    texts = candidate_texts(msg)
+    for where, text in texts:
+        if find_line(_GANG_LINE, text) is not None:
+            return where, text
+    if texts:
+        return texts[0]
+    return "body", ""
+
+
+def _accept(ctx: _Context, r: _Reading) -> Outcome:
+    if r.problem or r.msg is None:
+        raise _Reject(r.problem or "the message could not be read")
+    cfg = ctx.game.config
+    gmap = ctx.game.map
+    where, text = _pick_text(r.msg)
+    if not text.strip():
+        raise _Reject("no text found: the orders must be in the message's text or a plain-text attachment")
+    named = find_line(_GANG_LINE, text)
+    if named is None:
+        raise _Reject("no 'gang:' line: the orders must say whose they are", help_text=FORMAT_HELP)
+    found = gmap.gang_by_name(named)
+    if found is None:
+        raise _Reject(f"'gang: {named[:40]}' names no gang of this game (gangs: {_gang_names(ctx)})")
+    gang = found.key
+    own = _gangs_of(ctx, r.sender)
+    if not own:
+        raise _Reject(
+            f"{r.sender} is not a player's address in this game",
+            help_text="Write from the address the game master registered for your gang, or ask them to add this one.",
+        )
+    if gang not in own:
+        names = ", ".join(gmap.gangs[g].name for g in own)
+        raise _Reject(f"{r.sender} plays {names}, not {found.name}: these orders name another gang")
+    stored = cfg.players[gang].password if gang in cfg.players else None
+    if not stored:
+        raise _Reject(f"no password is set for {found.name}: ask the game master for one", gang, "(moonshine passwd)")
+    given = find_line(_PASSWORD_LINE, text)
+    if given is None:
+        raise _Reject("no 'password:' line", gang, FORMAT_HELP)
+    try:
+        good = verify_password(given, str(stored))
+    except ValueError:
+        raise _Reject(
+            f"the stored password of {found.name} is damaged: ask the game master to set it again", gang
+        ) from None
+    if not good:
+        raise _Reject(f"wrong password for {found.name}", gang)
+    named_turn = find_line(_TURN_LINE, text)
+    if named_turn is not None and named_turn.strip().lower() != ctx.turn:
+        raise _Reject(f"these orders are for '{named_turn[:20]}', but the turn being played is {ctx.turn}", gang)
+    received = r.received or ctx.now
+    if ctx.due is not None and received > ctx.due and not ctx.late_ok:
+        raise _Reject(
+            f"late: received {mail.fmt_time(received)}, after the deadline {mail.fmt_time(ctx.due)}",
+            gang,
+            "Late orders are not used; your earlier orders, if any, stand. Ask the game master if in doubt.",
+        )
+    return _save(ctx, r, gang, orders_text(text), where, received)
+
+
+def _history_path(ctx: _Context, gang: str) -> Path:
+    base = ctx.game.orders_dir(ctx.turn) / HISTORY
+    numbers = [0]
+    if base.is_dir():
+        for p in base.glob(f"{gang}-*.txt"):
+            tail = p.stem.rpartition("-")[2]
+            if tail.isdigit():
+                numbers.append(int(tail))
+    return base / f"{gang}-{max(numbers) + 1}.txt"
+
+
+def _save(ctx: _Context, r: _Reading, gang: str, text: str, where: str, received: datetime) -> Outcome:
+    source = f"{r.sender} {r.message_id}"
+    check = check_orders(text, ctx.game, ctx.st, gang, source=source)
+    name = ctx.game.map.gangs[gang].name
+    if check.accepted == 0 and check.rejected > 0:
+        raise _Reject(
+            f"none of the {check.rejected} order line(s) could be read; earlier orders, if any, stand",
+            gang,
+            check.acknowledgement,
+        )
+    standing = ctx.log.current.get(gang)
+    standing_at = _parse_time(standing.get("received")) if standing else None
+    history = _history_path(ctx, gang)
+    rel_history = history.relative_to(ctx.game.orders_dir(ctx.turn)).as_posix()
+    meta = (
+        f"# received: {received.isoformat()}\n# from: {r.sender}\n# message-id: {r.message_id}\n# read from: {where}\n"
+    )
+    atomic_write_text(history, meta + text)
+    counts = f"{check.accepted} order(s) read" + (f", {check.rejected} rejected" if check.rejected else "")
+    if standing_at is not None and received < standing_at:
+        reason = f"{counts}; a later submission (received {mail.fmt_time(standing_at)}) stands"
+        lead = (
+            f"These orders for {name}, {ctx.turn}, received {mail.fmt_time(received)}, do NOT replace the ones "
+            f"received later, at {mail.fmt_time(standing_at)}, which stand. They are kept on file only."
+        )
+        reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check), accepted=True)
+        return Outcome(SUPERSEDED, r.incoming.origin, r.message_id, r.sender, gang, reason, reply)
+    atomic_write_text(ctx.game.orders_dir(ctx.turn) / f"{gang}.txt", text)
+    ctx.log.current[gang] = {
+        "received": received.isoformat(),
+        "message_id": r.message_id,
+        "from": r.sender,
+        "history": rel_history,
+        "accepted": check.accepted,
+        "rejected": check.rejected,
+    }
+    replaced = f"; replaces the orders received {mail.fmt_time(standing_at)}" if standing_at else ""
+    lead = f"Orders for {name}, {ctx.turn}, received {mail.fmt_time(received)} from {r.sender}: {counts}."
+    if standing_at:
+        lead += f"\nThey replace the orders received {mail.fmt_time(standing_at)}."
+    reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check), accepted=True)
+    return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts + replaced, reply)
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return _as_utc(value)
+    if isinstance(value, str):
+        try:
+            return _as_utc(datetime.fromisoformat(value))
+        except ValueError:
+            return None
+    return None
+
+
+# -- replies ------------------------------------------------------------------------
+
+FORMAT_HELP = """\
+Send your orders as a plain-text email (or a plain-text attachment), like this:
+
+    gang: valley
+    password: your gang's password
+    H LOO - NSS
+    L KEN / H HYD
+    sell 4
+
+The last orders received before the deadline count."""
+
+
+def _deadline_line(ctx: _Context) -> str:
+    if ctx.due is None:
+        return "No deadline is set for this turn yet."
+    return f"Deadline: {mail.fmt_time(ctx.due)} ({mail.describe_time_left(ctx.due, ctx.now)})."
+
+
+def _signature(ctx: _Context) -> str:
+    return f"\n-- \nThe referee of {ctx.game.config.title}\n"
+
+
+def _accepted_body(ctx: _Context, lead: str, check: OrderCheck) -> str:
+    return (
+        f"{lead}\n{_deadline_line(ctx)} You may send new orders until then; the last ones received count.\n\n"
+        f"{check.acknowledgement.rstrip()}\n{_signature(ctx)}"
+    )
+
+
+def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
+    about = f'"{r.subject}"' if r.subject else "without a subject"
+    when = f", received {mail.fmt_time(r.received)}," if r.received else ""
+    text = (
+        f"Your message {about}{when} was NOT accepted as orders for {ctx.turn}.\n\n"
+        f"Reason: {rej.reason}.\n\nNo order file was changed."
+    )
+    if rej.help_text:
+        text += f"\n\n{rej.help_text.rstrip()}"
+    return f"{text}\n\n{_deadline_line(ctx)}\n{_signature(ctx)}"
+
+
+def _write_reply(ctx: _Context, r: _Reading, gang: str | None, body: str, *, accepted: bool) -> str:
+    cfg = ctx.game.config
+    digest = hashlib.sha256(r.message_id.encode("utf-8")).hexdigest()[:12]
+    name = f"reply-{gang or 'unknown'}-{digest}.eml"
+    subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else ""
+    if not subject:
+        what = "orders received" if accepted else "orders NOT accepted"
+        subject = f"{mail.subject_prefix(cfg)} {ctx.turn}: {what}"
+    cc: list[str] = []
+    if accepted and gang is not None:
+        cc = [a for a in mail.player_addresses(cfg, gang) if a.lower() != r.sender]
+    msg: EmailMessage = mail.text_message(
+        sender=mail.from_address(cfg),
+        to=[r.sender],
+        cc=cc,
+        subject=subject,
+        body=body,
+        msg_id=mail.message_id(cfg, ctx.turn, "reply", r.message_id),
+        date=ctx.now,
+        reply_to=mail.from_address(cfg),
+        in_reply_to=r.message_id,
+        auto="auto-replied",
+    )
+    mail.write_outbox(ctx.game, ctx.turn, [mail.Outgoing(name, msg)])
+    return name
+
+
+def reply_files(game: Game, turn: str) -> list[str]:
+    """The turn's replies in the outbox, by name."""
+    base = mail.outbox_dir(game, turn)
+    return sorted(p.name for p in base.glob("reply-*.eml")) if base.is_dir() else []
+
+
+# -- status and reminders ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GangStatus:
+    gang: str
+    name: str
+    has_orders: bool
+    received: datetime | None  # when the standing orders were received by mail
+    accepted: int | None
+    rejected: int | None
+    addresses: tuple[str, ...]
+    has_password: bool
+
+    def line(self) -> str:
+        if self.has_orders and self.received is not None:
+            counts = f"{self.accepted} order(s)" + (f", {self.rejected} rejected" if self.rejected else "")
+            state = f"orders received {mail.fmt_time(self.received)} ({counts})"
+        elif self.has_orders:
+            state = "orders on file (not received by mail)"
+        else:
+            state = "MISSING"
+        notes = []
+        if not self.addresses:
+            notes.append(f"no address in {GAME_FILE}")
+        if not self.has_password:
+            notes.append("no password (moonshine passwd)")
+        extra = f"  [{'; '.join(notes)}]" if notes else ""
+        return f"{self.gang:<10} {self.name:<22} {state}{extra}"
+
+
+@dataclass(frozen=True)
+class TurnStatus:
+    turn: str
+    deadline: datetime | None
+    now: datetime
+    gangs: list[GangStatus]
+
+    @property
+    def missing(self) -> list[str]:
+        return [g.gang for g in self.gangs if not g.has_orders]
+
+    def time_left(self) -> str:
+        return mail.describe_time_left(self.deadline, self.now)
+
+
+def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = None) -> TurnStatus:
+    """Which gangs have orders on file for ``turn`` and how long is left."""
+    turn = turn or game.current_turn()
+    game.load_state(turn)  # a turn of this game
+    cfg = game.config
+    log = load_log(game, turn)
+    rows = []
+    for key, gang in game.map.gangs.items():
+        current = log.current.get(key) or {}
+        has = (game.orders_dir(turn) / f"{key}.txt").is_file()
+        player = cfg.players.get(key)
+        rows.append(
+            GangStatus(
+                gang=key,
+                name=gang.name,
+                has_orders=has,
+                received=_parse_time(current.get("received")) if has else None,
+                accepted=current.get("accepted"),
+                rejected=current.get("rejected"),
+                addresses=tuple(mail.player_addresses(cfg, key)),
+                has_password=bool(player and player.password),
+            )
+        )
+    return TurnStatus(turn, mail.deadline(cfg, turn), now or datetime.now(UTC).replace(microsecond=0), rows)
+
+
+def reminders(
+    game: Game, turn: str | None = None, *, now: datetime | None = None
+) -> tuple[list[mail.Outgoing], list[str]]:
+    """Reminders to the gangs with no orders on file (one per gang per day:
+    the Message-ID carries the date), and warnings for gangs with no address."""
+    status = turn_status(game, turn, now=now)
+    cfg = game.config
+    out: list[mail.Outgoing] = []
+    warnings: list[str] = []
+    due = status.deadline
+    for g in status.gangs:
+        if g.has_orders:
+            continue
+        if not g.addresses:
+            warnings.append(f"{g.gang}: no address in {GAME_FILE} (players.{g.gang}.email): no reminder")
+            continue
+        when = (
+            f"The deadline is {mail.fmt_time(due)} ({status.time_left()})."
+            if due is not None
+            else "No deadline is set yet."
+        )
+        body = (
+            f"The referee has no orders from {g.name} for {status.turn}.\n{when}\n\n"
+            "Without orders your units hold, your gang sells as many crates as it can and bids nothing.\n\n"
+            f"{FORMAT_HELP}\n\n-- \nThe referee of {cfg.title}\n"
+        )
+        day = status.now.strftime("%Y%m%d")
+        msg = mail.text_message(
+            sender=mail.from_address(cfg),
+            to=list(g.addresses),
+            subject=f"{mail.subject_prefix(cfg)} {status.turn}: orders wanted from {g.name}",
+            body=body,
+            msg_id=mail.message_id(cfg, status.turn, "remind", g.gang, day),
+            date=status.now,
+            reply_to=mail.from_address(cfg),
+        )
+        out.append(mail.Outgoing(f"remind-{g.gang}.eml", msg))
+    return out, warnings

@@ -1,0 +1,621 @@
+"""Play by email, the sending side: the mail settings in ``game.yaml``, the
+turn's report messages, the outbox (``outbox/TURN/*.eml``, files any mail
+program opens) and their delivery by SMTP.
+
+Settings, all optional until mail is sent::
+
+    smtp:
+      host: smtp.example.org
+      port: 587                 # default: 587 starttls, 465 tls, 25 none
+      security: starttls        # starttls | tls | none
+      user: referee@example.org
+      password_env: MOONSHINE_SMTP_PASSWORD   # the password is read from this variable
+      from: "Moonshine referee <referee@example.org>"
+      attempts: 3               # tries per message before giving up
+      retry_delay: 2            # seconds before the second try, doubled after
+    deadlines:
+      spring-1924: "2024-03-01T18:00:00+00:00"
+    inbox:
+      max_message_bytes: 524288
+
+Messages are written to the outbox first; sending delivers the files as they
+are, and records each Message-ID and its recipients in ``outbox/TURN/sent.yaml``
+so that sending again never delivers a message twice to the same address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import format_datetime, getaddresses, parseaddr
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from moonshine import state as state_mod
+from moonshine.errors import GameError, StateError
+from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
+from moonshine.turns import Turn
+
+DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
+SECURITIES = ("starttls", "tls", "none")
+DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
+DEFAULT_PASSWORD_ENV = "MOONSHINE_SMTP_PASSWORD"
+DEFAULT_MAX_MESSAGE_BYTES = 512 * 1024
+SENT_FILE = "sent.yaml"
+REPORTS = "reports"
+
+
+# -- settings from game.yaml -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SmtpSettings:
+    host: str
+    port: int
+    security: str  # starttls | tls | none
+    sender: str  # the From address, "Name <addr>" or "addr"
+    user: str | None = None
+    password_env: str | None = None
+    timeout: float = 30.0
+    attempts: int = 3
+    retry_delay: float = 2.0
+
+    @property
+    def sender_address(self) -> str:
+        return parseaddr(self.sender)[1]
+
+    def password(self, environ: dict[str, str] | None = None) -> str | None:
+        """The SMTP password, from the environment variable named in game.yaml."""
+        if self.user is None:
+            return None
+        env = os.environ if environ is None else environ
+        name = self.password_env or DEFAULT_PASSWORD_ENV
+        value = env.get(name)
+        if not value:
+            raise GameError(
+                f"the SMTP password for {self.user} is not set: put it in the environment variable {name} "
+                f"(named by smtp.password_env in {GAME_FILE})"
+            )
+        return value
+
+
+def _section(cfg: GameConfig, name: str) -> dict[str, Any]:
+    raw = cfg.extra.get(name)
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise StateError(GAME_FILE, name, f"expected a mapping, found {raw!r}")
+    return raw
+
+
+def _number(raw: dict[str, Any], section: str, key: str, default: float, *, minimum: float) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+        raise StateError(GAME_FILE, f"{section}.{key}", f"expected a number of at least {minimum}, found {value!r}")
+    return float(value)
+
+
+def _address_ok(text: str) -> bool:
+    addr = parseaddr(text)[1]
+    return bool(re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", addr))
+
+
+def from_address(cfg: GameConfig) -> str:
+    """The referee's address: ``smtp.from``, or a placeholder for dry runs."""
+    value = _section(cfg, "smtp").get("from")
+    if value is None:
+        return DEFAULT_FROM
+    if not isinstance(value, str) or not _address_ok(value):
+        raise StateError(
+            GAME_FILE, "smtp.from", f"expected an address like 'Referee <ref@example.org>', found {value!r}"
+        )
+    return value
+
+
+def smtp_settings(cfg: GameConfig) -> SmtpSettings:
+    """The ``smtp:`` section, checked. Raises StateError naming the bad key."""
+    raw = _section(cfg, "smtp")
+    if not raw:
+        raise GameError(f"no smtp section in {GAME_FILE}: add one (host, port, security, user, password_env, from)")
+    if "password" in raw:
+        raise StateError(
+            GAME_FILE,
+            "smtp.password",
+            "the password is never kept in the game file; put it in an environment variable and name it "
+            f"with password_env (e.g. password_env: {DEFAULT_PASSWORD_ENV})",
+        )
+    host = raw.get("host")
+    if not isinstance(host, str) or not host.strip():
+        raise StateError(GAME_FILE, "smtp.host", "missing: the mail server's name")
+    security = raw.get("security", "starttls")
+    if security not in SECURITIES:
+        raise StateError(GAME_FILE, "smtp.security", f"expected one of {', '.join(SECURITIES)}, found {security!r}")
+    port = raw.get("port", DEFAULT_PORTS[security])
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
+        raise StateError(GAME_FILE, "smtp.port", f"expected a port number, found {port!r}")
+    if "from" not in raw:
+        raise StateError(GAME_FILE, "smtp.from", "missing: the referee's address, e.g. 'Referee <ref@example.org>'")
+    user = raw.get("user")
+    if user is not None and (not isinstance(user, str) or not user):
+        raise StateError(GAME_FILE, "smtp.user", f"expected the login name, found {user!r}")
+    password_env = raw.get("password_env")
+    if password_env is not None and (not isinstance(password_env, str) or not password_env):
+        raise StateError(
+            GAME_FILE, "smtp.password_env", f"expected an environment variable's name, found {password_env!r}"
+        )
+    attempts = _number(raw, "smtp", "attempts", 3, minimum=1)
+    if attempts != int(attempts) or attempts > 10:
+        raise StateError(GAME_FILE, "smtp.attempts", f"expected a whole number from 1 to 10, found {attempts!r}")
+    return SmtpSettings(
+        host=host.strip(),
+        port=port,
+        security=security,
+        sender=from_address(cfg),
+        user=user,
+        password_env=password_env,
+        timeout=_number(raw, "smtp", "timeout", 30, minimum=1),
+        attempts=int(attempts),
+        retry_delay=_number(raw, "smtp", "retry_delay", 2, minimum=0),
+    )
+
+
+def parse_deadline(value: Any, key: str) -> datetime:
+    """A deadline from game.yaml: an ISO 8601 time with its time zone."""
+    if isinstance(value, datetime):
+        when = value
+    elif isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise StateError(
+                GAME_FILE, key, f"not a date and time: {value!r} (expected e.g. 2024-03-01T18:00:00+00:00)"
+            ) from None
+    else:
+        raise StateError(GAME_FILE, key, f"expected a date and time like 2024-03-01T18:00:00+00:00, found {value!r}")
+    if when.tzinfo is None:
+        raise StateError(GAME_FILE, key, f"{value!r} has no time zone: add one, e.g. +00:00 for UTC")
+    return when.astimezone(UTC)
+
+
+def deadline(cfg: GameConfig, turn: str) -> datetime | None:
+    """The turn's deadline (UTC) from ``deadlines:`` in game.yaml, or None."""
+    raw = _section(cfg, "deadlines")
+    if turn not in raw:
+        return None
+    return parse_deadline(raw[turn], f"deadlines.{turn}")
+
+
+def max_message_bytes(cfg: GameConfig) -> int:
+    """The largest incoming message read as orders (``inbox.max_message_bytes``)."""
+    raw = _section(cfg, "inbox")
+    value = raw.get("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1024:
+        raise StateError(GAME_FILE, "inbox.max_message_bytes", f"expected a number of bytes (>= 1024), found {value!r}")
+    return value
+
+
+def player_addresses(cfg: GameConfig, gang: str) -> list[str]:
+    player = cfg.players.get(gang)
+    return sorted({a.strip() for a in player.email if a.strip()}) if player else []
+
+
+# -- dates and time left -------------------------------------------------------------
+
+
+def fmt_time(when: datetime) -> str:
+    """``2024-03-01 18:00 UTC``."""
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def describe_time_left(due: datetime | None, now: datetime) -> str:
+    """``2 days 3 hours left`` / ``passed 5 hours ago`` / ``no deadline set``."""
+    if due is None:
+        return "no deadline set"
+    seconds = int((due - now).total_seconds())
+    span = _span(abs(seconds))
+    return f"{span} left" if seconds >= 0 else f"passed {span} ago"
+
+
+def _span(seconds: int) -> str:
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+
+    def unit(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    if days:
+        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
+    if hours:
+        return unit(hours, "hour") + (f" {unit(minutes, 'minute')}" if minutes else "")
+    return unit(minutes, "minute")
+
+
+# -- building messages ---------------------------------------------------------------
+
+
+def outbox_dir(game: Game, turn: str) -> Path:
+    return game.root / "outbox" / turn
+
+
+def mail_domain(cfg: GameConfig) -> str:
+    addr = parseaddr(from_address(cfg))[1]
+    return addr.rpartition("@")[2] or "moonshine.invalid"
+
+
+def message_id(cfg: GameConfig, *parts: str) -> str:
+    """A Message-ID that depends only on the game and ``parts`` (turn, kind, ...)."""
+    digest = hashlib.sha256("|".join((cfg.seed_sha256, cfg.title, *parts)).encode("utf-8")).hexdigest()[:20]
+    label = ".".join(re.sub(r"[^A-Za-z0-9-]", "", p)[:24] for p in parts[:3])
+    return f"<moonshine.{label}.{digest}@{mail_domain(cfg)}>"
+
+
+def subject_prefix(cfg: GameConfig) -> str:
+    return f"[{cfg.title}]"
+
+
+def _cte(text: str) -> str:
+    return "7bit" if text.isascii() and all(len(line) < 900 for line in text.splitlines()) else "quoted-printable"
+
+
+def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
+    """Multipart boundaries are random by default; make them depend on ``seed``
+    so that the same message is written as the same bytes."""
+    for i, part in enumerate(msg.walk()):
+        if part.is_multipart():
+            part.set_boundary(f"==moonshine-{hashlib.sha256(f'{seed}|{i}'.encode()).hexdigest()[:24]}-{i}==")
+
+
+def text_message(
+    *,
+    sender: str,
+    to: Sequence[str],
+    subject: str,
+    body: str,
+    msg_id: str,
+    date: datetime,
+    cc: Sequence[str] = (),
+    bcc: Sequence[str] = (),
+    reply_to: str | None = None,
+    in_reply_to: str | None = None,
+    references: str | None = None,
+    auto: str = "auto-generated",
+) -> EmailMessage:
+    """A plain-text message with the headers the referee always sets."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = ", ".join(to)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    if bcc:
+        msg["Bcc"] = ", ".join(bcc)
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(date.astimezone(UTC), usegmt=True)
+    msg["Message-ID"] = msg_id
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = references or in_reply_to
+    msg["Auto-Submitted"] = auto
+    msg.set_content(body, cte=_cte(body))
+    return msg
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A message to put in the outbox under ``name`` (a file name we chose)."""
+
+    name: str
+    message: EmailMessage
+
+
+@dataclass(frozen=True)
+class ReportMail:
+    messages: list[Outgoing]
+    warnings: list[str]
+
+
+def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
+    """The report files one message needs: the gang's report (or the bulletin)
+    as text and HTML, and the map."""
+    base = game.turn_dir(turn) / REPORTS
+    stem = gang if gang is not None else "bulletin"
+    return [base / f"{stem}.txt", base / f"{stem}.html", base / "map.png"]
+
+
+def _read_reports(paths: list[Path], turn: str) -> tuple[str, str, bytes, datetime]:
+    for p in paths:
+        if not p.is_file():
+            raise GameError(f"{p}: missing; run 'moonshine report {turn}' first")
+    try:
+        text = paths[0].read_text(encoding="utf-8")
+        html = paths[1].read_text(encoding="utf-8")
+        png = paths[2].read_bytes()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameError(f"cannot read the reports of {turn}: {exc}") from None
+    stamp = max(int(p.stat().st_mtime) for p in paths)
+    return text, html, png, datetime.fromtimestamp(stamp, UTC)
+
+
+def _report_message(
+    cfg: GameConfig,
+    turn: str,
+    key: str,
+    *,
+    to: Sequence[str],
+    bcc: Sequence[str],
+    subject: str,
+    files: tuple[str, str, bytes, datetime],
+) -> EmailMessage:
+    text, html, png, date = files
+    msg_id = message_id(cfg, turn, key)
+    msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
+    msg.add_alternative(html, subtype="html", cte=_cte(html))
+    msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png")
+    _fix_boundaries(msg, msg_id)
+    return msg
+
+
+def report_messages(game: Game, turn: str) -> ReportMail:
+    """One message per gang with players (its private report, text and HTML, and
+    the map attached) and one bulletin sent to every player at once (by Bcc, so
+    that players do not see each other's addresses). Raises GameError naming the
+    first missing report file."""
+    try:
+        Turn.parse(turn)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    cfg = game.config
+    gmap = game.map
+    out: list[Outgoing] = []
+    warnings: list[str] = []
+    everyone: set[str] = set()
+    for key, gang in gmap.gangs.items():
+        to = player_addresses(cfg, key)
+        if not to:
+            warnings.append(f"{key}: no address in {GAME_FILE} (players.{key}.email): no report mailed")
+            continue
+        everyone.update(to)
+        files = _read_reports(report_paths(game, turn, key), turn)
+        subject = f"{subject_prefix(cfg)} {turn}: private report for {gang.name}"
+        msg = _report_message(cfg, turn, key, to=to, bcc=(), subject=subject, files=files)
+        out.append(Outgoing(f"report-{key}.eml", msg))
+    files = _read_reports(report_paths(game, turn, None), turn)
+    if everyone:
+        subject = f"{subject_prefix(cfg)} {turn}: bulletin"
+        msg = _report_message(
+            cfg, turn, "bulletin", to=[from_address(cfg)], bcc=sorted(everyone), subject=subject, files=files
+        )
+        out.append(Outgoing("bulletin.eml", msg))
+    else:
+        warnings.append("no player has an address: no bulletin mailed")
+    return ReportMail(out, warnings)
+
+
+# -- the outbox -------------------------------------------------------------------
+
+
+def serialise(msg: EmailMessage) -> str:
+    return msg.as_string(policy=policy.default)
+
+
+def write_outbox(game: Game, turn: str, items: Iterable[Outgoing]) -> list[Path]:
+    """Write messages as ``outbox/TURN/NAME`` (atomically); returns the paths."""
+    paths = []
+    for item in items:
+        if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*\.eml", item.name):
+            raise GameError(f"not an outbox file name: {item.name!r}")
+        path = outbox_dir(game, turn) / item.name
+        atomic_write_text(path, serialise(item.message))
+        paths.append(path)
+    return paths
+
+
+def load_message(path: Path) -> EmailMessage:
+    with path.open("rb") as fh:
+        msg = BytesParser(policy=policy.default).parse(fh)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def recipients(msg: EmailMessage) -> list[str]:
+    """Envelope recipients: every address in To, Cc and Bcc, once, in order."""
+    found: list[str] = []
+    for header in ("To", "Cc", "Bcc"):
+        for _, addr in getaddresses([str(v) for v in msg.get_all(header, [])]):
+            if addr and addr not in found:
+                found.append(addr)
+    return found
+
+
+def load_sent(game: Game, turn: str) -> dict[str, dict[str, Any]]:
+    path = outbox_dir(game, turn) / SENT_FILE
+    if not path.is_file():
+        return {}
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise StateError(str(path), "", f"cannot read the record of sent mail: {exc}") from None
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise StateError(str(path), "", "expected a mapping from Message-ID to delivery record")
+    return {str(k): v for k, v in raw.items() if isinstance(v, dict)}
+
+
+def _save_sent(game: Game, turn: str, sent: dict[str, dict[str, Any]]) -> None:
+    path = outbox_dir(game, turn) / SENT_FILE
+    text = "# Mail delivered for this turn, by Message-ID. Sending again skips these recipients.\n"
+    atomic_write_text(path, text + state_mod.dump_yaml({k: sent[k] for k in sorted(sent)}))
+
+
+def delivered_to(game: Game, turn: str, msg_id: str) -> list[str]:
+    entry = load_sent(game, turn).get(msg_id, {})
+    done = entry.get("delivered") or []
+    return [str(a) for a in done] if isinstance(done, list) else []
+
+
+# -- sending ---------------------------------------------------------------------
+
+
+@dataclass
+class SendResult:
+    name: str  # the outbox file
+    message_id: str
+    delivered: list[str] = field(default_factory=list)  # this time
+    already: list[str] = field(default_factory=list)  # before
+    failed: dict[str, str] = field(default_factory=dict)  # address -> reason
+
+    def line(self) -> str:
+        if self.failed:
+            parts = [f"{self.name}: FAILED for {addr}: {why}" for addr, why in sorted(self.failed.items())]
+            if self.delivered:
+                parts.insert(0, f"{self.name}: sent to {', '.join(self.delivered)}")
+            return "\n".join(parts)
+        if self.delivered:
+            return f"{self.name}: sent to {', '.join(self.delivered)}"
+        return f"{self.name}: already sent ({self.message_id}), not sent again"
+
+
+class _Fatal(Exception):
+    """A failure that no retry and no other message can get past (bad login, no TLS)."""
+
+
+@dataclass
+class _Attempt:
+    """What one delivery attempt left to do."""
+
+    retry: list[str] = field(default_factory=list)
+    last: dict[str, str] = field(default_factory=dict)  # transient reasons, for the final report
+    failed: dict[str, str] = field(default_factory=dict)  # permanent failures
+
+    def refused(self, addr: str, code: int, text: str) -> None:
+        why = f"{code} {text.strip()}"
+        if 400 <= code < 500:  # try again later (RFC 5321: 4yz is transient)
+            self.retry.append(addr)
+            self.last[addr] = why
+        else:
+            self.failed[addr] = why
+
+
+async def _deliver(
+    msg: EmailMessage, rcpts: list[str], settings: SmtpSettings, password: str | None
+) -> tuple[list[str], dict[str, str]]:
+    import aiosmtplib
+
+    pending = list(rcpts)
+    delivered: list[str] = []
+    state = _Attempt()
+    for attempt in range(1, settings.attempts + 1):
+        state.retry = []
+        try:
+            errors, _ = await aiosmtplib.send(
+                msg,
+                sender=settings.sender_address,
+                recipients=pending,
+                hostname=settings.host,
+                port=settings.port,
+                username=settings.user,
+                password=password,
+                use_tls=settings.security == "tls",
+                start_tls=settings.security == "starttls",
+                timeout=settings.timeout,
+            )
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            for refused in exc.recipients:
+                state.refused(refused.recipient, refused.code, refused.message)
+        except aiosmtplib.SMTPAuthenticationError as exc:
+            raise _Fatal(f"the server refused the login as {settings.user}: {exc.code} {exc.message}") from None
+        except aiosmtplib.SMTPNotSupported as exc:
+            raise _Fatal(f"{settings.host}:{settings.port} ({settings.security}): {exc}") from None
+        except aiosmtplib.SMTPResponseException as exc:
+            for r in pending:
+                state.refused(r, exc.code, exc.message)
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            why = f"cannot reach {settings.host}:{settings.port}: {exc or type(exc).__name__}"
+            state.retry = list(pending)
+            state.last.update(dict.fromkeys(pending, why))
+        else:
+            for r in pending:
+                if r in errors:
+                    state.refused(r, errors[r].code, errors[r].message)
+                else:
+                    delivered.append(r)
+        pending = state.retry
+        if not pending:
+            break
+        if attempt < settings.attempts:
+            await asyncio.sleep(settings.retry_delay * 2 ** (attempt - 1))
+    failed = dict(state.failed)
+    for r in pending:
+        failed[r] = f"{state.last.get(r, 'not delivered')} (gave up after {settings.attempts} attempts)"
+    return delivered, failed
+
+
+def send_files(
+    game: Game,
+    turn: str,
+    names: Sequence[str],
+    *,
+    settings: SmtpSettings | None = None,
+    environ: dict[str, str] | None = None,
+    progress: Callable[[SendResult], None] | None = None,
+) -> list[SendResult]:
+    """Deliver outbox files of ``turn`` by SMTP, each to the recipients it has
+    not reached yet; record deliveries in ``sent.yaml`` after each message.
+    Raises GameError at once for a failure no retry can mend (bad login)."""
+    settings = settings or smtp_settings(game.config)
+    password = settings.password(environ)
+    return asyncio.run(_send_all(game, turn, names, settings, password, progress))
+
+
+async def _send_all(
+    game: Game,
+    turn: str,
+    names: Sequence[str],
+    settings: SmtpSettings,
+    password: str | None,
+    progress: Callable[[SendResult], None] | None,
+) -> list[SendResult]:
+    results = []
+    for name in names:
+        path = outbox_dir(game, turn) / name
+        msg = load_message(path)
+        msg_id = str(msg.get("Message-ID", "")).strip()
+        if not msg_id:
+            raise GameError(f"{path}: no Message-ID; write the message again")
+        sent = load_sent(game, turn)
+        entry = sent.get(msg_id, {})
+        already = [str(a) for a in entry.get("delivered") or []]
+        todo = [r for r in recipients(msg) if r not in already]
+        result = SendResult(name, msg_id, already=already)
+        if todo:
+            del msg["Bcc"]
+            try:
+                result.delivered, result.failed = await _deliver(msg, todo, settings, password)
+            except _Fatal as exc:
+                raise GameError(f"{name}: not sent: {exc}") from None
+            sent[msg_id] = {
+                "file": name,
+                "delivered": already + result.delivered,
+                "failed": dict(sorted(result.failed.items())),
+                "at": datetime.now(UTC).replace(microsecond=0).isoformat(),
+            }
+            if not result.failed:
+                del sent[msg_id]["failed"]
+            _save_sent(game, turn, sent)
+        results.append(result)
+        if progress:
+            progress(result)
+    return results

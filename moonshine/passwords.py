@@ -1,0 +1,82 @@
+"""Players' passwords: kept in ``game.yaml`` only as salted scrypt hashes.
+
+A stored hash reads ``scrypt$N$r$p$SALT$HASH`` (salt and hash in base64), so the
+cost can be raised later without breaking the hashes already stored."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from dataclasses import replace
+
+from moonshine.errors import GameError
+from moonshine.gamedir import Game, Player, save_config
+
+SCHEME = "scrypt"
+N, R, P = 2**14, 8, 1
+SALT_BYTES = 16
+HASH_BYTES = 32
+MIN_LENGTH = 4
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(
+        password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=HASH_BYTES, maxmem=256 * n * r + 2**20
+    )
+
+
+def hash_password(password: str, *, salt: bytes | None = None) -> str:
+    """A salted hash of ``password`` to store in ``game.yaml``."""
+    salt = salt if salt is not None else secrets.token_bytes(SALT_BYTES)
+    digest = _scrypt(password, salt, N, R, P)
+    return f"{SCHEME}${N}${R}${P}${_b64(salt)}${_b64(digest)}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    """Whether ``password`` matches the stored hash (constant-time compare).
+    Raises ValueError when ``stored`` is not a hash this module wrote."""
+    parts = stored.split("$")
+    if len(parts) != 6 or parts[0] != SCHEME:
+        raise ValueError(f"not a password hash (expected {SCHEME}$N$r$p$salt$hash): {stored[:12]!r}...")
+    try:
+        n, r, p = (int(x) for x in parts[1:4])
+        salt = base64.b64decode(parts[4], validate=True)
+        expected = base64.b64decode(parts[5], validate=True)
+    except ValueError:
+        raise ValueError("the password hash is damaged (bad number or base64)") from None
+    if n < 2 or n & (n - 1) or not 1 <= r <= 64 or not 1 <= p <= 16 or n > 2**20:
+        raise ValueError(f"the password hash has unusable parameters N={n}, r={r}, p={p}")
+    actual = _scrypt(password, salt, n, r, p)
+    return hmac.compare_digest(actual, expected)
+
+
+def check_new_password(password: str) -> None:
+    """Reject passwords that cannot work on a ``password:`` line of an email."""
+    if len(password) < MIN_LENGTH:
+        raise GameError(f"the password is too short: at least {MIN_LENGTH} characters")
+    if password != password.strip():
+        raise GameError("the password cannot begin or end with a space (mail programs drop them)")
+    if any(ch in password for ch in "\r\n"):
+        raise GameError("the password must fit on one line")
+
+
+def set_password(game: Game, gang: str, password: str) -> str:
+    """Store a new password for ``gang`` (a key or a gang's name) in game.yaml.
+    Returns the gang's key."""
+    found = game.map.gang_by_name(gang)
+    if found is None:
+        known = ", ".join(game.map.gangs)
+        raise GameError(f"no gang {gang!r} in this game (gangs: {known})")
+    check_new_password(password)
+    cfg = game.config
+    player = cfg.players.get(found.key, Player())
+    players = dict(cfg.players)
+    players[found.key] = replace(player, password=hash_password(password))
+    save_config(game, replace(cfg, players=players))
+    return found.key

@@ -1,0 +1,394 @@
+"""Mailing a turn's reports: the outbox as .eml files, and delivery through a
+real SMTP server (aiosmtpd on 127.0.0.1) with retries and no double sending."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from aiosmtpd.controller import Controller
+from click.testing import CliRunner
+from PIL import Image
+
+from moonshine import mail
+from moonshine.cli import main
+from moonshine.errors import GameError, StateError
+from moonshine.gamedir import Game, Player, new_game, save_config
+
+TURN = "spring-1924"
+PLAYERS = {
+    "outfit": ["al@outfit.example"],
+    "valley": ["terry@valley.example", "frank@valley.example"],
+    "genna": ["angelo@genna.example"],
+}
+REFEREE = "Moonshine referee <referee@moonshine.example>"
+
+
+def make_game(tmp_path: Path, *, smtp: dict[str, Any] | None = None, players: dict[str, list[str]] = PLAYERS) -> Game:
+    game = new_game(tmp_path / "g", seed="test", use_git=False)
+    cfg = game.config
+    extra = dict(cfg.extra)
+    if smtp is not None:
+        extra["smtp"] = smtp
+    new_players = {g: Player(name=g.title(), email=list(players.get(g, []))) for g in cfg.players}
+    save_config(game, replace(cfg, players=new_players, extra=extra))
+    return Game(game.root)
+
+
+def write_reports(game: Game, turn: str = TURN) -> Path:
+    base = game.turn_dir(turn) / "reports"
+    base.mkdir(parents=True, exist_ok=True)
+    for gang in game.map.gangs:
+        (base / f"{gang}.txt").write_text(f"Private report of {gang} for {turn}.\nCash: $12.50\n", encoding="utf-8")
+        (base / f"{gang}.html").write_text(f"<p>Private report of <b>{gang}</b></p>", encoding="utf-8")
+    (base / "bulletin.txt").write_text(f"Bulletin {turn}: the police raided LOO. Café ouvert.\n", encoding="utf-8")
+    (base / "bulletin.html").write_text("<h1>Bulletin</h1><p>The police raided LOO.</p>", encoding="utf-8")
+    Image.new("RGB", (8, 6), (200, 30, 30)).save(base / "map.png")
+    return base
+
+
+def run(game: Game, *args: str, env: dict[str, str] | None = None) -> Any:
+    return CliRunner().invoke(main, [*args, "--game", str(game.root)], env=env)
+
+
+def read_eml(path: Path) -> EmailMessage:
+    msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+# -- a real SMTP server on 127.0.0.1 ---------------------------------------------------
+
+
+@dataclass
+class Recorder:
+    """aiosmtpd handler: records what it receives, fails on request."""
+
+    received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
+    fail_data: int = 0  # the next N DATA commands get a transient 451
+    refuse: dict[str, str] = field(default_factory=dict)  # address -> reply to RCPT
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any) -> str:
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.fail_data > 0:
+            self.fail_data -= 1
+            return "451 4.3.0 Temporary failure, try again"
+        self.received.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
+        return "250 Message accepted"
+
+    def messages(self) -> list[EmailMessage]:
+        out = []
+        for _, _, content in self.received:
+            msg = message_from_bytes(content, policy=policy.default)
+            assert isinstance(msg, EmailMessage)
+            out.append(msg)
+        return out
+
+    def by_subject(self, word: str) -> list[tuple[str, list[str], bytes]]:
+        return [r for r, m in zip(self.received, self.messages(), strict=True) if word in str(m["Subject"])]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    recorder: Recorder
+    port: int
+    controller: Controller
+
+    def smtp(self, **more: Any) -> dict[str, Any]:
+        return {
+            "host": "127.0.0.1",
+            "port": self.port,
+            "security": "none",
+            "from": REFEREE,
+            "attempts": 3,
+            "retry_delay": 0.01,
+            "timeout": 5,
+            **more,
+        }
+
+
+def start_server(recorder: Recorder, **kwargs: Any) -> Server:
+    for _ in range(5):
+        port = free_port()
+        controller = Controller(recorder, hostname="127.0.0.1", port=port, **kwargs)
+        try:
+            controller.start()
+        except OSError:  # the port was taken meanwhile
+            continue
+        return Server(recorder, port, controller)
+    raise RuntimeError("no free port on 127.0.0.1")
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    srv = start_server(Recorder())
+    yield srv
+    srv.controller.stop()
+
+
+# -- the outbox (dry run) ---------------------------------------------------------------
+
+
+def test_dry_run_writes_one_report_per_gang_with_players_and_one_bulletin(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    reports = write_reports(game)
+    result = run(game, "mail", TURN)
+    assert result.exit_code == 0, result.output
+    assert "nothing sent" in result.output
+    assert "warning: northside: no address" in result.output
+    outbox = game.root / "outbox" / TURN
+    assert sorted(p.name for p in outbox.glob("*.eml")) == [
+        "bulletin.eml",
+        "report-genna.eml",
+        "report-outfit.eml",
+        "report-valley.eml",
+    ]
+    valley = read_eml(outbox / "report-valley.eml")
+    assert [a.addr_spec for a in valley["To"].addresses] == ["frank@valley.example", "terry@valley.example"]
+    assert str(valley["Subject"]).endswith(f"{TURN}: private report for Valley Gang")
+    assert valley.get_content_type() == "multipart/mixed"
+    alternative, picture = valley.get_payload()
+    assert alternative.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in alternative.get_payload()] == ["text/plain", "text/html"]
+    assert alternative.get_payload()[0].get_content() == (reports / "valley.txt").read_text()
+    assert "<b>valley</b>" in alternative.get_payload()[1].get_content()
+    assert picture.get_content_type() == "image/png"
+    assert picture.get_filename() == f"moonshine-{TURN}.png"
+    assert picture.get_content() == (reports / "map.png").read_bytes()
+
+    bulletin = read_eml(outbox / "bulletin.eml")
+    assert [a.addr_spec for a in bulletin["To"].addresses] == ["referee@moonshine.invalid"]  # no smtp.from yet
+    bcc = sorted(a.addr_spec for a in bulletin["Bcc"].addresses)
+    assert bcc == sorted(a for addrs in PLAYERS.values() for a in addrs)
+    assert "Café ouvert" in bulletin.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+
+
+def test_dry_runs_of_the_same_turn_write_the_same_bytes(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    write_reports(game)
+    assert run(game, "mail", TURN).exit_code == 0
+    outbox = game.root / "outbox" / TURN
+    first = {p.name: p.read_bytes() for p in outbox.glob("*.eml")}
+    assert run(game, "mail", TURN).exit_code == 0
+    assert {p.name: p.read_bytes() for p in outbox.glob("*.eml")} == first
+    ids = {str(read_eml(outbox / n)["Message-ID"]).strip() for n in first}
+    assert len(ids) == len(first)  # one Message-ID per message
+    assert all(i.startswith("<moonshine.spring-1924.") and i.endswith("@moonshine.invalid>") for i in ids)
+
+
+def test_missing_report_file_is_named_with_the_command_to_run(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    reports = write_reports(game)
+    (reports / "valley.html").unlink()
+    result = run(game, "mail", TURN)
+    assert result.exit_code == 1
+    assert f"valley.html: missing; run 'moonshine report {TURN}' first" in result.output
+    assert "Traceback" not in result.output
+    (reports / "valley.html").write_text("<p>x</p>")
+    (reports / "map.png").unlink()
+    result = run(game, "mail", TURN)
+    assert result.exit_code == 1 and "map.png: missing" in result.output
+
+
+def test_unknown_turn_is_refused(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    result = run(game, "mail", "summer-1924")
+    assert result.exit_code == 1
+    assert "not a turn name: 'summer-1924'" in result.output
+
+
+# -- sending --------------------------------------------------------------------------
+
+
+def test_send_delivers_each_report_to_its_gang_and_the_bulletin_to_all(tmp_path: Path, server: Server) -> None:
+    game = make_game(tmp_path, smtp=server.smtp())
+    reports = write_reports(game)
+    result = run(game, "mail", TURN, "--send")
+    assert result.exit_code == 0, result.output
+    got = server.recorder
+    assert len(got.received) == 4
+    senders = {r[0] for r in got.received}
+    assert senders == {"referee@moonshine.example"}
+    valley = got.by_subject("Valley Gang")
+    assert len(valley) == 1 and sorted(valley[0][1]) == ["frank@valley.example", "terry@valley.example"]
+    outfit = got.by_subject("Chicago Outfit")
+    assert outfit[0][1] == ["al@outfit.example"]
+    bulletin = got.by_subject("bulletin")
+    everyone = [a for addrs in PLAYERS.values() for a in addrs]
+    assert sorted(bulletin[0][1]) == sorted([*everyone, "referee@moonshine.example"])  # the referee keeps a copy
+    assert b"\nBcc:" not in bulletin[0][2] and b"frank@valley.example" not in bulletin[0][2]  # Bcc stays hidden
+    msg = message_from_bytes(valley[0][2], policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    attachments = list(msg.iter_attachments())
+    assert [a.get_content_type() for a in attachments] == ["image/png"]
+    assert attachments[0].get_content() == (reports / "map.png").read_bytes()
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None and body.get_content().replace("\r\n", "\n") == (reports / "valley.txt").read_text()
+    sent = yaml.safe_load((game.root / "outbox" / TURN / "sent.yaml").read_text())
+    assert {v["file"] for v in sent.values()} == {
+        "bulletin.eml",
+        "report-genna.eml",
+        "report-outfit.eml",
+        "report-valley.eml",
+    }
+    assert str(msg["Message-ID"]).strip() in sent
+
+
+def test_repeated_send_does_not_send_twice(tmp_path: Path, server: Server) -> None:
+    game = make_game(tmp_path, smtp=server.smtp())
+    write_reports(game)
+    assert run(game, "mail", TURN, "--send").exit_code == 0
+    assert len(server.recorder.received) == 4
+    again = run(game, "mail", TURN, "--send")
+    assert again.exit_code == 0, again.output
+    assert len(server.recorder.received) == 4
+    assert again.output.count("already sent") >= 4
+
+
+def test_transient_failure_is_retried_and_delivered_once(tmp_path: Path, server: Server) -> None:
+    game = make_game(tmp_path, smtp=server.smtp())
+    write_reports(game)
+    server.recorder.fail_data = 1  # the first message gets 451 once
+    result = run(game, "mail", TURN, "--send")
+    assert result.exit_code == 0, result.output
+    assert "FAILED" not in result.output
+    assert len(server.recorder.received) == 4
+    subjects = sorted(str(m["Subject"]) for m in server.recorder.messages())
+    assert len(set(subjects)) == 4  # each message exactly once
+
+
+def test_refused_recipient_is_named_and_later_sent_alone(tmp_path: Path, server: Server) -> None:
+    game = make_game(tmp_path, smtp=server.smtp())
+    write_reports(game)
+    server.recorder.refuse["frank@valley.example"] = "550 5.1.1 No such user"
+    result = run(game, "mail", TURN, "--send")
+    assert result.exit_code == 1
+    assert "report-valley.eml: FAILED for frank@valley.example: 550 5.1.1 No such user" in result.output
+    assert "bulletin.eml: FAILED for frank@valley.example: 550 5.1.1 No such user" in result.output
+    assert "2 recipient(s) not reached" in result.output
+    valley = server.recorder.by_subject("Valley Gang")
+    assert [r[1] for r in valley] == [["terry@valley.example"]]
+    count = len(server.recorder.received)
+    server.recorder.refuse.clear()
+    again = run(game, "mail", TURN, "--send")
+    assert again.exit_code == 0, again.output
+    new = server.recorder.received[count:]
+    assert [r[1] for r in new] == [["frank@valley.example"]] * 2  # report and bulletin, to the one not reached
+    assert sorted(str(m["Subject"]).rsplit(": ", 1)[1] for m in server.recorder.messages()[count:]) == [
+        "bulletin",
+        "private report for Valley Gang",
+    ]
+
+
+def test_gives_up_after_the_configured_attempts(tmp_path: Path, server: Server) -> None:
+    game = make_game(tmp_path, smtp=server.smtp(attempts=2), players={"outfit": ["al@outfit.example"]})
+    write_reports(game)
+    server.recorder.fail_data = 100
+    result = run(game, "mail", TURN, "--send")
+    assert result.exit_code == 1
+    assert "FAILED for al@outfit.example: 451 4.3.0 Temporary failure, try again (gave up after 2 attempts)" in (
+        result.output
+    )
+    assert server.recorder.received == []
+    assert server.recorder.fail_data == 100 - 4  # two messages, two attempts each
+
+
+def test_unreachable_server_reports_each_recipient(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    smtp = {"host": "127.0.0.1", "port": port, "security": "none", "from": REFEREE, "attempts": 2, "retry_delay": 0}
+    game = make_game(tmp_path, smtp=smtp, players={"outfit": ["al@outfit.example"]})
+    write_reports(game)
+    result = run(game, "mail", TURN, "--send")
+    assert result.exit_code == 1
+    assert f"FAILED for al@outfit.example: cannot reach 127.0.0.1:{port}" in result.output
+    assert not (game.root / "outbox" / TURN / "sent.yaml").exists() or "al@outfit.example" not in yaml.safe_load(
+        (game.root / "outbox" / TURN / "sent.yaml").read_text()
+    ).get("delivered", [])
+
+
+def test_login_uses_the_password_from_the_environment(tmp_path: Path) -> None:
+    seen: list[tuple[str, str]] = []
+
+    def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> Any:
+        from aiosmtpd.smtp import AuthResult
+
+        seen.append((auth_data.login.decode(), auth_data.password.decode()))
+        return AuthResult(success=auth_data.password == b"s3cret", handled=False)
+
+    srv = start_server(Recorder(), authenticator=authenticator, auth_require_tls=False)
+    try:
+        smtp = srv.smtp(user="referee", password_env="TEST_SMTP_PW")
+        game = make_game(tmp_path, smtp=smtp, players={"outfit": ["al@outfit.example"]})
+        write_reports(game)
+        missing = run(game, "mail", TURN, "--send", env={"TEST_SMTP_PW": ""})
+        assert missing.exit_code == 1
+        assert "put it in the environment variable TEST_SMTP_PW" in missing.output
+        wrong = run(game, "mail", TURN, "--send", env={"TEST_SMTP_PW": "guess"})
+        assert wrong.exit_code == 1
+        assert "the server refused the login as referee" in wrong.output
+        good = run(game, "mail", TURN, "--send", env={"TEST_SMTP_PW": "s3cret"})
+        assert good.exit_code == 0, good.output
+        assert len(srv.recorder.received) == 2
+        assert ("referee", "s3cret") in seen
+    finally:
+        srv.controller.stop()
+
+
+# -- settings ---------------------------------------------------------------------
+
+
+def test_smtp_password_in_the_game_file_is_refused(tmp_path: Path) -> None:
+    game = make_game(tmp_path, smtp={"host": "h", "from": REFEREE, "password": "x"})
+    with pytest.raises(StateError, match=r"smtp.password: the password is never kept in the game file"):
+        mail.smtp_settings(game.config)
+
+
+@pytest.mark.parametrize(
+    ("smtp", "message"),
+    [
+        ({"from": REFEREE}, "smtp.host: missing"),
+        ({"host": "h", "from": REFEREE, "security": "ssl"}, "smtp.security: expected one of starttls, tls, none"),
+        ({"host": "h", "from": REFEREE, "port": "x"}, "smtp.port: expected a port number, found 'x'"),
+        ({"host": "h"}, "smtp.from: missing"),
+        ({"host": "h", "from": "not an address"}, "smtp.from: expected an address"),
+        ({"host": "h", "from": REFEREE, "attempts": 0}, "smtp.attempts: expected a number of at least 1"),
+    ],
+)
+def test_bad_smtp_settings_name_the_key(tmp_path: Path, smtp: dict[str, Any], message: str) -> None:
+    game = make_game(tmp_path, smtp=smtp)
+    with pytest.raises(StateError, match=message.replace(".", r"\.")):
+        mail.smtp_settings(game.config)
+
+
+def test_send_without_smtp_section_says_what_to_add(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    write_reports(game)
+    result = run(game, "mail", TURN, "--send")
+    assert result.exit_code == 1
+    assert "no smtp section in game.yaml" in result.output
+    with pytest.raises(GameError):
+        mail.smtp_settings(game.config)
+
+
+def test_default_ports_follow_security(tmp_path: Path) -> None:
+    for security, port in (("starttls", 587), ("tls", 465), ("none", 25)):
+        game = make_game(tmp_path / security, smtp={"host": "h", "from": REFEREE, "security": security})
+        assert mail.smtp_settings(game.config).port == port
