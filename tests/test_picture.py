@@ -1,0 +1,346 @@
+"""The map picture: what a player sees on it (districts, units, stations, raid,
+arrows for the turn's orders, legend) in the SVG, and a PNG of the same picture."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import xml.etree.ElementTree as ET
+from io import BytesIO
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+from PIL import Image
+
+from moonshine.geo import GameMap, UnitKind
+from moonshine.picture import (
+    _WORDS,
+    NEUTRAL,
+    Arrow,
+    PictureError,
+    _has_glyph,
+    _shape_text,
+    render_png,
+    render_svg,
+    tint,
+)
+from moonshine.state import Arrested, GameState, Raid, Unit
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    """Groups whose class list holds every word of ``cls``."""
+    want = set(cls.split())
+    return [g for g in root.iter(f"{NS}g") if want <= set(g.get("class", "").split())]
+
+
+def texts(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{NS}text")]
+
+
+def path_points(d: str) -> list[tuple[float, float]]:
+    nums = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return list(zip(nums[0::2], nums[1::2], strict=True))
+
+
+def drawn_line(group: ET.Element) -> list[tuple[float, float]]:
+    """The points of an arrow's coloured line (not its white casing, not its head)."""
+    lines = [p for p in group.iter(f"{NS}path") if p.get("fill") == "none" and p.get("stroke") != "#ffffff"]
+    return path_points(lines[0].get("d", ""))
+
+
+def distance_to_line(p: tuple[float, float], line: list[tuple[float, float]]) -> float:
+    best = math.inf
+    for a, b in itertools.pairwise(line):
+        ab = (b[0] - a[0], b[1] - a[1])
+        t = ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / max(1e-9, ab[0] ** 2 + ab[1] ** 2)
+        t = min(1.0, max(0.0, t))
+        best = min(best, math.dist(p, (a[0] + t * ab[0], a[1] + t * ab[1])))
+    return best
+
+
+def code_position(root: ET.Element, code: str) -> tuple[float, float]:
+    labels = root.find(f".//{NS}g[@id='labels']")
+    assert labels is not None
+    label = next(t for t in labels.iter(f"{NS}text") if t.text == code)
+    return float(label.get("x", "0")), float(label.get("y", "0"))
+
+
+def sample_arrows() -> list[Arrow]:
+    return [
+        Arrow("move", "valley", "LOO", "GOL", False),
+        Arrow("move", "unione", "GOL", "LOO", False),
+        Arrow("support", "valley", "NSS", "LOO", False, target_end="GOL"),
+        Arrow("move", "outfit", "UPT", "LIP", True, path=("LAK",)),
+        Arrow("support", "outfit", "NOC", "UPT", True, target_end="LIP"),
+        Arrow("support", "valley", "FIV", "KEN", True),
+        Arrow("transport", "southside", "BOY", "FUL", True, path=("WAS",)),
+        Arrow("move", "southside", "BOY", "FUL", True, path=("WAS",)),
+        Arrow("assault", "unione", "LIT", "LOO", True),
+        Arrow("assault", "northside", "IRV", "JEF", False),
+        Arrow("retreat", "westside", "SLA", "ARC", True),
+        Arrow("retreat", "ragen", "WLA", "CLE", False),
+    ]
+
+
+def busy(start: GameState) -> GameState:
+    """A position with a stacked L and H, corrupted stations, a raid and an arrested unit."""
+    st = start.copy()
+    st.units = [u for u in st.units if u.district not in ("NSS", "LOO")]
+    st.units += [Unit("LOO", UnitKind.H, "valley"), Unit("LOO", UnitKind.L, "valley")]
+    st.arrested.append(Arrested("LOO", UnitKind.H, "valley", "NSS"))
+    st.corruption = {"LOO": "valley", "ENG": "ragen"}
+    st.raid = Raid("NSS", "police", "LOO", False, "valley", 3, ("valley H NSS",))
+    return st
+
+
+# -- the SVG ---------------------------------------------------------------------------
+
+
+def test_svg_has_every_district_with_its_controller(chicago: GameMap, start: GameState) -> None:
+    root = parse(render_svg(chicago, start))
+    districts = {g.get("data-code"): g for g in groups(root, "district")}
+    assert set(districts) == set(chicago.districts)
+    for code in chicago.districts:
+        assert districts[code].get("id") == f"district-{code}"
+        assert districts[code].get("data-controller") == start.control.get(code)
+    assert districts["LOO"].get("data-controller") == "valley"
+    assert districts["EDI"].get("data-controller") is None
+    assert set(texts(root)) >= set(chicago.districts)  # every district's code is written on it
+
+
+def test_svg_has_every_unit(chicago: GameMap, start: GameState) -> None:
+    root = parse(render_svg(chicago, start))
+    drawn = sorted((g.get("data-unit"), g.get("data-gang")) for g in groups(root, "unit"))
+    assert drawn == sorted((u.label(), u.gang) for u in start.units)
+    assert ("H LOO", "valley") in drawn
+
+
+def test_stacked_units_stand_side_by_side_and_arrested_units_are_off_the_board(
+    chicago: GameMap, start: GameState
+) -> None:
+    root = parse(render_svg(chicago, busy(start)))
+    units = {g.get("data-unit"): g for g in groups(root, "unit")}
+    assert "H NSS" not in units  # arrested in the raid
+    h, lu = units["H LOO"].find(f"{NS}text"), units["L LOO"].find(f"{NS}text")
+    assert h is not None and lu is not None
+    assert (h.text, lu.text) == ("H", "L")
+    assert float(h.get("y", "0")) == float(lu.get("y", "0"))
+    assert float(lu.get("x", "0")) - float(h.get("x", "0")) >= 15  # no overlap: H on the left, L on the right
+
+
+def test_stations_show_their_corruption_and_features_are_marked(chicago: GameMap, start: GameState) -> None:
+    root = parse(render_svg(chicago, busy(start)))
+    stations = {g.get("data-code"): g for g in groups(root, "station")}
+    assert set(stations) == set(chicago.stations())
+    corrupted = {g.get("data-code"): g.get("data-corrupted-by") for g in groups(root, "station corrupted")}
+    assert corrupted == {"LOO": "valley", "ENG": "ragen"}
+    valley_colour = chicago.gangs["valley"].colour
+    assert any(c.get("fill") == valley_colour for c in stations["LOO"].iter(f"{NS}circle"))
+    for kind in ("supply", "speakeasy", "warehouse"):
+        marked = {g.get("data-code") for g in groups(root, f"feature {kind}")}
+        assert marked == {c for c, d in chicago.districts.items() if d.feature.value == kind}
+
+
+def test_the_raided_district_is_marked(chicago: GameMap, start: GameState) -> None:
+    root = parse(render_svg(chicago, busy(start)))
+    raid = root.find(f".//{NS}g[@id='raid']")
+    assert raid is not None
+    assert raid.get("data-code") == "NSS"
+    assert "RAID" in texts(raid)
+    assert parse(render_svg(chicago, start)).find(f".//{NS}g[@id='raid']") is None
+
+
+def test_arrows_for_every_kind_with_failure_distinguishable(chicago: GameMap, start: GameState) -> None:
+    arrows = sample_arrows()
+    root = parse(render_svg(chicago, start, arrows=arrows))
+    drawn = groups(root, "arrow")
+    assert len(drawn) == len(arrows)
+    for a in arrows:
+        state = "succeeded" if a.succeeded else "failed"
+        match = [
+            g
+            for g in groups(root, f"arrow {a.kind} {state}")
+            if (g.get("data-gang"), g.get("data-from"), g.get("data-to")) == (a.gang, a.start, a.end)
+        ]
+        assert len(match) == 1, a
+    failed = groups(root, "arrow failed")
+    assert len(failed) == sum(1 for a in arrows if not a.succeeded)
+    for g in failed:  # dashed and faded
+        assert float(g.get("opacity", "1")) < 1
+        assert any(p.get("stroke-dasharray") for p in g.iter(f"{NS}path"))
+    for g in groups(root, "arrow succeeded"):
+        if "transport" not in g.get("class", ""):  # a transport is a light band even when it works
+            assert g.get("opacity") is None
+        assert not any(p.get("stroke-dasharray") for p in g.iter(f"{NS}path"))
+    # one cross per failed order, except a head-to-head pair that shares one
+    assert 1 <= len(groups(root, "failure-mark")) <= len(failed)
+    assert len(groups(root, "failure-mark")) >= len(failed) - 1
+
+
+def test_support_of_a_move_points_at_the_middle_of_the_move(chicago: GameMap, start: GameState) -> None:
+    arrows = [
+        Arrow("move", "valley", "LOO", "GOL", True),
+        Arrow("support", "valley", "NSS", "LOO", True, target_end="GOL"),
+    ]
+    root = parse(render_svg(chicago, start, arrows=arrows))
+    (move,) = groups(root, "arrow move")
+    (support,) = groups(root, "arrow support")
+    line = drawn_line(move)
+    (dot,) = list(support.iter(f"{NS}circle"))
+    tip = (float(dot.get("cx", "0")), float(dot.get("cy", "0")))
+    loo, gol = code_position(root, "LOO"), code_position(root, "GOL")
+    middle = ((loo[0] + gol[0]) / 2, (loo[1] + gol[1]) / 2 + 15.5)
+    assert math.dist(tip, middle) < 10
+    assert distance_to_line(tip, line) < 6
+
+
+def test_a_two_step_move_is_drawn_through_its_path(chicago: GameMap, start: GameState) -> None:
+    root = parse(render_svg(chicago, start, arrows=[Arrow("move", "genna", "BUR", "EAS", True, path=("SOD",))]))
+    (move,) = groups(root, "arrow move")
+    assert move.get("data-path") == "SOD"
+    line = drawn_line(move)
+    code = code_position(root, "SOD")
+    sod = (code[0], code[1] + 15.5)  # where SOD's units stand, under its code
+    assert distance_to_line(sod, line) < 6
+    assert distance_to_line(sod, [line[0], line[-1]]) > 30  # not the straight line BUR - EAS
+
+
+def test_assault_arrows_end_at_the_station(chicago: GameMap, start: GameState) -> None:
+    arrows = [Arrow("assault", "unione", "LIT", "LOO", True), Arrow("assault", "valley", "LOO", "LOO", False)]
+    root = parse(render_svg(chicago, start, arrows=arrows))
+    assert len(groups(root, "arrow assault succeeded")) == 1
+    assert len(groups(root, "arrow assault failed")) == 1
+
+
+def test_identical_inputs_give_identical_bytes(chicago: GameMap, start: GameState) -> None:
+    st = busy(start)
+    assert render_svg(chicago, st, arrows=sample_arrows()) == render_svg(chicago, st.copy(), arrows=sample_arrows())
+    png = render_png(chicago, st, arrows=sample_arrows(), width=500)
+    assert png == render_png(chicago, st.copy(), arrows=sample_arrows(), width=500)
+    # the order of the state's lists does not matter either
+    shuffled = st.copy()
+    shuffled.units.reverse()
+    assert render_svg(chicago, shuffled) == render_svg(chicago, st)
+
+
+def test_legend_title_and_language(chicago: GameMap, start: GameState) -> None:
+    en = parse(render_svg(chicago, start))
+    assert "Spring 1924" in texts(en)
+    assert en.findtext(f"{NS}title") == "Spring 1924"
+    legend = en.find(f".//{NS}g[@id='legend']")
+    assert legend is not None
+    words = texts(legend)
+    assert {g.name for g in chicago.gangs.values()} <= set(words)
+    assert {"delivery man (L)", "henchman (H)", "supply zone", "move", "support", "retreat"} <= set(words)
+    fr = parse(render_svg(chicago, start, title="Automne 1925 — bulletin", language="fr"))
+    assert "Automne 1925 — bulletin" in texts(fr)
+    assert {"livreur (L)", "entrepôt", "avance", "soutien", "Lac Michigan"} <= set(texts(fr))
+    with pytest.raises(PictureError, match="unknown language 'de'"):
+        render_svg(chicago, start, language="de")
+
+
+@pytest.mark.parametrize(
+    ("arrow", "message"),
+    [
+        (Arrow("move", "valley", "LOO", "XYZ", True), "unknown district 'XYZ'"),
+        (Arrow("jump", "valley", "LOO", "NSS", True), "unknown kind 'jump'"),
+        (Arrow("move", "capone", "LOO", "NSS", True), "unknown gang 'capone'"),
+        (Arrow("assault", "valley", "LOO", "NSS", True), "NSS has no police station"),
+    ],
+)
+def test_bad_arrows_are_refused_with_a_reason(chicago: GameMap, start: GameState, arrow: Arrow, message: str) -> None:
+    with pytest.raises(PictureError, match=re.escape(message)):
+        render_svg(chicago, start, arrows=[arrow])
+
+
+# -- the PNG ---------------------------------------------------------------------------
+
+
+def test_png_opens_at_the_requested_width_with_the_svg_proportions(chicago: GameMap, start: GameState) -> None:
+    root = parse(render_svg(chicago, start))
+    ratio = float(root.get("height", "0")) / float(root.get("width", "1"))
+    for width in (1000, 640):
+        image = Image.open(BytesIO(render_png(chicago, busy(start), arrows=sample_arrows(), width=width)))
+        assert image.format == "PNG"
+        assert image.size == (width, round(width * ratio))
+    with pytest.raises(PictureError, match="width 50"):
+        render_png(chicago, start, width=50)
+
+
+def _pixels(png: bytes) -> dict[tuple[int, int, int], int]:
+    image = Image.open(BytesIO(png)).convert("RGB")
+    return {colour: n for n, colour in image.getcolors(1 << 22) or []}
+
+
+def test_png_fills_districts_in_their_controllers_tint(chicago: GameMap, start: GameState) -> None:
+    def rgb(colour: str) -> tuple[int, int, int]:
+        return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+    pixels = _pixels(render_png(chicago, start, width=600))
+    for g in chicago.gangs.values():
+        assert pixels.get(rgb(tint(g.colour)), 0) > 2000, g.key
+    neutral = start.copy()
+    neutral.control.clear()
+    pixels = _pixels(render_png(chicago, neutral, width=600))
+    for g in chicago.gangs.values():
+        assert pixels.get(rgb(tint(g.colour)), 0) < 500, g.key  # only the legend's swatch is left
+    assert pixels.get(rgb(NEUTRAL), 0) > 100_000
+
+
+def test_png_font_draws_every_legend_word(chicago: GameMap) -> None:
+    """The font Pillow always has lacks accents and dashes: they are drawn by hand."""
+    for words in _WORDS.values():
+        for text in [*words.values(), *(g.name for g in chicago.gangs.values()), "Automne 1925 — bulletin"]:
+            base, _ = _shape_text(text)
+            assert all(_has_glyph(ch) for ch in base), text
+            assert "?" not in base or "?" in text
+    assert _shape_text("entrepôt")[1] == ((6, 6, "circumflex"),)
+    assert _shape_text("Unités")[0] == "Unites"
+    assert _shape_text("a — b")[1] == ((2, 4, "dash"),)
+
+
+# -- any position ---------------------------------------------------------------------
+
+
+@st_.composite
+def positions(draw: st_.DrawFn, gmap: GameMap) -> tuple[GameState, list[Arrow]]:
+    from moonshine.state import initial_state
+
+    st = initial_state(gmap)
+    codes = list(gmap.districts)
+    gangs = list(gmap.gangs)
+    places = draw(st_.lists(st_.sampled_from(codes), min_size=0, max_size=30, unique=True))
+    st.units = []
+    for code in places:
+        gang = draw(st_.sampled_from(gangs))
+        kinds = draw(st_.sampled_from([("H",), ("L",), ("H", "L")]))
+        st.units += [Unit(code, UnitKind(k), gang) for k in kinds]
+    st.control = {c: draw(st_.sampled_from(gangs)) for c in draw(st_.lists(st_.sampled_from(codes), unique=True))}
+    arrows = []
+    for _ in range(draw(st_.integers(0, 8))):
+        kind = draw(st_.sampled_from(["move", "support", "transport", "retreat", "assault"]))
+        a, b = draw(st_.sampled_from(codes)), draw(st_.sampled_from(codes))
+        if kind == "assault":
+            b = draw(st_.sampled_from(gmap.stations()))
+        path = tuple(draw(st_.lists(st_.sampled_from(codes), max_size=2)))
+        target = draw(st_.none() | st_.sampled_from(codes)) if kind == "support" else None
+        arrows.append(Arrow(kind, draw(st_.sampled_from(gangs)), a, b, draw(st_.booleans()), path, target))
+    return st, arrows
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st_.data())
+def test_any_position_renders(chicago: GameMap, data: st_.DataObject) -> None:
+    st, arrows = data.draw(positions(chicago))
+    root = parse(render_svg(chicago, st, arrows=arrows))
+    assert len(groups(root, "unit")) == len(st.units)
+    assert len(groups(root, "arrow")) == len(set(arrows))
+    assert len(groups(root, "district")) == len(chicago.districts)
