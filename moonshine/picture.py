@@ -902,7 +902,7 @@ def build_scene(
 
     legend_h = _legend_height(gmap)
     lx, ly, width = _place_legend(layout, legend_h)
-    height = TITLE_H + layout.map_h + FOOT_H
+    height = float(math.ceil(TITLE_H + layout.map_h + FOOT_H))
     right = MARGIN + layout.map_w + MARGIN / 2
     colours = {k: g.colour for k, g in gmap.gangs.items()}
 
@@ -1073,9 +1073,9 @@ def scene_svg(scene: Scene) -> str:
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
-            "width": _num(scene.width),
-            "height": _num(scene.height),
-            "viewBox": f"0 0 {_num(scene.width)} {_num(scene.height)}",
+            "width": f"{scene.width:g}",
+            "height": f"{scene.height:g}",
+            "viewBox": f"0 0 {scene.width:g} {scene.height:g}",
             "font-family": "Helvetica, Arial, sans-serif",
         },
     )
