@@ -1,0 +1,257 @@
+"""The acknowledgement a player gets for an orders file: every line as the referee
+understood it, what is accepted, rejected (and why, and how to fix it) or replaced,
+the units left without orders, and the money the orders need. Plain text, English
+or French; pure (the email work sends it, ``moonshine check`` prints it)."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from moonshine import money
+from moonshine.geo import GameMap
+from moonshine.parser import PasswordHeader, join, printable, unquote
+from moonshine.state import GameState
+from moonshine.validate import ACCEPTED, HEADER, REJECTED, REPLACED, GangOrders, MoneySummary, OrderLine
+
+WIDTH = 78
+_INDENT = " " * 11
+
+_LABELS: dict[str, tuple[str, str]] = {
+    "title": ("Moonshine: orders for {turn}", "Moonshine : ordres pour {turn}"),
+    "gang": ("Gang: {name} ({key})", "Gang : {name} ({key})"),
+    "no_gang": ("Gang: unknown", "Gang : inconnu"),
+    "file": ("File: {source}", "Fichier : {source}"),
+    "password": ("Password: given", "Mot de passe : fourni"),
+    "password_line": ("password: ****", "mot de passe : ****"),
+    "signature": ("line {n}: {text}", "ligne {n} : {text}"),
+    "problems": ("PROBLEMS", "PROBLÈMES"),
+    "orders": ("ORDERS AS UNDERSTOOD", "ORDRES TELS QUE COMPRIS"),
+    "no_orders": (
+        "No orders in this file: your units hold, the most you can is sold, no bribe (R12).",
+        "Aucun ordre dans ce fichier : vos unités tiennent, le maximum est vendu, aucun pot-de-vin (R12).",
+    ),
+    "line": ("line", "ligne"),
+    ACCEPTED: ("accepted", "accepté"),
+    REJECTED: ("REJECTED", "REJETÉ"),
+    REPLACED: ("replaced", "remplacé"),
+    HEADER: ("noted", "noté"),
+    "wrote": ("you wrote: {text}", "vous avez écrit : {text}"),
+    "hint": ("hint: {text}", "conseil : {text}"),
+    "note": ("note: {text}", "remarque : {text}"),
+    "units": ("UNITS", "UNITÉS"),
+    "unordered": (
+        "Without a valid order, these units hold: {units}",
+        "Sans ordre valable, ces unités tiennent leur position : {units}",
+    ),
+    "all_ordered": ("Every unit of yours has an order.", "Chacune de vos unités a un ordre."),
+    "arrested": (
+        "Arrested this turn (no orders; back next turn, R22): {units}",
+        "Arrêtées à ce tour (pas d'ordre ; retour au tour suivant, R22) : {units}",
+    ),
+    "economy": ("SALES AND STORAGE", "VENTES ET STOCKAGE"),
+    "sell": (
+        "Sell: {n} crates (at most what you hold and your territory absorbs, R15)",
+        "Vente : {n} caisses (au plus ce que vous détenez et ce que votre territoire consomme, R15)",
+    ),
+    "sell_max": (
+        "Sell: no sell order, the most you can is sold (R15)",
+        "Vente : pas d'ordre de vente, le maximum possible est vendu (R15)",
+    ),
+    "store": (
+        "Store: {w}, then your other warehouses in map order (R16)",
+        "Stockage : {w}, puis vos autres entrepôts dans l'ordre de la carte (R16)",
+    ),
+    "store_default": (
+        "Store: your warehouses in map order (R16)",
+        "Stockage : vos entrepôts dans l'ordre de la carte (R16)",
+    ),
+    "money": ("MONEY (R17)", "ARGENT (R17)"),
+    "cash": ("cash at the start of the turn", "argent au début du tour"),
+    "upkeep": ("upkeep: {n} units x $2", "entretien : {n} unités x 2 $"),
+    "recruits": ("recruits: {n} x $2", "recrutements : {n} x 2 $"),
+    "bribes": ("bribes", "pots-de-vin"),
+    "bribe": ("  bribe {s}", "  pot-de-vin {s}"),
+    "total": ("total to pay", "total à payer"),
+    "left": ("left (sales are paid at the end of the turn)", "reste (les ventes sont payées en fin de tour)"),
+    "short": (
+        "WARNING: these orders need {x} more than your cash. R17 will:",
+        "ATTENTION : ces ordres demandent {x} de plus que votre argent. R17 va :",
+    ),
+    "cancel": ("cancel {o} (line {n})", "annuler {o} (ligne {n})"),
+    "cut": ("cut {o} (line {n}) to {a}", "réduire {o} (ligne {n}) à {a}"),
+    "unpaid": (
+        "disband {n} unit(s) for unpaid upkeep, the most recently recruited first",
+        "licencier {n} unité(s) faute d'entretien payé, les plus récemment recrutées d'abord",
+    ),
+    "summary": ("SUMMARY", "BILAN"),
+    "counts": (
+        "{lines} order line(s): {a} accepted, {r} rejected, {p} replaced.",
+        "{lines} ligne(s) d'ordres : {a} acceptée(s), {r} rejetée(s), {p} remplacée(s).",
+    ),
+    "all_good": ("All your orders are accepted.", "Tous vos ordres sont acceptés."),
+    "fix": (
+        "Rejected orders are not carried out (a unit whose order is rejected holds). "
+        "To change your orders, send a complete new file before the deadline: "
+        "the latest one replaces the earlier ones (R12).",
+        "Un ordre rejeté n'est pas exécuté (une unité dont l'ordre est rejeté tient sa position). "
+        "Pour changer vos ordres, envoyez un nouveau fichier complet avant la date limite : "
+        "le dernier reçu remplace les précédents (R12).",
+    ),
+    "resend": (
+        "You may send a complete new file before the deadline: the latest one replaces the earlier ones (R12).",
+        "Vous pouvez envoyer un nouveau fichier complet avant la date limite : "
+        "le dernier reçu remplace les précédents (R12).",
+    ),
+}
+
+
+def _t(label: str, language: str, /, **params: object) -> str:
+    en, fr = _LABELS[label]
+    return (fr if language == "fr" else en).format(**params)
+
+
+_UNIT = re.compile(r"\b([LH]) ([A-Z]{3})\b")
+_GLUE = "\x00"  # holds "H LOO" together while wrapping
+
+
+def _wrap(text: str, indent: str = _INDENT, hang: str = "  ") -> list[str]:
+    glued = _UNIT.sub(rf"\1{_GLUE}\2", text.replace(_GLUE, ""))
+    lines = textwrap.wrap(glued, WIDTH, initial_indent=indent, subsequent_indent=indent + hang, break_on_hyphens=False)
+    return [line.replace(_GLUE, " ") for line in lines] or [indent]
+
+
+def _sep(language: str) -> str:
+    return " ; " if language == "fr" else "; "
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def _line_block(line: OrderLine, language: str) -> list[str]:
+    status = _t(line.status, language)
+    written = unquote(line.text)
+    if line.status == HEADER:
+        shown = (
+            _t("password_line", language)
+            if isinstance(line.header, PasswordHeader)
+            else (line.reason.text(language) if line.reason else printable(written))
+        )
+    elif line.order is not None:
+        shown = line.order.text()
+    else:
+        shown = "'" + printable(written, 60) + "'"
+    label = f"{_t('line', language)} {line.number:>3}"
+    head = f"  {label}  {shown:<34} {status}" if len(shown) <= 34 else f"  {label}  {shown}  {status}"
+    out = [head.rstrip()]
+    if line.order is not None:
+        bare = written.split("#", 1)[0]
+        if _squash(bare) != _squash(line.order.text()):
+            out += _wrap(_t("wrote", language, text=printable(bare.strip(), 70)))
+    if line.status == HEADER:
+        return out
+    if line.reason is not None and line.status in (REJECTED, REPLACED):
+        reason = line.reason.text(language)
+        if line.hint is not None:
+            reason += _sep(language) + line.hint.text(language)
+        out += _wrap(reason)
+    elif line.hint is not None:
+        out += _wrap(_t("hint", language, text=line.hint.text(language)))
+    for note in line.notes:
+        out += _wrap(_t("note", language, text=note.text(language)))
+    return out
+
+
+def _money_block(m: MoneySummary, language: str) -> list[str]:
+    rows: list[tuple[str, str]] = [
+        (_t("cash", language), money.fmt(m.cash)),
+        (_t("upkeep", language, n=m.units), money.fmt(m.upkeep)),
+    ]
+    if m.recruits:
+        rows.append((_t("recruits", language, n=m.recruits), money.fmt(m.recruit_cost)))
+    if m.bribes:
+        rows.append((_t("bribes", language), money.fmt(m.bribes)))
+    rows.append((_t("total", language), money.fmt(m.needed)))
+    rows.append((_t("left", language), money.fmt(m.left)))
+    out = [f"  {label:<52} {value:>10}" for label, value in rows]
+    if m.short:
+        out.append("")
+        out += _wrap(_t("short", language, x=money.fmt(m.needed - m.cash)), "  ")
+        for number, r in m.cancelled:
+            out += _wrap("- " + _t("cancel", language, o=r.text(), n=number), "    ")
+        for number, b, kept in m.cut:
+            out += _wrap("- " + _t("cut", language, o=b.text(), n=number, a=money.fmt(kept)), "    ")
+        if m.unpaid_units:
+            out += _wrap("- " + _t("unpaid", language, n=m.unpaid_units), "    ")
+    return out
+
+
+def acknowledgement(orders: GangOrders, gmap: GameMap, st: GameState, *, language: str = "en") -> str:
+    """The plain-text reply to an orders file, in ``language`` ("en" or "fr")."""
+    lang = "fr" if language == "fr" else "en"
+    out: list[str] = [_t("title", lang, turn=orders.turn)]
+    if orders.gang is not None and orders.gang in gmap.gangs:
+        out.append(_t("gang", lang, name=gmap.gangs[orders.gang].name, key=orders.gang))
+    else:
+        out.append(_t("no_gang", lang))
+    out.append(_t("file", lang, source=printable(orders.source, 200)))
+    if orders.password is not None:
+        out.append(_t("password", lang))
+
+    if orders.issues:
+        out += ["", _t("problems", lang)]
+        for issue in orders.issues:
+            out += _wrap("- " + issue.text(lang), "  ")
+
+    shown = [ln for ln in orders.lines if ln.status in (ACCEPTED, REJECTED, REPLACED, HEADER)]
+    out += ["", _t("orders", lang)]
+    if not any(ln.order is not None or ln.status == REJECTED for ln in shown):
+        out += _wrap(_t("no_orders", lang), "  ")
+    for line in shown:
+        out += _line_block(line, lang)
+    signature = [ln for ln in orders.lines if ln.reason is not None and ln.status == "comment"]
+    for line in signature:
+        out += _wrap(_t("signature", lang, n=line.number, text=line.reason.text(lang) if line.reason else ""), "  ")
+
+    if orders.gang is not None:
+        out += ["", _t("units", lang)]
+        if orders.unordered:
+            out += _wrap(_t("unordered", lang, units=join(u.text() for u in orders.unordered)), "  ")
+        else:
+            out += _wrap(_t("all_ordered", lang), "  ")
+        if orders.arrested:
+            out += _wrap(_t("arrested", lang, units=join(u.text() for u in orders.arrested)), "  ")
+        out += ["", _t("economy", lang)]
+        if orders.sell is not None:
+            out += _wrap(_t("sell", lang, n=orders.sell.crates), "  ")
+        else:
+            out += _wrap(_t("sell_max", lang), "  ")
+        if orders.store is not None:
+            out += _wrap(_t("store", lang, w=join(orders.store.warehouses)), "  ")
+        else:
+            out += _wrap(_t("store_default", lang), "  ")
+        if orders.money is not None:
+            out += ["", _t("money", lang)]
+            out += _money_block(orders.money, lang)
+
+    counted = [ln for ln in orders.lines if ln.order is not None or ln.status == REJECTED]
+    out += ["", _t("summary", lang)]
+    out += _wrap(
+        _t(
+            "counts",
+            lang,
+            lines=len(counted),
+            a=sum(1 for ln in counted if ln.status == ACCEPTED),
+            r=sum(1 for ln in counted if ln.status == REJECTED),
+            p=sum(1 for ln in counted if ln.status == REPLACED),
+        ),
+        "  ",
+        "",
+    )
+    if orders.ok:
+        out += _wrap(_t("all_good", lang), "  ", "")
+        out += _wrap(_t("resend", lang), "  ", "")
+    else:
+        out += _wrap(_t("fix", lang), "  ", "")
+    return "\n".join(out) + "\n"

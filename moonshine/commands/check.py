@@ -1,0 +1,83 @@
+"""``moonshine check``: read an orders file and print the acknowledgement a player
+would get. Imports stay inside the command so that a check starts fast."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from moonshine.commands.common import game_option
+
+
+def read_text_file(path: Path) -> str:
+    """An orders file's text: UTF-8 (with or without BOM), else Windows-1252, which
+    old mail clients still write. Raises GameError for a missing, unreadable or
+    binary file."""
+    from moonshine.errors import GameError
+
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise GameError(f"{path}: is a directory, not an orders file") from None
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise GameError(f"{path}: not a text file (binary data at byte {nul})")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        raise GameError(f"{path}: not a text file (invalid UTF-8 at byte {bad})") from None
+    if any(ord(ch) < 32 and ch not in "\t\n\r\f\v" for ch in text):
+        raise GameError(f"{path}: not a text file (invalid UTF-8 at byte {bad})")
+    return text
+
+
+@click.command("check")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=True, exists=False))
+@game_option
+@click.option("--turn", default=None, metavar="TURN", help="The turn to check against (default: the latest).")
+@click.option(
+    "--gang",
+    default=None,
+    metavar="GANG",
+    help="The gang (key or name; default: the file's gang: line, else its name).",
+)
+@click.option(
+    "--language",
+    type=click.Choice(["en", "fr"]),
+    default=None,
+    help="The acknowledgement's language (default: the game's).",
+)
+def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, language: str | None) -> None:
+    """Check the orders in FILE against the game's position and print the
+    acknowledgement: each line as understood, accepted or rejected with the
+    reason, units left without orders, the money the orders need. Exits 0 when
+    every line is accepted, 1 otherwise."""
+    from moonshine.ack import acknowledgement
+    from moonshine.errors import GameError
+    from moonshine.gamedir import Game
+    from moonshine.parser import join, quote
+    from moonshine.turns import Turn
+    from moonshine.validate import read_orders
+
+    text = read_text_file(file)
+    game = Game(game_dir)
+    gmap = game.map
+    if turn is not None:
+        try:
+            turn = Turn.parse(turn).name
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+    st = game.load_state(turn or game.current_turn())
+    if gang is not None and gmap.gang_by_name(gang) is None:
+        raise GameError(f"no gang {quote(gang)} (gangs: {join(gmap.gangs)})")
+    orders = read_orders(text, gmap, st, gang, source=str(file), fallback_gang=file.stem)
+    click.echo(acknowledgement(orders, gmap, st, language=language or game.config.language), nl=False)
+    if not orders.ok:
+        raise SystemExit(1)
