@@ -16,6 +16,7 @@ from moonshine.errors import MoonshineError
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "new": ("game", "new", "Create a game directory with its first turn."),
     "map": ("maps", "map_group", "Inspect and check maps."),
+    "check": ("check", "check", "Check an orders file and print the acknowledgement."),
     "mail": ("mail", "mail_cmd", "Mail a turn's reports and bulletin (outbox, or --send)."),
     "inbox": ("mail", "inbox_cmd", "Read orders from a mailbox, check senders, answer each message."),
     "status": ("mail", "status_cmd", "Who has sent orders, who has not, time left."),
