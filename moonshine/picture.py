@@ -558,6 +558,7 @@ HEAD_LEN = 11.0
 HEAD_HALF = 5.6
 DASH = (6.0, 4.5)
 FAILED_OPACITY = 0.7
+HOLD_RING = 13.5  # radius of the ring a support to hold draws round the held unit
 
 
 def _head(tip: Pt, direction: Pt, length: float = HEAD_LEN, half: float = HEAD_HALF) -> tuple[Pt, ...]:
@@ -683,9 +684,12 @@ def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tupl
         colour = gmap.gangs[a.gang].colour
         failed = not a.succeeded
         points: tuple[Pt, ...]
-        if a.kind == "support":
-            gap_end = 13.0 if a.target_end is None else 2.0
-            points = _cut((anchor(a.start), supported_point(a)), 10.0, gap_end)
+        if a.kind == "support" and a.target_end is None:  # support to hold: a ring round the held unit
+            points = _cut((anchor(a.start), anchor(a.end)), 10.0, HOLD_RING)
+            ring = Circle(anchor(a.end), HOLD_RING, Paint(stroke=ink(colour), width=1.8))
+            shapes = (*_arrow_shape(a.kind, points, colour, failed, None)[:-1], ring)
+        elif a.kind == "support":
+            points = _cut((anchor(a.start), supported_point(a)), 10.0, 2.0)
             shapes = _arrow_shape(a.kind, points, colour, failed, None)
         elif a.kind == "assault" and a.start == a.end:
             points = (station(a.end),)
@@ -899,10 +903,12 @@ def build_scene(
         _check_district(gmap, u.district, f"unit {u.label()}")
         if u.gang not in gmap.gangs:
             raise PictureError(f"unit {u.label()}: unknown gang {u.gang!r}")
+    if st.raid is not None:
+        _check_district(gmap, st.raid.district, "raid")
 
     legend_h = _legend_height(gmap)
     lx, ly, width = _place_legend(layout, legend_h)
-    height = float(math.ceil(TITLE_H + layout.map_h + FOOT_H))
+    height = float(math.ceil(max(TITLE_H + layout.map_h + FOOT_H, ly + legend_h + MARGIN)))
     right = MARGIN + layout.map_w + MARGIN / 2
     colours = {k: g.colour for k, g in gmap.gangs.items()}
 
@@ -928,16 +934,12 @@ def build_scene(
         districts.append(Group(tuple(attrs), polys))
     items.append(Group((("id", "districts"),), tuple(districts)))
 
-    if st.raid is not None and st.raid.district in layout.outlines:
+    if st.raid is not None:
         code = st.raid.district
         rings = [ring for poly in layout.outlines[code] for ring in poly[:1]]
         outline = [Line((*ring, ring[0]), Paint(stroke=RAID_RED, width=3.2, dash=(7.0, 3.5))) for ring in rings]
-        items.append(
-            Group(
-                (("id", "raid"), ("class", "raid"), ("data-code", code), ("data-by", st.raid.by)),
-                (*outline, *_raid_badge(words["badge"], _add(layout.labels[code], (0.0, -21.0)))),
-            )
-        )
+        raid_attrs = (("id", "raid"), ("class", "raid"), ("data-code", code), ("data-by", st.raid.by))
+        items.append(Group(raid_attrs, tuple(outline)))
 
     symbols: list[Item] = []
     for code, d in gmap.districts.items():
@@ -966,6 +968,9 @@ def build_scene(
         Label(_code_at(layout.labels[code]), code, CODE_SIZE, TEXT, bold=True, halo=2.4) for code in gmap.districts
     ]
     items.append(Group((("id", "labels"),), tuple(labels)))
+    if st.raid is not None:
+        badge = _raid_badge(words["badge"], _add(layout.labels[st.raid.district], (0.0, -21.0)))
+        items.append(Group((("id", "raid-badge"), ("data-code", st.raid.district)), badge))
     items.append(Group((("id", "failure-marks"),), tuple(crosses)))
 
     units: list[Item] = []

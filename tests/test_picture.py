@@ -4,17 +4,19 @@ arrows for the turn's orders, legend) in the SVG, and a PNG of the same picture.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
 from io import BytesIO
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 from PIL import Image
 
-from moonshine.geo import GameMap, UnitKind
+from moonshine.geo import GameMap, UnitKind, build_map
 from moonshine.picture import (
     _WORDS,
     NEUTRAL,
@@ -22,11 +24,12 @@ from moonshine.picture import (
     PictureError,
     _has_glyph,
     _shape_text,
+    png_size,
     render_png,
     render_svg,
     tint,
 )
-from moonshine.state import Arrested, GameState, Raid, Unit
+from moonshine.state import Arrested, GameState, Raid, Unit, initial_state
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -154,7 +157,9 @@ def test_the_raided_district_is_marked(chicago: GameMap, start: GameState) -> No
     raid = root.find(f".//{NS}g[@id='raid']")
     assert raid is not None
     assert raid.get("data-code") == "NSS"
-    assert "RAID" in texts(raid)
+    badge = root.find(f".//{NS}g[@id='raid-badge']")
+    assert badge is not None
+    assert texts(badge) == ["RAID"]
     assert parse(render_svg(chicago, start)).find(f".//{NS}g[@id='raid']") is None
 
 
@@ -270,7 +275,7 @@ def test_png_opens_at_the_requested_width_with_the_svg_proportions(chicago: Game
     for width in (1000, 640):
         image = Image.open(BytesIO(render_png(chicago, busy(start), arrows=sample_arrows(), width=width)))
         assert image.format == "PNG"
-        assert image.size == (width, round(width * ratio))
+        assert image.size == (width, round(width * ratio)) == png_size(chicago, start, width)
     with pytest.raises(PictureError, match="width 50"):
         render_png(chicago, start, width=50)
 
@@ -312,8 +317,6 @@ def test_png_font_draws_every_legend_word(chicago: GameMap) -> None:
 
 @st_.composite
 def positions(draw: st_.DrawFn, gmap: GameMap) -> tuple[GameState, list[Arrow]]:
-    from moonshine.state import initial_state
-
     st = initial_state(gmap)
     codes = list(gmap.districts)
     gangs = list(gmap.gangs)
@@ -344,3 +347,41 @@ def test_any_position_renders(chicago: GameMap, data: st_.DataObject) -> None:
     assert len(groups(root, "unit")) == len(st.units)
     assert len(groups(root, "arrow")) == len(set(arrows))
     assert len(groups(root, "district")) == len(chicago.districts)
+
+
+def test_a_map_without_a_lake_gets_its_legend_beside_it(tmp_path: Path) -> None:
+    """Another map: two square districts side by side, no water east of them."""
+    square = [[0.0, 0.0], [0.01, 0.0], [0.01, 0.01], [0.0, 0.01], [0.0, 0.0]]
+    features = [
+        {
+            "type": "Feature",
+            "properties": {"code": code, "name": code.title()},
+            "geometry": {"type": "Polygon", "coordinates": [[[x + dx, y] for x, y in square]]},
+        }
+        for code, dx in (("AAA", 0.0), ("BBB", 0.01))
+    ]
+    (tmp_path / "tiny.geojson").write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+    raw = {
+        "name": "tiny",
+        "geometry": "tiny.geojson",
+        "districts": [
+            {"code": "AAA", "name": "Aaa", "area": 1, "precinct": "AAA", "neighbours": ["BBB"], "station": "A st."},
+            {"code": "BBB", "name": "Bbb", "area": 2, "precinct": "AAA", "neighbours": ["AAA"], "feature": "supply"},
+        ],
+        "gangs": [{"key": "reds", "name": "Reds", "colour": "#c0392b", "homes": ["AAA"], "units": ["H AAA"]}],
+        "scenario": {"start": "spring-1924", "cash": 20.0, "price": 3.0},
+        "raid_table": {"BBB": 1},
+    }
+    gmap = build_map(raw, source=str(tmp_path / "tiny.yaml"), base=tmp_path)
+    st = initial_state(gmap)
+    root = parse(render_svg(gmap, st, arrows=[Arrow("assault", "reds", "AAA", "AAA", True)]))
+    assert root.find(f".//{NS}g[@id='lake']") is None
+    width = float(root.get("width", "0"))
+    assert width > 1000  # the legend stands in a column east of the map
+    legend = root.find(f".//{NS}g[@id='legend']")
+    assert legend is not None
+    box = path_points(legend[0].get("d", ""))
+    assert min(x for x, _ in box) > 986 and max(x for x, _ in box) <= width
+    assert max(y for _, y in box) <= float(root.get("height", "0"))
+    image = Image.open(BytesIO(render_png(gmap, st, width=800)))
+    assert image.size == (800, round(800 * float(root.get("height", "0")) / width))
