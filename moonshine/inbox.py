@@ -34,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import mailbox
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
@@ -64,9 +64,7 @@ REJECTED = "rejected"
 IGNORED = "ignored"  # bounces and automatic replies: logged, never answered
 OUTCOMES = (ACCEPTED, SUPERSEDED, REJECTED, IGNORED)
 
-_GANG_LINE = re.compile(r"^\s*(?:gang|bande)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
-_PASSWORD_LINE = re.compile(r"^\s*(?:password|mot de passe)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
-_TURN_LINE = re.compile(r"^\s*(?:turn|tour)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
+_GANG_LINE = re.compile(r"^[\s>]*(?:gang|bande|gang name|nom du gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _ADDRESS = re.compile(r"[^@\s<>\"]+@[^@\s<>\"]+")
 
 
@@ -194,21 +192,21 @@ def find_line(pattern: re.Pattern[str], text: str) -> str | None:
     return None
 
 
-def orders_text(text: str) -> str:
-    """The orders to save: the message's text without the password line, quoted
-    lines and the signature; normalised line ends, one final newline."""
-    keep: list[str] = []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        if line == "-- ":
-            break
-        if line.lstrip().startswith(">") or _PASSWORD_LINE.match(line):
-            continue
-        keep.append(line.rstrip())
-    while keep and not keep[-1]:
-        keep.pop()
-    while keep and not keep[0]:
-        keep.pop(0)
-    return "\n".join(keep) + "\n"
+def split_lines(text: str) -> list[str]:
+    """The text's lines, numbered from 1 as the order reader numbers them."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def orders_text(text: str, blank: Iterable[int] = ()) -> str:
+    """The orders to save: the text as sent, with the lines numbered in ``blank``
+    (the password lines) left empty so that line numbers stay those of the
+    message; normalised line ends, trailing spaces removed, one final newline."""
+    hide = set(blank)
+    lines = [("" if n in hide else line.rstrip()) for n, line in enumerate(split_lines(text), 1)]
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _header(msg: Message, name: str) -> str:
@@ -265,29 +263,35 @@ def is_automatic(msg: Message, sender: str) -> bool:
 class OrderCheck:
     """What the order reader made of a submission."""
 
+    header_gang: str | None  # the gang key its ``gang:`` line names
+    header_turn: str | None  # the turn its ``turn:`` line names
+    password: str | None  # what its password line says
+    password_lines: tuple[int, ...]  # those lines' numbers (from 1), never saved
     accepted: int  # valid orders
     rejected: int  # lines rejected, each with its reason in the acknowledgement
+    problems: tuple[str, ...]  # problems with the whole text
     acknowledgement: str  # the orders as understood, for the player
 
 
-def check_orders(text: str, game: Game, st: GameState, gang: str, *, source: str) -> OrderCheck:
-    """Read and check ``text`` as ``gang``'s orders with the order reader, and
-    write the acknowledgement the player gets back."""
+def check_orders(text: str, game: Game, st: GameState, gang: str | None, *, source: str) -> OrderCheck:
+    """The one link to the order reader: read ``text`` (as ``gang``'s orders, or
+    as the gang its ``gang:`` line names) and write the acknowledgement."""
     from moonshine.ack import acknowledgement
-    from moonshine.validate import read_orders
+    from moonshine.parser import PasswordHeader
+    from moonshine.validate import ACCEPTED, read_orders
 
     orders = read_orders(text, game.map, st, gang, source=source)
     ack = acknowledgement(orders, game.map, st, language=game.config.language)
-    return OrderCheck(accepted=_count(orders.ok), rejected=_count(orders.rejected), acknowledgement=ack)
-
-
-def _count(value: Any) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    try:
-        return len(value)
-    except TypeError:
-        return int(value)
+    return OrderCheck(
+        header_gang=orders.header_gang,
+        header_turn=orders.header_turn,
+        password=orders.password,
+        password_lines=tuple(line.number for line in orders.lines if isinstance(line.header, PasswordHeader)),
+        accepted=orders.count(ACCEPTED),
+        rejected=orders.rejected,
+        problems=tuple(orders.problems),
+        acknowledgement=ack,
+    )
 
 
 # -- the turn's log -------------------------------------------------------------------
@@ -506,14 +510,17 @@ def _gangs_of(ctx: _Context, sender: str) -> list[str]:
     return [g for g in ctx.game.map.gangs if sender in {a.lower() for a in mail.player_addresses(ctx.game.config, g)}]
 
 
-def _pick_text(msg: Message) -> tuple[str, str]:
-    texts = candidate_texts(msg)
+def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, str, OrderCheck | None]:
+    """The first text whose ``gang:`` line names a gang, as the reader sees it;
+    else the first text with something in it."""
+    texts = [(where, text) for where, text in candidate_texts(msg) if text.strip()]
     for where, text in texts:
-        if find_line(_GANG_LINE, text) is not None:
-            return where, text
+        check = check_orders(text, ctx.game, ctx.st, None, source=f"mail from {r.sender}")
+        if check.header_gang is not None:
+            return where, text, check
     if texts:
-        return texts[0]
-    return "body", ""
+        return texts[0][0], texts[0][1], None
+    return "body", "", None
 
 
 def _accept(ctx: _Context, r: _Reading) -> Outcome:
@@ -521,29 +528,32 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         raise _Reject(r.problem or "the message could not be read")
     cfg = ctx.game.config
     gmap = ctx.game.map
-    where, text = _pick_text(r.msg)
-    if not text.strip():
-        raise _Reject("no text found: the orders must be in the message's text or a plain-text attachment")
-    named = find_line(_GANG_LINE, text)
-    if named is None:
-        raise _Reject("no 'gang:' line: the orders must say whose they are", help_text=FORMAT_HELP)
-    found = gmap.gang_by_name(named)
-    if found is None:
-        raise _Reject(f"'gang: {named[:40]}' names no gang of this game (gangs: {_gang_names(ctx)})")
-    gang = found.key
     own = _gangs_of(ctx, r.sender)
     if not own:
         raise _Reject(
             f"{r.sender} is not a player's address in this game",
             help_text="Write from the address the game master registered for your gang, or ask them to add this one.",
         )
+    where, text, first = _pick_text(ctx, r, r.msg)
+    if not text.strip():
+        raise _Reject(
+            "no text found: the orders must be in the message's text or a plain-text attachment",
+            help_text=FORMAT_HELP,
+        )
+    if first is None or first.header_gang is None:
+        named = find_line(_GANG_LINE, text)
+        if named is None:
+            raise _Reject("no 'gang:' line: the orders must say whose they are", help_text=FORMAT_HELP)
+        raise _Reject(f"'gang: {named[:40]}' names no gang of this game (gangs: {_gang_names(ctx)})")
+    found = gmap.gangs[first.header_gang]
+    gang = found.key
     if gang not in own:
         names = ", ".join(gmap.gangs[g].name for g in own)
         raise _Reject(f"{r.sender} plays {names}, not {found.name}: these orders name another gang")
     stored = cfg.players[gang].password if gang in cfg.players else None
     if not stored:
         raise _Reject(f"no password is set for {found.name}: ask the game master for one", gang, "(moonshine passwd)")
-    given = find_line(_PASSWORD_LINE, text)
+    given = first.password
     if given is None:
         raise _Reject("no 'password:' line", gang, FORMAT_HELP)
     try:
@@ -554,9 +564,8 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         ) from None
     if not good:
         raise _Reject(f"wrong password for {found.name}", gang)
-    named_turn = find_line(_TURN_LINE, text)
-    if named_turn is not None and named_turn.strip().lower() != ctx.turn:
-        raise _Reject(f"these orders are for '{named_turn[:20]}', but the turn being played is {ctx.turn}", gang)
+    if first.header_turn is not None and first.header_turn != ctx.turn:
+        raise _Reject(f"these orders are for {first.header_turn}, but the turn being played is {ctx.turn}", gang)
     received = r.received or ctx.now
     if ctx.due is not None and received > ctx.due and not ctx.late_ok:
         raise _Reject(
@@ -564,7 +573,7 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
             gang,
             "Late orders are not used; your earlier orders, if any, stand. Ask the game master if in doubt.",
         )
-    return _save(ctx, r, gang, orders_text(text), where, received)
+    return _save(ctx, r, gang, text, orders_text(text, first.password_lines), where, received)
 
 
 def _history_path(ctx: _Context, gang: str) -> Path:
@@ -578,9 +587,12 @@ def _history_path(ctx: _Context, gang: str) -> Path:
     return base / f"{gang}-{max(numbers) + 1}.txt"
 
 
-def _save(ctx: _Context, r: _Reading, gang: str, text: str, where: str, received: datetime) -> Outcome:
-    source = f"{r.sender} {r.message_id}"
-    check = check_orders(text, ctx.game, ctx.st, gang, source=source)
+def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: str, received: datetime) -> Outcome:
+    """Save ``text`` (what was ``sent``, password lines blanked) as the gang's
+    orders unless a later submission stands. The acknowledgement reads ``sent``
+    so that its line numbers are the message's."""
+    source = f"mail from {r.sender}, {mail.fmt_time(received)}"
+    check = check_orders(sent, ctx.game, ctx.st, gang, source=source)
     name = ctx.game.map.gangs[gang].name
     if check.accepted == 0 and check.rejected > 0:
         raise _Reject(
@@ -658,10 +670,11 @@ def _signature(ctx: _Context) -> str:
 
 
 def _accepted_body(ctx: _Context, lead: str, check: OrderCheck) -> str:
-    return (
-        f"{lead}\n{_deadline_line(ctx)} You may send new orders until then; the last ones received count.\n\n"
-        f"{check.acknowledgement.rstrip()}\n{_signature(ctx)}"
-    )
+    if ctx.due is not None and ctx.now > ctx.due:
+        more = " It has passed: no new orders are taken."
+    else:
+        more = " You may send new orders until then; the last ones received count."
+    return f"{lead}\n{_deadline_line(ctx)}{more}\n\n{check.acknowledgement.rstrip()}\n{_signature(ctx)}"
 
 
 def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:

@@ -1,0 +1,544 @@
+"""Reading orders from mailboxes: Maildir, mbox and .eml folders built with the
+standard library, every rejection, and that no forged or late message ever
+changes a saved order file."""
+
+from __future__ import annotations
+
+import hashlib
+import mailbox
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from moonshine import inbox
+from moonshine.cli import main
+from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.inbox import OrderCheck, html_to_text, orders_text, split_lines
+from moonshine.passwords import hash_password
+from moonshine.state import GameState
+
+TURN = "spring-1924"
+DEADLINE = "2024-03-01T18:00:00+00:00"
+BEFORE = "Wed, 28 Feb 2024 10:00:00 +0000"
+AFTER = "Sat, 02 Mar 2024 09:00:00 +0000"
+TERRY, FRANK, AL, ANGELO = "terry@valley.example", "frank@valley.example", "al@outfit.example", "angelo@genna.example"
+VALLEY_PW, OUTFIT_PW = "gin-and-tonic", "tommy-gun"
+HASHES = {"valley": hash_password(VALLEY_PW), "outfit": hash_password(OUTFIT_PW)}  # genna has none
+VALLEY_ORDERS = f"gang: valley\npassword: {VALLEY_PW}\nH LOO - NSS\nL KEN hold\nsell 4\n"
+
+
+def make_game(tmp_path: Path, **extra: Any) -> Game:
+    game = new_game(tmp_path / "g", seed="test", use_git=False)
+    cfg = game.config
+    emails = {"valley": [TERRY, FRANK], "outfit": [AL], "genna": [ANGELO]}
+    players = {g: Player(name=g, email=emails.get(g, []), password=HASHES.get(g)) for g in cfg.players}
+    more = {"deadlines": {TURN: DEADLINE}, "smtp": {"host": "127.0.0.1", "from": "Referee <ref@moonshine.example>"}}
+    save_config(game, replace(cfg, players=players, extra={**cfg.extra, **more, **extra}))
+    return Game(game.root)
+
+
+# -- a small stand-in for the order reader, so that these tests check the mail ----------
+# machinery only; tests at the end go through the real reader and acknowledgement.
+
+_FAKE_ORDER = re.compile(r"^(?:[LH] [A-Z]{3} (?:hold|- [A-Z]{3})|sell \d+)$")
+
+
+def fake_check(text: str, game: Game, st: GameState, gang: str | None, *, source: str) -> OrderCheck:
+    header_gang = password = turn = None
+    pw_lines: list[int] = []
+    accepted = rejected = 0
+    for n, line in enumerate(split_lines(text), 1):
+        if line.rstrip() == "--":
+            break
+        body = line.strip().lstrip(">").strip()
+        m = re.match(r"(?i)(gang|password|turn)\s*:\s*(.*)$", body)
+        if m and m.group(1).lower() == "gang":
+            g = game.map.gang_by_name(m.group(2))
+            header_gang = header_gang or (g.key if g else None)
+        elif m and m.group(1).lower() == "password":
+            password = m.group(2).strip()
+            pw_lines.append(n)
+        elif m:
+            turn = m.group(2).strip()
+        elif _FAKE_ORDER.match(body):
+            accepted += 1
+        elif body:
+            rejected += 1
+    ack = f"FAKE ACK for {gang or header_gang}: {accepted} accepted, {rejected} rejected ({source})"
+    return OrderCheck(header_gang, turn, password, tuple(pw_lines), accepted, rejected, (), ack)
+
+
+@pytest.fixture
+def fake_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inbox, "check_orders", fake_check)
+
+
+# -- building mail and mailboxes ------------------------------------------------------
+
+
+def order_mail(
+    sender: str,
+    body: str,
+    *,
+    subject: str = "orders",
+    date: str = BEFORE,
+    msgid: str | None = None,
+    received: str | None = None,
+) -> EmailMessage:
+    msg = EmailMessage()
+    if received:
+        msg["Received"] = f"from mx.example by mail.moonshine.example; {received}"
+    msg["From"] = sender
+    msg["To"] = "ref@moonshine.example"
+    msg["Subject"] = subject
+    msg["Date"] = date
+    digest = hashlib.sha256(f"{sender}|{body}|{date}|{subject}|{received}".encode()).hexdigest()[:16]
+    msg["Message-ID"] = msgid or f"<{digest}@player.example>"
+    msg.set_content(body)
+    return msg
+
+
+def maildir(path: Path, messages: list[EmailMessage | bytes]) -> Path:
+    box = mailbox.Maildir(str(path), create=True)
+    for m in messages:
+        box.add(m if isinstance(m, bytes) else m.as_bytes())
+    return path
+
+
+def mbox(path: Path, messages: list[EmailMessage | bytes]) -> Path:
+    box = mailbox.mbox(str(path), create=True)
+    for m in messages:
+        box.add(m if isinstance(m, bytes) else m.as_bytes())
+    box.flush()
+    box.close()
+    return path
+
+
+def eml_folder(path: Path, messages: list[EmailMessage | bytes]) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    for i, m in enumerate(messages, 1):
+        (path / f"{i:03d}.eml").write_bytes(m if isinstance(m, bytes) else m.as_bytes())
+    return path
+
+
+SOURCES: dict[str, Callable[[Path, list[EmailMessage | bytes]], Path]] = {
+    "maildir": maildir,
+    "mbox": mbox,
+    "eml": eml_folder,
+}
+
+
+def run_inbox(game: Game, source: Path, *args: str) -> Any:
+    result = CliRunner().invoke(main, ["inbox", str(source), "--game", str(game.root), *args])
+    assert "Traceback" not in result.output
+    return result
+
+
+def orders_file(game: Game, gang: str = "valley") -> Path:
+    return game.orders_dir(TURN) / f"{gang}.txt"
+
+
+def replies(game: Game) -> list[EmailMessage]:
+    out = []
+    for p in sorted((game.root / "outbox" / TURN).glob("reply-*.eml")):
+        msg = message_from_bytes(p.read_bytes(), policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        out.append(msg)
+    return out
+
+
+def reply_text(msg: EmailMessage) -> str:
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None
+    return str(body.get_content())
+
+
+def snapshot(game: Game) -> dict[str, bytes]:
+    return {str(p.relative_to(game.root)): p.read_bytes() for p in sorted(game.root.rglob("*")) if p.is_file()}
+
+
+# -- accepting ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(SOURCES))
+def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
+    tmp_path: Path, fake_reader: None, kind: str
+) -> None:
+    game = make_game(tmp_path)
+    msg = order_mail(TERRY, VALLEY_ORDERS, subject="Valley orders", msgid="<first@valley.example>")
+    source = SOURCES[kind](tmp_path / f"box-{kind}", [msg])
+    result = run_inbox(game, source)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 order\(s\) read", result.output, re.M)
+    assert f"{TURN}: 1 accepted." in result.output
+    saved = orders_file(game).read_text()
+    assert saved == "gang: valley\n\nH LOO - NSS\nL KEN hold\nsell 4\n"  # the password line left blank
+    history = (game.orders_dir(TURN) / "history" / "valley-1.txt").read_text()
+    assert "# received: 2024-02-28T10:00:00+00:00" in history and history.endswith(saved)
+    [reply] = replies(game)
+    assert [a.addr_spec for a in reply["To"].addresses] == [TERRY]
+    assert [a.addr_spec for a in reply["Cc"].addresses] == [FRANK]  # the gang's other player
+    assert reply["In-Reply-To"] == "<first@valley.example>"
+    assert [a.addr_spec for a in reply["Reply-To"].addresses] == ["ref@moonshine.example"]
+    assert reply["Subject"] == "Re: Valley orders"
+    assert reply["Auto-Submitted"] == "auto-replied"
+    text = reply_text(reply)
+    assert "Orders for Valley Gang, spring-1924, received 2024-02-28 10:00 UTC" in text
+    assert "FAKE ACK for valley: 3 accepted, 0 rejected" in text
+    assert "Deadline: 2024-03-01 18:00 UTC" in text
+
+
+def test_running_inbox_twice_processes_each_message_once(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    source = maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS)])
+    assert run_inbox(game, source).exit_code == 0
+    before = snapshot(game)
+    again = run_inbox(game, source)
+    assert again.exit_code == 0
+    assert "1 message(s) already processed, skipped." in again.output
+    assert f"{TURN}: no new message." in again.output
+    assert snapshot(game) == before
+
+
+def test_a_later_submission_replaces_the_earlier_and_both_are_kept(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    first = order_mail(TERRY, VALLEY_ORDERS, date="Tue, 27 Feb 2024 09:00:00 +0000")
+    second_body = f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\n"
+    second = order_mail(FRANK, second_body, date="Thu, 29 Feb 2024 20:00:00 +0000")
+    assert run_inbox(game, maildir(tmp_path / "a", [first])).exit_code == 0
+    result = run_inbox(game, maildir(tmp_path / "b", [second]))
+    assert "replaces the orders received 2024-02-27 09:00 UTC" in result.output
+    assert orders_file(game).read_text() == "gang: valley\n\nH LOO - BRO\n"
+    history = sorted(p.name for p in (game.orders_dir(TURN) / "history").iterdir())
+    assert history == ["valley-1.txt", "valley-2.txt"]
+    assert "H LOO - NSS" in (game.orders_dir(TURN) / "history" / "valley-1.txt").read_text()
+    log = yaml.safe_load((game.orders_dir(TURN) / "inbox.yaml").read_text())
+    assert log["current"]["valley"]["from"] == FRANK
+    assert log["current"]["valley"]["history"] == "history/valley-2.txt"
+
+
+def test_an_older_message_read_late_does_not_replace_a_newer_one(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    newer = order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\n", date=BEFORE)
+    older = order_mail(FRANK, VALLEY_ORDERS, date="Mon, 26 Feb 2024 08:00:00 +0000")
+    assert run_inbox(game, eml_folder(tmp_path / "a", [newer])).exit_code == 0
+    result = run_inbox(game, eml_folder(tmp_path / "b", [older]))
+    assert re.search(r"^superseded\s+valley\s+frank@valley\.example: .*a later submission", result.output, re.M)
+    assert orders_file(game).read_text() == "gang: valley\n\nH LOO - BRO\n"
+    assert len(list((game.orders_dir(TURN) / "history").iterdir())) == 2  # kept on file all the same
+
+
+def test_one_run_takes_messages_in_the_order_received(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    late_in_box = order_mail(TERRY, VALLEY_ORDERS, date="Mon, 26 Feb 2024 08:00:00 +0000")
+    early_in_box = order_mail(FRANK, f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\n", date=BEFORE)
+    result = run_inbox(game, mbox(tmp_path / "mbox", [early_in_box, late_in_box]))
+    assert result.output.count("accepted") >= 2
+    assert orders_file(game).read_text() == "gang: valley\n\nH LOO - BRO\n"  # the one received last stands
+
+
+# -- rejections: none of them touches an order file ------------------------------------------
+
+
+def _with_saved_orders(tmp_path: Path) -> tuple[Game, dict[str, bytes]]:
+    game = make_game(tmp_path)
+    assert run_inbox(game, maildir(tmp_path / "first", [order_mail(TERRY, VALLEY_ORDERS)])).exit_code == 0
+    orders = {p.name: p.read_bytes() for p in sorted(game.orders_dir(TURN).rglob("*.txt"))}
+    return game, orders
+
+
+def _assert_orders_unchanged(game: Game, orders: dict[str, bytes]) -> None:
+    assert {p.name: p.read_bytes() for p in sorted(game.orders_dir(TURN).rglob("*.txt"))} == orders
+
+
+REJECTIONS: dict[str, tuple[EmailMessage, str, str]] = {
+    "unknown sender": (
+        order_mail("eve@evil.example", VALLEY_ORDERS),
+        "eve@evil.example is not a player's address in this game",
+        "eve@evil.example",
+    ),
+    "display name pretending to be a player": (
+        order_mail(f'"{TERRY}" <eve@evil.example>', VALLEY_ORDERS),
+        "eve@evil.example is not a player's address in this game",
+        "eve@evil.example",
+    ),
+    "spoofed sender, wrong password": (
+        order_mail(TERRY, VALLEY_ORDERS.replace(VALLEY_PW, "guessed")),
+        "wrong password for Valley Gang",
+        TERRY,
+    ),
+    "no password line": (
+        order_mail(TERRY, "gang: valley\nH LOO - BRO\n"),
+        "no 'password:' line",
+        TERRY,
+    ),
+    "another gang's name": (
+        order_mail(AL, VALLEY_ORDERS),
+        "al@outfit.example plays Chicago Outfit, not Valley Gang: these orders name another gang",
+        AL,
+    ),
+    "late": (
+        order_mail(TERRY, VALLEY_ORDERS, date=AFTER),
+        "late: received 2024-03-02 09:00 UTC, after the deadline 2024-03-01 18:00 UTC",
+        TERRY,
+    ),
+    "late by the server's clock, whatever the Date line says": (
+        order_mail(TERRY, VALLEY_ORDERS, date=BEFORE, received=AFTER),
+        "late: received 2024-03-02 09:00 UTC",
+        TERRY,
+    ),
+    "no gang line": (
+        order_mail(TERRY, f"password: {VALLEY_PW}\nH LOO - BRO\n"),
+        "no 'gang:' line: the orders must say whose they are",
+        TERRY,
+    ),
+    "unknown gang": (
+        order_mail(TERRY, f"gang: capone\npassword: {VALLEY_PW}\nH LOO - BRO\n"),
+        "'gang: capone' names no gang of this game (gangs: outfit (Chicago Outfit), valley (Valley Gang)",
+        TERRY,
+    ),
+    "another turn": (
+        order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\nturn: autumn-1924\nH LOO - BRO\n"),
+        "these orders are for autumn-1924, but the turn being played is spring-1924",
+        TERRY,
+    ),
+    "nothing readable": (
+        order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\nmove everything north please\n"),
+        "none of the 1 order line(s) could be read; earlier orders, if any, stand",
+        TERRY,
+    ),
+    "no password set for the gang": (
+        order_mail(ANGELO, "gang: genna\npassword: anything\nH CHA hold\n"),
+        "no password is set for Genna Crime Family",
+        ANGELO,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REJECTIONS))
+def test_rejected_messages_get_a_clear_reply_and_change_no_order_file(
+    tmp_path: Path, fake_reader: None, case: str
+) -> None:
+    game, orders = _with_saved_orders(tmp_path)
+    msg, reason, reply_to = REJECTIONS[case]
+    result = run_inbox(game, eml_folder(tmp_path / "box", [msg]))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^rejected\s", result.output, re.M), result.output
+    assert reason in result.output
+    _assert_orders_unchanged(game, orders)
+    answer = [r for r in replies(game) if r["In-Reply-To"] == msg["Message-ID"]]
+    assert len(answer) == 1
+    assert [a.addr_spec for a in answer[0]["To"].addresses] == [reply_to]
+    text = reply_text(answer[0])
+    assert "was NOT accepted as orders for spring-1924" in text
+    assert reason in text
+    assert "No order file was changed." in text
+    assert VALLEY_PW not in text
+
+
+def test_late_orders_are_taken_with_late_ok(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    source = maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS, date=AFTER)])
+    result = run_inbox(game, source, "--late-ok")
+    assert result.exit_code == 0
+    assert re.search(r"^accepted\s+valley", result.output, re.M)
+    assert orders_file(game).is_file()
+
+
+def test_oversize_message_is_rejected_with_the_limit(tmp_path: Path, fake_reader: None) -> None:
+    game, orders = _with_saved_orders(tmp_path)
+    save_config(game, replace(game.config, extra={**game.config.extra, "inbox": {"max_message_bytes": 4096}}))
+    big = order_mail(TERRY, VALLEY_ORDERS.replace("sell 4", "sell 4\n" + "x" * 80 * 100))
+    result = run_inbox(game, maildir(tmp_path / "box", [big]))
+    assert re.search(r"^rejected\s.*more than the 4,096 bytes this game accepts", result.output, re.M)
+    _assert_orders_unchanged(game, orders)
+    assert any("more than the 4,096 bytes" in reply_text(r) for r in replies(game))
+
+
+def test_bounces_and_automatic_replies_are_logged_never_answered(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    auto = order_mail(TERRY, "I am on holiday until March.")
+    auto["Auto-Submitted"] = "auto-replied"
+    bounce = order_mail("MAILER-DAEMON@valley.example", "Delivery failed.")
+    result = run_inbox(game, maildir(tmp_path / "box", [auto, bounce]))
+    assert len(re.findall(r"^ignored\s.*automatic reply or bounce: not answered", result.output, re.M)) == 2
+    assert f"{TURN}: 2 ignored." in result.output
+    assert replies(game) == []
+    assert not orders_file(game).exists()
+
+
+# -- malformed and unusual mail --------------------------------------------------------------
+
+_BAD: dict[str, bytes] = {
+    "no headers at all": b"\x00\x01\xff\xfe garbage \x80\x81",
+    "multipart without boundary": (
+        b"From: terry@valley.example\r\nMessage-ID: <nb@x>\r\nDate: " + BEFORE.encode() + b"\r\n"
+        b"Content-Type: multipart/mixed\r\n\r\nno boundary here\r\n"
+    ),
+    "truncated multipart": (
+        b'From: terry@valley.example\r\nMessage-ID: <tr@x>\r\nContent-Type: multipart/mixed; boundary="XX"\r\n\r\n'
+        b"--XX\r\nContent-Type: text/plain\r\n\r\ngang: valley\r\npassword: wrong\r\n"
+    ),
+    "unknown charset": (
+        b"From: terry@valley.example\r\nMessage-ID: <cs@x>\r\nContent-Type: text/plain; charset=klingon-8\r\n\r\n"
+        b"gang: valley\r\npassword: nope\r\n\xff\xfe\r\n"
+    ),
+    "broken base64": (
+        b"From: terry@valley.example\r\nMessage-ID: <b64@x>\r\nContent-Type: text/plain\r\n"
+        b"Content-Transfer-Encoding: base64\r\n\r\n!!!not base64***\r\n"
+    ),
+    "broken From header": b"From: <<<@@@>>> ,,, \r\nMessage-ID: <fr@x>\r\n\r\ngang: valley\r\n",
+    "header line with invalid bytes": (
+        b"From: terry@valley.example\r\nSubject: \xff\xfe\xfd\r\nMessage-ID: <ib@x>\r\n\r\ngang: valley\r\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SOURCES))
+def test_malformed_mail_never_stops_the_run_nor_changes_orders(tmp_path: Path, fake_reader: None, kind: str) -> None:
+    game, orders = _with_saved_orders(tmp_path)
+    good_later = order_mail(
+        FRANK, f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\n", date="Thu, 29 Feb 2024 10:00 +0000"
+    )
+    messages: list[EmailMessage | bytes] = [*_BAD.values(), good_later]
+    result = run_inbox(game, SOURCES[kind](tmp_path / "box", messages))
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if re.match(r"^(accepted|rejected|ignored)\s", line)]
+    assert len(lines) == len(messages)
+    assert sum(line.startswith("accepted") for line in lines) == 1  # only the good one
+    assert orders_file(game).read_text() == "gang: valley\n\nH LOO - BRO\n"
+    history = sorted(p.name for p in (game.orders_dir(TURN) / "history").iterdir())
+    assert history == ["valley-1.txt", "valley-2.txt"]
+    assert (game.orders_dir(TURN) / "history" / "valley-1.txt").read_bytes() == orders["valley-1.txt"]
+
+
+def test_html_only_mail_is_read_from_its_text(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    msg = EmailMessage()
+    msg["From"] = TERRY
+    msg["Subject"] = "orders"
+    msg["Date"] = BEFORE
+    msg["Message-ID"] = "<html@valley.example>"
+    html = (
+        "<html><head><style>p {color: red}</style></head><body>"
+        f"<div>gang: valley</div><div>password: {VALLEY_PW}</div>"
+        "<p>H LOO - NSS<br>L KEN&nbsp;hold</p><blockquote>H XXX - YYY</blockquote></body></html>"
+    )
+    msg.set_content(html, subtype="html")
+    result = run_inbox(game, eml_folder(tmp_path / "box", [msg]))
+    assert re.search(r"^accepted\s+valley.*2 order\(s\) read", result.output, re.M), result.output
+    assert orders_file(game).read_text() == "gang: valley\n\nH LOO - NSS\nL KEN hold\n"
+
+
+def test_html_to_text_keeps_lines_and_drops_scripts_and_quotes() -> None:
+    html = (
+        "<p>H LOO - NSS</p><script>alert(1)</script><div>sell&nbsp;4<br/>L KEN hold</div><blockquote>old</blockquote>"
+    )
+    assert html_to_text(html) == "H LOO - NSS\nsell 4\nL KEN hold"
+
+
+@pytest.mark.parametrize(
+    "filename", ["../../game.yaml", "/etc/passwd", "..\\..\\orders\\spring-1924\\outfit.txt", "con"]
+)
+def test_orders_in_an_attachment_with_a_hostile_name(tmp_path: Path, fake_reader: None, filename: str) -> None:
+    game = make_game(tmp_path)
+    before = snapshot(game)
+    msg = order_mail(TERRY, "Orders attached.")
+    msg.add_attachment(VALLEY_ORDERS.encode(), maintype="text", subtype="plain", filename=filename)
+    result = run_inbox(game, eml_folder(tmp_path / "box", [msg]))
+    assert re.search(r"^accepted\s+valley", result.output, re.M), result.output
+    assert orders_file(game).read_text() == "gang: valley\n\nH LOO - NSS\nL KEN hold\nsell 4\n"
+    after = snapshot(game)
+    changed = {k for k in after if before.get(k) != after[k]}
+    assert all(k.startswith((f"orders/{TURN}/", f"outbox/{TURN}/")) for k in changed), changed
+    assert (tmp_path / "game.yaml").exists() is False
+    assert "read from: attachment" in (game.orders_dir(TURN) / "history" / "valley-1.txt").read_text()
+
+
+def test_the_password_is_never_written_anywhere(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    msgs = [
+        order_mail(TERRY, VALLEY_ORDERS),
+        order_mail(TERRY, VALLEY_ORDERS, date=AFTER),
+        order_mail(AL, VALLEY_ORDERS),
+        order_mail(FRANK, f"gang: valley\nPassword : {VALLEY_PW}\n> password: {VALLEY_PW}\nH LOO - BRO\n", date=BEFORE),
+    ]
+    assert run_inbox(game, maildir(tmp_path / "box", msgs)).exit_code == 0
+    for p in game.root.rglob("*"):
+        if p.is_file():
+            assert VALLEY_PW.encode() not in p.read_bytes(), p
+
+
+def test_missing_source_is_a_clear_error(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    result = CliRunner().invoke(main, ["inbox", str(tmp_path / "nowhere"), "--game", str(game.root)])
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+
+
+def test_orders_text_blanks_password_lines_and_keeps_numbering() -> None:
+    text = "gang: valley\r\npassword: x\r\nH LOO - NSS   \r\n\r\n"
+    assert orders_text(text, [2]) == "gang: valley\n\nH LOO - NSS\n"
+    assert split_lines(orders_text(text, [2]))[2] == "H LOO - NSS"
+
+
+# -- through the real order reader and acknowledgement ---------------------------------------
+
+
+def test_real_reader_accepts_checks_and_acknowledges(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    body = f"gang: Valley Gang\npassword: {VALLEY_PW}\nH LOO - NSS\nL KEN / H HYD\nH XXX - YYY\nsell 4\n-- \nTerry\n"
+    result = run_inbox(game, maildir(tmp_path / "box", [order_mail(TERRY, body)]))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 order\(s\) read, 1 rejected", result.output, re.M)
+    saved = orders_file(game).read_text()
+    assert VALLEY_PW not in saved and "H LOO - NSS" in saved
+    [reply] = replies(game)
+    text = reply_text(reply)
+    assert "H LOO - NSS" in text and "XXX" in text
+    assert VALLEY_PW not in text
+    # what was saved reads back to the same orders
+    from moonshine.validate import read_orders
+
+    again = read_orders(saved, game.map, game.load_state(TURN), "valley")
+    assert again.count("accepted") == 3 and again.rejected == 1
+
+
+def test_real_reader_finds_password_under_other_spellings(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    body = f"Gang: valley\nmot de passe: {VALLEY_PW}\nH LOO - NSS\n"
+    result = run_inbox(game, eml_folder(tmp_path / "box", [order_mail(TERRY, body)]))
+    assert re.search(r"^accepted\s+valley", result.output, re.M), result.output
+    assert VALLEY_PW not in orders_file(game).read_text()
+
+
+def test_real_reader_rejects_a_wrong_password(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    body = "gang: valley\npassword: letmein\nH LOO - NSS\n"
+    result = run_inbox(game, eml_folder(tmp_path / "box", [order_mail(TERRY, body)]))
+    assert "wrong password for Valley Gang" in result.output
+    assert not orders_file(game).exists()
+
+
+# -- the library, with a fixed clock -----------------------------------------------------------
+
+
+def test_process_uses_now_when_a_message_has_no_date(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    raw = f"From: {TERRY}\nMessage-ID: <nodate@x>\n\n{VALLEY_ORDERS}".encode()
+    early = datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
+    [outcome] = inbox.process(game, eml_folder(tmp_path / "a", [raw]), now=early)
+    assert outcome.status == "accepted"
+    raw2 = raw.replace(b"<nodate@x>", b"<nodate2@x>")
+    late = datetime(2024, 3, 5, 12, 0, tzinfo=UTC)
+    [outcome2] = inbox.process(game, eml_folder(tmp_path / "b", [raw2]), now=late)
+    assert outcome2.status == "rejected" and outcome2.reason.startswith("late: received 2024-03-05 12:00 UTC")

@@ -1,0 +1,239 @@
+"""``status``, ``remind`` and ``passwd``: who has sent orders, reminders to the
+others, and passwords kept only as salted hashes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from test_mail import Recorder, start_server
+
+from moonshine.cli import main
+from moonshine.errors import GameError
+from moonshine.gamedir import Game, Player, load_config, new_game, save_config
+from moonshine.inbox import reminders, turn_status
+from moonshine.mail import describe_time_left
+from moonshine.passwords import hash_password, set_password, verify_password
+
+TURN = "spring-1924"
+DEADLINE = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)
+EMAILS = {"valley": ["terry@valley.example"], "outfit": ["al@outfit.example"], "genna": ["angelo@genna.example"]}
+
+
+def make_game(tmp_path: Path, *, deadline: str = DEADLINE.isoformat(), **extra: Any) -> Game:
+    game = new_game(tmp_path / "g", seed="test", use_git=False)
+    cfg = game.config
+    players = {g: Player(name=g, email=EMAILS.get(g, [])) for g in cfg.players}
+    save_config(game, replace(cfg, players=players, extra={**cfg.extra, "deadlines": {TURN: deadline}, **extra}))
+    return Game(game.root)
+
+
+def run(game: Game, *args: str, **kwargs: Any) -> Any:
+    result = CliRunner().invoke(main, [*args, "--game", str(game.root)], **kwargs)
+    assert "Traceback" not in result.output
+    return result
+
+
+def give_orders(game: Game, gang: str, received: str | None = None) -> None:
+    """Orders on file; with ``received``, logged as the inbox logs them."""
+    game.orders_dir(TURN).mkdir(parents=True, exist_ok=True)
+    (game.orders_dir(TURN) / f"{gang}.txt").write_text(f"gang: {gang}\n")
+    if received:
+        log = {"current": {gang: {"received": received, "accepted": 4, "rejected": 1}}, "submissions": []}
+        (game.orders_dir(TURN) / "inbox.yaml").write_text(yaml.safe_dump(log))
+
+
+# -- time left ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("delta", "text"),
+    [
+        (timedelta(days=3, hours=2, minutes=30), "3 days 2 hours left"),
+        (timedelta(days=1), "1 day left"),
+        (timedelta(hours=1, minutes=5), "1 hour 5 minutes left"),
+        (timedelta(minutes=45, seconds=59), "45 minutes left"),
+        (timedelta(seconds=0), "0 minutes left"),
+        (-timedelta(hours=2), "passed 2 hours ago"),
+        (-timedelta(days=2, hours=1), "passed 2 days 1 hour ago"),
+    ],
+)
+def test_time_left_reads_naturally(delta: timedelta, text: str) -> None:
+    assert describe_time_left(DEADLINE, DEADLINE - delta) == text
+
+
+def test_no_deadline() -> None:
+    assert describe_time_left(None, DEADLINE) == "no deadline set"
+
+
+# -- status -----------------------------------------------------------------------------
+
+
+def test_status_tells_who_has_orders_and_the_time_left(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    give_orders(game, "valley", received="2024-02-28T10:00:00+00:00")
+    give_orders(game, "outfit")  # put there by hand
+    st = turn_status(game, TURN, now=DEADLINE - timedelta(days=2, hours=3))
+    assert st.time_left() == "2 days 3 hours left"
+    assert st.missing == ["genna", "northside", "unione", "southside", "westside", "ragen"]
+    rows = {g.gang: g for g in st.gangs}
+    assert rows["valley"].received == datetime(2024, 2, 28, 10, 0, tzinfo=UTC)
+    assert "orders received 2024-02-28 10:00 UTC (4 order(s), 1 rejected)" in rows["valley"].line()
+    assert "orders on file (not received by mail)" in rows["outfit"].line()
+    assert "MISSING" in rows["genna"].line() and "no password (moonshine passwd)" in rows["genna"].line()
+    assert "no address in game.yaml" in rows["ragen"].line()
+
+
+def test_status_command(tmp_path: Path) -> None:
+    game = make_game(tmp_path, deadline="2099-01-01T00:00:00+00:00")
+    give_orders(game, "valley", received="2024-02-28T10:00:00+00:00")
+    result = run(game, "status")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith(f"{TURN}: deadline 2099-01-01 00:00 UTC, ") and first.endswith(" left")
+    assert "7 gang(s) without orders: outfit, genna, northside, unione, southside, westside, ragen" in result.output
+    for gang in ("outfit", "valley", "ragen"):
+        assert any(line.strip().startswith(gang) for line in result.output.splitlines())
+
+
+def test_status_of_a_turn_not_in_the_game(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    result = run(game, "status", "autumn-1930")
+    assert result.exit_code == 1
+    assert "no state for autumn-1930" in result.output
+
+
+def test_status_with_a_deadline_without_time_zone_names_the_key(tmp_path: Path) -> None:
+    game = make_game(tmp_path, deadline="2024-03-01T18:00:00")
+    result = run(game, "status")
+    assert result.exit_code == 1
+    assert "deadlines.spring-1924" in result.output and "has no time zone" in result.output
+
+
+# -- reminders ---------------------------------------------------------------------------
+
+
+def _eml(path: Path) -> EmailMessage:
+    msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def test_reminders_go_to_the_gangs_without_orders(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    give_orders(game, "valley")
+    now = DEADLINE - timedelta(hours=5)
+    messages, warnings = reminders(game, TURN, now=now)
+    assert [m.name for m in messages] == ["remind-outfit.eml", "remind-genna.eml"]
+    assert any(w.startswith("northside: no address") for w in warnings)
+    msg = messages[0].message
+    assert str(msg["To"]) == "al@outfit.example"
+    assert str(msg["Subject"]).endswith("spring-1924: orders wanted from Chicago Outfit")
+    body = msg.get_content()
+    assert "The deadline is 2024-03-01 18:00 UTC (5 hours left)." in body
+    assert "gang: valley" in body  # the format reminder
+    again, _ = reminders(game, TURN, now=now + timedelta(hours=1))
+    assert again[0].message["Message-ID"] == msg["Message-ID"]  # one reminder per gang per day
+    tomorrow, _ = reminders(game, TURN, now=now + timedelta(days=1))
+    assert tomorrow[0].message["Message-ID"] != msg["Message-ID"]
+
+
+def test_remind_command_writes_the_outbox(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    give_orders(game, "valley")
+    give_orders(game, "outfit")
+    result = run(game, "remind")
+    assert result.exit_code == 0, result.output
+    assert "remind-genna.eml: angelo@genna.example" in result.output
+    assert "1 reminder(s) written" in result.output
+    outbox = game.root / "outbox" / TURN
+    assert sorted(p.name for p in outbox.glob("*.eml")) == ["remind-genna.eml"]
+    assert "orders wanted from Genna Crime Family" in str(_eml(outbox / "remind-genna.eml")["Subject"])
+
+
+def test_remind_send_delivers_once_a_day(tmp_path: Path) -> None:
+    srv = start_server(Recorder())
+    try:
+        smtp = srv.smtp()
+        game = make_game(tmp_path, smtp=smtp)
+        give_orders(game, "valley")
+        result = run(game, "remind", "--send")
+        assert result.exit_code == 0, result.output
+        got = sorted(tuple(r[1]) for r in srv.recorder.received)
+        assert got == [("al@outfit.example",), ("angelo@genna.example",)]
+        again = run(game, "remind", "--send")
+        assert again.exit_code == 0
+        assert len(srv.recorder.received) == 2
+        assert again.output.count("already sent") == 2
+    finally:
+        srv.controller.stop()
+
+
+# -- passwords --------------------------------------------------------------------------
+
+
+def test_passwd_stores_only_a_salted_hash(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    result = run(game, "passwd", "Valley Gang", "--password", "gin-and-tonic")
+    assert result.exit_code == 0, result.output
+    assert "Password set for valley (Valley Gang)" in result.output
+    text = game.config_path.read_text()
+    assert "gin-and-tonic" not in text
+    stored = load_config(game.config_path).players["valley"].password
+    assert stored is not None and stored.startswith("scrypt$")
+    assert verify_password("gin-and-tonic", stored)
+    assert not verify_password("gin-and-tonic ", stored)
+    assert load_config(game.config_path).players["valley"].email == EMAILS["valley"]  # the rest is kept
+    assert load_config(game.config_path).extra["deadlines"] == {TURN: DEADLINE.isoformat()}
+
+
+def test_passwd_prompts_with_confirmation(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    result = run(game, "passwd", "outfit", input="tommy-gun\ntommy-gun\n")
+    assert result.exit_code == 0, result.output
+    assert "tommy-gun" not in result.output
+    stored = load_config(game.config_path).players["outfit"].password
+    assert stored is not None and verify_password("tommy-gun", stored)
+    mismatch = run(game, "passwd", "genna", input="one-thing\nanother\n")
+    assert mismatch.exit_code != 0
+    assert load_config(game.config_path).players["genna"].password is None
+
+
+@pytest.mark.parametrize(
+    ("gang", "password", "message"),
+    [
+        ("capone", "secret-1", "no gang 'capone' in this game (gangs: outfit, valley"),
+        ("valley", "abc", "the password is too short"),
+        ("valley", " padded ", "cannot begin or end with a space"),
+    ],
+)
+def test_passwd_refuses_with_a_reason(tmp_path: Path, gang: str, password: str, message: str) -> None:
+    game = make_game(tmp_path)
+    result = run(game, "passwd", gang, "--password", password)
+    assert result.exit_code == 1
+    assert message in result.output
+
+
+def test_hashes_are_salted_and_damaged_ones_are_reported() -> None:
+    a, b = hash_password("same"), hash_password("same")
+    assert a != b and verify_password("same", a) and verify_password("same", b)
+    with pytest.raises(ValueError, match="not a password hash"):
+        verify_password("same", "plain-text")
+    with pytest.raises(ValueError, match="damaged"):
+        verify_password("same", "scrypt$16384$8$1$!!$!!")
+
+
+def test_set_password_for_a_gang_without_player_entry(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    cfg = game.config
+    save_config(game, replace(cfg, players={k: v for k, v in cfg.players.items() if k != "ragen"}))
+    assert set_password(Game(game.root), "ragen", "colts-4ever") == "ragen"
+    with pytest.raises(GameError, match="no gang"):
+        set_password(Game(game.root), "", "colts-4ever")
