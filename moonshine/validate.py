@@ -380,7 +380,7 @@ def _check_move(ctx: _Ctx, order: Move) -> Verdict:
             return _no(
                 "a delivery man moves at most two districts (R8)", "un livreur avance d'au plus deux quartiers (R8)"
             )
-        steps = [origin, *order.path, dest]
+        steps = [origin, *order.path, dest] if order.path else []
         for a, b in itertools.pairwise(steps):
             if not gmap.adjacent(a, b):
                 return _no(
@@ -933,7 +933,7 @@ def _validate(result: GangOrders, gmap: GameMap, st: GameState, gang: str) -> No
     result.sell = sells[-1] if sells else None
     result.store = stores[-1] if stores else None
 
-    _cross_notes(unit_lines, gmap)
+    _cross_notes(unit_lines, gmap, st, gang)
 
     gone = {d.unit for d in result.disbands}
     mine = sorted((UnitRef(u.kind, u.district) for u in st.units_of(gang) if u.recruited != st.turn), key=by_unit)
@@ -981,24 +981,28 @@ def _slot(order: Order) -> tuple[object, ...]:
     return ("unit", order.unit)
 
 
-def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap) -> None:
+def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap, st: GameState, gang: str) -> None:
     """Remarks where the gang's own orders do not fit together (support of a unit
-    ordered elsewhere, a transport without its henchman's move...). They stand: the
-    adjudicator decides (DATC), but the player should know."""
+    ordered elsewhere, a transport without its henchman's move...). The orders stand:
+    the adjudicator decides, as in Diplomacy, but the player should know."""
 
-    def order_of(ref: UnitRef) -> tuple[UnitOrder | None, int | None]:
+    def own(ref: UnitRef) -> bool:
+        u = st.unit_at(ref.kind, ref.district)
+        return u is not None and u.gang == gang
+
+    def order_of(ref: UnitRef) -> tuple[UnitOrder, int | None]:
         ln = unit_lines.get(ref)
         if ln is None or not isinstance(ln.order, _UNIT_ORDERS):
-            return None, None
+            return Hold(ref), None  # no order: it holds
         return ln.order, ln.number
 
     for ref, line in unit_lines.items():
         order = line.order
         if isinstance(order, SupportMove | Transport | SupportAssault | SupportHold):
             target = order.target
-            theirs, n = order_of(target)
-            if theirs is None:
+            if not own(target):
                 continue
+            theirs, n = order_of(target)
             if isinstance(order, SupportMove | Transport):
                 fits = isinstance(theirs, Move) and theirs.dest == order.dest
                 want = f"{target.text()} - {order.dest}"
@@ -1008,31 +1012,35 @@ def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap) -> None
             else:
                 fits = not isinstance(theirs, Move)
                 want = f"{target.text()} hold"
-            if not fits:
-                line.notes.append(
-                    say(
-                        "{t}'s own order (line {n}) is not '{w}': this order will not help it",
-                        "l'ordre de {t} (ligne {n}) n'est pas « {w} » : cet ordre ne l'aidera pas",
-                        t=target.text(),
-                        n=n,
-                        w=want,
-                    )
+            if fits:
+                continue
+            if n is None:
+                note = say(
+                    "{t} has no order '{w}' in this file: this order will not help it",
+                    "{t} n'a pas l'ordre « {w} » dans ce fichier : cet ordre ne l'aidera pas",
+                    t=target.text(),
+                    w=want,
                 )
-        elif (
-            isinstance(order, Move)
-            and ref.kind is UnitKind.H
-            and (order.via or not gmap.adjacent(ref.district, order.dest))
-        ):
+            else:
+                note = say(
+                    "{t}'s own order (line {n}) is not '{w}': this order will not help it",
+                    "l'ordre de {t} (ligne {n}) n'est pas « {w} » : cet ordre ne l'aidera pas",
+                    t=target.text(),
+                    n=n,
+                    w=want,
+                )
+            line.notes.append(note)
+        elif isinstance(order, Move) and ref.kind is UnitKind.H:
             for c in order.via:
                 carrier = UnitRef(UnitKind.L, c)
-                theirs, _ = order_of(carrier)
-                if carrier in unit_lines and theirs != Transport(carrier, ref, order.dest):
+                wanted = Transport(carrier, ref, order.dest)
+                if own(carrier) and order_of(carrier)[0] != wanted:
                     line.notes.append(
                         say(
                             "your {c} is not ordered '{w}': it will not carry {u}",
                             "votre {c} n'a pas l'ordre « {w} » : elle ne transportera pas {u}",
                             c=carrier.text(),
-                            w=Transport(carrier, ref, order.dest).text(),
+                            w=wanted.text(),
                             u=ref.text(),
                         )
                     )
