@@ -21,7 +21,9 @@ line breaks become new lines). Quoted lines (``>``), the signature (after a
 ``-- `` line) and the password line are left out of the saved orders.
 
 The time a message was received is the date of its top ``Received:`` line (set
-by the game master's own mail server), or, without one, its ``Date:`` line.
+by the game master's own mail server), or, without one, its ``Date:`` line, or,
+without either, the time it is processed. Mail received before the previous
+turn's deadline is refused as meant for an earlier turn.
 
 Every message is answered in the outbox (``outbox/TURN/reply-*.eml``) except
 duplicates, automatic replies and bounces, and messages with no sender address.
@@ -375,6 +377,7 @@ class _Context:
     now: datetime
     late_ok: bool
     due: datetime | None
+    previous_due: datetime | None  # the previous turn's deadline: mail received before it is for that turn
     limit: int
     seen: set[str]
     log: TurnLog
@@ -443,6 +446,7 @@ def process(
         now=now or datetime.now(UTC).replace(microsecond=0),
         late_ok=late_ok,
         due=mail.deadline(game.config, turn),
+        previous_due=mail.deadline(game.config, Turn.parse(turn).previous().name),
         limit=mail.max_message_bytes(game.config),
         seen=processed_ids(game),
         log=load_log(game, turn),
@@ -567,6 +571,12 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     if first.header_turn is not None and first.header_turn != ctx.turn:
         raise _Reject(f"these orders are for {first.header_turn}, but the turn being played is {ctx.turn}", gang)
     received = r.received or ctx.now
+    if ctx.previous_due is not None and received <= ctx.previous_due:
+        raise _Reject(
+            f"received {mail.fmt_time(received)}, before the previous turn's deadline "
+            f"({mail.fmt_time(ctx.previous_due)}): these orders are for an earlier turn, not {ctx.turn}",
+            gang,
+        )
     if ctx.due is not None and received > ctx.due and not ctx.late_ok:
         raise _Reject(
             f"late: received {mail.fmt_time(received)}, after the deadline {mail.fmt_time(ctx.due)}",

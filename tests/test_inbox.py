@@ -345,6 +345,18 @@ def test_rejected_messages_get_a_clear_reply_and_change_no_order_file(
     assert VALLEY_PW not in text
 
 
+def test_mail_received_before_the_previous_deadline_is_for_an_earlier_turn(tmp_path: Path, fake_reader: None) -> None:
+    game = make_game(tmp_path)
+    deadlines = {"autumn-1923": "2024-02-20T18:00:00+00:00", TURN: DEADLINE}
+    save_config(game, replace(game.config, extra={**game.config.extra, "deadlines": deadlines}))
+    old = order_mail(TERRY, VALLEY_ORDERS, date="Mon, 19 Feb 2024 08:00:00 +0000")
+    result = run_inbox(game, maildir(tmp_path / "box", [old]))
+    assert "before the previous turn's deadline (2024-02-20 18:00 UTC): these orders are for an earlier turn" in (
+        result.output
+    )
+    assert not orders_file(game).exists()
+
+
 def test_late_orders_are_taken_with_late_ok(tmp_path: Path, fake_reader: None) -> None:
     game = make_game(tmp_path)
     source = maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS, date=AFTER)])
