@@ -891,7 +891,8 @@ def _validate(result: GangOrders, gmap: GameMap, st: GameState, gang: str) -> No
         before = slots.get(key)
         if before is not None:
             before.status = REPLACED
-            before.reason = say("replaced by line {n}", "remplacée par la ligne {n}", n=line.number)
+            before.reason = say("replaced by line {n}", "remplacé par la ligne {n}", n=line.number)
+            before.notes.clear()
             line.notes.insert(0, say("replaces line {n}", "remplace la ligne {n}", n=before.number))
         slots[key] = line
 

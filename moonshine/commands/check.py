@@ -3,6 +3,7 @@ would get. Imports stay inside the command so that a check starts fast."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -77,7 +78,9 @@ def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, langua
     st = game.load_state(turn or game.current_turn())
     if gang is not None and gmap.gang_by_name(gang) is None:
         raise GameError(f"no gang {quote(gang)} (gangs: {join(gmap.gangs)})")
-    orders = read_orders(text, gmap, st, gang, source=str(file), fallback_gang=file.stem)
+    # orders/spring-1924/valley.txt, valley-2.txt, valley_orders.txt: the name says the gang
+    stem = file.stem if gmap.gang_by_name(file.stem) else re.split(r"[-_. ]", file.stem)[0]
+    orders = read_orders(text, gmap, st, gang, source=str(file), fallback_gang=stem)
     click.echo(acknowledgement(orders, gmap, st, language=language or game.config.language), nl=False)
     if not orders.ok:
         raise SystemExit(1)
