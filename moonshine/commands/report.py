@@ -1,0 +1,44 @@
+"""``moonshine report``: write a turn's reports, bulletin and map pictures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from moonshine.commands.common import game_option
+from moonshine.i18n import LANGUAGES
+
+
+@click.command("report")
+@click.argument("turn")
+@click.option("--gang", help="Only this gang's report (by key, e.g. outfit); with --print, print it.")
+@click.option(
+    "--print",
+    "to_terminal",
+    is_flag=True,
+    help="Print one report (the gang's, or the bulletin) instead of writing files.",
+)
+@click.option(
+    "--language", type=click.Choice(LANGUAGES), help="Language of the reports (default: the game's, from game.yaml)."
+)
+@game_option
+def report(turn: str, gang: str | None, to_terminal: bool, language: str | None, game_dir: Path) -> None:
+    """Write TURN's reports under turns/TURN/reports/: each gang's private report
+    (GANG.txt, GANG.html), the public bulletin (bulletin.txt, bulletin.html) and the
+    map at the start of the next turn with TURN's orders as arrows (map.svg,
+    map.png). With --gang, only that gang's report and the map are written. With
+    --print, nothing is written: the text of the gang's report, or of the bulletin,
+    is printed."""
+    from moonshine.gamedir import Game
+    from moonshine.reports import print_report, write_reports
+
+    game = Game(game_dir)
+    if to_terminal:
+        click.echo(print_report(game, turn, gang=gang, language=language), nl=False)
+        return
+    written = write_reports(game, turn, language=language, gangs=[gang] if gang else None, bulletin=gang is None)
+    base = written[0].parent if written else game.turn_dir(turn)
+    click.echo(f"Wrote {len(written)} files in {base}:")
+    for p in written:
+        click.echo(f"  {p.name}")

@@ -1,0 +1,1296 @@
+"""A turn's reports: each gang's private report and the public bulletin, in text and
+HTML, English or French, and the map picture's arrows.
+
+Everything here is a pure function of the map, the game's configuration, the turn's
+results (``turns/TURN/results.yaml``, written by ``moonshine.results.to_data``) and
+the next turn's opening state, except ``write_reports`` which reads and writes the
+game directory. Templates live in the repository's ``templates/`` folder.
+
+Privacy (R19): unit orders and their results, raids, control, VP and who corrupts
+which station are public; a gang's order lines, sales, bids, stocks, ledger and cash
+appear in its own report only."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+import moonshine
+from moonshine import i18n, scoring
+from moonshine.errors import GameError, StateError
+from moonshine.gamedir import Game, GameConfig, atomic_write_text
+from moonshine.geo import Feature, GameMap
+from moonshine.money import Money, dollars
+from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, SupportMove, Transport, parse_canonical
+from moonshine.picture import Arrow
+from moonshine.state import Arrested, GameState, Raid
+from moonshine.turns import Turn
+
+TEMPLATES_DIR = Path(moonshine.__file__).resolve().parent.parent / "templates"
+RESULTS_FILE = "results.yaml"
+REPORTS_DIR = "reports"
+MAP_FILE = "map.png"
+MAP_CID = "cid:map.png"
+MAP_WIDTH = 1000
+UPKEEP = 200  # $2 per unit per turn, arrested units included (R17; moonshine.turn.UPKEEP)
+
+
+# -- the results, typed -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineRecord:
+    """One line of a gang's orders file: as given, how it was understood, its fate."""
+
+    number: int
+    text: str
+    status: str
+    understood: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    unit: str
+    order: str  # canonical text
+    succeeded: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class Dislodgement:
+    unit: str
+    by: str
+    retreated_to: str | None
+    disbanded: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class AdjustmentRecord:
+    kind: str  # recruit, disband, recruit cancelled, bid cut, disbanded for upkeep
+    order: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BidRecord:
+    station: str
+    paid: Money
+    won: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class LedgerRecord:
+    before_raid: int = 0
+    seized: int = 0
+    at_start: int = 0
+    captured: int = 0
+    captured_from: int = 0
+    produced: int = 0
+    looted: int = 0
+    held: int = 0
+    capacity: int = 0
+    sold: int = 0
+    stored: Mapping[str, int] = field(default_factory=dict)
+    lost: int = 0
+    cash_start: Money = 0
+    upkeep: Money = 0
+    recruits: Money = 0
+    bribes: Money = 0
+    revenue: Money = 0
+    cash_end: Money = 0
+    notes: tuple[str, ...] = ()
+    balanced: bool = True
+
+
+@dataclass(frozen=True)
+class GangResults:
+    gang: str
+    orders_file: str | None
+    lines: tuple[LineRecord, ...]
+    units: tuple[UnitResult, ...]
+    dislodged: tuple[Dislodgement, ...]
+    adjustments: tuple[AdjustmentRecord, ...]
+    bids: tuple[BidRecord, ...]
+    ledger: LedgerRecord
+    vp: int
+
+
+@dataclass(frozen=True)
+class AssaultRecord:
+    gang: str
+    unit: str
+    station: str
+    strength: int
+    needed: int
+    succeeded: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class NextTurn:
+    turn: str
+    price: Money
+    price_reason: str
+    returns: tuple[str, ...]  # "gang: note"
+    raid: Raid | None
+
+
+@dataclass(frozen=True)
+class TurnResults:
+    """``turns/TURN/results.yaml`` as typed values."""
+
+    turn: str
+    price: Money
+    raid: Raid | None
+    gangs: Mapping[str, GangResults]
+    assaults: tuple[AssaultRecord, ...]
+    corruption: Mapping[str, str]
+    vp: Mapping[str, int]
+    winners: tuple[str, ...]
+    sold: int
+    next: NextTurn
+
+
+class _Reader:
+    """Typed access to the raw YAML that names the file and key of any problem."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> StateError:
+        return StateError(self.source, key, problem)
+
+    def mapping(self, raw: Any, key: str) -> Mapping[str, Any]:
+        if not isinstance(raw, dict):
+            raise self.fail(key, f"expected a mapping, found {type(raw).__name__}")
+        return raw
+
+    def seq(self, m: Mapping[str, Any], name: str, key: str) -> list[Any]:
+        v = m.get(name)
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            raise self.fail(f"{key}.{name}", f"expected a list, found {type(v).__name__}")
+        return v
+
+    def text(self, m: Mapping[str, Any], name: str, key: str, *, default: str | None = None) -> str:
+        v = m.get(name, default)
+        if v is None and default is not None:
+            return default
+        if isinstance(v, bool) or not isinstance(v, str | int | float):
+            raise self.fail(f"{key}.{name}", f"expected text, found {v!r}")
+        return str(v)
+
+    def optional(self, m: Mapping[str, Any], name: str, key: str) -> str | None:
+        if m.get(name) is None:
+            return None
+        return self.text(m, name, key)
+
+    def integer(self, m: Mapping[str, Any], name: str, key: str, *, default: int | None = None) -> int:
+        v = m.get(name, default)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise self.fail(f"{key}.{name}", f"expected a whole number, found {v!r}")
+        return v
+
+    def flag(self, m: Mapping[str, Any], name: str, key: str, *, default: bool | None = None) -> bool:
+        v = m.get(name, default)
+        if not isinstance(v, bool):
+            raise self.fail(f"{key}.{name}", f"expected true or false, found {v!r}")
+        return v
+
+    def money(self, m: Mapping[str, Any], name: str, key: str) -> Money:
+        try:
+            return dollars(m.get(name))
+        except ValueError as exc:
+            raise self.fail(f"{key}.{name}", str(exc)) from None
+
+    def raid(self, raw: Any, key: str) -> Raid | None:
+        if raw is None:
+            return None
+        m = self.mapping(raw, key)
+        by = self.text(m, "by", key)
+        if by not in ("police", "untouchables"):
+            raise self.fail(f"{key}.by", f"expected police or untouchables, found {by!r}")
+        return Raid(
+            district=self.text(m, "district", key),
+            by=by,
+            station=self.text(m, "station", key),
+            spared=self.flag(m, "spared", key, default=False),
+            controller=self.optional(m, "controller", key),
+            crates=self.integer(m, "crates", key, default=0),
+            arrested=tuple(str(x) for x in self.seq(m, "arrested", key)),
+            spared_units=tuple(str(x) for x in self.seq(m, "spared_units", key)),
+            speakeasy_closed=self.flag(m, "speakeasy_closed", key, default=False),
+            draw=self.text(m, "draw", key, default=""),
+        )
+
+
+def _result_flag(r: _Reader, m: Mapping[str, Any], key: str) -> bool:
+    v = r.text(m, "result", key)
+    if v not in ("succeeded", "failed"):
+        raise r.fail(f"{key}.result", f"expected succeeded or failed, found {v!r}")
+    return v == "succeeded"
+
+
+def _ledger(r: _Reader, raw: Any, key: str) -> LedgerRecord:
+    m = r.mapping(raw, key)
+    c = r.mapping(m.get("crates"), f"{key}.crates")
+    d = r.mapping(m.get("dollars"), f"{key}.dollars")
+    ck, dk = f"{key}.crates", f"{key}.dollars"
+    stored_raw = r.mapping(c.get("stored") or {}, f"{ck}.stored")
+    stored = {str(w): r.integer(stored_raw, w, f"{ck}.stored") for w in stored_raw}
+    return LedgerRecord(
+        before_raid=r.integer(c, "before_raid", ck),
+        seized=r.integer(c, "seized", ck),
+        at_start=r.integer(c, "at_start", ck),
+        captured=r.integer(c, "captured", ck),
+        captured_from=r.integer(c, "captured_from", ck),
+        produced=r.integer(c, "produced", ck),
+        looted=r.integer(c, "looted", ck),
+        held=r.integer(c, "held", ck),
+        capacity=r.integer(c, "capacity", ck),
+        sold=r.integer(c, "sold", ck),
+        stored=stored,
+        lost=r.integer(c, "lost", ck),
+        cash_start=r.money(d, "start", dk),
+        upkeep=r.money(d, "upkeep", dk),
+        recruits=r.money(d, "recruits", dk),
+        bribes=r.money(d, "bribes", dk),
+        revenue=r.money(d, "revenue", dk),
+        cash_end=r.money(d, "end", dk),
+        notes=tuple(str(n) for n in r.seq(m, "notes", key)),
+        balanced=r.flag(m, "balanced", key, default=True),
+    )
+
+
+def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
+    key = f"gangs.{gang}"
+    m = r.mapping(raw, key)
+    lines = []
+    for i, ln in enumerate(r.seq(m, "lines", key)):
+        k = f"{key}.lines[{i}]"
+        x = r.mapping(ln, k)
+        lines.append(
+            LineRecord(
+                number=r.integer(x, "line", k),
+                text=r.text(x, "text", k, default=""),
+                status=r.text(x, "status", k),
+                understood=r.text(x, "understood", k, default=""),
+                message=r.text(x, "message", k, default=""),
+            )
+        )
+    units = []
+    for i, u in enumerate(r.seq(m, "units", key)):
+        k = f"{key}.units[{i}]"
+        x = r.mapping(u, k)
+        units.append(
+            UnitResult(
+                r.text(x, "unit", k), r.text(x, "order", k), _result_flag(r, x, k), r.text(x, "reason", k, default="")
+            )
+        )
+    dislodged = []
+    for i, d in enumerate(r.seq(m, "dislodged", key)):
+        k = f"{key}.dislodged[{i}]"
+        x = r.mapping(d, k)
+        dislodged.append(
+            Dislodgement(
+                unit=r.text(x, "unit", k),
+                by=r.text(x, "by", k, default=""),
+                retreated_to=r.optional(x, "retreated_to", k),
+                disbanded=r.flag(x, "disbanded", k, default=False),
+                reason=r.text(x, "reason", k, default=""),
+            )
+        )
+    adjustments = []
+    for i, a in enumerate(r.seq(m, "adjustments", key)):
+        k = f"{key}.adjustments[{i}]"
+        x = r.mapping(a, k)
+        adjustments.append(
+            AdjustmentRecord(r.text(x, "kind", k), r.text(x, "order", k), r.text(x, "reason", k, default=""))
+        )
+    bids = []
+    for i, b in enumerate(r.seq(m, "bids", key)):
+        k = f"{key}.bids[{i}]"
+        x = r.mapping(b, k)
+        bids.append(
+            BidRecord(
+                r.text(x, "station", k), r.money(x, "paid", k), r.flag(x, "won", k), r.text(x, "reason", k, default="")
+            )
+        )
+    return GangResults(
+        gang=gang,
+        orders_file=r.optional(m, "orders_file", key),
+        lines=tuple(lines),
+        units=tuple(units),
+        dislodged=tuple(dislodged),
+        adjustments=tuple(adjustments),
+        bids=tuple(bids),
+        ledger=_ledger(r, m.get("ledger"), f"{key}.ledger"),
+        vp=r.integer(m, "vp", key),
+    )
+
+
+def read_results(raw: Any, *, source: str = "<results>") -> TurnResults:
+    """Typed results from the data of ``results.yaml``; a malformed file raises
+    StateError naming the file and the key."""
+    r = _Reader(source)
+    top = r.mapping(raw, "")
+    turn = r.text(top, "turn", "")
+    try:
+        Turn.parse(turn)
+    except ValueError as exc:
+        raise r.fail("turn", str(exc)) from None
+    gangs_raw = r.mapping(top.get("gangs"), "gangs")
+    gangs = {str(g): _gang(r, str(g), v) for g, v in gangs_raw.items()}
+    assaults = []
+    for i, a in enumerate(r.seq(top, "assaults", "")):
+        k = f"assaults[{i}]"
+        x = r.mapping(a, k)
+        assaults.append(
+            AssaultRecord(
+                gang=r.text(x, "gang", k),
+                unit=r.text(x, "unit", k),
+                station=r.text(x, "station", k),
+                strength=r.integer(x, "strength", k),
+                needed=r.integer(x, "needed", k),
+                succeeded=r.flag(x, "succeeded", k),
+                reason=r.text(x, "reason", k, default=""),
+            )
+        )
+    corruption_raw = r.mapping(top.get("corruption") or {}, "corruption")
+    vp_raw = r.mapping(top.get("vp") or {}, "vp")
+    nxt = r.mapping(top.get("next"), "next")
+    next_turn = NextTurn(
+        turn=r.text(nxt, "turn", "next"),
+        price=r.money(nxt, "price", "next"),
+        price_reason=r.text(nxt, "price_reason", "next", default=""),
+        returns=tuple(str(x) for x in r.seq(nxt, "returns", "next")),
+        raid=r.raid(nxt.get("raid"), "next.raid"),
+    )
+    return TurnResults(
+        turn=turn,
+        price=r.money(top, "price", ""),
+        raid=r.raid(top.get("raid"), "raid"),
+        gangs=gangs,
+        assaults=tuple(assaults),
+        corruption={str(s): str(g) for s, g in corruption_raw.items()},
+        vp={str(g): r.integer(vp_raw, g, "vp") for g in vp_raw},
+        winners=tuple(str(g) for g in r.seq(top, "winners", "")),
+        sold=r.integer(top, "sold", "", default=0),
+        next=next_turn,
+    )
+
+
+def check_results(gmap: GameMap, res: TurnResults, *, source: str = "<results>") -> None:
+    """The results name only the map's gangs and districts (StateError otherwise)."""
+
+    def fail(key: str, problem: str) -> StateError:
+        return StateError(source, key, problem)
+
+    for g in res.gangs:
+        if g not in gmap.gangs:
+            raise fail(f"gangs.{g}", f"unknown gang {g!r} (gangs: {', '.join(gmap.gangs)})")
+    for g in (*res.winners, *res.corruption.values(), *res.vp):
+        if g not in gmap.gangs:
+            raise fail("", f"unknown gang {g!r} (gangs: {', '.join(gmap.gangs)})")
+    for s in res.corruption:
+        if s not in gmap.districts or not gmap.districts[s].has_station:
+            raise fail("corruption", f"{s!r} is not a district with a police station")
+    for key, raid in (("raid", res.raid), ("next.raid", res.next.raid)):
+        if raid is not None and (raid.district not in gmap.districts or raid.station not in gmap.districts):
+            raise fail(key, f"unknown district {raid.district!r} or station {raid.station!r}")
+    for g, gr in res.gangs.items():
+        for b in gr.bids:
+            if b.station not in gmap.districts:
+                raise fail(f"gangs.{g}.bids", f"unknown station {b.station!r}")
+    for a in res.assaults:
+        if a.gang not in gmap.gangs or a.station not in gmap.districts:
+            raise fail("assaults", f"unknown gang {a.gang!r} or station {a.station!r}")
+
+
+def as_results(data: TurnResults | Mapping[str, Any], *, source: str = "<results>") -> TurnResults:
+    return data if isinstance(data, TurnResults) else read_results(data, source=source)
+
+
+def load_results(path: Path) -> TurnResults:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameError(f"{path}: no results; adjudicate the turn first ('moonshine adjudicate TURN')") from None
+    except OSError as exc:
+        raise StateError(str(path), "", f"cannot read the results ({exc.strerror or exc})") from None
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise StateError(str(path), "", f"not valid YAML: {exc}") from None
+    return read_results(raw, source=str(path))
+
+
+# -- arrows for the map picture -----------------------------------------------------------
+
+
+def _chain(gmap: GameMap | None, origin: str, carriers: Sequence[str]) -> tuple[str, ...]:
+    """Carriers in the order the carried H passes them: walking from its origin to
+    the next adjacent carrier (map known), else as given."""
+    if gmap is None:
+        return tuple(carriers)
+    left = list(carriers)
+    out: list[str] = []
+    here = origin
+    while left:
+        nxt = next((c for c in sorted(left) if gmap.adjacent(here, c)), None)
+        if nxt is None:
+            out += left
+            break
+        out.append(nxt)
+        left.remove(nxt)
+        here = nxt
+    return tuple(out)
+
+
+def arrows_from_results(data: TurnResults | Mapping[str, Any], gmap: GameMap | None = None) -> list[Arrow]:
+    """Every unit order of the turn as an arrow for the map: moves, supports,
+    assaults, transports (one arrow per carried H, through its carriers) and
+    retreats, each marked succeeded or failed. Holds draw nothing. Given the map,
+    an unnamed chain of carriers is put in route order."""
+    res = as_results(data)
+    arrows: list[Arrow] = []
+    moves: dict[tuple[str, str], Move] = {}
+    transports: dict[tuple[str, str], list[tuple[str, str, bool]]] = {}
+    for gang, gr in res.gangs.items():
+        for u in gr.units:
+            try:
+                order = parse_canonical(u.order)
+            except ValueError:
+                raise StateError(
+                    "<results>", f"gangs.{gang}.units", f"not an order in canonical form: {u.order!r}"
+                ) from None
+            ok = u.succeeded
+            if isinstance(order, Hold):
+                continue
+            if isinstance(order, Move):
+                moves[(order.unit.district, order.dest)] = order
+                arrows.append(Arrow("move", gang, order.unit.district, order.dest, ok, path=order.path or order.via))
+            elif isinstance(order, SupportHold):
+                arrows.append(Arrow("support", gang, order.unit.district, order.target.district, ok))
+            elif isinstance(order, SupportMove | SupportAssault):
+                end = order.dest if isinstance(order, SupportMove) else order.station
+                arrows.append(Arrow("support", gang, order.unit.district, order.target.district, ok, target_end=end))
+            elif isinstance(order, Assault):
+                arrows.append(Arrow("assault", gang, order.unit.district, order.station, ok))
+            elif isinstance(order, Transport):
+                transports.setdefault((order.target.district, order.dest), []).append((gang, order.unit.district, ok))
+    for (origin, dest), carriers in transports.items():
+        move = moves.get((origin, dest))
+        named = [c for _, c, _ in carriers]
+        if move is not None and move.via and set(named) <= set(move.via):
+            path = tuple(c for c in move.via if c in named)
+        else:
+            path = _chain(gmap, origin, named)
+        ok = all(c_ok for _, _, c_ok in carriers)
+        arrows.append(Arrow("transport", carriers[0][0], origin, dest, ok, path=path))
+    for gang, gr in res.gangs.items():
+        for d in gr.dislodged:
+            if d.retreated_to:
+                arrows.append(Arrow("retreat", gang, d.unit.split()[-1], d.retreated_to, True))
+    return arrows
+
+
+# -- words ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Words:
+    """The language helpers a template and the view builders use."""
+
+    language: str
+
+    def __call__(self, key: str, /, **fields: object) -> str:
+        return i18n.message(self.language, key, **fields)
+
+    def word(self, text: str) -> str:
+        return i18n.word(self.language, text)
+
+    def reason(self, text: str) -> str:
+        return i18n.translate_reason(self.language, text)
+
+    def money(self, cents: Money) -> str:
+        return i18n.money_text(self.language, cents)
+
+    def turn(self, turn: str, capital: bool = False) -> str:
+        return i18n.turn_label(self.language, turn, capital=capital)
+
+    def turn_of(self, turn: str) -> str:
+        return i18n.turn_of(self.language, turn)
+
+    @property
+    def colon(self) -> str:
+        return i18n.colon(self.language)
+
+    @property
+    def semi(self) -> str:
+        return i18n.semicolon(self.language)
+
+
+def map_title(gmap: GameMap, turn: str, language: str) -> str:
+    """The picture's title: the map's place and the turn, e.g. ``Chicago, spring 1924``."""
+    place = gmap.title.split(",")[0].strip() or gmap.name
+    return f"{place}, {i18n.turn_label(language, turn)}"
+
+
+def _district(gmap: GameMap, code: str) -> str:
+    d = gmap.districts.get(code)
+    return f"{code} ({d.name})" if d is not None else code
+
+
+def _station(gmap: GameMap, code: str) -> str:
+    d = gmap.districts.get(code)
+    return d.station if d is not None and d.station else code
+
+
+def _gang_name(gmap: GameMap, key: str | None) -> str:
+    if key is None:
+        return ""
+    g = gmap.gangs.get(key)
+    return g.name if g is not None else key
+
+
+def _split_unit(label: str) -> tuple[str, str]:
+    """``outfit H NOC`` -> (``outfit``, ``H NOC``)."""
+    gang, _, unit = label.partition(" ")
+    return gang, unit
+
+
+def describe_raid(gmap: GameMap, raid: Raid | None, w: Words) -> str:
+    """One public sentence: who raided where, and what it did."""
+    if raid is None:
+        return w("raid.none")
+    if raid.by == "untouchables":
+        text = w("raid.raided_plural", who=w("raid.untouchables"), district=_district(gmap, raid.district))
+    else:
+        who = w("raid.police", station=_station(gmap, raid.station), code=raid.station)
+        text = w("raid.raided", who=who, district=_district(gmap, raid.district))
+    if raid.controller is None:
+        return text + w.colon + w("raid.nobody")
+    bits = [w("raid.controller", gang=_gang_name(gmap, raid.controller))]
+    if raid.spared:
+        bits.append(w("raid.spared", gang=_gang_name(gmap, raid.controller)))
+    else:
+        effects = []
+        if raid.crates:
+            effects.append(w("raid.destroyed" if raid.by == "untouchables" else "raid.seized", n=raid.crates))
+        if raid.speakeasy_closed:
+            effects.append(w("raid.closed"))
+        if gmap.districts[raid.district].feature is Feature.SUPPLY:
+            effects.append(w("raid.dry"))
+        bits += effects or [w("raid.empty")]
+    if raid.arrested:
+        bits.append(w("raid.arrested", units=", ".join(_unit_of_gang(gmap, a) for a in raid.arrested)))
+    if raid.spared_units:
+        bits.append(w("raid.units_spared", units=", ".join(_unit_of_gang(gmap, a) for a in raid.spared_units)))
+    return text + w.colon + w.semi.join(bits)
+
+
+def _unit_of_gang(gmap: GameMap, label: str) -> str:
+    gang, unit = _split_unit(label)
+    return f"{unit} ({_gang_name(gmap, gang)})"
+
+
+def raid_effects_for(gmap: GameMap, raid: Raid | None, gang: str, back_turn: str, w: Words) -> list[str]:
+    """What a raid does to one gang, in its own words."""
+    if raid is None:
+        return [w("raid.you.none")]
+    out: list[str] = []
+    place = _district(gmap, raid.district)
+    if raid.controller == gang:
+        if raid.spared:
+            out.append(w("raid.you.spared", district=place))
+        else:
+            before = len(out)
+            if raid.crates:
+                key = "raid.you.destroyed" if raid.by == "untouchables" else "raid.you.seized"
+                out.append(w(key, n=raid.crates, district=place))
+            if raid.speakeasy_closed:
+                out.append(w("raid.you.closed", district=place))
+            if gmap.districts[raid.district].feature is Feature.SUPPLY:
+                out.append(w("raid.you.dry", district=place))
+            if len(out) == before:
+                out.append(w("raid.you.hit", district=place))
+    for label in raid.arrested:
+        g, unit = _split_unit(label)
+        if g == gang:
+            out.append(
+                w(
+                    "raid.you.arrested",
+                    unit=unit,
+                    turn=w.turn(back_turn),
+                    turn_of=w.turn_of(back_turn),
+                    code=raid.station,
+                )
+            )
+    for label in raid.spared_units:
+        g, unit = _split_unit(label)
+        if g == gang:
+            out.append(w("raid.you.unit_spared", unit=unit))
+    return out or [w("raid.you.none")]
+
+
+# -- control and VP at the end of the turn ---------------------------------------------------
+
+
+def end_of_turn_control(nxt: GameState) -> dict[str, str]:
+    """Control when the turn ended (VP are counted then): the next state's control
+    before its opening raid closed a speakeasy (returning units take no control, R22)."""
+    control = dict(nxt.control)
+    raid = nxt.raid
+    if raid is not None and raid.speakeasy_closed and raid.controller is not None:
+        control[raid.district] = raid.controller
+    return control
+
+
+@dataclass(frozen=True)
+class Standing:
+    key: str
+    name: str
+    colour: str
+    districts: int
+    supply: int
+    speakeasies: int
+    others: int
+    stations: int
+    assaults: int
+    vp: int
+    computed_vp: int  # from the position; equals ``vp`` unless the results are inconsistent
+    winner: bool
+
+
+def standings(gmap: GameMap, res: TurnResults, nxt: GameState) -> list[Standing]:
+    """Every gang's districts and VP at the end of the turn, best first (ties in map order)."""
+    control = end_of_turn_control(nxt)
+    out = []
+    for key, g in gmap.gangs.items():
+        mine = [d for d, owner in control.items() if owner == key]
+        feats = [gmap.districts[d].feature for d in mine]
+        supply = feats.count(Feature.SUPPLY)
+        speak = feats.count(Feature.SPEAKEASY)
+        stations = sum(1 for owner in res.corruption.values() if owner == key)
+        assaults = len(set(nxt.assaulted.get(key, [])))
+        computed = (
+            (len(mine) - supply - speak)
+            + 2 * speak
+            + 3 * supply
+            + scoring.CORRUPTION_VP * stations
+            + scoring.ASSAULT_VP * assaults
+        )
+        out.append(
+            Standing(
+                key=key,
+                name=g.name,
+                colour=g.colour,
+                districts=len(mine),
+                supply=supply,
+                speakeasies=speak,
+                others=len(mine) - supply - speak,
+                stations=stations,
+                assaults=assaults,
+                vp=res.vp.get(key, computed),
+                computed_vp=computed,
+                winner=key in res.winners,
+            )
+        )
+    order = list(gmap.gangs)
+    return sorted(out, key=lambda s: (-s.vp, order.index(s.key)))
+
+
+# -- views --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineRow:
+    number: int
+    text: str
+    understood: str
+    status: str  # translated
+    message: str  # translated
+    accepted: bool
+    same: bool  # understood exactly as written
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    order: str
+    succeeded: bool
+    result: str  # translated word
+    reason: str  # translated
+    line: str  # "order: reason", the judges' way
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    value: str
+    op: str = ""  # "+", "-", "=" or ""
+
+
+@dataclass(frozen=True)
+class VPRow:
+    label: str
+    count: int
+    vp: int
+
+
+@dataclass(frozen=True)
+class TextRow:
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class DistrictRow:
+    code: str
+    name: str
+    feature: str
+    station: str
+    crates: str  # warehouse stock after the opening raid, "" otherwise
+
+    @property
+    def detail(self) -> str:
+        return ", ".join(x for x in (self.feature, self.crates, self.station) if x)
+
+
+@dataclass(frozen=True)
+class GangBlock:
+    key: str
+    name: str
+    colour: str
+    submitted: bool
+    orders: tuple[OrderRow, ...]
+    changes: tuple[str, ...]
+
+
+def _line_row(w: Words, ln: LineRecord) -> LineRow:
+    accepted = ln.status == "accepted"
+    return LineRow(
+        number=ln.number,
+        text=ln.text.strip(),
+        understood=ln.understood,
+        status=w.word(ln.status),
+        message=w.reason(ln.message),
+        accepted=accepted,
+        same=ln.understood == ln.text.split("#")[0].strip(),
+    )
+
+
+def _order_row(w: Words, u: UnitResult) -> OrderRow:
+    result = w.word("succeeded" if u.succeeded else "failed")
+    reason = w.reason(u.reason)
+    return OrderRow(u.order, u.succeeded, result, reason, u.order + w.colon + (reason or result))
+
+
+def _dislodged_text(w: Words, d: Dislodgement) -> str:
+    bits = [w("dislodged.by", by=d.by) if d.by else w("dislodged.plain")]
+    if d.retreated_to:
+        bits.append(w("dislodged.retreated", district=d.retreated_to))
+    elif d.disbanded:
+        bits.append(w("dislodged.disbanded"))
+    if d.reason:
+        bits.append(w.reason(d.reason))
+    return w.semi.join(bits)
+
+
+def _returns_of(res: TurnResults, gang: str) -> list[str]:
+    out = []
+    for r in res.next.returns:
+        g, sep, note = r.partition(": ")
+        if sep and g == gang:
+            out.append(note)
+    return out
+
+
+def _common(gmap: GameMap, config: GameConfig, res: TurnResults, w: Words, for_email: bool) -> dict[str, Any]:
+    return {
+        "_": w,
+        "lang": w.language,
+        "game_title": config.title,
+        "map_title": map_title(gmap, res.turn, w.language),
+        "turn": res.turn,
+        "turn_label": w.turn(res.turn),
+        "turn_title": w.turn(res.turn, capital=True),
+        "next_turn": res.next.turn,
+        "next_label": w.turn(res.next.turn),
+        "next_title": w.turn(res.next.turn, capital=True),
+        "next_of": w.turn_of(res.next.turn),
+        "colon": w.colon,
+        "map_src": MAP_CID if for_email else MAP_FILE,
+        "game_over": bool(res.winners),
+        "credits": gmap.credits,
+    }
+
+
+def _ledger_rows(w: Words, lg: LedgerRecord, price: Money) -> tuple[list[Row], list[Row], str]:
+    crates = [
+        Row(w("crates.before_raid"), str(lg.before_raid)),
+        Row(w("crates.seized"), str(lg.seized), "-"),
+        Row(w("crates.at_start"), str(lg.at_start), "="),
+        Row(w("crates.captured"), str(lg.captured), "+"),
+        Row(w("crates.captured_from"), str(lg.captured_from), "-"),
+        Row(w("crates.produced"), str(lg.produced), "+"),
+        Row(w("crates.looted"), str(lg.looted), "+"),
+        Row(w("crates.held"), str(lg.held), "="),
+        Row(w("crates.sold", capacity=lg.capacity), str(lg.sold), "-"),
+        Row(w("crates.lost"), str(lg.lost), "-"),
+        Row(w("crates.stored"), str(sum(lg.stored.values())), "="),
+    ]
+    dollars_rows = [
+        Row(w("dollars.start"), w.money(lg.cash_start)),
+        Row(w("dollars.upkeep"), w.money(lg.upkeep), "-"),
+        Row(w("dollars.recruits"), w.money(lg.recruits), "-"),
+        Row(w("dollars.bribes"), w.money(lg.bribes), "-"),
+        Row(w("dollars.revenue", sold=lg.sold, price=w.money(price)), w.money(lg.revenue), "+"),
+        Row(w("dollars.end"), w.money(lg.cash_end), "="),
+    ]
+    stored = ", ".join(f"{d} {n}" for d, n in lg.stored.items())
+    return crates, dollars_rows, stored
+
+
+def _vp_rows(w: Words, s: Standing) -> list[VPRow]:
+    return [
+        VPRow(w("vp.districts"), s.others, s.others),
+        VPRow(w("vp.speakeasies"), s.speakeasies, 2 * s.speakeasies),
+        VPRow(w("vp.supply"), s.supply, 3 * s.supply),
+        VPRow(w("vp.stations"), s.stations, scoring.CORRUPTION_VP * s.stations),
+        VPRow(w("vp.assaults"), s.assaults, scoring.ASSAULT_VP * s.assaults),
+    ]
+
+
+def _arrested_row(gmap: GameMap, w: Words, a: Arrested, back: str) -> str:
+    unit = f"{a.kind.value} ({i18n.kind_label(w.language, a.kind)})"
+    return w(
+        "position.arrested_row",
+        unit=unit,
+        taken_in=a.taken_in,
+        station=_station(gmap, a.station),
+        turn=w.turn(back),
+        turn_of=w.turn_of(back),
+        code=a.station,
+    )
+
+
+def report_context(
+    gmap: GameMap,
+    config: GameConfig,
+    data: TurnResults | Mapping[str, Any],
+    nxt: GameState,
+    gang: str,
+    *,
+    language: str | None = None,
+    for_email: bool = False,
+) -> dict[str, Any]:
+    """Everything one gang's private report shows, already in its language."""
+    res = as_results(data)
+    check_results(gmap, res)
+    if gang not in gmap.gangs:
+        raise GameError(f"unknown gang {gang!r} (gangs: {', '.join(gmap.gangs)})")
+    w = Words(i18n.check_language(language or config.language))
+    g = gmap.gangs[gang]
+    gr = res.gangs.get(gang) or GangResults(gang, None, (), (), (), (), (), LedgerRecord(), res.vp.get(gang, 0))
+    back = Turn.parse(res.next.turn).next().name
+    crates, dollar_rows, stored = _ledger_rows(w, gr.ledger, res.price)
+    standing = next(s for s in standings(gmap, res, nxt) if s.key == gang)
+
+    units = sorted(nxt.units_of(gang), key=lambda u: (gmap.districts[u.district].area, u.kind.value))
+    districts = []
+    for code in gmap.map_order(nxt.controlled_by(gang)):
+        d = gmap.districts[code]
+        crates_here = ""
+        if d.feature is Feature.WAREHOUSE:
+            crates_here = w("position.crates", n=nxt.stocks.get(code, 0))
+        districts.append(
+            DistrictRow(code, d.name, i18n.feature_label(w.language, d.feature), d.station or "", crates_here)
+        )
+    arrested = [a for a in nxt.arrested if a.gang == gang]
+    upkeep_units = len(units) + len(arrested)
+    player = config.players.get(gang)
+    ctx = _common(gmap, config, res, w, for_email)
+    ctx.update(
+        {
+            "gang": {"key": gang, "name": g.name, "colour": g.colour},
+            "player": player.name if player is not None else "",
+            "orders_file": gr.orders_file,
+            "lines": [_line_row(w, ln) for ln in gr.lines],
+            "units": [_order_row(w, u) for u in gr.units],
+            "dislodged": [TextRow(d.unit, _dislodged_text(w, d)) for d in gr.dislodged],
+            "adjustments": [TextRow(w.word(a.kind), a.order + w.colon + w.reason(a.reason)) for a in gr.adjustments],
+            "bids": [
+                {
+                    "station": f"{b.station} ({_station(gmap, b.station)})",
+                    "paid": w.money(b.paid),
+                    "won": b.won,
+                    "outcome": w("bids.won" if b.won else "bids.lost"),
+                    "reason": w.reason(b.reason),
+                }
+                for b in gr.bids
+            ],
+            "crates": crates,
+            "stored": stored,
+            "dollars": dollar_rows,
+            "balanced": gr.ledger.balanced,
+            "notes": [w.reason(n) for n in gr.ledger.notes],
+            "vp_rows": _vp_rows(w, standing),
+            "vp": gr.vp,
+            "vp_goal": scoring.VICTORY_VP,
+            "cash": w.money(nxt.cash.get(gang, 0)),
+            "upkeep": w("position.upkeep", amount=w.money(UPKEEP * upkeep_units), n=upkeep_units),
+            "position_units": [f"{u.kind.value} {u.district}" for u in units],
+            "districts": districts,
+            "stations": [
+                f"{s} ({_station(gmap, s)})" for s in gmap.map_order(s for s, o in nxt.corruption.items() if o == gang)
+            ],
+            "arrested": [_arrested_row(gmap, w, a, back) for a in arrested],
+            "returned": [w.reason(n) for n in _returns_of(res, gang)],
+            "price_next": w("price.next", price=w.money(res.next.price), reason=w.reason(res.next.price_reason)),
+            "raid_next": w("raid.next", text=describe_raid(gmap, res.next.raid, w)),
+            "raid_effects": raid_effects_for(gmap, res.next.raid, gang, back, w),
+            "winners": _winner_line(gmap, res, w),
+        }
+    )
+    return ctx
+
+
+def _winner_line(gmap: GameMap, res: TurnResults, w: Words) -> str:
+    if not res.winners:
+        return ""
+    names = ", ".join(_gang_name(gmap, g) for g in res.winners)
+    vp = res.vp.get(res.winners[0], 0)
+    return w("winner.one" if len(res.winners) == 1 else "winner.many", gangs=names, vp=vp)
+
+
+def _changes(gr: GangResults, w: Words) -> tuple[str, ...]:
+    """Recruits and disbands as the board shows them (their reasons may tell of cash: private)."""
+    recruited, disbanded = [], []
+    for a in gr.adjustments:
+        unit = a.order.removeprefix("recruit ").removeprefix("disband ")
+        if a.kind == "recruit":
+            recruited.append(unit)
+        elif a.kind in ("disband", "disbanded for upkeep"):
+            disbanded.append(unit)
+    out = []
+    if recruited:
+        out.append(w("orders.recruited", units=", ".join(recruited)))
+    if disbanded:
+        out.append(w("orders.disbanded", units=", ".join(disbanded)))
+    return tuple(out)
+
+
+def bulletin_context(
+    gmap: GameMap,
+    config: GameConfig,
+    data: TurnResults | Mapping[str, Any],
+    nxt: GameState,
+    *,
+    language: str | None = None,
+    for_email: bool = False,
+) -> dict[str, Any]:
+    """Everything the public bulletin shows, already in its language. Nothing here
+    comes from a gang's lines, bids, ledger, stocks or cash."""
+    res = as_results(data)
+    check_results(gmap, res)
+    w = Words(i18n.check_language(language or config.language))
+    blocks = []
+    dislodged = []
+    for key, g in gmap.gangs.items():
+        gr = res.gangs.get(key)
+        if gr is None:
+            continue
+        blocks.append(
+            GangBlock(
+                key=key,
+                name=g.name,
+                colour=g.colour,
+                submitted=gr.orders_file is not None,
+                orders=tuple(_order_row(w, u) for u in gr.units),
+                changes=_changes(gr, w),
+            )
+        )
+        dislodged += [TextRow(g.name + w.colon + d.unit, _dislodged_text(w, d)) for d in gr.dislodged]
+    assaults = [
+        w(
+            "assault.took",
+            gang=_gang_name(gmap, a.gang),
+            unit=a.unit,
+            station=f"{a.station} ({_station(gmap, a.station)})",
+            strength=a.strength,
+            needed=a.needed,
+        )
+        for a in res.assaults
+        if a.succeeded
+    ]
+    corruption = [
+        {
+            "station": f"{s} ({_station(gmap, s)})",
+            "gang": _gang_name(gmap, owner),
+            "colour": gmap.gangs[owner].colour,
+        }
+        for s, owner in sorted(res.corruption.items(), key=lambda kv: gmap.districts[kv[0]].area)
+    ]
+    first = res.turn == gmap.scenario.start
+    table = ", ".join(f"{d} {n}" for d, n in gmap.raid_table.items())
+    total = sum(gmap.raid_table.values())
+    ctx = _common(gmap, config, res, w, for_email)
+    ctx.update(
+        {
+            "price_now": w("price.now", price=w.money(res.price)),
+            "raid_now": w("raid.this_turn", text=describe_raid(gmap, res.raid, w)),
+            "raid_now_draw": w("raid.draw", draw=res.raid.draw) if res.raid is not None and res.raid.draw else "",
+            "blocks": blocks,
+            "dislodged": dislodged,
+            "assaults": assaults,
+            "standings": standings(gmap, res, nxt),
+            "corruption": corruption,
+            "winners": _winner_line(gmap, res, w),
+            "price_next": w("price.next", price=w.money(res.next.price), reason=w.reason(res.next.price_reason)),
+            "raid_next": w("raid.next", text=describe_raid(gmap, res.next.raid, w)),
+            "raid_next_draw": (
+                w("raid.draw", draw=res.next.raid.draw) if res.next.raid is not None and res.next.raid.draw else ""
+            ),
+            "first": first,
+            "seed_sha256": config.seed_sha256,
+            "seed_how": w("seed.how", total=total),
+            "seed_table": table,
+            "seed_python": (
+                "import hashlib, hmac; "
+                "print(int.from_bytes(hmac.new(b'SEED', b'spring-1924', hashlib.sha256).digest(), 'big')"
+                f" % {total})"
+            ),
+        }
+    )
+    return ctx
+
+
+# -- rendering ----------------------------------------------------------------------------------
+
+
+def _autoescape(name: str | None) -> bool:
+    return name is not None and ".html" in name
+
+
+def _environment(directory: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(directory)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=_autoescape,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["pad"] = lambda text, width: str(text).ljust(int(width))
+    env.filters["rpad"] = lambda text, width: str(text).rjust(int(width))
+    env.filters["width"] = lambda rows, attr: max((len(str(getattr(r, attr))) for r in rows), default=0)
+    return env
+
+
+_ENV: dict[Path, jinja2.Environment] = {}
+
+
+def environment(directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
+    if not (directory / "report.txt.j2").is_file():
+        raise GameError(f"{directory}: the report templates are missing (report.txt.j2, ...)")
+    if directory not in _ENV:
+        _ENV[directory] = _environment(directory)
+    return _ENV[directory]
+
+
+def _render(name: str, ctx: Mapping[str, Any]) -> str:
+    return environment().get_template(name).render(**ctx)
+
+
+def render_report(
+    gmap: GameMap,
+    config: GameConfig,
+    data: TurnResults | Mapping[str, Any],
+    nxt: GameState,
+    gang: str,
+    *,
+    language: str | None = None,
+    html: bool = False,
+    for_email: bool = False,
+) -> str:
+    """One gang's private report (text, or HTML with ``html=True``)."""
+    ctx = report_context(gmap, config, data, nxt, gang, language=language, for_email=for_email)
+    return _render("report.html.j2" if html else "report.txt.j2", ctx)
+
+
+def render_bulletin(
+    gmap: GameMap,
+    config: GameConfig,
+    data: TurnResults | Mapping[str, Any],
+    nxt: GameState,
+    *,
+    language: str | None = None,
+    html: bool = False,
+    for_email: bool = False,
+) -> str:
+    """The public bulletin (text, or HTML with ``html=True``)."""
+    ctx = bulletin_context(gmap, config, data, nxt, language=language, for_email=for_email)
+    return _render("bulletin.html.j2" if html else "bulletin.txt.j2", ctx)
+
+
+def render_all(
+    gmap: GameMap,
+    config: GameConfig,
+    data: TurnResults | Mapping[str, Any],
+    nxt: GameState,
+    *,
+    language: str | None = None,
+    gangs: Iterable[str] | None = None,
+    bulletin: bool = True,
+    for_email: bool = False,
+) -> dict[str, str]:
+    """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
+    and ``bulletin.txt`` and ``bulletin.html``."""
+    res = as_results(data)
+    out: dict[str, str] = {}
+    for g in gangs if gangs is not None else gmap.gangs:
+        for html, ext in ((False, "txt"), (True, "html")):
+            out[f"{g}.{ext}"] = render_report(
+                gmap, config, res, nxt, g, language=language, html=html, for_email=for_email
+            )
+    if bulletin:
+        for html, ext in ((False, "txt"), (True, "html")):
+            out[f"bulletin.{ext}"] = render_bulletin(
+                gmap, config, res, nxt, language=language, html=html, for_email=for_email
+            )
+    return out
+
+
+# -- the game directory -----------------------------------------------------------------------
+
+
+def reports_dir(game: Game, turn: str) -> Path:
+    return game.turn_dir(turn) / REPORTS_DIR
+
+
+def load_turn(game: Game, turn: str) -> tuple[TurnResults, GameState]:
+    """A turn's results and the next turn's opening state, both checked."""
+    try:
+        t = Turn.parse(turn)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    path = game.turn_dir(turn) / RESULTS_FILE
+    if not path.is_file():
+        raise GameError(f"{path}: no results; adjudicate the turn first ('moonshine adjudicate {turn}')")
+    res = load_results(path)
+    check_results(game.map, res, source=str(path))
+    if res.turn != turn:
+        raise StateError(str(path), "turn", f"these are the results of {res.turn}, not {turn}")
+    nxt_name = t.next().name
+    if res.next.turn != nxt_name:
+        raise StateError(str(path), "next.turn", f"expected {nxt_name}, found {res.next.turn}")
+    return res, game.load_state(nxt_name)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write a binary file so that a reader sees the old or the new content, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def render_map(
+    gmap: GameMap, res: TurnResults, nxt: GameState, language: str, *, width: int = MAP_WIDTH
+) -> tuple[str, bytes]:
+    """The map at the start of the next turn with this turn's orders as arrows: SVG and PNG."""
+    from moonshine import picture
+
+    arrows = arrows_from_results(res, gmap)
+    title = map_title(gmap, res.turn, language)
+    svg = picture.render_svg(gmap, nxt, arrows=arrows, title=title, language=language)
+    png = picture.render_png(gmap, nxt, arrows=arrows, title=title, language=language, width=width)
+    return svg, png
+
+
+def write_reports(
+    game: Game,
+    turn: str,
+    *,
+    language: str | None = None,
+    gangs: Sequence[str] | None = None,
+    bulletin: bool = True,
+    pictures: bool = True,
+) -> list[Path]:
+    """Write TURN's reports under ``turns/TURN/reports/``: ``GANG.txt`` and
+    ``GANG.html`` for every gang (or those given), ``bulletin.txt``, ``bulletin.html``,
+    ``map.svg`` and ``map.png``; each file atomically. Returns the paths written, in
+    order. The ``adjudicate`` command calls it after adjudicating."""
+    gmap = game.map
+    lang = i18n.check_language(language or game.config.language)
+    for g in gangs or ():
+        if g not in gmap.gangs:
+            raise GameError(f"unknown gang {g!r} (gangs: {', '.join(gmap.gangs)})")
+    res, nxt = load_turn(game, turn)
+    texts = render_all(gmap, game.config, res, nxt, language=lang, gangs=gangs, bulletin=bulletin, for_email=True)
+    base = reports_dir(game, turn)
+    written: list[Path] = []
+    for name, text in texts.items():
+        path = base / name
+        atomic_write_text(path, text)
+        written.append(path)
+    if pictures:
+        svg, png = render_map(gmap, res, nxt, lang)
+        atomic_write_text(base / "map.svg", svg)
+        atomic_write_bytes(base / MAP_FILE, png)
+        written += [base / "map.svg", base / MAP_FILE]
+    return written
+
+
+def print_report(game: Game, turn: str, *, gang: str | None = None, language: str | None = None) -> str:
+    """The text of one report (the gang's, or the bulletin), for the terminal."""
+    gmap = game.map
+    if gang is not None and gang not in gmap.gangs:
+        raise GameError(f"unknown gang {gang!r} (gangs: {', '.join(gmap.gangs)})")
+    lang = i18n.check_language(language or game.config.language)
+    res, nxt = load_turn(game, turn)
+    if gang is None:
+        return render_bulletin(gmap, game.config, res, nxt, language=lang)
+    return render_report(gmap, game.config, res, nxt, gang, language=lang)
+
+
+__all__ = [
+    "MAP_CID",
+    "MAP_FILE",
+    "TEMPLATES_DIR",
+    "TurnResults",
+    "arrows_from_results",
+    "bulletin_context",
+    "describe_raid",
+    "load_results",
+    "load_turn",
+    "map_title",
+    "print_report",
+    "read_results",
+    "render_all",
+    "render_bulletin",
+    "render_report",
+    "report_context",
+    "standings",
+    "write_reports",
+]
