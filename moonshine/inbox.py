@@ -528,8 +528,6 @@ def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, str, Orde
 
 
 def _accept(ctx: _Context, r: _Reading) -> Outcome:
-    if r.problem or r.msg is None:
-        raise _Reject(r.problem or "the message could not be read")
     cfg = ctx.game.config
     gmap = ctx.game.map
     own = _gangs_of(ctx, r.sender)
@@ -538,6 +536,8 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
             f"{r.sender} is not a player's address in this game",
             help_text="Write from the address the game master registered for your gang, or ask them to add this one.",
         )
+    if r.problem or r.msg is None:
+        raise _Reject(r.problem or "the message could not be read")
     where, text, first = _pick_text(ctx, r, r.msg)
     if not text.strip():
         raise _Reject(

@@ -554,3 +554,31 @@ def test_process_uses_now_when_a_message_has_no_date(tmp_path: Path, fake_reader
     late = datetime(2024, 3, 5, 12, 0, tzinfo=UTC)
     [outcome2] = inbox.process(game, eml_folder(tmp_path / "b", [raw2]), now=late)
     assert outcome2.status == "rejected" and outcome2.reason.startswith("late: received 2024-03-05 12:00 UTC")
+
+
+def test_a_message_with_no_orders_withdraws_the_earlier_ones(tmp_path: Path, fake_reader: None) -> None:
+    game, _ = _with_saved_orders(tmp_path)
+    empty = order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\n", date="Thu, 29 Feb 2024 10:00:00 +0000")
+    result = run_inbox(game, maildir(tmp_path / "box", [empty]))
+    assert re.search(r"^accepted\s+valley.*0 order\(s\) read; replaces the orders received", result.output, re.M)
+    assert orders_file(game).read_text() == "gang: valley\n"
+
+
+def test_inbox_send_delivers_each_reply_once(tmp_path: Path, fake_reader: None) -> None:
+    from test_mail import Recorder, start_server
+
+    srv = start_server(Recorder())
+    try:
+        game = make_game(tmp_path, smtp=srv.smtp(**{"from": "Referee <ref@moonshine.example>"}))
+        msgs = [order_mail(TERRY, VALLEY_ORDERS), order_mail("eve@evil.example", VALLEY_ORDERS)]
+        result = run_inbox(game, maildir(tmp_path / "box", msgs), "--send")
+        assert result.exit_code == 0, result.output
+        got = sorted(sorted(r[1]) for r in srv.recorder.received)
+        assert got == [["eve@evil.example"], [FRANK, TERRY]]
+        assert all(r[0] == "ref@moonshine.example" for r in srv.recorder.received)
+        again = run_inbox(game, maildir(tmp_path / "box", msgs), "--send")
+        assert again.exit_code == 0, again.output
+        assert "Nothing to send." in again.output
+        assert len(srv.recorder.received) == 2
+    finally:
+        srv.controller.stop()
