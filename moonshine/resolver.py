@@ -1,0 +1,579 @@
+"""The decision core of the adjudicator: the DATC's "Math of Adjudication" (DATC v3.0,
+chapter 5), generalised to units of different strengths and to stacks.
+
+Every unit has one act (hold, move, support, transport, assault). The core decides
+three kinds of orders, as in Diplomacy: a MOVE succeeds or fails, a SUPPORT is given
+or cut, a CONVOY (Moonshine's transport) is kept or disrupted. Each decision is a
+condition on other decisions; ``Resolver.resolve`` finds the solution with the guess
+algorithm of DATC 5.F: guess, adjudicate, check; when two guesses give two answers,
+the backup rule decides (circular movement: all moves succeed; a cycle through a
+transport: Szykman's rule, the carriers hold).
+
+The core knows nothing of Chicago, money or text. It sees pieces (gang, kind,
+strength, district) and acts, and rule choices come from a ``Rulebook``:
+
+- strength: a unit adds its own strength, and a support the supporter's strength
+  (R6) or 1 (classic);
+- stacking: one gang's units of different kinds may share a district (R4): they
+  neither block nor fight each other;
+- the DATC's issues 4.A.4, 4.A.5 and 4.A.7 are named choices.
+
+A district's units may be several (a stack), so the DATC's strengths are sums:
+the hold strength of a district sums its staying units, and in a head-to-head
+battle a side's defence sums its units in the battle plus those that stay.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class ActKind(Enum):
+    HOLD = "hold"
+    MOVE = "move"
+    SUPPORT_HOLD = "support hold"
+    SUPPORT_MOVE = "support move"
+    SUPPORT_ASSAULT = "support assault"
+    ASSAULT = "assault"
+    CONVOY = "convoy"
+
+
+SUPPORTS = (ActKind.SUPPORT_HOLD, ActKind.SUPPORT_MOVE, ActKind.SUPPORT_ASSAULT)
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """Rule choices, as values. ``moonshine.adjudicator.MOONSHINE`` is the default book.
+
+    The DATC numbers its open questions; where a field settles one, the comment
+    names it (4.A.x) and the DATC's preferred answer is the default.
+    """
+
+    name: str
+    strengths: Mapping[str, int]  # unit kind -> strength (R6: L 1, H 2)
+    reach: Mapping[str, int]  # unit kind -> districts it may move in one turn (R8: L 2, H 1)
+    stacking: bool  # one gang's units of different kinds may share a district (R4)
+    support_adds_supporter_strength: bool  # R6: a support adds the supporter's strength; classic: 1
+    carried_kinds: frozenset[str]  # kinds that can be transported (R10: H)
+    carrier_kinds: frozenset[str]  # kinds that can transport (R10: L)
+    assault_kinds: frozenset[str]  # kinds that can assault a station (R11: H)
+    station_strength: int = 7  # R11
+    corrupted_station_strength: int = 3  # R11: against the gang that corrupts the station
+    # Backup rule for a cycle of moves only (DATC 5.B.9): they all succeed.
+    circular_movement_succeeds: bool = True
+    # Convoy paradoxes (DATC 4.A.2): "szykman" (the carriers in the cycle hold) or
+    # "all-fail" (every order in the cycle fails).
+    paradox_rule: str = "szykman"
+    # 4.A.3 (2000/2023 rules): a move to a neighbouring district goes by transport when
+    # the order names its carriers, or when a carrier of the mover's own gang is ordered
+    # to carry it there; otherwise it goes over the border.
+    own_carrier_means_transport: bool = True
+    # 4.A.4: a move that reaches the supporter by transport from the district the
+    # support is given into still counts as coming from there (choice a): no cut.
+    transport_from_target_cuts_support: bool = False
+    # 4.A.5 (2023): a unit dislodged by a transported unit may retreat to its origin.
+    retreat_to_transported_attackers_origin: bool = True
+    # 4.A.7: a dislodged unit has no effect on its attacker's origin only when the two
+    # met head to head (choice b); choice a: whenever it is dislodged from there.
+    dislodged_unit_bounces_unless_head_to_head: bool = True
+
+
+@dataclass(frozen=True)
+class Piece:
+    gang: str
+    kind: str
+    at: str
+    strength: int
+
+
+@dataclass(frozen=True)
+class Act:
+    """What one piece does. ``target`` is a piece index (supports, convoys); ``dest``
+    the destination (moves, supported moves, convoys) or the station's district
+    (assaults and their supports)."""
+
+    kind: ActKind = ActKind.HOLD
+    target: int = -1
+    dest: str = ""
+    direct: bool = True  # a move across the shared border (head-to-head possible)
+    convoyed: bool = False  # a move that needs carriers
+    route: tuple[str, ...] | None = None  # the carriers' districts, in order, when named
+
+
+@dataclass
+class _Cycle:
+    """Bookkeeping of the guess algorithm."""
+
+    orders: list[int] = field(default_factory=list)
+    members: set[int] = field(default_factory=set)
+
+    def add(self, i: int) -> None:
+        if i not in self.members:
+            self.orders.append(i)
+            self.members.add(i)
+
+    def truncate(self, length: int) -> list[int]:
+        cut = self.orders[length:]
+        del self.orders[length:]
+        self.members.difference_update(cut)
+        return cut
+
+
+class Backup(Enum):
+    """How the backup rule decided an order (None: by its own conditions)."""
+
+    CIRCULAR = "circular movement"
+    SZYKMAN = "transport paradox (Szykman rule)"
+    PARADOX = "paradox"
+
+
+class Resolver:
+    """Resolve all decisions of one turn. Construct, then call ``run()``; afterwards the
+    query methods (``succeeded``, ``attack``, ``defence``, ``prevent``, ``dislodgers``...)
+    read the final values."""
+
+    def __init__(
+        self,
+        rules: Rulebook,
+        pieces: Sequence[Piece],
+        acts: Sequence[Act],
+        neighbours: Mapping[str, Collection[str]],
+    ) -> None:
+        if len(pieces) != len(acts):
+            raise ValueError(f"{len(pieces)} pieces but {len(acts)} acts")
+        self.rules = rules
+        self.pieces = pieces
+        self.acts = acts
+        self.nb = neighbours
+        n = len(pieces)
+        self.at: dict[str, list[int]] = {}
+        self.into: dict[str, list[int]] = {}
+        for i, p in enumerate(pieces):
+            self.at.setdefault(p.at, []).append(i)
+        for i, a in enumerate(acts):
+            if a.kind is ActKind.MOVE:
+                self.into.setdefault(a.dest, []).append(i)
+        self.void = [False] * n
+        self.move_sup: list[list[int]] = [[] for _ in range(n)]
+        self.hold_sup: list[list[int]] = [[] for _ in range(n)]
+        self.assault_sup: list[list[int]] = [[] for _ in range(n)]
+        self.carriers: list[dict[str, int]] = [{} for _ in range(n)]
+        self.sup_into: list[str | None] = [None] * n  # the district a support is given into
+        for s, a in enumerate(acts):
+            self._link(s, a)
+        # Per move: units it meets head to head, rival moves, the units whose successful
+        # move takes away its power to bounce (4.A.7).
+        self.h2h: list[list[int]] = [[] for _ in range(n)]
+        self.rivals: list[list[int]] = [[] for _ in range(n)]
+        self.beaters: list[list[int]] = [[] for _ in range(n)]
+        for i, a in enumerate(acts):
+            if a.kind is not ActKind.MOVE:
+                continue
+            origin = pieces[i].at
+            for j in self.into.get(a.dest, ()):
+                if j != i and not self.compatible(i, j):
+                    self.rivals[i].append(j)
+            for j in self.at.get(a.dest, ()):
+                b = acts[j]
+                if b.kind is not ActKind.MOVE or b.dest != origin or self.compatible(i, j):
+                    continue
+                if a.direct and b.direct:
+                    self.h2h[i].append(j)
+                if rules.dislodged_unit_bounces_unless_head_to_head:
+                    if a.direct and b.direct and pieces[j].gang != pieces[i].gang:
+                        self.beaters[i].append(j)
+                elif pieces[j].gang != pieces[i].gang:
+                    self.beaters[i].append(j)
+        # Decision state (DATC 5.F).
+        self.decides = [a.kind is ActKind.MOVE or (a.kind in SUPPORTS or a.kind is ActKind.CONVOY) for a in acts]
+        for i in range(n):
+            if self.void[i]:
+                self.decides[i] = False
+        self.resolved = [not d for d in self.decides]
+        self.res = [True] * n
+        self.visited = [False] * n
+        self.hits = [0] * n
+        self.backup: dict[int, Backup] = {}
+        self._cycle = _Cycle()
+        self._recursion_hits = 0
+        self._guess_based = False
+
+    # -- static structure ------------------------------------------------------------
+    def _link(self, s: int, a: Act) -> None:
+        """Attach a support or convoy to the order it serves, or mark it void."""
+        if a.kind not in SUPPORTS and a.kind is not ActKind.CONVOY:
+            return
+        t = a.target
+        if not 0 <= t < len(self.acts) or t == s:
+            self.void[s] = True
+            return
+        b = self.acts[t]
+        if a.kind is ActKind.SUPPORT_HOLD:
+            if b.kind is ActKind.MOVE:
+                self.void[s] = True
+            else:
+                self.hold_sup[t].append(s)
+                self.sup_into[s] = self.pieces[t].at
+        elif a.kind is ActKind.SUPPORT_MOVE:
+            if b.kind is not ActKind.MOVE or b.dest != a.dest:
+                self.void[s] = True
+            else:
+                self.move_sup[t].append(s)
+                self.sup_into[s] = a.dest
+        elif a.kind is ActKind.SUPPORT_ASSAULT:
+            if b.kind is not ActKind.ASSAULT or b.dest != a.dest:
+                self.void[s] = True
+            else:
+                self.assault_sup[t].append(s)
+        else:
+            at = self.pieces[s].at
+            if (
+                b.kind is not ActKind.MOVE
+                or not b.convoyed
+                or b.dest != a.dest
+                or (b.route is not None and at not in b.route)
+                or at in (b.dest, self.pieces[t].at)
+            ):
+                self.void[s] = True
+            else:
+                self.carriers[t][at] = s
+
+    def compatible(self, i: int, j: int) -> bool:
+        """May pieces i and j share a district (R4: one gang's L and H)?"""
+        p, q = self.pieces[i], self.pieces[j]
+        return self.rules.stacking and p.gang == q.gang and p.kind != q.kind
+
+    def support_value(self, s: int) -> int:
+        return self.pieces[s].strength if self.rules.support_adds_supporter_strength else 1
+
+    # -- the generic resolve (DATC 5.F, with the ancestor fix) -----------------------------
+    def resolve(self, i: int) -> bool:
+        if self.resolved[i]:
+            return self.res[i]
+        cycle = self._cycle
+        if i in cycle.members:
+            self._guess_based = True
+            return self.res[i]
+        if self.visited[i]:
+            cycle.add(i)
+            self._guess_based = True
+            self._recursion_hits += 1
+            self.hits[i] += 1
+            return self.res[i]
+        self.visited[i] = True
+        old_len = len(cycle.orders)
+        old_guess_based = self._guess_based
+        old_hits = self._recursion_hits
+        self._guess_based = False
+        self.res[i] = False
+        first = self._adjudicate(i)
+        if not self._guess_based:
+            self._guess_based = old_guess_based
+            return self._settle(i, first)
+        self._recursion_hits -= self.hits[i]
+        self.hits[i] = 0
+        result = first
+        if self._recursion_hits == old_hits:
+            # This order is the ancestor of the whole cycle: try the other guess.
+            cycle.truncate(old_len)
+            self.res[i] = True
+            self._guess_based = False
+            second = self._adjudicate(i)
+            self._recursion_hits -= self.hits[i]
+            self.hits[i] = 0
+            if self._recursion_hits == old_hits:
+                members = cycle.truncate(old_len)
+                self._guess_based = old_guess_based
+                if first == second:
+                    return self._settle(i, first)
+                # Two answers (or none): the backup rule decides.
+                if i not in members:
+                    members.append(i)
+                self.visited[i] = False
+                self._backup_rule(members)
+                return self.resolve(i)
+            # The second guess reached orders further up: leave it to their ancestor.
+            self._guess_based = True
+            result = second
+        cycle.add(i)
+        self.res[i] = result
+        self.visited[i] = False
+        return result
+
+    def _settle(self, i: int, value: bool) -> bool:
+        self.res[i] = value
+        self.resolved[i] = True
+        self.visited[i] = False
+        return value
+
+    def _backup_rule(self, members: list[int]) -> None:
+        convoys = [i for i in members if self.acts[i].kind is ActKind.CONVOY]
+        moves = [i for i in members if self.acts[i].kind is ActKind.MOVE]
+        if convoys and self.rules.paradox_rule == "szykman":
+            for c in convoys:
+                self.backup[c] = Backup.SZYKMAN
+                self._settle(c, False)
+        elif moves and not convoys and self.rules.circular_movement_succeeds:
+            for m in moves:
+                self.backup[m] = Backup.CIRCULAR
+                self._settle(m, True)
+        else:
+            for i in members:
+                self.backup[i] = Backup.PARADOX
+                self._settle(i, False)
+
+    def _adjudicate(self, i: int) -> bool:
+        kind = self.acts[i].kind
+        if kind is ActKind.MOVE:
+            return self._move(i)
+        if kind is ActKind.CONVOY:
+            return self._convoy(i)
+        return self._support(i)
+
+    # -- conditions (DATC 5.B, generalised) --------------------------------------------
+    def leaves(self, v: int) -> bool:
+        """Piece v moves away successfully."""
+        return self.acts[v].kind is ActKind.MOVE and self.resolve(v)
+
+    def path(self, i: int) -> bool:
+        """A move's route holds (DATC 5.B.4): always over the border; by transport when
+        a chain of kept carriers links origin and destination."""
+        a = self.acts[i]
+        if not a.convoyed:
+            return True
+        carriers = self.carriers[i]
+        origin = self.pieces[i].at
+        if a.route is not None:
+            prev = origin
+            for d in a.route:
+                c = carriers.get(d)
+                if c is None or d not in self.nb[prev] or not self.resolve(c):
+                    return False
+                prev = d
+            return a.dest in self.nb[prev]
+        seen: set[str] = set()
+        stack = [d for d in self.nb[origin] if d in carriers]
+        stack.reverse()
+        while stack:
+            d = stack.pop()
+            if d in seen:
+                continue
+            seen.add(d)
+            if not self.resolve(carriers[d]):
+                continue
+            if a.dest in self.nb[d]:
+                return True
+            for x in self.nb[d]:
+                if x in carriers and x not in seen:
+                    stack.append(x)
+        return False
+
+    def hold(self, v: int) -> int:
+        """The strength piece v adds to its district's hold (DATC 5.B.5)."""
+        p = self.pieces[v]
+        if self.acts[v].kind is ActKind.MOVE:
+            return 0 if self.resolve(v) else p.strength
+        total = p.strength
+        for s in self.hold_sup[v]:
+            if self.resolve(s):
+                total += self.support_value(s)
+        return total
+
+    def defend(self, v: int) -> int:
+        """The defence of a unit in a head-to-head battle (DATC 5.B.7)."""
+        total = self.pieces[v].strength
+        for s in self.move_sup[v]:
+            if self.resolve(s):
+                total += self.support_value(s)
+        return total
+
+    def _excluded_gangs(self, i: int) -> set[str]:
+        """Gangs whose units at the destination would be dislodged: their supports do
+        not count in the attack (a gang never helps dislodge its own units)."""
+        gang = self.pieces[i].gang
+        out: set[str] = set()
+        h2h = self.h2h[i]
+        for v in self.at.get(self.acts[i].dest, ()):
+            q = self.pieces[v]
+            if q.gang != gang and q.gang not in out and (v in h2h or not self.leaves(v)):
+                out.add(q.gang)
+        return out
+
+    def attack(self, i: int) -> int:
+        """A move's attack strength (DATC 5.B.8), 0 when its route fails."""
+        if not self.path(i):
+            return 0
+        excluded = self._excluded_gangs(i)
+        total = self.pieces[i].strength
+        for s in self.move_sup[i]:
+            if self.pieces[s].gang not in excluded and self.resolve(s):
+                total += self.support_value(s)
+        return total
+
+    def defence(self, i: int) -> int:
+        """What move i must beat at its destination: the hold of the other gangs' units
+        that stay, and the defence of those it meets head to head."""
+        gang = self.pieces[i].gang
+        h2h = self.h2h[i]
+        total = 0
+        for v in self.at.get(self.acts[i].dest, ()):
+            if self.pieces[v].gang == gang:
+                continue
+            total += self.defend(v) if v in h2h else self.hold(v)
+        return total
+
+    def prevent(self, j: int) -> int:
+        """How strongly move j keeps others out of its destination (DATC 5.B.6)."""
+        if not self.path(j):
+            return 0
+        for o in self.beaters[j]:
+            # A unit beaten head to head has no effect where its attacker came from;
+            # by 4.A.7 choice a, neither has a unit dislodged from there otherwise.
+            if self.resolve(o) and (o in self.h2h[j] or not self.resolve(j)):
+                return 0
+        return self.defend(j)
+
+    def own_blocker(self, i: int) -> int | None:
+        """A unit of the mover's gang that cannot share the destination and does not
+        leave it (or comes the other way across the border): the move fails."""
+        p = self.pieces[i]
+        h2h = self.h2h[i]
+        for v in self.at.get(self.acts[i].dest, ()):
+            if (
+                v != i
+                and self.pieces[v].gang == p.gang
+                and not self.compatible(i, v)
+                and (v in h2h or not self.leaves(v))
+            ):
+                return v
+        return None
+
+    def _move(self, i: int) -> bool:
+        if not self.path(i):
+            return False
+        if self.own_blocker(i) is not None:
+            return False
+        attack = self.attack(i)
+        if attack <= self.defence(i):
+            return False
+        # Plain loops rather than any()/all() on generators: the recursion stays in
+        # Python frames, which a raised recursion limit can afford.
+        for j in self.rivals[i]:  # noqa: SIM110
+            if attack <= self.prevent(j):
+                return False
+        return True
+
+    def cutters(self, s: int) -> list[int]:
+        """Moves that would cut support s if their route holds (DATC 5.B.2)."""
+        p = self.pieces[s]
+        into = self.sup_into[s]
+        out = []
+        for m in self.into.get(p.at, ()):
+            if self.pieces[m].gang == p.gang:
+                continue
+            if (
+                into is not None
+                and self.pieces[m].at == into
+                and not (self.acts[m].convoyed and self.rules.transport_from_target_cuts_support)
+            ):
+                continue
+            out.append(m)
+        return out
+
+    def _support(self, s: int) -> bool:
+        for m in self.cutters(s):
+            if self.path(m):
+                return False
+        return not self.dislodgers(s)
+
+    def _convoy(self, c: int) -> bool:
+        # DATC 5.D: the carrier's attackers are adjudicated, not resolved, so that a
+        # paradox forms one clean cycle (carrier and the support it depends on).
+        gang = self.pieces[c].gang
+        for m in self.into.get(self.pieces[c].at, ()):
+            if self.pieces[m].gang == gang:
+                continue
+            if self.res[m] if self.resolved[m] else self._move(m):
+                return False
+        return True
+
+    # -- queries ------------------------------------------------------------------------
+    def succeeded(self, i: int) -> bool:
+        return self.resolve(i) if self.decides[i] else not self.void[i]
+
+    def dislodgers(self, v: int) -> list[int]:
+        """The other gangs' moves that succeed into v's district while v stays."""
+        if self.leaves(v):
+            return []
+        gang = self.pieces[v].gang
+        return [m for m in self.into.get(self.pieces[v].at, ()) if self.pieces[m].gang != gang and self.resolve(m)]
+
+    def assault_strength(self, i: int) -> int:
+        total = self.pieces[i].strength
+        for s in self.assault_sup[i]:
+            if self.resolve(s):
+                total += self.support_value(s)
+        return total
+
+    # -- running ------------------------------------------------------------------------
+    def _dependencies(self, i: int) -> Iterator[int]:
+        """An over-approximation of the decisions order i reads."""
+        a = self.acts[i]
+        if a.kind is ActKind.MOVE:
+            for v in self.at.get(a.dest, ()):
+                yield v
+                yield from self.hold_sup[v]
+                yield from self.move_sup[v]
+            yield from self.move_sup[i]
+            yield from self.rivals[i]
+            yield from self.beaters[i]
+            yield from self.carriers[i].values()
+        elif a.kind in SUPPORTS or a.kind is ActKind.CONVOY:
+            yield from self.into.get(self.pieces[i].at, ())
+
+    def _order(self) -> list[int]:
+        """Decisions in post-order of their static dependencies, so that most are
+        resolved from already settled ones and the recursion stays shallow."""
+        n = len(self.acts)
+        state = [0] * n  # 0 new, 1 open, 2 done
+        out: list[int] = []
+        for root in range(n):
+            if state[root]:
+                continue
+            state[root] = 1
+            stack: list[tuple[int, Iterator[int]]] = [(root, self._dependencies(root))]
+            while stack:
+                node, it = stack[-1]
+                for nxt in it:
+                    if state[nxt] == 0:
+                        state[nxt] = 1
+                        stack.append((nxt, self._dependencies(nxt)))
+                        break
+                else:
+                    stack.pop()
+                    state[node] = 2
+                    out.append(node)
+        return out
+
+    def run(self) -> Resolver:
+        with _recursion_room(64 * len(self.acts) + 1000):
+            for i in self._order():
+                if self.decides[i] and not self.resolved[i]:
+                    self.resolve(i)
+        return self
+
+
+@contextmanager
+def _recursion_room(limit: int) -> Iterator[None]:
+    """Long chains of dependent orders recurse deeply; allow it for this call only."""
+    old = sys.getrecursionlimit()
+    if limit > old:
+        sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
