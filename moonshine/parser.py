@@ -310,7 +310,7 @@ def _table(**groups: str) -> dict[tuple[str, ...], str]:
 
 
 KINDS = _table(
-    H="h | henchman | henchmen | hdm | homme de main | hommes de main | homme | hommedemain",
+    H="h | henchman | henchmen | hdm | homme de main | hommes de main | homme",
     L="l | delivery man | delivery men | deliveryman | livreur | livreurs",
 )
 VERBS = _table(
@@ -341,6 +341,7 @@ ASSAULT = _table(
 VIA = _table(via="via | par | through")
 SEPARATOR = _table(sep=", | and | et | or | ou | then | puis")
 FILLER = _table(fill="in | at | en | a | dans | au")
+_FILLERS = {p[0] for p in FILLER}
 STATION_BEFORE = _table(
     st="station | station in | the station in | the station of | the station at | poste | poste de | le poste de "
     "| poste du | le poste du | poste de police de | le poste de police de"
@@ -515,7 +516,7 @@ class _Parser:
         if tok is None or tok.kind != "word":
             raise self.expected(what)
         code, n = self.names.at(self.keys, self.pos)
-        if n == 0 and tok.key in {p[0] for p in FILLER}:
+        if n == 0 and tok.key in _FILLERS:
             code, n = self.names.at(self.keys, self.pos + 1)
             if n:
                 self.pos += 1
@@ -564,6 +565,12 @@ class _Parser:
     def kind(self) -> UnitKind | None:
         meaning = self.match(KINDS)
         return None if meaning is None else UnitKind(meaning)
+
+    def peek_kind(self) -> UnitKind | None:
+        start = self.pos
+        kind = self.kind()
+        self.pos = start
+        return kind
 
     def unit(self) -> UnitRef:
         kind = self.kind()
@@ -722,6 +729,8 @@ class _Parser:
         if op == "support":
             return self.support(unit)
         if op == "transport":
+            if self.peek_kind() is None and self.names.at(self.keys, self.pos)[1]:
+                return self.move(unit)  # "H LOO -> NSS": an arrow for a move
             target = self.unit()
             if not self.match(MOVE):
                 raise self.expected(say("'-' and the destination", "'-' et la destination"))
@@ -800,7 +809,7 @@ def parse_line(text: str, gmap: GameMap) -> Parsed | None:
     body = _strip_comment(body).strip()
     if _RULE.match(body):
         return None
-    body = _BULLET.sub("", body).strip()
+    body = _BULLET.sub("", body).strip().rstrip(",").strip()
     if not body:
         return None
     line = unicodedata.normalize("NFKC", body).translate(_DASHES)

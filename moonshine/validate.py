@@ -235,9 +235,17 @@ def check_order(
         return _check_store(ctx, order)
     if isinstance(order, Bribe):
         return _check_bribe(ctx, order)
-    problem = _own_unit(ctx, order.unit, holding=isinstance(order, Hold))
-    if problem is not None:
+    # A new unit holds (R18) but may still be dislodged: hold and retreat orders suit it.
+    problem = _own_unit(ctx, order.unit, new_ok=isinstance(order, Hold | Retreat))
+    if problem is not None and not problem.ok:
         return problem
+    verdict = _check_unit_order(ctx, order)
+    if problem is not None and verdict.ok:
+        return Verdict(notes=problem.notes + verdict.notes)
+    return verdict
+
+
+def _check_unit_order(ctx: _Ctx, order: UnitOrder | Retreat | Disband) -> Verdict:
     if isinstance(order, Hold | Disband):
         return _OK
     if isinstance(order, Move):
@@ -277,7 +285,7 @@ def _districts(order: Order) -> list[str]:
     return out
 
 
-def _own_unit(ctx: _Ctx, ref: UnitRef, *, holding: bool) -> Verdict | None:
+def _own_unit(ctx: _Ctx, ref: UnitRef, *, new_ok: bool) -> Verdict | None:
     """R12: the unit must be on the board and the gang's; R18: a new unit holds; R22: an
     arrested unit takes no orders."""
     st = ctx.st
@@ -295,12 +303,12 @@ def _own_unit(ctx: _Ctx, ref: UnitRef, *, holding: bool) -> Verdict | None:
                 )
         line = ctx.recruiting.get((ref.kind, ref.district))
         if line is not None:
-            if holding:
+            if new_ok:
                 return Verdict(
                     notes=(
                         say(
-                            "{u} is recruited this turn (line {n}) and holds anyway (R18)",
-                            "{u} est recrutée à ce tour (ligne {n}) et tient sa position de toute façon (R18)",
+                            "{u} is recruited this turn (line {n}): a new unit holds (R18)",
+                            "{u} est recrutée à ce tour (ligne {n}) : une nouvelle unité tient sa position (R18)",
                             u=ref.text(),
                             n=line,
                         ),
@@ -329,7 +337,7 @@ def _own_unit(ctx: _Ctx, ref: UnitRef, *, holding: bool) -> Verdict | None:
             u=ref.text(),
             g=owner,
         )
-    if unit.recruited == st.turn and not holding:
+    if unit.recruited == st.turn and not new_ok:
         return _no(
             "{u} was recruited this turn: a new unit holds during its first turn (R18)",
             "{u} a été recrutée à ce tour : une nouvelle unité tient sa position pendant son premier tour (R18)",

@@ -175,6 +175,7 @@ def test_unit_recruited_this_turn_holds(chicago: GameMap, start: GameState) -> N
     assert status == REJECTED
     assert "L KEN was recruited this turn: a new unit holds during its first turn (R18)" in message
     assert one(chicago, start, "L KEN hold")[0] == ACCEPTED
+    assert one(chicago, start, "retreat L KEN - WOO")[0] == ACCEPTED  # it may still be dislodged
     result = read(chicago, start, "")
     assert UnitRef(L, "KEN") not in result.unordered
     assert result.money is not None and result.money.units == 6  # no upkeep for it this turn (R17)
@@ -187,13 +188,16 @@ def test_a_new_unit_cannot_carry(chicago: GameMap, start: GameState) -> None:
 
 
 def test_unit_recruited_in_the_same_file(chicago: GameMap, start: GameState) -> None:
-    result = read(chicago, start, "recruit H KEN\nH KEN - FIV\nH KEN hold\ndisband H KEN")
+    result = read(chicago, start, "recruit H KEN\nH KEN - FIV\nH KEN hold\ndisband H KEN\nretreat H KEN - FIV, WOO")
     statuses = [ln.status for ln in result.lines]
-    assert statuses == [ACCEPTED, REJECTED, ACCEPTED, REJECTED]
+    assert statuses == [ACCEPTED, REJECTED, ACCEPTED, REJECTED, REJECTED]
     assert "H KEN is only recruited this turn (line 1): a new unit holds during its first turn (R18)" in (
         result.lines[1].message
     )
-    assert "holds anyway" in result.lines[2].message
+    assert result.lines[2].message == "H KEN is recruited this turn (line 1): a new unit holds (R18)"
+    assert "H KEN cannot reach WOO" in result.lines[4].message  # a new unit may retreat, where it could move
+    again = read(chicago, start, "recruit H KEN\nretreat H KEN - FIV, HYD")
+    assert again.ok and set(again.retreats) == {UnitRef(H, "KEN")}
 
 
 def test_recruit_beside_a_rival(chicago: GameMap, start: GameState) -> None:
