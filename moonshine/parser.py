@@ -237,7 +237,7 @@ def is_signature(line: str) -> bool:
     return line.rstrip("\r\n") in ("-- ", "--")
 
 
-_RULE = re.compile(r"^[-_=*~.]+$")  # a drawn line ("-----", "=====") separates, it orders nothing
+_RULE = re.compile(r"^[-_=*~.]+$")  # "-----", "=====": a drawn line
 
 
 # -- words ------------------------------------------------------------------------------
@@ -807,7 +807,7 @@ def parse_line(text: str, gmap: GameMap) -> Parsed | None:
     if header is not None:
         return header
     body = _strip_comment(body).strip()
-    if _RULE.match(body):
+    if _RULE.match(body) or body.endswith(":"):  # a drawn line or a heading ("Orders:") orders nothing
         return None
     body = _BULLET.sub("", body).strip().rstrip(",").strip()
     if not body:

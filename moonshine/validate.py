@@ -48,6 +48,7 @@ from moonshine.state import GameState
 
 UPKEEP: Money = 200  # $2 per unit per turn (R17)
 RECRUIT_COST: Money = 200  # $2 per recruit (R17)
+MAX_LINES = 1000  # an orders file is a few dozen lines; the rest of a longer one is not read
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -758,7 +759,17 @@ def read_orders(
     file's ``gang:`` line, else ``fallback_gang`` (e.g. from the file's name). Every line
     gets a status and a reason; all problems are reported together."""
     result = GangOrders(gang=None, turn=st.turn, source=source)
-    result.lines = _read_lines(text, gmap)
+    raw = _split(text)
+    if len(raw) > MAX_LINES:
+        result.issues.append(
+            say(
+                "the file has {n} lines: only the first {m} are read",
+                "le fichier a {n} lignes : seules les {m} premières sont lues",
+                n=len(raw),
+                m=MAX_LINES,
+            )
+        )
+    result.lines = _read_lines(raw[:MAX_LINES], gmap)
     _headers(result, gmap, st, gang, fallback_gang)
     if result.gang is None:
         for line in result.lines:
@@ -770,10 +781,10 @@ def read_orders(
     return result
 
 
-def _read_lines(text: str, gmap: GameMap) -> list[OrderLine]:
+def _read_lines(raw_lines: list[str], gmap: GameMap) -> list[OrderLine]:
     lines: list[OrderLine] = []
     signed = False
-    for number, raw in enumerate(_split(text), 1):
+    for number, raw in enumerate(raw_lines, 1):
         if signed:
             lines.append(OrderLine(number, raw, COMMENT))
             continue

@@ -213,7 +213,9 @@ def test_headers(chicago: GameMap, line: str, header: object) -> None:
     assert parse_line(line, chicago) == header
 
 
-@pytest.mark.parametrize("line", ["", "   ", "# comment", "> # quoted comment", ">", "-----", "====="])
+@pytest.mark.parametrize(
+    "line", ["", "   ", "# comment", "> # quoted comment", ">", "-----", "=====", "Orders for spring 1924:", "Ordres :"]
+)
 def test_blank_and_comment_lines_are_not_orders(chicago: GameMap, line: str) -> None:
     assert parse_line(line, chicago) is None
 

@@ -413,3 +413,10 @@ def test_check_order_alone(chicago: GameMap, start: GameState) -> None:
     assert check_order(Hold(UnitRef(H, "LOO")), chicago, start, "valley").ok
     bad = check_order(Transport(UnitRef(L, "ZZZ"), UnitRef(H, "LOO"), "BRO"), chicago, start, "valley")
     assert str(bad.reason) == "no district ZZZ on this map"
+
+
+def test_only_the_first_thousand_lines_are_read(chicago: GameMap, start: GameState) -> None:
+    result = read(chicago, start, "H LOO - NSS\n" * 1500)
+    assert len(result.lines) == 1000
+    assert result.problems == ["the file has 1500 lines: only the first 1000 are read"]
+    assert not result.ok
