@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from moonshine.geo import GameMap, load_map
@@ -16,3 +18,10 @@ def chicago() -> GameMap:
 @pytest.fixture
 def start(chicago: GameMap) -> GameState:
     return initial_state(chicago)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the adjudicator case catalogue's counts per section (tests/test_cases.py)."""
+    cases = sys.modules.get("test_cases")
+    for line in getattr(cases, "summary", list)():
+        terminalreporter.write_line(line)

@@ -1,0 +1,221 @@
+"""The adjudicator's case catalogue (tests/cases/*.yaml): each case is a position,
+its orders in canonical form and the expected result of every order, the
+dislodged units and every unit's final district. The DATC cases cite the DATC
+case they are adapted from; rulings.yaml has at least one case per ruling R4 to
+R12. A summary of the counts per section is printed at the end of the run."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from moonshine.adjudicator import Outcome, ResultCode, adjudicate
+from moonshine.geo import GameMap, UnitKind, load_map
+from moonshine.orders import UNIT_ORDER_TYPES, Retreat, UnitOrder, UnitRef, parse_canonical
+from moonshine.state import GameState, Unit
+
+CASES = Path(__file__).parent / "cases"
+RESULTS = ("succeeds", "fails", "rejected", "void")
+UNIT = re.compile(r"^([LH]) ([A-Z]{3})( \(new\))?$")
+
+# section -> [passed, run]; read by the terminal summary in conftest.py
+TALLY: dict[str, list[int]] = {}
+
+
+@dataclass
+class Case:
+    section: str  # file stem, e.g. datc-6a
+    name: str
+    description: str
+    gmap: GameMap
+    state: GameState
+    orders: list[tuple[UnitOrder, str, str]]  # order, expected result, reason substring
+    retreats: list[Retreat]
+    dislodged: dict[UnitRef, str | None]  # unit -> retreated to (None: disbanded)
+    final: dict[str, set[str]]  # gang -> {"H LOO", ...}
+    datc: str | None = None
+    ruling: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@functools.cache
+def _map(name: str) -> GameMap:
+    return load_map(CASES / name if name.endswith(".yaml") else name)
+
+
+def _fail(where: str, problem: str) -> ValueError:
+    return ValueError(f"{where}: {problem}")
+
+
+def _unit(text: str, where: str) -> tuple[UnitKind, str, bool]:
+    m = UNIT.match(text)
+    if not m:
+        raise _fail(where, f"expected a unit like 'H LOO' or 'L NSS (new)', found {text!r}")
+    return UnitKind(m.group(1)), m.group(2), m.group(3) is not None
+
+
+def _ref(text: str, where: str) -> UnitRef:
+    kind, code, _ = _unit(text, where)
+    return UnitRef(kind, code)
+
+
+def load_case(section: str, raw: dict[str, Any]) -> Case:
+    where = f"{section}: {raw.get('name', '?')}"
+    for key in ("name", "description", "units", "orders", "dislodged", "final"):
+        if key not in raw:
+            raise _fail(where, f"missing {key!r}")
+    gmap = _map(raw.get("map", "chicago-1920s"))
+    turn = raw.get("turn", gmap.scenario.start)
+    st = GameState(turn=turn, price=gmap.scenario.price)
+    for gang, units in raw["units"].items():
+        if gang not in gmap.gangs:
+            raise _fail(where, f"unknown gang {gang!r}")
+        for text in units:
+            kind, code, new = _unit(text, where)
+            if code not in gmap.districts:
+                raise _fail(where, f"unknown district in {text!r}")
+            st.units.append(Unit(code, kind, gang, turn if new else ""))
+    st.corruption = dict(raw.get("corruption") or {})
+    orders: list[tuple[UnitOrder, str, str]] = []
+    for item in raw["orders"]:
+        if not isinstance(item, dict) or len(item) != 1:
+            raise _fail(where, f"an order line is 'ORDER: RESULT', found {item!r}")
+        ((text, expected),) = item.items()
+        order = parse_canonical(text)
+        if not isinstance(order, UNIT_ORDER_TYPES):
+            raise _fail(where, f"not a unit order: {text!r}")
+        result, _, reason = str(expected).partition(", ")
+        if result not in RESULTS:
+            raise _fail(where, f"{text}: expected one of {', '.join(RESULTS)}, found {expected!r}")
+        orders.append((order, result, reason))
+    retreats = []
+    for text in raw.get("retreats") or []:
+        r = parse_canonical(text)
+        if not isinstance(r, Retreat):
+            raise _fail(where, f"not a retreat: {text!r}")
+        retreats.append(r)
+    dislodged = {_ref(u, where): None if to == "disbanded" else str(to) for u, to in (raw["dislodged"] or {}).items()}
+    final = {g: {f"{_ref(u, where).text()}" for u in units} for g, units in (raw["final"] or {}).items()}
+    return Case(
+        section,
+        str(raw["name"]),
+        str(raw["description"]),
+        gmap,
+        st,
+        orders,
+        retreats,
+        dislodged,
+        final,
+        raw.get("datc"),
+        raw.get("ruling"),
+        raw,
+    )
+
+
+def all_cases() -> Iterator[Case]:
+    for path in sorted(CASES.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for raw in data["cases"]:
+            yield load_case(path.stem, raw)
+
+
+CATALOGUE = list(all_cases())
+
+
+def run(case: Case) -> Outcome:
+    orders = {o.unit: o for o, _, _ in case.orders}
+    retreats = {r.unit: r for r in case.retreats}
+    return adjudicate(case.gmap, case.state, orders, retreats)
+
+
+def problems(case: Case, out: Outcome) -> list[str]:
+    """Every difference between the expected and the actual outcome."""
+    found: list[str] = []
+    for order, expected, reason in case.orders:
+        res = out.results.get(order.unit)
+        if res is None:
+            found.append(f"{order.text()}: no result")
+            continue
+        actual = (
+            "rejected"
+            if res.code is ResultCode.REJECTED
+            else "void"
+            if res.code is ResultCode.VOID
+            else "succeeds"
+            if res.succeeded
+            else "fails"
+        )
+        if actual != expected:
+            found.append(f"{order.text()}: expected {expected}, got {actual} ({res.reason})")
+        elif reason and reason not in res.reason:
+            found.append(f"{order.text()}: expected a reason with {reason!r}, got {res.reason!r}")
+    actual_dislodged = {ref: d.retreated_to for ref, d in out.dislodged.items()}
+    if actual_dislodged != case.dislodged:
+        why = {ref.text(): d.reason for ref, d in out.dislodged.items()}
+        found.append(f"dislodged: expected {_show(case.dislodged)}, got {_show(actual_dislodged)} {why}")
+    actual_final: dict[str, set[str]] = {}
+    for u in out.units:
+        actual_final.setdefault(u.gang, set()).add(f"{u.kind.value} {u.district}")
+    if actual_final != case.final:
+        found.append(f"final: expected {_sets(case.final)}, got {_sets(actual_final)}")
+    return found
+
+
+def _show(d: dict[UnitRef, str | None]) -> str:
+    return "{" + ", ".join(f"{r.text()}: {to or 'disbanded'}" for r, to in sorted(d.items())) + "}"
+
+
+def _sets(d: dict[str, set[str]]) -> str:
+    return "; ".join(f"{g}: {', '.join(sorted(v))}" for g, v in sorted(d.items()))
+
+
+@pytest.mark.parametrize("case", CATALOGUE, ids=[f"{c.section}:{c.name}" for c in CATALOGUE])
+def test_case(case: Case) -> None:
+    tally = TALLY.setdefault(case.section, [0, 0])
+    tally[1] += 1
+    out = run(case)
+    found = problems(case, out)
+    assert not found, f"{case.name} ({case.description})\n  " + "\n  ".join(found)
+    tally[0] += 1
+
+
+def test_catalogue_covers_the_datc_and_every_ruling() -> None:
+    datc = [c for c in CATALOGUE if c.datc]
+    sections = {c.datc.split(".")[1] for c in datc if c.datc}
+    assert len(datc) >= 70
+    assert {"A", "C", "D", "E", "F", "G", "H"} <= sections
+    assert all(re.fullmatch(r"6\.[A-H]\.\d+", c.datc or "") for c in datc)
+    rulings = {c.ruling for c in CATALOGUE if c.ruling}
+    assert {f"R{n}" for n in range(4, 13)} <= rulings
+
+
+def test_every_case_orders_only_units_on_its_board() -> None:
+    for case in CATALOGUE:
+        on_board = {UnitRef(u.kind, u.district) for u in case.state.units}
+        for order, _, _ in case.orders:
+            assert order.unit in on_board, f"{case.name}: {order.text()} orders no unit of the position"
+
+
+def test_a_wrong_expectation_is_reported() -> None:
+    """The checker itself can fail: flip one expected result and it complains."""
+    case = next(c for c in CATALOGUE if c.datc == "6.A.11")
+    order, expected, reason = case.orders[0]
+    flipped = Case(**{**case.__dict__, "orders": [(order, "succeeds", reason), *case.orders[1:]]})
+    assert expected == "fails"
+    assert problems(flipped, run(flipped))
+
+
+def summary() -> list[str]:
+    """Counts per section, for the terminal summary."""
+    if not TALLY:
+        return []
+    total = [sum(t[0] for t in TALLY.values()), sum(t[1] for t in TALLY.values())]
+    parts = [f"{s} {p}/{n}" for s, (p, n) in sorted(TALLY.items())]
+    return [f"adjudicator cases passed: {', '.join(parts)} (total {total[0]}/{total[1]})"]
