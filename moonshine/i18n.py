@@ -295,6 +295,7 @@ WORDS: dict[str, dict[str, str]] = {
     "rejected": {"en": "rejected", "fr": "rejeté"},
     "replaced": {"en": "replaced", "fr": "remplacé"},
     "ignored": {"en": "ignored", "fr": "ignoré"},
+    "header": {"en": "header", "fr": "en-tête"},
     "recruit": {"en": "recruit", "fr": "recrue"},
     "disband": {"en": "disband", "fr": "renvoi"},
     "recruit cancelled": {"en": "recruit cancelled", "fr": "recrue annulée"},
@@ -422,54 +423,284 @@ def _p(regex: str, french: Callable[[re.Match[str]], str], example: str) -> Reas
     return ReasonPattern(re.compile(rf"^{regex}$"), french, example)
 
 
-_U = r"[LH] [A-Z]{3}"
 _C = r"[A-Z]{3}"
+_U = r"[LH] [A-Z]{3}"
+_US = rf"{_U}(?:, {_U})*"  # several units: "H LOO, L NSS"
+_VS = r"\((?P<a>\d+) vs (?P<b>\d+)\)"
+
+
+def _vs(m: re.Match[str]) -> str:
+    return f"({m['a']} contre {m['b']})"
+
+
+def _moved_tail(tail: str) -> str:
+    """The end of ``moved to X``: carriers, circular movement, units dislodged, strengths."""
+    out = tail.replace(", carried by ", ", transporté par ").replace(" (circular movement)", " (mouvement circulaire)")
+    out = out.replace(", dislodging ", ", délogeant ")
+    return re.sub(r"\((\d+) vs (\d+)\)", r"(\1 contre \2)", out)
+
+
+def _refusal(text: str) -> str:
+    """One refused retreat inside ``disbanded: no usable retreat (...)``: ``LOO: why``."""
+    code, sep, why = text.partition(": ")
+    return code + " : " + _translate(why) if sep else _translate(text)
+
+
+def _fr_steps(text: str) -> str:
+    return "un quartier" if text == "one district" else text.replace(" districts", " quartiers")
+
+
+def _fr_can(verb: str) -> str:
+    return {
+        "assault a police station": "attaquer un poste de police",
+        "transport": "transporter",
+        "be transported": "être transporté",
+    }[verb]
+
 
 REASONS_FR: tuple[ReasonPattern, ...] = (
-    # movement (the adjudicator)
-    _p(r"moved", lambda m: "avancé", "moved"),
-    _p(rf"moved to (?P<d>{_C})", lambda m: f"avancé à {m['d']}", "moved to ROG"),
+    # -- movement, supports, transports, assaults (the adjudicator) -----------------------
     _p(r"held", lambda m: "a tenu", "held"),
-    _p(r"holds?", lambda m: "tient", "holds"),
-    _p(r"support given", lambda m: "soutien apporté", "support given"),
+    _p(rf"held against (?P<u>{_US})", lambda m: f"a tenu face à {m['u']}", "held against H NSS, L BRO"),
+    _p(r"it held", lambda m: "l'unité a tenu", "it held"),
+    _p(r"recruited this turn, it holds", lambda m: "recruté ce tour-ci, il tient", "recruited this turn, it holds"),
+    _p(r"rejected: (?P<x>.+)", lambda m: f"rejeté : {_translate(m['x'])}", "rejected: a unit cannot support itself"),
+    _p(rf"moved to (?P<d>{_C})(?P<t>[^;]*)", lambda m: f"avancé à {m['d']}{_moved_tail(m['t'])}", "moved to ROG"),
     _p(
-        r"support given \(the move failed\)",
-        lambda m: "soutien apporté (l'avance a échoué)",
-        "support given (the move failed)",
+        rf"blocked by own (?P<u>{_U}) coming the other way",
+        lambda m: f"bloqué par votre propre {m['u']} qui vient en sens inverse",
+        "blocked by own H NSS coming the other way",
     ),
-    _p(r"supported", lambda m: "soutien apporté", "supported"),
-    _p(rf"support cut by (?P<u>{_U})", lambda m: f"soutien coupé par {m['u']}", "support cut by L NSS"),
-    _p(r"support cut", lambda m: "soutien coupé", "support cut"),
     _p(
-        rf"bounced with (?P<u>{_U}) \((?P<a>\d+) vs (?P<b>\d+)\)",
-        lambda m: f"rebondi contre {m['u']} ({m['a']} contre {m['b']})",
+        rf"blocked by own (?P<u>{_U}), which stays in (?P<d>{_C})",
+        lambda m: f"bloqué par votre propre {m['u']}, qui reste à {m['d']}",
+        "blocked by own H NSS, which stays in NSS",
+    ),
+    _p(
+        rf"lost head to head with (?P<u>{_US}) {_VS}",
+        lambda m: f"perdu le face-à-face contre {m['u']} {_vs(m)}",
+        "lost head to head with H NSS (2 vs 3)",
+    ),
+    _p(rf"held off by (?P<u>{_US}) {_VS}", lambda m: f"repoussé par {m['u']} {_vs(m)}", "held off by H CHI (3 vs 4)"),
+    _p(
+        rf"bounced with (?P<u>{_US}) {_VS}",
+        lambda m: f"rebondi contre {m['u']} {_vs(m)}",
         "bounced with H NSS (2 vs 2)",
     ),
-    _p(rf"bounced with (?P<u>{_U})", lambda m: f"rebondi contre {m['u']}", "bounced with H LOO"),
     _p(
-        rf"bounced: (?P<u>{_U}) held \((?P<a>\d+) vs (?P<b>\d+)\)",
-        lambda m: f"rebondi : {m['u']} a tenu ({m['a']} contre {m['b']})",
-        "bounced: H CHI held (3 vs 3)",
-    ),
-    _p(r"bounced", lambda m: "rebondi", "bounced"),
-    _p(rf"dislodged by (?P<u>{_U})", lambda m: f"délogé par {m['u']}", "dislodged by H LOO"),
-    _p(r"dislodged", lambda m: "délogé", "dislodged"),
-    _p(r"transport disrupted", lambda m: "transport interrompu", "transport disrupted"),
-    _p(r"transported", lambda m: "transporté", "transported"),
-    _p(r"no route", lambda m: "aucun chemin", "no route"),
-    _p(
-        r"the station fell \((?P<a>\d+) against (?P<b>\d+)\)",
-        lambda m: f"le poste est tombé ({m['a']} contre {m['b']})",
-        "the station fell (8 against 7)",
+        r"paradox: the orders contradict each other, the move fails \(backup rule\)",
+        lambda m: "paradoxe : les ordres se contredisent, l'avance échoue (règle de secours)",
+        "paradox: the orders contradict each other, the move fails (backup rule)",
     ),
     _p(
-        r"the station held \((?P<a>\d+) against (?P<b>\d+)\)",
-        lambda m: f"le poste a tenu ({m['a']} contre {m['b']})",
-        "the station held (4 against 7)",
+        r"paradox: the orders contradict each other, support fails \(backup rule\)",
+        lambda m: "paradoxe : les ordres se contredisent, le soutien échoue (règle de secours)",
+        "paradox: the orders contradict each other, support fails (backup rule)",
     ),
+    _p(
+        r"paradox: the orders contradict each other, the carrier holds",
+        lambda m: "paradoxe : les ordres se contredisent, le porteur tient",
+        "paradox: the orders contradict each other, the carrier holds",
+    ),
+    _p(
+        r"transport paradox: the carrier holds \(Szykman rule\)",
+        lambda m: "paradoxe de transport : le porteur tient (règle de Szykman)",
+        "transport paradox: the carrier holds (Szykman rule)",
+    ),
+    _p(
+        rf"no route: no (?P<k>[LH]) in (?P<d>{_C}(?:, {_C})*) carries it",
+        lambda m: f"aucun chemin : aucun {m['k']} à {m['d']} ne le transporte",
+        "no route: no L in NSS carries it",
+    ),
+    _p(
+        rf"no route: no (?P<k>[LH]) is ordered to carry it to (?P<d>{_C})",
+        lambda m: f"aucun chemin : aucun {m['k']} n'a l'ordre de le transporter à {m['d']}",
+        "no route: no L is ordered to carry it to CHI",
+    ),
+    _p(
+        rf"route broken: transport paradox, (?P<u>{_US}) holds? \(Szykman rule\)",
+        lambda m: f"chemin rompu : paradoxe de transport, {m['u']} tient (règle de Szykman)",
+        "route broken: transport paradox, L NSS holds (Szykman rule)",
+    ),
+    _p(
+        rf"route broken: (?P<u>{_US}) dislodged",
+        lambda m: f"chemin rompu : {m['u']} délogé",
+        "route broken: L NSS dislodged",
+    ),
+    _p(
+        r"route broken: the carriers do not reach the destination",
+        lambda m: "chemin rompu : les porteurs n'atteignent pas la destination",
+        "route broken: the carriers do not reach the destination",
+    ),
+    _p(
+        r"route broken: dislodged by (?P<o>[^;]+)",
+        lambda m: f"chemin rompu : délogé par {m['o']}",
+        "route broken: dislodged by H LOO - NSS",
+    ),
+    _p(r"support given \(\+(?P<n>\d+)\)", lambda m: f"soutien apporté (+{m['n']})", "support given (+2)"),
+    _p(r"support given", lambda m: "soutien apporté", "support given"),
+    _p(
+        r"support cut: dislodged by (?P<o>[^;]+)",
+        lambda m: f"soutien coupé : délogé par {m['o']}",
+        "support cut: dislodged by H LOO - NSS",
+    ),
+    _p(rf"support cut by (?P<u>{_US})", lambda m: f"soutien coupé par {m['u']}", "support cut by L NSS"),
+    _p(
+        rf"void: (?P<u>{_U}) moves, and hold support only helps a unit that stays",
+        lambda m: f"sans effet : {m['u']} avance, et un soutien sur place n'aide qu'une unité qui reste",
+        "void: H LOO moves, and hold support only helps a unit that stays",
+    ),
+    _p(
+        rf"void: (?P<u>{_U}) moves to (?P<a>{_C}), not (?P<b>{_C})",
+        lambda m: f"sans effet : {m['u']} avance à {m['a']}, pas à {m['b']}",
+        "void: H LOO moves to NSS, not GOL",
+    ),
+    _p(
+        rf"void: (?P<u>{_U}) does not move to (?P<d>{_C})",
+        lambda m: f"sans effet : {m['u']} n'avance pas à {m['d']}",
+        "void: H LOO does not move to NSS",
+    ),
+    _p(
+        rf"void: (?P<u>{_U}) does not assault the station in (?P<d>{_C})",
+        lambda m: f"sans effet : {m['u']} n'attaque pas le poste de {m['d']}",
+        "void: H LOO does not assault the station in LOO",
+    ),
+    _p(
+        rf"void: (?P<u>{_U}) goes over the border to (?P<d>{_C}), not by transport",
+        lambda m: f"sans effet : {m['u']} passe directement la frontière vers {m['d']}, sans transport",
+        "void: H LOO goes over the border to NSS, not by transport",
+    ),
+    _p(
+        rf"void: (?P<d>{_C}) is not on the route (?P<u>{_U}) names",
+        lambda m: f"sans effet : {m['d']} n'est pas sur le chemin que {m['u']} indique",
+        "void: BRO is not on the route H NSS names",
+    ),
+    _p(r"void", lambda m: "sans effet", "void"),
+    _p(
+        rf"not needed: not on a kept route from (?P<a>{_C}) to (?P<b>{_C})",
+        lambda m: f"inutile : pas sur un chemin maintenu de {m['a']} à {m['b']}",
+        "not needed: not on a kept route from NSS to GRA",
+    ),
+    _p(rf"carried (?P<u>{_U}) to (?P<d>{_C})", lambda m: f"a transporté {m['u']} à {m['d']}", "carried H NSS to GRA"),
+    _p(
+        rf"kept the route, but (?P<u>{_U}) did not reach (?P<d>{_C})",
+        lambda m: f"a maintenu le chemin, mais {m['u']} n'a pas atteint {m['d']}",
+        "kept the route, but H NSS did not reach GRA",
+    ),
+    _p(
+        r"assault fails: dislodged by (?P<o>[^;]+)",
+        lambda m: f"l'assaut échoue : délogé par {m['o']}",
+        "assault fails: dislodged by H LOO - NSS",
+    ),
+    _p(
+        rf"stood off by (?P<u>{_US}) {_VS}",
+        lambda m: f"tenu en échec par {m['u']} {_vs(m)}",
+        "stood off by H LOO (4 vs 4)",
+    ),
+    _p(
+        rf"station taken {_VS}(?P<c>, corrupted by the attacker)?",
+        lambda m: f"poste pris {_vs(m)}" + (", corrompu par l'attaquant" if m["c"] else ""),
+        "station taken (8 vs 7)",
+    ),
+    _p(
+        rf"station holds {_VS}(?P<c>, corrupted by the attacker)?",
+        lambda m: f"le poste tient {_vs(m)}" + (", corrompu par l'attaquant" if m["c"] else ""),
+        "station holds (2 vs 3), corrupted by the attacker",
+    ),
+    _p(r"dislodged by (?P<o>[^;]+)", lambda m: f"délogé par {m['o']}", "dislodged by H LOO - NSS"),
+    # -- retreats (R7) ------------------------------------------------------------------------
     _p(rf"retreated to (?P<d>{_C})", lambda m: f"retraite vers {m['d']}", "retreated to LOO"),
-    _p(r"no retreat: disbanded", lambda m: "aucune retraite possible : renvoyé", "no retreat: disbanded"),
-    # adjustments (R17, R18)
+    _p(r"disbanded: no retreat given", lambda m: "renvoyé : aucune retraite donnée", "disbanded: no retreat given"),
+    _p(
+        r"disbanded: no usable retreat \((?P<x>.+)\)",
+        lambda m: "renvoyé : aucune retraite possible (" + " ; ".join(_refusal(r) for r in m["x"].split("; ")) + ")",
+        "disbanded: no usable retreat (NSS: left empty by a standoff; BRO: own L stands there)",
+    ),
+    _p(
+        rf"disbanded: its retreat to (?P<d>{_C}) clashes with that of (?P<u>{_US})",
+        lambda m: f"renvoyé : sa retraite vers {m['d']} se heurte à celle de {m['u']}",
+        "disbanded: its retreat to LOO clashes with that of H GOL",
+    ),
+    _p(r"no such district", lambda m: "quartier inconnu", "no such district"),
+    _p(rf"out of reach of (?P<u>{_U})", lambda m: f"hors de portée de {m['u']}", "out of reach of H LOO"),
+    _p(
+        r"(?P<g>\w+)'s (?P<k>[LH]) stands there",
+        lambda m: f"un {m['k']} de {m['g']} s'y trouve",
+        "valley's H stands there",
+    ),
+    _p(r"own (?P<k>[LH]) stands there", lambda m: f"votre propre {m['k']} s'y trouve", "own L stands there"),
+    _p(r"the attacker came from there", lambda m: "l'attaquant venait de là", "the attacker came from there"),
+    _p(r"left empty by a standoff", lambda m: "laissé vide par un rebond", "left empty by a standoff"),
+    # -- impossible orders (rejected: ...; it held) --------------------------------------------
+    _p(
+        r"a unit cannot support itself",
+        lambda m: "une unité ne peut pas se soutenir elle-même",
+        "a unit cannot support itself",
+    ),
+    _p(
+        rf"(?P<a>{_C}) is not next to (?P<b>{_C})",
+        lambda m: f"{m['a']} n'est pas voisin de {m['b']}",
+        "HYD is not next to GRA",
+    ),
+    _p(
+        rf"(?P<a>{_C}) is more than (?P<n>one district|\d+ districts) from (?P<b>{_C})",
+        lambda m: f"{m['a']} est à plus de {_fr_steps(m['n'])} de {m['b']}",
+        "KEN is more than 2 districts from LOO",
+    ),
+    _p(
+        rf"there is no police station in (?P<d>{_C})",
+        lambda m: f"il n'y a pas de poste de police à {m['d']}",
+        "there is no police station in NSS",
+    ),
+    _p(
+        rf"the station in (?P<a>{_C}) is neither in nor next to (?P<b>{_C})",
+        lambda m: f"le poste de {m['a']} n'est ni à {m['b']} ni à côté",
+        "the station in LOO is neither in nor next to KEN",
+    ),
+    _p(
+        rf"a unit already counts in the hold of its own district (?P<d>{_C})",
+        lambda m: f"une unité compte déjà dans la tenue de son propre quartier {m['d']}",
+        "a unit already counts in the hold of its own district LOO",
+    ),
+    _p(
+        rf"a unit cannot support a move into its own district (?P<d>{_C})",
+        lambda m: f"une unité ne peut pas soutenir une avance dans son propre quartier {m['d']}",
+        "a unit cannot support a move into its own district LOO",
+    ),
+    _p(
+        rf"no (?P<u>{_U}) on the board to (?P<v>support|transport)",
+        lambda m: f"pas de {m['u']} sur la carte à {'soutenir' if m['v'] == 'support' else 'transporter'}",
+        "no H LOO on the board to support",
+    ),
+    _p(
+        r"only an? (?P<k>[LH](?: or [LH])?) can (?P<v>assault a police station|transport|be transported)",
+        lambda m: f"seul un {m['k'].replace(' or ', ' ou ')} peut {_fr_can(m['v'])}",
+        "only an H can assault a police station",
+    ),
+    _p(
+        rf"(?P<a>{_C}) is not next to (?P<b>{_C}), and no (?P<k>[LH]) stands on a way to carry (?P<u>{_U}) there",
+        lambda m: (
+            f"{m['a']} n'est pas voisin de {m['b']}, et aucun {m['k']} ne se trouve sur un chemin "
+            f"pour y transporter {m['u']}"
+        ),
+        "CHI is not next to LOO, and no L stands on a way to carry H LOO there",
+    ),
+    # -- the orders file's lines (moonshine.validate) -----------------------------------------
+    _p(r"gang: (?P<g>.+)", lambda m: f"gang : {m['g']}", "gang: Valley Gang (valley)"),
+    _p(r"turn: (?P<t>\S+)", lambda m: f"tour : {m['t']}", "turn: spring-1924"),
+    _p(r"password given", lambda m: "mot de passe fourni", "password given"),
+    _p(
+        r"signature: the rest is not read",
+        lambda m: "signature : la suite n'est pas lue",
+        "signature: the rest is not read",
+    ),
+    _p(r"replaced by line (?P<n>\d+)", lambda m: f"remplacé par la ligne {m['n']}", "replaced by line 9"),
+    _p(
+        r"not checked: the file names no gang",
+        lambda m: "non vérifié : le fichier ne nomme aucun gang",
+        "not checked: the file names no gang",
+    ),
+    # -- adjustments (R17, R18) -----------------------------------------------------------------
     _p(r"disbanded; no upkeep for it", lambda m: "renvoyé ; plus d'entretien à payer", "disbanded; no upkeep for it"),
     _p(
         r"not enough cash \((?P<c>\$[\d.]+)\)",
@@ -487,7 +718,7 @@ REASONS_FR: tuple[ReasonPattern, ...] = (
         "the gang cannot pay its upkeep",
     ),
     _p(r"recruited; it holds this turn", lambda m: "recruté ; il tient ce tour-ci", "recruited; it holds this turn"),
-    _p(r"no district (?P<d>\S+)", lambda m: f"pas de quartier {m['d']}", "no district XYZ"),
+    _p(r"no district (?P<d>\S+?)(?: on the map)?", lambda m: f"pas de quartier {m['d']}", "no district XYZ on the map"),
     _p(
         rf"(?P<d>{_C}) is not under your control",
         lambda m: f"{m['d']} n'est pas sous votre contrôle",
@@ -503,7 +734,7 @@ REASONS_FR: tuple[ReasonPattern, ...] = (
         lambda m: f"{m['d']} a déjà un {_fr_kind(m['k'])}",
         "LOO already has a henchman",
     ),
-    # bids (R19)
+    # -- bids (R19) -------------------------------------------------------------------------------
     _p(
         r"highest bid: the station is yours",
         lambda m: "meilleure offre : le poste est à vous",
@@ -520,7 +751,7 @@ REASONS_FR: tuple[ReasonPattern, ...] = (
         "tied for the highest bid: nothing changes",
     ),
     _p(r"outbid", lambda m: "surenchéri par un autre gang", "outbid"),
-    # the ledger's notes (R13 to R16, R22)
+    # -- the ledger's notes (R13 to R16, R22) -------------------------------------------------------
     _p(
         rf"captured (?P<n>\d+) crates in the warehouse in (?P<d>{_C})",
         lambda m: f"{m['n']} caisses prises dans l'entrepôt de {m['d']}",
@@ -564,7 +795,7 @@ REASONS_FR: tuple[ReasonPattern, ...] = (
         lambda m: f"{m['n']} caisses invendues perdues : {_fr_where(m['w'])}",
         "6 unsold crates lost: full warehouses",
     ),
-    # price (R20)
+    # -- price (R20) -----------------------------------------------------------------------------------
     _p(r"unchanged: first turn", lambda m: "inchangé : premier tour", "unchanged: first turn"),
     _p(
         r"unchanged: no sales in one of the last two turns",
@@ -578,7 +809,7 @@ REASONS_FR: tuple[ReasonPattern, ...] = (
         ),
         "86 / 90 x $3 = $2.867, rounded to $3",
     ),
-    # arrested units come back (R22)
+    # -- arrested units come back (R22) --------------------------------------------------------------
     _p(
         rf"(?P<k>[LH]) released at the station in (?P<d>{_C})",
         lambda m: f"{m['k']} libéré au poste de {m['d']}",
@@ -596,26 +827,34 @@ REASONS_FR: tuple[ReasonPattern, ...] = (
     ),
 )
 
-_RULING = re.compile(r"^(?P<text>.*?)(?P<ruling>\s*\((?:R\d+)(?:,\s*R\d+)*\))?$")
+_RULING = re.compile(r"^(?P<text>.*?)(?P<ruling>\s*\((?:R\d+)(?:,\s*R\d+)*\))?$", re.DOTALL)
 
 
-def _translate_part(part: str) -> str:
-    m = _RULING.match(part)
+def _one(text: str) -> str | None:
+    """A known reason as a whole (its ruling reference kept), or None."""
+    m = _RULING.match(text)
     assert m is not None  # the pattern matches any text
     core, ruling = m["text"], m["ruling"] or ""
     for p in REASONS_FR:
         hit = p.pattern.match(core)
         if hit:
             return p.french(hit) + ruling
-    return part
+    return None
+
+
+def _translate(text: str) -> str:
+    whole = _one(text)
+    if whole is not None:
+        return whole
+    if "; " in text:
+        return " ; ".join(_translate(part) for part in text.split("; "))
+    return text
 
 
 def translate_reason(language: str, text: str) -> str:
-    """A reason written by the referee, in ``language``. French: each ``; ``-separated
-    part that a pattern knows is translated, the rest kept as written."""
+    """A reason written by the referee, in ``language``. French: the whole reason if a
+    pattern knows it, else each ``; ``-separated part that a pattern knows; the rest
+    is kept as written."""
     if check_language(language) == "en" or not text:
         return text
-    whole = _translate_part(text)
-    if whole != text:
-        return whole
-    return "; ".join(_translate_part(part) for part in text.split("; "))
+    return _translate(text)

@@ -47,13 +47,16 @@ UPKEEP = 200  # $2 per unit per turn, arrested units included (R17; moonshine.tu
 
 @dataclass(frozen=True)
 class LineRecord:
-    """One line of a gang's orders file: as given, how it was understood, its fate."""
+    """One line of a gang's orders file: as given, how it was understood, its fate.
+    ``translations`` holds the message in other languages when the results carry it
+    (``message_fr``); otherwise reports translate the English message."""
 
     number: int
     text: str
     status: str
     understood: str = ""
     message: str = ""
+    translations: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -287,6 +290,11 @@ def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
                 status=r.text(x, "status", k),
                 understood=r.text(x, "understood", k, default=""),
                 message=r.text(x, "message", k, default=""),
+                translations={
+                    lang: r.text(x, f"message_{lang}", k)
+                    for lang in i18n.LANGUAGES
+                    if lang != "en" and x.get(f"message_{lang}")
+                },
             )
         )
     units = []
@@ -722,8 +730,8 @@ class LineRow:
     understood: str
     status: str  # translated
     message: str  # translated
-    accepted: bool
-    same: bool  # understood exactly as written
+    accepted: bool  # accepted, or a header line
+    note: str  # what the text report says under the line ("" when read exactly as written)
 
 
 @dataclass(frozen=True)
@@ -779,16 +787,18 @@ class GangBlock:
 
 
 def _line_row(w: Words, ln: LineRecord) -> LineRow:
-    accepted = ln.status == "accepted"
-    return LineRow(
-        number=ln.number,
-        text=ln.text.strip(),
-        understood=ln.understood,
-        status=w.word(ln.status),
-        message=w.reason(ln.message),
-        accepted=accepted,
-        same=ln.understood == ln.text.split("#")[0].strip(),
-    )
+    ok = ln.status in ("accepted", "header")
+    message = ln.translations.get(w.language) or w.reason(ln.message)
+    written = ln.text.split("#")[0].strip()
+    if ln.status == "header":
+        note = message
+    elif ok:
+        bits = [] if ln.understood in ("", written) else [f"{w('orders.understood')} {ln.understood}"]
+        note = w.semi.join([*bits, message] if message else bits)
+    else:
+        note = w.word(ln.status) + (w.colon + message if message else "")
+        note += f" ({ln.understood})" if ln.understood else ""
+    return LineRow(ln.number, ln.text.strip(), ln.understood, w.word(ln.status), message, ok, note)
 
 
 def _order_row(w: Words, u: UnitResult) -> OrderRow:
@@ -798,14 +808,15 @@ def _order_row(w: Words, u: UnitResult) -> OrderRow:
 
 
 def _dislodged_text(w: Words, d: Dislodgement) -> str:
-    bits = [w("dislodged.by", by=d.by) if d.by else w("dislodged.plain")]
-    if d.retreated_to:
-        bits.append(w("dislodged.retreated", district=d.retreated_to))
-    elif d.disbanded:
-        bits.append(w("dislodged.disbanded"))
+    """``dislodged by H LOO - NSS; retreated to GRA``: the reason tells the unit's fate."""
+    first = w("dislodged.by", by=d.by) if d.by else w("dislodged.plain")
     if d.reason:
-        bits.append(w.reason(d.reason))
-    return w.semi.join(bits)
+        fate = w.reason(d.reason)
+    elif d.retreated_to:
+        fate = w("dislodged.retreated", district=d.retreated_to)
+    else:
+        fate = w("dislodged.disbanded")
+    return first + w.semi + fate
 
 
 def _returns_of(res: TurnResults, gang: str) -> list[str]:

@@ -1,0 +1,619 @@
+"""The reports: every template in both languages, golden files for the sample game,
+privacy between gangs (R19), the French reasons, the map's arrows and the
+``moonshine report`` command."""
+
+from __future__ import annotations
+
+import copy
+import html
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from moonshine import i18n
+from moonshine.cli import main
+from moonshine.errors import StateError
+from moonshine.gamedir import Game, GameConfig
+from moonshine.geo import GameMap, UnitKind
+from moonshine.picture import Arrow
+from moonshine.reports import (
+    MAP_CID,
+    TEMPLATES_DIR,
+    arrows_from_results,
+    load_turn,
+    read_results,
+    render_all,
+    render_bulletin,
+    render_report,
+    standings,
+    write_reports,
+)
+from moonshine.state import Arrested, GameState
+from moonshine.state import loads as load_state_text
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+FIXTURE = GOLDEN / "fixture"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+LANGS = ("en", "fr")
+
+
+# -- fixtures ---------------------------------------------------------------------------------
+
+
+def copy_sample(dest: Path) -> Game:
+    """The sample game at the repository root, copied (as the brief of a real game)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("game.yaml", ".moonshine-secret"):
+        shutil.copy(ROOT / name, dest / name)
+    for name in ("orders", "turns"):
+        shutil.copytree(ROOT / name, dest / name)
+    return Game(dest)
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Game:
+    """The sample game with the fixture's results of spring-1924 and the autumn-1924 opening."""
+    g = copy_sample(tmp_path / "game")
+    shutil.copy(FIXTURE / "results.yaml", g.turn_dir("spring-1924") / "results.yaml")
+    g.turn_dir("autumn-1924").mkdir(parents=True, exist_ok=True)
+    shutil.copy(FIXTURE / "next-state.yaml", g.state_path("autumn-1924"))
+    return g
+
+
+@pytest.fixture(scope="module")
+def sample_config() -> GameConfig:
+    return Game(ROOT).config
+
+
+@pytest.fixture(scope="module")
+def data() -> dict[str, Any]:
+    raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
+    assert isinstance(raw, dict)
+    return raw
+
+
+@pytest.fixture
+def nxt(chicago: GameMap) -> GameState:
+    return load_state_text((FIXTURE / "next-state.yaml").read_text(encoding="utf-8"), chicago)
+
+
+def fresh(data: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(data)
+
+
+def flat(text: str) -> str:
+    """The text with its line wrapping undone (every run of spaces and newlines as one space)."""
+    return " ".join(text.split())
+
+
+class _Balance(HTMLParser):
+    """Checks that every non-void element is closed, in order."""
+
+    VOID = frozenset({"meta", "br", "img", "hr", "link", "input"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1] if self.stack else 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+def assert_html(text: str) -> None:
+    p = _Balance()
+    p.feed(text)
+    p.close()
+    assert p.errors == [] and p.stack == [], (p.errors, p.stack)
+    assert text.startswith("<!DOCTYPE html>")
+    assert "{{" not in text and "{%" not in text
+
+
+# -- every template, every gang, both languages -----------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_report_renders_for_every_gang(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState, lang: str
+) -> None:
+    out = render_all(chicago, sample_config, data, nxt, language=lang)
+    assert sorted(out) == sorted(
+        [f"{g}.{e}" for g in chicago.gangs for e in ("txt", "html")] + ["bulletin.txt", "bulletin.html"]
+    )
+    for name, text in out.items():
+        if name.endswith(".html"):
+            assert_html(text)
+            assert f'lang="{lang}"' in text
+        else:
+            assert "{{" not in text and "<span" not in text and "<td" not in text
+        stem = name.split(".")[0]
+        if stem != "bulletin":
+            assert chicago.gangs[stem].name in html.unescape(text)
+    heading = i18n.message(lang, "report.heading", gang="Valley Gang", turn=i18n.turn_label(lang, "spring-1924"))
+    assert heading in out["valley.txt"]
+
+
+def test_templates_use_only_known_messages() -> None:
+    used: set[str] = set()
+    for path in TEMPLATES_DIR.glob("*.j2"):
+        used |= set(re.findall(r"""_\("([a-z_.]+)\"""", path.read_text(encoding="utf-8")))
+    assert used, "the templates use the catalogue"
+    assert used <= set(i18n.MESSAGES), sorted(used - set(i18n.MESSAGES))
+
+
+def test_catalogue_is_complete_in_both_languages() -> None:
+    fields = {
+        name: "x" for texts in i18n.MESSAGES.values() for t in texts.values() for name in re.findall(r"{(\w+)}", t)
+    }
+    for key, texts in i18n.MESSAGES.items():
+        assert set(texts) == set(i18n.LANGUAGES), key
+        for lang in i18n.LANGUAGES:
+            assert texts[lang].strip(), (key, lang)
+            i18n.message(lang, key, **fields)  # every field is known
+
+
+def test_french_reports_carry_no_english_sentence(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    out = render_all(chicago, sample_config, data, nxt, language="fr")
+    english = [
+        t["en"] for t in i18n.MESSAGES.values() if "{" not in t["en"] and t["en"] != t["fr"] and len(t["en"]) > 8
+    ]
+    assert len(english) > 40
+    for name, text in out.items():
+        for sentence in english:
+            assert sentence not in text, (name, sentence)
+    assert "Price this turn" not in out["bulletin.txt"]
+    assert "Prix de ce tour : 3 $ la caisse." in out["bulletin.txt"]
+
+
+# -- golden files -----------------------------------------------------------------------------
+
+
+def check_golden(directory: Path, files: dict[str, str]) -> None:
+    """Compare with the stored files; UPDATE_GOLDEN=1 rewrites them."""
+    if UPDATE:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            (directory / name).write_text(text, encoding="utf-8")
+    stored = sorted(p.name for p in directory.iterdir()) if directory.is_dir() else []
+    assert stored == sorted(files), f"{directory}: run UPDATE_GOLDEN=1 pytest tests/test_reports.py"
+    for name, text in files.items():
+        expected = (directory / name).read_text(encoding="utf-8")
+        assert text == expected, f"{directory / name} differs; if the change is wanted: UPDATE_GOLDEN=1"
+
+
+@pytest.fixture(scope="module")
+def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    """A copy of the sample game with spring-1924 adjudicated for real."""
+    from moonshine.runner import adjudicate_game
+
+    g = copy_sample(tmp_path_factory.mktemp("real") / "game")
+    adjudicate_game(g, "spring-1924", commit=False)
+    return g
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
+    """The sample game's spring-1924 reports, from a real adjudication, as stored."""
+    res, nxt = load_turn(adjudicated, "spring-1924")
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, for_email=True)
+    for name, text in files.items():
+        if name.endswith(".html"):
+            assert_html(text)
+    check_golden(GOLDEN / "sample" / lang, files)
+
+
+def test_golden_sample_arrows(adjudicated: Game) -> None:
+    """The arrows the sample game's spring-1924 map draws, as stored."""
+    res, _ = load_turn(adjudicated, "spring-1924")
+    text = "".join(f"{a}\n" for a in arrows_from_results(res, adjudicated.map))
+    path = GOLDEN / "sample" / "arrows.txt"
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{path} differs; if the change is wanted: UPDATE_GOLDEN=1"
+
+
+# -- privacy (R19) ----------------------------------------------------------------------------
+
+
+def canaries(data: dict[str, Any], nxt: GameState, chicago: GameMap, gang: str) -> list[str]:
+    """Put a unique marker in every private field of one gang; return the markers as
+    they must print (in English)."""
+    g = data["gangs"][gang]
+    tag = gang.upper()
+    g["orders_file"] = f"orders/spring-1924/FILE-{tag}.txt"
+    g["lines"] = [
+        {"line": 1, "text": f"sell 4 # LINE-{tag}", "status": "accepted", "understood": "sell 4", "message": ""},
+        {"line": 2, "text": "bribe LOO 3", "status": "rejected", "understood": "", "message": f"MSG-{tag}"},
+    ]
+    g["bids"] = [{"station": "LOO", "paid": 987654.5, "won": False, "reason": f"BID-{tag}"}]
+    g["adjustments"] = [
+        {"kind": "bid cut", "order": "bribe LOO 987654.5", "reason": f"CUT-{tag}"},
+        {"kind": "recruit cancelled", "order": "recruit L ABC", "reason": f"CANCEL-{tag}"},
+    ]
+    crates = g["ledger"]["crates"]
+    for i, k in enumerate(["before_raid", "seized", "at_start", "captured", "captured_from", "produced", "looted"]):
+        crates[k] = 7700001 + i
+    crates.update({"held": 7700011, "capacity": 7700012, "sold": 7700013, "lost": 7700014})
+    crates["stored"] = {"ALB": 7700015}
+    g["ledger"]["dollars"] = {
+        "start": 911111.5,
+        "upkeep": 922222.5,
+        "recruits": 933333.5,
+        "bribes": 944444.5,
+        "revenue": 955555.5,
+        "end": 966666.5,
+    }
+    g["ledger"]["notes"] = [f"NOTE-{tag}"]
+    nxt.cash[gang] = 97777750  # cents
+    for d in nxt.controlled_by(gang):
+        if d in nxt.stocks:
+            nxt.stocks[d] = 7700016
+    markers = [f"FILE-{tag}", f"LINE-{tag}", f"MSG-{tag}", f"BID-{tag}", f"CUT-{tag}", f"CANCEL-{tag}", f"NOTE-{tag}"]
+    markers += [str(7700001 + i) for i in range(16) if i not in (7, 8, 9)]
+    markers += ["$987654.50", "$911111.50", "$922222.50", "$933333.50", "$944444.50", "$955555.50", "$966666.50"]
+    markers += ["$977777.50"]
+    if not any(d in nxt.stocks for d in nxt.controlled_by(gang)):
+        markers.remove("7700016")  # no warehouse: no stock to show
+    return markers
+
+
+@pytest.mark.parametrize("gang", ["outfit", "valley", "genna", "northside", "unione", "southside", "westside", "ragen"])
+def test_a_gangs_private_figures_appear_in_its_report_only(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState, gang: str
+) -> None:
+    d = fresh(data)
+    markers = canaries(d, nxt, chicago, gang)
+    out = render_all(chicago, sample_config, d, nxt, language="en")
+    own = out[f"{gang}.txt"] + out[f"{gang}.html"]
+    for m in markers:
+        assert m in own, f"{m} missing from {gang}'s own report"
+    for name, text in out.items():
+        if name.startswith(f"{gang}."):
+            continue
+        leaked = [m for m in markers if m in text]
+        assert leaked == [], f"{gang}'s private {leaked} in {name}"
+
+
+def test_the_bulletin_shows_recruits_but_not_their_reasons(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    text = render_bulletin(chicago, sample_config, data, nxt)
+    assert "recruited: H ASH" in text
+    assert "holds this turn" not in text  # the reason of an adjustment stays private
+    assert "sell" not in text and "bribe" not in text and "store" not in text
+
+
+# -- contents ---------------------------------------------------------------------------------
+
+
+def test_bulletin_lists_orders_the_judges_way(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    text = render_bulletin(chicago, sample_config, data, nxt)
+    assert "Chicago Outfit\n  L NOT / L UPT - ROG: support given (+1)\n  L UPT - ROG: moved to ROG\n" in text
+    assert "  H LIN - ALB: bounced with H IRV (3 vs 3)\n" in text
+    assert "  L JEF - NWP - EDI: moved to EDI\n" in text
+    # this turn's raid and the next, the price
+    assert "Price this turn: $3 a crate." in text
+    assert (
+        "This turn's raid: the police (Shakespeare Avenue station, LOG) raided NOC (North Center): "
+        "controlled by Chicago Outfit; 5 crates seized; arrested: H NOC (Chicago Outfit)."
+    ) in flat(text)
+    assert "Raid: the police (Archer Avenue station, GAR) raided SLA (South Lawndale): " in flat(text)
+    assert "controlled by Westside O'Donnells; the speakeasy returns to neutral." in flat(text)
+    # control and VP, best first; corruption is public
+    table = text[text.index("CONTROL AND VICTORY POINTS") :]
+    assert table.index("Genna Crime Family") < table.index("Valley Gang")
+    assert re.search(r"Valley Gang\s+7\s+0\s+0\s+10\n", table)
+    assert "LOG (Shakespeare Avenue station): North Side Gang" in text
+    assert "City of Chicago" in text
+
+
+def test_first_bulletin_publishes_the_seed_hash_and_how_to_redo_the_draws(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    first = render_bulletin(chicago, sample_config, data, nxt)
+    assert sample_config.seed_sha256 in first
+    assert "HMAC-SHA256" in first and "% 93" in first and "ROG 3, UPT 3" in first
+    later = fresh(data)
+    later["turn"] = "autumn-1924"
+    later["next"]["turn"] = "spring-1925"
+    text = render_bulletin(chicago, sample_config, later, nxt)
+    assert sample_config.seed_sha256 not in text
+    assert "Draw (HMAC-SHA256, R21)" in text  # each raid's draw is still shown
+
+
+def test_private_report_shows_orders_ledger_position_and_the_coming_raid(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    text = render_report(chicago, sample_config, data, nxt, "outfit")
+    assert "For Johnny Torrio." in text
+    assert "     9  sell 6\n" in text and "    10  bribe LAK 4\n" in text
+    assert "  H LIN - ALB          failed     bounced with H IRV (3 vs 3)\n" in text
+    assert "LAK (Town Hall station), $4: won (highest bid: the station is yours)" in text
+    assert re.search(r"Taken by this turn's raid \(R22\)\s+-\s+5\n", text)
+    assert re.search(r"Cash at the end of the turn\s+=\s+\$22\n", text)
+    assert "The accounts balance." in text
+    assert re.search(r"Total\s+14\n", text)
+    assert (
+        "Released at the opening of autumn 1924:\n    - H released; LOG was occupied, so it went to NOC (R22)" in text
+    )
+    assert "Upkeep due next turn: $12 for 6 units" in text
+    assert "It does not concern you." in text
+    westside = render_report(chicago, sample_config, data, nxt, "westside")
+    assert "- You lose the speakeasy in SLA (South Lawndale): it returns to neutral." in flat(westside)
+
+
+def test_vp_breakdown_adds_up_to_the_results(chicago: GameMap, data: dict[str, Any], nxt: GameState) -> None:
+    rows = standings(chicago, read_results(data), nxt)
+    assert [s.vp for s in rows] == sorted((s.vp for s in rows), reverse=True)
+    for s in rows:
+        assert s.computed_vp == s.vp == data["vp"][s.key]
+
+
+def test_lines_written_differently_or_rejected_say_how_they_were_read(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    d = fresh(data)
+    d["gangs"]["valley"]["lines"].append(
+        {"line": 12, "text": "H ZZZ - LOO", "status": "rejected", "understood": "", "message": "no district ZZZ"}
+    )
+    en = render_report(chicago, sample_config, d, nxt, "valley")
+    assert "    12  H ZZZ - LOO\n        -> rejected: no district ZZZ\n" in en
+    fr = render_report(chicago, sample_config, d, nxt, "valley", language="fr")
+    assert "        -> rejeté : pas de quartier ZZZ\n" in fr
+    unione = render_report(chicago, sample_config, d, nxt, "unione", language="fr")
+    assert "     3  H FUL soutient H CHI\n        -> compris comme H FUL / H CHI\n" in unione
+    page = render_report(chicago, sample_config, d, nxt, "valley", html=True)
+    assert "H ZZZ - LOO" in page and "rejected</span>: no district ZZZ" in page
+
+
+def test_no_orders_dislodgements_and_arrests(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    d = fresh(data)
+    valley = d["gangs"]["valley"]
+    valley["orders_file"] = None
+    valley["lines"] = []
+    valley["dislodged"] = [
+        {"unit": "H NSS", "by": "H CHI - NSS", "retreated_to": "LOO", "disbanded": False, "reason": "retreated to LOO"},
+        {"unit": "L BRO", "by": "H CHI - NSS", "retreated_to": None, "disbanded": True, "reason": ""},
+    ]
+    nxt.arrested.append(Arrested("LOO", UnitKind.H, "valley", "NSS"))
+    report = render_report(chicago, sample_config, d, nxt, "valley")
+    assert "No orders received: your units held" in report
+    assert "  - H NSS: dislodged by H CHI - NSS; retreated to LOO\n" in report
+    assert "  - L BRO: dislodged by H CHI - NSS; disbanded\n" in report
+    assert (
+        "- H (henchman), arrested in NSS, held by the police (Harrison Street station, LOO): back at the start "
+        "of spring 1925 in LOO, or in the nearest district you control that can take it (R22)"
+    ) in flat(report)
+    assert "Upkeep due next turn: $16 for 8 units" in report
+    bulletin = render_bulletin(chicago, sample_config, d, nxt)
+    assert "Valley Gang (no orders received (R12))" in bulletin
+    assert "  - Valley Gang: H NSS: dislodged by H CHI - NSS; retreated to LOO\n" in bulletin
+    fr = render_report(chicago, sample_config, d, nxt, "valley", language="fr")
+    assert "délogé par H CHI - NSS ; retraite vers LOO" in fr
+    arrows = arrows_from_results(d)
+    assert Arrow("retreat", "valley", "NSS", "LOO", True) in arrows
+
+
+def test_the_winner_ends_the_bulletin(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    d = fresh(data)
+    d["winners"] = ["genna", "northside"]
+    d["next"]["raid"] = None
+    text = render_bulletin(chicago, sample_config, d, nxt)
+    assert "Genna Crime Family, North Side Gang win together with 17 VP." in text
+    assert "AUTUMN 1924: PRICE AND RAID" not in text
+    fr = render_report(chicago, sample_config, d, nxt, "genna", language="fr")
+    assert "Genna Crime Family, North Side Gang l'emportent ensemble avec 17 PV." in fr
+
+
+def test_html_is_escaped_and_points_at_the_map(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    cfg = copy.deepcopy(sample_config)
+    cfg.players["outfit"].name = "<b>Al</b> & Co"
+    page = render_report(chicago, cfg, data, nxt, "outfit", html=True, for_email=True)
+    assert "&lt;b&gt;Al&lt;/b&gt; &amp; Co" in page and "<b>Al</b>" not in page
+    assert f'src="{MAP_CID}"' in page
+    plain = render_bulletin(chicago, cfg, data, nxt, html=True)
+    assert 'src="map.png"' in plain
+    assert "background-color:#c0392b" in plain  # the Outfit's swatch
+
+
+# -- French -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pattern", i18n.REASONS_FR, ids=lambda p: p.example)
+def test_each_reason_pattern_translates_its_example(pattern: i18n.ReasonPattern) -> None:
+    french = i18n.translate_reason("fr", pattern.example + " (R17)")
+    assert french.endswith(" (R17)")
+    assert french != pattern.example + " (R17)"
+    assert i18n.translate_reason("en", pattern.example) == pattern.example
+
+
+def test_reasons_translate_part_by_part_and_unknown_ones_stay() -> None:
+    fr = i18n.translate_reason
+    assert fr("fr", "bounced with H NSS (2 vs 2)") == "rebondi contre H NSS (2 contre 2)"
+    assert fr("fr", "cut to $2.50: not enough cash (R17)") == "réduite à 2,50 $ : pas assez d'argent (R17)"
+    assert fr("fr", "held; support cut by L NSS") == "a tenu ; soutien coupé par L NSS"
+    assert fr("fr", "rejected: HYD is not next to GRA (R9); it held") == (
+        "rejeté : HYD n'est pas voisin de GRA (R9) ; l'unité a tenu"
+    )
+    assert fr("fr", "moved to NSS, carried by L BRO, dislodging H NSS (4 vs 2)") == (
+        "avancé à NSS, transporté par L BRO, délogeant H NSS (4 contre 2)"
+    )
+    assert fr("fr", "disbanded: no usable retreat (NSS: left empty by a standoff; BRO: outfit's L stands there)") == (
+        "renvoyé : aucune retraite possible (NSS : laissé vide par un rebond ; BRO : un L de outfit s'y trouve)"
+    )
+    assert fr("fr", "held; a brand new reason") == "a tenu ; a brand new reason"
+    assert fr("fr", "a brand new reason (R6)") == "a brand new reason (R6)"
+    assert fr("fr", "") == ""
+
+
+def test_words_money_and_turns() -> None:
+    assert i18n.money_text("en", 1250) == "$12.50"
+    assert i18n.money_text("fr", 1250) == "12,50 $"
+    assert i18n.money_text("fr", -300) == "-3 $"
+    assert i18n.turn_label("fr", "autumn-1924", capital=True) == "Automne 1924"
+    assert i18n.turn_of("fr", "autumn-1924") == "de l'automne 1924"
+    assert i18n.turn_of("fr", "spring-1925") == "du printemps 1925"
+    assert i18n.word("fr", "failed") == "échoué"
+    assert i18n.word("fr", "something else") == "something else"
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        i18n.message("de", "credits")
+
+
+# -- arrows -----------------------------------------------------------------------------------
+
+
+def test_arrows_from_the_fixture(chicago: GameMap, data: dict[str, Any]) -> None:
+    arrows = arrows_from_results(data, chicago)
+    orders = [u for g in data["gangs"].values() for u in g["units"] if not u["order"].endswith(" hold")]
+    assert len(arrows) == len(orders)
+    assert Arrow("move", "outfit", "UPT", "ROG", True) in arrows
+    assert Arrow("move", "outfit", "LIN", "ALB", False) in arrows
+    assert Arrow("move", "northside", "JEF", "EDI", True, path=("NWP",)) in arrows
+    assert Arrow("support", "outfit", "NOR", "LIN", True, target_end="ALB") in arrows
+    assert Arrow("support", "valley", "KEN", "HYD", True) in arrows
+
+
+def test_arrows_for_assaults_transports_and_supports_of_assaults(chicago: GameMap, data: dict[str, Any]) -> None:
+    d = fresh(data)
+    d["gangs"]["valley"]["units"] = [
+        {"unit": "H LOO", "order": "H LOO x LOO", "result": "succeeded", "reason": ""},
+        {"unit": "H NSS", "order": "H NSS / H LOO x LOO", "result": "succeeded", "reason": ""},
+        {"unit": "H FIV", "order": "H FIV - CHI", "result": "succeeded", "reason": ""},
+        {"unit": "L BRO", "order": "L BRO -> H FIV - CHI", "result": "succeeded", "reason": ""},
+        {"unit": "H GRA", "order": "H GRA - NSS via BRO, ABC", "result": "failed", "reason": ""},
+    ]
+    d["gangs"]["unione"]["units"] = [
+        {"unit": "L GOL", "order": "L GOL -> H LIT - NLA", "result": "failed", "reason": ""},
+    ]
+    arrows = arrows_from_results(d, chicago)
+    assert Arrow("assault", "valley", "LOO", "LOO", True) in arrows
+    assert Arrow("support", "valley", "NSS", "LOO", True, target_end="LOO") in arrows
+    assert Arrow("transport", "valley", "FIV", "CHI", True, path=("BRO",)) in arrows
+    assert Arrow("move", "valley", "GRA", "NSS", False, path=("BRO", "ABC")) in arrows
+    assert Arrow("transport", "unione", "LIT", "NLA", False, path=("GOL",)) in arrows
+
+
+def test_a_chain_of_carriers_is_drawn_in_route_order(chicago: GameMap, data: dict[str, Any]) -> None:
+    d = fresh(data)
+    d["gangs"]["valley"]["units"] = [
+        {"unit": "L FIV", "order": "L FIV -> H NSS - GRA", "result": "succeeded", "reason": ""},
+        {"unit": "L BRO", "order": "L BRO -> H NSS - GRA", "result": "succeeded", "reason": ""},
+        {"unit": "H NSS", "order": "H NSS - GRA", "result": "succeeded", "reason": ""},
+    ]
+    d["gangs"] = {"valley": d["gangs"]["valley"]}
+    arrows = arrows_from_results(d, chicago)
+    assert Arrow("transport", "valley", "NSS", "GRA", True, path=("BRO", "FIV")) in arrows
+
+
+def test_malformed_results_name_the_key(data: dict[str, Any]) -> None:
+    d = fresh(data)
+    d["gangs"]["valley"]["units"][1]["result"] = "maybe"
+    with pytest.raises(StateError, match=r"gangs\.valley\.units\[1\]\.result: expected succeeded or failed"):
+        read_results(d, source="results.yaml")
+    d = fresh(data)
+    d["gangs"]["genna"]["ledger"]["dollars"]["end"] = 1.25
+    with pytest.raises(StateError, match=r"gangs\.genna\.ledger\.dollars\.end: money moves in steps of \$0\.50"):
+        read_results(d)
+    d = fresh(data)
+    d["gangs"]["valley"]["units"][1]["order"] = "H NSS goes to CHI"
+    with pytest.raises(StateError, match="not an order in canonical form: 'H NSS goes to CHI'"):
+        arrows_from_results(d)
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def written(game: Game) -> Iterator[tuple[Game, list[Path]]]:
+    yield game, write_reports(game, "spring-1924")
+
+
+def test_write_reports_writes_every_file(written: tuple[Game, list[Path]], sample_config: GameConfig) -> None:
+    game, paths = written
+    base = game.turn_dir("spring-1924") / "reports"
+    names = sorted(p.name for p in base.iterdir())
+    expected = sorted(
+        [f"{g}.{e}" for g in game.map.gangs for e in ("txt", "html")]
+        + ["bulletin.txt", "bulletin.html", "map.svg", "map.png"]
+    )
+    assert names == expected == sorted(p.name for p in paths)
+    assert (base / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = (base / "map.svg").read_text(encoding="utf-8")
+    assert "Chicago, spring 1924" in svg
+    assert 'data-from="UPT"' in svg and 'data-to="ROG"' in svg  # this turn's orders are drawn
+    assert f'src="{MAP_CID}"' in (base / "outfit.html").read_text(encoding="utf-8")
+
+
+def test_report_command_writes_and_prints(game: Game) -> None:
+    runner = CliRunner()
+    r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--gang", "valley"])
+    assert r.exit_code == 0, r.output
+    base = game.turn_dir("spring-1924") / "reports"
+    assert sorted(p.name for p in base.iterdir()) == ["map.png", "map.svg", "valley.html", "valley.txt"]
+    assert "Wrote 4 files" in r.output
+
+    r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--print"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("Sample game: Chicago, 1924\nPublic bulletin, spring 1924\n")
+    raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
+    assert r.output == render_bulletin(game.map, game.config, raw, game.load_state("autumn-1924"))
+
+    args = ["report", "spring-1924", "--game", str(game.root), "--print", "--gang", "valley", "--language", "fr"]
+    r = runner.invoke(main, args)
+    assert r.exit_code == 0, r.output
+    assert "Valley Gang : rapport privé, printemps 1924" in r.output
+    raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
+    fr = render_report(game.map, game.config, raw, game.load_state("autumn-1924"), "valley", language="fr")
+    assert r.output == fr != (base / "valley.txt").read_text(encoding="utf-8")
+
+
+def test_report_command_errors(game: Game, tmp_path: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(main, ["report", "autumn-1924", "--game", str(game.root)])
+    assert r.exit_code == 1
+    assert "results.yaml: no results; adjudicate the turn first ('moonshine adjudicate autumn-1924')" in r.output
+    r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--gang", "capone"])
+    assert r.exit_code == 1
+    assert "Error: unknown gang 'capone' (gangs: outfit, valley" in r.output
+    r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--language", "de"])
+    assert r.exit_code == 2
+    r = runner.invoke(main, ["report", "summer-1924", "--game", str(game.root)])
+    assert r.exit_code == 1 and "not a turn name: 'summer-1924'" in r.output
+    (game.turn_dir("spring-1924") / "results.yaml").write_text("turn: spring-1924\nprice: 3\ngangs: []\n")
+    r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root)])
+    assert r.exit_code == 1 and "results.yaml: gangs: expected a mapping, found list" in r.output
+    assert not (game.turn_dir("spring-1924") / "reports").exists()
+
+
+def test_report_language_follows_the_game(game: Game) -> None:
+    text = game.config_path.read_text(encoding="utf-8").replace("language: en", "language: fr")
+    game.config_path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(main, ["report", "spring-1924", "--game", str(game.root), "--print"])
+    assert r.exit_code == 0, r.output
+    assert "Bulletin public, printemps 1924" in r.output
