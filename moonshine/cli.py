@@ -16,12 +16,17 @@ from moonshine.errors import MoonshineError
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "new": ("game", "new", "Create a game directory with its first turn."),
     "map": ("maps", "map_group", "Inspect and check maps."),
+    "adjudicate": ("turn", "adjudicate", "Adjudicate a turn and open the next one."),
+    "rollback": ("turn", "rollback", "Restore the game to the start of a turn."),
+    "reveal": ("turn", "reveal", "Show the game's secret seed once the game is over."),
+    "simulate": ("turn", "simulate", "Play a whole game with computer players."),
     "check": ("check", "check", "Check an orders file and print the acknowledgement."),
     "mail": ("mail", "mail_cmd", "Mail a turn's reports and bulletin (outbox, or --send)."),
     "inbox": ("mail", "inbox_cmd", "Read orders from a mailbox, check senders, answer each message."),
     "status": ("mail", "status_cmd", "Who has sent orders, who has not, time left."),
     "remind": ("mail", "remind_cmd", "Write reminders to the gangs without orders."),
     "passwd": ("mail", "passwd_cmd", "Set a gang's password (stored hashed)."),
+    "report": ("report", "report", "Write a turn's reports, bulletin and map pictures."),
 }
 
 

@@ -128,11 +128,12 @@ class Game:
         return self._map
 
     def load_state(self, turn: str) -> GameState:
+        gmap = self.map  # first: a directory without game.yaml is not a game
         path = self.state_path(turn)
         if not path.is_file():
             known = ", ".join(self.turns()) or "none"
             raise GameError(f"{path}: no state for {turn} (turns in this game: {known})")
-        return state_mod.load(path, self.map)
+        return state_mod.load(path, gmap)
 
     def save_state(self, st: GameState) -> Path:
         st.normalise(self.map)

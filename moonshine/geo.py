@@ -46,6 +46,8 @@ class UnitKind(StrEnum):
 # Production and consumption of one district (published rules, R14, R15, R24).
 SUPPLY_CRATES = 5
 WAREHOUSE_CAPACITY = 10
+UPKEEP = 200  # cents: $2 per unit per turn, arrested units too (R17)
+RECRUIT_COST = 200  # cents: $2 per recruit (R17)
 STATION_STRENGTH = 7
 CORRUPTED_STATION_STRENGTH = 3
 

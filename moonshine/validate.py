@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from moonshine import money
-from moonshine.geo import Feature, GameMap, UnitKind
+from moonshine.geo import RECRUIT_COST, UPKEEP, Feature, GameMap, UnitKind
 from moonshine.money import Money
 from moonshine.orders import (
     Assault,
@@ -46,8 +46,6 @@ from moonshine.parser import (
 )
 from moonshine.state import GameState
 
-UPKEEP: Money = 200  # $2 per unit per turn (R17)
-RECRUIT_COST: Money = 200  # $2 per recruit (R17)
 MAX_LINES = 1000  # an orders file is a few dozen lines; the rest of a longer one is not read
 
 ACCEPTED = "accepted"

@@ -1,0 +1,172 @@
+"""A turn's results as data: ``turns/TURN/results.yaml`` (every order as given, its
+result and reason, the ledgers, raids and VP). Reports are rendered from this."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from moonshine import money
+from moonshine.geo import GameMap
+from moonshine.state import Raid
+from moonshine.turn import Ledger, TurnResult
+
+RESULTS_VERSION = 1
+
+
+@dataclass(frozen=True)
+class OrderLineRecord:
+    """One line of a gang's orders file as the referee understood it."""
+
+    number: int
+    text: str
+    status: str  # accepted, rejected, replaced, ...
+    understood: str = ""  # canonical form
+    message: str = ""
+
+
+@dataclass
+class Submission:
+    """Where a gang's orders came from."""
+
+    gang: str
+    file: str | None = None  # relative path, None when the gang sent nothing (R12)
+    lines: list[OrderLineRecord] = field(default_factory=list)
+
+
+def raid_data(raid: Raid | None) -> dict[str, Any] | None:
+    if raid is None:
+        return None
+    return {
+        "district": raid.district,
+        "by": raid.by,
+        "station": raid.station,
+        "controller": raid.controller,
+        "spared": raid.spared,
+        "crates": raid.crates,
+        "arrested": list(raid.arrested),
+        "spared_units": list(raid.spared_units),
+        "speakeasy_closed": raid.speakeasy_closed,
+        "draw": raid.draw,
+    }
+
+
+def ledger_data(ledger: Ledger) -> dict[str, Any]:
+    return {
+        "crates": {
+            "before_raid": ledger.before_raid,
+            "seized": ledger.seized,
+            "at_start": ledger.at_start,
+            "captured": ledger.captured,
+            "captured_from": ledger.captured_from,
+            "produced": ledger.produced,
+            "looted": ledger.looted,
+            "held": ledger.held,
+            "capacity": ledger.capacity,
+            "sold": ledger.sold,
+            "stored": dict(ledger.stored),
+            "lost": ledger.lost,
+        },
+        "dollars": {
+            "start": money.to_yaml(ledger.cash_start),
+            "upkeep": money.to_yaml(ledger.upkeep),
+            "recruits": money.to_yaml(ledger.recruits),
+            "bribes": money.to_yaml(ledger.bribes),
+            "revenue": money.to_yaml(ledger.revenue),
+            "end": money.to_yaml(ledger.cash_end),
+        },
+        "notes": list(ledger.notes),
+        "balanced": ledger.balanced,
+    }
+
+
+def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submission]) -> dict[str, Any]:
+    out = result.outcome
+    gangs: dict[str, Any] = {}
+    area = {c: d.area for c, d in gmap.districts.items()}
+    for g in gmap.gangs:
+        sub = submissions.get(g, Submission(g))
+        units = []
+        for ref in sorted(out.results, key=lambda r: (area[r.district], r.kind.value)):
+            res = out.results[ref]
+            if res.gang != g:
+                continue
+            units.append(
+                {
+                    "unit": ref.text(),
+                    "order": res.order.text(),
+                    "result": "succeeded" if res.succeeded else "failed",
+                    "reason": res.reason,
+                }
+            )
+        dislodged = []
+        for ref in sorted(out.dislodged, key=lambda r: (area[r.district], r.kind.value)):
+            d = out.dislodged[ref]
+            if d.gang != g:
+                continue
+            dislodged.append(
+                {
+                    "unit": ref.text(),
+                    "by": d.by,
+                    "retreated_to": d.retreated_to,
+                    "disbanded": d.disbanded,
+                    "reason": d.reason,
+                }
+            )
+        gangs[g] = {
+            "orders_file": sub.file,
+            "lines": [
+                {
+                    "line": ln.number,
+                    "text": ln.text,
+                    "status": ln.status,
+                    "understood": ln.understood,
+                    "message": ln.message,
+                }
+                for ln in sub.lines
+            ],
+            "units": units,
+            "dislodged": dislodged,
+            "adjustments": [
+                {"kind": a.kind, "order": a.text, "reason": a.reason} for a in result.adjustments if a.gang == g
+            ],
+            "bids": [
+                {"station": b.station, "paid": money.to_yaml(b.amount), "won": b.won, "reason": b.reason}
+                for b in result.bids
+                if b.gang == g
+            ],
+            "ledger": ledger_data(result.ledgers[g]),
+            "vp": result.vp[g],
+        }
+    nxt = result.next_state
+    return {
+        "version": RESULTS_VERSION,
+        "turn": result.turn,
+        "price": money.to_yaml(result.price),
+        "raid": raid_data(result.raid),
+        "gangs": gangs,
+        "assaults": [
+            {
+                "gang": a.gang,
+                "unit": a.unit.text(),
+                "station": a.station,
+                "strength": a.strength,
+                "needed": a.needed,
+                "succeeded": a.succeeded,
+                "reason": a.reason,
+            }
+            for a in out.assaults
+        ],
+        "corruption": dict(nxt.corruption),
+        "vp": dict(result.vp),
+        "winners": list(result.winners),
+        "sold": result.sold_total,
+        "next": {
+            "turn": nxt.turn,
+            "price": money.to_yaml(result.new_price),
+            "price_reason": result.price_reason,
+            "returns": [f"{r.arrested.gang}: {r.note}" for r in result.returns],
+            "raid": raid_data(nxt.raid),
+        },
+    }

@@ -1,0 +1,162 @@
+"""The game master's jobs on a game directory: adjudicate a turn (read the state and
+the gangs' latest orders, run the turn, write the results and the next turn's state
+atomically, commit), roll a game back, reveal the seed."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from moonshine import results as results_mod
+from moonshine import state as state_mod
+from moonshine.errors import GameError
+from moonshine.gamedir import Game, atomic_write_text, git_commit, is_git_repo
+from moonshine.geo import GameMap
+from moonshine.results import OrderLineRecord, Submission
+from moonshine.state import GameState
+from moonshine.turn import GangPlan, TurnResult, run_turn
+from moonshine.turns import Turn
+
+RESULTS_FILE = "results.yaml"
+
+
+def orders_file(game: Game, turn: str, gang: str) -> Path:
+    return game.orders_dir(turn) / f"{gang}.txt"
+
+
+def read_plan(gmap: GameMap, st: GameState, gang: str, path: Path, *, relative_to: Path) -> tuple[GangPlan, Submission]:
+    """A gang's latest orders file, checked (R12): accepted orders make its plan;
+    rejected ones are recorded with their reason and the unit holds."""
+    from moonshine.validate import read_orders
+
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read the orders ({exc.strerror or exc})") from None
+    text = raw.decode("utf-8", errors="replace")
+    go = read_orders(text, gmap, st, gang, source=str(path))
+    plan = GangPlan(
+        gang=gang,
+        submitted=True,
+        unit_orders=dict(go.unit_orders),
+        retreats=dict(go.retreats),
+        recruits=list(go.recruits),
+        disbands=list(go.disbands),
+        sell=go.sell,
+        store=go.store,
+        bribes=list(go.bribes),
+    )
+    lines = [
+        OrderLineRecord(
+            number=ln.number,
+            text=ln.text,
+            status=str(ln.status),
+            understood=ln.order.text() if ln.order is not None else "",
+            message=ln.reason.text() if ln.reason is not None else "",
+        )
+        for ln in go.lines
+        if str(ln.status) not in ("blank", "comment")
+    ]
+    try:
+        rel = str(path.relative_to(relative_to))
+    except ValueError:
+        rel = str(path)
+    return plan, Submission(gang, rel, lines)
+
+
+def read_plans(game: Game, turn: str, st: GameState) -> tuple[dict[str, GangPlan], dict[str, Submission]]:
+    plans: dict[str, GangPlan] = {}
+    subs: dict[str, Submission] = {}
+    for gang in game.map.gangs:
+        path = orders_file(game, turn, gang)
+        if path.is_file():
+            plans[gang], subs[gang] = read_plan(game.map, st, gang, path, relative_to=game.root)
+        else:
+            plans[gang], subs[gang] = GangPlan(gang), Submission(gang)
+    return plans, subs
+
+
+@dataclass(frozen=True)
+class Adjudicated:
+    result: TurnResult
+    results_path: Path
+    next_state_path: Path
+    committed: bool
+
+
+def is_adjudicated(game: Game, turn: str) -> bool:
+    """Both halves of an adjudication are on disk (an interrupted run leaves at most
+    one, which the next run replaces)."""
+    nxt = Turn.parse(turn).next().name
+    return (game.turn_dir(turn) / RESULTS_FILE).is_file() and game.state_path(nxt).is_file()
+
+
+def adjudicate_game(game: Game, turn: str, *, force: bool = False, commit: bool = True) -> Adjudicated:
+    try:
+        t = Turn.parse(turn)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    st = game.load_state(turn)
+    nxt = t.next().name
+    later = [x for x in game.turns() if Turn.parse(x) > t.next()]
+    if later:
+        raise GameError(
+            f"{turn} is not the game's latest turn (turns after it: {', '.join(later)}); "
+            f"use 'moonshine rollback {turn}' first"
+        )
+    if is_adjudicated(game, turn) and not force:
+        raise GameError(f"{turn} is already adjudicated; use --force to adjudicate it again")
+    seed = game.secret()
+    plans, subs = read_plans(game, turn, st)
+    result = run_turn(game.map, st, plans, seed)
+    data = results_mod.to_data(game.map, result, subs)
+    results_text = f"# Moonshine results of {turn}\n" + state_mod.dump_yaml(data)
+    result.next_state.normalise(game.map)
+    next_text = state_mod.dumps(result.next_state)
+
+    # Write the next turn's directory beside its final place, then move both into place.
+    results_path = game.turn_dir(turn) / RESULTS_FILE
+    next_dir = game.turn_dir(nxt)
+    staging = Path(tempfile.mkdtemp(prefix=f".{nxt}.", dir=game.root / "turns"))
+    try:
+        atomic_write_text(staging / "state.yaml", next_text)
+        if next_dir.exists():
+            shutil.rmtree(next_dir)
+        staging.rename(next_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    atomic_write_text(results_path, results_text)
+    committed = False
+    if commit and is_git_repo(game.root):
+        committed = git_commit(game.root, f"Adjudicate {turn}")
+    return Adjudicated(result, results_path, game.state_path(nxt), committed)
+
+
+def rollback(game: Game, turn: str, *, commit: bool = True) -> list[Path]:
+    """Restore the game to the start of TURN: its results and every later turn go;
+    the orders stay. Returns what was removed."""
+    try:
+        t = Turn.parse(turn)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    game.load_state(turn)  # it must exist
+    removed: list[Path] = []
+    for x in game.turns():
+        if Turn.parse(x) > t:
+            shutil.rmtree(game.turn_dir(x))
+            removed.append(game.turn_dir(x))
+    tdir = game.turn_dir(turn)
+    for p in sorted(tdir.iterdir()):
+        if p.name == "state.yaml":
+            continue
+        if p.is_dir():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+        removed.append(p)
+    if commit and removed and is_git_repo(game.root):
+        git_commit(game.root, f"Roll back to the start of {turn}")
+    return removed
