@@ -37,6 +37,7 @@ import hashlib
 import mailbox
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
@@ -187,7 +188,11 @@ def candidate_texts(msg: Message) -> list[tuple[str, str]]:
 
 
 def find_line(pattern: re.Pattern[str], text: str) -> str | None:
-    for line in text.splitlines():
+    """What the first line matching ``pattern`` says, before the signature
+    (``-- ``), after which the order reader reads nothing."""
+    for line in split_lines(text):
+        if line.rstrip() == "--":
+            break
         m = pattern.match(line)
         if m:
             return m.group(1)
@@ -433,12 +438,36 @@ def process(
     now: datetime | None = None,
 ) -> list[Outcome]:
     """Process every message of ``source`` for ``turn`` (default: the current
-    turn), oldest first. Saves orders, logs every message, writes replies."""
+    turn), oldest first. Saves orders, logs every message, writes replies.
+    One run at a time per turn: a second one waits for the first to finish."""
     turn = turn or game.current_turn()
     try:
         Turn.parse(turn)
     except ValueError as exc:
         raise GameError(str(exc)) from None
+    with _locked(game.orders_dir(turn) / ".inbox.lock"):
+        return _process(game, source, turn, late_ok, now)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An advisory lock on ``path``, released when the run ends (even if the
+    process dies). Where the system has no ``fcntl``, no lock."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _process(game: Game, source: Path, turn: str, late_ok: bool, now: datetime | None) -> list[Outcome]:
     ctx = _Context(
         game=game,
         turn=turn,

@@ -5,6 +5,7 @@ changes a saved order file."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import mailbox
 import re
 from collections.abc import Callable
@@ -18,6 +19,8 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from moonshine import inbox
 from moonshine.cli import main
@@ -582,3 +585,52 @@ def test_inbox_send_delivers_each_reply_once(tmp_path: Path, fake_reader: None) 
         assert len(srv.recorder.received) == 2
     finally:
         srv.controller.stop()
+
+
+# -- any message at all ------------------------------------------------------------------------
+
+_FROMS = [
+    TERRY,
+    TERRY,
+    TERRY,
+    FRANK,
+    AL,
+    "eve@evil.example",
+    f'"{TERRY}" <eve@evil.example>',
+    "<<>>",
+    "",
+    "=?utf-8?q?=FF?= <x@y>",
+]
+_HEADERS = ["Subject", "Date", "Message-ID", "Content-Type", "Content-Transfer-Encoding", "Received"]
+_BODY_LINES = ["gang: valley", "gang: outfit", "password: wrong-one", "H LOO - NSS", "turn: autumn-1924", "-- ", ">"]
+
+
+@st.composite
+def any_message(draw: st.DrawFn) -> bytes:
+    head = [b"From: " + draw(st.sampled_from(_FROMS)).encode()]
+    for _ in range(draw(st.integers(0, 5))):
+        name = draw(st.sampled_from(_HEADERS)).encode()
+        value = draw(st.one_of(st.binary(max_size=40), st.text(max_size=40).map(lambda t: t.encode("utf-8"))))
+        head.append(name + b": " + value.replace(b"\r", b"").replace(b"\n", b" "))
+    lines = draw(
+        st.lists(st.sampled_from(_BODY_LINES) | st.sampled_from(_BODY_LINES) | st.text(max_size=30), max_size=8)
+    )
+    body = "\n".join(lines).encode("utf-8") + draw(st.binary(max_size=60))
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
+
+
+def test_any_message_is_answered_without_crashing_and_never_changes_orders(tmp_path: Path) -> None:
+    game, orders = _with_saved_orders(tmp_path)
+    boxes = itertools.count()
+
+    @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(raw=any_message())
+    def check(raw: bytes) -> None:
+        folder = eml_folder(tmp_path / f"box{next(boxes)}", [raw])
+        outcomes = inbox.process(game, folder)
+        assert len(outcomes) == 1
+        assert outcomes[0].status in ("rejected", "ignored", "duplicate"), outcomes[0]
+        assert outcomes[0].reason
+        _assert_orders_unchanged(game, orders)
+
+    check()
