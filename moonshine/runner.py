@@ -84,6 +84,7 @@ class Adjudicated:
     results_path: Path
     next_state_path: Path
     committed: bool
+    reports: list[Path]
 
 
 def is_adjudicated(game: Game, turn: str) -> bool:
@@ -93,7 +94,9 @@ def is_adjudicated(game: Game, turn: str) -> bool:
     return (game.turn_dir(turn) / RESULTS_FILE).is_file() and game.state_path(nxt).is_file()
 
 
-def adjudicate_game(game: Game, turn: str, *, force: bool = False, commit: bool = True) -> Adjudicated:
+def adjudicate_game(
+    game: Game, turn: str, *, force: bool = False, commit: bool = True, reports: bool = True
+) -> Adjudicated:
     try:
         t = Turn.parse(turn)
     except ValueError as exc:
@@ -129,10 +132,15 @@ def adjudicate_game(game: Game, turn: str, *, force: bool = False, commit: bool 
         shutil.rmtree(staging, ignore_errors=True)
         raise
     atomic_write_text(results_path, results_text)
+    written: list[Path] = []
+    if reports:
+        from moonshine.reports import write_reports
+
+        written = write_reports(game, turn)
     committed = False
     if commit and is_git_repo(game.root):
         committed = git_commit(game.root, f"Adjudicate {turn}")
-    return Adjudicated(result, results_path, game.state_path(nxt), committed)
+    return Adjudicated(result, results_path, game.state_path(nxt), committed, written)
 
 
 def rollback(game: Game, turn: str, *, commit: bool = True) -> list[Path]:

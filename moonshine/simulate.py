@@ -54,7 +54,7 @@ def play_into(root: Path, gmap_name: str, seed: str, turns: int) -> Iterator[Tur
             path = orders_file(game, turn, gang)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        done = adjudicate_game(game, turn, commit=False)
+        done = adjudicate_game(game, turn, commit=False, reports=False)
         yield done.result
         if done.result.winners:
             return

@@ -67,7 +67,8 @@ def summary(gmap: GameMap, result: TurnResult) -> list[str]:
 def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     """Adjudicate TURN (e.g. spring-1924): read turns/TURN/state.yaml and the gangs'
     orders in orders/TURN/, resolve the whole turn, write turns/TURN/results.yaml and
-    the next turn's state, and commit ("Adjudicate TURN") when the game is in git.
+    the next turn's state, the reports, bulletin and map pictures (turns/TURN/reports/),
+    and commit ("Adjudicate TURN") when the game is in git.
     Gangs without orders hold, sell the maximum and bid nothing (R12)."""
     from moonshine.runner import adjudicate_game
 
@@ -77,6 +78,8 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
         click.echo(line)
     click.echo("")
     click.echo(f"Results: {done.results_path}")
+    if done.reports:
+        click.echo(f"Reports, bulletin and map: {done.reports[0].parent}/")
     click.echo(f"Next turn: {done.next_state_path}" + (" (committed)" if done.committed else ""))
 
 
