@@ -117,7 +117,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "dollars.upkeep": {"en": "Upkeep (R17)", "fr": "Entretien (R17)"},
     "dollars.recruits": {"en": "Recruits (R17)", "fr": "Recrues (R17)"},
     "dollars.bribes": {"en": "Bribes paid (R19)", "fr": "Pots-de-vin payés (R19)"},
-    "dollars.revenue": {"en": "Sales: {sold} crates at {price} (R15)", "fr": "Ventes : {sold} caisses à {price} (R15)"},
+    "dollars.revenue": {"en": "Sales: {n} crates at {price} (R15)", "fr": "Ventes : {n} caisses à {price} (R15)"},
+    "dollars.revenue#one": {"en": "Sales: {n} crate at {price} (R15)", "fr": "Ventes : {n} caisse à {price} (R15)"},
     "dollars.end": {"en": "Cash at the end of the turn", "fr": "Trésorerie à la fin du tour"},
     "ledger.balanced": {"en": "The accounts balance.", "fr": "Les comptes sont équilibrés."},
     "ledger.unbalanced": {
@@ -146,8 +147,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     # -- position ------------------------------------------------------------------------------
     "position.cash": {"en": "Cash", "fr": "Trésorerie"},
     "position.upkeep": {
-        "en": "Upkeep due next turn: {amount} for {n} units, arrested ones included (R17)",
-        "fr": "Entretien dû au prochain tour : {amount} pour {n} unités, arrêtées comprises (R17)",
+        "en": "Upkeep due next turn: {amount} for {n} units (arrested ones included, R17)",
+        "fr": "Entretien dû au prochain tour : {amount} pour {n} unités (unités arrêtées comprises, R17)",
+    },
+    "position.upkeep#one": {
+        "en": "Upkeep due next turn: {amount} for {n} unit (R17)",
+        "fr": "Entretien dû au prochain tour : {amount} pour {n} unité (R17)",
     },
     "position.units": {"en": "Units ({n})", "fr": "Unités ({n})"},
     "position.districts": {"en": "Districts ({n})", "fr": "Quartiers ({n})"},
@@ -165,6 +170,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "position.name": {"en": "name", "fr": "nom"},
     "position.feature": {"en": "feature", "fr": "particularité"},
     "position.crates": {"en": "{n} crates", "fr": "{n} caisses"},
+    "position.crates#one": {"en": "{n} crate", "fr": "{n} caisse"},
     "position.no_units": {"en": "no unit on the board", "fr": "aucune unité sur la carte"},
     # -- price and raid --------------------------------------------------------------------------
     "price.now": {"en": "Price this turn: {price} a crate.", "fr": "Prix de ce tour : {price} la caisse."},
@@ -184,7 +190,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "raid.controller": {"en": "controlled by {gang}", "fr": "contrôlé par {gang}"},
     "raid.seized": {"en": "{n} crates seized", "fr": "{n} caisses saisies"},
+    "raid.seized#one": {"en": "{n} crate seized", "fr": "{n} caisse saisie"},
     "raid.destroyed": {"en": "{n} crates destroyed", "fr": "{n} caisses détruites"},
+    "raid.destroyed#one": {"en": "{n} crate destroyed", "fr": "{n} caisse détruite"},
     "raid.closed": {"en": "the speakeasy returns to neutral", "fr": "le speakeasy redevient neutre"},
     "raid.dry": {
         "en": "the supply zone produces nothing this turn",
@@ -206,9 +214,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{n} of your crates in {district} were seized.",
         "fr": "{n} de vos caisses à {district} ont été saisies.",
     },
+    "raid.you.seized#one": {
+        "en": "{n} of your crates in {district} was seized.",
+        "fr": "{n} de vos caisses à {district} a été saisie.",
+    },
     "raid.you.destroyed": {
         "en": "{n} of your crates in {district} were destroyed.",
         "fr": "{n} de vos caisses à {district} ont été détruites.",
+    },
+    "raid.you.destroyed#one": {
+        "en": "{n} of your crates in {district} was destroyed.",
+        "fr": "{n} de vos caisses à {district} a été détruite.",
     },
     "raid.you.closed": {
         "en": "You lose the speakeasy in {district}: it returns to neutral.",
@@ -324,8 +340,18 @@ def check_language(language: str) -> str:
     return language
 
 
+def singular(language: str, n: int) -> bool:
+    """Whether a count takes the singular: 1 in English; 0 and 1 in French."""
+    return n == 1 if check_language(language) == "en" else n in (0, 1)
+
+
 def message(language: str, key: str, /, **fields: object) -> str:
-    """The catalogue's text for ``key`` in ``language``, its ``{fields}`` filled."""
+    """The catalogue's text for ``key`` in ``language``, its ``{fields}`` filled. A
+    whole-number field ``n`` that takes the singular picks ``key#one`` when the
+    catalogue has it."""
+    n = fields.get("n")
+    if isinstance(n, int) and singular(language, n) and f"{key}#one" in MESSAGES:
+        key = f"{key}#one"
     try:
         text = MESSAGES[key][check_language(language)]
     except KeyError:

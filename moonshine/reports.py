@@ -867,7 +867,7 @@ def _ledger_rows(w: Words, lg: LedgerRecord, price: Money) -> tuple[list[Row], l
         Row(w("dollars.upkeep"), w.money(lg.upkeep), "-"),
         Row(w("dollars.recruits"), w.money(lg.recruits), "-"),
         Row(w("dollars.bribes"), w.money(lg.bribes), "-"),
-        Row(w("dollars.revenue", sold=lg.sold, price=w.money(price)), w.money(lg.revenue), "+"),
+        Row(w("dollars.revenue", n=lg.sold, price=w.money(price)), w.money(lg.revenue), "+"),
         Row(w("dollars.end"), w.money(lg.cash_end), "="),
     ]
     stored = ", ".join(f"{d} {n}" for d, n in lg.stored.items())
@@ -1247,18 +1247,21 @@ def write_reports(
     gangs: Sequence[str] | None = None,
     bulletin: bool = True,
     pictures: bool = True,
+    for_email: bool = True,
 ) -> list[Path]:
     """Write TURN's reports under ``turns/TURN/reports/``: ``GANG.txt`` and
     ``GANG.html`` for every gang (or those given), ``bulletin.txt``, ``bulletin.html``,
     ``map.svg`` and ``map.png``; each file atomically. Returns the paths written, in
-    order. The ``adjudicate`` command calls it after adjudicating."""
+    order. The HTML is the body of the mail, so by default it shows the map attached
+    as ``cid:map.png`` (``for_email=False``: the ``map.png`` beside it). The
+    ``adjudicate`` command calls it after adjudicating."""
     gmap = game.map
     lang = i18n.check_language(language or game.config.language)
     for g in gangs or ():
         if g not in gmap.gangs:
             raise GameError(f"unknown gang {g!r} (gangs: {', '.join(gmap.gangs)})")
     res, nxt = load_turn(game, turn)
-    texts = render_all(gmap, game.config, res, nxt, language=lang, gangs=gangs, bulletin=bulletin, for_email=True)
+    texts = render_all(gmap, game.config, res, nxt, language=lang, gangs=gangs, bulletin=bulletin, for_email=for_email)
     base = reports_dir(game, turn)
     written: list[Path] = []
     for name, text in texts.items():

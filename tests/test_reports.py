@@ -14,9 +14,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import markupsafe
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from moonshine import i18n
 from moonshine.cli import main
@@ -483,6 +486,25 @@ def test_words_money_and_turns() -> None:
     assert i18n.word("fr", "something else") == "something else"
     with pytest.raises(ValueError, match="unknown language 'de'"):
         i18n.message("de", "credits")
+    assert i18n.message("en", "position.crates", n=1) == "1 crate"
+    assert i18n.message("en", "position.crates", n=0) == "0 crates"
+    assert i18n.message("fr", "position.crates", n=0) == "0 caisse"
+    assert i18n.message("fr", "raid.seized", n=2) == "2 caisses saisies"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reason=st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=40))
+def test_any_reason_is_printed_as_written_and_escaped_in_html(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState, reason: str
+) -> None:
+    d = fresh(data)
+    d["gangs"]["genna"]["units"][0]["reason"] = reason
+    order = d["gangs"]["genna"]["units"][0]["order"]
+    text = render_bulletin(chicago, sample_config, d, nxt)
+    assert f"  {order}: {reason}\n" in text
+    page = render_report(chicago, sample_config, d, nxt, "genna", html=True)
+    assert_html(page)
+    assert str(markupsafe.escape(reason)) in page
 
 
 # -- arrows -----------------------------------------------------------------------------------
