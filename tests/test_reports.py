@@ -223,6 +223,16 @@ def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     check_golden(GOLDEN / "sample" / lang, files)
 
 
+def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
+    """The game master's main job leaves the same reports in turns/TURN/reports/."""
+    base = adjudicated.turn_dir("spring-1924") / "reports"
+    res, nxt = load_turn(adjudicated, "spring-1924")
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, for_email=True)
+    for name, text in files.items():
+        assert (base / name).read_text(encoding="utf-8") == text, name
+    assert (base / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_golden_sample_arrows(adjudicated: Game) -> None:
     """The arrows the sample game's spring-1924 map draws, as stored."""
     res, _ = load_turn(adjudicated, "spring-1924")
