@@ -212,8 +212,13 @@ def orders_text(text: str, blank: Iterable[int] = ()) -> str:
     (the password lines) left empty so that line numbers stay those of the
     message; normalised line ends, trailing spaces removed, one final newline."""
     hide = set(blank)
-    lines = [("" if n in hide else line.rstrip()) for n, line in enumerate(split_lines(text), 1)]
+    lines = [("" if n in hide else _tidy(line)) for n, line in enumerate(split_lines(text), 1)]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _tidy(line: str) -> str:
+    """Trailing spaces go, except the one of the signature delimiter ``-- ``."""
+    return line if line == "-- " else line.rstrip()
 
 
 def _header(msg: Message, name: str) -> str:

@@ -253,11 +253,12 @@ def mail_domain(cfg: GameConfig) -> str:
     return addr.rpartition("@")[2] or "moonshine.invalid"
 
 
-def message_id(cfg: GameConfig, *parts: str) -> str:
-    """A Message-ID that depends only on the game and ``parts`` (turn, kind, ...)."""
+def message_id(cfg: GameConfig, *parts: str, label: int = 3) -> str:
+    """A Message-ID that depends only on the game and ``parts`` (turn, kind, ...);
+    the first ``label`` parts show in it."""
     digest = hashlib.sha256("|".join((cfg.seed_sha256, cfg.title, *parts)).encode("utf-8")).hexdigest()[:20]
-    label = ".".join(re.sub(r"[^A-Za-z0-9-]", "", p)[:24] for p in parts[:3])
-    return f"<moonshine.{label}.{digest}@{mail_domain(cfg)}>"
+    label_text = ".".join(re.sub(r"[^A-Za-z0-9-]", "", p)[:24] for p in parts[:label])
+    return f"<moonshine.{label_text}.{digest}@{mail_domain(cfg)}>"
 
 
 def subject_prefix(cfg: GameConfig) -> str:
@@ -359,7 +360,8 @@ def _report_message(
     files: tuple[str, str, bytes, datetime],
 ) -> EmailMessage:
     text, html, png, date = files
-    msg_id = message_id(cfg, turn, key)
+    content = hashlib.sha256(b"\0".join((text.encode("utf-8"), html.encode("utf-8"), png))).hexdigest()
+    msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
     msg.add_alternative(html, subtype="html", cte=_cte(html))
     msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png")
@@ -458,6 +460,11 @@ def _save_sent(game: Game, turn: str, sent: dict[str, dict[str, Any]]) -> None:
     path = outbox_dir(game, turn) / SENT_FILE
     text = "# Mail delivered for this turn, by Message-ID. Sending again skips these recipients.\n"
     atomic_write_text(path, text + state_mod.dump_yaml({k: sent[k] for k in sorted(sent)}))
+
+
+def sent_versions(game: Game, turn: str, name: str) -> list[str]:
+    """Message-IDs already sent (to someone) from the outbox file ``name``."""
+    return sorted(k for k, v in load_sent(game, turn).items() if v.get("file") == name and v.get("delivered"))
 
 
 def delivered_to(game: Game, turn: str, msg_id: str) -> list[str]:

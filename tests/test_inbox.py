@@ -501,8 +501,8 @@ def test_missing_source_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_orders_text_blanks_password_lines_and_keeps_numbering() -> None:
-    text = "gang: valley\r\npassword: x\r\nH LOO - NSS   \r\n\r\n"
-    assert orders_text(text, [2]) == "gang: valley\n\nH LOO - NSS\n"
+    text = "gang: valley\r\npassword: x\r\nH LOO - NSS   \r\n\r\n-- \r\nTerry  \r\n"
+    assert orders_text(text, [2]) == "gang: valley\n\nH LOO - NSS\n\n-- \nTerry\n"
     assert split_lines(orders_text(text, [2]))[2] == "H LOO - NSS"
 
 

@@ -263,6 +263,25 @@ def test_repeated_send_does_not_send_twice(tmp_path: Path, server: Server) -> No
     assert again.output.count("already sent") >= 4
 
 
+def test_a_corrected_report_is_sent_again_an_unchanged_one_never(tmp_path: Path, server: Server) -> None:
+    game = make_game(tmp_path, smtp=server.smtp())
+    reports = write_reports(game)
+    assert run(game, "mail", TURN, "--send").exit_code == 0
+    assert len(server.recorder.received) == 4
+    write_reports(game)  # the same reports written again: new dates, same content
+    assert run(game, "mail", TURN, "--send").exit_code == 0
+    assert len(server.recorder.received) == 4
+    (reports / "valley.txt").write_text("Corrected report of valley.\n")
+    dry = run(game, "mail", TURN)
+    assert "report-valley.eml: " in dry.output
+    assert "changed since an earlier version was sent" in dry.output
+    result = run(game, "mail", TURN, "--send")
+    assert result.exit_code == 0, result.output
+    [(_, rcpts, content)] = server.recorder.received[4:]
+    assert sorted(rcpts) == ["frank@valley.example", "terry@valley.example"]
+    assert b"Corrected report of valley." in content
+
+
 def test_transient_failure_is_retried_and_delivered_once(tmp_path: Path, server: Server) -> None:
     game = make_game(tmp_path, smtp=server.smtp())
     write_reports(game)

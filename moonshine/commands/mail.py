@@ -12,6 +12,13 @@ from moonshine.commands.common import game_option
 from moonshine.gamedir import Game, git_commit
 
 
+def _commit(game: Game, message: str, paths: list[str]) -> None:
+    """Commit what a command wrote, when the game is a git repository."""
+    existing = [p for p in paths if (game.root / p).exists()]
+    if existing:
+        git_commit(game.root, message, existing)
+
+
 def _send(game: Game, turn: str, names: list[str]) -> None:
     from moonshine.mail import SendResult, send_files
 
@@ -24,7 +31,7 @@ def _send(game: Game, turn: str, names: list[str]) -> None:
 
     results = send_files(game, turn, names, progress=show)
     failed = sum(len(r.failed) for r in results)
-    git_commit(game.root, f"Mail sent for {turn}", [f"outbox/{turn}"])
+    _commit(game, f"Mail sent for {turn}", [f"outbox/{turn}"])
     if failed:
         raise click.ClickException(
             f"{failed} recipient(s) not reached; fix the problem and run the same command again "
@@ -41,9 +48,10 @@ def mail_cmd(turn: str, send: bool, game_dir: Path) -> None:
     the map attached, and the bulletin to every player (by Bcc). The messages are
     written to outbox/TURN/ as .eml files, which any mail program opens; with
     --send they are also delivered, and outbox/TURN/sent.yaml records who got
-    them, so that sending again never mails anyone twice. Needs the files of
+    them, so that sending again never mails anyone twice. A report that changed
+    since it was sent is a new message, sent again. Needs the files of
     'moonshine report TURN' in turns/TURN/reports/."""
-    from moonshine.mail import delivered_to, outbox_dir, report_messages, write_outbox
+    from moonshine.mail import delivered_to, outbox_dir, report_messages, sent_versions, write_outbox
 
     game = Game(game_dir)
     built = report_messages(game, turn)
@@ -51,8 +59,11 @@ def mail_cmd(turn: str, send: bool, game_dir: Path) -> None:
         click.echo(f"warning: {warning}", err=True)
     write_outbox(game, turn, built.messages)
     for item in built.messages:
-        done = delivered_to(game, turn, str(item.message["Message-ID"]))
+        msg_id = str(item.message["Message-ID"])
+        done = delivered_to(game, turn, msg_id)
         note = f" (already sent to {len(done)})" if done else ""
+        if not done and sent_versions(game, turn, item.name):
+            note = " (changed since an earlier version was sent: --send sends this one)"
         click.echo(f"{item.name}: {item.message['Subject']}{note}")
     where = outbox_dir(game, turn)
     if not send:
@@ -89,7 +100,7 @@ def inbox_cmd(source: Path, turn: str | None, late_ok: bool, send: bool, game_di
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s != "duplicate") or "no new message"
     click.echo(f"{turn}: {summary}.")
     if len(outcomes) > counts["duplicate"]:
-        git_commit(game.root, f"Orders by mail for {turn}: {summary}", [f"orders/{turn}", f"outbox/{turn}"])
+        _commit(game, f"Orders by mail for {turn}: {summary}", [f"orders/{turn}", f"outbox/{turn}"])
     if send:
         from moonshine.mail import delivered_to, load_message, outbox_dir, recipients
 
