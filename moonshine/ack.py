@@ -223,7 +223,7 @@ def acknowledgement(orders: GangOrders, gmap: GameMap, st: GameState, *, languag
         if orders.arrested:
             out += _wrap(_t("arrested", lang, units=join(u.text() for u in orders.arrested)), "  ")
         out += ["", _t("economy", lang)]
-        if orders.sell is not None:
+        if orders.sell is not None and orders.sell.crates is not None:
             out += _wrap(_t("sell", lang, n=orders.sell.crates), "  ")
         else:
             out += _wrap(_t("sell_max", lang), "  ")

@@ -149,10 +149,12 @@ class Disband:
 
 @dataclass(frozen=True)
 class Sell:
-    crates: int
+    """``sell 8``; ``sell all`` (crates None) sells the most the gang can, as no order does (R15)."""
+
+    crates: int | None
 
     def text(self) -> str:
-        return f"sell {self.crates}"
+        return "sell all" if self.crates is None else f"sell {self.crates}"
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,7 @@ _FORMS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"^retreat {_UNIT} - ({_LIST})$"), "retreat"),
     (re.compile(rf"^recruit ([LH]) ({_CODE})$"), "recruit"),
     (re.compile(rf"^disband {_UNIT}$"), "disband"),
-    (re.compile(r"^sell (\d+)$"), "sell"),
+    (re.compile(r"^sell (\d+|all)$"), "sell"),
     (re.compile(rf"^store ({_LIST})$"), "store"),
     (re.compile(rf"^bribe ({_CODE}) (\d+(?:\.\d\d?)?)$"), "bribe"),
 ]
@@ -247,7 +249,7 @@ def parse_canonical(text: str) -> Order:
         if form == "disband":
             return Disband(_ref(g[0], g[1]))
         if form == "sell":
-            return Sell(int(g[0]))
+            return Sell(None if g[0] == "all" else int(g[0]))
         if form == "store":
             return Store(_codes(g[0]))
         if form == "bribe":

@@ -654,14 +654,7 @@ class _Parser:
 
     def sell(self) -> Sell:
         if self.match(SELL_ALL):
-            raise self.fail(
-                "'sell' needs a number of crates",
-                "'vendre' demande un nombre de caisses",
-                say(
-                    "leave the sell order out to sell the most you can (R15)",
-                    "sans ordre de vente, l'arbitre vend le maximum possible (R15)",
-                ),
-            )
+            return Sell(None)
         negative = False
         tok = self.peek()
         if tok is not None and tok.key == "-":

@@ -307,7 +307,8 @@ def stage_sales_and_storage(
         in_stock = sum(st.stocks.get(d, 0) for d in mine)
         ledger.held = in_stock + ledger.produced + ledger.looted
         ledger.capacity = scoring.capacity(gmap, st, gang)
-        wanted = plan.sell.crates if (plan.submitted and plan.sell is not None) else ledger.held
+        asked = plan.sell.crates if (plan.submitted and plan.sell is not None) else None
+        wanted = ledger.held if asked is None else asked
         ledger.sold = min(wanted, ledger.held, ledger.capacity)
         if wanted > ledger.sold:
             cap = "what you held" if ledger.held <= ledger.capacity else "your territory's consumption"

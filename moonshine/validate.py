@@ -227,7 +227,7 @@ def check_order(
     if isinstance(order, Recruit):
         return _check_recruit(ctx, order)
     if isinstance(order, Sell):
-        if order.crates < 0:
+        if order.crates is not None and order.crates < 0:
             return _no("cannot sell a negative number of crates", "on ne peut pas vendre un nombre négatif de caisses")
         return _OK
     if isinstance(order, Store):

@@ -154,7 +154,9 @@ def test_storage_order_and_overflow(chicago: GameMap, start: GameState) -> None:
 
 def test_sale_capped_by_capacity_and_by_stock(chicago: GameMap, start: GameState) -> None:
     s = quiet(start)
-    r = run_turn(chicago, s, {"outfit": plan("outfit", Sell(50)), "genna": plan("genna", Sell(3))}, SEED)
+    plans = {"outfit": plan("outfit", Sell(50)), "genna": plan("genna", Sell(3)), "valley": plan("valley", Sell(None))}
+    r = run_turn(chicago, s, plans, SEED)
+    assert r.ledgers["valley"].sold == r.ledgers["valley"].held == 11  # sell all: HYD 5 + GRA 6
     assert r.ledgers["outfit"].sold == 10  # capacity
     assert any("limited by your territory's consumption" in n for n in r.ledgers["outfit"].notes)
     assert r.ledgers["genna"].sold == 3
