@@ -26,7 +26,7 @@ import moonshine
 from moonshine import i18n, scoring
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import Game, GameConfig, atomic_write_text
-from moonshine.geo import Feature, GameMap
+from moonshine.geo import UPKEEP, Feature, GameMap
 from moonshine.money import Money, dollars
 from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, SupportMove, Transport, parse_canonical
 from moonshine.picture import Arrow
@@ -39,7 +39,6 @@ REPORTS_DIR = "reports"
 MAP_FILE = "map.png"
 MAP_CID = "cid:map.png"
 MAP_WIDTH = 1000
-UPKEEP = 200  # $2 per unit per turn, arrested units included (R17; moonshine.turn.UPKEEP)
 
 
 # -- the results, typed -------------------------------------------------------------------

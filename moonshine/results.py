@@ -24,6 +24,7 @@ class OrderLineRecord:
     status: str  # accepted, rejected, replaced, ...
     understood: str = ""  # canonical form
     message: str = ""
+    message_fr: str = ""  # the same in French, for French reports
 
 
 @dataclass
@@ -123,6 +124,7 @@ def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submiss
                     "status": ln.status,
                     "understood": ln.understood,
                     "message": ln.message,
+                    **({"message_fr": ln.message_fr} if ln.message_fr else {}),
                 }
                 for ln in sub.lines
             ],
