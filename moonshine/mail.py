@@ -364,7 +364,7 @@ def _report_message(
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
     msg.add_alternative(html, subtype="html", cte=_cte(html))
-    msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png")
+    msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid="<map.png>")
     _fix_boundaries(msg, msg_id)
     return msg
 

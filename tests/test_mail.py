@@ -172,6 +172,7 @@ def test_dry_run_writes_one_report_per_gang_with_players_and_one_bulletin(tmp_pa
     assert "<b>valley</b>" in alternative.get_payload()[1].get_content()
     assert picture.get_content_type() == "image/png"
     assert picture.get_filename() == f"moonshine-{TURN}.png"
+    assert picture["Content-ID"] == "<map.png>"  # the HTML report shows it: <img src="cid:map.png">
     assert picture.get_content() == (reports / "map.png").read_bytes()
 
     bulletin = read_eml(outbox / "bulletin.eml")
