@@ -20,8 +20,10 @@ def start(chicago: GameMap) -> GameState:
     return initial_state(chicago)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the adjudicator case catalogue's counts per section (tests/test_cases.py)."""
+    """Print the adjudicator case catalogue's counts per section (tests/test_cases.py),
+    before pytest's own closing line."""
     cases = sys.modules.get("test_cases")
     for line in getattr(cases, "summary", list)():
         terminalreporter.write_line(line)
