@@ -313,7 +313,7 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
         p = board.plans[i]
         p.given = order
         if p.unit.recruited and p.unit.recruited == st.turn:
-            p.rejected = "recruited this turn, it holds (R18)"
+            p.rejected = "a unit recruited this turn holds (R18)"
             continue
         problem = _static_problem(order, p, board)
         if problem is not None:
@@ -388,12 +388,26 @@ def adjudicate(
     strength of each station against each gang (R11)."""
     board = _Board(gmap, st, rules)
     ignored = _plan(board, st, orders)
+    core = _decide(gmap, board, rules)
+    return _Report(gmap, st, board, core).outcome(ignored, retreats)
+
+
+def decisions(
+    gmap: GameMap, st: GameState, orders: Mapping[UnitRef, UnitOrder], *, rules: Rulebook = MOONSHINE
+) -> Resolver:
+    """The resolved decision core of a turn, for inspection and tests (``adjudicate``
+    is the function to call)."""
+    board = _Board(gmap, st, rules)
+    _plan(board, st, orders)
+    return _decide(gmap, board, rules)
+
+
+def _decide(gmap: GameMap, board: _Board, rules: Rulebook) -> Resolver:
     pieces = [
         Piece(p.unit.gang, p.ref.kind.value, p.ref.district, rules.strengths[p.ref.kind.value]) for p in board.plans
     ]
     neighbours = {code: frozenset(d.neighbours) for code, d in gmap.districts.items()}
-    core = Resolver(rules, pieces, [p.act for p in board.plans], neighbours).run()
-    return _Report(gmap, st, board, core).outcome(ignored, retreats)
+    return Resolver(rules, pieces, [p.act for p in board.plans], neighbours).run()
 
 
 # -- step 3: the report -----------------------------------------------------------------
@@ -453,8 +467,6 @@ class _Report:
         if p.rejected is not None:
             if self.dislodgers[i]:
                 return False, ResultCode.REJECTED, f"rejected: {p.rejected}; dislodged by {self.by_text(i)}"
-            if p.unit.recruited and p.unit.recruited == self.st.turn:
-                return False, ResultCode.NEW, p.rejected
             return False, ResultCode.REJECTED, f"rejected: {p.rejected}; it held"
         if kind is ActKind.MOVE:
             ok, code, reason = self.move_result(i)

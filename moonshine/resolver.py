@@ -4,10 +4,21 @@ chapter 5), generalised to units of different strengths and to stacks.
 Every unit has one act (hold, move, support, transport, assault). The core decides
 three kinds of orders, as in Diplomacy: a MOVE succeeds or fails, a SUPPORT is given
 or cut, a CONVOY (Moonshine's transport) is kept or disrupted. Each decision is a
-condition on other decisions; ``Resolver.resolve`` finds the solution with the guess
-algorithm of DATC 5.F: guess, adjudicate, check; when two guesses give two answers,
-the backup rule decides (circular movement: all moves succeed; a cycle through a
-transport: Szykman's rule, the carriers hold).
+condition on other decisions (DATC 5.B). They are resolved by guess and check:
+
+1. the decisions each one reads form a graph; its strongly connected groups are
+   taken in order, those a group reads being already settled;
+2. a group of one decision that does not read itself is simply computed;
+3. a cycle is guessed and checked (DATC 5.C, 5.F): every assignment of its
+   decisions is tried (with propagation, so a ring of moves costs two guesses);
+   when exactly one is consistent it is the answer;
+4. with none or several, the backup rule decides (DATC 5.B.9): a cycle through a
+   transport, Szykman's rule (its carriers hold, then the rest is resolved
+   again); a cycle of moves only, circular movement (all succeed); anything
+   else, a paradox in which all orders of the cycle fail.
+
+As in DATC 5.D, a carrier's decision reads what its attackers read rather than
+the attackers themselves, so that a transport paradox is one clean cycle.
 
 The core knows nothing of Chicago, money or text. It sees pieces (gang, kind,
 strength, district) and acts, and rule choices come from a ``Rulebook``:
@@ -16,7 +27,7 @@ strength, district) and acts, and rule choices come from a ``Rulebook``:
   (R6) or 1 (classic);
 - stacking: one gang's units of different kinds may share a district (R4): they
   neither block nor fight each other;
-- the DATC's issues 4.A.4, 4.A.5 and 4.A.7 are named choices.
+- the DATC's issues 4.A.2, 4.A.3, 4.A.4, 4.A.5 and 4.A.7 are named choices.
 
 A district's units may be several (a stack), so the DATC's strengths are sums:
 the hold strength of a district sums its staying units, and in a head-to-head
@@ -25,10 +36,8 @@ battle a side's defence sums its units in the battle plus those that stay.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 
 
@@ -104,25 +113,6 @@ class Act:
     route: tuple[str, ...] | None = None  # the carriers' districts, in order, when named
 
 
-@dataclass
-class _Cycle:
-    """Bookkeeping of the guess algorithm."""
-
-    orders: list[int] = field(default_factory=list)
-    members: set[int] = field(default_factory=set)
-
-    def add(self, i: int) -> None:
-        if i not in self.members:
-            self.orders.append(i)
-            self.members.add(i)
-
-    def truncate(self, length: int) -> list[int]:
-        cut = self.orders[length:]
-        del self.orders[length:]
-        self.members.difference_update(cut)
-        return cut
-
-
 class Backup(Enum):
     """How the backup rule decided an order (None: by its own conditions)."""
 
@@ -188,19 +178,15 @@ class Resolver:
                         self.beaters[i].append(j)
                 elif pieces[j].gang != pieces[i].gang:
                     self.beaters[i].append(j)
-        # Decision state (DATC 5.F).
-        self.decides = [a.kind is ActKind.MOVE or (a.kind in SUPPORTS or a.kind is ActKind.CONVOY) for a in acts]
-        for i in range(n):
-            if self.void[i]:
-                self.decides[i] = False
+        # Decision state.
+        self.decides = [
+            not self.void[i] and (a.kind is ActKind.MOVE or a.kind in SUPPORTS or a.kind is ActKind.CONVOY)
+            for i, a in enumerate(acts)
+        ]
         self.resolved = [not d for d in self.decides]
         self.res = [True] * n
-        self.visited = [False] * n
-        self.hits = [0] * n
         self.backup: dict[int, Backup] = {}
-        self._cycle = _Cycle()
-        self._recursion_hits = 0
-        self._guess_based = False
+        self.search_limit = 1 << 12  # complete assignments tried in one cycle, at most
 
     # -- static structure ------------------------------------------------------------
     def _link(self, s: int, a: Act) -> None:
@@ -250,81 +236,145 @@ class Resolver:
     def support_value(self, s: int) -> int:
         return self.pieces[s].strength if self.rules.support_adds_supporter_strength else 1
 
-    # -- the generic resolve (DATC 5.F, with the ancestor fix) -----------------------------
+    # -- resolution -----------------------------------------------------------------------
     def resolve(self, i: int) -> bool:
-        if self.resolved[i]:
-            return self.res[i]
-        cycle = self._cycle
-        if i in cycle.members:
-            self._guess_based = True
-            return self.res[i]
-        if self.visited[i]:
-            cycle.add(i)
-            self._guess_based = True
-            self._recursion_hits += 1
-            self.hits[i] += 1
-            return self.res[i]
-        self.visited[i] = True
-        old_len = len(cycle.orders)
-        old_guess_based = self._guess_based
-        old_hits = self._recursion_hits
-        self._guess_based = False
-        self.res[i] = False
-        first = self._adjudicate(i)
-        if not self._guess_based:
-            self._guess_based = old_guess_based
-            return self._settle(i, first)
-        self._recursion_hits -= self.hits[i]
-        self.hits[i] = 0
-        result = first
-        if self._recursion_hits == old_hits:
-            # This order is the ancestor of the whole cycle: try the other guess.
-            cycle.truncate(old_len)
-            self.res[i] = True
-            self._guess_based = False
-            second = self._adjudicate(i)
-            self._recursion_hits -= self.hits[i]
-            self.hits[i] = 0
-            if self._recursion_hits == old_hits:
-                members = cycle.truncate(old_len)
-                self._guess_based = old_guess_based
-                if first == second:
-                    return self._settle(i, first)
-                # Two answers (or none): the backup rule decides.
-                if i not in members:
-                    members.append(i)
-                self.visited[i] = False
-                self._backup_rule(members)
-                return self.resolve(i)
-            # The second guess reached orders further up: leave it to their ancestor.
-            self._guess_based = True
-            result = second
-        cycle.add(i)
-        self.res[i] = result
-        self.visited[i] = False
-        return result
+        """The decision of order i, once settled (or guessed, while a cycle is checked)."""
+        if not self.resolved[i]:
+            raise RuntimeError(f"decision {i} read before it is settled: the read graph misses an edge")
+        return self.res[i]
 
-    def _settle(self, i: int, value: bool) -> bool:
+    def _settle(self, i: int, value: bool) -> None:
         self.res[i] = value
         self.resolved[i] = True
-        self.visited[i] = False
-        return value
 
-    def _backup_rule(self, members: list[int]) -> None:
-        convoys = [i for i in members if self.acts[i].kind is ActKind.CONVOY]
-        moves = [i for i in members if self.acts[i].kind is ActKind.MOVE]
+    def run(self) -> Resolver:
+        reads = {i: self._reads(i) for i in range(len(self.acts)) if self.decides[i]}
+        for group in _strongly_connected(list(reads), reads):
+            self._solve(group, reads)
+        return self
+
+    def _solve(self, group: list[int], reads: Mapping[int, list[int]]) -> None:
+        if len(group) == 1 and group[0] not in reads[group[0]]:
+            self._settle(group[0], self._adjudicate(group[0]))
+            return
+        solutions = self._guess_and_check(group, reads)
+        if len(solutions) == 1:
+            for i, value in solutions[0].items():
+                self._settle(i, value)
+            return
+        self._backup_rule(group, reads, solutions)
+
+    def _guess_and_check(self, group: list[int], reads: Mapping[int, list[int]]) -> list[dict[int, bool]]:
+        """The consistent assignments of a cycle of decisions (at most two are looked
+        for). Decisions whose reads are all known are computed, not guessed."""
+        members = set(group)
+        inner = {i: [r for r in reads[i] if r in members] for i in group}
+        solutions: list[dict[int, bool]] = []
+        budget = [self.search_limit]
+
+        def assign(i: int, value: bool, trail: list[int]) -> None:
+            self.res[i] = value
+            self.resolved[i] = True
+            trail.append(i)
+
+        def undo(trail: list[int]) -> None:
+            for i in trail:
+                self.resolved[i] = False
+
+        def search(guessed: list[int]) -> None:
+            trail: list[int] = []
+            progress = True
+            while progress:
+                progress = False
+                for i in group:
+                    if not self.resolved[i] and all(self.resolved[r] for r in inner[i]):
+                        assign(i, self._adjudicate(i), trail)
+                        progress = True
+            free = next((i for i in group if not self.resolved[i]), None)
+            if free is None:
+                budget[0] -= 1
+                if all(self._adjudicate(g) == self.res[g] for g in guessed):
+                    solutions.append({i: self.res[i] for i in group})
+            else:
+                for value in (False, True):
+                    if len(solutions) >= 2 or budget[0] <= 0:
+                        break
+                    assign(free, value, trail)
+                    search([*guessed, free])
+                    trail.pop()
+                    self.resolved[free] = False
+            undo(trail)
+
+        search([])
+        if budget[0] <= 0 and len(solutions) < 2:
+            return []  # too many guesses: treated as a paradox
+        return solutions
+
+    def _backup_rule(self, group: list[int], reads: Mapping[int, list[int]], solutions: list[dict[int, bool]]) -> None:
+        """A cycle with no consistent answer, or several (DATC 5.B.9)."""
+        convoys = [i for i in group if self.acts[i].kind is ActKind.CONVOY]
         if convoys and self.rules.paradox_rule == "szykman":
             for c in convoys:
                 self.backup[c] = Backup.SZYKMAN
                 self._settle(c, False)
-        elif moves and not convoys and self.rules.circular_movement_succeeds:
-            for m in moves:
-                self.backup[m] = Backup.CIRCULAR
-                self._settle(m, True)
+            rest = [i for i in group if i not in self.backup]
+            for sub in _strongly_connected(rest, reads):
+                self._solve(sub, reads)
+            return
+        if not convoys and solutions and self.rules.circular_movement_succeeds:
+            # Circular movement: the answer in which the moves succeed. With stacks a
+            # cycle may hold moves that fail in every answer (an L bounced beside the
+            # ring), so it is the answer whose successful moves include all others'.
+            def moving(sol: dict[int, bool]) -> set[int]:
+                return {i for i, v in sol.items() if v and self.acts[i].kind is ActKind.MOVE}
+
+            best = max(solutions, key=lambda sol: len(moving(sol)))
+            if all(moving(sol) <= moving(best) for sol in solutions):
+                for i, value in best.items():
+                    self._settle(i, value)
+                    if value and self.acts[i].kind is ActKind.MOVE:
+                        self.backup[i] = Backup.CIRCULAR
+                return
+        # Any other paradox (DATC 5.B.9: "let all orders in the cycle fail"). Stacks
+        # make new ones: an L supporting its gang's H out of a district, dislodged by
+        # the unit the H passes on its way, cuts its support only if it is cut.
+        for i in group:
+            self.backup[i] = Backup.PARADOX
+            self._settle(i, False)
+
+    def _reads(self, i: int) -> list[int]:
+        """The decisions order i's conditions read (a superset is harmless)."""
+        a = self.acts[i]
+        out: set[int] = set()
+        if a.kind is ActKind.MOVE:
+            out.update(self._move_reads(i))
+        elif a.kind is ActKind.CONVOY:
+            gang = self.pieces[i].gang
+            for m in self.into.get(self.pieces[i].at, ()):
+                if self.pieces[m].gang != gang:
+                    out.update(self._move_reads(m))  # DATC 5.D: not m itself
         else:
-            for i in members:
-                self.backup[i] = Backup.PARADOX
-                self._settle(i, False)
+            for m in self.cutters(i):
+                out.update(self.carriers[m].values())
+            gang = self.pieces[i].gang
+            out.update(m for m in self.into.get(self.pieces[i].at, ()) if self.pieces[m].gang != gang)
+        return sorted(r for r in out if self.decides[r])
+
+    def _move_reads(self, i: int) -> set[int]:
+        out = set(self.carriers[i].values())
+        out.update(self.move_sup[i])
+        for v in self.at.get(self.acts[i].dest, ()):
+            if self.acts[v].kind is ActKind.MOVE:
+                out.add(v)
+            out.update(self.move_sup[v])
+            out.update(self.hold_sup[v])
+        for j in self.rivals[i]:
+            out.update(self.carriers[j].values())
+            out.update(self.beaters[j])
+            out.update(self.move_sup[j])
+            if any(o not in self.h2h[j] for o in self.beaters[j]):
+                out.add(j)
+        return out
 
     def _adjudicate(self, i: int) -> bool:
         kind = self.acts[i].kind
@@ -519,61 +569,56 @@ class Resolver:
                 total += self.support_value(s)
         return total
 
-    # -- running ------------------------------------------------------------------------
-    def _dependencies(self, i: int) -> Iterator[int]:
-        """An over-approximation of the decisions order i reads."""
-        a = self.acts[i]
-        if a.kind is ActKind.MOVE:
-            for v in self.at.get(a.dest, ()):
-                yield v
-                yield from self.hold_sup[v]
-                yield from self.move_sup[v]
-            yield from self.move_sup[i]
-            yield from self.rivals[i]
-            yield from self.beaters[i]
-            yield from self.carriers[i].values()
-        elif a.kind in SUPPORTS or a.kind is ActKind.CONVOY:
-            yield from self.into.get(self.pieces[i].at, ())
-
-    def _order(self) -> list[int]:
-        """Decisions in post-order of their static dependencies, so that most are
-        resolved from already settled ones and the recursion stays shallow."""
-        n = len(self.acts)
-        state = [0] * n  # 0 new, 1 open, 2 done
-        out: list[int] = []
-        for root in range(n):
-            if state[root]:
-                continue
-            state[root] = 1
-            stack: list[tuple[int, Iterator[int]]] = [(root, self._dependencies(root))]
-            while stack:
-                node, it = stack[-1]
-                for nxt in it:
-                    if state[nxt] == 0:
-                        state[nxt] = 1
-                        stack.append((nxt, self._dependencies(nxt)))
-                        break
-                else:
-                    stack.pop()
-                    state[node] = 2
-                    out.append(node)
-        return out
-
-    def run(self) -> Resolver:
-        with _recursion_room(64 * len(self.acts) + 1000):
-            for i in self._order():
-                if self.decides[i] and not self.resolved[i]:
-                    self.resolve(i)
-        return self
+    def inconsistencies(self) -> list[int]:
+        """Decided orders whose own conditions, read again after resolution, disagree
+        with their decision (the backup rule's decisions excepted). Always empty when
+        the resolution is a true solution; a check for tests."""
+        return [
+            i
+            for i in range(len(self.acts))
+            if self.decides[i] and i not in self.backup and self._adjudicate(i) != self.res[i]
+        ]
 
 
-@contextmanager
-def _recursion_room(limit: int) -> Iterator[None]:
-    """Long chains of dependent orders recurse deeply; allow it for this call only."""
-    old = sys.getrecursionlimit()
-    if limit > old:
-        sys.setrecursionlimit(limit)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
+def _strongly_connected(nodes: list[int], edges: Mapping[int, list[int]]) -> list[list[int]]:
+    """Tarjan's strongly connected components of the graph restricted to ``nodes``,
+    each group after every group it reads (iterative, deterministic)."""
+    inside = set(nodes)
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    out: list[list[int]] = []
+    for root in nodes:
+        if root in index:
+            continue
+        work: list[tuple[int, int]] = [(root, 0)]
+        while work:
+            node, k = work.pop()
+            if k == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            succ = [e for e in edges[node] if e in inside]
+            for pos in range(k, len(succ)):
+                nxt = succ[pos]
+                if nxt not in index:
+                    work.append((node, pos + 1))
+                    work.append((nxt, 0))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                if low[node] == index[node]:
+                    group: list[int] = []
+                    while True:
+                        top = stack.pop()
+                        on_stack.discard(top)
+                        group.append(top)
+                        if top == node:
+                            break
+                    out.append(sorted(group))
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+    return out

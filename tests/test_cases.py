@@ -219,3 +219,61 @@ def summary() -> list[str]:
     total = [sum(t[0] for t in TALLY.values()), sum(t[1] for t in TALLY.values())]
     parts = [f"{s} {p}/{n}" for s, (p, n) in sorted(TALLY.items())]
     return [f"adjudicator cases passed: {', '.join(parts)} (total {total[0]}/{total[1]})"]
+
+
+# -- the outcome's API, on the starting position -----------------------------------
+
+
+def _start() -> tuple[GameMap, GameState]:
+    from moonshine.state import initial_state
+
+    gmap = _map("chicago-1920s")
+    return gmap, initial_state(gmap)
+
+
+def test_units_without_orders_hold_and_orders_for_absent_units_are_ignored() -> None:
+    gmap, st = _start()
+    ghost = UnitRef(UnitKind.H, "HYD")  # Valley has an H in HYD
+    absent = UnitRef(UnitKind.L, "HYD")  # but no L
+    order = parse_canonical("L HYD - KEN")
+    assert isinstance(order, UNIT_ORDER_TYPES)
+    out = adjudicate(gmap, st, {absent: order})
+    assert out.ignored == {absent: "L HYD - KEN: no L HYD on the board"}
+    assert set(out.results) == {UnitRef(u.kind, u.district) for u in st.units}
+    held = out.results[ghost]
+    assert (held.order.text(), held.succeeded, held.code, held.reason, held.given) == (
+        "H HYD hold",
+        True,
+        ResultCode.HELD,
+        "held",
+        None,
+    )
+    assert sorted(out.units) == sorted(st.units)
+
+
+def test_moved_to_and_final_district() -> None:
+    gmap, st = _start()
+    move = parse_canonical("H LOO - GOL")  # Valley's H into Unione's L
+    hold = parse_canonical("L GOL hold")
+    assert isinstance(move, UNIT_ORDER_TYPES) and isinstance(hold, UNIT_ORDER_TYPES)
+    retreat = parse_canonical("retreat L GOL - LIP, POL, LOO")
+    assert isinstance(retreat, Retreat)
+    out = adjudicate(gmap, st, {move.unit: move, hold.unit: hold}, {retreat.unit: retreat})
+    assert out.moved_to(move.unit) == "GOL" and out.final_district(move.unit) == "GOL"
+    assert out.moved_to(hold.unit) is None
+    # LIP and POL hold Unione's own L; LOO was left by the attacker, who crossed the border.
+    assert out.dislodged[hold.unit].retreated_to is None
+    assert out.dislodged[hold.unit].reason == (
+        "disbanded: no usable retreat (LIP: own L stands there; POL: own L stands there; "
+        "LOO: the attacker came from there)"
+    )
+    assert out.final_district(hold.unit) is None
+    assert out.results[hold.unit].reason == "dislodged by H LOO - GOL"
+
+
+def test_the_outcome_is_the_same_every_time() -> None:
+    gmap, st = _start()
+    texts = ["H LOO - GOL", "L GOL / H LIT - LOO", "H LIT - LOO", "L BRO - FIV", "H HYD x SSH", "H NSS / H LOO"]
+    orders = {o.unit: o for o in map(parse_canonical, texts) if isinstance(o, UNIT_ORDER_TYPES)}
+    first, second = adjudicate(gmap, st, orders), adjudicate(gmap, st, dict(reversed(orders.items())))
+    assert first == second
