@@ -22,8 +22,8 @@ def start(chicago: GameMap) -> GameState:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the adjudicator case catalogue's counts per section (tests/test_cases.py),
-    before pytest's own closing line."""
-    cases = sys.modules.get("test_cases")
-    for line in getattr(cases, "summary", list)():
-        terminalreporter.write_line(line)
+    """Print the adjudicator case catalogue's counts per section (tests/test_cases.py)
+    and the DATC run's (tests/test_datc.py), before pytest's own closing line."""
+    for name in ("test_cases", "test_datc"):
+        for line in getattr(sys.modules.get(name), "summary", list)():
+            terminalreporter.write_line(line)

@@ -1,0 +1,140 @@
+"""The winter adjustments of classic Diplomacy: builds and disbands.
+
+A power with more supply centres than units may build the difference, in its
+empty home centres that it still owns (a fleet only on a coast, naming the coast
+of a province with two); a power with fewer centres must disband the difference.
+Orders are taken one by one and the first legal ones are used (DATC 4.D.4 to
+4.D.6); a build may be waived (4.D.7). When too few disbands are ordered, the
+units farthest from the power's owned supply centres go first, counting steps
+over land and sea alike for armies and fleets; between equals a fleet goes
+before an army, then the alphabetical order of the provinces' English names
+(2023 rulebook, DATC 4.D.8 and 6.J).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from moonshine.classic.board import POWERS, ClassicMap, Kind
+from moonshine.classic.movement import Result
+from moonshine.classic.orders import Build, Disband, Order, Waive, unit_of
+from moonshine.classic.state import Unit
+
+
+@dataclass(frozen=True)
+class AdjustmentOutcome:
+    results: list[Result]  # one per order given, in the order given
+    built: list[Unit]
+    disbanded: list[Unit]  # as ordered
+    civil_disorder: list[Unit]  # removed because too few disbands were ordered
+    units: list[Unit]  # every unit after the adjustments
+
+
+def adjustment_counts(units: Sequence[Unit], owners: Mapping[str, str]) -> dict[str, int]:
+    """Per power: builds allowed (positive) or disbands due (negative)."""
+    return {p: sum(1 for o in owners.values() if o == p) - sum(1 for u in units if u.power == p) for p in POWERS}
+
+
+def _build_problem(
+    gmap: ClassicMap, power: str, order: Build, owners: Mapping[str, str], taken: set[str]
+) -> str | None:
+    prov = order.unit.province
+    if prov not in gmap.provinces:
+        return f"no province {prov} on the map"
+    if gmap.provinces[prov].home != power or not gmap.provinces[prov].supply:
+        return f"{prov} is not a home supply centre of {POWERS[power]}"
+    if owners.get(prov) != power:
+        return f"{POWERS[power]} does not own {prov} now"
+    if prov in taken:
+        return f"{prov} is not empty"
+    if order.unit.kind is Kind.ARMY:
+        return None  # a coast in an army's build is ignored
+    regions = gmap.fleet_regions(prov)
+    if not regions:
+        return f"a fleet cannot be built in the inland province {gmap.name(prov)}"
+    if len(regions) > 1 and order.unit.region not in regions:
+        return f"the coast must be given ({' or '.join(regions)})"
+    if len(regions) == 1 and "/" in order.unit.region and order.unit.region != regions[0]:
+        return f"{prov} has no coast {order.unit.region.split('/', 1)[1]}"
+    return None
+
+
+def civil_disorder_order(gmap: ClassicMap, units: Sequence[Unit], centres: Sequence[str]) -> list[Unit]:
+    """The order in which a power's units are removed in civil disorder."""
+    dist = gmap.distances_to(centres)
+    far = len(gmap.provinces) + 1
+    return sorted(
+        units,
+        key=lambda u: (-dist.get(u.province, far), 0 if u.kind is Kind.FLEET else 1, gmap.provinces[u.province].name),
+    )
+
+
+def adjudicate_adjustments(
+    gmap: ClassicMap,
+    units: Sequence[Unit],
+    owners: Mapping[str, str],
+    orders: Mapping[str, Sequence[Order]],
+) -> AdjustmentOutcome:
+    counts = adjustment_counts(units, owners)
+    results: list[Result] = []
+    built: list[Unit] = []
+    disbanded: list[Unit] = []
+    disorder: list[Unit] = []
+    taken = {u.province for u in units}
+    for power in sorted(POWERS):
+        n = counts[power]
+        used = 0
+        gone: set[Unit] = set()
+        mine = [u for u in units if u.power == power]
+        for order in orders.get(power, ()):
+            ref = unit_of(order)
+            label = ref.text() if ref is not None else ""
+            ok, reason = False, ""
+            if isinstance(order, Build | Waive):
+                if n <= 0:
+                    reason = f"no build: {POWERS[power]} has {n + len(mine)} centres for {len(mine)} units"
+                elif used >= n:
+                    reason = f"no build left: {POWERS[power]} may build {n}"
+                elif isinstance(order, Waive):
+                    ok, reason = True, "build waived"
+                else:
+                    problem = _build_problem(gmap, power, order, owners, taken)
+                    if problem is None:
+                        prov = order.unit.province
+                        region = prov if order.unit.kind is Kind.ARMY else order.unit.region
+                        if order.unit.kind is Kind.FLEET and "/" not in region:
+                            region = gmap.fleet_regions(prov)[0]
+                        new = Unit(power, order.unit.kind, region)
+                        built.append(new)
+                        taken.add(prov)
+                        ok, reason = True, f"built {new.label()}"
+                    else:
+                        reason = f"build fails: {problem}"
+                if ok:
+                    used += 1
+            elif isinstance(order, Disband):
+                unit = next((u for u in mine if u.province == order.unit.province), None)
+                if n >= 0:
+                    reason = f"no disband due: {POWERS[power]} has {n + len(mine)} centres for {len(mine)} units"
+                elif unit is None:
+                    reason = f"no unit of {POWERS[power]} in {order.unit.province}"
+                elif unit in gone:
+                    reason = f"{unit.label()} is already disbanded"
+                elif used >= -n:
+                    reason = f"no disband left: {POWERS[power]} must disband {-n}"
+                else:
+                    gone.add(unit)
+                    disbanded.append(unit)
+                    used += 1
+                    ok, reason = True, f"disbanded {unit.label()}"
+            else:
+                reason = f"{order.text()} is not an adjustment order (build, disband or waive)"
+            results.append(Result(power, label, order.text(), ok, reason))
+        if n < 0 and used < -n:
+            centres = sorted(c for c, o in owners.items() if o == power)
+            left = [u for u in mine if u not in gone]
+            disorder.extend(civil_disorder_order(gmap, left, centres)[: -n - used])
+    removed = set(disbanded) | set(disorder)
+    after = sorted([u for u in units if u not in removed] + built)
+    return AdjustmentOutcome(results, built, disbanded, disorder, after)

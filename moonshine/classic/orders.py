@@ -1,0 +1,289 @@
+"""Orders of classic Diplomacy in standard notation, as plain values.
+
+Each order has one canonical text (``text()``) that ``parse_order`` reads back to
+an equal value::
+
+    A PAR H                  F NTH C A LON - NWY        A PAR R BUR
+    A PAR - BUR              A MUN S A PAR - BUR        A PAR D
+    F STP/SC - BOT           A MUN S A PAR              F LON B
+    A LON - NWY via convoy   WAIVE
+
+The reader also takes the usual variants: ``->`` for ``-``, words for letters
+(``supports``, ``convoys``, ``holds``, ``retreats``, ``disband``, ``remove``,
+``build``, ``waive``), ``stp(sc)`` for ``STP/SC``, ``build A war`` as well as
+``A war build``, any case. A supported or convoyed unit may omit its type
+(``F NTH C LON - BEL``), as the DATC allows (4.C.1).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from moonshine.classic.board import Kind, province_of, region_code
+from moonshine.errors import MoonshineError
+
+
+class OrderError(MoonshineError):
+    """An order that cannot be read."""
+
+
+@dataclass(frozen=True, order=True)
+class UnitRef:
+    """A unit as an order names it: its type and region (``F STP/SC``)."""
+
+    kind: Kind
+    region: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.region)
+
+    def text(self) -> str:
+        return f"{self.kind.value} {self.region}"
+
+
+@dataclass(frozen=True)
+class Target:
+    """The unit a support or convoy names; its type may be omitted (DATC 4.C.1)."""
+
+    kind: Kind | None
+    region: str
+
+    @property
+    def province(self) -> str:
+        return province_of(self.region)
+
+    def text(self) -> str:
+        return f"{self.kind.value} {self.region}" if self.kind else self.region
+
+
+@dataclass(frozen=True)
+class Hold:
+    unit: UnitRef
+
+    def text(self) -> str:
+        return f"{self.unit.text()} H"
+
+
+@dataclass(frozen=True)
+class Move:
+    unit: UnitRef
+    dest: str  # a region: a coast when the order names one
+    via_convoy: bool = False
+
+    def text(self) -> str:
+        return f"{self.unit.text()} - {self.dest}" + (" via convoy" if self.via_convoy else "")
+
+
+@dataclass(frozen=True)
+class SupportHold:
+    unit: UnitRef
+    target: Target
+
+    def text(self) -> str:
+        return f"{self.unit.text()} S {self.target.text()}"
+
+
+@dataclass(frozen=True)
+class SupportMove:
+    unit: UnitRef
+    target: Target
+    dest: str
+
+    def text(self) -> str:
+        return f"{self.unit.text()} S {self.target.text()} - {self.dest}"
+
+
+@dataclass(frozen=True)
+class Convoy:
+    unit: UnitRef
+    target: Target
+    dest: str
+
+    def text(self) -> str:
+        return f"{self.unit.text()} C {self.target.text()} - {self.dest}"
+
+
+@dataclass(frozen=True)
+class Retreat:
+    unit: UnitRef
+    dest: str
+
+    def text(self) -> str:
+        return f"{self.unit.text()} R {self.dest}"
+
+
+@dataclass(frozen=True)
+class Disband:
+    unit: UnitRef
+
+    def text(self) -> str:
+        return f"{self.unit.text()} D"
+
+
+@dataclass(frozen=True)
+class Build:
+    unit: UnitRef
+
+    def text(self) -> str:
+        return f"{self.unit.text()} B"
+
+
+@dataclass(frozen=True)
+class Waive:
+    """Decline one build (DATC 4.D.7)."""
+
+    def text(self) -> str:
+        return "WAIVE"
+
+
+Order: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build | Waive
+UnitOrder: TypeAlias = Hold | Move | SupportHold | SupportMove | Convoy | Retreat | Disband | Build
+
+
+def unit_of(order: Order) -> UnitRef | None:
+    """The unit an order is for (None for a waived build)."""
+    return None if isinstance(order, Waive) else order.unit
+
+
+_WORDS = {
+    "-": "-",
+    "->": "-",
+    "–": "-",
+    "—": "-",
+    "→": "-",
+    "to": "-",
+    "m": "-",
+    "moves": "-",
+    "move": "-",
+    "h": "H",
+    "hold": "H",
+    "holds": "H",
+    "s": "S",
+    "support": "S",
+    "supports": "S",
+    "c": "C",
+    "convoy": "C",
+    "convoys": "C",
+    "r": "R",
+    "retreat": "R",
+    "retreats": "R",
+    "d": "D",
+    "disband": "D",
+    "disbands": "D",
+    "remove": "D",
+    "removes": "D",
+    "b": "B",
+    "build": "B",
+    "builds": "B",
+}
+_LOC = re.compile(r"^([a-z]{3})(?:[/(]?(nc|sc|ec|wc)\)?)?$", re.IGNORECASE)
+_TOKEN = re.compile(r"->|[-–—→]|[^\s\-–—→]+")
+
+
+def _tokens(text: str) -> list[str]:
+    raw = _TOKEN.findall(text.strip().rstrip(".,;"))
+    out: list[str] = []
+    for t in raw:
+        low = t.lower()
+        if low in ("a", "army"):
+            out.append("A")
+        elif low in ("f", "fleet"):
+            out.append("F")
+        elif low in _WORDS:
+            out.append(_WORDS[low])
+        else:
+            out.append(t)
+    # "via convoy" / "by convoy" at the end
+    if len(out) >= 2 and out[-2].lower() in ("via", "by") and out[-1] == "C":
+        out[-2:] = ["VIA"]
+    return out
+
+
+def _loc(tok: str, text: str) -> str:
+    m = _LOC.match(tok)
+    if not m:
+        raise OrderError(f"{text!r}: {tok!r} is not a province code like PAR or STP/SC")
+    return region_code(m.group(1) + (f"/{m.group(2)}" if m.group(2) else ""))
+
+
+def _unit(toks: list[str], i: int, text: str) -> tuple[UnitRef, int]:
+    if i >= len(toks) or toks[i] not in ("A", "F"):
+        found = toks[i] if i < len(toks) else "nothing"
+        raise OrderError(f"{text!r}: expected a unit (A or F) at {found!r}")
+    if i + 1 >= len(toks):
+        raise OrderError(f"{text!r}: the unit has no province")
+    return UnitRef(Kind(toks[i]), _loc(toks[i + 1], text)), i + 2
+
+
+def _target(toks: list[str], i: int, text: str) -> tuple[Target, int]:
+    if i < len(toks) and toks[i] in ("A", "F"):
+        if i + 1 >= len(toks):
+            raise OrderError(f"{text!r}: the supported or convoyed unit has no province")
+        return Target(Kind(toks[i]), _loc(toks[i + 1], text)), i + 2
+    if i >= len(toks):
+        raise OrderError(f"{text!r}: the order names no unit to support or convoy")
+    return Target(None, _loc(toks[i], text)), i + 1
+
+
+def parse_order(text: str) -> Order:
+    """Read one order; raise ``OrderError`` quoting the text when it cannot be read."""
+    toks = _tokens(text)
+    if not toks:
+        raise OrderError(f"{text!r}: empty order")
+    if len(toks) == 1 and toks[0].lower() in ("waive", "waived"):
+        return Waive()
+    if toks[0] == "B":  # "build A WAR"
+        unit, i = _unit(toks, 1, text)
+        _end(toks, i, text)
+        return Build(unit)
+    if toks[0] == "D" and len(toks) > 1 and toks[1] in ("A", "F"):  # "disband A PAR"
+        unit, i = _unit(toks, 1, text)
+        _end(toks, i, text)
+        return Disband(unit)
+    unit, i = _unit(toks, 0, text)
+    if i >= len(toks) or toks[i] == "H":
+        _end(toks, i + 1 if i < len(toks) else i, text)
+        return Hold(unit)
+    verb = toks[i]
+    i += 1
+    if verb == "-":
+        dest = _loc(_need(toks, i, text, "a destination"), text)
+        via = i + 1 < len(toks) and toks[i + 1] == "VIA"
+        _end(toks, i + 2 if via else i + 1, text)
+        return Move(unit, dest, via)
+    if verb == "R":
+        if i < len(toks) and toks[i] == "-":
+            i += 1
+        dest = _loc(_need(toks, i, text, "a destination"), text)
+        _end(toks, i + 1, text)
+        return Retreat(unit, dest)
+    if verb in ("D", "B"):
+        _end(toks, i, text)
+        return Disband(unit) if verb == "D" else Build(unit)
+    if verb in ("S", "C"):
+        target, i = _target(toks, i, text)
+        if i >= len(toks) or toks[i] == "H":
+            if verb == "C":
+                raise OrderError(f"{text!r}: a convoy needs a destination (C A LON - NWY)")
+            _end(toks, i + 1 if i < len(toks) else i, text)
+            return SupportHold(unit, target)
+        if toks[i] != "-":
+            raise OrderError(f"{text!r}: expected '-' and a destination after {target.text()}, found {toks[i]!r}")
+        dest = _loc(_need(toks, i + 1, text, "a destination"), text)
+        _end(toks, i + 2, text)
+        return SupportMove(unit, target, dest) if verb == "S" else Convoy(unit, target, dest)
+    raise OrderError(f"{text!r}: {verb!r} is not an order (expected H, -, S, C, R, D or B)")
+
+
+def _need(toks: list[str], i: int, text: str, what: str) -> str:
+    if i >= len(toks):
+        raise OrderError(f"{text!r}: {what} is missing")
+    return toks[i]
+
+
+def _end(toks: list[str], i: int, text: str) -> None:
+    if i < len(toks):
+        raise OrderError(f"{text!r}: unexpected {' '.join(toks[i:])!r} at the end")

@@ -1,0 +1,136 @@
+"""The retreat phase of classic Diplomacy.
+
+A dislodged unit may retreat to a province it could move to that is empty after
+the movement, was not left empty by a standoff, and is not the province its
+attacker came from, unless the attacker came by convoy (DATC 4.A.5, 2023
+rules). Two or more units retreating to one province are all disbanded; a
+dislodged unit without a valid retreat is disbanded. Supports and convoys do not
+exist in this phase (DATC 6.H.1 to 6.H.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from moonshine.classic.board import POWERS, ClassicMap, Kind, province_of
+from moonshine.classic.movement import Result
+from moonshine.classic.orders import Disband, Move, Order, Retreat, unit_of
+from moonshine.classic.state import Dislodged, Unit
+
+
+@dataclass(frozen=True)
+class RetreatOutcome:
+    results: list[Result]  # one per dislodged unit
+    ignored: list[Result]  # orders that are not retreats of the power's dislodged units
+    units: list[Unit]  # every unit on the board after the retreats
+
+
+def retreat_problem(
+    gmap: ClassicMap,
+    d: Dislodged,
+    dest: str,
+    occupied: set[str],
+    contested: set[str],
+) -> tuple[str | None, str]:
+    """Why ``d`` cannot retreat to ``dest`` (None if it can), and the region it would
+    reach (its coast resolved as for a move)."""
+    prov = province_of(dest)
+    if prov not in gmap.provinces:
+        return f"no province {prov} on the map", dest
+    region = prov
+    if d.kind is Kind.ARMY:
+        if gmap.is_sea(prov) or not gmap.army_adjacent(d.region, prov):
+            return f"an army in {d.region} cannot move to {prov}", dest
+    else:
+        reachable = gmap.fleet_targets(d.region, prov)
+        if "/" in dest:
+            if dest not in reachable:
+                return f"a fleet in {d.region} cannot reach {dest}", dest
+            region = dest
+        elif len(reachable) != 1:
+            if reachable:
+                return f"the coast of {prov} must be given ({' or '.join(reachable)})", dest
+            return f"a fleet in {d.region} cannot reach {prov}", dest
+        else:
+            region = reachable[0]
+    if prov in occupied:
+        return f"{prov} is occupied", region
+    if prov == d.attacker_from and not d.by_convoy:
+        return f"the attacker came from {prov}", region
+    if prov in contested:
+        return f"{prov} was left empty by a standoff", region
+    return None, region
+
+
+def adjudicate_retreats(
+    gmap: ClassicMap,
+    units: Sequence[Unit],
+    dislodged: Sequence[Dislodged],
+    contested: Sequence[str],
+    orders: Mapping[str, Sequence[Order]],
+) -> RetreatOutcome:
+    """Resolve the retreats. ``units`` are the units that were not dislodged."""
+    by_prov = {d.unit.province: d for d in dislodged}
+    occupied = {u.province for u in units}
+    standoff = set(contested)
+    chosen: dict[str, Order] = {}
+    ignored: list[Result] = []
+    clash: dict[str, list[str]] = {}
+    for power in sorted(orders):
+        for order in orders[power]:
+            if not isinstance(order, Retreat | Move | Disband):
+                ref = unit_of(order)
+                label = ref.text() if ref is not None else ""
+                why = f"ignored: {order.text()} is not a retreat or a disband; only those exist in the retreat phase"
+                ignored.append(Result(power, label, order.text(), False, why))
+                continue
+            d = by_prov.get(order.unit.province)
+            if d is None or d.power != power:
+                who = "" if d is None else f" ({POWERS.get(d.power, d.power)}'s)"
+                why = f"ignored: no dislodged unit of this power in {order.unit.province}{who}"
+                ignored.append(Result(power, order.unit.text(), order.text(), False, why))
+                continue
+            prov = d.unit.province
+            if prov in chosen and chosen[prov] != order:
+                clash.setdefault(prov, [chosen[prov].text()]).append(order.text())
+            chosen.setdefault(prov, order)
+    plans: dict[str, tuple[Order | None, str | None, str]] = {}  # province -> order, dest region, reason
+    arriving: dict[str, list[str]] = {}
+    for d in dislodged:
+        prov = d.unit.province
+        mine = chosen.get(prov)
+        if prov in clash:
+            plans[prov] = (mine, None, "disbanded: several different orders (" + "; ".join(clash[prov]) + ")")
+            continue
+        if mine is None:
+            plans[prov] = (None, None, "disbanded: no retreat ordered")
+            continue
+        if isinstance(mine, Disband):
+            plans[prov] = (mine, None, "disbanded as ordered")
+            continue
+        assert isinstance(mine, Retreat | Move)
+        if isinstance(mine, Move) and mine.via_convoy:
+            plans[prov] = (mine, None, "disbanded: a retreat cannot go by convoy")
+            continue
+        problem, region = retreat_problem(gmap, d, mine.dest, occupied, standoff)
+        if problem is not None:
+            plans[prov] = (mine, None, f"disbanded: cannot retreat to {mine.dest}: {problem}")
+            continue
+        plans[prov] = (mine, region, f"retreated to {region}")
+        arriving.setdefault(province_of(region), []).append(prov)
+    for dest, provs in arriving.items():
+        if len(provs) > 1:
+            for prov in provs:
+                others = ", ".join(by_prov[q].label() for q in provs if q != prov)
+                plans[prov] = (plans[prov][0], None, f"disbanded: its retreat to {dest} clashes with that of {others}")
+    results: list[Result] = []
+    after = list(units)
+    for d in sorted(dislodged, key=lambda x: x.unit.province):
+        given, to, reason = plans[d.unit.province]
+        text = given.text() if given is not None else f"{d.label()} D"
+        ok = to is not None or isinstance(given, Disband)
+        results.append(Result(d.power, d.label(), text, ok, reason))
+        if to is not None:
+            after.append(Unit(d.power, d.kind, to))
+    return RetreatOutcome(results, ignored, sorted(after))
