@@ -25,6 +25,7 @@ from moonshine.turns import Turn
 GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
 LANGUAGES = ("en", "fr")
+VARIANTS = ("moonshine", "classic")  # classic: Diplomacy on the standard board (moonshine.classic)
 
 
 @dataclass
@@ -42,6 +43,7 @@ class GameConfig:
     seed_sha256: str = ""
     players: dict[str, Player] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # other sections (smtp, deadlines, ...) kept as they are
+    variant: str = "moonshine"
 
 
 def seed_hash(seed: str) -> str:
@@ -186,7 +188,10 @@ def load_config(path: Path) -> GameConfig:
         if not isinstance(email, list) or not all(isinstance(e, str) for e in email):
             raise StateError(src, f"players.{gang}.email", "expected an address or a list of addresses")
         players[str(gang)] = Player(name=str(p.get("name") or ""), email=list(email), password=p.get("password"))
-    known = {"title", "map", "language", "seed_sha256", "players"}
+    variant = raw.get("variant", "moonshine")
+    if variant not in VARIANTS:
+        raise StateError(src, "variant", f"expected one of {', '.join(VARIANTS)}, found {variant!r}")
+    known = {"title", "map", "language", "seed_sha256", "players", "variant"}
     return GameConfig(
         title=str(title),
         map=map_ref,
@@ -194,11 +199,13 @@ def load_config(path: Path) -> GameConfig:
         seed_sha256=str(raw.get("seed_sha256") or ""),
         players=players,
         extra={k: v for k, v in raw.items() if k not in known},
+        variant=variant,
     )
 
 
 def config_to_yaml(cfg: GameConfig) -> str:
-    data: dict[str, Any] = {
+    data: dict[str, Any] = {} if cfg.variant == "moonshine" else {"variant": cfg.variant}
+    data |= {
         "title": cfg.title,
         "map": cfg.map,
         "language": cfg.language,
@@ -257,13 +264,19 @@ def new_game(
     title: str | None = None,
     language: str = "en",
     use_git: bool = True,
+    variant: str = "moonshine",
 ) -> Game:
     """Create a game directory with its first turn's state (R3) and, when git is
-    available, a repository with a first commit."""
+    available, a repository with a first commit. ``variant="classic"``: a game of
+    Diplomacy on the standard board (``moonshine.classic.game``)."""
     if (root / GAME_FILE).exists():
         raise GameError(f"{root}: already a game directory ({GAME_FILE} exists)")
     if root.exists() and any(p.name != ".git" for p in root.iterdir()):
         raise GameError(f"{root}: the directory is not empty")
+    if variant not in VARIANTS:
+        raise GameError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
+    if variant == "classic":
+        return _new_classic_game(root, title=title, language=language, use_git=use_git)
     gmap = load_map(map_name)
     seed = seed if seed is not None else secrets.token_hex(16)
     if not seed.strip():
@@ -292,3 +305,20 @@ def new_game(
             subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
         git_commit(root, f"New game: {cfg.title}, {start.turn}")
     return game
+
+
+def _new_classic_game(root: Path, *, title: str | None, language: str, use_git: bool) -> Game:
+    from moonshine.classic import game as classic
+    from moonshine.classic.board import POWERS
+
+    root.mkdir(parents=True, exist_ok=True)
+    cfg = GameConfig(
+        title=title or "Diplomacy",
+        map=classic.MAP_NAME,
+        language=language,
+        players={p: Player(name="", email=[]) for p in POWERS},
+        variant=classic.VARIANT,
+    )
+    atomic_write_text(root / GAME_FILE, config_to_yaml(cfg))
+    classic.create(root, cfg.title, use_git)
+    return Game(root)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from moonshine.gamedir import LANGUAGES, new_game
+from moonshine.gamedir import LANGUAGES, VARIANTS, new_game
 
 
 @click.command("new")
@@ -16,10 +16,29 @@ from moonshine.gamedir import LANGUAGES, new_game
 @click.option("--title", default=None, help="The game's title, shown in reports.")
 @click.option("--language", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Reports' language.")
 @click.option("--no-git", is_flag=True, help="Do not make the directory a git repository.")
-def new(directory: Path, map_name: str, seed: str | None, title: str | None, language: str, no_git: bool) -> None:
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANTS),
+    default="moonshine",
+    show_default=True,
+    help="classic: Diplomacy on the standard board (orders/PHASE/POWER.txt, e.g. orders/spring-1901/ENG.txt).",
+)
+def new(
+    directory: Path, map_name: str, seed: str | None, title: str | None, language: str, no_git: bool, variant: str
+) -> None:
     """Create a game directory: game.yaml, orders/, and turns/START/state.yaml.
     The secret seed is kept in .moonshine-secret (not in git); game.yaml keeps
     only its SHA-256, which the first bulletin publishes."""
+    if variant == "classic":
+        from moonshine.classic.game import phases
+
+        game = new_game(directory, title=title, language=language, use_git=not no_git, variant=variant)
+        first = phases(game.root)[0]
+        click.echo(f"Created {game.root}: {game.config.title}, classic Diplomacy, first phase {first}.")
+        click.echo(
+            f"Next: add players' addresses to {game.config_path}, collect orders in {game.root}/orders/{first}/."
+        )
+        return
     game = new_game(directory, map_name=map_name, seed=seed, title=title, language=language, use_git=not no_git)
     turn = game.current_turn()
     click.echo(f"Created {game.root}: {game.config.title}, map {game.config.map}, first turn {turn}.")

@@ -69,10 +69,15 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     orders in orders/TURN/, resolve the whole turn, write turns/TURN/results.yaml and
     the next turn's state, the reports, bulletin and map pictures (turns/TURN/reports/),
     and commit ("Adjudicate TURN") when the game is in git.
-    Gangs without orders hold, sell the maximum and bid nothing (R12)."""
+    Gangs without orders hold, sell the maximum and bid nothing (R12).
+    In a classic game, TURN is a phase (spring-1901, spring-1901-retreats,
+    winter-1901) and the orders are in orders/PHASE/POWER.txt."""
     from moonshine.runner import adjudicate_game
 
     game = Game(game_dir)
+    if game.config.variant == "classic":
+        _adjudicate_classic(game, turn, force=force, commit=not no_commit)
+        return
     done = adjudicate_game(game, turn, force=force, commit=not no_commit)
     for line in summary(game.map, done.result):
         click.echo(line)
@@ -149,3 +154,15 @@ def simulate(turns: int, seed: str, map_name: str, out: Path | None) -> None:
         click.echo(f"No winner after {turns} turns.")
     if out is not None:
         click.echo(f"The game is in {out}")
+
+
+def _adjudicate_classic(game: Game, phase: str, *, force: bool, commit: bool) -> None:
+    """A classic game's phase (spring-1901, spring-1901-retreats, winter-1901):
+    orders from orders/PHASE/POWER.txt, results in turns/PHASE/results.yaml."""
+    from moonshine.classic.game import adjudicate_phase_dir
+
+    done = adjudicate_phase_dir(game.root, phase, force=force, commit=commit)
+    click.echo(done.results_path.with_suffix(".txt").read_text(encoding="utf-8").rstrip())
+    click.echo("")
+    click.echo(f"Results: {done.results_path}")
+    click.echo(f"Next state: {done.next_state_path}")

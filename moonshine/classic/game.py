@@ -1,0 +1,203 @@
+"""A classic game directory::
+
+    game.yaml                     variant: classic, title, players by power
+    turns/spring-1901/state.yaml  the state at the start of each phase
+    turns/spring-1901/results.yaml, results.txt   once adjudicated
+    orders/spring-1901/ENG.txt    one file per power (AUS, ENG, ... or england.txt)
+
+An orders file has one order per line in standard notation; ``#`` starts a
+comment. A line that cannot be read is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from moonshine.classic import state as state_mod
+from moonshine.classic.board import POWERS, ClassicMap, standard_map
+from moonshine.classic.movement import Result
+from moonshine.classic.orders import Order, OrderError, parse_order
+from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
+from moonshine.classic.state import ClassicState, Phase
+from moonshine.errors import GameError
+
+VARIANT = "classic"
+MAP_NAME = "classic"
+
+
+def state_path(root: Path, phase: str) -> Path:
+    return root / "turns" / phase / "state.yaml"
+
+
+def orders_dir(root: Path, phase: str) -> Path:
+    return root / "orders" / phase
+
+
+def phases(root: Path) -> list[str]:
+    """Phases with a state file, in order."""
+    found: list[Phase] = []
+    base = root / "turns"
+    if base.is_dir():
+        for p in base.iterdir():
+            try:
+                ph = Phase.parse(p.name)
+            except ValueError:
+                continue
+            if (p / "state.yaml").is_file():
+                found.append(ph)
+    return [p.name for p in sorted(found, key=Phase.sort_key)]
+
+
+def create(root: Path, title: str | None, use_git: bool) -> ClassicState:
+    """Write the first phase of a classic game into ``root`` (game.yaml is the
+    caller's). Returns the starting state."""
+    from moonshine.gamedir import atomic_write_text, git_available, git_commit, is_git_repo
+
+    gmap = standard_map()
+    st = state_mod.initial_state(gmap)
+    atomic_write_text(state_path(root, st.phase.name), state_mod.dumps(st))
+    odir = orders_dir(root, st.phase.name)
+    odir.mkdir(parents=True, exist_ok=True)
+    (odir / ".keep").touch()
+    if use_git and git_available():
+        if not is_git_repo(root):
+            subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
+        git_commit(root, f"New game: {title or 'Diplomacy'}, {st.phase.name}")
+    return st
+
+
+def power_of_file(path: Path) -> str:
+    """``ENG.txt``, ``eng.txt`` or ``england.txt`` -> ``ENG``."""
+    stem = path.stem.strip().upper()
+    if stem in POWERS:
+        return stem
+    for code, name in POWERS.items():
+        if stem == name.upper():
+            return code
+    raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(POWERS)} or a power's name)")
+
+
+def read_orders(directory: Path) -> tuple[dict[str, list[Order]], list[str]]:
+    """The powers' orders in ``directory``, and the lines that could not be read."""
+    orders: dict[str, list[Order]] = {}
+    problems: list[str] = []
+    if not directory.is_dir():
+        return orders, problems
+    for path in sorted(directory.glob("*.txt")):
+        power = power_of_file(path)
+        for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines()[:1000], start=1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            try:
+                orders.setdefault(power, []).append(parse_order(line))
+            except OrderError as exc:
+                problems.append(f"{path.name}:{n}: {exc}")
+    return orders, problems
+
+
+def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, Any]:
+    def rows(results: Sequence[Result]) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = {}
+        for r in results:
+            out.setdefault(r.power, []).append(
+                {"order": r.order, "result": "succeeds" if r.succeeded else "fails", "reason": r.reason}
+            )
+        return {p: out[p] for p in sorted(out)}
+
+    data: dict[str, Any] = {
+        "phase": outcome.phase.name,
+        "results": rows(outcome.results),
+        "next": outcome.next_state.phase.name,
+    }
+    if outcome.ignored:
+        data["ignored"] = rows(outcome.ignored)
+    if problems:
+        data["unreadable"] = list(problems)
+    if outcome.notes:
+        data["notes"] = list(outcome.notes)
+    return data
+
+
+def results_text(outcome: PhaseOutcome, problems: Sequence[str]) -> str:
+    lines = [f"Results of {outcome.phase.name}", ""]
+    for title, results in (("", outcome.results), ("Ignored orders", outcome.ignored)):
+        if not results:
+            continue
+        if title:
+            lines += [title, ""]
+        for power in sorted({r.power for r in results}):
+            lines.append(POWERS[power])
+            for r in (x for x in results if x.power == power):
+                lines.append(f"  {r.order:<28} {'ok  ' if r.succeeded else 'FAIL'}  {r.reason}")
+            lines.append("")
+    for p in problems:
+        lines.append(f"Unreadable: {p}")
+    for note in outcome.notes:
+        lines.append(note)
+    nxt = outcome.next_state
+    lines.append(f"Next: {nxt.phase.name}" + (f" (game over: {POWERS[nxt.winner]} wins)" if nxt.winner else ""))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+@dataclass(frozen=True)
+class Adjudicated:
+    outcome: PhaseOutcome
+    problems: list[str]
+    results_path: Path
+    next_state_path: Path
+
+
+def adjudicate_phase_dir(
+    root: Path,
+    phase: str,
+    *,
+    force: bool = False,
+    commit: bool = True,
+    gmap: ClassicMap | None = None,
+    extra_orders: Mapping[str, Sequence[Order]] | None = None,
+) -> Adjudicated:
+    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``."""
+    from moonshine.gamedir import atomic_write_text, git_commit
+
+    gmap = gmap or standard_map()
+    try:
+        ph = Phase.parse(phase)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    known = phases(root)
+    path = state_path(root, ph.name)
+    if not path.is_file():
+        raise GameError(f"{path}: no state for {ph.name} (phases in this game: {', '.join(known) or 'none'})")
+    if known and known[-1] != ph.name and not force:
+        raise GameError(f"{ph.name} is not the current phase ({known[-1]}); use --force to adjudicate it again")
+    results_path = root / "turns" / ph.name / "results.yaml"
+    if results_path.exists() and not force:
+        raise GameError(f"{ph.name} is already adjudicated ({results_path}); use --force to do it again")
+    st = state_mod.load(path, gmap)
+    orders, problems = read_orders(orders_dir(root, ph.name))
+    for power, more in (extra_orders or {}).items():
+        orders.setdefault(power, []).extend(more)
+    try:
+        outcome = adjudicate_phase(gmap, st, orders)
+    except ValueError as exc:
+        raise GameError(f"{ph.name}: {exc}") from None
+    data = results_data(outcome, problems)
+    atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
+    atomic_write_text(results_path.with_suffix(".txt"), results_text(outcome, problems))
+    nxt = outcome.next_state
+    next_path = state_path(root, nxt.phase.name)
+    atomic_write_text(next_path, state_mod.dumps(nxt))
+    if not nxt.winner:
+        odir = orders_dir(root, nxt.phase.name)
+        odir.mkdir(parents=True, exist_ok=True)
+        (odir / ".keep").touch()
+    if commit:
+        git_commit(root, f"Adjudicate {ph.name}")
+    return Adjudicated(outcome, problems, results_path, next_path)
