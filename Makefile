@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit bench clean
+.PHONY: install demo test lint typecheck unit bench bench-deps clean
 
 install: $(STAMP)
 
@@ -29,7 +29,10 @@ unit: $(STAMP)
 
 test: lint typecheck unit
 
-bench: $(STAMP)
+bench-deps: $(STAMP)
+	$(BIN)/python -m pip install --quiet diplomacy  # for bench/classic.py only, not a project dependency
+
+bench: bench-deps
 	$(BIN)/python -m bench
 
 clean:

@@ -6,8 +6,9 @@ import sys
 
 
 def main() -> int:
-    print("No benchmark yet.")
-    return 0
+    from bench import classic
+
+    return classic.main()
 
 
 if __name__ == "__main__":
