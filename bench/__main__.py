@@ -6,9 +6,10 @@ import sys
 
 
 def main() -> int:
-    from bench import classic
+    from bench import adjudicator, classic
 
-    return classic.main()
+    status = adjudicator.main()
+    return classic.main() or status
 
 
 if __name__ == "__main__":

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from moonshine.geo import GameMap, UnitKind
+from moonshine.geo import District, GameMap, UnitKind
 from moonshine.orders import (
     Assault,
     Hold,
@@ -52,6 +52,17 @@ MOONSHINE = Rulebook(
 )
 
 NO_RETREATS: Mapping[UnitRef, Retreat] = MappingProxyType({})
+_HOLD_ACT = Act()
+_L = UnitKind.L
+
+
+def _kind(kind: UnitKind) -> str:
+    """A unit kind as the rulebook names it (without the enum's slow ``.value``)."""
+    return "L" if kind is _L else "H"
+
+
+_MOVE, _CONVOY, _ASSAULT = ActKind.MOVE, ActKind.CONVOY, ActKind.ASSAULT
+_SUPPORT_HOLD, _SUPPORT_MOVE, _SUPPORT_ASSAULT = ActKind.SUPPORT_HOLD, ActKind.SUPPORT_MOVE, ActKind.SUPPORT_ASSAULT
 
 
 class ResultCode(StrEnum):
@@ -74,7 +85,7 @@ class ResultCode(StrEnum):
     REJECTED = "rejected"  # an impossible order: the unit held (R12)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OrderResult:
     order: UnitOrder  # the order as resolved (a rejected order becomes a hold)
     gang: str
@@ -84,7 +95,7 @@ class OrderResult:
     given: UnitOrder | None = None  # the order as given (None: the unit had no order)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Dislodgement:
     unit: UnitRef
     gang: str
@@ -94,7 +105,7 @@ class Dislodgement:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AssaultResult:
     gang: str
     unit: UnitRef
@@ -136,14 +147,15 @@ class Outcome:
 # -- step 1: sorting out the orders ---------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Plan:
     ref: UnitRef
     unit: Unit
     given: UnitOrder | None
     order: UnitOrder
     rejected: str | None = None
-    act: Act = dataclasses.field(default_factory=Act)
+    act: Act = _HOLD_ACT
+    kind: str = ""  # the unit's kind as the rulebook names it ("L", "H")
 
 
 class _Board:
@@ -152,24 +164,43 @@ class _Board:
     def __init__(self, gmap: GameMap, st: GameState, rules: Rulebook) -> None:
         self.gmap = gmap
         self.rules = rules
-        area = {c: d.area for c, d in gmap.districts.items()}
-        units = sorted(st.units, key=lambda u: (area.get(u.district, 0), u.district, u.kind.value))
+        districts = gmap.districts
+        units = sorted(
+            (u for u in st.units if u.district in districts),
+            key=lambda u: (districts[u.district].area, u.district, u.kind),
+        )
         self.index: dict[UnitRef, int] = {}
         self.plans: list[_Plan] = []
         for u in units:
             ref = UnitRef(u.kind, u.district)
-            if ref in self.index or u.district not in gmap.districts:
+            if ref in self.index:
                 continue
             self.index[ref] = len(self.plans)
-            self.plans.append(_Plan(ref, u, None, Hold(ref)))
+            self.plans.append(_Plan(ref, u, None, Hold(ref), kind=_kind(u.kind)))
 
     def carrier_districts(self) -> set[str]:
         """Districts holding a unit of a kind that can transport."""
-        return {p.ref.district for p in self.plans if p.ref.kind.value in self.rules.carrier_kinds}
+        return {p.ref.district for p in self.plans if p.kind in self.rules.carrier_kinds}
 
     def unit(self, ref: UnitRef) -> Unit | None:
         i = self.index.get(ref)
         return None if i is None else self.plans[i].unit
+
+
+class _Neighbours(Mapping[str, tuple[str, ...]]):
+    """The map's neighbours as the resolver reads them, without copying the map."""
+
+    def __init__(self, districts: Mapping[str, District]) -> None:
+        self._districts = districts
+
+    def __getitem__(self, code: str) -> tuple[str, ...]:
+        return self._districts[code].neighbours
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._districts)
+
+    def __len__(self) -> int:
+        return len(self._districts)
 
 
 def _reach(gmap: GameMap, code: str, steps: int) -> set[str]:
@@ -187,8 +218,8 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
     """Why an order cannot be carried out whatever the others do (R12), or None."""
     gmap, rules = board.gmap, board.rules
     ref, here = p.ref, p.ref.district
-    kind = ref.kind.value
-    if order.unit != ref:
+    kind = p.kind
+    if order.unit is not ref and order.unit != ref:
         return f"the order is for {order.unit.text()}, not {ref.text()}"
     for code in _codes_of(order):
         if code not in gmap.districts:
@@ -198,6 +229,8 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
     if isinstance(order, Move):
         if order.dest == here:
             return f"{ref.text()} already stands in {here}"
+        if order.via and order.path:
+            return "a move names a path (an L's) or carriers (an H's), not both"
         if order.via:
             if kind not in rules.carried_kinds:
                 return f"only an {_kinds(rules.carried_kinds)} can be transported (R10)"
@@ -218,12 +251,12 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
                 if not gmap.adjacent(a, b):
                     return f"the path {' - '.join(steps)} is broken: {b} is not next to {a}"
             return None
-        if order.dest in _reach(gmap, here, rules.reach[kind]):
+        if gmap.adjacent(here, order.dest) or order.dest in _reach(gmap, here, rules.reach[kind]):
             return None
         if kind in rules.carried_kinds:
             return None  # perhaps by transport: settled once the transports are known
         return f"{order.dest} is more than {_steps(rules.reach[kind])} from {here} (R8)"
-    if isinstance(order, SupportHold | SupportMove | SupportAssault):
+    if isinstance(order, (SupportHold, SupportMove, SupportAssault)):
         target = board.unit(order.target)
         if target is None:
             return f"no {order.target.text()} on the board to support"
@@ -259,7 +292,7 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
         return f"only an {_kinds(rules.carrier_kinds)} can transport (R10)"
     if board.unit(order.target) is None:
         return f"no {order.target.text()} on the board to transport"
-    if order.target.kind.value not in rules.carried_kinds:
+    if _kind(order.target.kind) not in rules.carried_kinds:
         return f"only an {_kinds(rules.carried_kinds)} can be transported (R10)"
     if here in (order.target.district, order.dest):
         return "a carrier cannot carry a unit from or into its own district (R10)"
@@ -271,7 +304,7 @@ def _codes_of(order: UnitOrder) -> tuple[str, ...]:
         return (order.dest, *order.path, *order.via)
     if isinstance(order, SupportMove):
         return (order.dest,)
-    if isinstance(order, SupportAssault | Assault):
+    if isinstance(order, (SupportAssault, Assault)):
         return (order.station,)
     if isinstance(order, Transport):
         return (order.dest,)
@@ -333,7 +366,7 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
             if order.via:
                 p.act = Act(ActKind.MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
                 continue
-            if order.path or p.ref.kind.value not in rules.carried_kinds:
+            if order.path or p.kind not in rules.carried_kinds:
                 direct = not order.path and gmap.adjacent(here, order.dest)
                 p.act = Act(ActKind.MOVE, dest=order.dest, direct=direct)
                 continue
@@ -366,7 +399,7 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
     for p in board.plans:
         if p.rejected is not None:
             p.order = Hold(p.ref)
-            p.act = Act()
+            p.act = _HOLD_ACT
     return ignored
 
 
@@ -403,10 +436,8 @@ def decisions(
 
 
 def _decide(gmap: GameMap, board: _Board, rules: Rulebook) -> Resolver:
-    pieces = [
-        Piece(p.unit.gang, p.ref.kind.value, p.ref.district, rules.strengths[p.ref.kind.value]) for p in board.plans
-    ]
-    neighbours = {code: frozenset(d.neighbours) for code, d in gmap.districts.items()}
+    pieces = [Piece(p.unit.gang, p.kind, p.ref.district, rules.strengths[p.kind]) for p in board.plans]
+    neighbours = _Neighbours(gmap.districts)
     return Resolver(rules, pieces, [p.act for p in board.plans], neighbours).run()
 
 
@@ -424,9 +455,7 @@ class _Report:
         n = len(self.plans)
         self.dislodgers = [core.dislodgers(i) for i in range(n)]
         self.final = [
-            self.plans[i].act.dest
-            if core.acts[i].kind is ActKind.MOVE and core.succeeded(i)
-            else self.plans[i].ref.district
+            self.plans[i].act.dest if core.acts[i].kind is _MOVE and core.succeeded(i) else self.plans[i].ref.district
             for i in range(n)
         ]
 
@@ -468,18 +497,18 @@ class _Report:
             if self.dislodgers[i]:
                 return False, ResultCode.REJECTED, f"rejected: {p.rejected}; dislodged by {self.by_text(i)}"
             return False, ResultCode.REJECTED, f"rejected: {p.rejected}; it held"
-        if kind is ActKind.MOVE:
+        if kind is _MOVE:
             ok, code, reason = self.move_result(i)
             if self.dislodgers[i]:
                 reason += f"; dislodged by {self.by_text(i)}"
             return ok, code, reason
-        if kind in (ActKind.SUPPORT_HOLD, ActKind.SUPPORT_MOVE, ActKind.SUPPORT_ASSAULT):
+        if kind in (_SUPPORT_HOLD, _SUPPORT_MOVE, _SUPPORT_ASSAULT):
             return self.support_result(i)
-        if kind is ActKind.CONVOY:
+        if kind is _CONVOY:
             return self.transport_result(i)
         if self.dislodgers[i]:
             return False, ResultCode.DISLODGED, f"dislodged by {self.by_text(i)}"
-        if kind is ActKind.ASSAULT:
+        if kind is _ASSAULT:
             return True, ResultCode.HELD, "assaulted"  # replaced by the assault's own result
         if p.unit.recruited and p.unit.recruited == self.st.turn:
             return True, ResultCode.NEW, "recruited this turn, it holds (R18)"
@@ -632,11 +661,11 @@ class _Report:
         core = self.core
         by_station: dict[str, list[int]] = {}
         for i, act in enumerate(core.acts):
-            if act.kind is ActKind.ASSAULT:
+            if act.kind is _ASSAULT:
                 by_station.setdefault(act.dest, []).append(i)
         out: list[AssaultResult] = []
-        area = {c: d.area for c, d in self.gmap.districts.items()}
-        for station in sorted(by_station, key=lambda s: area[s]):
+        districts = self.gmap.districts
+        for station in sorted(by_station, key=lambda s: districts[s].area):
             ids = by_station[station]
             strength = {i: core.assault_strength(i) for i in ids}
             for i in ids:
@@ -661,19 +690,19 @@ class _Report:
     # -- retreats (R7) ----------------------------------------------------------------------
     def retreats(self, retreats: Mapping[UnitRef, Retreat]) -> tuple[dict[UnitRef, Dislodgement], list[Unit]]:
         core, gmap = self.core, self.gmap
-        n = len(self.plans)
+        beaten = [i for i, by in enumerate(self.dislodgers) if by]
         occupied: dict[str, list[int]] = {}
-        for i in range(n):
-            if not self.dislodgers[i]:
-                occupied.setdefault(self.final[i], []).append(i)
-        standoffs = {
-            d for d, movers in core.into.items() if d not in occupied and any(core.prevent(m) > 0 for m in movers)
-        }
+        standoffs: set[str] = set()
+        if any(self.plans[i].ref in retreats for i in beaten):
+            for i, by in enumerate(self.dislodgers):
+                if not by:
+                    occupied.setdefault(self.final[i], []).append(i)
+            standoffs = {
+                d for d, movers in core.into.items() if d not in occupied and any(core.prevent(m) > 0 for m in movers)
+            }
         choice: dict[int, str | None] = {}
         why: dict[int, str] = {}
-        for i in range(n):
-            if not self.dislodgers[i]:
-                continue
+        for i in beaten:
             p = self.plans[i]
             r = retreats.get(p.ref)
             if r is None:
@@ -684,7 +713,7 @@ class _Report:
                 for m in self.dislodgers[i]
                 if core.acts[m].direct or not self.rules.retreat_to_transported_attackers_origin
             }
-            reach = _reach(gmap, p.ref.district, self.rules.reach[p.ref.kind.value])
+            reach = _reach(gmap, p.ref.district, self.rules.reach[p.kind])
             refusals = []
             choice[i] = None
             for d in r.choices:
@@ -715,11 +744,12 @@ class _Report:
                 to = choice[i]
                 dislodged[p.ref] = Dislodgement(p.ref, p.unit.gang, self.by_text(i), to, to is None, why[i])
                 if to is not None:
-                    units.append(dataclasses.replace(p.unit, district=to))
+                    units.append(Unit(to, p.unit.kind, p.unit.gang, p.unit.recruited))
             else:
-                units.append(dataclasses.replace(p.unit, district=self.final[i]))
-        area = {c: d.area for c, d in gmap.districts.items()}
-        units.sort(key=lambda u: (area[u.district], u.kind.value))
+                to = self.final[i]
+                units.append(p.unit if to == p.unit.district else Unit(to, p.unit.kind, p.unit.gang, p.unit.recruited))
+        districts = gmap.districts
+        units.sort(key=lambda u: (districts[u.district].area, u.kind))
         return dislodged, units
 
     def retreat_problem(

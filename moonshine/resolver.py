@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from types import MappingProxyType
 
 
 class ActKind(Enum):
@@ -52,6 +53,11 @@ class ActKind(Enum):
 
 
 SUPPORTS = (ActKind.SUPPORT_HOLD, ActKind.SUPPORT_MOVE, ActKind.SUPPORT_ASSAULT)
+# Enum members as plain names: looking them up on the class costs a descriptor call.
+_MOVE, _CONVOY, _ASSAULT = ActKind.MOVE, ActKind.CONVOY, ActKind.ASSAULT
+_SUPPORT_HOLD, _SUPPORT_MOVE, _SUPPORT_ASSAULT = SUPPORTS
+_NONE: tuple[int, ...] = ()  # the shared empty list of a piece with no supports, rivals...
+_NO_CARRIERS: Mapping[str, int] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,7 @@ class Rulebook:
     dislodged_unit_bounces_unless_head_to_head: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Piece:
     gang: str
     kind: str
@@ -99,7 +105,7 @@ class Piece:
     strength: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Act:
     """What one piece does. ``target`` is a piece index (supports, convoys); ``dest``
     the destination (moves, supported moves, convoys) or the station's district
@@ -140,47 +146,65 @@ class Resolver:
         self.acts = acts
         self.nb = neighbours
         n = len(pieces)
+        # Columns: one list per attribute reads faster than one object per piece.
+        self.gang = [p.gang for p in pieces]
+        self.unit_kind = [p.kind for p in pieces]
+        self.loc = [p.at for p in pieces]
+        self.strength = [p.strength for p in pieces]
+        self.op = [a.kind for a in acts]
+        self.dest = [a.dest for a in acts]
+        self.direct = [a.direct for a in acts]
+        self.convoyed = [a.convoyed for a in acts]
+        self.stacking = rules.stacking
         self.at: dict[str, list[int]] = {}
         self.into: dict[str, list[int]] = {}
         for i, p in enumerate(pieces):
             self.at.setdefault(p.at, []).append(i)
         for i, a in enumerate(acts):
-            if a.kind is ActKind.MOVE:
+            if a.kind is _MOVE:
                 self.into.setdefault(a.dest, []).append(i)
         self.void = [False] * n
-        self.move_sup: list[list[int]] = [[] for _ in range(n)]
-        self.hold_sup: list[list[int]] = [[] for _ in range(n)]
-        self.assault_sup: list[list[int]] = [[] for _ in range(n)]
-        self.carriers: list[dict[str, int]] = [{} for _ in range(n)]
+        # Per piece, shared empty tuples until something is attached (most pieces have
+        # nothing: one list per piece and kind would cost more than the resolution).
+        self.move_sup: list[Sequence[int]] = [_NONE] * n
+        self.hold_sup: list[Sequence[int]] = [_NONE] * n
+        self.assault_sup: list[Sequence[int]] = [_NONE] * n
+        self.carriers: list[Mapping[str, int]] = [_NO_CARRIERS] * n
         self.sup_into: list[str | None] = [None] * n  # the district a support is given into
         for s, a in enumerate(acts):
             self._link(s, a)
         # Per move: units it meets head to head, rival moves, the units whose successful
         # move takes away its power to bounce (4.A.7).
-        self.h2h: list[list[int]] = [[] for _ in range(n)]
-        self.rivals: list[list[int]] = [[] for _ in range(n)]
-        self.beaters: list[list[int]] = [[] for _ in range(n)]
+        self.h2h: list[Sequence[int]] = [_NONE] * n
+        self.rivals: list[Sequence[int]] = [_NONE] * n
+        self.beaters: list[Sequence[int]] = [_NONE] * n
+        choice_b = rules.dislodged_unit_bounces_unless_head_to_head
         for i, a in enumerate(acts):
-            if a.kind is not ActKind.MOVE:
+            if a.kind is not _MOVE:
                 continue
             origin = pieces[i].at
-            for j in self.into.get(a.dest, ()):
-                if j != i and not self.compatible(i, j):
-                    self.rivals[i].append(j)
-            for j in self.at.get(a.dest, ()):
+            gang = pieces[i].gang
+            rivals = [j for j in self.into[a.dest] if j != i and not self.compatible(i, j)]
+            if rivals:
+                self.rivals[i] = rivals
+            h2h: list[int] = []
+            beaters: list[int] = []
+            for j in self.at.get(a.dest, _NONE):
                 b = acts[j]
-                if b.kind is not ActKind.MOVE or b.dest != origin or self.compatible(i, j):
+                if b.kind is not _MOVE or b.dest != origin or self.compatible(i, j):
                     continue
-                if a.direct and b.direct:
-                    self.h2h[i].append(j)
-                if rules.dislodged_unit_bounces_unless_head_to_head:
-                    if a.direct and b.direct and pieces[j].gang != pieces[i].gang:
-                        self.beaters[i].append(j)
-                elif pieces[j].gang != pieces[i].gang:
-                    self.beaters[i].append(j)
+                both_direct = a.direct and b.direct
+                if both_direct:
+                    h2h.append(j)
+                if pieces[j].gang != gang and (both_direct or not choice_b):
+                    beaters.append(j)
+            if h2h:
+                self.h2h[i] = h2h
+            if beaters:
+                self.beaters[i] = beaters
         # Decision state.
         self.decides = [
-            not self.void[i] and (a.kind is ActKind.MOVE or a.kind in SUPPORTS or a.kind is ActKind.CONVOY)
+            not self.void[i] and (a.kind is _MOVE or a.kind in SUPPORTS or a.kind is _CONVOY)
             for i, a in enumerate(acts)
         ]
         self.resolved = [not d for d in self.decides]
@@ -191,50 +215,60 @@ class Resolver:
     # -- static structure ------------------------------------------------------------
     def _link(self, s: int, a: Act) -> None:
         """Attach a support or convoy to the order it serves, or mark it void."""
-        if a.kind not in SUPPORTS and a.kind is not ActKind.CONVOY:
+        if a.kind not in SUPPORTS and a.kind is not _CONVOY:
             return
         t = a.target
         if not 0 <= t < len(self.acts) or t == s:
             self.void[s] = True
             return
         b = self.acts[t]
-        if a.kind is ActKind.SUPPORT_HOLD:
-            if b.kind is ActKind.MOVE:
+        if a.kind is _SUPPORT_HOLD:
+            if b.kind is _MOVE:
                 self.void[s] = True
             else:
-                self.hold_sup[t].append(s)
-                self.sup_into[s] = self.pieces[t].at
-        elif a.kind is ActKind.SUPPORT_MOVE:
-            if b.kind is not ActKind.MOVE or b.dest != a.dest:
+                self._attach(self.hold_sup, t, s)
+                self.sup_into[s] = self.loc[t]
+        elif a.kind is _SUPPORT_MOVE:
+            if b.kind is not _MOVE or b.dest != a.dest:
                 self.void[s] = True
             else:
-                self.move_sup[t].append(s)
+                self._attach(self.move_sup, t, s)
                 self.sup_into[s] = a.dest
-        elif a.kind is ActKind.SUPPORT_ASSAULT:
-            if b.kind is not ActKind.ASSAULT or b.dest != a.dest:
+        elif a.kind is _SUPPORT_ASSAULT:
+            if b.kind is not _ASSAULT or b.dest != a.dest:
                 self.void[s] = True
             else:
-                self.assault_sup[t].append(s)
+                self._attach(self.assault_sup, t, s)
         else:
-            at = self.pieces[s].at
+            at = self.loc[s]
             if (
-                b.kind is not ActKind.MOVE
+                b.kind is not _MOVE
                 or not b.convoyed
                 or b.dest != a.dest
                 or (b.route is not None and at not in b.route)
-                or at in (b.dest, self.pieces[t].at)
+                or at in (b.dest, self.loc[t])
             ):
                 self.void[s] = True
             else:
-                self.carriers[t][at] = s
+                carriers = self.carriers[t]
+                if carriers is _NO_CARRIERS:
+                    carriers = self.carriers[t] = {}
+                carriers[at] = s  # type: ignore[index]
+
+    @staticmethod
+    def _attach(store: list[Sequence[int]], t: int, s: int) -> None:
+        got = store[t]
+        if got is _NONE:
+            store[t] = [s]
+        else:
+            got.append(s)  # type: ignore[attr-defined]
 
     def compatible(self, i: int, j: int) -> bool:
         """May pieces i and j share a district (R4: one gang's L and H)?"""
-        p, q = self.pieces[i], self.pieces[j]
-        return self.rules.stacking and p.gang == q.gang and p.kind != q.kind
+        return self.stacking and self.gang[i] == self.gang[j] and self.unit_kind[i] != self.unit_kind[j]
 
     def support_value(self, s: int) -> int:
-        return self.pieces[s].strength if self.rules.support_adds_supporter_strength else 1
+        return self.strength[s] if self.rules.support_adds_supporter_strength else 1
 
     # -- resolution -----------------------------------------------------------------------
     def resolve(self, i: int) -> bool:
@@ -312,7 +346,7 @@ class Resolver:
 
     def _backup_rule(self, group: list[int], reads: Mapping[int, list[int]], solutions: list[dict[int, bool]]) -> None:
         """A cycle with no consistent answer, or several (DATC 5.B.9)."""
-        convoys = [i for i in group if self.acts[i].kind is ActKind.CONVOY]
+        convoys = [i for i in group if self.op[i] is _CONVOY]
         if convoys and self.rules.paradox_rule == "szykman":
             for c in convoys:
                 self.backup[c] = Backup.SZYKMAN
@@ -326,13 +360,13 @@ class Resolver:
             # cycle may hold moves that fail in every answer (an L bounced beside the
             # ring), so it is the answer whose successful moves include all others'.
             def moving(sol: dict[int, bool]) -> set[int]:
-                return {i for i, v in sol.items() if v and self.acts[i].kind is ActKind.MOVE}
+                return {i for i, v in sol.items() if v and self.op[i] is _MOVE}
 
             best = max(solutions, key=lambda sol: len(moving(sol)))
             if all(moving(sol) <= moving(best) for sol in solutions):
                 for i, value in best.items():
                     self._settle(i, value)
-                    if value and self.acts[i].kind is ActKind.MOVE:
+                    if value and self.op[i] is _MOVE:
                         self.backup[i] = Backup.CIRCULAR
                 return
         # Any other paradox (DATC 5.B.9: "let all orders in the cycle fail"). Stacks
@@ -346,25 +380,25 @@ class Resolver:
         """The decisions order i's conditions read (a superset is harmless)."""
         a = self.acts[i]
         out: set[int] = set()
-        if a.kind is ActKind.MOVE:
+        if a.kind is _MOVE:
             out.update(self._move_reads(i))
-        elif a.kind is ActKind.CONVOY:
-            gang = self.pieces[i].gang
-            for m in self.into.get(self.pieces[i].at, ()):
-                if self.pieces[m].gang != gang:
+        elif a.kind is _CONVOY:
+            gang = self.gang[i]
+            for m in self.into.get(self.loc[i], _NONE):
+                if self.gang[m] != gang:
                     out.update(self._move_reads(m))  # DATC 5.D: not m itself
         else:
             for m in self.cutters(i):
                 out.update(self.carriers[m].values())
-            gang = self.pieces[i].gang
-            out.update(m for m in self.into.get(self.pieces[i].at, ()) if self.pieces[m].gang != gang)
+            gang = self.gang[i]
+            out.update(m for m in self.into.get(self.loc[i], _NONE) if self.gang[m] != gang)
         return sorted(r for r in out if self.decides[r])
 
     def _move_reads(self, i: int) -> set[int]:
         out = set(self.carriers[i].values())
         out.update(self.move_sup[i])
-        for v in self.at.get(self.acts[i].dest, ()):
-            if self.acts[v].kind is ActKind.MOVE:
+        for v in self.at.get(self.dest[i], _NONE):
+            if self.op[v] is _MOVE:
                 out.add(v)
             out.update(self.move_sup[v])
             out.update(self.hold_sup[v])
@@ -377,26 +411,26 @@ class Resolver:
         return out
 
     def _adjudicate(self, i: int) -> bool:
-        kind = self.acts[i].kind
-        if kind is ActKind.MOVE:
+        kind = self.op[i]
+        if kind is _MOVE:
             return self._move(i)
-        if kind is ActKind.CONVOY:
+        if kind is _CONVOY:
             return self._convoy(i)
         return self._support(i)
 
     # -- conditions (DATC 5.B, generalised) --------------------------------------------
     def leaves(self, v: int) -> bool:
         """Piece v moves away successfully."""
-        return self.acts[v].kind is ActKind.MOVE and self.resolve(v)
+        return self.op[v] is _MOVE and self.resolve(v)
 
     def path(self, i: int) -> bool:
         """A move's route holds (DATC 5.B.4): always over the border; by transport when
         a chain of kept carriers links origin and destination."""
-        a = self.acts[i]
-        if not a.convoyed:
+        if not self.convoyed[i]:
             return True
+        a = self.acts[i]
         carriers = self.carriers[i]
-        origin = self.pieces[i].at
+        origin = self.loc[i]
         if a.route is not None:
             prev = origin
             for d in a.route:
@@ -424,10 +458,9 @@ class Resolver:
 
     def hold(self, v: int) -> int:
         """The strength piece v adds to its district's hold (DATC 5.B.5)."""
-        p = self.pieces[v]
-        if self.acts[v].kind is ActKind.MOVE:
-            return 0 if self.resolve(v) else p.strength
-        total = p.strength
+        if self.op[v] is _MOVE:
+            return 0 if self.resolve(v) else self.strength[v]
+        total = self.strength[v]
         for s in self.hold_sup[v]:
             if self.resolve(s):
                 total += self.support_value(s)
@@ -435,7 +468,7 @@ class Resolver:
 
     def defend(self, v: int) -> int:
         """The defence of a unit in a head-to-head battle (DATC 5.B.7)."""
-        total = self.pieces[v].strength
+        total = self.strength[v]
         for s in self.move_sup[v]:
             if self.resolve(s):
                 total += self.support_value(s)
@@ -444,13 +477,13 @@ class Resolver:
     def _excluded_gangs(self, i: int) -> set[str]:
         """Gangs whose units at the destination would be dislodged: their supports do
         not count in the attack (a gang never helps dislodge its own units)."""
-        gang = self.pieces[i].gang
+        gang = self.gang[i]
         out: set[str] = set()
         h2h = self.h2h[i]
-        for v in self.at.get(self.acts[i].dest, ()):
-            q = self.pieces[v]
-            if q.gang != gang and q.gang not in out and (v in h2h or not self.leaves(v)):
-                out.add(q.gang)
+        for v in self.at.get(self.dest[i], _NONE):
+            g = self.gang[v]
+            if g != gang and g not in out and (v in h2h or not self.leaves(v)):
+                out.add(g)
         return out
 
     def attack(self, i: int) -> int:
@@ -458,20 +491,20 @@ class Resolver:
         if not self.path(i):
             return 0
         excluded = self._excluded_gangs(i)
-        total = self.pieces[i].strength
+        total = self.strength[i]
         for s in self.move_sup[i]:
-            if self.pieces[s].gang not in excluded and self.resolve(s):
+            if self.gang[s] not in excluded and self.resolve(s):
                 total += self.support_value(s)
         return total
 
     def defence(self, i: int) -> int:
         """What move i must beat at its destination: the hold of the other gangs' units
         that stay, and the defence of those it meets head to head."""
-        gang = self.pieces[i].gang
+        gang = self.gang[i]
         h2h = self.h2h[i]
         total = 0
-        for v in self.at.get(self.acts[i].dest, ()):
-            if self.pieces[v].gang == gang:
+        for v in self.at.get(self.dest[i], _NONE):
+            if self.gang[v] == gang:
                 continue
             total += self.defend(v) if v in h2h else self.hold(v)
         return total
@@ -490,15 +523,10 @@ class Resolver:
     def own_blocker(self, i: int) -> int | None:
         """A unit of the mover's gang that cannot share the destination and does not
         leave it (or comes the other way across the border): the move fails."""
-        p = self.pieces[i]
+        gang = self.gang[i]
         h2h = self.h2h[i]
-        for v in self.at.get(self.acts[i].dest, ()):
-            if (
-                v != i
-                and self.pieces[v].gang == p.gang
-                and not self.compatible(i, v)
-                and (v in h2h or not self.leaves(v))
-            ):
+        for v in self.at.get(self.dest[i], _NONE):
+            if v != i and self.gang[v] == gang and not self.compatible(i, v) and (v in h2h or not self.leaves(v)):
                 return v
         return None
 
@@ -510,25 +538,23 @@ class Resolver:
         attack = self.attack(i)
         if attack <= self.defence(i):
             return False
-        # Plain loops rather than any()/all() on generators: the recursion stays in
-        # Python frames, which a raised recursion limit can afford.
-        for j in self.rivals[i]:  # noqa: SIM110
+        for j in self.rivals[i]:  # noqa: SIM110 (a plain loop is faster than all())
             if attack <= self.prevent(j):
                 return False
         return True
 
     def cutters(self, s: int) -> list[int]:
         """Moves that would cut support s if their route holds (DATC 5.B.2)."""
-        p = self.pieces[s]
+        gang = self.gang[s]
         into = self.sup_into[s]
         out = []
-        for m in self.into.get(p.at, ()):
-            if self.pieces[m].gang == p.gang:
+        for m in self.into.get(self.loc[s], _NONE):
+            if self.gang[m] == gang:
                 continue
             if (
                 into is not None
-                and self.pieces[m].at == into
-                and not (self.acts[m].convoyed and self.rules.transport_from_target_cuts_support)
+                and self.loc[m] == into
+                and not (self.convoyed[m] and self.rules.transport_from_target_cuts_support)
             ):
                 continue
             out.append(m)
@@ -543,9 +569,9 @@ class Resolver:
     def _convoy(self, c: int) -> bool:
         # DATC 5.D: the carrier's attackers are adjudicated, not resolved, so that a
         # paradox forms one clean cycle (carrier and the support it depends on).
-        gang = self.pieces[c].gang
-        for m in self.into.get(self.pieces[c].at, ()):
-            if self.pieces[m].gang == gang:
+        gang = self.gang[c]
+        for m in self.into.get(self.loc[c], _NONE):
+            if self.gang[m] == gang:
                 continue
             if self.res[m] if self.resolved[m] else self._move(m):
                 return False
@@ -555,15 +581,16 @@ class Resolver:
     def succeeded(self, i: int) -> bool:
         return self.resolve(i) if self.decides[i] else not self.void[i]
 
-    def dislodgers(self, v: int) -> list[int]:
+    def dislodgers(self, v: int) -> Sequence[int]:
         """The other gangs' moves that succeed into v's district while v stays."""
-        if self.leaves(v):
-            return []
-        gang = self.pieces[v].gang
-        return [m for m in self.into.get(self.pieces[v].at, ()) if self.pieces[m].gang != gang and self.resolve(m)]
+        into = self.into.get(self.loc[v])
+        if not into or self.leaves(v):
+            return _NONE
+        gang = self.gang[v]
+        return [m for m in into if self.gang[m] != gang and self.resolve(m)] or _NONE
 
     def assault_strength(self, i: int) -> int:
-        total = self.pieces[i].strength
+        total = self.strength[i]
         for s in self.assault_sup[i]:
             if self.resolve(s):
                 total += self.support_value(s)
