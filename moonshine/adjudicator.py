@@ -171,16 +171,23 @@ class _Board:
         )
         self.index: dict[UnitRef, int] = {}
         self.plans: list[_Plan] = []
+        # Units a valid state never has (off the map, or a second unit of one kind in
+        # a district): kept as they are, outside the adjudication.
+        self.strays = [u for u in st.units if u.district not in districts]
         for u in units:
             ref = UnitRef(u.kind, u.district)
             if ref in self.index:
+                self.strays.append(u)
                 continue
             self.index[ref] = len(self.plans)
             self.plans.append(_Plan(ref, u, None, Hold(ref), kind=_kind(u.kind)))
+        self._carriers: set[str] | None = None
 
     def carrier_districts(self) -> set[str]:
         """Districts holding a unit of a kind that can transport."""
-        return {p.ref.district for p in self.plans if p.kind in self.rules.carrier_kinds}
+        if self._carriers is None:
+            self._carriers = {p.ref.district for p in self.plans if p.kind in self.rules.carrier_kinds}
+        return self._carriers
 
     def unit(self, ref: UnitRef) -> Unit | None:
         i = self.index.get(ref)
@@ -750,7 +757,7 @@ class _Report:
                 units.append(p.unit if to == p.unit.district else Unit(to, p.unit.kind, p.unit.gang, p.unit.recruited))
         districts = gmap.districts
         units.sort(key=lambda u: (districts[u.district].area, u.kind))
-        return dislodged, units
+        return dislodged, units + self.board.strays
 
     def retreat_problem(
         self,

@@ -14,8 +14,11 @@ condition on other decisions (DATC 5.B). They are resolved by guess and check:
    when exactly one is consistent it is the answer;
 4. with none or several, the backup rule decides (DATC 5.B.9): a cycle through a
    transport, Szykman's rule (its carriers hold, then the rest is resolved
-   again); a cycle of moves only, circular movement (all succeed); anything
-   else, a paradox in which all orders of the cycle fail.
+   again); otherwise circular movement, the answer in which the moves succeed
+   (when one answer's successful moves include every other's); anything else
+   (no answer at all, say) is a paradox in which all orders of the cycle fail.
+   A cycle needing more than ``search_limit`` complete guesses counts as a
+   paradox too (none has come near it: rings cost two).
 
 As in DATC 5.D, a carrier's decision reads what its attackers read rather than
 the attackers themselves, so that a transport paradox is one clean cycle.
@@ -78,7 +81,8 @@ class Rulebook:
     assault_kinds: frozenset[str]  # kinds that can assault a station (R11: H)
     station_strength: int = 7  # R11
     corrupted_station_strength: int = 3  # R11: against the gang that corrupts the station
-    # Backup rule for a cycle of moves only (DATC 5.B.9): they all succeed.
+    # Backup rule for a cycle without transports and with several answers (DATC
+    # 5.B.9, circular movement): the answer in which the moves succeed.
     circular_movement_succeeds: bool = True
     # Convoy paradoxes (DATC 4.A.2): "szykman" (the carriers in the cycle hold) or
     # "all-fail" (every order in the cycle fails).
