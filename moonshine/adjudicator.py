@@ -152,7 +152,7 @@ class _Plan:
     ref: UnitRef
     unit: Unit
     given: UnitOrder | None
-    order: UnitOrder
+    order: UnitOrder | None  # the order to carry out; None: hold
     rejected: str | None = None
     act: Act = _HOLD_ACT
     kind: str = ""  # the unit's kind as the rulebook names it ("L", "H")
@@ -180,7 +180,7 @@ class _Board:
                 self.strays.append(u)
                 continue
             self.index[ref] = len(self.plans)
-            self.plans.append(_Plan(ref, u, None, Hold(ref), kind=_kind(u.kind)))
+            self.plans.append(_Plan(ref, u, None, None, kind=_kind(u.kind)))
         self._carriers: set[str] | None = None
 
     def carrier_districts(self) -> set[str]:
@@ -367,9 +367,10 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
             offered.setdefault((p.order.target, p.order.dest), {})[p.ref.district] = p.unit.gang
     index = board.index
     for p in board.plans:
-        order = p.order
+        planned = p.order
         here = p.ref.district
-        if isinstance(order, Move):
+        if isinstance(planned, Move):
+            order = planned
             if order.via:
                 p.act = Act(ActKind.MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
                 continue
@@ -392,20 +393,20 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
                     f"{order.dest} is not next to {here}, and no {_kinds(rules.carrier_kinds)} "
                     f"stands on a way to carry {p.ref.text()} there (R8, R10)"
                 )
-                p.order = Hold(p.ref)
-        elif isinstance(order, SupportHold):
-            p.act = Act(ActKind.SUPPORT_HOLD, target=index[order.target])
-        elif isinstance(order, SupportMove):
-            p.act = Act(ActKind.SUPPORT_MOVE, target=index[order.target], dest=order.dest)
-        elif isinstance(order, SupportAssault):
-            p.act = Act(ActKind.SUPPORT_ASSAULT, target=index[order.target], dest=order.station)
-        elif isinstance(order, Assault):
-            p.act = Act(ActKind.ASSAULT, dest=order.station)
-        elif isinstance(order, Transport):
-            p.act = Act(ActKind.CONVOY, target=index[order.target], dest=order.dest)
+                p.order = None
+        elif isinstance(planned, SupportHold):
+            p.act = Act(ActKind.SUPPORT_HOLD, target=index[planned.target])
+        elif isinstance(planned, SupportMove):
+            p.act = Act(ActKind.SUPPORT_MOVE, target=index[planned.target], dest=planned.dest)
+        elif isinstance(planned, SupportAssault):
+            p.act = Act(ActKind.SUPPORT_ASSAULT, target=index[planned.target], dest=planned.station)
+        elif isinstance(planned, Assault):
+            p.act = Act(ActKind.ASSAULT, dest=planned.station)
+        elif isinstance(planned, Transport):
+            p.act = Act(ActKind.CONVOY, target=index[planned.target], dest=planned.dest)
     for p in board.plans:
         if p.rejected is not None:
-            p.order = Hold(p.ref)
+            p.order = None
             p.act = _HOLD_ACT
     return ignored
 
@@ -478,21 +479,26 @@ class _Report:
         return max(ds, key=lambda m: (self.core.attack(m), m))
 
     def by_text(self, i: int) -> str:
-        return self.plans[self.dislodged_by(i)].order.text()
+        return self.order(self.dislodged_by(i)).text()
+
+    def order(self, i: int) -> UnitOrder:
+        """The order piece i carried out (a hold when it had none, or an impossible one)."""
+        p = self.plans[i]
+        return p.order or Hold(p.ref)
 
     # -- results --------------------------------------------------------------------
     def outcome(self, ignored: dict[UnitRef, str], retreats: Mapping[UnitRef, Retreat]) -> Outcome:
         results: dict[UnitRef, OrderResult] = {}
         for i, p in enumerate(self.plans):
             succeeded, code, reason = self.result(i)
-            results[p.ref] = OrderResult(p.order, p.unit.gang, succeeded, reason, code, p.given)
+            results[p.ref] = OrderResult(self.order(i), p.unit.gang, succeeded, reason, code, p.given)
         assaults = self.assaults()
         for a in assaults:
             i = self.board.index[a.unit]
             if not self.dislodgers[i]:
                 p = self.plans[i]
                 code = ResultCode.ASSAULTED if a.succeeded else ResultCode.REPULSED
-                results[p.ref] = OrderResult(p.order, p.unit.gang, a.succeeded, a.reason, code, p.given)
+                results[p.ref] = OrderResult(self.order(i), p.unit.gang, a.succeeded, a.reason, code, p.given)
         dislodged, units = self.retreats(retreats)
         return Outcome(results, dislodged, assaults, units, dict(sorted(ignored.items())))
 
