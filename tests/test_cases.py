@@ -277,3 +277,27 @@ def test_the_outcome_is_the_same_every_time() -> None:
     orders = {o.unit: o for o in map(parse_canonical, texts) if isinstance(o, UNIT_ORDER_TYPES)}
     first, second = adjudicate(gmap, st, orders), adjudicate(gmap, st, dict(reversed(orders.items())))
     assert first == second
+
+
+@pytest.mark.parametrize(
+    ("choice", "datc"),
+    [
+        ({"dislodged_unit_bounces_unless_head_to_head": False}, "6.G.10"),  # DATC 4.A.7 choice a
+        ({"paradox_rule": "all-fail"}, "6.F.14"),  # not Szykman
+        ({"transport_from_target_cuts_support": True}, "6.G.13"),  # DATC 4.A.4 choice b
+        ({"retreat_to_transported_attackers_origin": False}, "6.H.11"),  # DATC 4.A.5 choice a
+        ({"own_carrier_means_transport": False}, "6.G.1"),  # DPTG: only named carriers
+    ],
+)
+def test_each_rule_choice_decides_its_datc_case(choice: dict[str, Any], datc: str) -> None:
+    """The rule choices are live: the other answer to a DATC issue changes its case."""
+    import dataclasses
+
+    from moonshine.adjudicator import MOONSHINE
+
+    case = next(c for c in CATALOGUE if c.datc == datc)
+    orders = {o.unit: o for o, _, _ in case.orders}
+    retreats = {r.unit: r for r in case.retreats}
+    assert not problems(case, run(case))
+    other = adjudicate(case.gmap, case.state, orders, retreats, rules=dataclasses.replace(MOONSHINE, **choice))
+    assert problems(case, other)
