@@ -10,32 +10,7 @@ from moonshine import money
 from moonshine.commands.common import game_option
 from moonshine.gamedir import Game
 from moonshine.geo import GameMap
-from moonshine.state import Raid
 from moonshine.turn import TurnResult
-
-
-def describe_raid(gmap: GameMap, raid: Raid | None) -> str:
-    if raid is None:
-        return "no raid"
-    d = gmap.districts[raid.district]
-    who = "the Untouchables" if raid.by == "untouchables" else f"the police ({gmap.districts[raid.station].station})"
-    text = f"{who} raid {d.describe()}"
-    if raid.controller is None:
-        return text + ": nobody controls it, no effect"
-    if raid.spared:
-        text += f": {raid.controller} corrupts the station, the district is spared"
-    else:
-        bits = []
-        if raid.crates:
-            bits.append(f"{raid.crates} crates {'destroyed' if raid.by == 'untouchables' else 'seized'}")
-        if raid.speakeasy_closed:
-            bits.append("the speakeasy returns to neutral")
-        if gmap.districts[raid.district].feature.value == "supply":
-            bits.append("no production this turn")
-        text += ": " + (", ".join(bits) if bits else "nothing to seize")
-    if raid.arrested:
-        text += f"; arrested: {', '.join(raid.arrested)}"
-    return text
 
 
 def summary(gmap: GameMap, result: TurnResult) -> list[str]:
@@ -48,7 +23,9 @@ def summary(gmap: GameMap, result: TurnResult) -> list[str]:
         names = ", ".join(gmap.gangs[g].name for g in result.winners)
         lines.append(f"WINNER: {names} ({result.vp[result.winners[0]]} VP). The game is over.")
     else:
-        lines.append(f"Raid for {nxt.turn}: {describe_raid(gmap, nxt.raid)}")
+        from moonshine.reports import Words, describe_raid
+
+        lines.append(f"Raid for {nxt.turn}: {describe_raid(gmap, nxt.raid, Words('en'))}")
     lines.append("")
     lines.append(f"{'gang':<22} {'VP':>3} {'units':>5} {'districts':>9} {'cash':>8} {'sold':>5}")
     for g in sorted(gmap.gangs, key=lambda k: (-result.vp[k], list(gmap.gangs).index(k))):
