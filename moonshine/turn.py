@@ -18,6 +18,7 @@ from moonshine.orders import Bribe, Disband, Recruit, Retreat, Sell, Store, Unit
 from moonshine.police import Return, open_turn
 from moonshine.state import GameState, Raid, Unit
 from moonshine.turns import Turn
+from moonshine.upkeep import settle
 
 MIN_PRICE = 50  # the price never falls below $0.50 (R20)
 
@@ -141,21 +142,20 @@ def stage_adjustments(
                 continue
             st.units.remove(unit)
             adjustments.append(Adjustment(gang, "disband", d.text(), "disbanded; no upkeep for it (R17)"))
-        upkeep = UPKEEP * (len(st.units_of(gang)) + sum(1 for a in st.arrested if a.gang == gang))
+        paying = len(st.units_of(gang)) + sum(1 for a in st.arrested if a.gang == gang)
         recruits = _acceptable_recruits(gmap, st, gang, plan.recruits, adjustments)
         bids = [b for b in plan.bribes if b.amount > 0]
-        # Cancel recruits, last written first, while the bill exceeds the cash.
-        while recruits and upkeep + RECRUIT_COST * len(recruits) + sum(b.amount for b in bids) > cash:
-            r = recruits.pop()
+        bill = settle(cash, paying, len(recruits), [b.amount for b in bids])
+        upkeep = bill.upkeep
+        # Recruits cancelled, last written first, while the bill exceeds the cash.
+        for r in reversed(recruits[bill.kept_recruits :]):
             adjustments.append(
                 Adjustment(gang, "recruit cancelled", r.text(), f"not enough cash ({money.fmt(cash)}) (R17)")
             )
-        # Cut bids, last written first, each to what cash remains.
-        left = max(0, cash - upkeep - RECRUIT_COST * len(recruits))
+        recruits = recruits[: bill.kept_recruits]
+        # Bids cut, last written first, each to what cash remains.
         paid: list[tuple[Bribe, Money]] = []
-        for b in bids:
-            amount = min(b.amount, left)
-            left -= amount
+        for b, amount in zip(bids, bill.paid_bids, strict=True):
             if amount < b.amount:
                 adjustments.append(
                     Adjustment(
@@ -168,8 +168,8 @@ def stage_adjustments(
             if amount > 0:
                 paid.append((b, amount))
         # Disband for unpaid upkeep, most recently recruited first.
-        if upkeep > cash:
-            short = math.ceil((upkeep - cash) / UPKEEP)
+        if bill.unpaid_units:
+            short = bill.unpaid_units
             victims = sorted(st.units_of(gang), key=lambda u: _newest_first(gmap, u))[:short]
             for u in victims:
                 st.units.remove(u)

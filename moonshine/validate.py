@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from moonshine import money
-from moonshine.geo import RECRUIT_COST, UPKEEP, Feature, GameMap, UnitKind
+from moonshine.geo import RECRUIT_COST, Feature, GameMap, UnitKind
 from moonshine.money import Money
 from moonshine.orders import (
     Assault,
@@ -45,6 +45,7 @@ from moonshine.parser import (
     unquote,
 )
 from moonshine.state import GameState
+from moonshine.upkeep import settle
 
 MAX_LINES = 1000  # an orders file is a few dozen lines; the rest of a longer one is not read
 
@@ -1081,32 +1082,21 @@ def money_summary(
     paying = sum(
         1 for u in st.units_of(gang) if u.recruited != st.turn and UnitRef(u.kind, u.district) not in gone
     ) + sum(1 for a in st.arrested if a.gang == gang)
-    upkeep = UPKEEP * paying
     wanted = list(recruits)
     bids = list(bribes)
+    bill = settle(cash, paying, len(wanted), [b.amount for _, b in bids])
+    cancelled = tuple(reversed(wanted[bill.kept_recruits :]))
+    cut = [(number, b, paid) for (number, b), paid in zip(bids, bill.paid_bids, strict=True) if paid < b.amount]
+    cut.reverse()
     total_bids = sum(b.amount for _, b in bids)
-    kept = len(wanted)
-    while kept and upkeep + RECRUIT_COST * kept + total_bids > cash:
-        kept -= 1
-    cancelled = tuple(reversed(wanted[kept:]))
-    cut: list[tuple[int, Bribe, Money]] = []
-    if upkeep + RECRUIT_COST * kept + total_bids > cash:
-        left = max(0, cash - upkeep - RECRUIT_COST * kept)
-        for number, b in bids:
-            paid = min(b.amount, left)
-            left -= paid
-            if paid < b.amount:
-                cut.append((number, b, paid))
-        cut.reverse()
-    unpaid = -(-(upkeep - cash) // UPKEEP) if upkeep > cash else 0
     return MoneySummary(
         cash=cash,
         units=paying,
-        upkeep=upkeep,
+        upkeep=bill.upkeep,
         recruits=len(wanted),
         recruit_cost=RECRUIT_COST * len(wanted),
         bribes=total_bids,
         cancelled=cancelled,
         cut=tuple(cut),
-        unpaid_units=unpaid,
+        unpaid_units=bill.unpaid_units,
     )
