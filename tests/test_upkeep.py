@@ -6,7 +6,7 @@ from moonshine.upkeep import settle
 
 
 def test_enough_cash_pays_everything() -> None:
-    bill = settle(2000, 6, 2, [300, 200])
+    bill = settle(2100, 6, 2, [300, 200])  # $21 = $12 + $4 + $5
     assert (bill.upkeep, bill.kept_recruits, bill.paid_bids, bill.unpaid_units) == (1200, 2, (300, 200), 0)
     assert bill.recruit_cost == 400
 
