@@ -50,10 +50,11 @@ from typing import Any
 
 import yaml
 
-from moonshine import mail
+from moonshine import mail, mailtext
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text
+from moonshine.mailtext import Phrase, phrase, subject_turn
 from moonshine.passwords import verify_password
 from moonshine.state import GameState
 from moonshine.turns import Turn
@@ -392,6 +393,14 @@ class _Context:
     seen: set[str]
     log: TurnLog
 
+    @property
+    def language(self) -> str:
+        """The game's language: the language of every reply."""
+        return self.game.config.language
+
+    def say(self, key: str, /, **fields: object) -> str:
+        return mailtext.text(self.language, key, **fields)
+
 
 @dataclass
 class _Reading:
@@ -403,7 +412,7 @@ class _Reading:
     sender: str = ""
     subject: str = ""
     received: datetime | None = None
-    problem: str = ""
+    problem: Phrase | None = None
 
 
 def _message_id(raw: bytes, msg: Message | None) -> str:
@@ -416,21 +425,19 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
     try:
         headers = parser.parsebytes(incoming.raw, headersonly=True)
     except Exception as exc:  # malformed mail must never stop the run
-        return _Reading(incoming, _message_id(incoming.raw, None), problem=f"unreadable message ({type(exc).__name__})")
+        why = phrase("reject.unreadable", error=type(exc).__name__)
+        return _Reading(incoming, _message_id(incoming.raw, None), problem=why)
     r = _Reading(incoming, _message_id(incoming.raw, headers), msg=headers)
     r.sender = sender_of(headers)
     r.subject = _header(headers, "Subject")[:200]
     r.received = received_time(headers)
     if len(incoming.raw) > limit:
-        r.problem = (
-            f"the message is {len(incoming.raw):,} bytes, more than the {limit:,} bytes this game accepts; "
-            "send the orders as plain text without pictures or attachments"
-        )
+        r.problem = phrase("reject.too_big", size=len(incoming.raw), limit=limit)
         return r
     try:
         r.msg = parser.parsebytes(incoming.raw)
     except Exception as exc:
-        r.problem = f"the message could not be read ({type(exc).__name__}); send the orders as plain text"
+        r.problem = phrase("reject.not_parsed", error=type(exc).__name__)
     return r
 
 
@@ -514,9 +521,14 @@ def _process(game: Game, source: Path, turn: str, late_ok: bool, now: datetime |
 
 
 class _Reject(Exception):
-    def __init__(self, reason: str, gang: str | None = None, help_text: str = "") -> None:
-        super().__init__(reason)
-        self.reason = reason
+    """A refused message: why (``reason``, a catalogue phrase), the gang it is
+    about if known, and what the player can do (a phrase, or a text already
+    written in the game's language such as an acknowledgement)."""
+
+    def __init__(self, reason: Phrase, gang: str | None = None, help_text: Phrase | str = "") -> None:
+        super().__init__(reason.text("en"))
+        self.phrase = reason
+        self.reason = reason.text("en")  # for the game master's lines and the log
         self.gang = gang
         self.help_text = help_text
 
@@ -526,7 +538,7 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
     if r.msg is not None and is_automatic(r.msg, r.sender):
         return Outcome(IGNORED, origin, r.message_id, r.sender, None, "automatic reply or bounce: not answered")
     if not r.sender:
-        why = r.problem or "no sender address (From:): cannot answer"
+        why = (r.problem or phrase("reject.no_sender")).text("en")
         return Outcome(REJECTED, origin, r.message_id, "", None, why)
     try:
         return _accept(ctx, r)
@@ -534,10 +546,11 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
         reply = _write_reply(ctx, r, rej.gang, _rejection_body(ctx, r, rej), accepted=False)
         return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, reply)
     except Exception as exc:  # a defect in one message must not stop the others
-        why = f"the message could not be processed ({type(exc).__name__}: {exc})"
-        failure = _Reject(why, help_text="The game master has been told; your orders were not saved.")
+        failure = _Reject(
+            phrase("reject.failed", error=f"{type(exc).__name__}: {exc}"), help_text=phrase("help.failed")
+        )
         reply = _write_reply(ctx, r, None, _rejection_body(ctx, r, failure), accepted=False)
-        return Outcome(REJECTED, origin, r.message_id, r.sender, None, why, reply)
+        return Outcome(REJECTED, origin, r.message_id, r.sender, None, failure.reason, reply)
 
 
 def _gang_names(ctx: _Context) -> str:
@@ -566,58 +579,54 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     gmap = ctx.game.map
     own = _gangs_of(ctx, r.sender)
     if not own:
-        raise _Reject(
-            f"{r.sender} is not a player's address in this game",
-            help_text="Write from the address the game master registered for your gang, or ask them to add this one.",
-        )
+        raise _Reject(phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"))
     if r.problem or r.msg is None:
-        raise _Reject(r.problem or "the message could not be read")
+        raise _Reject(r.problem or phrase("reject.not_read"))
     where, text, first = _pick_text(ctx, r, r.msg)
     if not text.strip():
-        raise _Reject(
-            "no text found: the orders must be in the message's text or a plain-text attachment",
-            help_text=FORMAT_HELP,
-        )
+        raise _Reject(phrase("reject.no_text"), help_text=_format_help(own[0]))
     if first is None or first.header_gang is None:
         named = find_line(_GANG_LINE, text)
         if named is None:
-            raise _Reject("no 'gang:' line: the orders must say whose they are", help_text=FORMAT_HELP)
-        raise _Reject(f"'gang: {named[:40]}' names no gang of this game (gangs: {_gang_names(ctx)})")
+            raise _Reject(phrase("reject.no_gang_line"), help_text=_format_help(own[0]))
+        raise _Reject(phrase("reject.unknown_gang", named=named[:40], gangs=_gang_names(ctx)))
     found = gmap.gangs[first.header_gang]
     gang = found.key
     if gang not in own:
         names = ", ".join(gmap.gangs[g].name for g in own)
-        raise _Reject(f"{r.sender} plays {names}, not {found.name}: these orders name another gang")
+        raise _Reject(phrase("reject.other_gang", sender=r.sender, own=names, gang=found.name))
     stored = cfg.players[gang].password if gang in cfg.players else None
     if not stored:
-        raise _Reject(f"no password is set for {found.name}: ask the game master for one", gang, "(moonshine passwd)")
+        raise _Reject(phrase("reject.no_password_set", gang=found.name), gang)
     given = first.password
     if given is None:
-        raise _Reject("no 'password:' line", gang, FORMAT_HELP)
+        raise _Reject(phrase("reject.no_password_line"), gang, _format_help(gang))
     try:
         good = verify_password(given, str(stored))
     except ValueError:
-        raise _Reject(
-            f"the stored password of {found.name} is damaged: ask the game master to set it again", gang
-        ) from None
+        raise _Reject(phrase("reject.password_damaged", gang=found.name), gang) from None
     if not good:
-        raise _Reject(f"wrong password for {found.name}", gang)
+        raise _Reject(phrase("reject.wrong_password", gang=found.name), gang)
+    turn = Turn.parse(ctx.turn)
     if first.header_turn is not None and first.header_turn != ctx.turn:
-        raise _Reject(f"these orders are for {first.header_turn}, but the turn being played is {ctx.turn}", gang)
+        raise _Reject(phrase("reject.other_turn", named=_as_turn(first.header_turn), turn=turn), gang)
     received = r.received or ctx.now
     if ctx.previous_due is not None and received <= ctx.previous_due:
         raise _Reject(
-            f"received {mail.fmt_time(received)}, before the previous turn's deadline "
-            f"({mail.fmt_time(ctx.previous_due)}): these orders are for an earlier turn, not {ctx.turn}",
+            phrase("reject.earlier_turn", received=received, previous=ctx.previous_due, turn=turn),
             gang,
         )
     if ctx.due is not None and received > ctx.due and not ctx.late_ok:
-        raise _Reject(
-            f"late: received {mail.fmt_time(received)}, after the deadline {mail.fmt_time(ctx.due)}",
-            gang,
-            "Late orders are not used; your earlier orders, if any, stand. Ask the game master if in doubt.",
-        )
+        raise _Reject(phrase("reject.late", received=received, due=ctx.due), gang, phrase("help.late"))
     return _save(ctx, r, gang, text, orders_text(text, first.password_lines), where, received)
+
+
+def _as_turn(name: str) -> Turn | str:
+    """A turn's name as a Turn, written in the reply's language; else as it is."""
+    try:
+        return Turn.parse(name)
+    except ValueError:
+        return name
 
 
 def _history_path(ctx: _Context, gang: str) -> Path:
@@ -639,11 +648,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     check = check_orders(sent, ctx.game, ctx.st, gang, source=source)
     name = ctx.game.map.gangs[gang].name
     if check.accepted == 0 and check.rejected > 0:
-        raise _Reject(
-            f"none of the {check.rejected} order line(s) could be read; earlier orders, if any, stand",
-            gang,
-            check.acknowledgement,
-        )
+        raise _Reject(phrase("reject.nothing_readable", n=check.rejected), gang, check.acknowledgement)
     standing = ctx.log.current.get(gang)
     standing_at = _parse_time(standing.get("received")) if standing else None
     history = _history_path(ctx, gang)
@@ -652,13 +657,11 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
         f"# received: {received.isoformat()}\n# from: {r.sender}\n# message-id: {r.message_id}\n# read from: {where}\n"
     )
     atomic_write_text(history, meta + text)
-    counts = f"{check.accepted} order(s) read" + (f", {check.rejected} rejected" if check.rejected else "")
+    counts = _Counts(check.accepted, check.rejected)
+    turn = Turn.parse(ctx.turn)
     if standing_at is not None and received < standing_at:
-        reason = f"{counts}; a later submission (received {mail.fmt_time(standing_at)}) stands"
-        lead = (
-            f"These orders for {name}, {ctx.turn}, received {mail.fmt_time(received)}, do NOT replace the ones "
-            f"received later, at {mail.fmt_time(standing_at)}, which stand. They are kept on file only."
-        )
+        reason = f"{counts.text('en')}; a later submission (received {mail.fmt_time(standing_at)}) stands"
+        lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
         reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check), accepted=True)
         return Outcome(SUPERSEDED, r.incoming.origin, r.message_id, r.sender, gang, reason, reply)
     atomic_write_text(ctx.game.orders_dir(ctx.turn) / f"{gang}.txt", text)
@@ -671,11 +674,25 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
         "rejected": check.rejected,
     }
     replaced = f"; replaces the orders received {mail.fmt_time(standing_at)}" if standing_at else ""
-    lead = f"Orders for {name}, {ctx.turn}, received {mail.fmt_time(received)} from {r.sender}: {counts}."
+    lead = ctx.say(
+        "reply.accepted", gang=name, turn=turn, received=received, sender=r.sender, counts=counts.text(ctx.language)
+    )
     if standing_at:
-        lead += f"\nThey replace the orders received {mail.fmt_time(standing_at)}."
+        lead += "\n" + ctx.say("reply.replaces", standing=standing_at)
     reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check), accepted=True)
-    return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts + replaced, reply)
+    return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts.text("en") + replaced, reply)
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """``3 order(s) read, 1 rejected`` / ``3 ordres lus, 1 ligne rejetée``."""
+
+    accepted: int
+    rejected: int
+
+    def text(self, language: str) -> str:
+        out = mailtext.text(language, "counts.read", n=self.accepted)
+        return out + (mailtext.text(language, "counts.rejected", n=self.rejected) if self.rejected else "")
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -691,46 +708,47 @@ def _parse_time(value: Any) -> datetime | None:
 
 # -- replies ------------------------------------------------------------------------
 
-FORMAT_HELP = """\
-Send your orders as a plain-text email (or a plain-text attachment), like this:
 
-    gang: valley
-    password: your gang's password
-    H LOO - NSS
-    L KEN / H HYD
-    sell 4
-
-The last orders received before the deadline count."""
+def _format_help(gang: str) -> Phrase:
+    """How to send orders, with ``gang``'s key in the example."""
+    return phrase("help.format", gang=gang)
 
 
 def _deadline_line(ctx: _Context) -> str:
     if ctx.due is None:
-        return "No deadline is set for this turn yet."
-    return f"Deadline: {mail.fmt_time(ctx.due)} ({mail.describe_time_left(ctx.due, ctx.now)})."
+        return ctx.say("deadline.none")
+    left = mail.describe_time_left(ctx.due, ctx.now, ctx.language)
+    return ctx.say("deadline.line", due=ctx.due, left=left)
 
 
-def _signature(ctx: _Context) -> str:
-    return f"\n-- \nThe referee of {ctx.game.config.title}\n"
+def _signature(game: Game) -> str:
+    return "\n-- \n" + mailtext.text(game.config.language, "signature", title=game.config.title) + "\n"
 
 
 def _accepted_body(ctx: _Context, lead: str, check: OrderCheck) -> str:
-    if ctx.due is not None and ctx.now > ctx.due:
-        more = " It has passed: no new orders are taken."
+    if ctx.due is None:
+        more = ctx.say("reply.open_no_deadline")
+    elif ctx.now > ctx.due:
+        more = ctx.say("reply.closed")
     else:
-        more = " You may send new orders until then; the last ones received count."
-    return f"{lead}\n{_deadline_line(ctx)}{more}\n\n{check.acknowledgement.rstrip()}\n{_signature(ctx)}"
+        more = ctx.say("reply.open")
+    return f"{lead}\n{_deadline_line(ctx)} {more}\n\n{check.acknowledgement.rstrip()}\n{_signature(ctx.game)}"
 
 
 def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
-    about = f'"{r.subject}"' if r.subject else "without a subject"
-    when = f", received {mail.fmt_time(r.received)}," if r.received else ""
-    text = (
-        f"Your message {about}{when} was NOT accepted as orders for {ctx.turn}.\n\n"
-        f"Reason: {rej.reason}.\n\nNo order file was changed."
+    about = phrase("reply.subject", subject=r.subject) if r.subject else phrase("reply.no_subject")
+    when = ctx.say("reply.received_at", received=r.received) if r.received else ""
+    text = "\n\n".join(
+        (
+            ctx.say("reply.rejected", about=about, when=when, turn=Turn.parse(ctx.turn)),
+            ctx.say("reply.reason", reason=rej.phrase),
+            ctx.say("reply.unchanged"),
+        )
     )
-    if rej.help_text:
-        text += f"\n\n{rej.help_text.rstrip()}"
-    return f"{text}\n\n{_deadline_line(ctx)}\n{_signature(ctx)}"
+    help_text = rej.help_text.text(ctx.language) if isinstance(rej.help_text, Phrase) else rej.help_text
+    if help_text:
+        text += f"\n\n{help_text.rstrip()}"
+    return f"{text}\n\n{_deadline_line(ctx)}\n{_signature(ctx.game)}"
 
 
 def _write_reply(ctx: _Context, r: _Reading, gang: str | None, body: str, *, accepted: bool) -> str:
@@ -739,8 +757,11 @@ def _write_reply(ctx: _Context, r: _Reading, gang: str | None, body: str, *, acc
     name = f"reply-{gang or 'unknown'}-{digest}.eml"
     subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else ""
     if not subject:
-        what = "orders received" if accepted else "orders NOT accepted"
-        subject = f"{mail.subject_prefix(cfg)} {ctx.turn}: {what}"
+        subject = ctx.say(
+            "subject.accepted" if accepted else "subject.rejected",
+            prefix=mail.subject_prefix(cfg),
+            turn=subject_turn(ctx.language, ctx.turn),
+        )
     cc: list[str] = []
     if accepted and gang is not None:
         cc = [a for a in mail.player_addresses(cfg, gang) if a.lower() != r.sender]
@@ -808,8 +829,8 @@ class TurnStatus:
     def missing(self) -> list[str]:
         return [g.gang for g in self.gangs if not g.has_orders]
 
-    def time_left(self) -> str:
-        return mail.describe_time_left(self.deadline, self.now)
+    def time_left(self, language: str = "en") -> str:
+        return mail.describe_time_left(self.deadline, self.now, language)
 
 
 def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = None) -> TurnStatus:
@@ -845,6 +866,8 @@ def reminders(
     the Message-ID carries the date), and warnings for gangs with no address."""
     status = turn_status(game, turn, now=now)
     cfg = game.config
+    lang = cfg.language
+    this_turn = Turn.parse(status.turn)
     out: list[mail.Outgoing] = []
     warnings: list[str] = []
     due = status.deadline
@@ -854,22 +877,27 @@ def reminders(
         if not g.addresses:
             warnings.append(f"{g.gang}: no address in {GAME_FILE} (players.{g.gang}.email): no reminder")
             continue
-        when = (
-            f"The deadline is {mail.fmt_time(due)} ({status.time_left()})."
-            if due is not None
-            else "No deadline is set yet."
-        )
-        body = (
-            f"The referee has no orders from {g.name} for {status.turn}.\n{when}\n\n"
-            "Without orders your units hold, your gang sells as many crates as it can and bids nothing.\n\n"
-            f"{FORMAT_HELP}\n\n-- \nThe referee of {cfg.title}\n"
+        if due is not None:
+            when = mailtext.text(lang, "remind.deadline", due=due, left=status.time_left(lang))
+        else:
+            when = mailtext.text(lang, "remind.no_deadline")
+        paragraphs = (
+            mailtext.text(lang, "remind.missing", gang=g.name, turn=this_turn) + "\n" + when,
+            mailtext.text(lang, "remind.default"),
+            mailtext.text(lang, "help.format", gang=g.gang),
         )
         day = status.now.strftime("%Y%m%d")
         msg = mail.text_message(
             sender=mail.from_address(cfg),
             to=list(g.addresses),
-            subject=f"{mail.subject_prefix(cfg)} {status.turn}: orders wanted from {g.name}",
-            body=body,
+            subject=mailtext.text(
+                lang,
+                "subject.reminder",
+                prefix=mail.subject_prefix(cfg),
+                turn=subject_turn(lang, status.turn),
+                gang=g.name,
+            ),
+            body="\n\n".join(paragraphs) + "\n" + _signature(game),
             msg_id=mail.message_id(cfg, status.turn, "remind", g.gang, day),
             date=status.now,
             reply_to=mail.from_address(cfg),

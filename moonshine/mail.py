@@ -44,6 +44,11 @@ import yaml
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
+
+# dates and time left are written with the mail's words, in English by default
+from moonshine.mailtext import describe_time_left as describe_time_left
+from moonshine.mailtext import fmt_time as fmt_time
+from moonshine.mailtext import subject_turn, text
 from moonshine.turns import Turn
 
 DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
@@ -209,38 +214,6 @@ def player_addresses(cfg: GameConfig, gang: str) -> list[str]:
     return sorted({a.strip() for a in player.email if a.strip()}) if player else []
 
 
-# -- dates and time left -------------------------------------------------------------
-
-
-def fmt_time(when: datetime) -> str:
-    """``2024-03-01 18:00 UTC``."""
-    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def describe_time_left(due: datetime | None, now: datetime) -> str:
-    """``2 days 3 hours left`` / ``passed 5 hours ago`` / ``no deadline set``."""
-    if due is None:
-        return "no deadline set"
-    seconds = int((due - now).total_seconds())
-    span = _span(abs(seconds))
-    return f"{span} left" if seconds >= 0 else f"passed {span} ago"
-
-
-def _span(seconds: int) -> str:
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-
-    def unit(n: int, word: str) -> str:
-        return f"{n} {word}" + ("" if n == 1 else "s")
-
-    if days:
-        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
-    if hours:
-        return unit(hours, "hour") + (f" {unit(minutes, 'minute')}" if minutes else "")
-    return unit(minutes, "minute")
-
-
 # -- building messages ---------------------------------------------------------------
 
 
@@ -379,6 +352,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
     except ValueError as exc:
         raise GameError(str(exc)) from None
     cfg = game.config
+    lang = cfg.language
     gmap = game.map
     out: list[Outgoing] = []
     warnings: list[str] = []
@@ -390,12 +364,14 @@ def report_messages(game: Game, turn: str) -> ReportMail:
             continue
         everyone.update(to)
         files = _read_reports(report_paths(game, turn, key), turn)
-        subject = f"{subject_prefix(cfg)} {turn}: private report for {gang.name}"
+        subject = text(
+            lang, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn), gang=gang.name
+        )
         msg = _report_message(cfg, turn, key, to=to, bcc=(), subject=subject, files=files)
         out.append(Outgoing(f"report-{key}.eml", msg))
     files = _read_reports(report_paths(game, turn, None), turn)
     if everyone:
-        subject = f"{subject_prefix(cfg)} {turn}: bulletin"
+        subject = text(lang, "subject.bulletin", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn))
         msg = _report_message(
             cfg, turn, "bulletin", to=[from_address(cfg)], bcc=sorted(everyone), subject=subject, files=files
         )

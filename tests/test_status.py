@@ -138,7 +138,7 @@ def test_reminders_go_to_the_gangs_without_orders(tmp_path: Path) -> None:
     assert str(msg["Subject"]).endswith("spring-1924: orders wanted from Chicago Outfit")
     body = msg.get_content()
     assert "The deadline is 2024-03-01 18:00 UTC (5 hours left)." in body
-    assert "gang: valley" in body  # the format reminder
+    assert "    gang: outfit\n" in body  # the format reminder, with the gang's own key
     again, _ = reminders(game, TURN, now=now + timedelta(hours=1))
     assert again[0].message["Message-ID"] == msg["Message-ID"]  # one reminder per gang per day
     tomorrow, _ = reminders(game, TURN, now=now + timedelta(days=1))
