@@ -18,6 +18,7 @@ No I/O here.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -427,10 +428,21 @@ def adjudicate(
     ``st.units`` are the units on the board; units without an order hold; an
     impossible order becomes a hold with its reason. ``st.corruption`` gives the
     strength of each station against each gang (R11)."""
-    board = _Board(gmap, st, rules)
-    ignored = _plan(board, st, orders)
-    core = _decide(gmap, board, rules)
-    return _Report(gmap, st, board, core).outcome(ignored, retreats)
+    # The cyclic garbage collector is paused for the turn: the adjudication makes no
+    # reference cycles (no object refers back to its owner, no nested function calls
+    # itself, no exception is kept), so every object it drops is freed by reference
+    # counting, and a collection would only walk the caller's objects, more of them
+    # the bigger the board. The collector's previous state is restored.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        board = _Board(gmap, st, rules)
+        ignored = _plan(board, st, orders)
+        core = _decide(gmap, board, rules)
+        return _Report(gmap, st, board, core).outcome(ignored, retreats)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def decisions(

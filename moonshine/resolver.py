@@ -39,7 +39,7 @@ battle a side's defence sums its units in the battle plus those that stay.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
@@ -61,6 +61,9 @@ _MOVE, _CONVOY, _ASSAULT = ActKind.MOVE, ActKind.CONVOY, ActKind.ASSAULT
 _SUPPORT_HOLD, _SUPPORT_MOVE, _SUPPORT_ASSAULT = SUPPORTS
 _NONE: tuple[int, ...] = ()  # the shared empty list of a piece with no supports, rivals...
 _NO_CARRIERS: Mapping[str, int] = MappingProxyType({})
+# Tuples, not sets: membership by identity, where a set would call Enum.__hash__.
+_SERVING = (*SUPPORTS, ActKind.CONVOY)  # acts that serve another piece's act
+_DECIDED = (ActKind.MOVE, *SUPPORTS, ActKind.CONVOY)  # acts the core decides
 
 
 @dataclass(frozen=True)
@@ -151,22 +154,18 @@ class Resolver:
         self.nb = neighbours
         n = len(pieces)
         # Columns: one list per attribute reads faster than one object per piece.
-        self.gang = [p.gang for p in pieces]
+        self.gang = gangs = [p.gang for p in pieces]
         self.unit_kind = [p.kind for p in pieces]
-        self.loc = [p.at for p in pieces]
+        self.loc = loc = [p.at for p in pieces]
         self.strength = [p.strength for p in pieces]
-        self.op = [a.kind for a in acts]
-        self.dest = [a.dest for a in acts]
-        self.direct = [a.direct for a in acts]
+        self.op = op = [a.kind for a in acts]
+        self.dest = dest = [a.dest for a in acts]
+        self.direct = direct = [a.direct for a in acts]
         self.convoyed = [a.convoyed for a in acts]
         self.stacking = rules.stacking
-        self.at: dict[str, list[int]] = {}
-        self.into: dict[str, list[int]] = {}
-        for i, p in enumerate(pieces):
-            self.at.setdefault(p.at, []).append(i)
-        for i, a in enumerate(acts):
-            if a.kind is _MOVE:
-                self.into.setdefault(a.dest, []).append(i)
+        self.at = at = _group(range(n), loc)
+        moves = [i for i in range(n) if op[i] is _MOVE]
+        self.into = into = _group(moves, dest)
         self.void = [False] * n
         # Per piece, shared empty tuples until something is attached (most pieces have
         # nothing: one list per piece and kind would cost more than the resolution).
@@ -175,42 +174,41 @@ class Resolver:
         self.assault_sup: list[Sequence[int]] = [_NONE] * n
         self.carriers: list[Mapping[str, int]] = [_NO_CARRIERS] * n
         self.sup_into: list[str | None] = [None] * n  # the district a support is given into
-        for s, a in enumerate(acts):
-            self._link(s, a)
+        for s in range(n):
+            if op[s] in _SERVING:
+                self._link(s, acts[s])
         # Per move: units it meets head to head, rival moves, the units whose successful
         # move takes away its power to bounce (4.A.7).
         self.h2h: list[Sequence[int]] = [_NONE] * n
         self.rivals: list[Sequence[int]] = [_NONE] * n
         self.beaters: list[Sequence[int]] = [_NONE] * n
         choice_b = rules.dislodged_unit_bounces_unless_head_to_head
-        for i, a in enumerate(acts):
-            if a.kind is not _MOVE:
-                continue
-            origin = pieces[i].at
-            gang = pieces[i].gang
-            rivals = [j for j in self.into[a.dest] if j != i and not self.compatible(i, j)]
-            if rivals:
-                self.rivals[i] = rivals
-            h2h: list[int] = []
-            beaters: list[int] = []
-            for j in self.at.get(a.dest, _NONE):
-                b = acts[j]
-                if b.kind is not _MOVE or b.dest != origin or self.compatible(i, j):
+        for i in moves:
+            to = dest[i]
+            movers = into[to]
+            if len(movers) > 1:
+                rivals = [j for j in movers if j != i and not self.compatible(i, j)]
+                if rivals:
+                    self.rivals[i] = rivals
+            origin = loc[i]
+            gang = gangs[i]
+            h2h: list[int] | None = None
+            beaters: list[int] | None = None
+            for j in at.get(to, _NONE):
+                if op[j] is not _MOVE or dest[j] != origin or self.compatible(i, j):
                     continue
-                both_direct = a.direct and b.direct
+                both_direct = direct[i] and direct[j]
                 if both_direct:
+                    if h2h is None:
+                        h2h = self.h2h[i] = []
                     h2h.append(j)
-                if pieces[j].gang != gang and (both_direct or not choice_b):
+                if gangs[j] != gang and (both_direct or not choice_b):
+                    if beaters is None:
+                        beaters = self.beaters[i] = []
                     beaters.append(j)
-            if h2h:
-                self.h2h[i] = h2h
-            if beaters:
-                self.beaters[i] = beaters
         # Decision state.
-        self.decides = [
-            not self.void[i] and (a.kind is _MOVE or a.kind in SUPPORTS or a.kind is _CONVOY)
-            for i, a in enumerate(acts)
-        ]
+        void = self.void
+        self.decides = [not void[i] and op[i] in _DECIDED for i in range(n)]
         self.resolved = [not d for d in self.decides]
         self.res = [True] * n
         self.backup: dict[int, Backup] = {}
@@ -286,12 +284,17 @@ class Resolver:
         self.resolved[i] = True
 
     def run(self) -> Resolver:
-        reads = {i: self._reads(i) for i in range(len(self.acts)) if self.decides[i]}
-        for group in _strongly_connected(list(reads), reads):
+        n = len(self.acts)
+        decides = self.decides
+        reads: list[Sequence[int]] = [_NONE] * n
+        for i in range(n):
+            if decides[i]:
+                reads[i] = self._reads(i)
+        for group in _components([i for i in range(n) if decides[i]], reads):
             self._solve(group, reads)
         return self
 
-    def _solve(self, group: list[int], reads: Mapping[int, list[int]]) -> None:
+    def _solve(self, group: list[int], reads: Sequence[Sequence[int]]) -> None:
         if len(group) == 1 and group[0] not in reads[group[0]]:
             self._settle(group[0], self._adjudicate(group[0]))
             return
@@ -302,53 +305,57 @@ class Resolver:
             return
         self._backup_rule(group, reads, solutions)
 
-    def _guess_and_check(self, group: list[int], reads: Mapping[int, list[int]]) -> list[dict[int, bool]]:
+    def _guess_and_check(self, group: list[int], reads: Sequence[Sequence[int]]) -> list[dict[int, bool]]:
         """The consistent assignments of a cycle of decisions (at most two are looked
         for). Decisions whose reads are all known are computed, not guessed."""
         members = set(group)
         inner = {i: [r for r in reads[i] if r in members] for i in group}
         solutions: list[dict[int, bool]] = []
         budget = [self.search_limit]
-
-        def assign(i: int, value: bool, trail: list[int]) -> None:
-            self.res[i] = value
-            self.resolved[i] = True
-            trail.append(i)
-
-        def undo(trail: list[int]) -> None:
-            for i in trail:
-                self.resolved[i] = False
-
-        def search(guessed: list[int]) -> None:
-            trail: list[int] = []
-            progress = True
-            while progress:
-                progress = False
-                for i in group:
-                    if not self.resolved[i] and all(self.resolved[r] for r in inner[i]):
-                        assign(i, self._adjudicate(i), trail)
-                        progress = True
-            free = next((i for i in group if not self.resolved[i]), None)
-            if free is None:
-                budget[0] -= 1
-                if all(self._adjudicate(g) == self.res[g] for g in guessed):
-                    solutions.append({i: self.res[i] for i in group})
-            else:
-                for value in (False, True):
-                    if len(solutions) >= 2 or budget[0] <= 0:
-                        break
-                    assign(free, value, trail)
-                    search([*guessed, free])
-                    trail.pop()
-                    self.resolved[free] = False
-            undo(trail)
-
-        search([])
+        self._search(group, inner, [], solutions, budget)
         if budget[0] <= 0 and len(solutions) < 2:
             return []  # too many guesses: treated as a paradox
         return solutions
 
-    def _backup_rule(self, group: list[int], reads: Mapping[int, list[int]], solutions: list[dict[int, bool]]) -> None:
+    def _search(
+        self,
+        group: list[int],
+        inner: Mapping[int, list[int]],
+        guessed: list[int],
+        solutions: list[dict[int, bool]],
+        budget: list[int],
+    ) -> None:
+        """Settle what follows from the guesses so far, then guess the first free
+        decision both ways (a method, not a nested function: a function that calls
+        itself through its closure is a reference cycle)."""
+        resolved, res = self.resolved, self.res
+        trail: list[int] = []
+        progress = True
+        while progress:
+            progress = False
+            for i in group:
+                if not resolved[i] and all(resolved[r] for r in inner[i]):
+                    res[i] = self._adjudicate(i)
+                    resolved[i] = True
+                    trail.append(i)
+                    progress = True
+        free = next((i for i in group if not resolved[i]), None)
+        if free is None:
+            budget[0] -= 1
+            if all(self._adjudicate(g) == res[g] for g in guessed):
+                solutions.append({i: res[i] for i in group})
+        else:
+            for value in (False, True):
+                if len(solutions) >= 2 or budget[0] <= 0:
+                    break
+                res[free] = value
+                resolved[free] = True
+                self._search(group, inner, [*guessed, free], solutions, budget)
+                resolved[free] = False
+        for i in trail:
+            resolved[i] = False
+
+    def _backup_rule(self, group: list[int], reads: Sequence[Sequence[int]], solutions: list[dict[int, bool]]) -> None:
         """A cycle with no consistent answer, or several (DATC 5.B.9)."""
         convoys = [i for i in group if self.op[i] is _CONVOY]
         if convoys and self.rules.paradox_rule == "szykman":
@@ -381,38 +388,48 @@ class Resolver:
             self._settle(i, False)
 
     def _reads(self, i: int) -> list[int]:
-        """The decisions order i's conditions read (a superset is harmless)."""
-        a = self.acts[i]
-        out: set[int] = set()
-        if a.kind is _MOVE:
-            out.update(self._move_reads(i))
-        elif a.kind is _CONVOY:
+        """The decisions order i's conditions read (a superset is harmless), sorted."""
+        op = self.op[i]
+        out: list[int] = []
+        if op is _MOVE:
+            self._move_reads(i, out)
+        elif op is _CONVOY:
             gang = self.gang[i]
             for m in self.into.get(self.loc[i], _NONE):
                 if self.gang[m] != gang:
-                    out.update(self._move_reads(m))  # DATC 5.D: not m itself
+                    self._move_reads(m, out)  # DATC 5.D: not m itself
         else:
+            carriers = self.carriers
             for m in self.cutters(i):
-                out.update(self.carriers[m].values())
+                if carriers[m]:
+                    out.extend(carriers[m].values())
             gang = self.gang[i]
-            out.update(m for m in self.into.get(self.loc[i], _NONE) if self.gang[m] != gang)
-        return sorted(r for r in out if self.decides[r])
+            out.extend(m for m in self.into.get(self.loc[i], _NONE) if self.gang[m] != gang)
+        if not out:
+            return out
+        decides = self.decides
+        return sorted({r for r in out if decides[r]})
 
-    def _move_reads(self, i: int) -> set[int]:
-        out = set(self.carriers[i].values())
-        out.update(self.move_sup[i])
+    def _move_reads(self, i: int, out: list[int]) -> None:
+        """Add to ``out`` the decisions move i's conditions read (repeats allowed)."""
+        carriers, move_sup, hold_sup = self.carriers, self.move_sup, self.hold_sup
+        if carriers[i]:
+            out.extend(carriers[i].values())
+        out.extend(move_sup[i])
+        op = self.op
         for v in self.at.get(self.dest[i], _NONE):
-            if self.op[v] is _MOVE:
-                out.add(v)
-            out.update(self.move_sup[v])
-            out.update(self.hold_sup[v])
+            if op[v] is _MOVE:
+                out.append(v)
+            out.extend(move_sup[v])
+            out.extend(hold_sup[v])
         for j in self.rivals[i]:
-            out.update(self.carriers[j].values())
-            out.update(self.beaters[j])
-            out.update(self.move_sup[j])
-            if any(o not in self.h2h[j] for o in self.beaters[j]):
-                out.add(j)
-        return out
+            if carriers[j]:
+                out.extend(carriers[j].values())
+            beaters = self.beaters[j]
+            out.extend(beaters)
+            out.extend(move_sup[j])
+            if any(o not in self.h2h[j] for o in beaters):
+                out.append(j)
 
     def _adjudicate(self, i: int) -> bool:
         kind = self.op[i]
@@ -611,7 +628,19 @@ class Resolver:
         ]
 
 
-def _strongly_connected(nodes: list[int], edges: Mapping[int, list[int]]) -> list[list[int]]:
+def _group(ids: Iterable[int], keys: Sequence[str]) -> dict[str, list[int]]:
+    """The ids by their key, in order (one list per key, none per id)."""
+    out: dict[str, list[int]] = {}
+    for i in ids:
+        got = out.get(keys[i])
+        if got is None:
+            out[keys[i]] = [i]
+        else:
+            got.append(i)
+    return out
+
+
+def _strongly_connected(nodes: list[int], edges: Sequence[Sequence[int]]) -> list[list[int]]:
     """Tarjan's strongly connected components of the graph restricted to ``nodes``,
     each group after every group it reads (iterative, deterministic)."""
     inside = set(nodes)
@@ -652,4 +681,56 @@ def _strongly_connected(nodes: list[int], edges: Mapping[int, list[int]]) -> lis
                 if work:
                     parent = work[-1][0]
                     low[parent] = min(low[parent], low[node])
+    return out
+
+
+def _components(nodes: list[int], edges: Sequence[Sequence[int]]) -> list[list[int]]:
+    """``_strongly_connected`` for the whole graph, every edge leading to a node of
+    ``nodes``: the same groups in the same order, with per-node lists in place of
+    dictionaries and no filtering of edges (the turn's graph has a node per order)."""
+    n = len(edges)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    count = 0
+    for root in nodes:
+        if index[root] >= 0:
+            continue
+        work: list[tuple[int, int]] = [(root, 0)]
+        while work:
+            node, k = work.pop()
+            if k == 0:
+                index[node] = low[node] = count
+                count += 1
+                stack.append(node)
+                on_stack[node] = True
+            succ = edges[node]
+            for pos in range(k, len(succ)):
+                nxt = succ[pos]
+                if index[nxt] < 0:
+                    work.append((node, pos + 1))
+                    work.append((nxt, 0))
+                    break
+                if on_stack[nxt] and index[nxt] < low[node]:
+                    low[node] = index[nxt]
+            else:
+                if low[node] == index[node]:
+                    top = stack.pop()
+                    on_stack[top] = False
+                    if top == node:
+                        out.append([top])
+                    else:
+                        group = [top]
+                        while top != node:
+                            top = stack.pop()
+                            on_stack[top] = False
+                            group.append(top)
+                        group.sort()
+                        out.append(group)
+                if work:
+                    parent = work[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
     return out
