@@ -566,7 +566,7 @@ def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, str, Orde
     else the first text with something in it."""
     texts = [(where, text) for where, text in candidate_texts(msg) if text.strip()]
     for where, text in texts:
-        check = check_orders(text, ctx.game, ctx.st, None, source=f"mail from {r.sender}")
+        check = check_orders(text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender))
         if check.header_gang is not None:
             return where, text, check
     if texts:
@@ -644,7 +644,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     """Save ``text`` (what was ``sent``, password lines blanked) as the gang's
     orders unless a later submission stands. The acknowledgement reads ``sent``
     so that its line numbers are the message's."""
-    source = f"mail from {r.sender}, {mail.fmt_time(received)}"
+    source = ctx.say("ack.source", sender=r.sender, received=received)  # the acknowledgement's "File:" line
     check = check_orders(sent, ctx.game, ctx.st, gang, source=source)
     name = ctx.game.map.gangs[gang].name
     if check.accepted == 0 and check.rejected > 0:

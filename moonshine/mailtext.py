@@ -48,6 +48,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "subject.bulletin": {"en": "{prefix} {turn}: bulletin", "fr": "{prefix} {turn} : bulletin public"},
     "signature": {"en": "The referee of {title}", "fr": "L'arbitre de {title}"},
     # -- replies to accepted orders ---------------------------------------------------------
+    "ack.source": {"en": "mail from {sender}, {received}", "fr": "courriel de {sender}, reçu le {received}"},
+    "ack.sender": {"en": "mail from {sender}", "fr": "courriel de {sender}"},
     "counts.read": {"en": "{n} order(s) read", "fr": "{n} ordres lus"},
     "counts.read#one": {"en": "{n} order(s) read", "fr": "{n} ordre lu"},
     "counts.rejected": {"en": ", {n} rejected", "fr": ", {n} lignes rejetées"},

@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -634,3 +635,202 @@ def test_any_message_is_answered_without_crashing_and_never_changes_orders(tmp_p
         _assert_orders_unchanged(game, orders)
 
     check()
+
+
+# -- a French game: every reply in French ----------------------------------------------------
+
+NOW = datetime(2024, 2, 29, 8, 0, tzinfo=UTC)  # 1 day 10 hours before the deadline
+FR_DEADLINE = "Date limite : 1er mars 2024 à 18 h 00 UTC (il reste 1 jour 10 heures)."
+FR_SIGNATURE = "\n-- \nL'arbitre de Moonshine: Chicago, 1924\n"
+ENGLISH_WORDS = ("NOT accepted", "Reason:", "Deadline:", "No order file", "The referee of", "received 2024")
+
+
+def make_french_game(tmp_path: Path, **extra: Any) -> Game:
+    game = make_game(tmp_path, **extra)
+    save_config(game, replace(game.config, language="fr"))
+    assert "language: fr" in game.config_path.read_text()
+    return Game(game.root)
+
+
+def french_replies(game: Game) -> dict[str, str]:
+    """Each reply's text by the Message-ID it answers; none has a word of English."""
+    out = {}
+    for msg in replies(game):
+        text = reply_text(msg)
+        assert not [w for w in ENGLISH_WORDS if w in text], text
+        assert text.endswith(FR_SIGNATURE)
+        out[str(msg["In-Reply-To"])] = text
+    return out
+
+
+NOT_A_PLAYER = "Motif : eve@evil.example n'est l'adresse d'aucun joueur de cette partie."
+FR_REASONS: dict[str, str] = {
+    "unknown sender": NOT_A_PLAYER,
+    "display name pretending to be a player": NOT_A_PLAYER,
+    "spoofed sender, wrong password": "Motif : mot de passe incorrect pour Valley Gang.",
+    "no password line": "Motif : aucune ligne « mot de passe: » (ou « password: »).",
+    "another gang's name": (
+        "Motif : al@outfit.example joue pour Chicago Outfit, pas pour Valley Gang : ces ordres nomment un autre gang."
+    ),
+    "late": (
+        "Motif : hors délai : reçus le 2 mars 2024 à 9 h 00 UTC, après la date limite du 1er mars 2024 à 18 h 00 UTC."
+    ),
+    "late by the server's clock, whatever the Date line says": "Motif : hors délai : reçus le 2 mars 2024 à 9 h 00 UTC",
+    "no gang line": "Motif : aucune ligne « gang: » : les ordres doivent dire de quel gang ils sont.",
+    "unknown gang": "Motif : « gang: capone » ne désigne aucun gang de cette partie (gangs : outfit (Chicago Outfit), ",
+    "another turn": "Motif : ces ordres sont pour l'automne 1924, mais le tour en cours est le printemps 1924.",
+    "nothing readable": (
+        "Motif : la seule ligne d'ordres n'a pas pu être lue ; les ordres précédents, s'il y en a, restent valables."
+    ),
+    "no password set for the gang": (
+        "Motif : aucun mot de passe n'est défini pour Genna Crime Family : demandez-en un à l'arbitre."
+    ),
+}
+FR_HELP: dict[str, str] = {
+    "unknown sender": "Écrivez depuis l'adresse que l'arbitre a enregistrée pour votre gang, ou demandez-lui",
+    "no password line": "comme ceci :\n\n    gang : valley\n    mot de passe : le mot de passe de votre gang\n",
+    "no gang line": "Envoyez vos ordres dans un courriel en texte brut (ou une pièce jointe en texte brut)",
+    "late": "Les ordres reçus hors délai ne sont pas utilisés ; vos ordres précédents, s'il y en a, restent valables.",
+}
+
+
+def test_every_english_rejection_has_its_french_reply() -> None:
+    assert set(FR_REASONS) == set(REJECTIONS)
+
+
+@pytest.mark.parametrize("case", sorted(REJECTIONS))
+def test_rejections_in_a_french_game_are_answered_in_french(tmp_path: Path, fake_reader: None, case: str) -> None:
+    game = make_french_game(tmp_path)
+    before = snapshot(game)
+    msg, reason, _ = REJECTIONS[case]
+    [outcome] = inbox.process(game, eml_folder(tmp_path / "box", [msg]), now=NOW)
+    assert outcome.status == "rejected" and reason in outcome.reason  # the game master's line stays English
+    text = french_replies(game)[str(msg["Message-ID"])]
+    assert "n'a PAS été accepté comme ordres pour le printemps 1924." in text
+    assert text.startswith("Votre message « orders », reçu le ")
+    assert FR_REASONS[case] in text
+    assert "\n\nAucun fichier d'ordres n'a été modifié.\n\n" in text
+    assert FR_DEADLINE in text
+    if case in FR_HELP:
+        assert FR_HELP[case] in text
+    assert VALLEY_PW not in text
+    changed = {k for k, v in snapshot(game).items() if before.get(k) != v}
+    assert not [k for k in changed if k.endswith(".txt")], changed  # no order file
+
+
+def test_accepted_orders_in_a_french_game(tmp_path: Path, fake_reader: None) -> None:
+    game = make_french_game(tmp_path)
+    msg = order_mail(TERRY, VALLEY_ORDERS, subject="Ordres de la Valley")
+    [outcome] = inbox.process(game, eml_folder(tmp_path / "box", [msg]), now=NOW)
+    assert outcome.status == "accepted" and outcome.reason == "3 order(s) read"
+    text = french_replies(game)[str(msg["Message-ID"])]
+    assert text.startswith(
+        "Vos ordres pour le printemps 1924 ont été reçus le 28 février 2024 à 10 h 00 UTC "
+        "(Valley Gang, envoyés par terry@valley.example) : 3 ordres lus.\n"
+    )
+    assert f"{FR_DEADLINE} Vous pouvez envoyer de nouveaux ordres d'ici là ; les derniers reçus comptent." in text
+    assert "FAKE ACK for valley: 3 accepted, 0 rejected (courriel de terry@valley.example, reçu le 28 février" in text
+    [reply] = replies(game)
+    assert reply["Subject"] == "Re: Ordres de la Valley"
+
+
+def test_a_replacement_and_a_superseded_message_in_a_french_game(tmp_path: Path, fake_reader: None) -> None:
+    game = make_french_game(tmp_path)
+    first = order_mail(TERRY, VALLEY_ORDERS, date="Tue, 27 Feb 2024 09:00:00 +0000")
+    second = order_mail(FRANK, f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\nmarch north\n", date=BEFORE)
+    inbox.process(game, eml_folder(tmp_path / "a", [first, second]), now=NOW)
+    older = order_mail(FRANK, VALLEY_ORDERS, date="Mon, 26 Feb 2024 08:00:00 +0000")
+    [late_found] = inbox.process(game, eml_folder(tmp_path / "b", [older]), now=NOW)
+    assert late_found.status == "superseded"
+    texts = french_replies(game)
+    assert (
+        "1 ordre lu, 1 ligne rejetée.\nIls remplacent les ordres reçus le 27 février 2024 à 9 h 00 UTC."
+        in (texts[str(second["Message-ID"])])
+    )
+    assert texts[str(older["Message-ID"])].startswith(
+        "Ces ordres de Valley Gang pour le printemps 1924, reçus le 26 février 2024 à 8 h 00 UTC, ne remplacent PAS "
+        "ceux reçus plus tard, le 28 février 2024 à 10 h 00 UTC, qui restent valables. "
+        "Ils sont seulement conservés dans l'historique.\n"
+    )
+
+
+def test_late_orders_taken_and_messages_without_subject_in_a_french_game(tmp_path: Path, fake_reader: None) -> None:
+    game = make_french_game(tmp_path)
+    late = order_mail(TERRY, VALLEY_ORDERS, subject="", date=AFTER)
+    wrong = order_mail(FRANK, VALLEY_ORDERS.replace(VALLEY_PW, "guessed"), subject="")
+    after = datetime(2024, 3, 2, 10, 0, tzinfo=UTC)
+    inbox.process(game, eml_folder(tmp_path / "box", [late, wrong]), late_ok=True, now=after)
+    texts = french_replies(game)
+    assert (
+        "Date limite : 1er mars 2024 à 18 h 00 UTC (dépassée depuis 16 heures). Elle est passée : plus aucun "
+        in (texts[str(late["Message-ID"])])
+    )
+    assert texts[str(wrong["Message-ID"])].startswith(
+        "Votre message sans objet, reçu le 28 février 2024 à 10 h 00 UTC, n'a PAS été accepté"
+    )
+    subjects = sorted(str(m["Subject"]) for m in replies(game))
+    assert subjects == [
+        "[Moonshine: Chicago, 1924] printemps 1924 : ordres NON acceptés",
+        "[Moonshine: Chicago, 1924] printemps 1924 : ordres reçus",
+    ]
+
+
+def test_oversize_malformed_and_unreadable_mail_in_a_french_game(
+    tmp_path: Path, fake_reader: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_french_game(tmp_path)
+    save_config(game, replace(game.config, extra={**game.config.extra, "inbox": {"max_message_bytes": 4096}}))
+    big = order_mail(TERRY, VALLEY_ORDERS + "x" * 80 * 100)
+    no_boundary = _BAD["multipart without boundary"]
+    inbox.process(game, eml_folder(tmp_path / "a", [big, no_boundary]), now=NOW)
+    texts = french_replies(game)
+    assert (
+        "plus que les 4\u00a0096 octets acceptés dans cette partie ; envoyez les ordres en texte brut, sans "
+        in (texts[str(big["Message-ID"])])
+    )
+    assert re.search(r"Motif : le message fait \d\u00a0\d{3} octets", texts[str(big["Message-ID"])])
+    assert (
+        "Motif : aucun texte trouvé : les ordres doivent être dans le texte du message ou dans une pièce jointe "
+        "en texte brut.\n\nAucun fichier d'ordres n'a été modifié.\n\nEnvoyez vos ordres"
+    ) in texts["<nb@x>"]
+
+    class Failing(BytesParser):
+        def parsebytes(self, text: bytes, headersonly: bool = False) -> Any:
+            if not headersonly:
+                raise ValueError("no")
+            return super().parsebytes(text, headersonly)
+
+    monkeypatch.setattr(inbox, "BytesParser", Failing)
+    odd = order_mail(TERRY, VALLEY_ORDERS, msgid="<odd@valley.example>")
+    inbox.process(game, eml_folder(tmp_path / "b", [odd]), now=NOW)
+    assert (
+        "Motif : le message n'a pas pu être lu (ValueError) ; envoyez les ordres en texte brut."
+        in (french_replies(game)["<odd@valley.example>"])
+    )
+
+
+def test_a_defect_in_one_message_is_answered_in_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make_french_game(tmp_path)
+
+    def broken(*args: Any, **kwargs: Any) -> OrderCheck:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(inbox, "check_orders", broken)
+    msg = order_mail(TERRY, VALLEY_ORDERS)
+    [outcome] = inbox.process(game, eml_folder(tmp_path / "box", [msg]), now=NOW)
+    assert outcome.reason == "the message could not be processed (RuntimeError: boom)"
+    text = french_replies(game)[str(msg["Message-ID"])]
+    assert "Motif : le message n'a pas pu être traité (RuntimeError: boom)." in text
+    assert "L'arbitre a été prévenu ; vos ordres n'ont pas été enregistrés." in text
+
+
+def test_real_reader_acknowledges_french_orders_in_french(tmp_path: Path) -> None:
+    game = make_french_game(tmp_path)
+    body = f"bande : Valley Gang\nmot de passe : {VALLEY_PW}\nH LOO avance vers NSS\nL KEN tient\nvendre 4\n"
+    [outcome] = inbox.process(game, eml_folder(tmp_path / "box", [order_mail(TERRY, body)]), now=NOW)
+    assert outcome.status == "accepted", outcome
+    text = french_replies(game)[outcome.message_id]
+    assert "3 ordres lus.\n" in text
+    assert "ORDRES TELS QUE COMPRIS" in text  # the acknowledgement, in the game's language
+    assert "Fichier : courriel de terry@valley.example, reçu le 28 février 2024 à 10 h 00 UTC" in text
+    assert VALLEY_PW not in text

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -412,3 +413,59 @@ def test_default_ports_follow_security(tmp_path: Path) -> None:
     for security, port in (("starttls", 587), ("tls", 465), ("none", 25)):
         game = make_game(tmp_path / security, smtp={"host": "h", "from": REFEREE, "security": security})
         assert mail.smtp_settings(game.config).port == port
+
+
+# -- a French game ----------------------------------------------------------------
+
+
+def test_report_subjects_follow_the_game_language(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    save_config(game, replace(game.config, language="fr"))
+    write_reports(game)
+    result = run(game, "mail", TURN)
+    assert result.exit_code == 0, result.output
+    outbox = game.root / "outbox" / TURN
+    title = game.config.title
+    valley = read_eml(outbox / "report-valley.eml")
+    assert valley["Subject"] == f"[{title}] printemps 1924 : rapport privé de Valley Gang"
+    assert read_eml(outbox / "bulletin.eml")["Subject"] == f"[{title}] printemps 1924 : bulletin public"
+    autumn = write_reports(game, "autumn-1924")
+    assert autumn.is_dir()
+    assert run(game, "mail", "autumn-1924").exit_code == 0
+    bulletin = read_eml(game.root / "outbox" / "autumn-1924" / "bulletin.eml")
+    assert bulletin["Subject"] == f"[{title}] automne 1924 : bulletin public"
+
+
+def test_the_mail_catalogue_is_complete_in_both_languages() -> None:
+    import string
+
+    from moonshine.mailtext import MESSAGES
+
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    for key, texts in MESSAGES.items():
+        assert set(texts) == {"en", "fr"}, key
+        assert all(t.strip() for t in texts.values()), key
+        if key.endswith("#one"):  # a singular may say "the only line" instead of "1 line"
+            assert key.removesuffix("#one") in MESSAGES, key
+            assert fields(texts["fr"]) <= fields(texts["en"]), key
+        else:
+            assert fields(texts["en"]) == fields(texts["fr"]), key
+
+
+@pytest.mark.parametrize(
+    ("when", "en", "fr"),
+    [
+        (datetime(2024, 3, 1, 18, 0, tzinfo=UTC), "2024-03-01 18:00 UTC", "1er mars 2024 à 18 h 00 UTC"),
+        (datetime(2024, 8, 2, 9, 5, tzinfo=UTC), "2024-08-02 09:05 UTC", "2 août 2024 à 9 h 05 UTC"),
+        (
+            datetime(2024, 12, 31, 23, 30, tzinfo=timezone(timedelta(hours=-5))),
+            "2025-01-01 04:30 UTC",
+            "1er janvier 2025 à 4 h 30 UTC",
+        ),
+    ],
+)
+def test_times_read_naturally_in_both_languages(when: datetime, en: str, fr: str) -> None:
+    assert mail.fmt_time(when) == en
+    assert mail.fmt_time(when, "fr") == fr

@@ -237,3 +237,54 @@ def test_set_password_for_a_gang_without_player_entry(tmp_path: Path) -> None:
     assert set_password(Game(game.root), "ragen", "colts-4ever") == "ragen"
     with pytest.raises(GameError, match="no gang"):
         set_password(Game(game.root), "", "colts-4ever")
+
+
+# -- a French game ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("delta", "text"),
+    [
+        (timedelta(days=3, hours=2, minutes=30), "il reste 3 jours 2 heures"),
+        (timedelta(days=1), "il reste 1 jour"),
+        (timedelta(hours=1, minutes=5), "il reste 1 heure 5 minutes"),
+        (timedelta(minutes=1), "il reste 1 minute"),
+        (timedelta(seconds=0), "il reste 0 minute"),
+        (-timedelta(hours=2), "dépassée depuis 2 heures"),
+        (-timedelta(days=2, hours=1), "dépassée depuis 2 jours 1 heure"),
+    ],
+)
+def test_time_left_in_french(delta: timedelta, text: str) -> None:
+    assert describe_time_left(DEADLINE, DEADLINE - delta, "fr") == text
+
+
+def test_reminders_in_a_french_game(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    save_config(game, replace(game.config, language="fr"))
+    game = Game(game.root)
+    give_orders(game, "valley")
+    messages, _ = reminders(game, TURN, now=DEADLINE - timedelta(hours=5))
+    msg = messages[0].message
+    assert msg["Subject"] == "[Moonshine: Chicago, 1924] printemps 1924 : ordres attendus de Chicago Outfit"
+    body = msg.get_content()
+    assert body.startswith(
+        "L'arbitre n'a reçu aucun ordre de Chicago Outfit pour le printemps 1924.\n"
+        "La date limite est le 1er mars 2024 à 18 h 00 UTC (il reste 5 heures).\n\n"
+        "Sans ordres, vos unités tiennent leur position, votre gang vend autant de caisses qu'il le peut "
+        "et n'offre aucun pot-de-vin.\n\n"
+        "Envoyez vos ordres dans un courriel en texte brut"
+    )
+    assert "    gang : outfit\n    mot de passe : le mot de passe de votre gang\n" in body
+    assert "    vendre 4\n\nLes derniers ordres reçus avant la date limite comptent." in body
+    assert body.endswith("\n-- \nL'arbitre de Moonshine: Chicago, 1924\n")
+    assert "deadline" not in body.lower() and "orders" not in body
+
+
+def test_reminder_without_deadline_in_both_languages(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    save_config(game, replace(game.config, extra={k: v for k, v in game.config.extra.items() if k != "deadlines"}))
+    [english, *_], _ = reminders(Game(game.root), TURN, now=DEADLINE)
+    assert "for spring-1924.\nNo deadline is set yet.\n" in english.message.get_content()
+    save_config(game, replace(load_config(game.config_path), language="fr"))
+    [french, *_], _ = reminders(Game(game.root), TURN, now=DEADLINE)
+    assert "pour le printemps 1924.\nAucune date limite n'est encore fixée.\n" in french.message.get_content()
