@@ -1,0 +1,224 @@
+"""A whole turn by email on a copy of the sample game: orders arrive in an mbox and
+are checked and acknowledged, the referee sees who is missing and reminds them,
+adjudicates, and mails the reports through a real SMTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import mailbox
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from test_mail import Recorder, Server, start_server
+
+from moonshine.cli import main
+from moonshine.gamedir import Game, load_config, save_config
+from moonshine.mail import fmt_time
+
+ROOT = Path(__file__).resolve().parent.parent
+TURN = "spring-1924"
+REFEREE = "Moonshine referee <referee@moonshine.example.org>"
+PASSWORDS = {gang: f"{gang}-secret-1924" for gang in load_config(ROOT / "game.yaml").players}
+ADDRESS = {gang: f"{gang}@players.example.org" for gang in PASSWORDS}  # as in the sample game.yaml
+NOT_MAILED = ("westside", "ragen")  # their sample orders are removed: nobody sends any
+
+# Valley's orders, written in French (the order reader reads both languages).
+VALLEY_FR = """\
+# Bonjour l'arbitre !
+
+bande : Valley Gang
+mot de passe : {password}
+tour : spring-1924
+H LOO avance vers LIT
+H NSS soutient H LOO - LIT
+L KEN tient
+vendre tout
+-- \nTerry
+"""
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    srv = start_server(Recorder())
+    yield srv
+    srv.controller.stop()
+
+
+def sample_game(tmp_path: Path, server: Server, deadline: datetime) -> Game:
+    """A copy of the repository's sample game, with passwords, a deadline and mail settings."""
+    root = tmp_path / "game"
+    root.mkdir()
+    for name in ("game.yaml", ".moonshine-secret"):
+        shutil.copy2(ROOT / name, root / name)
+    for name in ("orders", "turns"):
+        shutil.copytree(ROOT / name, root / name)
+    for gang in NOT_MAILED:
+        (root / "orders" / TURN / f"{gang}.txt").unlink()
+    game = Game(root)
+    assert game.current_turn() == TURN, "the sample game has moved on; this test plays its first turn"
+    for gang, password in PASSWORDS.items():
+        assert run(game, "passwd", gang, "--password", password).exit_code == 0
+    game = Game(root)
+    more = {"deadlines": {TURN: deadline.isoformat()}, "smtp": server.smtp(**{"from": REFEREE})}
+    save_config(game, replace(game.config, extra={**game.config.extra, **more}))
+    return Game(root)
+
+
+def run(game: Game, *args: str) -> Any:
+    result = CliRunner().invoke(main, [*args, "--game", str(game.root)])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def letter(sender: str, subject: str, body: str, sent: datetime, msgid: str) -> bytes:
+    msg = EmailMessage()
+    msg["Received"] = f"from mx.players.example.org by mail.moonshine.example.org; {format_datetime(sent)}"
+    msg["From"] = sender
+    msg["To"] = REFEREE
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(sent)
+    msg["Message-ID"] = msgid
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def read_eml(path: Path) -> EmailMessage:
+    msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def plain(msg: EmailMessage) -> str:
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None
+    return str(body.get_content()).replace("\r\n", "\n")
+
+
+def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
+    now = datetime.now(UTC).replace(second=0, microsecond=0)
+    deadline = now + timedelta(days=2, minutes=30)
+    game = sample_game(tmp_path, server, deadline)
+    orders = game.orders_dir(TURN)
+    sample = {p.name: p.read_bytes() for p in orders.glob("*.txt")}
+    sent = now - timedelta(hours=1)
+
+    # -- the mailbox: one gang in French, one with a wrong password, one unknown sender
+    box = mailbox.mbox(str(tmp_path / "referee.mbox"), create=True)
+    box.add(letter(ADDRESS["valley"], "Ordres", VALLEY_FR.format(password=PASSWORDS["valley"]), sent, "<v@x>"))
+    outfit = "gang: outfit\npassword: not-the-password\nL UPT - ROG\nsell 6\n"
+    box.add(letter(ADDRESS["outfit"], "Outfit orders", outfit, sent, "<o@x>"))
+    genna = f"gang: genna\npassword: {PASSWORDS['genna']}\nH SOD hold\n"
+    box.add(letter("eve@evil.example", "genna orders", genna, sent, "<e@x>"))
+    box.flush()
+    box.close()
+
+    result = run(game, "inbox", str(tmp_path / "referee.mbox"))
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"^accepted\s+valley\s+valley@players\.example\.org: 4 order\(s\) read \[mbox", result.output, re.M
+    )
+    assert re.search(
+        r"^rejected\s+outfit\s+outfit@players\.example\.org: wrong password for Chicago Outfit", result.output, re.M
+    )
+    assert re.search(
+        r"^rejected\s+-\s+eve@evil\.example: eve@evil\.example is not a player's address", result.output, re.M
+    )
+    assert result.output.rstrip().endswith(f"{TURN}: 1 accepted, 2 rejected.")
+
+    # the order files: Valley's replaced (password line blank, signature kept), the others untouched
+    valley = (orders / "valley.txt").read_text()
+    assert valley == VALLEY_FR.format(password="").replace("mot de passe : \n", "\n")
+    assert PASSWORDS["valley"] not in valley
+    assert {n: (orders / n).read_bytes() for n in sample if n != "valley.txt"} == {
+        n: b for n, b in sample.items() if n != "valley.txt"
+    }
+    assert sorted(p.name for p in (orders / "history").iterdir()) == ["valley-1.txt"]
+
+    # the acknowledgements in the outbox
+    outbox = game.root / "outbox" / TURN
+    replies = {read_eml(p)["In-Reply-To"]: read_eml(p) for p in outbox.glob("reply-*.eml")}
+    assert sorted(replies) == ["<e@x>", "<o@x>", "<v@x>"]
+    ack = replies["<v@x>"]
+    assert [a.addr_spec for a in ack["To"].addresses] == [ADDRESS["valley"]]
+    assert ack["Subject"] == "Re: Ordres"
+    text = plain(ack)
+    assert text.startswith(f"Orders for Valley Gang, {TURN}, received {fmt_time(sent)} from valley@players.example.org")
+    assert f"Deadline: {fmt_time(deadline)} (2 days left)." in text
+    for line in ("H LOO - LIT", "H NSS / H LOO - LIT", "L KEN hold"):
+        assert re.search(rf"^\s+line\s+\d+\s+{re.escape(line)}\s+accepted$", text, re.M), (line, text)
+    assert "REJECTED" not in text
+    refused = plain(replies["<o@x>"])
+    assert "was NOT accepted as orders for spring-1924" in refused
+    assert "Reason: wrong password for Chicago Outfit." in refused and "No order file was changed." in refused
+    stranger = replies["<e@x>"]
+    assert [a.addr_spec for a in stranger["To"].addresses] == ["eve@evil.example"]
+    assert "Reason: eve@evil.example is not a player's address in this game." in plain(stranger)
+    for p in game.root.rglob("*"):
+        if p.is_file():
+            assert not any(pw.encode() in p.read_bytes() for pw in PASSWORDS.values()), p
+
+    # who is missing, and the reminders
+    status = run(game, "status")
+    assert status.exit_code == 0, status.output
+    lines = status.output.splitlines()
+    assert lines[0] == f"{TURN}: deadline {fmt_time(deadline)}, 2 days left"
+    row = {line.split()[0]: line for line in lines[1:-1]}
+    assert f"orders received {fmt_time(sent)} (4 order(s))" in row["valley"]
+    assert "orders on file (not received by mail)" in row["outfit"]
+    assert row["westside"].rstrip().endswith("MISSING") and row["ragen"].rstrip().endswith("MISSING")
+    assert lines[-1] == "2 gang(s) without orders: westside, ragen"
+    remind = run(game, "remind")
+    assert remind.exit_code == 0, remind.output
+    assert sorted(p.name for p in outbox.glob("remind-*.eml")) == ["remind-ragen.eml", "remind-westside.eml"]
+    note = read_eml(outbox / "remind-ragen.eml")
+    assert [a.addr_spec for a in note["To"].addresses] == [ADDRESS["ragen"]]
+    assert str(note["Subject"]).endswith(f"{TURN}: orders wanted from Ragen's Colts")
+    assert f"The deadline is {fmt_time(deadline)} (2 days left)." in plain(note)
+    assert server.recorder.received == []  # nothing is sent without --send
+
+    # adjudication reads the orders that came by mail
+    done = run(game, "adjudicate", TURN)
+    assert done.exit_code == 0, done.output
+    results = yaml.safe_load((game.turn_dir(TURN) / "results.yaml").read_text())
+    understood = [line["understood"] for line in results["gangs"]["valley"]["lines"] if line["status"] == "accepted"]
+    assert understood == ["H LOO - LIT", "H NSS / H LOO - LIT", "L KEN hold", "sell all"]
+    reports = game.turn_dir(TURN) / "reports"
+
+    # the reports by mail: one message per gang, the bulletin, the map attached
+    mailed = run(game, "mail", TURN, "--send")
+    assert mailed.exit_code == 0, mailed.output
+    got = server.recorder
+    messages = got.messages()
+    assert len(messages) == len(PASSWORDS) + 1
+    assert {r[0] for r in got.received} == {"referee@moonshine.example.org"}
+    png = (reports / "map.png").read_bytes()
+    for gang, address in ADDRESS.items():
+        name = game.map.gangs[gang].name
+        [(_, rcpts, content)] = got.by_subject(f"private report for {name}")
+        assert rcpts == [address]
+        msg = message_from_bytes(content, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        assert plain(msg) == (reports / f"{gang}.txt").read_text()
+        [picture] = list(msg.iter_attachments())
+        assert picture.get_content_type() == "image/png" and picture.get_content() == png
+    [(_, rcpts, content)] = got.by_subject(f"{TURN}: bulletin")
+    assert sorted(rcpts) == sorted([*ADDRESS.values(), "referee@moonshine.example.org"])
+    assert b"\nBcc:" not in content
+    bulletin = message_from_bytes(content, policy=policy.default)
+    assert isinstance(bulletin, EmailMessage)
+    assert [a.get_content() for a in bulletin.iter_attachments()] == [png]
+
+    again = run(game, "mail", TURN, "--send")
+    assert again.exit_code == 0, again.output
+    assert len(got.received) == len(PASSWORDS) + 1  # nothing sent twice
+    assert again.output.count("not sent again") == len(PASSWORDS) + 1
