@@ -27,6 +27,9 @@ turn's deadline is refused as meant for an earlier turn.
 
 Every message is answered in the outbox (``outbox/TURN/reply-*.eml``) except
 duplicates, automatic replies and bounces, and messages with no sender address.
+Replies and reminders are written in the game's language (``language`` in
+game.yaml, words in ``moonshine.mailtext``); the lines for the game master and
+the log stay in English.
 Processed Message-IDs are logged in ``orders/TURN/inbox.yaml``; a message found
 in any turn's log is never processed again.
 """

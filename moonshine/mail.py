@@ -18,7 +18,8 @@ Settings, all optional until mail is sent::
     inbox:
       max_message_bytes: 524288
 
-Messages are written to the outbox first; sending delivers the files as they
+Subjects are written in the game's language (``moonshine.mailtext``); the
+reports themselves already are. Messages are written to the outbox first; sending delivers the files as they
 are, and records each Message-ID and its recipients in ``outbox/TURN/sent.yaml``
 so that sending again never delivers a message twice to the same address.
 """
