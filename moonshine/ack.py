@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from moonshine import money
 from moonshine.geo import GameMap
+from moonshine.i18n import money_text, the_turn
 from moonshine.parser import PasswordHeader, join, printable, unquote
 from moonshine.state import GameState
 from moonshine.validate import ACCEPTED, HEADER, REJECTED, REPLACED, GangOrders, MoneySummary, OrderLine
@@ -164,24 +164,27 @@ def _line_block(line: OrderLine, language: str) -> list[str]:
 
 
 def _money_block(m: MoneySummary, language: str) -> list[str]:
+    def fmt(cents: int) -> str:
+        return money_text(language, cents)
+
     rows: list[tuple[str, str]] = [
-        (_t("cash", language), money.fmt(m.cash)),
-        (_t("upkeep", language, n=m.units), money.fmt(m.upkeep)),
+        (_t("cash", language), fmt(m.cash)),
+        (_t("upkeep", language, n=m.units), fmt(m.upkeep)),
     ]
     if m.recruits:
-        rows.append((_t("recruits", language, n=m.recruits), money.fmt(m.recruit_cost)))
+        rows.append((_t("recruits", language, n=m.recruits), fmt(m.recruit_cost)))
     if m.bribes:
-        rows.append((_t("bribes", language), money.fmt(m.bribes)))
-    rows.append((_t("total", language), money.fmt(m.needed)))
-    rows.append((_t("left", language), money.fmt(m.left)))
+        rows.append((_t("bribes", language), fmt(m.bribes)))
+    rows.append((_t("total", language), fmt(m.needed)))
+    rows.append((_t("left", language), fmt(m.left)))
     out = [f"  {label:<52} {value:>10}" for label, value in rows]
     if m.short:
         out.append("")
-        out += _wrap(_t("short", language, x=money.fmt(m.needed - m.cash)), "  ")
+        out += _wrap(_t("short", language, x=fmt(m.needed - m.cash)), "  ")
         for number, r in m.cancelled:
             out += _wrap("- " + _t("cancel", language, o=r.text(), n=number), "    ")
         for number, b, kept in m.cut:
-            out += _wrap("- " + _t("cut", language, o=b.text(), n=number, a=money.fmt(kept)), "    ")
+            out += _wrap("- " + _t("cut", language, o=b.text(), n=number, a=fmt(kept)), "    ")
         if m.unpaid_units:
             out += _wrap("- " + _t("unpaid", language, n=m.unpaid_units), "    ")
     return out
@@ -190,7 +193,8 @@ def _money_block(m: MoneySummary, language: str) -> list[str]:
 def acknowledgement(orders: GangOrders, gmap: GameMap, st: GameState, *, language: str = "en") -> str:
     """The plain-text reply to an orders file, in ``language`` ("en" or "fr")."""
     lang = "fr" if language == "fr" else "en"
-    out: list[str] = [_t("title", lang, turn=orders.turn)]
+    turn = the_turn(lang, orders.turn) if lang == "fr" else orders.turn  # English keeps the turn's name (R25)
+    out: list[str] = [_t("title", lang, turn=turn)]
     if orders.gang is not None and orders.gang in gmap.gangs:
         out.append(_t("gang", lang, name=gmap.gangs[orders.gang].name, key=orders.gang))
     else:

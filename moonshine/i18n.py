@@ -401,6 +401,15 @@ def semicolon(language: str) -> str:
     return "; " if check_language(language) == "en" else " ; "
 
 
+def the_turn(language: str, turn: str) -> str:
+    """A turn inside a French sentence: ``le printemps 1924``, ``l'automne 1924``;
+    ``spring 1924`` in English."""
+    label = turn_label(language, turn)
+    if check_language(language) == "en" or label == turn:
+        return label
+    return ("l'" if label[:1] in "aeiou" else "le ") + label
+
+
 def money_text(language: str, cents: Money) -> str:
     """``$12.50`` in English, ``12,50 $`` in French."""
     text = money.fmt(cents)

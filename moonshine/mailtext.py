@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from moonshine.i18n import check_language, singular, turn_label
+from moonshine.i18n import check_language, singular, the_turn, turn_label
 from moonshine.turns import Turn
 
 # key -> {language: text}; ``{name}`` fields are filled by ``text``; ``key#one`` is the
@@ -277,15 +277,6 @@ def number(language: str, n: int) -> str:
     """``4,096`` in English, ``4 096`` (no-break space) in French."""
     text = f"{n:,}"
     return text if check_language(language) == "en" else text.replace(",", "\u00a0")
-
-
-def the_turn(language: str, turn: str) -> str:
-    """A turn inside a French sentence: ``le printemps 1924``, ``l'automne 1924``;
-    ``spring 1924`` in English."""
-    label = turn_label(language, turn)
-    if check_language(language) == "en" or label == turn:
-        return label
-    return ("l'" if label[:1] in "aeiou" else "le ") + label
 
 
 def subject_turn(language: str, turn: str) -> str:

@@ -81,7 +81,7 @@ def test_the_whole_acknowledgement(chicago: GameMap, start: GameState) -> None:
 def test_in_french(chicago: GameMap, start: GameState) -> None:
     text = ack(chicago, start, SAMPLE, "fr")
     for expected in [
-        "Moonshine : ordres pour spring-1924",
+        "Moonshine : ordres pour le printemps 1924",
         "Mot de passe : fourni",
         "ORDRES TELS QUE COMPRIS",
         "  ligne   3  H LOO - NSS                        accepté",
@@ -92,7 +92,7 @@ def test_in_french(chicago: GameMap, start: GameState) -> None:
         "           NSS est à plus de deux quartiers de KEN (R8) ; à portée de L KEN :",
         "           remarque : L KEN tient sa position (R12)",
         "  Sans ordre valable, ces unités tiennent leur position : L BRO, L FIV, L GRA,",
-        "  ATTENTION : ces ordres demandent $8 de plus que votre argent. R17 va :",
+        "  ATTENTION : ces ordres demandent 8 $ de plus que votre argent. R17 va :",
         "    - annuler recruit H KEN (ligne 7)",
         "  6 ligne(s) d'ordres : 4 acceptée(s), 1 rejetée(s), 1 remplacée(s).",
     ]:
