@@ -20,7 +20,8 @@ from __future__ import annotations
 import dataclasses
 import gc
 import itertools
-from collections.abc import Iterator, Mapping
+import operator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
@@ -38,7 +39,7 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver, Rulebook
+from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
 from moonshine.state import GameState, Unit
 
 MOONSHINE = Rulebook(
@@ -53,6 +54,10 @@ MOONSHINE = Rulebook(
 )
 
 NO_RETREATS: Mapping[UnitRef, Retreat] = MappingProxyType({})
+_NO_OFFER: Mapping[str, str] = MappingProxyType({})
+_NO_IDS: Sequence[int] = ()
+_NO_REF = UnitRef(UnitKind.L, "")  # a plan's reference until _plan gives it one
+_first = operator.itemgetter(0)
 _HOLD_ACT = Act()
 _L = UnitKind.L
 
@@ -157,6 +162,8 @@ class _Plan:
     rejected: str | None = None
     act: Act = _HOLD_ACT
     kind: str = ""  # the unit's kind as the rulebook names it ("L", "H")
+    area: int = 0  # its district's area number (map order)
+    new: bool = False  # recruited this turn (R18)
 
 
 class _Board:
@@ -166,33 +173,67 @@ class _Board:
         self.gmap = gmap
         self.rules = rules
         districts = gmap.districts
-        units = sorted(
-            (u for u in st.units if u.district in districts),
-            key=lambda u: (districts[u.district].area, u.district, u.kind),
-        )
-        self.index: dict[UnitRef, int] = {}
-        self.plans: list[_Plan] = []
         # Units a valid state never has (off the map, or a second unit of one kind in
         # a district): kept as they are, outside the adjudication.
-        self.strays = [u for u in st.units if u.district not in districts]
-        for u in units:
-            ref = UnitRef(u.kind, u.district)
-            if ref in self.index:
+        self.strays: list[Unit] = []
+        placed: list[tuple[tuple[int, str, UnitKind], Unit]] = []
+        for u in st.units:
+            d = districts.get(u.district)
+            if d is None:
+                self.strays.append(u)
+            else:
+                placed.append(((d.area, u.district, u.kind), u))
+        placed.sort(key=_first)
+        self.plans: list[_Plan] = []
+        # The pieces for the resolver, as columns: gang, kind (as the rulebook names
+        # it: "L", "H") and district.
+        self.gangs: list[str] = []
+        self.kinds: list[str] = []
+        self.places: list[str] = []
+        # Units by kind, then district: a lookup hashes the district's code (cached in
+        # the string) rather than a UnitRef (a Python-level __hash__ and __eq__).
+        self.index_by_kind: dict[str, dict[str, int]] = {kind: {} for kind in UnitKind}
+        turn = st.turn
+        for (area, district, unit_kind), u in placed:
+            index = self.index_by_kind.get(unit_kind)
+            if index is None:
+                index = self.index_by_kind[unit_kind] = {}
+            if district in index:
                 self.strays.append(u)
                 continue
-            self.index[ref] = len(self.plans)
-            self.plans.append(_Plan(ref, u, None, None, kind=_kind(u.kind)))
+            index[district] = len(self.plans)
+            kind = _kind(unit_kind)
+            new = bool(u.recruited) and u.recruited == turn
+            # The reference is the order's key when the unit has an order (see _plan).
+            self.plans.append(_Plan(_NO_REF, u, None, None, kind=kind, area=area, new=new))
+            self.gangs.append(u.gang)
+            self.kinds.append(kind)
+            self.places.append(district)
         self._carriers: set[str] | None = None
 
     def carrier_districts(self) -> set[str]:
         """Districts holding a unit of a kind that can transport."""
         if self._carriers is None:
-            self._carriers = {p.ref.district for p in self.plans if p.kind in self.rules.carrier_kinds}
+            carrier_kinds = self.rules.carrier_kinds
+            self._carriers = {d for d, k in zip(self.places, self.kinds, strict=True) if k in carrier_kinds}
         return self._carriers
 
-    def unit(self, ref: UnitRef) -> Unit | None:
-        i = self.index.get(ref)
-        return None if i is None else self.plans[i].unit
+    def find(self, ref: UnitRef) -> int | None:
+        """The index of the unit ``ref`` names, or None when it is not on the board."""
+        index = self.index_by_kind.get(ref.kind)
+        return None if index is None else index.get(ref.district)
+
+    def locate(self, ref: UnitRef) -> int:
+        """The index of a unit known to be on the board."""
+        i = self.find(ref)
+        if i is None:
+            raise KeyError(ref)
+        return i
+
+
+def _same(a: UnitRef, b: UnitRef) -> bool:
+    """``a == b`` without the dataclass's generated ``__eq__`` (two tuples per call)."""
+    return a is b or (a.__class__ is b.__class__ and a.district == b.district and a.kind == b.kind)
 
 
 class _Neighbours(Mapping[str, tuple[str, ...]]):
@@ -227,7 +268,7 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
     gmap, rules = board.gmap, board.rules
     ref, here = p.ref, p.ref.district
     kind = p.kind
-    if order.unit is not ref and order.unit != ref:
+    if not _same(order.unit, ref):
         return f"the order is for {order.unit.text()}, not {ref.text()}"
     for code in _codes_of(order):
         if code not in gmap.districts:
@@ -265,10 +306,9 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
             return None  # perhaps by transport: settled once the transports are known
         return f"{order.dest} is more than {_steps(rules.reach[kind])} from {here} (R8)"
     if isinstance(order, (SupportHold, SupportMove, SupportAssault)):
-        target = board.unit(order.target)
-        if target is None:
+        if board.find(order.target) is None:
             return f"no {order.target.text()} on the board to support"
-        if order.target == ref:
+        if _same(order.target, ref):
             return "a unit cannot support itself"
         if isinstance(order, SupportHold):
             if order.target.district == here:
@@ -298,7 +338,7 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
     # Transport
     if kind not in rules.carrier_kinds:
         return f"only an {_kinds(rules.carrier_kinds)} can transport (R10)"
-    if board.unit(order.target) is None:
+    if board.find(order.target) is None:
         return f"no {order.target.text()} on the board to transport"
     if _kind(order.target.kind) not in rules.carried_kinds:
         return f"only an {_kinds(rules.carried_kinds)} can be transported (R10)"
@@ -342,18 +382,28 @@ def _carrier_chain(gmap: GameMap, origin: str, dest: str, carriers: set[str]) ->
     return False
 
 
+def _ref(p: _Plan) -> UnitRef:
+    return UnitRef(p.unit.kind, p.unit.district)
+
+
 def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> dict[UnitRef, str]:
     """Give every unit its order and act; return the orders for units not on the board."""
     gmap, rules = board.gmap, board.rules
+    plans = board.plans
     ignored: dict[UnitRef, str] = {}
+    # Transports offered, by (carried unit, destination): carriers' districts and gangs.
+    offered: dict[tuple[int, str], dict[str, str]] = {}
     for ref, order in orders.items():
-        i = board.index.get(ref)
+        i = board.find(ref)
         if i is None:
             ignored[ref] = f"{order.text()}: no {ref.text()} on the board"
             continue
-        p = board.plans[i]
+        p = plans[i]
+        # The unit's reference is the key it was found by (equal to the one the board
+        # would make: the same kind and district), so no second object per unit.
+        p.ref = ref if ref.__class__ is UnitRef and ref.kind.__class__ is UnitKind else _ref(p)
         p.given = order
-        if p.unit.recruited and p.unit.recruited == st.turn:
+        if p.new:
             p.rejected = "a unit recruited this turn holds (R18)"
             continue
         problem = _static_problem(order, p, board)
@@ -361,34 +411,36 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
             p.rejected = problem
             continue
         p.order = order
-    # Transports offered, by (carried unit, destination): carriers' districts and gangs.
-    offered: dict[tuple[UnitRef, str], dict[str, str]] = {}
-    for p in board.plans:
-        if isinstance(p.order, Transport):
-            offered.setdefault((p.order.target, p.order.dest), {})[p.ref.district] = p.unit.gang
-    index = board.index
-    for p in board.plans:
+        if isinstance(order, Transport):
+            offered.setdefault((board.locate(order.target), order.dest), {})[p.ref.district] = p.unit.gang
+    for p in plans:
+        if p.ref is _NO_REF:
+            p.ref = _ref(p)
+    find = board.locate
+    for i, p in enumerate(plans):
         planned = p.order
-        here = p.ref.district
+        if planned is None:
+            continue  # no order, or an impossible one: the unit holds
         if isinstance(planned, Move):
             order = planned
+            here = p.ref.district
             if order.via:
-                p.act = Act(ActKind.MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
+                p.act = Act(_MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
                 continue
             if order.path or p.kind not in rules.carried_kinds:
                 direct = not order.path and gmap.adjacent(here, order.dest)
-                p.act = Act(ActKind.MOVE, dest=order.dest, direct=direct)
+                p.act = Act(_MOVE, dest=order.dest, direct=direct)
                 continue
-            carriers = offered.get((p.ref, order.dest), {})
-            chain = _carrier_chain(gmap, here, order.dest, set(carriers))
+            carriers = offered.get((i, order.dest), _NO_OFFER)
+            chain = bool(carriers) and _carrier_chain(gmap, here, order.dest, set(carriers))
             if gmap.adjacent(here, order.dest):
                 own = any(g == p.unit.gang for g in carriers.values())
                 by_transport = chain and own and rules.own_carrier_means_transport
-                p.act = Act(ActKind.MOVE, dest=order.dest, direct=not by_transport, convoyed=by_transport)
+                p.act = Act(_MOVE, dest=order.dest, direct=not by_transport, convoyed=by_transport)
             elif chain or _carrier_chain(gmap, here, order.dest, board.carrier_districts()):
                 # A route of carriers exists on the board, ordered or not: the move is
                 # possible, and fails when they do not carry it (DATC 6.D.8, 6.D.32).
-                p.act = Act(ActKind.MOVE, dest=order.dest, direct=False, convoyed=True)
+                p.act = Act(_MOVE, dest=order.dest, direct=False, convoyed=True)
             else:
                 p.rejected = (
                     f"{order.dest} is not next to {here}, and no {_kinds(rules.carrier_kinds)} "
@@ -396,19 +448,15 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
                 )
                 p.order = None
         elif isinstance(planned, SupportHold):
-            p.act = Act(ActKind.SUPPORT_HOLD, target=index[planned.target])
+            p.act = Act(_SUPPORT_HOLD, target=find(planned.target))
         elif isinstance(planned, SupportMove):
-            p.act = Act(ActKind.SUPPORT_MOVE, target=index[planned.target], dest=planned.dest)
+            p.act = Act(_SUPPORT_MOVE, target=find(planned.target), dest=planned.dest)
         elif isinstance(planned, SupportAssault):
-            p.act = Act(ActKind.SUPPORT_ASSAULT, target=index[planned.target], dest=planned.station)
+            p.act = Act(_SUPPORT_ASSAULT, target=find(planned.target), dest=planned.station)
         elif isinstance(planned, Assault):
-            p.act = Act(ActKind.ASSAULT, dest=planned.station)
+            p.act = Act(_ASSAULT, dest=planned.station)
         elif isinstance(planned, Transport):
-            p.act = Act(ActKind.CONVOY, target=index[planned.target], dest=planned.dest)
-    for p in board.plans:
-        if p.rejected is not None:
-            p.order = None
-            p.act = _HOLD_ACT
+            p.act = Act(_CONVOY, target=find(planned.target), dest=planned.dest)
     return ignored
 
 
@@ -456,9 +504,10 @@ def decisions(
 
 
 def _decide(gmap: GameMap, board: _Board, rules: Rulebook) -> Resolver:
-    pieces = [Piece(p.unit.gang, p.kind, p.ref.district, rules.strengths[p.kind]) for p in board.plans]
+    strengths = [rules.strengths[k] for k in board.kinds]
+    acts = [p.act for p in board.plans]
     neighbours = _Neighbours(gmap.districts)
-    return Resolver(rules, pieces, [p.act for p in board.plans], neighbours).run()
+    return Resolver.from_columns(rules, board.gangs, board.kinds, board.places, strengths, acts, neighbours).run()
 
 
 # -- step 3: the report -----------------------------------------------------------------
@@ -472,18 +521,23 @@ class _Report:
         self.plans = board.plans
         self.core = core
         self.rules = core.rules
+        # The core's columns, read here rather than the units and their references.
+        self.gang = core.gang
+        self.loc = core.loc
+        self.kinds = core.unit_kind
         n = len(self.plans)
-        self.dislodgers = [core.dislodgers(i) for i in range(n)]
-        self.final = [
-            self.plans[i].act.dest if core.acts[i].kind is _MOVE and core.succeeded(i) else self.plans[i].ref.district
-            for i in range(n)
-        ]
+        into_at = core.into_at
+        self.dislodgers = [core.dislodgers(i) if into_at[i] else _NO_IDS for i in range(n)]
+        op, dest, loc, res = core.op, core.dest, core.loc, core.res
+        self.final = [dest[i] if op[i] is _MOVE and res[i] else loc[i] for i in range(n)]
 
     def label(self, i: int) -> str:
-        return self.plans[i].ref.text()
+        """Piece i as a player names it (``UnitRef.text()``: kind and district)."""
+        return f"{self.kinds[i]} {self.loc[i]}"
 
-    def labels(self, ids: list[int]) -> str:
-        return ", ".join(sorted(self.label(i) for i in ids))
+    def labels(self, ids: Sequence[int]) -> str:
+        kinds, loc = self.kinds, self.loc
+        return ", ".join(sorted([f"{kinds[i]} {loc[i]}" for i in ids]))
 
     def dislodged_by(self, i: int) -> int:
         """The strongest of the moves that dislodged piece i."""
@@ -501,23 +555,23 @@ class _Report:
     # -- results --------------------------------------------------------------------
     def outcome(self, ignored: dict[UnitRef, str], retreats: Mapping[UnitRef, Retreat]) -> Outcome:
         results: dict[UnitRef, OrderResult] = {}
+        gang, result = self.gang, self.result
         for i, p in enumerate(self.plans):
-            succeeded, code, reason = self.result(i)
-            results[p.ref] = OrderResult(self.order(i), p.unit.gang, succeeded, reason, code, p.given)
+            succeeded, code, reason = result(i)
+            results[p.ref] = OrderResult(p.order or Hold(p.ref), gang[i], succeeded, reason, code, p.given)
         assaults = self.assaults()
         for a in assaults:
-            i = self.board.index[a.unit]
+            i = self.board.locate(a.unit)
             if not self.dislodgers[i]:
                 p = self.plans[i]
                 code = ResultCode.ASSAULTED if a.succeeded else ResultCode.REPULSED
-                results[p.ref] = OrderResult(self.order(i), p.unit.gang, a.succeeded, a.reason, code, p.given)
+                results[p.ref] = OrderResult(self.order(i), gang[i], a.succeeded, a.reason, code, p.given)
         dislodged, units = self.retreats(retreats)
         return Outcome(results, dislodged, assaults, units, dict(sorted(ignored.items())))
 
     def result(self, i: int) -> tuple[bool, ResultCode, str]:
         p = self.plans[i]
-        core = self.core
-        kind = core.acts[i].kind
+        kind = self.core.op[i]
         if p.rejected is not None:
             if self.dislodgers[i]:
                 return False, ResultCode.REJECTED, f"rejected: {p.rejected}; dislodged by {self.by_text(i)}"
@@ -527,7 +581,7 @@ class _Report:
             if self.dislodgers[i]:
                 reason += f"; dislodged by {self.by_text(i)}"
             return ok, code, reason
-        if kind in (_SUPPORT_HOLD, _SUPPORT_MOVE, _SUPPORT_ASSAULT):
+        if kind is _SUPPORT_HOLD or kind is _SUPPORT_MOVE or kind is _SUPPORT_ASSAULT:
             return self.support_result(i)
         if kind is _CONVOY:
             return self.transport_result(i)
@@ -535,23 +589,25 @@ class _Report:
             return False, ResultCode.DISLODGED, f"dislodged by {self.by_text(i)}"
         if kind is _ASSAULT:
             return True, ResultCode.HELD, "assaulted"  # replaced by the assault's own result
-        if p.unit.recruited and p.unit.recruited == self.st.turn:
+        if p.new:
             return True, ResultCode.NEW, "recruited this turn, it holds (R18)"
-        attackers = [m for m in self.core.into.get(p.ref.district, []) if self.core.pieces[m].gang != p.unit.gang]
+        gang = self.gang
+        attackers = [m for m in self.core.into_at[i] if gang[m] != gang[i]]
         if attackers:
             return True, ResultCode.HELD, f"held against {self.labels(attackers)}"
         return True, ResultCode.HELD, "held"
 
     def move_result(self, i: int) -> tuple[bool, ResultCode, str]:
         core = self.core
-        act = core.acts[i]
-        dest = act.dest
-        if core.succeeded(i):
+        dest = core.dest[i]
+        if core.res[i]:
             reason = f"moved to {dest}"
-            carried = self.carried_by(i)
-            if carried:
-                reason += f", carried by {self.labels(carried)}"
-            beaten = [v for v in core.at.get(dest, []) if i in self.dislodgers[v]]
+            if core.convoyed[i]:
+                carried = sorted(self.on_route(i))
+                if carried:
+                    reason += f", carried by {self.labels(carried)}"
+            dislodgers = self.dislodgers
+            beaten = [v for v in core.at_dest[i] if i in dislodgers[v]]
             if core.backup.get(i) is Backup.CIRCULAR:
                 reason += " (circular movement)"
             elif beaten:
@@ -572,19 +628,17 @@ class _Report:
             return False, ResultCode.BLOCKED, f"blocked by own {self.label(blocker)}, which stays in {dest}"
         attack = core.attack(i)
         defence = core.defence(i)
-        gang = core.pieces[i].gang
+        gangs = self.gang
+        gang = gangs[i]
         if attack <= defence:
-            h2h = [v for v in core.h2h[i] if core.pieces[v].gang != gang]
+            h2h = [v for v in core.h2h[i] if gangs[v] != gang]
             if h2h:
                 return False, ResultCode.BOUNCED, f"lost head to head with {self.labels(h2h)} ({attack} vs {defence})"
-            holders = [v for v in core.at.get(dest, []) if core.pieces[v].gang != gang and not core.leaves(v)]
+            holders = [v for v in core.at_dest[i] if gangs[v] != gang and not core.leaves(v)]
             return False, ResultCode.BOUNCED, f"held off by {self.labels(holders)} ({attack} vs {defence})"
         rivals = [j for j in core.rivals[i] if core.prevent(j) >= attack]
         best = max(core.prevent(j) for j in rivals)
         return False, ResultCode.BOUNCED, f"bounced with {self.labels(rivals)} ({attack} vs {best})"
-
-    def carried_by(self, i: int) -> list[int]:
-        return sorted(self.on_route(i)) if self.core.acts[i].convoyed else []
 
     def on_route(self, i: int) -> set[int]:
         """The kept carriers of move i that lie on a route from its origin to its
@@ -605,7 +659,7 @@ class _Report:
                     stack.extend(x for x in core.nb[d] if x in kept and x not in seen)
             return seen
 
-        both = spread(core.pieces[i].at) & spread(act.dest)
+        both = spread(core.loc[i]) & spread(act.dest)
         return {kept[d] for d in both}
 
     def route_failure(self, i: int) -> str:
@@ -645,14 +699,14 @@ class _Report:
         if isinstance(order, SupportHold):
             return f"void: {order.target.text()} moves, and hold support only helps a unit that stays"
         if isinstance(order, SupportMove):
-            target = self.plans[self.board.index[order.target]].order
+            target = self.plans[self.board.locate(order.target)].order
             if isinstance(target, Move):
                 return f"void: {order.target.text()} moves to {target.dest}, not {order.dest}"
             return f"void: {order.target.text()} does not move to {order.dest}"
         if isinstance(order, SupportAssault):
             return f"void: {order.target.text()} does not assault the station in {order.station}"
         if isinstance(order, Transport):
-            j = self.board.index[order.target]
+            j = self.board.locate(order.target)
             target = self.plans[j].order
             act = self.core.acts[j]
             if not isinstance(target, Move) or target.dest != order.dest:
@@ -676,7 +730,7 @@ class _Report:
         t = core.acts[i].target
         target, dest = self.label(t), core.acts[t].dest
         if i not in self.on_route(t):
-            return True, ResultCode.TRANSPORTED, f"not needed: not on a kept route from {core.pieces[t].at} to {dest}"
+            return True, ResultCode.TRANSPORTED, f"not needed: not on a kept route from {core.loc[t]} to {dest}"
         if core.succeeded(t):
             return True, ResultCode.TRANSPORTED, f"carried {target} to {dest}"
         return True, ResultCode.TRANSPORTED, f"kept the route, but {target} did not reach {dest}"
@@ -685,16 +739,16 @@ class _Report:
     def assaults(self) -> list[AssaultResult]:
         core = self.core
         by_station: dict[str, list[int]] = {}
-        for i, act in enumerate(core.acts):
-            if act.kind is _ASSAULT:
-                by_station.setdefault(act.dest, []).append(i)
+        for i, kind in enumerate(core.op):
+            if kind is _ASSAULT:
+                by_station.setdefault(core.dest[i], []).append(i)
         out: list[AssaultResult] = []
         districts = self.gmap.districts
         for station in sorted(by_station, key=lambda s: districts[s].area):
             ids = by_station[station]
             strength = {i: core.assault_strength(i) for i in ids}
             for i in ids:
-                gang = core.pieces[i].gang
+                gang = self.gang[i]
                 corrupt = self.st.corruption.get(station) == gang
                 needed = self.rules.corrupted_station_strength if corrupt else self.rules.station_strength
                 rivals = [j for j in ids if j != i and not self.dislodgers[j] and strength[j] >= strength[i]]
@@ -718,7 +772,7 @@ class _Report:
         beaten = [i for i, by in enumerate(self.dislodgers) if by]
         occupied: dict[str, list[int]] = {}
         standoffs: set[str] = set()
-        if any(self.plans[i].ref in retreats for i in beaten):
+        if retreats and any(self.plans[i].ref in retreats for i in beaten):
             for i, by in enumerate(self.dislodgers):
                 if not by:
                     occupied.setdefault(self.final[i], []).append(i)
@@ -729,12 +783,12 @@ class _Report:
         why: dict[int, str] = {}
         for i in beaten:
             p = self.plans[i]
-            r = retreats.get(p.ref)
+            r = retreats.get(p.ref) if retreats else None
             if r is None:
                 choice[i], why[i] = None, "disbanded: no retreat given"
                 continue
             barred = {
-                core.pieces[m].at
+                core.loc[m]
                 for m in self.dislodgers[i]
                 if core.acts[m].direct or not self.rules.retreat_to_transported_attackers_origin
             }
@@ -763,19 +817,30 @@ class _Report:
                 choice[i] = None
                 why[i] = f"disbanded: its retreat to {d} clashes with that of {others}"
         dislodged: dict[UnitRef, Dislodgement] = {}
+        # The units after the turn, in map order: by area, then kind (a stable sort on
+        # keys made here, where each unit's area is known or looked up once).
         units: list[Unit] = []
+        keys: list[tuple[int, str]] = []
+        districts = gmap.districts
+        final, loc = self.final, self.loc
         for i, p in enumerate(self.plans):
+            u = p.unit
             if i in choice:
                 to = choice[i]
-                dislodged[p.ref] = Dislodgement(p.ref, p.unit.gang, self.by_text(i), to, to is None, why[i])
+                dislodged[p.ref] = Dislodgement(p.ref, u.gang, self.by_text(i), to, to is None, why[i])
                 if to is not None:
-                    units.append(Unit(to, p.unit.kind, p.unit.gang, p.unit.recruited))
+                    units.append(Unit(to, u.kind, u.gang, u.recruited))
+                    keys.append((districts[to].area, p.kind))
             else:
-                to = self.final[i]
-                units.append(p.unit if to == p.unit.district else Unit(to, p.unit.kind, p.unit.gang, p.unit.recruited))
-        districts = gmap.districts
-        units.sort(key=lambda u: (districts[u.district].area, u.kind))
-        return dislodged, units + self.board.strays
+                to = final[i]
+                if to == loc[i]:
+                    units.append(u)
+                    keys.append((p.area, p.kind))
+                else:
+                    units.append(Unit(to, u.kind, u.gang, u.recruited))
+                    keys.append((districts[to].area, p.kind))
+        ranked = sorted(range(len(units)), key=keys.__getitem__)
+        return dislodged, [units[k] for k in ranked] + self.board.strays
 
     def retreat_problem(
         self,
@@ -792,10 +857,10 @@ class _Report:
         if d not in reach:
             return f"out of reach of {self.label(i)} (R8)"
         for j in occupied.get(d, []):
-            if core.pieces[j].gang != core.pieces[i].gang:
+            if core.gang[j] != core.gang[i]:
                 return f"{self.gang_unit(j)} stands there"
-            if core.pieces[j].kind == core.pieces[i].kind:
-                return f"own {core.pieces[j].kind} stands there"
+            if core.unit_kind[j] == core.unit_kind[i]:
+                return f"own {core.unit_kind[j]} stands there"
         if d in barred:
             return "the attacker came from there"
         if d in standoffs:
@@ -803,4 +868,4 @@ class _Report:
         return None
 
     def gang_unit(self, j: int) -> str:
-        return f"{self.core.pieces[j].gang}'s {self.core.pieces[j].kind}"
+        return f"{self.core.gang[j]}'s {self.core.unit_kind[j]}"

@@ -148,23 +148,72 @@ class Resolver:
     ) -> None:
         if len(pieces) != len(acts):
             raise ValueError(f"{len(pieces)} pieces but {len(acts)} acts")
+        self._pieces: Sequence[Piece] | None = pieces
+        gangs = [p.gang for p in pieces]
+        kinds = [p.kind for p in pieces]
+        places = [p.at for p in pieces]
+        strengths = [p.strength for p in pieces]
+        self._setup(rules, gangs, kinds, places, strengths, acts, neighbours)
+
+    @classmethod
+    def from_columns(
+        cls,
+        rules: Rulebook,
+        gangs: list[str],
+        kinds: list[str],
+        places: list[str],
+        strengths: list[int],
+        acts: Sequence[Act],
+        neighbours: Mapping[str, Collection[str]],
+    ) -> Resolver:
+        """The resolver of the pieces ``Piece(gangs[i], kinds[i], places[i],
+        strengths[i])``, given as one list per attribute (no object per piece). The
+        lists become the resolver's columns: they are not copied."""
+        n = len(acts)
+        if not len(gangs) == len(kinds) == len(places) == len(strengths) == n:
+            sizes = ", ".join(str(len(c)) for c in (gangs, kinds, places, strengths))
+            raise ValueError(f"columns of {sizes} pieces but {n} acts")
+        core = cls.__new__(cls)
+        core._pieces = None
+        core._setup(rules, gangs, kinds, places, strengths, acts, neighbours)
+        return core
+
+    @property
+    def pieces(self) -> Sequence[Piece]:
+        """The pieces, as given or made from the columns on first use."""
+        if self._pieces is None:
+            self._pieces = [Piece(*p) for p in zip(self.gang, self.unit_kind, self.loc, self.strength, strict=True)]
+        return self._pieces
+
+    def _setup(
+        self,
+        rules: Rulebook,
+        gangs: list[str],
+        kinds: list[str],
+        places: list[str],
+        strengths: list[int],
+        acts: Sequence[Act],
+        neighbours: Mapping[str, Collection[str]],
+    ) -> None:
         self.rules = rules
-        self.pieces = pieces
         self.acts = acts
         self.nb = neighbours
-        n = len(pieces)
+        n = len(acts)
+        # One int object per piece index, shared by every list below (iterating over
+        # a range makes a new one each time).
+        self.ids = ids = list(range(n))
         # Columns: one list per attribute reads faster than one object per piece.
-        self.gang = gangs = [p.gang for p in pieces]
-        self.unit_kind = [p.kind for p in pieces]
-        self.loc = loc = [p.at for p in pieces]
-        self.strength = [p.strength for p in pieces]
+        self.gang = gangs
+        self.unit_kind = kinds
+        self.loc = loc = places
+        self.strength = strengths
         self.op = op = [a.kind for a in acts]
         self.dest = dest = [a.dest for a in acts]
         self.direct = direct = [a.direct for a in acts]
         self.convoyed = [a.convoyed for a in acts]
         self.stacking = rules.stacking
-        self.at = at = _group(range(n), loc)
-        moves = [i for i in range(n) if op[i] is _MOVE]
+        self.at = at = _group(ids, loc)
+        moves = [i for i in ids if op[i] is _MOVE]
         self.into = into = _group(moves, dest)
         self.void = [False] * n
         # Per piece, shared empty tuples until something is attached (most pieces have
@@ -174,7 +223,7 @@ class Resolver:
         self.assault_sup: list[Sequence[int]] = [_NONE] * n
         self.carriers: list[Mapping[str, int]] = [_NO_CARRIERS] * n
         self.sup_into: list[str | None] = [None] * n  # the district a support is given into
-        for s in range(n):
+        for s in ids:
             if op[s] in _SERVING:
                 self._link(s, acts[s])
         # Per move: units it meets head to head, rival moves, the units whose successful
@@ -182,6 +231,13 @@ class Resolver:
         self.h2h: list[Sequence[int]] = [_NONE] * n
         self.rivals: list[Sequence[int]] = [_NONE] * n
         self.beaters: list[Sequence[int]] = [_NONE] * n
+        # The lists of ``at`` and ``into`` each piece reads, found once: per move, the
+        # pieces at its destination; per piece, the moves into its district.
+        self.at_dest: list[Sequence[int]] = [_NONE] * n
+        self.into_at: list[Sequence[int]] = [_NONE] * n
+        for to, movers in into.items():
+            for v in at.get(to, _NONE):
+                self.into_at[v] = movers
         choice_b = rules.dislodged_unit_bounces_unless_head_to_head
         for i in moves:
             to = dest[i]
@@ -194,7 +250,8 @@ class Resolver:
             gang = gangs[i]
             h2h: list[int] | None = None
             beaters: list[int] | None = None
-            for j in at.get(to, _NONE):
+            there = self.at_dest[i] = at.get(to, _NONE)
+            for j in there:
                 if op[j] is not _MOVE or dest[j] != origin or self.compatible(i, j):
                     continue
                 both_direct = direct[i] and direct[j]
@@ -208,7 +265,7 @@ class Resolver:
                     beaters.append(j)
         # Decision state.
         void = self.void
-        self.decides = [not void[i] and op[i] in _DECIDED for i in range(n)]
+        self.decides = [not void[i] and op[i] in _DECIDED for i in ids]
         self.resolved = [not d for d in self.decides]
         self.res = [True] * n
         self.backup: dict[int, Backup] = {}
@@ -287,10 +344,10 @@ class Resolver:
         n = len(self.acts)
         decides = self.decides
         reads: list[Sequence[int]] = [_NONE] * n
-        for i in range(n):
-            if decides[i]:
-                reads[i] = self._reads(i)
-        for group in _components([i for i in range(n) if decides[i]], reads):
+        deciders = [i for i in self.ids if decides[i]]
+        for i in deciders:
+            reads[i] = self._reads(i)
+        for group in _components(deciders, reads):
             self._solve(group, reads)
         return self
 
@@ -395,7 +452,7 @@ class Resolver:
             self._move_reads(i, out)
         elif op is _CONVOY:
             gang = self.gang[i]
-            for m in self.into.get(self.loc[i], _NONE):
+            for m in self.into_at[i]:
                 if self.gang[m] != gang:
                     self._move_reads(m, out)  # DATC 5.D: not m itself
         else:
@@ -404,7 +461,7 @@ class Resolver:
                 if carriers[m]:
                     out.extend(carriers[m].values())
             gang = self.gang[i]
-            out.extend(m for m in self.into.get(self.loc[i], _NONE) if self.gang[m] != gang)
+            out.extend(m for m in self.into_at[i] if self.gang[m] != gang)
         if not out:
             return out
         decides = self.decides
@@ -417,7 +474,7 @@ class Resolver:
             out.extend(carriers[i].values())
         out.extend(move_sup[i])
         op = self.op
-        for v in self.at.get(self.dest[i], _NONE):
+        for v in self.at_dest[i]:
             if op[v] is _MOVE:
                 out.append(v)
             out.extend(move_sup[v])
@@ -501,7 +558,7 @@ class Resolver:
         gang = self.gang[i]
         out: set[str] = set()
         h2h = self.h2h[i]
-        for v in self.at.get(self.dest[i], _NONE):
+        for v in self.at_dest[i]:
             g = self.gang[v]
             if g != gang and g not in out and (v in h2h or not self.leaves(v)):
                 out.add(g)
@@ -524,7 +581,7 @@ class Resolver:
         gang = self.gang[i]
         h2h = self.h2h[i]
         total = 0
-        for v in self.at.get(self.dest[i], _NONE):
+        for v in self.at_dest[i]:
             if self.gang[v] == gang:
                 continue
             total += self.defend(v) if v in h2h else self.hold(v)
@@ -546,7 +603,7 @@ class Resolver:
         leave it (or comes the other way across the border): the move fails."""
         gang = self.gang[i]
         h2h = self.h2h[i]
-        for v in self.at.get(self.dest[i], _NONE):
+        for v in self.at_dest[i]:
             if v != i and self.gang[v] == gang and not self.compatible(i, v) and (v in h2h or not self.leaves(v)):
                 return v
         return None
@@ -569,7 +626,7 @@ class Resolver:
         gang = self.gang[s]
         into = self.sup_into[s]
         out = []
-        for m in self.into.get(self.loc[s], _NONE):
+        for m in self.into_at[s]:
             if self.gang[m] == gang:
                 continue
             if (
@@ -591,7 +648,7 @@ class Resolver:
         # DATC 5.D: the carrier's attackers are adjudicated, not resolved, so that a
         # paradox forms one clean cycle (carrier and the support it depends on).
         gang = self.gang[c]
-        for m in self.into.get(self.loc[c], _NONE):
+        for m in self.into_at[c]:
             if self.gang[m] == gang:
                 continue
             if self.res[m] if self.resolved[m] else self._move(m):
@@ -604,7 +661,7 @@ class Resolver:
 
     def dislodgers(self, v: int) -> Sequence[int]:
         """The other gangs' moves that succeed into v's district while v stays."""
-        into = self.into.get(self.loc[v])
+        into = self.into_at[v]
         if not into or self.leaves(v):
             return _NONE
         gang = self.gang[v]
