@@ -164,6 +164,7 @@ class _Plan:
     kind: str = ""  # the unit's kind as the rulebook names it ("L", "H")
     area: int = 0  # its district's area number (map order)
     new: bool = False  # recruited this turn (R18)
+    nbs: tuple[str, ...] = ()  # its district's neighbours
 
 
 class _Board:
@@ -176,13 +177,13 @@ class _Board:
         # Units a valid state never has (off the map, or a second unit of one kind in
         # a district): kept as they are, outside the adjudication.
         self.strays: list[Unit] = []
-        placed: list[tuple[tuple[int, str, UnitKind], Unit]] = []
+        placed: list[tuple[tuple[int, str, UnitKind], Unit, District]] = []
         for u in st.units:
             d = districts.get(u.district)
             if d is None:
                 self.strays.append(u)
             else:
-                placed.append(((d.area, u.district, u.kind), u))
+                placed.append(((d.area, u.district, u.kind), u, d))
         placed.sort(key=_first)
         self.plans: list[_Plan] = []
         # The pieces for the resolver, as columns: gang, kind (as the rulebook names
@@ -194,7 +195,7 @@ class _Board:
         # the string) rather than a UnitRef (a Python-level __hash__ and __eq__).
         self.index_by_kind: dict[str, dict[str, int]] = {kind: {} for kind in UnitKind}
         turn = st.turn
-        for (area, district, unit_kind), u in placed:
+        for (area, district, unit_kind), u, d in placed:
             index = self.index_by_kind.get(unit_kind)
             if index is None:
                 index = self.index_by_kind[unit_kind] = {}
@@ -205,7 +206,7 @@ class _Board:
             kind = _kind(unit_kind)
             new = bool(u.recruited) and u.recruited == turn
             # The reference is the order's key when the unit has an order (see _plan).
-            self.plans.append(_Plan(_NO_REF, u, None, None, kind=kind, area=area, new=new))
+            self.plans.append(_Plan(_NO_REF, u, None, None, kind=kind, area=area, new=new, nbs=d.neighbours))
             self.gangs.append(u.gang)
             self.kinds.append(kind)
             self.places.append(district)
@@ -268,6 +269,7 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
     gmap, rules = board.gmap, board.rules
     ref, here = p.ref, p.ref.district
     kind = p.kind
+    nbs = p.nbs  # gmap.adjacent(here, x) is x in nbs
     if not _same(order.unit, ref):
         return f"the order is for {order.unit.text()}, not {ref.text()}"
     for code in _codes_of(order):
@@ -300,7 +302,7 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
                 if not gmap.adjacent(a, b):
                     return f"the path {' - '.join(steps)} is broken: {b} is not next to {a}"
             return None
-        if gmap.adjacent(here, order.dest) or order.dest in _reach(gmap, here, rules.reach[kind]):
+        if order.dest in nbs or order.dest in _reach(gmap, here, rules.reach[kind]):
             return None
         if kind in rules.carried_kinds:
             return None  # perhaps by transport: settled once the transports are known
@@ -313,18 +315,18 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
         if isinstance(order, SupportHold):
             if order.target.district == here:
                 return f"a unit already counts in the hold of its own district {here} (R9)"
-            if not gmap.adjacent(here, order.target.district):
+            if order.target.district not in nbs:
                 return f"{order.target.district} is not next to {here} (R9)"
             return None
         if isinstance(order, SupportMove):
             if order.dest == here:
                 return f"a unit cannot support a move into its own district {here} (R9)"
-            if not gmap.adjacent(here, order.dest):
+            if order.dest not in nbs:
                 return f"{order.dest} is not next to {here} (R9)"
             return None
         if gmap.districts[order.station].station is None:
             return f"there is no police station in {order.station}"
-        if order.station != here and not gmap.adjacent(here, order.station):
+        if order.station != here and order.station not in nbs:
             return f"the station in {order.station} is neither in nor next to {here} (R9)"
         return None
     if isinstance(order, Assault):
@@ -332,7 +334,7 @@ def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
             return f"only an {_kinds(rules.assault_kinds)} can assault a police station (R11)"
         if gmap.districts[order.station].station is None:
             return f"there is no police station in {order.station}"
-        if order.station != here and not gmap.adjacent(here, order.station):
+        if order.station != here and order.station not in nbs:
             return f"the station in {order.station} is neither in nor next to {here} (R11)"
         return None
     # Transport
@@ -390,9 +392,12 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
     """Give every unit its order and act; return the orders for units not on the board."""
     gmap, rules = board.gmap, board.rules
     plans = board.plans
+    find = board.locate
     ignored: dict[UnitRef, str] = {}
     # Transports offered, by (carried unit, destination): carriers' districts and gangs.
     offered: dict[tuple[int, str], dict[str, str]] = {}
+    # Moves over the border or by transport, settled once the transports are known.
+    undecided: list[int] = []
     for ref, order in orders.items():
         i = board.find(ref)
         if i is None:
@@ -411,52 +416,50 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
             p.rejected = problem
             continue
         p.order = order
-        if isinstance(order, Transport):
-            offered.setdefault((board.locate(order.target), order.dest), {})[p.ref.district] = p.unit.gang
+        if isinstance(order, Move):
+            if order.via:
+                p.act = Act(_MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
+            elif order.path or p.kind not in rules.carried_kinds:
+                direct = not order.path and order.dest in p.nbs
+                p.act = Act(_MOVE, dest=order.dest, direct=direct)
+            else:
+                undecided.append(i)
+        elif isinstance(order, SupportHold):
+            p.act = Act(_SUPPORT_HOLD, target=find(order.target))
+        elif isinstance(order, SupportMove):
+            p.act = Act(_SUPPORT_MOVE, target=find(order.target), dest=order.dest)
+        elif isinstance(order, SupportAssault):
+            p.act = Act(_SUPPORT_ASSAULT, target=find(order.target), dest=order.station)
+        elif isinstance(order, Assault):
+            p.act = Act(_ASSAULT, dest=order.station)
+        elif isinstance(order, Transport):
+            t = find(order.target)
+            offered.setdefault((t, order.dest), {})[p.ref.district] = p.unit.gang
+            p.act = Act(_CONVOY, target=t, dest=order.dest)
     for p in plans:
         if p.ref is _NO_REF:
             p.ref = _ref(p)
-    find = board.locate
-    for i, p in enumerate(plans):
-        planned = p.order
-        if planned is None:
-            continue  # no order, or an impossible one: the unit holds
-        if isinstance(planned, Move):
-            order = planned
-            here = p.ref.district
-            if order.via:
-                p.act = Act(_MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
-                continue
-            if order.path or p.kind not in rules.carried_kinds:
-                direct = not order.path and gmap.adjacent(here, order.dest)
-                p.act = Act(_MOVE, dest=order.dest, direct=direct)
-                continue
-            carriers = offered.get((i, order.dest), _NO_OFFER)
-            chain = bool(carriers) and _carrier_chain(gmap, here, order.dest, set(carriers))
-            if gmap.adjacent(here, order.dest):
-                own = any(g == p.unit.gang for g in carriers.values())
-                by_transport = chain and own and rules.own_carrier_means_transport
-                p.act = Act(_MOVE, dest=order.dest, direct=not by_transport, convoyed=by_transport)
-            elif chain or _carrier_chain(gmap, here, order.dest, board.carrier_districts()):
-                # A route of carriers exists on the board, ordered or not: the move is
-                # possible, and fails when they do not carry it (DATC 6.D.8, 6.D.32).
-                p.act = Act(_MOVE, dest=order.dest, direct=False, convoyed=True)
-            else:
-                p.rejected = (
-                    f"{order.dest} is not next to {here}, and no {_kinds(rules.carrier_kinds)} "
-                    f"stands on a way to carry {p.ref.text()} there (R8, R10)"
-                )
-                p.order = None
-        elif isinstance(planned, SupportHold):
-            p.act = Act(_SUPPORT_HOLD, target=find(planned.target))
-        elif isinstance(planned, SupportMove):
-            p.act = Act(_SUPPORT_MOVE, target=find(planned.target), dest=planned.dest)
-        elif isinstance(planned, SupportAssault):
-            p.act = Act(_SUPPORT_ASSAULT, target=find(planned.target), dest=planned.station)
-        elif isinstance(planned, Assault):
-            p.act = Act(_ASSAULT, dest=planned.station)
-        elif isinstance(planned, Transport):
-            p.act = Act(_CONVOY, target=find(planned.target), dest=planned.dest)
+    for i in sorted(undecided):
+        p = plans[i]
+        move = p.order
+        assert isinstance(move, Move)
+        here, dest = p.ref.district, move.dest
+        carriers = offered.get((i, dest), _NO_OFFER)
+        chain = bool(carriers) and _carrier_chain(gmap, here, dest, set(carriers))
+        if dest in p.nbs:
+            own = any(g == p.unit.gang for g in carriers.values())
+            by_transport = chain and own and rules.own_carrier_means_transport
+            p.act = Act(_MOVE, dest=dest, direct=not by_transport, convoyed=by_transport)
+        elif chain or _carrier_chain(gmap, here, dest, board.carrier_districts()):
+            # A route of carriers exists on the board, ordered or not: the move is
+            # possible, and fails when they do not carry it (DATC 6.D.8, 6.D.32).
+            p.act = Act(_MOVE, dest=dest, direct=False, convoyed=True)
+        else:
+            p.rejected = (
+                f"{dest} is not next to {here}, and no {_kinds(rules.carrier_kinds)} "
+                f"stands on a way to carry {p.ref.text()} there (R8, R10)"
+            )
+            p.order = None
     return ignored
 
 
@@ -817,29 +820,36 @@ class _Report:
                 choice[i] = None
                 why[i] = f"disbanded: its retreat to {d} clashes with that of {others}"
         dislodged: dict[UnitRef, Dislodgement] = {}
-        # The units after the turn, in map order: by area, then kind (a stable sort on
-        # keys made here, where each unit's area is known or looked up once).
+        # The units after the turn, in map order: by area, then kind. Each unit's area
+        # is its plan's, or that of a unit standing where it moved, or looked up.
         units: list[Unit] = []
-        keys: list[tuple[int, str]] = []
+        areas: list[int] = []
+        kinds: list[str] = []
         districts = gmap.districts
-        final, loc = self.final, self.loc
-        for i, p in enumerate(self.plans):
+        plans, final, loc, at_dest = self.plans, self.final, self.loc, core.at_dest
+        for i, p in enumerate(plans):
             u = p.unit
             if i in choice:
                 to = choice[i]
                 dislodged[p.ref] = Dislodgement(p.ref, u.gang, self.by_text(i), to, to is None, why[i])
-                if to is not None:
-                    units.append(Unit(to, u.kind, u.gang, u.recruited))
-                    keys.append((districts[to].area, p.kind))
+                if to is None:
+                    continue
+                units.append(Unit(to, u.kind, u.gang, u.recruited))
+                areas.append(districts[to].area)
             else:
                 to = final[i]
                 if to == loc[i]:
                     units.append(u)
-                    keys.append((p.area, p.kind))
+                    areas.append(p.area)
                 else:
                     units.append(Unit(to, u.kind, u.gang, u.recruited))
-                    keys.append((districts[to].area, p.kind))
-        ranked = sorted(range(len(units)), key=keys.__getitem__)
+                    there = at_dest[i]
+                    areas.append(plans[there[0]].area if there else districts[to].area)
+            kinds.append(p.kind)
+        # A stable sort by kind, then a stable sort by area: the order of a stable sort
+        # by (area, kind), without a key object per unit.
+        ranked = sorted(range(len(units)), key=kinds.__getitem__)
+        ranked.sort(key=areas.__getitem__)
         return dislodged, [units[k] for k in ranked] + self.board.strays
 
     def retreat_problem(

@@ -341,14 +341,64 @@ class Resolver:
         self.resolved[i] = True
 
     def run(self) -> Resolver:
+        """Resolve every decision: the read graph's strongly connected groups (Tarjan's
+        algorithm, iterative, roots in order) are solved as they are found, each after
+        every group it reads. A decision's reads are found when it is first visited and
+        dropped once it is settled, so that they live only while they are needed."""
         n = len(self.acts)
-        decides = self.decides
+        ids, decides, resolved, res = self.ids, self.decides, self.resolved, self.res
         reads: list[Sequence[int]] = [_NONE] * n
-        deciders = [i for i in self.ids if decides[i]]
-        for i in deciders:
-            reads[i] = self._reads(i)
-        for group in _components(deciders, reads):
-            self._solve(group, reads)
+        index = [-1] * n
+        low = [0] * n
+        on_stack = [False] * n
+        stack: list[int] = []
+        count = 0
+        for root in ids:
+            if not decides[root] or index[root] >= 0:
+                continue
+            work: list[tuple[int, int]] = [(root, 0)]
+            while work:
+                node, k = work.pop()
+                if k == 0:
+                    index[node] = low[node] = ids[count]
+                    count += 1
+                    stack.append(node)
+                    on_stack[node] = True
+                    reads[node] = self._reads(node)
+                succ = reads[node]
+                for pos in range(k, len(succ)):
+                    nxt = succ[pos]
+                    if index[nxt] < 0:
+                        work.append((node, pos + 1))
+                        work.append((nxt, 0))
+                        break
+                    if on_stack[nxt] and index[nxt] < low[node]:
+                        low[node] = index[nxt]
+                else:
+                    if low[node] == index[node]:
+                        top = stack.pop()
+                        on_stack[top] = False
+                        if top != node:
+                            group = [top]
+                            while top != node:
+                                top = stack.pop()
+                                on_stack[top] = False
+                                group.append(top)
+                            group.sort()
+                            self._solve(group, reads)
+                            for i in group:
+                                reads[i] = _NONE
+                        elif node in succ:
+                            self._solve([node], reads)
+                            reads[node] = _NONE
+                        else:
+                            res[node] = self._adjudicate(node)
+                            resolved[node] = True
+                            reads[node] = _NONE
+                    if work:
+                        parent = work[-1][0]
+                        if low[node] < low[parent]:
+                            low[parent] = low[node]
         return self
 
     def _solve(self, group: list[int], reads: Sequence[Sequence[int]]) -> None:
@@ -738,56 +788,4 @@ def _strongly_connected(nodes: list[int], edges: Sequence[Sequence[int]]) -> lis
                 if work:
                     parent = work[-1][0]
                     low[parent] = min(low[parent], low[node])
-    return out
-
-
-def _components(nodes: list[int], edges: Sequence[Sequence[int]]) -> list[list[int]]:
-    """``_strongly_connected`` for the whole graph, every edge leading to a node of
-    ``nodes``: the same groups in the same order, with per-node lists in place of
-    dictionaries and no filtering of edges (the turn's graph has a node per order)."""
-    n = len(edges)
-    index = [-1] * n
-    low = [0] * n
-    on_stack = [False] * n
-    stack: list[int] = []
-    out: list[list[int]] = []
-    count = 0
-    for root in nodes:
-        if index[root] >= 0:
-            continue
-        work: list[tuple[int, int]] = [(root, 0)]
-        while work:
-            node, k = work.pop()
-            if k == 0:
-                index[node] = low[node] = count
-                count += 1
-                stack.append(node)
-                on_stack[node] = True
-            succ = edges[node]
-            for pos in range(k, len(succ)):
-                nxt = succ[pos]
-                if index[nxt] < 0:
-                    work.append((node, pos + 1))
-                    work.append((nxt, 0))
-                    break
-                if on_stack[nxt] and index[nxt] < low[node]:
-                    low[node] = index[nxt]
-            else:
-                if low[node] == index[node]:
-                    top = stack.pop()
-                    on_stack[top] = False
-                    if top == node:
-                        out.append([top])
-                    else:
-                        group = [top]
-                        while top != node:
-                            top = stack.pop()
-                            on_stack[top] = False
-                            group.append(top)
-                        group.sort()
-                        out.append(group)
-                if work:
-                    parent = work[-1][0]
-                    if low[node] < low[parent]:
-                        low[parent] = low[node]
     return out
