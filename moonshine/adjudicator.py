@@ -57,7 +57,6 @@ NO_RETREATS: Mapping[UnitRef, Retreat] = MappingProxyType({})
 _NO_OFFER: Mapping[str, str] = MappingProxyType({})
 _NO_IDS: Sequence[int] = ()
 _NO_REF = UnitRef(UnitKind.L, "")  # a plan's reference until _plan gives it one
-_first = operator.itemgetter(0)
 _HOLD_ACT = Act()
 _L = UnitKind.L
 
@@ -153,22 +152,9 @@ class Outcome:
 # -- step 1: sorting out the orders ---------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Plan:
-    ref: UnitRef
-    unit: Unit
-    given: UnitOrder | None
-    order: UnitOrder | None  # the order to carry out; None: hold
-    rejected: str | None = None
-    act: Act = _HOLD_ACT
-    kind: str = ""  # the unit's kind as the rulebook names it ("L", "H")
-    area: int = 0  # its district's area number (map order)
-    new: bool = False  # recruited this turn (R18)
-    nbs: tuple[str, ...] = ()  # its district's neighbours
-
-
 class _Board:
-    """The units on the board, in map order, with their plans."""
+    """The units on the board, in map order, with their plans: one list per attribute
+    (an object per unit would cost more to make, read and free than the lists)."""
 
     def __init__(self, gmap: GameMap, st: GameState, rules: Rulebook) -> None:
         self.gmap = gmap
@@ -177,39 +163,57 @@ class _Board:
         # Units a valid state never has (off the map, or a second unit of one kind in
         # a district): kept as they are, outside the adjudication.
         self.strays: list[Unit] = []
-        placed: list[tuple[tuple[int, str, UnitKind], Unit, District]] = []
+        units: list[Unit] = []
+        found: list[District] = []
         for u in st.units:
             d = districts.get(u.district)
             if d is None:
                 self.strays.append(u)
             else:
-                placed.append(((d.area, u.district, u.kind), u, d))
-        placed.sort(key=_first)
-        self.plans: list[_Plan] = []
-        # The pieces for the resolver, as columns: gang, kind (as the rulebook names
-        # it: "L", "H") and district.
-        self.gangs: list[str] = []
-        self.kinds: list[str] = []
-        self.places: list[str] = []
+                units.append(u)
+                found.append(d)
+        # Map order: by area, district and kind.
+        codes = [u.district for u in units]
+        unit_kinds = [u.kind for u in units]
+        areas = [d.area for d in found]
+        order: Sequence[int]
+        if all(map(operator.lt, areas, areas[1:])):
+            order = range(len(units))  # in map order already, one unit per area
+        else:
+            keys = list(zip(areas, codes, unit_kinds, strict=True))
+            order = sorted(range(len(units)), key=keys.__getitem__)
         # Units by kind, then district: a lookup hashes the district's code (cached in
         # the string) rather than a UnitRef (a Python-level __hash__ and __eq__).
         self.index_by_kind: dict[str, dict[str, int]] = {kind: {} for kind in UnitKind}
-        turn = st.turn
-        for (area, district, unit_kind), u, d in placed:
-            index = self.index_by_kind.get(unit_kind)
+        kept: list[int] = []
+        for k in order:
+            index = self.index_by_kind.get(unit_kinds[k])
             if index is None:
-                index = self.index_by_kind[unit_kind] = {}
-            if district in index:
-                self.strays.append(u)
+                index = self.index_by_kind[unit_kinds[k]] = {}
+            if codes[k] in index:
+                self.strays.append(units[k])
                 continue
-            index[district] = len(self.plans)
-            kind = _kind(unit_kind)
-            new = bool(u.recruited) and u.recruited == turn
-            # The reference is the order's key when the unit has an order (see _plan).
-            self.plans.append(_Plan(_NO_REF, u, None, None, kind=kind, area=area, new=new, nbs=d.neighbours))
-            self.gangs.append(u.gang)
-            self.kinds.append(kind)
-            self.places.append(district)
+            index[codes[k]] = len(kept)
+            kept.append(k)
+        n = len(kept)
+        if n < len(units) or not isinstance(order, range):
+            units, found = [units[k] for k in kept], [found[k] for k in kept]
+            codes, unit_kinds, areas = [codes[k] for k in kept], [unit_kinds[k] for k in kept], [areas[k] for k in kept]
+        self.units = units
+        self.places = codes  # districts
+        self.kinds = ["L" if k is _L else "H" for k in unit_kinds]  # as the rulebook names them (_kind)
+        self.areas = areas  # the districts' area numbers (map order)
+        self.nbs = [d.neighbours for d in found]  # the districts' neighbours
+        self.gangs = [u.gang for u in self.units]
+        turn = st.turn
+        self.new = [bool(u.recruited) and u.recruited == turn for u in self.units]  # R18
+        # The plans, filled in by _plan. A unit's reference is its order's key when
+        # it has an order, else one made from the unit.
+        self.refs: list[UnitRef] = [_NO_REF] * n
+        self.given: list[UnitOrder | None] = [None] * n  # the order as given
+        self.orders: list[UnitOrder | None] = [None] * n  # the order to carry out; None: hold
+        self.rejected: list[str | None] = [None] * n  # why an order given was impossible
+        self.acts: list[Act] = [_HOLD_ACT] * n
         self._carriers: set[str] | None = None
 
     def carrier_districts(self) -> set[str]:
@@ -264,12 +268,12 @@ def _reach(gmap: GameMap, code: str, steps: int) -> set[str]:
     return seen
 
 
-def _static_problem(order: UnitOrder, p: _Plan, board: _Board) -> str | None:
-    """Why an order cannot be carried out whatever the others do (R12), or None."""
+def _static_problem(order: UnitOrder, i: int, board: _Board) -> str | None:
+    """Why unit i's order cannot be carried out whatever the others do (R12), or None."""
     gmap, rules = board.gmap, board.rules
-    ref, here = p.ref, p.ref.district
-    kind = p.kind
-    nbs = p.nbs  # gmap.adjacent(here, x) is x in nbs
+    ref, here = board.refs[i], board.places[i]
+    kind = board.kinds[i]
+    nbs = board.nbs[i]  # gmap.adjacent(here, x) is x in nbs
     if not _same(order.unit, ref):
         return f"the order is for {order.unit.text()}, not {ref.text()}"
     for code in _codes_of(order):
@@ -384,14 +388,15 @@ def _carrier_chain(gmap: GameMap, origin: str, dest: str, carriers: set[str]) ->
     return False
 
 
-def _ref(p: _Plan) -> UnitRef:
-    return UnitRef(p.unit.kind, p.unit.district)
+def _ref(board: _Board, i: int) -> UnitRef:
+    return UnitRef(board.units[i].kind, board.units[i].district)
 
 
 def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> dict[UnitRef, str]:
     """Give every unit its order and act; return the orders for units not on the board."""
     gmap, rules = board.gmap, board.rules
-    plans = board.plans
+    refs, given, planned, rejected, acts = board.refs, board.given, board.orders, board.rejected, board.acts
+    kinds, nbs = board.kinds, board.nbs
     find = board.locate
     ignored: dict[UnitRef, str] = {}
     # Transports offered, by (carried unit, destination): carriers' districts and gangs.
@@ -403,63 +408,61 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
         if i is None:
             ignored[ref] = f"{order.text()}: no {ref.text()} on the board"
             continue
-        p = plans[i]
-        # The unit's reference is the key it was found by (equal to the one the board
-        # would make: the same kind and district), so no second object per unit.
-        p.ref = ref if ref.__class__ is UnitRef and ref.kind.__class__ is UnitKind else _ref(p)
-        p.given = order
-        if p.new:
-            p.rejected = "a unit recruited this turn holds (R18)"
+        # The key the unit was found by is equal to the reference the board would
+        # make (the same kind and district): no second object per unit.
+        refs[i] = ref if ref.__class__ is UnitRef and ref.kind.__class__ is UnitKind else _ref(board, i)
+        given[i] = order
+        if board.new[i]:
+            rejected[i] = "a unit recruited this turn holds (R18)"
             continue
-        problem = _static_problem(order, p, board)
+        problem = _static_problem(order, i, board)
         if problem is not None:
-            p.rejected = problem
+            rejected[i] = problem
             continue
-        p.order = order
+        planned[i] = order
         if isinstance(order, Move):
             if order.via:
-                p.act = Act(_MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
-            elif order.path or p.kind not in rules.carried_kinds:
-                direct = not order.path and order.dest in p.nbs
-                p.act = Act(_MOVE, dest=order.dest, direct=direct)
+                acts[i] = Act(_MOVE, dest=order.dest, direct=False, convoyed=True, route=order.via)
+            elif order.path or kinds[i] not in rules.carried_kinds:
+                direct = not order.path and order.dest in nbs[i]
+                acts[i] = Act(_MOVE, dest=order.dest, direct=direct)
             else:
                 undecided.append(i)
         elif isinstance(order, SupportHold):
-            p.act = Act(_SUPPORT_HOLD, target=find(order.target))
+            acts[i] = Act(_SUPPORT_HOLD, target=find(order.target))
         elif isinstance(order, SupportMove):
-            p.act = Act(_SUPPORT_MOVE, target=find(order.target), dest=order.dest)
+            acts[i] = Act(_SUPPORT_MOVE, target=find(order.target), dest=order.dest)
         elif isinstance(order, SupportAssault):
-            p.act = Act(_SUPPORT_ASSAULT, target=find(order.target), dest=order.station)
+            acts[i] = Act(_SUPPORT_ASSAULT, target=find(order.target), dest=order.station)
         elif isinstance(order, Assault):
-            p.act = Act(_ASSAULT, dest=order.station)
+            acts[i] = Act(_ASSAULT, dest=order.station)
         elif isinstance(order, Transport):
             t = find(order.target)
-            offered.setdefault((t, order.dest), {})[p.ref.district] = p.unit.gang
-            p.act = Act(_CONVOY, target=t, dest=order.dest)
-    for p in plans:
-        if p.ref is _NO_REF:
-            p.ref = _ref(p)
+            offered.setdefault((t, order.dest), {})[board.places[i]] = board.gangs[i]
+            acts[i] = Act(_CONVOY, target=t, dest=order.dest)
+    for i, ref in enumerate(refs):
+        if ref is _NO_REF:
+            refs[i] = _ref(board, i)
     for i in sorted(undecided):
-        p = plans[i]
-        move = p.order
+        move = planned[i]
         assert isinstance(move, Move)
-        here, dest = p.ref.district, move.dest
+        here, dest = board.places[i], move.dest
         carriers = offered.get((i, dest), _NO_OFFER)
         chain = bool(carriers) and _carrier_chain(gmap, here, dest, set(carriers))
-        if dest in p.nbs:
-            own = any(g == p.unit.gang for g in carriers.values())
+        if dest in nbs[i]:
+            own = any(g == board.gangs[i] for g in carriers.values())
             by_transport = chain and own and rules.own_carrier_means_transport
-            p.act = Act(_MOVE, dest=dest, direct=not by_transport, convoyed=by_transport)
+            acts[i] = Act(_MOVE, dest=dest, direct=not by_transport, convoyed=by_transport)
         elif chain or _carrier_chain(gmap, here, dest, board.carrier_districts()):
             # A route of carriers exists on the board, ordered or not: the move is
             # possible, and fails when they do not carry it (DATC 6.D.8, 6.D.32).
-            p.act = Act(_MOVE, dest=dest, direct=False, convoyed=True)
+            acts[i] = Act(_MOVE, dest=dest, direct=False, convoyed=True)
         else:
-            p.rejected = (
+            rejected[i] = (
                 f"{dest} is not next to {here}, and no {_kinds(rules.carrier_kinds)} "
-                f"stands on a way to carry {p.ref.text()} there (R8, R10)"
+                f"stands on a way to carry {refs[i].text()} there (R8, R10)"
             )
-            p.order = None
+            planned[i] = None
     return ignored
 
 
@@ -508,7 +511,7 @@ def decisions(
 
 def _decide(gmap: GameMap, board: _Board, rules: Rulebook) -> Resolver:
     strengths = [rules.strengths[k] for k in board.kinds]
-    acts = [p.act for p in board.plans]
+    acts = board.acts
     neighbours = _Neighbours(gmap.districts)
     return Resolver.from_columns(rules, board.gangs, board.kinds, board.places, strengths, acts, neighbours).run()
 
@@ -521,18 +524,18 @@ class _Report:
         self.gmap = gmap
         self.st = st
         self.board = board
-        self.plans = board.plans
+        self.refs = board.refs
+        self.orders = board.orders
         self.core = core
         self.rules = core.rules
         # The core's columns, read here rather than the units and their references.
         self.gang = core.gang
         self.loc = core.loc
         self.kinds = core.unit_kind
-        n = len(self.plans)
+        n = len(self.refs)
         into_at = core.into_at
         self.dislodgers = [core.dislodgers(i) if into_at[i] else _NO_IDS for i in range(n)]
-        op, dest, loc, res = core.op, core.dest, core.loc, core.res
-        self.final = [dest[i] if op[i] is _MOVE and res[i] else loc[i] for i in range(n)]
+        self._by_text: dict[int, str] = {}
 
     def label(self, i: int) -> str:
         """Piece i as a player names it (``UnitRef.text()``: kind and district)."""
@@ -548,37 +551,44 @@ class _Report:
         return max(ds, key=lambda m: (self.core.attack(m), m))
 
     def by_text(self, i: int) -> str:
-        return self.order(self.dislodged_by(i)).text()
+        """The text of the move that dislodged piece i (the strongest), found once."""
+        text = self._by_text.get(i)
+        if text is None:
+            text = self._by_text[i] = self.order(self.dislodged_by(i)).text()
+        return text
+
+    def final(self, i: int) -> str:
+        """Where piece i stands after movement (before retreats)."""
+        core = self.core
+        return core.dest[i] if core.op[i] is _MOVE and core.res[i] else core.loc[i]
 
     def order(self, i: int) -> UnitOrder:
         """The order piece i carried out (a hold when it had none, or an impossible one)."""
-        p = self.plans[i]
-        return p.order or Hold(p.ref)
+        return self.orders[i] or Hold(self.refs[i])
 
     # -- results --------------------------------------------------------------------
     def outcome(self, ignored: dict[UnitRef, str], retreats: Mapping[UnitRef, Retreat]) -> Outcome:
         results: dict[UnitRef, OrderResult] = {}
-        gang, result = self.gang, self.result
-        for i, p in enumerate(self.plans):
+        gang, result, orders, given = self.gang, self.result, self.orders, self.board.given
+        for i, ref in enumerate(self.refs):
             succeeded, code, reason = result(i)
-            results[p.ref] = OrderResult(p.order or Hold(p.ref), gang[i], succeeded, reason, code, p.given)
+            results[ref] = OrderResult(orders[i] or Hold(ref), gang[i], succeeded, reason, code, given[i])
         assaults = self.assaults()
         for a in assaults:
             i = self.board.locate(a.unit)
             if not self.dislodgers[i]:
-                p = self.plans[i]
                 code = ResultCode.ASSAULTED if a.succeeded else ResultCode.REPULSED
-                results[p.ref] = OrderResult(self.order(i), gang[i], a.succeeded, a.reason, code, p.given)
+                results[self.refs[i]] = OrderResult(self.order(i), gang[i], a.succeeded, a.reason, code, given[i])
         dislodged, units = self.retreats(retreats)
         return Outcome(results, dislodged, assaults, units, dict(sorted(ignored.items())))
 
     def result(self, i: int) -> tuple[bool, ResultCode, str]:
-        p = self.plans[i]
         kind = self.core.op[i]
-        if p.rejected is not None:
+        rejected = self.board.rejected[i]
+        if rejected is not None:
             if self.dislodgers[i]:
-                return False, ResultCode.REJECTED, f"rejected: {p.rejected}; dislodged by {self.by_text(i)}"
-            return False, ResultCode.REJECTED, f"rejected: {p.rejected}; it held"
+                return False, ResultCode.REJECTED, f"rejected: {rejected}; dislodged by {self.by_text(i)}"
+            return False, ResultCode.REJECTED, f"rejected: {rejected}; it held"
         if kind is _MOVE:
             ok, code, reason = self.move_result(i)
             if self.dislodgers[i]:
@@ -592,7 +602,7 @@ class _Report:
             return False, ResultCode.DISLODGED, f"dislodged by {self.by_text(i)}"
         if kind is _ASSAULT:
             return True, ResultCode.HELD, "assaulted"  # replaced by the assault's own result
-        if p.new:
+        if self.board.new[i]:
             return True, ResultCode.NEW, "recruited this turn, it holds (R18)"
         gang = self.gang
         attackers = [m for m in self.core.into_at[i] if gang[m] != gang[i]]
@@ -698,11 +708,11 @@ class _Report:
         return False, ResultCode.CUT, f"support cut by {self.labels(cutters)}"
 
     def void_reason(self, i: int) -> str:
-        order = self.plans[i].order
+        order = self.orders[i]
         if isinstance(order, SupportHold):
             return f"void: {order.target.text()} moves, and hold support only helps a unit that stays"
         if isinstance(order, SupportMove):
-            target = self.plans[self.board.locate(order.target)].order
+            target = self.orders[self.board.locate(order.target)]
             if isinstance(target, Move):
                 return f"void: {order.target.text()} moves to {target.dest}, not {order.dest}"
             return f"void: {order.target.text()} does not move to {order.dest}"
@@ -710,13 +720,13 @@ class _Report:
             return f"void: {order.target.text()} does not assault the station in {order.station}"
         if isinstance(order, Transport):
             j = self.board.locate(order.target)
-            target = self.plans[j].order
+            target = self.orders[j]
             act = self.core.acts[j]
             if not isinstance(target, Move) or target.dest != order.dest:
                 return f"void: {order.target.text()} does not move to {order.dest}"
             if not act.convoyed:
                 return f"void: {order.target.text()} goes over the border to {order.dest}, not by transport"
-            return f"void: {self.plans[i].ref.district} is not on the route {target.text()} names"
+            return f"void: {self.loc[i]} is not on the route {target.text()} names"
         return "void"
 
     def transport_result(self, i: int) -> tuple[bool, ResultCode, str]:
@@ -766,7 +776,7 @@ class _Report:
                     ok, reason = False, f"station holds ({strength[i]} vs {needed})"
                 if corrupt and not ok and not self.dislodgers[i] and not rivals:
                     reason += ", corrupted by the attacker"
-                out.append(AssaultResult(gang, self.plans[i].ref, station, strength[i], needed, ok, reason))
+                out.append(AssaultResult(gang, self.refs[i], station, strength[i], needed, ok, reason))
         return out
 
     # -- retreats (R7) ----------------------------------------------------------------------
@@ -775,18 +785,17 @@ class _Report:
         beaten = [i for i, by in enumerate(self.dislodgers) if by]
         occupied: dict[str, list[int]] = {}
         standoffs: set[str] = set()
-        if retreats and any(self.plans[i].ref in retreats for i in beaten):
+        if retreats and any(self.refs[i] in retreats for i in beaten):
             for i, by in enumerate(self.dislodgers):
                 if not by:
-                    occupied.setdefault(self.final[i], []).append(i)
+                    occupied.setdefault(self.final(i), []).append(i)
             standoffs = {
                 d for d, movers in core.into.items() if d not in occupied and any(core.prevent(m) > 0 for m in movers)
             }
         choice: dict[int, str | None] = {}
         why: dict[int, str] = {}
         for i in beaten:
-            p = self.plans[i]
-            r = retreats.get(p.ref) if retreats else None
+            r = retreats.get(self.refs[i]) if retreats else None
             if r is None:
                 choice[i], why[i] = None, "disbanded: no retreat given"
                 continue
@@ -795,7 +804,7 @@ class _Report:
                 for m in self.dislodgers[i]
                 if core.acts[m].direct or not self.rules.retreat_to_transported_attackers_origin
             }
-            reach = _reach(gmap, p.ref.district, self.rules.reach[p.kind])
+            reach = _reach(gmap, self.loc[i], self.rules.reach[self.kinds[i]])
             refusals = []
             choice[i] = None
             for d in r.choices:
@@ -826,30 +835,28 @@ class _Report:
         areas: list[int] = []
         kinds: list[str] = []
         districts = gmap.districts
-        plans, final, loc, at_dest = self.plans, self.final, self.loc, core.at_dest
-        for i, p in enumerate(plans):
-            u = p.unit
+        op, res, dest, at_dest = core.op, core.res, core.dest, core.at_dest
+        board_areas, board_kinds, refs = self.board.areas, self.kinds, self.refs
+        for i, u in enumerate(self.board.units):
             if i in choice:
                 to = choice[i]
-                dislodged[p.ref] = Dislodgement(p.ref, u.gang, self.by_text(i), to, to is None, why[i])
+                dislodged[refs[i]] = Dislodgement(refs[i], u.gang, self.by_text(i), to, to is None, why[i])
                 if to is None:
                     continue
                 units.append(Unit(to, u.kind, u.gang, u.recruited))
                 areas.append(districts[to].area)
+            elif op[i] is not _MOVE or not res[i]:
+                units.append(u)
+                areas.append(board_areas[i])
             else:
-                to = final[i]
-                if to == loc[i]:
-                    units.append(u)
-                    areas.append(p.area)
-                else:
-                    units.append(Unit(to, u.kind, u.gang, u.recruited))
-                    there = at_dest[i]
-                    areas.append(plans[there[0]].area if there else districts[to].area)
-            kinds.append(p.kind)
-        # A stable sort by kind, then a stable sort by area: the order of a stable sort
-        # by (area, kind), without a key object per unit.
-        ranked = sorted(range(len(units)), key=kinds.__getitem__)
-        ranked.sort(key=areas.__getitem__)
+                to = dest[i]
+                units.append(Unit(to, u.kind, u.gang, u.recruited))
+                there = at_dest[i]
+                areas.append(board_areas[there[0]] if there else districts[to].area)
+            kinds.append(board_kinds[i])
+        # Nearly in order already (the units that did not move are): one stable sort.
+        keys = list(zip(areas, kinds, strict=True))
+        ranked = sorted(range(len(units)), key=keys.__getitem__)
         return dislodged, [units[k] for k in ranked] + self.board.strays
 
     def retreat_problem(
