@@ -277,7 +277,9 @@ def _static_problem(order: UnitOrder, i: int, board: _Board) -> str | None:
     if not _same(order.unit, ref):
         return f"the order is for {order.unit.text()}, not {ref.text()}"
     for code in _codes_of(order):
-        if code not in gmap.districts:
+        # A neighbour is a district (build_map checks it): the map is looked up only
+        # for the other codes.
+        if code not in nbs and code not in gmap.districts:
             return f"no district {code} on the map"
     if isinstance(order, Hold):
         return None

@@ -269,6 +269,11 @@ class Resolver:
         self.resolved = [not d for d in self.decides]
         self.res = [True] * n
         self.backup: dict[int, Backup] = {}
+        # The attack and defence of a move decided on its own (not guessed in a cycle),
+        # kept as they were when it was decided: everything they read was settled
+        # before it, so they are the final values, and the queries below (the report's
+        # reasons) need not compute them again.
+        self.kept_strengths: dict[int, tuple[int, int]] = {}
         self.search_limit = 1 << 12  # complete assignments tried in one cycle, at most
 
     # -- static structure ------------------------------------------------------------
@@ -346,7 +351,7 @@ class Resolver:
         every group it reads. A decision's reads are found when it is first visited and
         dropped once it is settled, so that they live only while they are needed."""
         n = len(self.acts)
-        ids, decides, resolved, res = self.ids, self.decides, self.resolved, self.res
+        ids, decides, resolved, res, op = self.ids, self.decides, self.resolved, self.res, self.op
         reads: list[Sequence[int]] = [_NONE] * n
         index = [-1] * n
         low = [0] * n
@@ -392,7 +397,7 @@ class Resolver:
                             self._solve([node], reads)
                             reads[node] = _NONE
                         else:
-                            res[node] = self._adjudicate(node)
+                            res[node] = self._move(node, keep=True) if op[node] is _MOVE else self._adjudicate(node)
                             resolved[node] = True
                             reads[node] = _NONE
                     if work:
@@ -616,18 +621,26 @@ class Resolver:
 
     def attack(self, i: int) -> int:
         """A move's attack strength (DATC 5.B.8), 0 when its route fails."""
+        kept = self.kept_strengths.get(i)
+        if kept is not None:
+            return kept[0]
         if not self.path(i):
             return 0
-        excluded = self._excluded_gangs(i)
         total = self.strength[i]
-        for s in self.move_sup[i]:
-            if self.gang[s] not in excluded and self.resolve(s):
-                total += self.support_value(s)
+        supports = self.move_sup[i]
+        if supports:  # most moves have none: no gangs to exclude
+            excluded = self._excluded_gangs(i)
+            for s in supports:
+                if self.gang[s] not in excluded and self.resolve(s):
+                    total += self.support_value(s)
         return total
 
     def defence(self, i: int) -> int:
         """What move i must beat at its destination: the hold of the other gangs' units
         that stay, and the defence of those it meets head to head."""
+        kept = self.kept_strengths.get(i)
+        if kept is not None:
+            return kept[1]
         gang = self.gang[i]
         h2h = self.h2h[i]
         total = 0
@@ -658,13 +671,16 @@ class Resolver:
                 return v
         return None
 
-    def _move(self, i: int) -> bool:
+    def _move(self, i: int, keep: bool = False) -> bool:
         if not self.path(i):
             return False
         if self.own_blocker(i) is not None:
             return False
         attack = self.attack(i)
-        if attack <= self.defence(i):
+        defence = self.defence(i)
+        if keep:
+            self.kept_strengths[i] = (attack, defence)
+        if attack <= defence:
             return False
         for j in self.rivals[i]:  # noqa: SIM110 (a plain loop is faster than all())
             if attack <= self.prevent(j):
