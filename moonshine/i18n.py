@@ -6,7 +6,7 @@ no pattern knows stays in English: it is never dropped."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from moonshine import money
@@ -345,17 +345,22 @@ def singular(language: str, n: int) -> bool:
     return n == 1 if check_language(language) == "en" else n in (0, 1)
 
 
-def message(language: str, key: str, /, **fields: object) -> str:
-    """The catalogue's text for ``key`` in ``language``, its ``{fields}`` filled. A
-    whole-number field ``n`` that takes the singular picks ``key#one`` when the
-    catalogue has it."""
-    n = fields.get("n")
-    if isinstance(n, int) and singular(language, n) and f"{key}#one" in MESSAGES:
+def template(catalogue: Mapping[str, Mapping[str, str]], language: str, key: str, n: object = None) -> str:
+    """The text for ``key`` in ``language`` from a catalogue of key -> {language: text}.
+    A whole number ``n`` that takes the singular picks ``key#one`` when the catalogue
+    has it."""
+    if isinstance(n, int) and singular(language, n) and f"{key}#one" in catalogue:
         key = f"{key}#one"
     try:
-        text = MESSAGES[key][check_language(language)]
+        return catalogue[key][check_language(language)]
     except KeyError:
         raise KeyError(f"no message {key!r} in the catalogue") from None
+
+
+def message(language: str, key: str, /, **fields: object) -> str:
+    """The reports' catalogue text for ``key`` in ``language``, its ``{fields}`` filled
+    (``n`` picks the singular, see ``template``)."""
+    text = template(MESSAGES, language, key, fields.get("n"))
     return text.format(**fields) if fields else text
 
 

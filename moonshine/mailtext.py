@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from moonshine.i18n import check_language, singular, the_turn, turn_label
+from moonshine.i18n import check_language, template, the_turn, turn_label
 from moonshine.turns import Turn
 
 # key -> {language: text}; ``{name}`` fields are filled by ``text``; ``key#one`` is the
@@ -249,14 +249,9 @@ def text(language: str, key: str, /, **fields: object) -> str:
     """The catalogue's text for ``key`` in ``language``, its fields written in that
     language (see ``shown``). A whole-number field ``n`` that takes the singular
     picks ``key#one`` when the catalogue has it."""
-    n = fields.get("n")
-    if isinstance(n, int) and singular(language, n) and f"{key}#one" in MESSAGES:
-        key = f"{key}#one"
-    try:
-        template = MESSAGES[key][check_language(language)]
-    except KeyError:
-        raise KeyError(f"no message {key!r} in the mail catalogue") from None
-    return template.format(**{k: (v if k == "n" else shown(language, v)) for k, v in fields.items()})
+    return template(MESSAGES, language, key, fields.get("n")).format(
+        **{k: (v if k == "n" else shown(language, v)) for k, v in fields.items()}
+    )
 
 
 def shown(language: str, value: object) -> str:
