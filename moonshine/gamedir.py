@@ -24,6 +24,8 @@ from moonshine.turns import Turn
 
 GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
+# Never committed: the secret, and the locks (the game's and older games' inbox locks).
+IGNORED = (SECRET_FILE, ".moonshine.lock", "*.lock")
 LANGUAGES = ("en", "fr")
 VARIANTS = ("moonshine", "classic")  # classic: Diplomacy on the standard board (moonshine.classic)
 
@@ -245,7 +247,10 @@ def git_commit(root: Path, message: str, paths: list[str] | None = None) -> bool
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, check=False)
 
-    add = run("add", "-A", "--", *(paths or ["."]))
+    excluded = [f":(exclude,glob)**/{pattern}" for pattern in IGNORED]
+    # Lock files an older version committed leave the repository (the files stay).
+    run("rm", "-q", "--cached", "--ignore-unmatch", "--", *(f":(glob)**/{p}" for p in IGNORED[1:]))
+    add = run("add", "-A", "--", *(paths or ["."]), *excluded)
     if add.returncode != 0:
         raise GameError(f"git add failed in {root}: {add.stderr.strip()}")
     if run("diff", "--cached", "--quiet").returncode == 0:
@@ -293,7 +298,7 @@ def new_game(
     secret_path = root / SECRET_FILE
     atomic_write_text(secret_path, seed + "\n")
     secret_path.chmod(0o600)
-    atomic_write_text(root / ".gitignore", f"{SECRET_FILE}\n")
+    atomic_write_text(root / ".gitignore", "".join(f"{pattern}\n" for pattern in IGNORED))
     atomic_write_text(game.config_path, config_to_yaml(cfg))
     start = state_mod.initial_state(gmap)
     open_turn(gmap, start, seed)  # the first turn's raid is drawn when the game is created (R21)
