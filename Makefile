@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit bench bench-deps clean
+.PHONY: install demo test lint typecheck unit package bench bench-deps clean
 
 install: $(STAMP)
 
@@ -27,7 +27,11 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# The wheel, installed without -e into a fresh venv outside the checkout, runs both variants.
+package: $(STAMP)
+	bash scripts/wheel-check.sh
+
+test: lint typecheck package unit
 
 bench-deps: $(STAMP)
 	$(BIN)/python -m pip install --quiet diplomacy  # for bench/classic.py only, not a project dependency

@@ -16,7 +16,7 @@ from moonshine import money
 from moonshine.errors import MapError
 from moonshine.money import Money
 
-MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+MAPS_DIR = Path(__file__).resolve().parent / "maps"
 
 
 class Feature(StrEnum):

@@ -4,7 +4,7 @@ HTML, English or French, and the map picture's arrows.
 Everything here is a pure function of the map, the game's configuration, the turn's
 results (``turns/TURN/results.yaml``, written by ``moonshine.results.to_data``) and
 the next turn's opening state, except ``write_reports`` which reads and writes the
-game directory. Templates live in the repository's ``templates/`` folder.
+game directory. Templates live in the package's ``templates/`` folder.
 
 Privacy (R19): unit orders and their results, raids, control, VP and who corrupts
 which station are public; a gang's order lines, sales, bids, stocks, ledger and cash
@@ -33,7 +33,7 @@ from moonshine.picture import Arrow
 from moonshine.state import Arrested, GameState, Raid
 from moonshine.turns import Turn
 
-TEMPLATES_DIR = Path(moonshine.__file__).resolve().parent.parent / "templates"
+TEMPLATES_DIR = Path(moonshine.__file__).resolve().parent / "templates"
 RESULTS_FILE = "results.yaml"
 REPORTS_DIR = "reports"
 MAP_FILE = "map.png"

@@ -14,11 +14,6 @@ mkdir -p "$DEMO"
 cp -r game.yaml .moonshine-secret orders turns "$DEMO"/
 echo
 echo "== The sample game, copied to $DEMO/"
-if $MOONSHINE adjudicate --help >/dev/null 2>&1; then
-  $MOONSHINE adjudicate spring-1924 --game "$DEMO" --no-commit
-  echo
-  echo "Results and the next turn are under $DEMO/turns/."
-else
-  echo "Adjudication is not built yet: the sample game stops at spring-1924's opening."
-  echo "State: $DEMO/turns/spring-1924/state.yaml; orders: $DEMO/orders/spring-1924/"
-fi
+$MOONSHINE adjudicate spring-1924 --game "$DEMO" --no-commit
+echo
+echo "Results and the next turn are under $DEMO/turns/."

@@ -1,4 +1,4 @@
-"""The standard Diplomacy board, read from ``maps/classic/*.csv``: provinces, the
+"""The standard Diplomacy board, read from ``moonshine/maps/classic/*.csv``: provinces, the
 regions a unit may stand in (a province with two coasts has three regions: the
 province itself for armies, one per coast for fleets) and the borders between
 regions, each usable by armies ("land"), fleets ("sea") or both ("coast").
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from moonshine.errors import MapError
 
-MAP_DIR = Path(__file__).resolve().parent.parent.parent / "maps" / "classic"
+MAP_DIR = Path(__file__).resolve().parent.parent / "maps" / "classic"
 
 POWERS: Mapping[str, str] = {
     "AUS": "Austria",

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The package as users install it: build a wheel, install it (not editable) into
+# a fresh venv outside the checkout, then create and adjudicate a game of each
+# built-in variant from there. Maps and templates must come from the wheel.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+work=$(mktemp -d)
+log="$work/log"
+trap 'rm -rf "$work"' EXIT
+trap 'echo "wheel check failed; its log:" >&2; cat "$log" >&2' ERR
+.venv/bin/python -m build --wheel --outdir "$work/dist" . >"$log" 2>&1
+$PYTHON -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet "$work"/dist/moonshine-*.whl >>"$log" 2>&1
+site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv templates/report.txt.j2; do
+  test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f" >&2; exit 1; }
+done
+cd "$work"
+bin="$work/venv/bin/moonshine"
+"$bin" new moonshine-game --seed wheel-check >>"$log" 2>&1
+"$bin" adjudicate spring-1924 --game moonshine-game --no-commit --force >>"$log" 2>&1
+test -f moonshine-game/turns/spring-1924/results.yaml
+test -n "$(find moonshine-game -name '*.png')"  # reports and map pictures were written
+"$bin" new classic-game --variant classic >>"$log" 2>&1
+"$bin" adjudicate spring-1901 --game classic-game --no-commit --force >>"$log" 2>&1
+test -n "$(ls classic-game/turns/spring-1901)"
+if "$work/venv/bin/python" -c 'import moonshine, sys; sys.exit(0 if "/site-packages/" in moonshine.__file__ else 1)'; then
+  echo "wheel check: moonshine and classic games created and adjudicated from an installed wheel"
+else
+  echo "wheel check: moonshine was not imported from the installed wheel" >&2
+  exit 1
+fi
