@@ -32,7 +32,7 @@ from moonshine.orders import (
 )
 from moonshine.state import GameState, Unit, initial_state
 
-CHICAGO_TARGET_MS = 2.0
+CHICAGO_TARGET_MS = 1.0
 GROWTH_TARGET = 12.0
 
 
