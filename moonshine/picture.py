@@ -10,6 +10,7 @@ deterministic: same inputs, same bytes."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -424,22 +425,30 @@ def _layout(path: Path) -> Layout:
 def _east_profile(
     outlines: dict[str, tuple[tuple[tuple[Pt, ...], ...], ...]], top: float, bottom: float, step: float = 2.0
 ) -> tuple[tuple[float, float], ...]:
-    """For each scan row, the easternmost x of the city (rows crossing no district are left out)."""
-    edges = [
-        (p, q)
-        for polys in outlines.values()
-        for poly in polys
-        for ring in poly
-        for p, q in zip(ring, (*ring[1:], ring[0]), strict=True)
-    ]
-    rows: list[tuple[float, float]] = []
+    """For each scan row, the easternmost x of the city (rows crossing no district are left out).
+    Each edge visits only the rows it crosses."""
+    ys: list[float] = []
     y = top + step / 2
     while y < bottom:
-        xs = [p[0] + (y - p[1]) * (q[0] - p[0]) / (q[1] - p[1]) for p, q in edges if (p[1] <= y) != (q[1] <= y)]
-        if xs:
-            rows.append((y, max(xs)))
+        ys.append(y)
         y += step
-    return tuple(rows)
+    east: list[float | None] = [None] * len(ys)
+    for polys in outlines.values():
+        for poly in polys:
+            for ring in poly:
+                for p, q in zip(ring, (*ring[1:], ring[0]), strict=True):
+                    lo, hi = (p[1], q[1]) if p[1] <= q[1] else (q[1], p[1])
+                    # rows with lo < y <= hi ... or lo <= y < hi: (p[1] <= y) != (q[1] <= y) means lo <= y < hi
+                    first = bisect.bisect_left(ys, lo)
+                    for i in range(first, len(ys)):
+                        row = ys[i]
+                        if row >= hi:
+                            break
+                        x = p[0] + (row - p[1]) * (q[0] - p[0]) / (q[1] - p[1])
+                        best = east[i]
+                        if best is None or x > best:
+                            east[i] = x
+    return tuple((row, x) for row, x in zip(ys, east, strict=True) if x is not None)
 
 
 def _lake(layout: Layout, right: float) -> tuple[tuple[Pt, ...], ...]:
@@ -559,6 +568,7 @@ HEAD_HALF = 5.6
 DASH = (6.0, 4.5)
 FAILED_OPACITY = 0.7
 HOLD_RING = 13.5  # radius of the ring a support to hold draws round the held unit
+MARK_GAP = 9.0  # failure marks nearer than this to one already drawn are left out (a head-to-head pair)
 
 
 def _head(tip: Pt, direction: Pt, length: float = HEAD_LEN, half: float = HEAD_HALF) -> tuple[Pt, ...]:
@@ -643,11 +653,16 @@ def _check_arrow(gmap: GameMap, a: Arrow) -> None:
 def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tuple[list[Item], list[Item]]:
     """Arrows in drawing order (transports under supports under moves) and the marks
     of failed orders, drawn later on top of the district codes."""
-    unique: list[Arrow] = []
+    first: dict[Arrow, None] = {}  # each arrow once, in the order given
     for a in arrows:
-        _check_arrow(gmap, a)
-        if a not in unique:
-            unique.append(a)
+        if a not in first:
+            _check_arrow(gmap, a)
+            first[a] = None
+    unique = list(first)
+    moves: dict[tuple[str, str], Arrow] = {}  # (start, end) -> the first move or assault between them
+    for b in unique:
+        if b.kind in ("move", "assault"):
+            moves.setdefault((b.start, b.end), b)
 
     def anchor(code: str) -> Pt:
         return _units_at(layout.labels[code])
@@ -666,20 +681,20 @@ def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tupl
     def supported_point(a: Arrow) -> Pt:
         if a.target_end is None:
             return anchor(a.end)
-        for b in unique:
-            if b.kind in ("move", "assault") and b.start == a.end and b.end == a.target_end:
-                line = route(b)
-                if b.path:  # the middle of the move's last leg, into the contested district
-                    leg = _len(_sub(anchor(b.end), anchor(b.path[-1])))
-                    return _at(line, _length(line) - leg / 2)
-                return _at(line, _length(line) / 2)
+        b = moves.get((a.end, a.target_end))
+        if b is not None:
+            line = route(b)
+            if b.path:  # the middle of the move's last leg, into the contested district
+                leg = _len(_sub(anchor(b.end), anchor(b.path[-1])))
+                return _at(line, _length(line) - leg / 2)
+            return _at(line, _length(line) / 2)
         far = station(a.target_end) if a.target_end == a.end else anchor(a.target_end)
         return _add(anchor(a.end), _mul(_sub(far, anchor(a.end)), 0.5))
 
     order = {"transport": 0, "support": 1, "retreat": 2, "assault": 3, "move": 4}
     drawn: list[tuple[int, int, Group]] = []
     crosses: list[Item] = []
-    marked: list[Pt] = []
+    marked: dict[tuple[int, int], list[Pt]] = {}  # failure marks by cell of MARK_GAP x MARK_GAP
     for i, a in enumerate(unique):
         colour = gmap.gangs[a.gang].colour
         failed = not a.succeeded
@@ -714,8 +729,10 @@ def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tupl
         drawn.append((order[a.kind], i, Group(tuple(attrs), shapes, opacity)))
         if failed:
             where = _at(points, _length(points) / 2) if _length(points) > 0 else points[0]
-            if all(_len(_sub(where, seen)) > 9.0 for seen in marked):  # one mark for a head-to-head pair
-                marked.append(where)
+            cell = (math.floor(where[0] / MARK_GAP), math.floor(where[1] / MARK_GAP))
+            near = (p for dx in (-1, 0, 1) for dy in (-1, 0, 1) for p in marked.get((cell[0] + dx, cell[1] + dy), ()))
+            if all(_len(_sub(where, seen)) > MARK_GAP for seen in near):  # one mark for a head-to-head pair
+                marked.setdefault(cell, []).append(where)
                 crosses.append(Group((("class", "failure-mark"),), _cross(where)))
     drawn.sort(key=lambda t: (t[0], t[1]))
     return [g for _, _, g in drawn], crosses
@@ -1121,29 +1138,110 @@ def _dashes(points: Sequence[Pt], on: float, off: float) -> list[tuple[Pt, ...]]
     return out
 
 
+Box: TypeAlias = tuple[float, float, float, float]  # x0, y0, x1, y1 in scene units
+
+
+def _reach(paint: Paint) -> float:
+    """How far a shape's paint reaches beyond its geometry (half the stroke)."""
+    return paint.width / 2 if paint.stroke else 0.0
+
+
+def _bounds(items: Iterable[Item]) -> Box | None:
+    """The scene-unit box holding everything these items draw, or None when that is not
+    known without drawing (text)."""
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for item in items:
+        if isinstance(item, Group):
+            inner = _bounds(item.items)
+            if inner is None:
+                return None
+            box = inner
+        elif isinstance(item, Poly):
+            pts = [p for ring in item.rings for p in ring]
+            r = _reach(item.paint)
+            box = (
+                (
+                    min(p[0] for p in pts) - r,
+                    min(p[1] for p in pts) - r,
+                    max(p[0] for p in pts) + r,
+                    max(p[1] for p in pts) + r,
+                )
+                if pts
+                else (math.inf, math.inf, -math.inf, -math.inf)
+            )
+        elif isinstance(item, Line):
+            pts = list(item.points)
+            r = _reach(item.paint)
+            box = (
+                (
+                    min(p[0] for p in pts) - r,
+                    min(p[1] for p in pts) - r,
+                    max(p[0] for p in pts) + r,
+                    max(p[1] for p in pts) + r,
+                )
+                if pts
+                else (math.inf, math.inf, -math.inf, -math.inf)
+            )
+        elif isinstance(item, Circle):
+            r = item.r + _reach(item.paint)
+            box = (item.centre[0] - r, item.centre[1] - r, item.centre[0] + r, item.centre[1] + r)
+        else:
+            return None
+        x0, y0, x1, y1 = min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])
+    return x0, y0, x1, y1
+
+
 class _Painter:
+    """Draws a scene's items on an image whose top-left corner stands at ``origin`` (in
+    pixels of the whole canvas); a translucent group is drawn on a layer just the size
+    of what it holds, then blended in."""
+
     def __init__(self, scene: Scene, k: float) -> None:
         self.k = k
         size = (max(1, round(scene.width * k)), max(1, round(scene.height * k)))
         self.image = Image.new("RGBA", size, BACKGROUND)
+        self.origin = (0, 0)
 
     def xy(self, p: Pt) -> tuple[float, float]:
-        return p[0] * self.k, p[1] * self.k
+        return p[0] * self.k - self.origin[0], p[1] * self.k - self.origin[1]
+
+    def _layer_box(self, items: Sequence[Item], image: Image.Image) -> tuple[int, int, int, int] | None:
+        """The pixel box (on ``image``) of a translucent group's layer; None if empty."""
+        w, h = image.size
+        bounds = _bounds(items)
+        if bounds is None:
+            return 0, 0, w, h
+        pad = 3  # round caps, curved joints and anti-aliasing slack, in pixels
+        x0 = max(0, math.floor(bounds[0] * self.k - self.origin[0]) - pad)
+        y0 = max(0, math.floor(bounds[1] * self.k - self.origin[1]) - pad)
+        x1 = min(w, math.ceil(bounds[2] * self.k - self.origin[0]) + pad)
+        y1 = min(h, math.ceil(bounds[3] * self.k - self.origin[1]) + pad)
+        if x0 >= x1 or y0 >= y1:
+            return None
+        return x0, y0, x1, y1
 
     def draw(self, items: Iterable[Item], image: Image.Image) -> None:
         d = ImageDraw.Draw(image)
         for item in items:
             if isinstance(item, Group):
                 if item.opacity < 1:
-                    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
-                    self.draw(item.items, layer)
-                    table = [round(a * item.opacity) for a in range(256)]
-                    layer.putalpha(layer.getchannel("A").point(table))
-                    image.alpha_composite(layer)
-                    d = ImageDraw.Draw(image)
+                    layer_box = self._layer_box(item.items, image)
+                    if layer_box is not None:
+                        x0, y0, x1, y1 = layer_box
+                        layer = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+                        outer = self.origin
+                        self.origin = (outer[0] + x0, outer[1] + y0)
+                        try:
+                            self.draw(item.items, layer)
+                        finally:
+                            self.origin = outer
+                        table = [round(a * item.opacity) for a in range(256)]
+                        layer.putalpha(layer.getchannel("A").point(table))
+                        image.alpha_composite(layer, (x0, y0))
                 else:
                     self.draw(item.items, image)
-                    d = ImageDraw.Draw(image)
+                d = ImageDraw.Draw(image)
             elif isinstance(item, Poly):
                 self.poly(d, image, item)
             elif isinstance(item, Line):
@@ -1325,9 +1423,13 @@ def scene_png(scene: Scene, width: int = 1000) -> bytes:
     height = max(1, round(scene.height * k))
     painter = _Painter(scene, k * SUPERSAMPLE)
     painter.draw(scene.items, painter.image)
-    image = painter.image.convert("RGB").resize((width, height), Image.Resampling.LANCZOS)
+    image = painter.image.convert("RGB")
+    if image.size == (width * SUPERSAMPLE, height * SUPERSAMPLE):
+        image = image.reduce(SUPERSAMPLE)  # the mean of each 2 x 2 block: smooth edges, one pass
+    else:
+        image = image.resize((width, height), Image.Resampling.BOX)
     out = BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")
     return out.getvalue()
 
 

@@ -1233,9 +1233,8 @@ def render_map(
 
     arrows = arrows_from_results(res, gmap)
     title = map_title(gmap, res.turn, language)
-    svg = picture.render_svg(gmap, nxt, arrows=arrows, title=title, language=language)
-    png = picture.render_png(gmap, nxt, arrows=arrows, title=title, language=language, width=width)
-    return svg, png
+    scene = picture.build_scene(gmap, nxt, arrows=arrows, title=title, language=language)
+    return picture.scene_svg(scene), picture.scene_png(scene, width)
 
 
 def write_reports(

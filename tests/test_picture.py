@@ -8,25 +8,33 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from io import BytesIO
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
-from PIL import Image
+from PIL import Image, ImageChops
 
 from moonshine.geo import GameMap, UnitKind, build_map
 from moonshine.picture import (
     _WORDS,
     NEUTRAL,
+    SUPERSAMPLE,
     Arrow,
+    Group,
+    Item,
     PictureError,
+    Scene,
     _has_glyph,
+    _Painter,
     _shape_text,
+    build_scene,
     png_size,
     render_png,
     render_svg,
+    scene_png,
     tint,
 )
 from moonshine.state import Arrested, GameState, Raid, Unit, initial_state
@@ -298,6 +306,53 @@ def test_png_fills_districts_in_their_controllers_tint(chicago: GameMap, start: 
     for g in chicago.gangs.values():
         assert pixels.get(rgb(tint(g.colour)), 0) < 500, g.key  # only the legend's swatch is left
     assert pixels.get(rgb(NEUTRAL), 0) > 100_000
+
+
+class _FullCanvasPainter(_Painter):
+    """The plain way, for reference: every translucent group on a layer as big as the
+    canvas (shapes are drawn by the painter's own methods)."""
+
+    def draw(self, items: Iterable[Item], image: Image.Image) -> None:
+        for item in items:
+            if isinstance(item, Group) and item.opacity < 1:
+                layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+                self.draw(item.items, layer)
+                layer.putalpha(layer.getchannel("A").point([round(a * item.opacity) for a in range(256)]))
+                image.alpha_composite(layer)
+            elif isinstance(item, Group):
+                self.draw(item.items, image)
+            else:
+                super().draw([item], image)
+
+
+def _reference_png(scene: Scene, width: int) -> Image.Image:
+    """The picture drawn the plain way: full-canvas layers, scaled down with LANCZOS."""
+    k = width / scene.width
+    painter = _FullCanvasPainter(scene, k * SUPERSAMPLE)
+    painter.draw(scene.items, painter.image)
+    return painter.image.convert("RGB").resize((width, round(scene.height * k)), Image.Resampling.LANCZOS)
+
+
+def test_png_layers_at_their_own_size_give_the_same_picture(chicago: GameMap, start: GameState) -> None:
+    """Translucent arrows are drawn on layers just their size and the picture is scaled
+    down in one pass: the pixels differ from the plain way's only at smoothed edges."""
+    scene = build_scene(chicago, busy(start), arrows=sample_arrows() * 3)
+    width = 800
+    ours = Image.open(BytesIO(scene_png(scene, width))).convert("RGB")
+    ref = _reference_png(scene, width)
+    assert ours.size == ref.size
+    diff = ImageChops.difference(ours, ref).convert("L").histogram()
+    n = ours.size[0] * ours.size[1]
+    mean = sum(level * count for level, count in enumerate(diff)) / n
+    assert mean < 1.5  # grey levels out of 255, over the whole picture
+    assert sum(diff[33:]) / n < 0.005  # a visible difference on fewer than 0.5% of the pixels
+    assert sum(diff[97:]) < 20  # and nothing stands out: no arrow moved, lost or doubled
+    # before the scaling down, the layers at their own size change no pixel at all
+    k = width / scene.width * SUPERSAMPLE
+    plain, small = _FullCanvasPainter(scene, k), _Painter(scene, k)
+    plain.draw(scene.items, plain.image)
+    small.draw(scene.items, small.image)
+    assert ImageChops.difference(plain.image, small.image).getbbox() is None
 
 
 def test_png_font_draws_every_legend_word(chicago: GameMap) -> None:
