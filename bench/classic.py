@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from moonshine.classic.adjustments import adjustment_counts
-from moonshine.classic.board import POWERS, ClassicMap, Kind, province_of, standard_map
+from moonshine.classic.board import ClassicMap, Kind, province_of, standard_map
 from moonshine.classic.movement import adjudicate_movement
 from moonshine.classic.orders import Build, Order, Retreat, UnitRef, parse_order
 from moonshine.classic.phases import adjudicate_phase
@@ -98,7 +98,7 @@ def random_orders(rnd: random.Random, gmap: ClassicMap, units: Sequence[Unit]) -
                     plan[u.province] = f"{u.label()} S {v.label()}"
                 continue
         plan[u.province] = f"{u.label()} H"
-    out: dict[str, list[str]] = {p: [] for p in POWERS}
+    out: dict[str, list[str]] = {p: [] for p in standard_map().powers}
     for u in units:
         out[u.power].append(plan[u.province])
     return out
@@ -118,7 +118,7 @@ def _other_phase_orders(rnd: random.Random, gmap: ClassicMap, st: ClassicState) 
             if options:
                 orders.setdefault(d.power, []).append(Retreat(UnitRef(d.kind, d.region), rnd.choice(options)))
         return orders
-    counts = adjustment_counts(st.units, st.owners)
+    counts = adjustment_counts(standard_map(), st.units, st.owners)
     taken = {u.province for u in st.units}
     for power, n in counts.items():
         free = [c for c in gmap.home_centres(power) if st.owners.get(c) == power and c not in taken]

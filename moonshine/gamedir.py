@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from moonshine import state as state_mod
+from moonshine import variants
 from moonshine.errors import GameError, StateError
 from moonshine.geo import GameMap, load_map
 from moonshine.police import open_turn
@@ -27,7 +28,6 @@ SECRET_FILE = ".moonshine-secret"
 # Never committed: the secret, and the locks (the game's and older games' inbox locks).
 IGNORED = (SECRET_FILE, ".moonshine.lock", "*.lock")
 LANGUAGES = ("en", "fr")
-VARIANTS = ("moonshine", "classic")  # classic: Diplomacy on the standard board (moonshine.classic)
 
 
 @dataclass
@@ -191,8 +191,8 @@ def load_config(path: Path) -> GameConfig:
             raise StateError(src, f"players.{gang}.email", "expected an address or a list of addresses")
         players[str(gang)] = Player(name=str(p.get("name") or ""), email=list(email), password=p.get("password"))
     variant = raw.get("variant", "moonshine")
-    if variant not in VARIANTS:
-        raise StateError(src, "variant", f"expected one of {', '.join(VARIANTS)}, found {variant!r}")
+    if variant not in variants.names():
+        raise StateError(src, "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     known = {"title", "map", "language", "seed_sha256", "players", "variant"}
     return GameConfig(
         title=str(title),
@@ -272,16 +272,16 @@ def new_game(
     variant: str = "moonshine",
 ) -> Game:
     """Create a game directory with its first turn's state (R3) and, when git is
-    available, a repository with a first commit. ``variant="classic"``: a game of
-    Diplomacy on the standard board (``moonshine.classic.game``)."""
+    available, a repository with a first commit. ``variant`` names a variant of
+    the registry (``moonshine.variants``): ``"classic"`` is Diplomacy on the
+    standard board, and every board of the classic family is played by
+    ``moonshine.classic.game``."""
     if (root / GAME_FILE).exists():
         raise GameError(f"{root}: already a game directory ({GAME_FILE} exists)")
     if root.exists() and any(p.name != ".git" for p in root.iterdir()):
         raise GameError(f"{root}: the directory is not empty")
-    if variant not in VARIANTS:
-        raise GameError(f"unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
-    if variant == "classic":
-        return _new_classic_game(root, title=title, language=language, use_git=use_git)
+    if variants.get(variant).family == variants.CLASSIC:
+        return _new_classic_game(root, board_name=variant, title=title, language=language, use_git=use_git)
     gmap = load_map(map_name)
     seed = seed if seed is not None else secrets.token_hex(16)
     if not seed.strip():
@@ -312,18 +312,19 @@ def new_game(
     return game
 
 
-def _new_classic_game(root: Path, *, title: str | None, language: str, use_git: bool) -> Game:
+def _new_classic_game(root: Path, *, board_name: str, title: str | None, language: str, use_git: bool) -> Game:
     from moonshine.classic import game as classic
-    from moonshine.classic.board import POWERS
+    from moonshine.classic.board import board
 
+    gmap = board(board_name)
     root.mkdir(parents=True, exist_ok=True)
     cfg = GameConfig(
-        title=title or "Diplomacy",
-        map=classic.MAP_NAME,
+        title=title or gmap.info.title,
+        map=board_name,
         language=language,
-        players={p: Player(name="", email=[]) for p in POWERS},
-        variant=classic.VARIANT,
+        players={p: Player(name="", email=[]) for p in gmap.powers},
+        variant=board_name,
     )
     atomic_write_text(root / GAME_FILE, config_to_yaml(cfg))
-    classic.create(root, cfg.title, use_git)
+    classic.create(root, cfg.title, use_git, board_name)
     return Game(root)

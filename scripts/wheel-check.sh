@@ -13,7 +13,7 @@ trap 'echo "wheel check failed; its log:" >&2; cat "$log" >&2' ERR
 $PYTHON -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$work"/dist/moonshine-*.whl >>"$log" 2>&1
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv templates/report.txt.j2; do
+for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml templates/report.txt.j2; do
   test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f" >&2; exit 1; }
 done
 cd "$work"
@@ -25,8 +25,11 @@ test -n "$(find moonshine-game -name '*.png')"  # reports and map pictures were 
 "$bin" new classic-game --variant classic >>"$log" 2>&1
 "$bin" adjudicate spring-1901 --game classic-game --no-commit --force >>"$log" 2>&1
 test -n "$(ls classic-game/turns/spring-1901)"
+"$bin" new pure-game --variant pure >>"$log" 2>&1
+"$bin" adjudicate spring-1901 --game pure-game --no-commit --force >>"$log" 2>&1
+test -f pure-game/turns/fall-1901/state.yaml
 if "$work/venv/bin/python" -c 'import moonshine, sys; sys.exit(0 if "/site-packages/" in moonshine.__file__ else 1)'; then
-  echo "wheel check: moonshine and classic games created and adjudicated from an installed wheel"
+  echo "wheel check: moonshine, classic and pure games created and adjudicated from an installed wheel"
 else
   echo "wheel check: moonshine was not imported from the installed wheel" >&2
   exit 1

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from moonshine.classic import state as state_mod
 from moonshine.classic.adjustments import adjudicate_adjustments
-from moonshine.classic.board import POWERS, Kind, standard_map
+from moonshine.classic.board import Kind, standard_map
 from moonshine.classic.movement import adjudicate_movement
 from moonshine.classic.orders import (
     Build,
@@ -42,6 +42,7 @@ from moonshine.errors import StateError
 from moonshine.gamedir import load_config
 
 GMAP = standard_map()
+POWERS = GMAP.powers
 
 
 def _orders(**by_power: list[str]) -> dict[str, list[Order]]:

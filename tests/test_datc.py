@@ -29,7 +29,7 @@ import pytest
 import yaml
 
 from moonshine.classic.adjustments import adjudicate_adjustments
-from moonshine.classic.board import POWERS, Kind, region_code, standard_map
+from moonshine.classic.board import Kind, region_code, standard_map
 from moonshine.classic.movement import MovementOutcome, Result, adjudicate_movement
 from moonshine.classic.orders import Order, parse_order
 from moonshine.classic.retreats import adjudicate_retreats
@@ -81,7 +81,7 @@ CASES = _load()
 
 def _split(line: str) -> tuple[str, str]:
     power, rest = line.split(":", 1)
-    assert power in POWERS, f"unknown power in {line!r}"
+    assert power in standard_map().powers, f"unknown power in {line!r}"
     return power, rest.strip()
 
 
@@ -153,7 +153,7 @@ def _run_retreat(case: dict[str, Any], problems: list[str]) -> None:
 def _run_build(case: dict[str, Any], problems: list[str]) -> None:
     gmap = standard_map()
     units = [_unit(s) for s in case.get("starting_state", [])]
-    owners = {c: p for p in POWERS for c in gmap.home_centres(p)}
+    owners = {c: p for p in gmap.powers for c in gmap.home_centres(p)}
     for u in units:
         if gmap.provinces[u.province].supply:
             owners[u.province] = u.power

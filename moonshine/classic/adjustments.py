@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from moonshine.classic.board import POWERS, ClassicMap, Kind
+from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Build, Disband, Order, Waive, unit_of
 from moonshine.classic.state import Unit
@@ -31,9 +31,9 @@ class AdjustmentOutcome:
     units: list[Unit]  # every unit after the adjustments
 
 
-def adjustment_counts(units: Sequence[Unit], owners: Mapping[str, str]) -> dict[str, int]:
+def adjustment_counts(gmap: ClassicMap, units: Sequence[Unit], owners: Mapping[str, str]) -> dict[str, int]:
     """Per power: builds allowed (positive) or disbands due (negative)."""
-    return {p: sum(1 for o in owners.values() if o == p) - sum(1 for u in units if u.power == p) for p in POWERS}
+    return {p: sum(1 for o in owners.values() if o == p) - sum(1 for u in units if u.power == p) for p in gmap.powers}
 
 
 def _build_problem(
@@ -43,9 +43,9 @@ def _build_problem(
     if prov not in gmap.provinces:
         return f"no province {prov} on the map"
     if gmap.provinces[prov].home != power or not gmap.provinces[prov].supply:
-        return f"{prov} is not a home supply centre of {POWERS[power]}"
+        return f"{prov} is not a home supply centre of {gmap.powers[power]}"
     if owners.get(prov) != power:
-        return f"{POWERS[power]} does not own {prov} now"
+        return f"{gmap.powers[power]} does not own {prov} now"
     if prov in taken:
         return f"{prov} is not empty"
     if order.unit.kind is Kind.ARMY:
@@ -76,13 +76,13 @@ def adjudicate_adjustments(
     owners: Mapping[str, str],
     orders: Mapping[str, Sequence[Order]],
 ) -> AdjustmentOutcome:
-    counts = adjustment_counts(units, owners)
+    counts = adjustment_counts(gmap, units, owners)
     results: list[Result] = []
     built: list[Unit] = []
     disbanded: list[Unit] = []
     disorder: list[Unit] = []
     taken = {u.province for u in units}
-    for power in sorted(POWERS):
+    for power in sorted(gmap.powers):
         n = counts[power]
         used = 0
         gone: set[Unit] = set()
@@ -93,9 +93,9 @@ def adjudicate_adjustments(
             ok, reason = False, ""
             if isinstance(order, Build | Waive):
                 if n <= 0:
-                    reason = f"no build: {POWERS[power]} has {n + len(mine)} centres for {len(mine)} units"
+                    reason = f"no build: {gmap.powers[power]} has {n + len(mine)} centres for {len(mine)} units"
                 elif used >= n:
-                    reason = f"no build left: {POWERS[power]} may build {n}"
+                    reason = f"no build left: {gmap.powers[power]} may build {n}"
                 elif isinstance(order, Waive):
                     ok, reason = True, "build waived"
                 else:
@@ -116,13 +116,13 @@ def adjudicate_adjustments(
             elif isinstance(order, Disband):
                 unit = next((u for u in mine if u.province == order.unit.province), None)
                 if n >= 0:
-                    reason = f"no disband due: {POWERS[power]} has {n + len(mine)} centres for {len(mine)} units"
+                    reason = f"no disband due: {gmap.powers[power]} has {n + len(mine)} centres for {len(mine)} units"
                 elif unit is None:
-                    reason = f"no unit of {POWERS[power]} in {order.unit.province}"
+                    reason = f"no unit of {gmap.powers[power]} in {order.unit.province}"
                 elif unit in gone:
                     reason = f"{unit.label()} is already disbanded"
                 elif used >= -n:
-                    reason = f"no disband left: {POWERS[power]} must disband {-n}"
+                    reason = f"no disband left: {gmap.powers[power]} must disband {-n}"
                 else:
                     gone.add(unit)
                     disbanded.append(unit)

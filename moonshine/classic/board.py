@@ -1,4 +1,6 @@
-"""The standard Diplomacy board, read from ``moonshine/maps/classic/*.csv``: provinces, the
+"""A board of the classic rule family, read from a folder of ``moonshine/maps/``
+(``classic/`` is the standard Diplomacy board): ``variant.yaml`` (the powers,
+the victory condition, the opening position) and three CSV files: provinces, the
 regions a unit may stand in (a province with two coasts has three regions: the
 province itself for armies, one per coast for fleets) and the borders between
 regions, each usable by armies ("land"), fleets ("sea") or both ("coast").
@@ -17,21 +19,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+import yaml
+
 from moonshine.errors import MapError
 
-MAP_DIR = Path(__file__).resolve().parent.parent / "maps" / "classic"
+MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+MAP_DIR = MAPS_DIR / "classic"
+BOARD_FILE = "variant.yaml"
 
-POWERS: Mapping[str, str] = {
-    "AUS": "Austria",
-    "ENG": "England",
-    "FRA": "France",
-    "GER": "Germany",
-    "ITA": "Italy",
-    "RUS": "Russia",
-    "TUR": "Turkey",
-}
 COASTS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}
-VICTORY_CENTRES = 18
 
 
 class Kind(StrEnum):
@@ -68,15 +64,35 @@ def region_code(text: str) -> str:
     return t
 
 
+@dataclass(frozen=True)
+class BoardInfo:
+    """What ``variant.yaml`` says of a board: its name and title, the powers (code ->
+    name, in order), the supply centres that win, the first year and each power's
+    opening units (``A VIE``, ``F STP/SC``)."""
+
+    name: str
+    title: str
+    description: str
+    powers: Mapping[str, str]
+    victory_centres: int
+    start_year: int
+    start: Mapping[str, tuple[str, ...]]
+
+
 class ClassicMap:
-    """The board's geography. Built by ``load_classic_map``; read-only afterwards."""
+    """The board's geography and its powers. Built by ``load_classic_map``;
+    read-only afterwards."""
 
     def __init__(
         self,
         provinces: Mapping[str, Province],
         coasts: Mapping[str, tuple[str, ...]],
         borders: Iterable[tuple[str, str, Terrain]],
+        info: BoardInfo,
     ) -> None:
+        self.info = info
+        self.powers: Mapping[str, str] = info.powers
+        self.victory_centres = info.victory_centres
         self.provinces = dict(provinces)
         self.coasts = dict(coasts)  # province -> its coast regions (provinces with two coasts only)
         self.regions: dict[str, str] = {p: p for p in self.provinces}
@@ -172,17 +188,59 @@ def _rows(path: Path) -> list[list[str]]:
     return rows[1:]
 
 
+def _board_info(directory: Path) -> BoardInfo:
+    path = directory / BOARD_FILE
+    src = str(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MapError(src, "", f"cannot read ({exc.strerror or exc})") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise MapError(src, "", f"not valid YAML ({exc})") from None
+    if not isinstance(raw, dict):
+        raise MapError(src, "", "expected a mapping (name, title, powers, victory_centres, start_year, start)")
+    known = {"name", "family", "title", "description", "powers", "victory_centres", "start_year", "start"}
+    unknown = sorted(str(k) for k in raw if k not in known)
+    if unknown:
+        raise MapError(src, unknown[0], f"unknown key (expected one of {', '.join(sorted(known))})")
+    powers = raw.get("powers")
+    if not isinstance(powers, dict) or not powers:
+        raise MapError(src, "powers", "expected a mapping of power codes to names")
+    codes = {str(k).upper(): str(v) for k, v in powers.items()}
+    for key in ("victory_centres", "start_year"):
+        if not isinstance(raw.get(key), int) or isinstance(raw.get(key), bool) or raw[key] < 1:
+            raise MapError(src, key, "expected a positive whole number")
+    start = raw.get("start")
+    if not isinstance(start, dict) or {str(k).upper() for k in start} != set(codes):
+        raise MapError(src, "start", f"expected the opening units of each power ({', '.join(codes)})")
+    units: dict[str, tuple[str, ...]] = {}
+    for power, texts in start.items():
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise MapError(src, f"start.{power}", "expected a list of units such as 'A VIE' or 'F STP/SC'")
+        units[str(power).upper()] = tuple(texts)
+    return BoardInfo(
+        name=str(raw.get("name") or directory.name),
+        title=str(raw.get("title") or directory.name),
+        description=str(raw.get("description") or ""),
+        powers=codes,
+        victory_centres=raw["victory_centres"],
+        start_year=raw["start_year"],
+        start=units,
+    )
+
+
 def load_classic_map(directory: Path = MAP_DIR) -> ClassicMap:
-    """Read provinces.csv, regions.csv and borders.csv from ``directory``."""
+    """Read variant.yaml, provinces.csv, regions.csv and borders.csv from ``directory``."""
+    info = _board_info(directory)
     provinces: dict[str, Province] = {}
     for row in _rows(directory / "provinces.csv"):
         if len(row) < 2:
             raise MapError("provinces.csv", ",".join(row), "expected code, name, supply centre of")
         code, name = row[0].upper(), row[1]
         owner = row[2] if len(row) > 2 else ""
-        if owner and owner != "neutral" and owner not in POWERS:
+        if owner and owner != "neutral" and owner not in info.powers:
             raise MapError("provinces.csv", code, f"unknown power {owner!r}")
-        home = owner if owner in POWERS else None
+        home = owner if owner in info.powers else None
         provinces[code] = Province(code, name, Terrain.LAND, bool(owner), home)
     coasts: dict[str, list[str]] = {}
     for row in _rows(directory / "regions.csv"):
@@ -210,14 +268,33 @@ def load_classic_map(directory: Path = MAP_DIR) -> ClassicMap:
             borders.append((region_code(row[0]), region_code(row[1]), Terrain(row[2])))
         except ValueError:
             raise MapError("borders.csv", ",".join(row), f"unknown terrain {row[2]!r}") from None
-    return ClassicMap(provinces, {p: tuple(sorted(v)) for p, v in coasts.items()}, borders)
+    gmap = ClassicMap(provinces, {p: tuple(sorted(v)) for p, v in coasts.items()}, borders, info)
+    for power, texts in info.start.items():
+        for text in texts:
+            kind, _, where = text.strip().partition(" ")
+            if kind.upper() not in ("A", "F") or not gmap.can_stand(Kind(kind.upper()), region_code(where)):
+                raise MapError(BOARD_FILE, f"start.{power}", f"{text!r} is not a unit that can stand on this board")
+    return gmap
 
 
 _CACHE: dict[Path, ClassicMap] = {}
 
 
+def board(name: str) -> ClassicMap:
+    """A bundled board of the classic family by its folder's name (loaded once)."""
+    directory = MAPS_DIR / name
+    if directory not in _CACHE:
+        if not (directory / BOARD_FILE).is_file():
+            raise MapError(str(directory / BOARD_FILE), "", f"no board called {name!r} in {MAPS_DIR}")
+        _CACHE[directory] = load_classic_map(directory)
+    return _CACHE[directory]
+
+
+def board_names() -> list[str]:
+    """The bundled boards of the classic family (folders with a variant.yaml)."""
+    return sorted(p.parent.name for p in MAPS_DIR.glob(f"*/{BOARD_FILE}"))
+
+
 def standard_map() -> ClassicMap:
     """The bundled standard board (loaded once)."""
-    if MAP_DIR not in _CACHE:
-        _CACHE[MAP_DIR] = load_classic_map(MAP_DIR)
-    return _CACHE[MAP_DIR]
+    return board("classic")

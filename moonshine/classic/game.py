@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from moonshine.classic import state as state_mod
-from moonshine.classic.board import POWERS, ClassicMap, standard_map
+from moonshine.classic.board import ClassicMap, board, standard_map
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Order, OrderError, parse_order
 from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
@@ -54,12 +54,12 @@ def phases(root: Path) -> list[str]:
     return [p.name for p in sorted(found, key=Phase.sort_key)]
 
 
-def create(root: Path, title: str | None, use_git: bool) -> ClassicState:
-    """Write the first phase of a classic game into ``root`` (game.yaml is the
-    caller's). Returns the starting state."""
+def create(root: Path, title: str | None, use_git: bool, board_name: str = MAP_NAME) -> ClassicState:
+    """Write the first phase of a game of the classic family on the bundled board
+    ``board_name`` into ``root`` (game.yaml is the caller's). Returns the starting state."""
     from moonshine.gamedir import atomic_write_text, git_available, git_commit, is_git_repo
 
-    gmap = standard_map()
+    gmap = board(board_name)
     st = state_mod.initial_state(gmap)
     atomic_write_text(state_path(root, st.phase.name), state_mod.dumps(st))
     odir = orders_dir(root, st.phase.name)
@@ -72,25 +72,25 @@ def create(root: Path, title: str | None, use_git: bool) -> ClassicState:
     return st
 
 
-def power_of_file(path: Path) -> str:
+def power_of_file(path: Path, gmap: ClassicMap) -> str:
     """``ENG.txt``, ``eng.txt`` or ``england.txt`` -> ``ENG``."""
     stem = path.stem.strip().upper()
-    if stem in POWERS:
+    if stem in gmap.powers:
         return stem
-    for code, name in POWERS.items():
+    for code, name in gmap.powers.items():
         if stem == name.upper():
             return code
-    raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(POWERS)} or a power's name)")
+    raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(gmap.powers)} or a power's name)")
 
 
-def read_orders(directory: Path) -> tuple[dict[str, list[Order]], list[str]]:
+def read_orders(directory: Path, gmap: ClassicMap) -> tuple[dict[str, list[Order]], list[str]]:
     """The powers' orders in ``directory``, and the lines that could not be read."""
     orders: dict[str, list[Order]] = {}
     problems: list[str] = []
     if not directory.is_dir():
         return orders, problems
     for path in sorted(directory.glob("*.txt")):
-        power = power_of_file(path)
+        power = power_of_file(path, gmap)
         for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines()[:1000], start=1):
             line = raw.split("#", 1)[0].strip()
             if not line:
@@ -125,7 +125,7 @@ def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, An
     return data
 
 
-def results_text(outcome: PhaseOutcome, problems: Sequence[str]) -> str:
+def results_text(gmap: ClassicMap, outcome: PhaseOutcome, problems: Sequence[str]) -> str:
     lines = [f"Results of {outcome.phase.name}", ""]
     for title, results in (("", outcome.results), ("Ignored orders", outcome.ignored)):
         if not results:
@@ -133,7 +133,7 @@ def results_text(outcome: PhaseOutcome, problems: Sequence[str]) -> str:
         if title:
             lines += [title, ""]
         for power in sorted({r.power for r in results}):
-            lines.append(POWERS[power])
+            lines.append(gmap.powers[power])
             for r in (x for x in results if x.power == power):
                 lines.append(f"  {r.order:<28} {'ok  ' if r.succeeded else 'FAIL'}  {r.reason}")
             lines.append("")
@@ -142,7 +142,7 @@ def results_text(outcome: PhaseOutcome, problems: Sequence[str]) -> str:
     for note in outcome.notes:
         lines.append(note)
     nxt = outcome.next_state
-    lines.append(f"Next: {nxt.phase.name}" + (f" (game over: {POWERS[nxt.winner]} wins)" if nxt.winner else ""))
+    lines.append(f"Next: {nxt.phase.name}" + (f" (game over: {gmap.powers[nxt.winner]} wins)" if nxt.winner else ""))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -181,7 +181,7 @@ def adjudicate_phase_dir(
     if results_path.exists() and not force:
         raise GameError(f"{ph.name} is already adjudicated ({results_path}); use --force to do it again")
     st = state_mod.load(path, gmap)
-    orders, problems = read_orders(orders_dir(root, ph.name))
+    orders, problems = read_orders(orders_dir(root, ph.name), gmap)
     for power, more in (extra_orders or {}).items():
         orders.setdefault(power, []).extend(more)
     try:
@@ -190,7 +190,7 @@ def adjudicate_phase_dir(
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
     atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
-    atomic_write_text(results_path.with_suffix(".txt"), results_text(outcome, problems))
+    atomic_write_text(results_path.with_suffix(".txt"), results_text(gmap, outcome, problems))
     nxt = outcome.next_state
     next_path = state_path(root, nxt.phase.name)
     atomic_write_text(next_path, state_mod.dumps(nxt))

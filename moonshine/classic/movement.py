@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from moonshine.classic.board import POWERS, ClassicMap, Kind
+from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, unit_of
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver, Rulebook
@@ -293,7 +293,8 @@ def _assign(
                 continue
             owner = board.plans[i].unit.power
             if owner != power:
-                ignored.append((power, order, f"the unit in {order.unit.province} is {POWERS.get(owner, owner)}'s"))
+                whose = board.gmap.powers.get(owner, owner)
+                ignored.append((power, order, f"the unit in {order.unit.province} is {whose}'s"))
                 continue
             if order not in given.setdefault(i, []):
                 given[i].append(order)

@@ -1,7 +1,7 @@
 """The sequence of a classic game: spring movement (and retreats), fall movement
 (and retreats), then supply centres change hands and, when a power's units and
-centres differ, the winter adjustments. A power owning 18 supply centres after
-a fall phase wins.
+centres differ, the winter adjustments. A power owning the board's victory count
+of supply centres (18 on the standard board) after a fall phase wins.
 
 ``adjudicate_phase`` is a pure function from the board, the state and the
 powers' orders to the results and the next phase's state.
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
-from moonshine.classic.board import POWERS, VICTORY_CENTRES, ClassicMap
+from moonshine.classic.board import ClassicMap
 from moonshine.classic.movement import Result, adjudicate_movement
 from moonshine.classic.orders import Order
 from moonshine.classic.retreats import adjudicate_retreats
@@ -32,7 +32,7 @@ class PhaseOutcome:
 def adjudicate_phase(gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Sequence[Order]]) -> PhaseOutcome:
     """Resolve the phase ``st`` is at and build the state of the next one."""
     if st.winner:
-        raise ValueError(f"the game is over: {POWERS.get(st.winner, st.winner)} won")
+        raise ValueError(f"the game is over: {gmap.powers.get(st.winner, st.winner)} won")
     phase = st.phase
     if phase.step is Step.MOVEMENT:
         moved = adjudicate_movement(gmap, st.units, orders)
@@ -53,7 +53,7 @@ def adjudicate_phase(gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Se
         nxt, notes = after_season(gmap, phase, retreated.units, st.owners)
         return PhaseOutcome(phase, retreated.results, retreated.ignored, nxt, notes)
     adjusted = adjudicate_adjustments(gmap, st.units, st.owners, orders)
-    notes = [f"{POWERS[u.power]}: {u.label()} disbanded in civil disorder" for u in adjusted.civil_disorder]
+    notes = [f"{gmap.powers[u.power]}: {u.label()} disbanded in civil disorder" for u in adjusted.civil_disorder]
     nxt = ClassicState(Phase(phase.year + 1, Season.SPRING, Step.MOVEMENT), list(adjusted.units), dict(st.owners))
     nxt.normalise()
     return PhaseOutcome(phase, adjusted.results, [], nxt, notes)
@@ -73,15 +73,15 @@ def after_season(
     for u in sorted(units):
         if gmap.provinces[u.province].supply and new_owners.get(u.province) != u.power:
             before = new_owners.get(u.province)
-            was = f" from {POWERS[before]}" if before else ""
-            notes.append(f"{gmap.provinces[u.province].name} ({u.province}) taken by {POWERS[u.power]}{was}")
+            was = f" from {gmap.powers[before]}" if before else ""
+            notes.append(f"{gmap.provinces[u.province].name} ({u.province}) taken by {gmap.powers[u.power]}{was}")
             new_owners[u.province] = u.power
-    counts = {p: sum(1 for o in new_owners.values() if o == p) for p in POWERS}
-    leaders = [p for p in POWERS if counts[p] >= VICTORY_CENTRES]
+    counts = {p: sum(1 for o in new_owners.values() if o == p) for p in gmap.powers}
+    leaders = [p for p in gmap.powers if counts[p] >= gmap.victory_centres]
     winner = max(leaders, key=lambda p: counts[p]) if leaders else None
     if winner:
-        notes.append(f"{POWERS[winner]} owns {counts[winner]} supply centres and wins the game")
-    if any(adjustment_counts(units, new_owners).values()):
+        notes.append(f"{gmap.powers[winner]} owns {counts[winner]} supply centres and wins the game")
+    if any(adjustment_counts(gmap, units, new_owners).values()):
         nxt = Phase(phase.year, Season.WINTER, Step.ADJUSTMENTS)
     else:
         nxt = Phase(phase.year + 1, Season.SPRING, Step.MOVEMENT)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from moonshine.classic.board import POWERS, ClassicMap, Kind, province_of
+from moonshine.classic.board import ClassicMap, Kind, province_of
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Disband, Move, Order, Retreat, unit_of
 from moonshine.classic.state import Dislodged, Unit
@@ -87,7 +87,7 @@ def adjudicate_retreats(
                 continue
             d = by_prov.get(order.unit.province)
             if d is None or d.power != power:
-                who = "" if d is None else f" ({POWERS.get(d.power, d.power)}'s)"
+                who = "" if d is None else f" ({gmap.powers.get(d.power, d.power)}'s)"
                 why = f"ignored: no dislodged unit of this power in {order.unit.province}{who}"
                 ignored.append(Result(power, order.unit.text(), order.text(), False, why))
                 continue

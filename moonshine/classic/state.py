@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from moonshine.classic.board import POWERS, ClassicMap, Kind, province_of, region_code
+from moonshine.classic.board import ClassicMap, Kind, province_of, region_code
 from moonshine.errors import StateError
 
 
@@ -132,19 +132,11 @@ class ClassicState:
 
 
 def initial_state(gmap: ClassicMap) -> ClassicState:
-    """Spring 1901: the standard starting position, each power owning its home centres."""
-    start = {
-        "AUS": ["A VIE", "A BUD", "F TRI"],
-        "ENG": ["F LON", "F EDI", "A LVP"],
-        "FRA": ["F BRE", "A PAR", "A MAR"],
-        "GER": ["F KIE", "A BER", "A MUN"],
-        "ITA": ["F NAP", "A ROM", "A VEN"],
-        "RUS": ["A MOS", "A WAR", "F SEV", "F STP/SC"],
-        "TUR": ["F ANK", "A CON", "A SMY"],
-    }
-    units = [Unit(p, Kind(t[0]), region_code(t[2:])) for p, ts in start.items() for t in ts]
-    owners = {c: p for p in POWERS for c in gmap.home_centres(p)}
-    st = ClassicState(Phase(1901, Season.SPRING, Step.MOVEMENT), units, owners)
+    """The board's opening position (spring 1901 on the standard board), each power
+    owning its home centres."""
+    units = [Unit(p, Kind(t[0]), region_code(t[2:])) for p, ts in gmap.info.start.items() for t in ts]
+    owners = {c: p for p in gmap.powers for c in gmap.home_centres(p)}
+    st = ClassicState(Phase(gmap.info.start_year, Season.SPRING, Step.MOVEMENT), units, owners)
     st.normalise()
     return st
 
@@ -200,8 +192,8 @@ def from_data(data: Any, gmap: ClassicMap, src: str = "state") -> ClassicState:
     st = ClassicState(phase)
     seen: dict[str, str] = {}
     for power, texts in (data.get("units") or {}).items():
-        if power not in POWERS:
-            raise StateError(src, f"units.{power}", f"unknown power (expected one of {', '.join(POWERS)})")
+        if power not in gmap.powers:
+            raise StateError(src, f"units.{power}", f"unknown power (expected one of {', '.join(gmap.powers)})")
         if not isinstance(texts, list):
             raise StateError(src, f"units.{power}", "expected a list of units")
         for t in texts:
@@ -212,7 +204,7 @@ def from_data(data: Any, gmap: ClassicMap, src: str = "state") -> ClassicState:
             seen[prov] = t
             st.units.append(Unit(power, kind, region))
     for power, centres in (data.get("owners") or {}).items():
-        if power not in POWERS:
+        if power not in gmap.powers:
             raise StateError(src, f"owners.{power}", "unknown power")
         for c in centres or []:
             code = str(c).upper()
@@ -223,7 +215,7 @@ def from_data(data: Any, gmap: ClassicMap, src: str = "state") -> ClassicState:
             st.owners[code] = power
     for i, d in enumerate(data.get("dislodged") or []):
         key = f"dislodged[{i}]"
-        if not isinstance(d, dict) or d.get("power") not in POWERS:
+        if not isinstance(d, dict) or d.get("power") not in gmap.powers:
             raise StateError(src, key, "expected power, unit, attacker_from, by_convoy")
         kind, region = _unit_text(d.get("unit"), src, key, gmap)
         origin = str(d.get("attacker_from", "")).upper()

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from moonshine.gamedir import LANGUAGES, VARIANTS, new_game
+from moonshine import variants
+from moonshine.gamedir import LANGUAGES, new_game
 
 
 @click.command("new")
@@ -18,10 +19,11 @@ from moonshine.gamedir import LANGUAGES, VARIANTS, new_game
 @click.option("--no-git", is_flag=True, help="Do not make the directory a git repository.")
 @click.option(
     "--variant",
-    type=click.Choice(VARIANTS),
+    type=click.Choice(variants.names()),
     default="moonshine",
     show_default=True,
-    help="classic: Diplomacy on the standard board (orders/PHASE/POWER.txt, e.g. orders/spring-1901/ENG.txt).",
+    help="classic: Diplomacy on the standard board; pure: seven powers on seven provinces that all touch. "
+    "Classic-family orders go in orders/PHASE/POWER.txt, e.g. orders/spring-1901/ENG.txt.",
 )
 def new(
     directory: Path, map_name: str, seed: str | None, title: str | None, language: str, no_git: bool, variant: str
@@ -29,12 +31,14 @@ def new(
     """Create a game directory: game.yaml, orders/, and turns/START/state.yaml.
     The secret seed is kept in .moonshine-secret (not in git); game.yaml keeps
     only its SHA-256, which the first bulletin publishes."""
-    if variant == "classic":
+    spec = variants.get(variant)
+    if spec.family == variants.CLASSIC:
         from moonshine.classic.game import phases
 
         game = new_game(directory, title=title, language=language, use_git=not no_git, variant=variant)
         first = phases(game.root)[0]
-        click.echo(f"Created {game.root}: {game.config.title}, classic Diplomacy, first phase {first}.")
+        title = game.config.title
+        click.echo(f"Created {game.root}: {title}, variant {spec.name} ({spec.title}), first phase {first}.")
         click.echo(
             f"Next: add players' addresses to {game.config_path}, collect orders in {game.root}/orders/{first}/."
         )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from moonshine import money
+from moonshine import money, variants
 from moonshine.commands.common import game_option
 from moonshine.gamedir import Game
 from moonshine.geo import GameMap
@@ -52,7 +52,7 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     from moonshine.runner import adjudicate_game
 
     game = Game(game_dir)
-    if game.config.variant == "classic":
+    if variants.get(game.config.variant).family == variants.CLASSIC:
         _adjudicate_classic(game, turn, force=force, commit=not no_commit)
         return
     done = adjudicate_game(game, turn, force=force, commit=not no_commit)
@@ -134,11 +134,13 @@ def simulate(turns: int, seed: str, map_name: str, out: Path | None) -> None:
 
 
 def _adjudicate_classic(game: Game, phase: str, *, force: bool, commit: bool) -> None:
-    """A classic game's phase (spring-1901, spring-1901-retreats, winter-1901):
-    orders from orders/PHASE/POWER.txt, results in turns/PHASE/results.yaml."""
+    """A phase of a classic-family game (spring-1901, spring-1901-retreats,
+    winter-1901) on its board: orders from orders/PHASE/POWER.txt, results in
+    turns/PHASE/results.yaml."""
+    from moonshine.classic.board import board
     from moonshine.classic.game import adjudicate_phase_dir
 
-    done = adjudicate_phase_dir(game.root, phase, force=force, commit=commit)
+    done = adjudicate_phase_dir(game.root, phase, force=force, commit=commit, gmap=board(game.config.map))
     click.echo(done.results_path.with_suffix(".txt").read_text(encoding="utf-8").rstrip())
     click.echo("")
     click.echo(f"Results: {done.results_path}")

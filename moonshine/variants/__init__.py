@@ -1,0 +1,61 @@
+"""The registry of variants: every game names one in ``game.yaml`` (``variant:``).
+
+A variant is a value: its name, the rule family that plays it (``moonshine``, the
+Chicago game; ``classic``, Diplomacy's rules), its title and its default map.
+Moonshine is built in; every folder of ``moonshine/maps/`` with a ``variant.yaml``
+(``classic/``, the standard board; ``pure/``, a board defined by data alone) is a
+variant of the classic family, so a new map in that family needs no code.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from functools import cache
+
+from moonshine.classic.board import board, board_names
+from moonshine.errors import GameError
+
+MOONSHINE = "moonshine"
+CLASSIC = "classic"
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    family: str  # the rules that play it: MOONSHINE or CLASSIC
+    title: str
+    description: str
+    map: str  # the map (Moonshine) or board (classic family) a new game uses
+
+
+@cache
+def _registry() -> dict[str, Variant]:
+    found = {
+        MOONSHINE: Variant(
+            MOONSHINE,
+            MOONSHINE,
+            "Moonshine",
+            "Eight gangs fight over Prohibition-era Chicago (the map chicago-1920s).",
+            "chicago-1920s",
+        )
+    }
+    for name in board_names():
+        info = board(name).info
+        found[name] = Variant(name, CLASSIC, info.title, info.description, name)
+    return found
+
+
+def names() -> list[str]:
+    """The variants' names: Moonshine first, then the classic family's boards."""
+    return list(_registry())
+
+
+def get(name: str) -> Variant:
+    """The variant called ``name``; an error with a suggestion when there is none."""
+    registry = _registry()
+    if name in registry:
+        return registry[name]
+    close = difflib.get_close_matches(name, list(registry), n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise GameError(f"unknown variant {name!r}{hint}; the variants are {', '.join(registry)}")
