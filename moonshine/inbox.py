@@ -46,18 +46,18 @@ from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
-from email.utils import parseaddr, parsedate_to_datetime
-from html.parser import HTMLParser
+from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from moonshine import mail, mailtext
+from moonshine import intake, mail, mailtext, masking
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text
 from moonshine.mailtext import Phrase, phrase, subject_turn
+from moonshine.parser import printable
 from moonshine.passwords import verify_password
 from moonshine.state import GameState
 from moonshine.turns import Turn
@@ -71,7 +71,7 @@ REJECTED = "rejected"
 IGNORED = "ignored"  # bounces and automatic replies: logged, never answered
 OUTCOMES = (ACCEPTED, SUPERSEDED, REJECTED, IGNORED)
 
-_GANG_LINE = re.compile(r"^[\s>]*(?:gang|bande|gang name|nom du gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _ADDRESS = re.compile(r"[^@\s<>\"]+@[^@\s<>\"]+")
 
 
@@ -116,79 +116,9 @@ def _mbox(path: Path) -> Iterator[Incoming]:
 # -- taking a message apart ---------------------------------------------------------
 
 
-class _HtmlText(HTMLParser):
-    """Visible text of an HTML body, one line per block or ``<br>``."""
-
-    BLOCKS = frozenset({"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-        self.quote = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style", "head", "title"):
-            self.skip += 1
-        elif tag == "blockquote":
-            self.quote += 1
-        if tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "head", "title"):
-            self.skip = max(0, self.skip - 1)
-        elif tag == "blockquote":
-            self.quote = max(0, self.quote - 1)
-        if tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip and not self.quote:
-            self.parts.append(data.replace("\xa0", " "))
-
-
-def html_to_text(html: str) -> str:
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    lines = [" ".join(line.split()) for line in "".join(parser.parts).splitlines()]
-    return "\n".join(line for line in lines if line)
-
-
-def _decode(part: Message) -> str:
-    payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes):
-        return ""
-    charset = part.get_content_charset() or "utf-8"
-    try:
-        return payload.decode(charset, errors="replace")
-    except LookupError:  # an unknown charset
-        return payload.decode("utf-8", errors="replace")
-
-
-def _is_attachment(part: Message) -> bool:
-    return str(part.get("Content-Disposition", "")).strip().lower().startswith("attachment")
-
-
 def candidate_texts(msg: Message) -> list[tuple[str, str]]:
-    """The texts orders may be in, in order of preference: (where, text). The
-    plain body, then plain-text attachments, then the HTML body as text.
-    Attachments' names are never used."""
-    plain: list[tuple[str, str]] = []
-    attached: list[tuple[str, str]] = []
-    html: list[tuple[str, str]] = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
-        ctype = part.get_content_type()
-        if ctype == "text/plain" and _is_attachment(part):
-            attached.append(("attachment", _decode(part)))
-        elif ctype == "text/plain":
-            plain.append(("body", _decode(part)))
-        elif ctype == "text/html" and not _is_attachment(part):
-            html.append(("HTML body", html_to_text(_decode(part))))
-    return plain + attached + html
+    """The texts orders may be in, in order of preference (``moonshine.intake``)."""
+    return intake.texts(msg)
 
 
 def find_line(pattern: re.Pattern[str], text: str) -> str | None:
@@ -234,10 +164,38 @@ def _header(msg: Message, name: str) -> str:
     return " ".join(str(value).split()) if value is not None else ""
 
 
+_QUOTED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_COMMENT = re.compile(r"\((?:[^()\\]|\\.)*\)")
+
+
 def sender_of(msg: Message) -> str:
-    """The sender's address, lower case, or "" when there is none usable."""
-    addr = parseaddr(_header(msg, "From"))[1].strip().lower()
-    return addr if _ADDRESS.fullmatch(addr) else ""
+    """The one address a mail server sees in the message's ``From:`` line, lower
+    case, or "" when there is no such single address. Read from the header as
+    sent, never decoded: an encoded word (``=?utf-8?...?=``) is a display name,
+    never an address; an angle address (``<...>``) is the address even after an
+    unquoted display name that looks like one (``valley@... <evil@...>``); two
+    addresses, two ``From:`` lines or none give "". The inbox, ``status`` and
+    the reply all use this address."""
+    try:
+        values = [str(v) for k, v in msg.raw_items() if k.lower() == "from"]
+    except Exception:
+        return ""
+    if len(values) != 1:
+        return ""
+    raw = " ".join(values[0].split())
+    bare = _COMMENT.sub(" ", _QUOTED_STRING.sub('""', raw))
+    angles = re.findall(r"<([^<>]*)>", bare)
+    if len(angles) > 1 or bare.count("<") != len(angles) or bare.count(">") != len(angles):
+        return ""
+    if angles:
+        addr = angles[0]
+    else:
+        found = [a for _, a in getaddresses([raw]) if a]
+        if len(found) != 1 or "," in bare:
+            return ""
+        addr = found[0]
+    addr = addr.strip().lower()
+    return addr if _ADDRESS.fullmatch(addr) and "=?" not in addr and "?=" not in addr else ""
 
 
 def _as_utc(when: datetime) -> datetime:
@@ -256,7 +214,7 @@ def received_time(msg: Message) -> datetime | None:
     for text in candidates:
         try:
             return _as_utc(parsedate_to_datetime(text.strip()))
-        except (TypeError, ValueError, IndexError):
+        except Exception:  # unreadable, or out of range (year 9999 at -2359): not a usable time
             continue
     return None
 
@@ -395,6 +353,7 @@ class _Context:
     limit: int
     seen: set[str]
     log: TurnLog
+    chatter: intake.ChatterTest
 
     @property
     def language(self) -> str:
@@ -416,6 +375,8 @@ class _Reading:
     subject: str = ""
     received: datetime | None = None
     problem: Phrase | None = None
+    own: intake.OwnText | None = None  # the player's own text, once found
+    secrets: tuple[str, ...] = ()  # what its password lines say, quoted or not: masked in anything written
 
 
 def _message_id(raw: bytes, msg: Message | None) -> str:
@@ -432,7 +393,7 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
         return _Reading(incoming, _message_id(incoming.raw, None), problem=why)
     r = _Reading(incoming, _message_id(incoming.raw, headers), msg=headers)
     r.sender = sender_of(headers)
-    r.subject = _header(headers, "Subject")[:200]
+    r.subject = masking.mask(_header(headers, "Subject")[:200])
     r.received = received_time(headers)
     if len(incoming.raw) > limit:
         r.problem = phrase("reject.too_big", size=len(incoming.raw), limit=limit)
@@ -441,6 +402,12 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
         r.msg = parser.parsebytes(incoming.raw)
     except Exception as exc:
         r.problem = phrase("reject.not_parsed", error=type(exc).__name__)
+        return r
+    try:
+        r.secrets = tuple(v for _, text in intake.texts(r.msg) for v in masking.password_values(text))
+    except Exception:  # a body that cannot be decoded gives no secret to mask
+        r.secrets = ()
+    r.subject = masking.mask(r.subject, r.secrets)
     return r
 
 
@@ -494,6 +461,7 @@ def _process(game: Game, source: Path, turn: str, late_ok: bool, now: datetime |
         limit=mail.max_message_bytes(game.config),
         seen=processed_ids(game),
         log=load_log(game, turn),
+        chatter=intake.chatter_test(game.map),
     )
     readings = [_read(item, ctx.limit) for item in read_source(source)]
     far_future = datetime.max.replace(tzinfo=UTC)
@@ -564,17 +532,22 @@ def _gangs_of(ctx: _Context, sender: str) -> list[str]:
     return [g for g in ctx.game.map.gangs if sender in {a.lower() for a in mail.player_addresses(ctx.game.config, g)}]
 
 
-def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, str, OrderCheck | None]:
-    """The first text whose ``gang:`` line names a gang, as the reader sees it;
-    else the first text with something in it."""
-    texts = [(where, text) for where, text in candidate_texts(msg) if text.strip()]
-    for where, text in texts:
-        check = check_orders(text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender))
+def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, intake.OwnText, OrderCheck | None]:
+    """The player's own text (``moonshine.intake``) of the first candidate whose
+    ``gang:`` line names a gang, as the reader sees it; else the first with
+    something in it."""
+    found: list[tuple[str, intake.OwnText]] = []
+    for where, raw in candidate_texts(msg):
+        own = intake.ignore_chatter(intake.own_text(raw), ctx.chatter)
+        if own.text.strip():
+            found.append((where, own))
+    for where, own in found:
+        check = check_orders(own.text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender))
         if check.header_gang is not None:
-            return where, text, check
-    if texts:
-        return texts[0][0], texts[0][1], None
-    return "body", "", None
+            return where, own, check
+    if found:
+        return found[0][0], found[0][1], None
+    return "body", intake.OwnText("", ()), None
 
 
 def _accept(ctx: _Context, r: _Reading) -> Outcome:
@@ -585,7 +558,8 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         raise _Reject(phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"))
     if r.problem or r.msg is None:
         raise _Reject(r.problem or phrase("reject.not_read"))
-    where, text, first = _pick_text(ctx, r, r.msg)
+    where, r.own, first = _pick_text(ctx, r, r.msg)
+    text = r.own.text
     if not text.strip():
         raise _Reject(phrase("reject.no_text"), help_text=_format_help(own[0]))
     if first is None or first.header_gang is None:
@@ -665,7 +639,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     if standing_at is not None and received < standing_at:
         reason = f"{counts.text('en')}; a later submission (received {mail.fmt_time(standing_at)}) stands"
         lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
-        reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check), accepted=True)
+        reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
         return Outcome(SUPERSEDED, r.incoming.origin, r.message_id, r.sender, gang, reason, reply)
     atomic_write_text(ctx.game.orders_dir(ctx.turn) / f"{gang}.txt", text)
     ctx.log.current[gang] = {
@@ -682,7 +656,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     )
     if standing_at:
         lead += "\n" + ctx.say("reply.replaces", standing=standing_at)
-    reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check), accepted=True)
+    reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
     return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts.text("en") + replaced, reply)
 
 
@@ -728,14 +702,47 @@ def _signature(game: Game) -> str:
     return "\n-- \n" + mailtext.text(game.config.language, "signature", title=game.config.title) + "\n"
 
 
-def _accepted_body(ctx: _Context, lead: str, check: OrderCheck) -> str:
+def _ranges(numbers: list[int]) -> str:
+    """``3-9, 12``: line numbers as ranges."""
+    out: list[str] = []
+    for n in sorted(set(numbers)):
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = out[-1].split("-")[0] + f"-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
+def _intake_notes(ctx: _Context, r: _Reading) -> str:
+    """What the mail-reading layer left out of the message, for the reply: quoted
+    text, the signature, greetings and sign-offs (each shown as written)."""
+    own = r.own
+    if own is None:
+        return ""
+    notes: list[str] = []
+    chatter = own.lines_dropped(intake.CHATTER)
+    if chatter:
+        raw = split_lines(own.original)
+        shown = [ctx.say("note.line", n=n, text=printable(raw[n - 1].strip(), 40)) for n in chatter if n - 1 < len(raw)]
+        notes.append(ctx.say("note.chatter", lines=", ".join(shown)))
+    quoted = own.lines_dropped(intake.QUOTED, intake.REPLY_HEADER, intake.COPY)
+    if quoted:
+        notes.append(ctx.say("note.quoted", lines=_ranges(quoted)))
+    signature = own.lines_dropped(intake.SIGNATURE)
+    if signature:
+        notes.append(ctx.say("note.signature", line=signature[0]))
+    return "\n".join(notes)
+
+
+def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "") -> str:
     if ctx.due is None:
         more = ctx.say("reply.open_no_deadline")
     elif ctx.now > ctx.due:
         more = ctx.say("reply.closed")
     else:
         more = ctx.say("reply.open")
-    return f"{lead}\n{_deadline_line(ctx)} {more}\n\n{check.acknowledgement.rstrip()}\n{_signature(ctx.game)}"
+    extra = f"\n{notes}\n" if notes else ""
+    return f"{lead}\n{_deadline_line(ctx)} {more}\n\n{check.acknowledgement.rstrip()}\n{extra}{_signature(ctx.game)}"
 
 
 def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
@@ -751,6 +758,9 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
     help_text = rej.help_text.text(ctx.language) if isinstance(rej.help_text, Phrase) else rej.help_text
     if help_text:
         text += f"\n\n{help_text.rstrip()}"
+    notes = _intake_notes(ctx, r)
+    if notes:
+        text += f"\n\n{notes}"
     return f"{text}\n\n{_deadline_line(ctx)}\n{_signature(ctx.game)}"
 
 
@@ -772,8 +782,8 @@ def _write_reply(ctx: _Context, r: _Reading, gang: str | None, body: str, *, acc
         sender=mail.from_address(cfg),
         to=[r.sender],
         cc=cc,
-        subject=subject,
-        body=body,
+        subject=masking.mask(subject, r.secrets),
+        body=masking.mask_secrets(body, r.secrets),
         msg_id=mail.message_id(cfg, ctx.turn, "reply", r.message_id),
         date=ctx.now,
         reply_to=mail.from_address(cfg),

@@ -80,6 +80,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "It has passed: no new orders are taken.",
         "fr": "Elle est passée : plus aucun nouvel ordre n'est accepté.",
     },
+    # -- what the mail-reading layer left out (moonshine.intake) ------------------------------
+    "note.quoted": {
+        "en": "Quoted and forwarded text (lines {lines}) was ignored: only your own new text is read.",
+        "fr": "Le texte cité ou transféré (lignes {lines}) a été ignoré : seul votre nouveau texte est lu.",
+    },
+    "note.signature": {
+        "en": "Your signature (from line {line}) was not read.",
+        "fr": "Votre signature (à partir de la ligne {line}) n'a pas été lue.",
+    },
+    "note.chatter": {
+        "en": "Not orders, ignored: {lines}.",
+        "fr": "Ce ne sont pas des ordres, ignoré : {lines}.",
+    },
+    "note.line": {"en": "line {n} '{text}'", "fr": "ligne {n} « {text} »"},
     # -- replies to refused messages ------------------------------------------------------
     "reply.rejected": {
         "en": "Your message {about}{when} was NOT accepted as orders for {turn}.",

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from moonshine import inbox
 from moonshine.cli import main
 from moonshine.gamedir import Game, Player, new_game, save_config
-from moonshine.inbox import OrderCheck, html_to_text, orders_text, split_lines
+from moonshine.inbox import OrderCheck, orders_text, split_lines
+from moonshine.intake import html_to_text
 from moonshine.passwords import hash_password
 from moonshine.state import GameState
 

@@ -1,0 +1,128 @@
+"""The mail corpus (tests/mail/): real-looking messages from Gmail, Outlook, Apple
+Mail and Thunderbird, in English and French, each read by the inbox on a copy of
+the sample game. ``tests/mail/expected.yaml`` says, for each, what a player must
+get: the outcome, the password's verdict, the orders taken (as the order reader
+understood them) and what the reply says. No password ever reaches a file the
+inbox writes, and nothing is taken from quoted or forwarded text."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from moonshine import inbox
+from moonshine.gamedir import Game, save_config
+from moonshine.passwords import hash_password
+from moonshine.validate import ACCEPTED, read_orders
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(__file__).resolve().parent / "mail"
+EXPECTED: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
+TURN = "spring-1924"
+DEADLINE = "2024-03-01T18:00:00+00:00"
+NOW = datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
+PASSWORDS = {"valley": "valley-secret-1924", "outfit": "outfit-secret-1924"}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample game with passwords and a deadline, copied for each message."""
+    root = tmp_path_factory.mktemp("corpus") / "game"
+    root.mkdir()
+    for name in ("game.yaml", ".moonshine-secret"):
+        shutil.copy2(ROOT / name, root / name)
+    for name in ("orders", "turns"):
+        shutil.copytree(ROOT / name, root / name)
+    for p in (root / "orders" / TURN).glob("*.txt"):
+        p.unlink()
+    game = Game(root)
+    players = {
+        g: replace(p, password=hash_password(PASSWORDS[g])) if g in PASSWORDS else p
+        for g, p in game.config.players.items()
+    }
+    save_config(game, replace(game.config, players=players, extra={**game.config.extra, "deadlines": {TURN: DEADLINE}}))
+    return root
+
+
+@dataclass
+class Read:
+    outcome: inbox.Outcome
+    orders: list[str]  # the orders taken, as understood
+    reply: str  # the reply's text, "" when none
+    reply_subject: str
+    written: dict[str, bytes]  # every file the inbox wrote
+
+
+def read_one(template: Path, tmp_path: Path, name: str) -> Read:
+    root = tmp_path / "game"
+    shutil.copytree(template, root)
+    game = Game(root)
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    [outcome] = inbox.process(game, CORPUS / name, now=NOW)
+    written = {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in root.rglob("*")
+        if p.is_file() and before.get(p) != p.read_bytes()
+    }
+    orders: list[str] = []
+    saved = game.orders_dir(TURN) / f"{outcome.gang}.txt"
+    if outcome.gang and saved.is_file():
+        got = read_orders(saved.read_text(encoding="utf-8"), game.map, game.load_state(TURN), outcome.gang)
+        orders = [ln.order.text() for ln in got.lines if ln.order is not None and ln.status == ACCEPTED]
+    reply, subject = "", ""
+    if outcome.reply:
+        msg = message_from_bytes((root / "outbox" / TURN / outcome.reply).read_bytes(), policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        body = msg.get_body(preferencelist=("plain",))
+        assert body is not None
+        reply, subject = str(body.get_content()), str(msg["Subject"])
+    return Read(outcome, orders, reply, subject, written)
+
+
+def test_the_corpus_is_large_and_every_message_has_its_expectations() -> None:
+    names = sorted(p.name for p in CORPUS.glob("*.eml"))
+    assert len(names) >= 40
+    assert sorted(EXPECTED) == names
+    programs = {e["program"] for e in EXPECTED.values()}
+    assert {"Gmail", "Outlook", "Apple Mail", "Thunderbird"} <= programs
+    assert {e["language"] for e in EXPECTED.values()} == {"en", "fr"}
+
+
+PASSWORD_VERDICTS = {
+    "right": lambda o: o.status in ("accepted", "superseded"),
+    "wrong": lambda o: o.reason.startswith("wrong password"),
+    "missing": lambda o: "no password line" in o.reason or ("password" in o.reason and "no" in o.reason),
+    "not checked": lambda o: o.status in ("rejected", "ignored") and "password" not in o.reason,
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_message_of_the_corpus(template: Path, tmp_path: Path, name: str) -> None:
+    want = EXPECTED[name]
+    got = read_one(template, tmp_path, name)
+    o = got.outcome
+    assert o.status == want["outcome"], (o.line(), got.reply)
+    assert o.gang == want.get("gang"), o.line()
+    assert PASSWORD_VERDICTS[want["password"]](o), o.line()
+    if "reason" in want:
+        assert want["reason"] in o.reason, o.line()
+    assert got.orders == want.get("orders", []), got.reply
+    if want.get("reply") == "none":
+        assert o.reply is None
+    else:
+        for part in want.get("reply", []):
+            assert part in got.reply, (part, got.reply)
+        for part in want.get("not in reply", []):
+            assert part not in got.reply, (part, got.reply)
+    for path, content in got.written.items():
+        for pw in [*PASSWORDS.values(), "hunter2-guess"]:
+            assert pw.encode() not in content, (path, pw)
+    assert all(pw not in got.reply_subject for pw in PASSWORDS.values())
