@@ -1,0 +1,271 @@
+"""The judge's mailbox over IMAP, against a real IMAP server (pymap) started on
+127.0.0.1 by these tests, with TLS by STARTTLS (``imap://``) and from the first
+byte (``imaps://``, through a TLS terminator in front of the same server)."""
+
+from __future__ import annotations
+
+import asyncio
+import imaplib
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from moonshine.errors import GameError
+from moonshine.imapbox import ImapAddress, ImapMailbox, is_imap_url, read_password
+
+USER, PASSWORD = "judge", "s3cret-imap"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for(port: int, proc: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the IMAP server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+def _certificate(directory: Path, name: str) -> tuple[Path, Path]:
+    cert, key = directory / f"{name}.pem", directory / f"{name}.key"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost"),
+            *("-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+@dataclass
+class Server:
+    port: int  # plain IMAP with STARTTLS
+    tls_port: int  # TLS from the first byte, in front of the same server
+    ca: Path
+    other_ca: Path  # a certificate the server does not use
+
+
+def _tls_terminator(listen: int, target: int, cert: Path, key: Path) -> threading.Thread:
+    """Accept TLS on ``listen`` and relay the plain bytes to ``target``."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(cert), str(key))
+    ready = threading.Event()
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target)
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    async def main() -> None:
+        server = await asyncio.start_server(handle, "127.0.0.1", listen, ssl=context)
+        ready.set()
+        async with server:
+            await server.serve_forever()
+
+    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
+    thread.start()
+    ready.wait(10)
+    return thread
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    directory = tmp_path_factory.mktemp("imap")
+    cert, key = _certificate(directory, "server")
+    other, _ = _certificate(directory, "other")
+    port, tls_port = _free_port(), _free_port()
+    pymap = Path(sys.executable).with_name("pymap")
+    command = [str(pymap), "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert), "--key", str(key)]
+    command += ["dict", "--demo-user", USER, "--demo-password", PASSWORD]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_for(port, proc)
+        _tls_terminator(tls_port, port, cert, key)
+        _wait_for(tls_port)
+        yield Server(port, tls_port, cert, other)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _client(server: Server) -> imaplib.IMAP4:
+    conn = imaplib.IMAP4("127.0.0.1", server.port, timeout=10)
+    conn.starttls(ssl_context=ssl.create_default_context(cafile=str(server.ca)))
+    conn.login(USER, PASSWORD)
+    return conn
+
+
+def _deliver(server: Server, folder: str, *bodies: str) -> None:
+    """Messages arrive in ``folder``, as a mail server would put them there."""
+    conn = _client(server)
+    try:
+        conn.create(f'"{folder}"')
+        for i, body in enumerate(bodies):
+            msg = EmailMessage()
+            msg["From"] = "valley@players.example.org"
+            msg["To"] = "judge@moonshine.example.org"
+            msg["Subject"] = f"orders {i}"
+            msg["Message-ID"] = f"<{folder}-{i}@players.example.org>"
+            msg.set_content(body)
+            typ, _ = conn.append(f'"{folder}"', None, None, msg.as_bytes())
+            assert typ == "OK"
+    finally:
+        conn.logout()
+
+
+def _url(server: Server, folder: str, *, tls: bool = False) -> ImapAddress:
+    if tls:
+        return ImapAddress.parse(f"imaps://{USER}@127.0.0.1:{server.tls_port}/{folder}")
+    return ImapAddress.parse(f"imap://{USER}@127.0.0.1:{server.port}/{folder}")
+
+
+# -- addresses and passwords ------------------------------------------------------------
+
+
+def test_addresses() -> None:
+    a = ImapAddress.parse("imaps://judge@mail.example.org/Diplomacy%20orders")
+    assert (a.tls, a.user, a.host, a.port, a.folder) == (True, "judge", "mail.example.org", 993, "Diplomacy orders")
+    b = ImapAddress.parse("imap://judge%40example.org@mail.example.org:1143")
+    assert (b.tls, b.user, b.port, b.folder) == (False, "judge@example.org", 1143, "INBOX")
+    assert is_imap_url("IMAPS://x@y/") and not is_imap_url("/var/mail/judge")
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("imaps://judge:hunter2@mail.example.org/INBOX", "the password does not belong in the address"),
+        ("pop3://judge@mail.example.org/", "not an IMAP address"),
+        ("imaps://mail.example.org/INBOX", "the user and the host are needed"),
+        ("imaps://judge@mail.example.org:99999/INBOX", "the port must be a number"),
+    ],
+)
+def test_bad_addresses_are_refused(url: str, message: str) -> None:
+    with pytest.raises(GameError, match=message) as err:
+        ImapAddress.parse(url)
+    assert "hunter2" not in str(err.value)
+
+
+def test_password_from_the_environment_or_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MOONSHINE_IMAP_PASSWORD", raising=False)
+    with pytest.raises(GameError, match="set the environment variable MOONSHINE_IMAP_PASSWORD"):
+        read_password()
+    monkeypatch.setenv("MOONSHINE_IMAP_PASSWORD", "from-env")
+    assert read_password() == "from-env"
+    secret = tmp_path / "imap-password"
+    secret.write_text("from-file\nignored\n", encoding="utf-8")
+    assert read_password(file=secret) == "from-file"
+    (tmp_path / "empty").write_text("\n", encoding="utf-8")
+    with pytest.raises(GameError, match="is empty"):
+        read_password(file=tmp_path / "empty")
+
+
+# -- a real server --------------------------------------------------------------------
+
+
+def test_messages_are_read_in_order_and_marked_done(server: Server) -> None:
+    _deliver(server, "Orders1", "H LOO - NSS", "L BRO H", "H CHI S H LOO - NSS")
+    with ImapMailbox(_url(server, "Orders1"), PASSWORD, ca_file=server.ca) as box:
+        got = list(box.messages())
+        bodies = [m.raw.split(b"\n\n", 1)[1].strip() if b"\n\n" in m.raw else m.raw for m in got]
+        assert [b.splitlines()[-1] for b in bodies] == [b"H LOO - NSS", b"L BRO H", b"H CHI S H LOO - NSS"]
+        assert [m.uid for m in got] == sorted(m.uid for m in got)
+        keys = [m.key for m in got]
+        assert all(k.startswith(f"{box.uidvalidity}:") for k in keys) and box.uidvalidity > 0
+        box.mark_done(got[0].uid)
+    # A run killed before it marked the other two reads them again, under the same keys.
+    with ImapMailbox(_url(server, "Orders1"), PASSWORD, ca_file=server.ca) as box:
+        again = list(box.messages())
+        assert [m.key for m in again] == keys[1:]
+    with ImapMailbox(_url(server, "Judged"), PASSWORD, ca_file=server.ca, done_folder="Elsewhere") as judged:
+        assert [m.raw for m in judged.messages()] == [got[0].raw]
+
+
+def test_reading_does_not_mark_a_message_seen(server: Server) -> None:
+    _deliver(server, "Peek", "H LOO H")
+    with ImapMailbox(_url(server, "Peek"), PASSWORD, ca_file=server.ca) as box:
+        (msg,) = list(box.messages())
+    conn = _client(server)
+    conn.select('"Peek"')
+    _, data = conn.uid("SEARCH", "UNSEEN")
+    conn.logout()
+    assert str(msg.uid).encode() in data[0].split()
+
+
+@pytest.mark.parametrize("move", [True, False])
+def test_done_messages_move_to_the_folder_of_choice(server: Server, move: bool) -> None:
+    source = f"Orders2-{move}"
+    _deliver(server, source, "H LOO - NSS", "L BRO H")
+    with ImapMailbox(_url(server, source), PASSWORD, ca_file=server.ca, done_folder=f"Judged orders {move}") as box:
+        if not move:  # as with a server without MOVE: copy, delete, expunge
+            conn = box._need()
+            conn.capabilities = tuple(c for c in conn.capabilities if c != "MOVE")
+        first = next(box.messages())
+        box.mark_done(first.uid)
+        assert len(box.pending()) == 1
+    with ImapMailbox(_url(server, f"Judged orders {move}"), PASSWORD, ca_file=server.ca) as done:
+        moved = list(done.messages())
+    assert len(moved) == 1 and moved[0].raw == first.raw
+
+
+def test_the_folder_for_judged_mail_is_another_folder(server: Server) -> None:
+    with pytest.raises(GameError, match="must be another folder"):
+        ImapMailbox(_url(server, "INBOX"), PASSWORD, ca_file=server.ca, done_folder="INBOX").open()
+
+
+def test_a_message_over_the_limit_is_reported_not_downloaded(server: Server) -> None:
+    _deliver(server, "Big", "H LOO - NSS\n" + "x" * 5000)
+    with ImapMailbox(_url(server, "Big"), PASSWORD, ca_file=server.ca, max_message=1000) as box:
+        (msg,) = list(box.messages())
+    assert msg.too_large and msg.raw == b"" and msg.size > 5000
+
+
+def test_tls_from_the_first_byte(server: Server) -> None:
+    _deliver(server, "Orders3", "H LOO - NSS")
+    with ImapMailbox(_url(server, "Orders3", tls=True), PASSWORD, ca_file=server.ca) as box:
+        (msg,) = list(box.messages())
+    assert b"H LOO - NSS" in msg.raw
+
+
+def test_wrong_password_unknown_folder_untrusted_certificate(server: Server) -> None:
+    with pytest.raises(GameError, match="refused the user name or the password"):
+        ImapMailbox(_url(server, "INBOX"), "wrong", ca_file=server.ca).open()
+    with pytest.raises(GameError, match="no folder 'Nowhere'"):
+        ImapMailbox(_url(server, "Nowhere"), PASSWORD, ca_file=server.ca).open()
+    with pytest.raises(GameError, match="TLS failed") as err:
+        ImapMailbox(_url(server, "INBOX"), PASSWORD, ca_file=server.other_ca).open()
+    assert PASSWORD not in str(err.value)
+
+
+def test_nothing_listening() -> None:
+    address = ImapAddress.parse(f"imap://{USER}@127.0.0.1:{_free_port()}/INBOX")
+    with pytest.raises(GameError, match="cannot connect"):
+        ImapMailbox(address, PASSWORD, timeout=2).open()
