@@ -1,20 +1,22 @@
 """The map as data: districts, features, police stations, gangs and the
-scenario, loaded from YAML by a validating builder into a networkx graph."""
+scenario, loaded from YAML by a validating builder (the parsed YAML cached per
+content); the district graph as networkx, for the map check, on first use."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from moonshine import money
 from moonshine.errors import MapError
 from moonshine.money import Money
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MAPS_DIR = Path(__file__).resolve().parent / "maps"
 
@@ -109,7 +111,23 @@ class GameMap:
     credits: str = ""
     geometry: Path | None = None
     source: str = ""
-    graph: nx.Graph[str] = field(default_factory=nx.Graph, repr=False, compare=False)
+
+    @functools.cached_property
+    def graph(self) -> nx.Graph[str]:
+        """The districts as a networkx graph (nodes with name, feature, station and
+        precinct; an edge per pair of neighbours), built on first use: only the map
+        check needs it, so networkx is imported only then."""
+        import networkx as nx
+
+        graph: nx.Graph[str] = nx.Graph()
+        for code, dist in self.districts.items():
+            graph.add_node(
+                code, name=dist.name, feature=dist.feature.value, station=dist.station, precinct=dist.precinct
+            )
+        for code, dist in self.districts.items():
+            for n in dist.neighbours:
+                graph.add_edge(code, n)
+        return graph
 
     # -- lookups ------------------------------------------------------------
     def district(self, code: str) -> District:
@@ -171,15 +189,26 @@ def map_path(name_or_path: str | Path) -> Path:
 
 
 def load_map(name_or_path: str | Path = "chicago-1920s") -> GameMap:
+    """A map, checked by ``build_map``. The YAML is parsed once per content and version:
+    the parsed data is kept in the cache directory (``moonshine.cache``)."""
+    from moonshine import cache
+
     path = map_path(name_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise MapError(str(path), "", f"cannot read the map file ({exc.strerror or exc})") from None
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise MapError(str(path), "", f"not valid YAML: {exc}") from None
+    raw = cache.load_json("map", data)
+    if raw is None:
+        import yaml
+
+        try:
+            raw = yaml.safe_load(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise MapError(str(path), "", f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except yaml.YAMLError as exc:
+            raise MapError(str(path), "", f"not valid YAML: {exc}") from None
+        cache.store_json("map", data, raw)
     return build_map(raw, source=str(path), base=path.parent)
 
 
@@ -333,12 +362,6 @@ def build_map(raw: Any, *, source: str = "<map>", base: Path | None = None) -> G
         raid[code] = w
 
     ordered = dict(sorted(districts.items(), key=lambda kv: kv[1].area))
-    graph: nx.Graph[str] = nx.Graph()
-    for code, dist in ordered.items():
-        graph.add_node(code, name=dist.name, feature=dist.feature.value, station=dist.station, precinct=dist.precinct)
-    for code, dist in ordered.items():
-        for n in dist.neighbours:
-            graph.add_edge(code, n)
     geometry = None
     if isinstance(top.get("geometry"), str) and base is not None:
         geometry = base / top["geometry"]
@@ -353,5 +376,4 @@ def build_map(raw: Any, *, source: str = "<map>", base: Path | None = None) -> G
         credits=credits if isinstance(credits, str) else "",
         geometry=geometry,
         source=source,
-        graph=graph,
     )

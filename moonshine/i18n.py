@@ -5,6 +5,7 @@ no pattern knows stays in English: it is never dropped."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -426,12 +427,12 @@ def money_text(language: str, cents: Money) -> str:
 
 # -- reasons ---------------------------------------------------------------------------
 
-_DOLLARS = re.compile(r"\$(\d+(?:\.\d\d)?)")
+_DOLLARS = r"\$(\d+(?:\.\d\d)?)"  # compiled on first use (re's own cache)
 
 
 def _fr_money(text: str) -> str:
     """``$12.50`` -> ``12,50 $`` inside a French sentence."""
-    return _DOLLARS.sub(lambda m: m.group(1).replace(".", ",") + " $", text)
+    return re.sub(_DOLLARS, lambda m: m.group(1).replace(".", ",") + " $", text)
 
 
 def _fr_kind(kind: str) -> str:
@@ -452,15 +453,21 @@ def _fr_where(where: str) -> str:
 @dataclass(frozen=True)
 class ReasonPattern:
     """One common reason: a regular expression over the whole English text (the
-    ``(Rnn)`` ruling reference excluded) and its French form, built from the match."""
+    ``(Rnn)`` ruling reference excluded) and its French form, built from the match.
+    The expression is compiled on its first use: an English acknowledgement or report
+    compiles none of them."""
 
-    pattern: re.Pattern[str]
+    regex: str
     french: Callable[[re.Match[str]], str]
     example: str  # an English text the pattern must translate (tested)
 
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.regex)
+
 
 def _p(regex: str, french: Callable[[re.Match[str]], str], example: str) -> ReasonPattern:
-    return ReasonPattern(re.compile(rf"^{regex}$"), french, example)
+    return ReasonPattern(rf"^{regex}$", french, example)
 
 
 _C = r"[A-Z]{3}"
@@ -867,12 +874,12 @@ REASONS_FR: tuple[ReasonPattern, ...] = (
     ),
 )
 
-_RULING = re.compile(r"^(?P<text>.*?)(?P<ruling>\s*\((?:R\d+)(?:,\s*R\d+)*\))?$", re.DOTALL)
+_RULING = r"^(?P<text>.*?)(?P<ruling>\s*\((?:R\d+)(?:,\s*R\d+)*\))?$"
 
 
 def _one(text: str) -> str | None:
     """A known reason as a whole (its ruling reference kept), or None."""
-    m = _RULING.match(text)
+    m = re.match(_RULING, text, re.DOTALL)
     assert m is not None  # the pattern matches any text
     core, ruling = m["text"], m["ruling"] or ""
     for p in REASONS_FR:

@@ -1095,6 +1095,12 @@ def _autoescape(name: str | None) -> bool:
 
 
 def _environment(directory: Path) -> jinja2.Environment:
+    """The templates of ``directory``: each compiled once per process (kept, never
+    checked for changes again), and its compiled code kept in the cache directory,
+    keyed by the template's source, for the next process."""
+    from moonshine import cache
+
+    where = cache.cache_dir()
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(directory)),
         undefined=jinja2.StrictUndefined,
@@ -1102,6 +1108,8 @@ def _environment(directory: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,
+        bytecode_cache=_bytecode_cache(where / "templates") if where is not None else None,
     )
     env.filters["pad"] = lambda text, width: str(text).ljust(int(width))
     env.filters["rpad"] = lambda text, width: str(text).rjust(int(width))
@@ -1109,15 +1117,25 @@ def _environment(directory: Path) -> jinja2.Environment:
     return env
 
 
+def _bytecode_cache(directory: Path) -> jinja2.BytecodeCache | None:
+    try:
+        directory.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(directory))
+
+
 _ENV: dict[Path, jinja2.Environment] = {}
 
 
 def environment(directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
-    if not (directory / "report.txt.j2").is_file():
-        raise GameError(f"{directory}: the report templates are missing (report.txt.j2, ...)")
-    if directory not in _ENV:
-        _ENV[directory] = _environment(directory)
-    return _ENV[directory]
+    """The templates' environment, one per directory and process."""
+    env = _ENV.get(directory)
+    if env is None:
+        if not (directory / "report.txt.j2").is_file():
+            raise GameError(f"{directory}: the report templates are missing (report.txt.j2, ...)")
+        env = _ENV[directory] = _environment(directory)
+    return env
 
 
 def _render(name: str, ctx: Mapping[str, Any]) -> str:
@@ -1192,21 +1210,32 @@ def reports_dir(game: Game, turn: str) -> Path:
 
 def load_turn(game: Game, turn: str) -> tuple[TurnResults, GameState]:
     """A turn's results and the next turn's opening state, both checked."""
-    try:
-        t = Turn.parse(turn)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
+    _turn(turn)
     path = game.turn_dir(turn) / RESULTS_FILE
     if not path.is_file():
         raise GameError(f"{path}: no results; adjudicate the turn first ('moonshine adjudicate {turn}')")
     res = load_results(path)
-    check_results(game.map, res, source=str(path))
+    nxt_name = _check_turn(game, turn, res, str(path))
+    return res, game.load_state(nxt_name)
+
+
+def _turn(turn: str) -> Turn:
+    try:
+        return Turn.parse(turn)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+
+
+def _check_turn(game: Game, turn: str, res: TurnResults, source: str) -> str:
+    """Check a turn's results against the map and the turn's name; the next turn's name."""
+    t = _turn(turn)
+    check_results(game.map, res, source=source)
     if res.turn != turn:
-        raise StateError(str(path), "turn", f"these are the results of {res.turn}, not {turn}")
+        raise StateError(source, "turn", f"these are the results of {res.turn}, not {turn}")
     nxt_name = t.next().name
     if res.next.turn != nxt_name:
-        raise StateError(str(path), "next.turn", f"expected {nxt_name}, found {res.next.turn}")
-    return res, game.load_state(nxt_name)
+        raise StateError(source, "next.turn", f"expected {nxt_name}, found {res.next.turn}")
+    return nxt_name
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -1246,19 +1275,28 @@ def write_reports(
     bulletin: bool = True,
     pictures: bool = True,
     for_email: bool = True,
+    written_turn: tuple[TurnResults | Mapping[str, Any], GameState] | None = None,
 ) -> list[Path]:
     """Write TURN's reports under ``turns/TURN/reports/``: ``GANG.txt`` and
     ``GANG.html`` for every gang (or those given), ``bulletin.txt``, ``bulletin.html``,
     ``map.svg`` and ``map.png``; each file atomically. Returns the paths written, in
     order. The HTML is the body of the mail, so by default it shows the map attached
     as ``cid:map.png`` (``for_email=False``: the ``map.png`` beside it). The
-    ``adjudicate`` command calls it after adjudicating."""
+    ``adjudicate`` command calls it after adjudicating, handing over in
+    ``written_turn`` the results' data and the next state it has just written, so that
+    they are not read back; without it, both are read from the game directory."""
     gmap = game.map
     lang = i18n.check_language(language or game.config.language)
     for g in gangs or ():
         if g not in gmap.gangs:
             raise GameError(f"unknown gang {g!r} (gangs: {', '.join(gmap.gangs)})")
-    res, nxt = load_turn(game, turn)
+    if written_turn is None:
+        res, nxt = load_turn(game, turn)
+    else:
+        source = str(game.turn_dir(turn) / RESULTS_FILE)
+        res = as_results(written_turn[0], source=source)
+        _check_turn(game, turn, res, source)
+        nxt = written_turn[1]
     texts = render_all(gmap, game.config, res, nxt, language=lang, gangs=gangs, bulletin=bulletin, for_email=for_email)
     base = reports_dir(game, turn)
     written: list[Path] = []

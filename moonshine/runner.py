@@ -137,7 +137,7 @@ def adjudicate_game(
     if reports:
         from moonshine.reports import write_reports
 
-        written = write_reports(game, turn)
+        written = write_reports(game, turn, written_turn=(data, result.next_state))
     committed = False
     if commit and is_git_repo(game.root):
         committed = git_commit(game.root, f"Adjudicate {turn}")

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import pytest
 
 from moonshine.geo import GameMap, load_map
 from moonshine.state import GameState, initial_state
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The referee's cache (parsed maps, compiled templates) in a directory of the test
+    run's own, not the user's."""
+    path = tmp_path_factory.mktemp("cache")
+    os.environ["MOONSHINE_CACHE_DIR"] = str(path)
+    return path
 
 
 @pytest.fixture(scope="session")

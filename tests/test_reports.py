@@ -35,6 +35,7 @@ from moonshine.reports import (
     read_results,
     render_all,
     render_bulletin,
+    render_map,
     render_report,
     standings,
     write_reports,
@@ -224,13 +225,18 @@ def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
 
 
 def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
-    """The game master's main job leaves the same reports in turns/TURN/reports/."""
+    """The game master's main job leaves the same reports in turns/TURN/reports/: drawn
+    from the results it has just written, without reading them back, they are the
+    files' rendering as read from the game directory, byte for byte, pictures too."""
     base = adjudicated.turn_dir("spring-1924") / "reports"
     res, nxt = load_turn(adjudicated, "spring-1924")
     files = render_all(adjudicated.map, adjudicated.config, res, nxt, for_email=True)
     for name, text in files.items():
         assert (base / name).read_text(encoding="utf-8") == text, name
-    assert (base / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg, png = render_map(adjudicated.map, res, nxt, adjudicated.config.language)
+    assert (base / "map.svg").read_text(encoding="utf-8") == svg
+    assert (base / "map.png").read_bytes() == png
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_golden_sample_arrows(adjudicated: Game) -> None:

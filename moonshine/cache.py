@@ -1,0 +1,80 @@
+"""The referee's cache directory: what it derives from its own files (the maps' YAML
+as parsed data, the report templates compiled), so that a command started again does
+not redo that work. Entries are keyed by the content they come from and by the
+package's version; the directory is safe to delete at any time, and a missing,
+unwritable or damaged cache only costs the time to redo the work.
+
+Where: ``$MOONSHINE_CACHE_DIR`` if set (empty: no cache), else
+``$XDG_CACHE_HOME/moonshine``, else ``~/.cache/moonshine``; one subdirectory per
+version. Nothing secret is ever cached: only maps and templates."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from moonshine import __version__
+
+ENV_VAR = "MOONSHINE_CACHE_DIR"
+
+
+def cache_dir() -> Path | None:
+    """This version's cache directory, created if need be; None when caching is off
+    or the directory cannot be made."""
+    chosen = os.environ.get(ENV_VAR)
+    if chosen is not None:
+        if not chosen.strip():
+            return None
+        base = Path(chosen)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = (Path(xdg) if xdg else Path.home() / ".cache") / "moonshine"
+    path = base / __version__
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return path
+
+
+def content_key(kind: str, data: bytes) -> str:
+    return f"{kind}-{hashlib.sha256(data).hexdigest()}"
+
+
+def load_json(kind: str, data: bytes) -> Any | None:
+    """What ``store_json`` kept for this content, or None."""
+    base = cache_dir()
+    if base is None:
+        return None
+    try:
+        return json.loads((base / f"{content_key(kind, data)}.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def store_json(kind: str, data: bytes, value: Any) -> None:
+    """Keep ``value`` (plain JSON data) for this content, written atomically; when it
+    would not come back equal from JSON, or the cache cannot be written, nothing is kept."""
+    base = cache_dir()
+    if base is None:
+        return
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        if json.loads(text) != value:
+            return
+    except (TypeError, ValueError):
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=base)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, base / f"{content_key(kind, data)}.json")
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)

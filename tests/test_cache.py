@@ -1,0 +1,130 @@
+"""The referee's cache (parsed maps, compiled templates) and the lean player-facing
+paths: a second run does not redo the work, a damaged or deleted cache changes no
+answer, and ``check`` loads only what an acknowledgement needs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from moonshine import cache, reports
+from moonshine.geo import MAPS_DIR, load_map
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv(cache.ENV_VAR, str(where))
+    return where
+
+
+def map_copy(tmp_path: Path) -> Path:
+    for name in ("chicago-1920s.yaml", "chicago-1920s.geojson"):
+        shutil.copy2(MAPS_DIR / name, tmp_path / name)
+    return tmp_path / "chicago-1920s.yaml"
+
+
+def test_a_map_is_parsed_once_and_the_cache_never_changes_the_map(tmp_path: Path, own_cache: Path) -> None:
+    path = map_copy(tmp_path)
+    first = load_map(path)
+    entries = list(own_cache.glob("*/map-*.json"))
+    assert len(entries) == 1
+    assert load_map(path) == first
+    entries[0].write_text('{"name": "damaged"', encoding="utf-8")  # cut short
+    assert load_map(path) == first
+    entries[0].unlink()
+    assert load_map(path) == first
+    shutil.rmtree(own_cache)  # safe to delete at any time
+    assert load_map(path) == first
+
+
+def test_the_cache_follows_the_map_files_content(tmp_path: Path, own_cache: Path) -> None:
+    path = map_copy(tmp_path)
+    before = load_map(path)
+    path.write_text(path.read_text(encoding="utf-8").replace("Rogers Park", "Rogers Parc"), encoding="utf-8")
+    after = load_map(path)
+    assert before.districts["ROG"].name == "Rogers Park"
+    assert after.districts["ROG"].name == "Rogers Parc"
+    assert len(list(own_cache.glob("*/map-*.json"))) == 2
+
+
+def test_no_cache_when_turned_off_or_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = map_copy(tmp_path)
+    monkeypatch.setenv(cache.ENV_VAR, "")
+    assert cache.cache_dir() is None
+    assert load_map(path).districts["ROG"].name == "Rogers Park"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    monkeypatch.setenv(cache.ENV_VAR, str(blocker / "cache"))
+    assert cache.cache_dir() is None
+    assert load_map(path).districts["ROG"].name == "Rogers Park"
+
+
+def test_templates_compiled_once_and_kept_for_the_next_process(
+    own_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moonshine.gamedir import load_config
+    from moonshine.reports import render_report
+    from moonshine.state import initial_state
+
+    monkeypatch.setattr(reports, "_ENV", {})
+    gmap = load_map("chicago-1920s")
+    config = load_config(ROOT / "game.yaml")
+    data = yaml.safe_load((ROOT / "tests" / "golden" / "fixture" / "results.yaml").read_text(encoding="utf-8"))
+    nxt = initial_state(gmap)
+    nxt.turn = "autumn-1924"
+    text = render_report(gmap, config, data, nxt, "valley")
+    env = reports.environment()
+    assert reports.environment() is env  # one environment, its templates compiled once
+    compiled = list(own_cache.glob("*/templates/*"))
+    assert compiled  # kept for the next process
+    for f in compiled:
+        f.write_bytes(b"j2 damaged")
+    monkeypatch.setattr(reports, "_ENV", {})  # as a new process
+    assert render_report(gmap, config, data, nxt, "valley") == text
+
+
+def _modules_after(argv: list[str], cwd: Path, cache_dir: Path) -> tuple[set[str], int, str]:
+    """The modules a ``moonshine`` command imported, how many French reason patterns it
+    compiled, and its output."""
+    script = (
+        "import json, sys\n"
+        "from moonshine.cli import main\n"
+        "try:\n"
+        "    main(sys.argv[1:], prog_name='moonshine')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "i18n = sys.modules.get('moonshine.i18n')\n"
+        "french = sum('pattern' in vars(p) for p in i18n.REASONS_FR) if i18n else 0\n"
+        "print(json.dumps({'modules': sorted(sys.modules), 'french': french}), file=sys.stderr)\n"
+    )
+    env = dict(os.environ, **{cache.ENV_VAR: str(cache_dir)})
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return set(report["modules"]), report["french"], done.stdout
+
+
+def test_check_loads_only_what_an_acknowledgement_needs(tmp_path: Path) -> None:
+    game = tmp_path / "game"
+    game.mkdir()
+    for name in ("game.yaml", ".moonshine-secret", "orders", "turns"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, game / name)
+    for _ in range(2):  # the first run fills the cache, the second uses it
+        modules, french, out = _modules_after(["check", "orders/spring-1924/valley.txt"], game, tmp_path / "cache")
+        assert "All your orders are accepted." in out
+        assert not {"networkx", "PIL", "jinja2"} & {m.split(".")[0] for m in modules}
+        assert french == 0  # an English acknowledgement compiles no French pattern
+    modules, _, out = _modules_after(["map", "check"], game, tmp_path / "cache")
+    assert "networkx" in modules  # the map check uses the graph
