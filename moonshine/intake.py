@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from email.message import Message
 from html.parser import HTMLParser
 
+from moonshine.orderfile import decode_lenient
+
 # -- what was left out, as values --------------------------------------------------------
 
 QUOTED = "quoted"  # lines quoted with ">"
@@ -153,7 +155,8 @@ def unflow(text: str, *, delsp: bool = False) -> str:
 
 
 def decode_part(part: Message) -> str:
-    """A text part's text: its charset (UTF-8 when unknown), ``format=flowed``
+    """A text part's text: its charset (as an orders file when undeclared or UTF-8:
+    ``moonshine.orderfile``), ``format=flowed``
     joined, bounded in size."""
     try:
         payload = part.get_payload(decode=True)
@@ -162,13 +165,19 @@ def decode_part(part: Message) -> str:
     if not isinstance(payload, bytes):
         return ""
     try:
-        charset = part.get_content_charset() or "utf-8"
+        charset = part.get_content_charset()
     except Exception:
-        charset = "utf-8"
+        charset = None
+    data = payload[: MAX_TEXT * 4]
     try:
-        text = payload[: MAX_TEXT * 4].decode(charset, errors="replace")
+        if charset is None or charset in ("utf-8", "us-ascii"):
+            # undeclared (an attached file) or the default: read as `check` and
+            # `adjudicate` read an orders file (UTF-8, else Windows-1252)
+            text = decode_lenient(data)
+        else:
+            text = data.decode(charset, errors="replace")
     except (LookupError, ValueError):  # an unknown charset
-        text = payload[: MAX_TEXT * 4].decode("utf-8", errors="replace")
+        text = decode_lenient(data)
     text = text[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n")
     try:
         fmt = str(part.get_param("format", "") or "").lower()

@@ -29,13 +29,14 @@ def orders_file(game: Game, turn: str, gang: str) -> Path:
 def read_plan(gmap: GameMap, st: GameState, gang: str, path: Path, *, relative_to: Path) -> tuple[GangPlan, Submission]:
     """A gang's latest orders file, checked (R12): accepted orders make its plan;
     rejected ones are recorded with their reason and the unit holds."""
+    from moonshine.orderfile import decode_lenient
     from moonshine.validate import read_orders
 
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise GameError(f"{path}: cannot read the orders ({exc.strerror or exc})") from None
-    text = raw.decode("utf-8", errors="replace")
+    text = decode_lenient(raw)  # as `moonshine check` and the inbox read it
     go = read_orders(text, gmap, st, gang, source=str(path))
     plan = GangPlan(
         gang=gang,

@@ -11,34 +11,6 @@ import click
 from moonshine.commands.common import game_option
 
 
-def read_text_file(path: Path) -> str:
-    """An orders file's text: UTF-8 (with or without BOM), else Windows-1252, which
-    old mail clients still write. Raises GameError for a missing, unreadable or
-    binary file."""
-    from moonshine.errors import GameError
-
-    try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise GameError(f"{path}: is a directory, not an orders file") from None
-    except OSError as exc:
-        raise GameError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise GameError(f"{path}: not a text file (binary data at byte {nul})")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        bad = exc.start
-    try:
-        text = data.decode("cp1252")
-    except UnicodeDecodeError:
-        raise GameError(f"{path}: not a text file (invalid UTF-8 at byte {bad})") from None
-    if any(ord(ch) < 32 and ch not in "\t\n\r\f\v" for ch in text):
-        raise GameError(f"{path}: not a text file (invalid UTF-8 at byte {bad})")
-    return text
-
-
 @click.command("check")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @game_option
@@ -60,6 +32,7 @@ def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, langua
     acknowledgement: each line as understood, accepted or rejected with the
     reason, units left without orders, the money the orders need. Exits 0 when
     every line is accepted, 1 otherwise."""
+    from moonshine import orderfile
     from moonshine.ack import acknowledgement
     from moonshine.errors import GameError
     from moonshine.gamedir import Game
@@ -67,7 +40,7 @@ def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, langua
     from moonshine.turns import Turn
     from moonshine.validate import read_orders
 
-    text = read_text_file(file)
+    text = orderfile.read(file)
     game = Game(game_dir)
     gmap = game.map
     if turn is not None:
