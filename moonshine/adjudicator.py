@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import itertools
 import operator
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
+from moonshine import routes
+from moonshine import rules as moonshine_rules
 from moonshine.geo import District, GameMap, UnitKind
 from moonshine.orders import (
     Assault,
@@ -40,18 +41,8 @@ from moonshine.orders import (
     UnitRef,
 )
 from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
+from moonshine.rules import MOONSHINE
 from moonshine.state import GameState, Unit
-
-MOONSHINE = Rulebook(
-    name="moonshine",
-    strengths=MappingProxyType({"L": UnitKind.L.strength, "H": UnitKind.H.strength}),
-    reach=MappingProxyType({"L": 2, "H": 1}),
-    stacking=True,
-    support_adds_supporter_strength=True,
-    carried_kinds=frozenset({"H"}),
-    carrier_kinds=frozenset({"L"}),
-    assault_kinds=frozenset({"H"}),
-)
 
 NO_RETREATS: Mapping[UnitRef, Retreat] = MappingProxyType({})
 _NO_OFFER: Mapping[str, str] = MappingProxyType({})
@@ -214,14 +205,7 @@ class _Board:
         self.orders: list[UnitOrder | None] = [None] * n  # the order to carry out; None: hold
         self.rejected: list[str | None] = [None] * n  # why an order given was impossible
         self.acts: list[Act] = [_HOLD_ACT] * n
-        self._carriers: set[str] | None = None
-
-    def carrier_districts(self) -> set[str]:
-        """Districts holding a unit of a kind that can transport."""
-        if self._carriers is None:
-            carrier_kinds = self.rules.carrier_kinds
-            self._carriers = {d for d, k in zip(self.places, self.kinds, strict=True) if k in carrier_kinds}
-        return self._carriers
+        self.absent: dict[int, str] = {}  # hold supports of a unit not on the board: void
 
     def find(self, ref: UnitRef) -> int | None:
         """The index of the unit ``ref`` names, or None when it is not on the board."""
@@ -257,137 +241,18 @@ class _Neighbours(Mapping[str, tuple[str, ...]]):
         return len(self._districts)
 
 
-def _reach(gmap: GameMap, code: str, steps: int) -> set[str]:
-    """Districts within ``steps`` moves of ``code`` (not itself)."""
-    seen = {code}
-    frontier = {code}
-    for _ in range(steps):
-        frontier = {n for c in frontier for n in gmap.neighbours(c)} - seen
-        seen |= frontier
-    seen.discard(code)
-    return seen
-
-
-def _static_problem(order: UnitOrder, i: int, board: _Board) -> str | None:
-    """Why unit i's order cannot be carried out whatever the others do (R12), or None."""
-    gmap, rules = board.gmap, board.rules
-    ref, here = board.refs[i], board.places[i]
-    kind = board.kinds[i]
-    nbs = board.nbs[i]  # gmap.adjacent(here, x) is x in nbs
+def _static_problem(order: UnitOrder, i: int, board: _Board, pos: moonshine_rules.Position) -> str | None:
+    """Why unit i's order cannot be carried out whatever the others do (R7 to R12), as
+    the rules module says it (the order checker calls the same function), or None."""
+    ref = board.refs[i]
     if not _same(order.unit, ref):
         return f"the order is for {order.unit.text()}, not {ref.text()}"
-    for code in _codes_of(order):
-        # A neighbour is a district (build_map checks it): the map is looked up only
-        # for the other codes.
-        if code not in nbs and code not in gmap.districts:
-            return f"no district {code} on the map"
-    if isinstance(order, Hold):
-        return None
-    if isinstance(order, Move):
-        if order.dest == here:
-            return f"{ref.text()} already stands in {here}"
-        if order.via and order.path:
-            return "a move names a path (an L's) or carriers (an H's), not both"
-        if order.via:
-            if kind not in rules.carried_kinds:
-                return f"only an {_kinds(rules.carried_kinds)} can be transported (R10)"
-            chain = (here, *order.via, order.dest)
-            if len(set(chain)) != len(chain):
-                return f"the route {' - '.join(chain)} passes a district twice"
-            for a, b in itertools.pairwise(chain):
-                if not gmap.adjacent(a, b):
-                    return f"the route {' - '.join(chain)} is broken: {b} is not next to {a}"
-            return None
-        if order.path:
-            steps = (here, *order.path, order.dest)
-            if len(order.path) + 1 > rules.reach[kind]:
-                return f"an {kind} moves {_steps(rules.reach[kind])} (R8)"
-            if len(set(steps)) != len(steps):
-                return f"the path {' - '.join(steps)} passes a district twice"
-            for a, b in itertools.pairwise(steps):
-                if not gmap.adjacent(a, b):
-                    return f"the path {' - '.join(steps)} is broken: {b} is not next to {a}"
-            return None
-        if order.dest in nbs or order.dest in _reach(gmap, here, rules.reach[kind]):
-            return None
-        if kind in rules.carried_kinds:
-            return None  # perhaps by transport: settled once the transports are known
-        return f"{order.dest} is more than {_steps(rules.reach[kind])} from {here} (R8)"
-    if isinstance(order, (SupportHold, SupportMove, SupportAssault)):
-        if board.find(order.target) is None:
-            return f"no {order.target.text()} on the board to support"
-        if _same(order.target, ref):
-            return "a unit cannot support itself"
-        if isinstance(order, SupportHold):
-            if order.target.district == here:
-                return f"a unit already counts in the hold of its own district {here} (R9)"
-            if order.target.district not in nbs:
-                return f"{order.target.district} is not next to {here} (R9)"
-            return None
-        if isinstance(order, SupportMove):
-            if order.dest == here:
-                return f"a unit cannot support a move into its own district {here} (R9)"
-            if order.dest not in nbs:
-                return f"{order.dest} is not next to {here} (R9)"
-            return None
-        if gmap.districts[order.station].station is None:
-            return f"there is no police station in {order.station}"
-        if order.station != here and order.station not in nbs:
-            return f"the station in {order.station} is neither in nor next to {here} (R9)"
-        return None
-    if isinstance(order, Assault):
-        if kind not in rules.assault_kinds:
-            return f"only an {_kinds(rules.assault_kinds)} can assault a police station (R11)"
-        if gmap.districts[order.station].station is None:
-            return f"there is no police station in {order.station}"
-        if order.station != here and order.station not in nbs:
-            return f"the station in {order.station} is neither in nor next to {here} (R11)"
-        return None
-    # Transport
-    if kind not in rules.carrier_kinds:
-        return f"only an {_kinds(rules.carrier_kinds)} can transport (R10)"
-    if board.find(order.target) is None:
-        return f"no {order.target.text()} on the board to transport"
-    if _kind(order.target.kind) not in rules.carried_kinds:
-        return f"only an {_kinds(rules.carried_kinds)} can be transported (R10)"
-    if here in (order.target.district, order.dest):
-        return "a carrier cannot carry a unit from or into its own district (R10)"
-    return None
-
-
-def _codes_of(order: UnitOrder) -> tuple[str, ...]:
-    if isinstance(order, Move):
-        return (order.dest, *order.path, *order.via)
-    if isinstance(order, SupportMove):
-        return (order.dest,)
-    if isinstance(order, (SupportAssault, Assault)):
-        return (order.station,)
-    if isinstance(order, Transport):
-        return (order.dest,)
-    return ()
+    verdict = moonshine_rules.check_unit_order(pos, order)
+    return None if verdict.reason is None else verdict.reason.text("en")
 
 
 def _kinds(kinds: frozenset[str]) -> str:
     return " or ".join(sorted(kinds))
-
-
-def _steps(n: int) -> str:
-    return "one district" if n == 1 else f"{n} districts"
-
-
-def _carrier_chain(gmap: GameMap, origin: str, dest: str, carriers: set[str]) -> bool:
-    """Is there a chain of carriers' districts from next to ``origin`` to next to ``dest``?"""
-    seen: set[str] = set()
-    stack = [d for d in gmap.neighbours(origin) if d in carriers]
-    while stack:
-        d = stack.pop()
-        if d in seen:
-            continue
-        seen.add(d)
-        if gmap.adjacent(d, dest):
-            return True
-        stack.extend(n for n in gmap.neighbours(d) if n in carriers and n not in seen)
-    return False
 
 
 def _ref(board: _Board, i: int) -> UnitRef:
@@ -397,6 +262,7 @@ def _ref(board: _Board, i: int) -> UnitRef:
 def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> dict[UnitRef, str]:
     """Give every unit its order and act; return the orders for units not on the board."""
     gmap, rules = board.gmap, board.rules
+    pos = moonshine_rules.Position.of(gmap, st)
     refs, given, planned, rejected, acts = board.refs, board.given, board.orders, board.rejected, board.acts
     kinds, nbs = board.kinds, board.nbs
     find = board.locate
@@ -415,9 +281,10 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
         refs[i] = ref if ref.__class__ is UnitRef and ref.kind.__class__ is UnitKind else _ref(board, i)
         given[i] = order
         if board.new[i]:
-            rejected[i] = "a unit recruited this turn holds (R18)"
+            if not isinstance(order, Hold):
+                rejected[i] = "a unit recruited this turn holds (R18)"
             continue
-        problem = _static_problem(order, i, board)
+        problem = _static_problem(order, i, board, pos)
         if problem is not None:
             rejected[i] = problem
             continue
@@ -431,7 +298,11 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
             else:
                 undecided.append(i)
         elif isinstance(order, SupportHold):
-            acts[i] = Act(_SUPPORT_HOLD, target=find(order.target))
+            t = board.find(order.target)
+            if t is None:  # R18: the checker accepts it in case a unit is recruited there
+                board.absent[i] = f"void: no {order.target.text()} on the board"
+            else:
+                acts[i] = Act(_SUPPORT_HOLD, target=t)
         elif isinstance(order, SupportMove):
             acts[i] = Act(_SUPPORT_MOVE, target=find(order.target), dest=order.dest)
         elif isinstance(order, SupportAssault):
@@ -449,22 +320,17 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
         move = planned[i]
         assert isinstance(move, Move)
         here, dest = board.places[i], move.dest
-        carriers = offered.get((i, dest), _NO_OFFER)
-        chain = bool(carriers) and _carrier_chain(gmap, here, dest, set(carriers))
         if dest in nbs[i]:
+            carriers = offered.get((i, dest), _NO_OFFER)
             own = any(g == board.gangs[i] for g in carriers.values())
-            by_transport = chain and own and rules.own_carrier_means_transport
-            acts[i] = Act(_MOVE, dest=dest, direct=not by_transport, convoyed=by_transport)
-        elif chain or _carrier_chain(gmap, here, dest, board.carrier_districts()):
-            # A route of carriers exists on the board, ordered or not: the move is
-            # possible, and fails when they do not carry it (DATC 6.D.8, 6.D.32).
-            acts[i] = Act(_MOVE, dest=dest, direct=False, convoyed=True)
-        else:
-            rejected[i] = (
-                f"{dest} is not next to {here}, and no {_kinds(rules.carrier_kinds)} "
-                f"stands on a way to carry {refs[i].text()} there (R8, R10)"
+            by_transport = (
+                own and rules.own_carrier_means_transport and moonshine_rules.carried(gmap, carriers, here, dest)
             )
-            planned[i] = None
+            acts[i] = Act(_MOVE, dest=dest, direct=not by_transport, convoyed=by_transport)
+        else:
+            # The rules found a route of carriers on the board, ordered or not: the move
+            # is possible, and fails when they do not carry it (DATC 6.D.8, 6.D.32).
+            acts[i] = Act(_MOVE, dest=dest, direct=False, convoyed=True)
     return ignored
 
 
@@ -591,6 +457,11 @@ class _Report:
             if self.dislodgers[i]:
                 return False, ResultCode.REJECTED, f"rejected: {rejected}; dislodged by {self.by_text(i)}"
             return False, ResultCode.REJECTED, f"rejected: {rejected}; it held"
+        absent = self.board.absent.get(i) if self.board.absent else None
+        if absent is not None:
+            if self.dislodgers[i]:
+                absent += f"; dislodged by {self.by_text(i)}"
+            return False, ResultCode.VOID, absent
         if kind is _MOVE:
             ok, code, reason = self.move_result(i)
             if self.dislodgers[i]:
@@ -664,17 +535,8 @@ class _Report:
         if act.route is not None:
             return set(kept.values()) if all(d in kept for d in act.route) else set()
 
-        def spread(start: str) -> set[str]:
-            seen: set[str] = set()
-            stack = [d for d in core.nb[start] if d in kept]
-            while stack:
-                d = stack.pop()
-                if d not in seen:
-                    seen.add(d)
-                    stack.extend(x for x in core.nb[d] if x in kept and x not in seen)
-            return seen
-
-        both = spread(core.loc[i]) & spread(act.dest)
+        nb, usable = core.nb, kept.__contains__
+        both = routes.chain(nb, nb[core.loc[i]], usable) & routes.chain(nb, nb[act.dest], usable)
         return {kept[d] for d in both}
 
     def route_failure(self, i: int) -> str:
@@ -796,6 +658,10 @@ class _Report:
             }
         choice: dict[int, str | None] = {}
         why: dict[int, str] = {}
+        standing = {
+            d: [moonshine_rules.Standing(core.gang[j], self.board.units[j].kind) for j in ids]
+            for d, ids in occupied.items()
+        }
         for i in beaten:
             r = retreats.get(self.refs[i]) if retreats else None
             if r is None:
@@ -806,30 +672,34 @@ class _Report:
                 for m in self.dislodgers[i]
                 if core.acts[m].direct or not self.rules.retreat_to_transported_attackers_origin
             }
-            reach = _reach(gmap, self.loc[i], self.rules.reach[self.kinds[i]])
             refusals = []
             choice[i] = None
+            ref, gang = self.refs[i], core.gang[i]
             for d in r.choices:
-                problem = self.retreat_problem(i, d, reach, occupied, barred, standoffs)
+                problem = moonshine_rules.retreat_problem(
+                    gmap, ref, gang, d, standing=standing.get(d, ()), barred=barred, standoffs=standoffs
+                )
                 if problem is None:
                     choice[i] = d
                     break
-                refusals.append(f"{d}: {problem}")
+                refusals.append(f"{d}: {problem.text('en')}")
             if choice[i] is None:
                 why[i] = "disbanded: no usable retreat (" + "; ".join(refusals) + ")"
-        arriving: dict[str, list[int]] = {}
+        # R7 (amended): retreats into one district are read pair by pair.
+        arriving: dict[str, list[tuple[int, str, UnitKind]]] = {}
         for i, to in choice.items():
             if to is not None:
-                arriving.setdefault(to, []).append(i)
-        for d, ids in arriving.items():
-            if len(ids) == 1 or (len(ids) == 2 and core.compatible(ids[0], ids[1])):
-                for i in ids:
-                    why[i] = f"retreated to {d}"
+                arriving.setdefault(to, []).append((i, core.gang[i], self.board.units[i].kind))
+        clashes = moonshine_rules.retreat_clashes(arriving)
+        for i, to in choice.items():
+            if to is None:
                 continue
-            for i in ids:
-                others = self.labels([j for j in ids if j != i])
+            against = clashes.get(i)
+            if against is None:
+                why[i] = f"retreated to {to}"
+            else:
                 choice[i] = None
-                why[i] = f"disbanded: its retreat to {d} clashes with that of {others}"
+                why[i] = f"disbanded: its retreat to {to} clashes with that of {self.labels(against)}"
         dislodged: dict[UnitRef, Dislodgement] = {}
         # The units after the turn, in map order: by area, then kind. Each unit's area
         # is its plan's, or that of a unit standing where it moved, or looked up.
@@ -860,31 +730,3 @@ class _Report:
         keys = list(zip(areas, kinds, strict=True))
         ranked = sorted(range(len(units)), key=keys.__getitem__)
         return dislodged, [units[k] for k in ranked] + self.board.strays
-
-    def retreat_problem(
-        self,
-        i: int,
-        d: str,
-        reach: set[str],
-        occupied: dict[str, list[int]],
-        barred: set[str],
-        standoffs: set[str],
-    ) -> str | None:
-        core = self.core
-        if d not in self.gmap.districts:
-            return "no such district"
-        if d not in reach:
-            return f"out of reach of {self.label(i)} (R8)"
-        for j in occupied.get(d, []):
-            if core.gang[j] != core.gang[i]:
-                return f"{self.gang_unit(j)} stands there"
-            if core.unit_kind[j] == core.unit_kind[i]:
-                return f"own {core.unit_kind[j]} stands there"
-        if d in barred:
-            return "the attacker came from there"
-        if d in standoffs:
-            return "left empty by a standoff"
-        return None
-
-    def gang_unit(self, j: int) -> str:
-        return f"{self.core.gang[j]}'s {self.core.unit_kind[j]}"

@@ -756,10 +756,9 @@ class _Parser:
         via: tuple[str, ...] = ()
         if self.match(VIA):
             via = self.district_list()
-        path = tuple(steps[:-1])
-        if unit.kind is UnitKind.L and len(via) == 1 and not path:
-            path, via = via, ()  # an L is never carried: "via NSS" names its path
-        return Move(unit, steps[-1], path, via)
+        # An L's "via" is kept as written: the rules reject it with its reason (R10,
+        # amended: only an H is carried; an L names its path, R8).
+        return Move(unit, steps[-1], tuple(steps[:-1]), via)
 
     def support(self, unit: UnitRef) -> Order:
         target = self.unit()

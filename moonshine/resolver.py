@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
+from moonshine import routes
+
 
 class ActKind(Enum):
     HOLD = "hold"
@@ -572,22 +574,8 @@ class Resolver:
                     return False
                 prev = d
             return a.dest in self.nb[prev]
-        seen: set[str] = set()
-        stack = [d for d in self.nb[origin] if d in carriers]
-        stack.reverse()
-        while stack:
-            d = stack.pop()
-            if d in seen:
-                continue
-            seen.add(d)
-            if not self.resolve(carriers[d]):
-                continue
-            if a.dest in self.nb[d]:
-                return True
-            for x in self.nb[d]:
-                if x in carriers and x not in seen:
-                    stack.append(x)
-        return False
+        resolve = self.resolve
+        return routes.linked(self.nb, origin, a.dest, lambda d: d in carriers and resolve(carriers[d]))
 
     def hold(self, v: int) -> int:
         """The strength piece v adds to its district's hold (DATC 5.B.5)."""

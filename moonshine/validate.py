@@ -5,11 +5,10 @@ unit counts. Pure: text, map and state in; a ``GangOrders`` out."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from moonshine import money
+from moonshine import money, rules
 from moonshine.geo import RECRUIT_COST, Feature, GameMap, UnitKind
 from moonshine.money import Money
 from moonshine.orders import (
@@ -44,6 +43,7 @@ from moonshine.parser import (
     say,
     unquote,
 )
+from moonshine.rules import Verdict
 from moonshine.state import GameState
 from moonshine.upkeep import settle
 
@@ -157,24 +157,11 @@ class GangOrders:
         return sum(1 for line in self.lines if line.status == status)
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The check of one order: a reason when it is rejected, notes when it stands."""
-
-    reason: Message | None = None
-    hint: Message | None = None
-    notes: tuple[Message, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return self.reason is None
-
-
 def _no(en: str, fr: str, hint: Message | None = None, **params: object) -> Verdict:
-    return Verdict(say(en, fr, **params), hint)
+    return rules.no(en, fr, hint, **params)
 
 
-_OK = Verdict()
+_OK = rules.OK
 
 
 # -- checking one order ------------------------------------------------------------------
@@ -186,29 +173,14 @@ class _Ctx:
     st: GameState
     gang: str
     recruiting: Mapping[tuple[UnitKind, str], int]  # this file's valid recruits -> line
-
-    def carriers(self) -> frozenset[str]:
-        """Districts whose delivery man can carry this turn (on the board, not new)."""
-        return frozenset(u.district for u in self.st.units if u.kind is UnitKind.L and u.recruited != self.st.turn)
+    pos: rules.Position
 
     def units_text(self) -> str:
         mine = sorted(self.st.units_of(self.gang), key=lambda u: (self.gmap.districts[u.district].area, u.kind.value))
         return join(u.label() for u in mine) or "-"
 
-    def neighbours(self, code: str) -> Message:
-        return say(
-            "neighbours of {d}: {n}",
-            "voisins de {d} : {n}",
-            d=code,
-            n=join(self.gmap.map_order(self.gmap.neighbours(code))),
-        )
-
     def station_hint(self, code: str) -> Message:
-        p = self.gmap.precinct_of(code)
-        name = self.gmap.districts[p].station or p
-        return say(
-            "{d} depends on the station in {p} ({name})", "{d} dépend du poste de {p} ({name})", d=code, p=p, name=name
-        )
+        return rules.station_hint(self.gmap, code)
 
 
 def check_order(
@@ -218,10 +190,12 @@ def check_order(
     gang: str,
     *,
     recruiting: Mapping[tuple[UnitKind, str], int] | None = None,
+    position: rules.Position | None = None,
 ) -> Verdict:
     """Check one order of ``gang`` against the map and position. ``recruiting`` lists
-    the units the same file recruits (by line), to explain why they cannot move."""
-    ctx = _Ctx(gmap, st, gang, recruiting or {})
+    the units the same file recruits (by line), to explain why they cannot move. A unit
+    order is checked by the rules module the adjudicator calls (``moonshine.rules``)."""
+    ctx = _Ctx(gmap, st, gang, recruiting or {}, position or rules.Position.of(gmap, st))
     unknown = [d for d in _districts(order) if d not in gmap.districts]
     if unknown:
         return _no("no district {d} on this map", "aucun quartier {d} sur cette carte", d=join(unknown))
@@ -239,50 +213,26 @@ def check_order(
     problem = _own_unit(ctx, order.unit, new_ok=isinstance(order, Hold | Retreat))
     if problem is not None and not problem.ok:
         return problem
-    verdict = _check_unit_order(ctx, order)
+    verdict = _OK if isinstance(order, Disband) else rules.check_unit_order(ctx.pos, order)
     if problem is not None and verdict.ok:
         return Verdict(notes=problem.notes + verdict.notes)
     return verdict
 
 
-def _check_unit_order(ctx: _Ctx, order: UnitOrder | Retreat | Disband) -> Verdict:
-    if isinstance(order, Hold | Disband):
-        return _OK
-    if isinstance(order, Move):
-        return _check_move(ctx, order)
-    if isinstance(order, Retreat):
-        return _check_retreat(ctx, order)
-    if isinstance(order, Assault):
-        return _check_assault(ctx, order)
-    if isinstance(order, Transport):
-        return _check_transport(ctx, order)
-    return _check_support(ctx, order)
-
-
 def _districts(order: Order) -> list[str]:
-    out: list[str] = []
+    """The districts an order names that must exist (a retreat's choices need not:
+    an unknown one is skipped, R7)."""
     if isinstance(order, Sell):
-        return out
+        return []
     if isinstance(order, Store):
         return list(order.warehouses)
     if isinstance(order, Bribe):
         return [order.station]
     if isinstance(order, Recruit):
         return [order.district]
-    out.append(order.unit.district)
-    if isinstance(order, Move):
-        out += [order.dest, *order.path, *order.via]
-    elif isinstance(order, Retreat):
-        out += list(order.choices)
-    elif isinstance(order, Assault):
-        out.append(order.station)
-    elif isinstance(order, SupportHold):
-        out.append(order.target.district)
-    elif isinstance(order, SupportMove | Transport):
-        out += [order.target.district, order.dest]
-    elif isinstance(order, SupportAssault):
-        out += [order.target.district, order.station]
-    return out
+    if isinstance(order, Retreat | Disband):
+        return [order.unit.district]
+    return rules.order_districts(order)
 
 
 def _own_unit(ctx: _Ctx, ref: UnitRef, *, new_ok: bool) -> Verdict | None:
@@ -344,311 +294,6 @@ def _own_unit(ctx: _Ctx, ref: UnitRef, *, new_ok: bool) -> Verdict | None:
             u=ref.text(),
         )
     return None
-
-
-def _carried(gmap: GameMap, carriers: frozenset[str], origin: str, dest: str) -> bool:
-    """A chain of delivery men links ``origin`` to ``dest`` (R10)."""
-    usable = carriers - {origin, dest}
-    frontier = [c for c in gmap.neighbours(origin) if c in usable]
-    seen = set(frontier)
-    while frontier:
-        c = frontier.pop()
-        if gmap.adjacent(c, dest):
-            return True
-        for n in gmap.neighbours(c):
-            if n in usable and n not in seen:
-                seen.add(n)
-                frontier.append(n)
-    return False
-
-
-def _can_reach(ctx: _Ctx, ref: UnitRef, dest: str) -> bool:
-    """A move the unit could make this turn (R8, R10)."""
-    gmap = ctx.gmap
-    if ref.district == dest:
-        return False
-    if ref.kind is UnitKind.L:
-        return dest in gmap.within_two(ref.district)
-    return gmap.adjacent(ref.district, dest) or _carried(gmap, ctx.carriers(), ref.district, dest)
-
-
-def _check_move(ctx: _Ctx, order: Move) -> Verdict:
-    gmap = ctx.gmap
-    unit, origin, dest = order.unit, order.unit.district, order.dest
-    if dest == origin:
-        return _no("{u} is already in {d}", "{u} est déjà en {d}", u=unit.text(), d=dest)
-    if unit.kind is UnitKind.L:
-        if order.via:
-            return _no(
-                "a delivery man is not transported (R10): it moves two districts by itself (R8)",
-                "un livreur n'est pas transporté (R10) : il avance seul de deux quartiers (R8)",
-                say("write its path: {e}", "écrivez son chemin : {e}", e=f"{unit.text()} - {order.via[0]} - {dest}"),
-            )
-        if len(order.path) > 1:
-            return _no(
-                "a delivery man moves at most two districts (R8)", "un livreur avance d'au plus deux quartiers (R8)"
-            )
-        steps = [origin, *order.path, dest] if order.path else []
-        for a, b in itertools.pairwise(steps):
-            if not gmap.adjacent(a, b):
-                return _no(
-                    "{b} is not next to {a} (R8)", "{b} n'est pas voisin de {a} (R8)", ctx.neighbours(a), a=a, b=b
-                )
-        if dest not in gmap.within_two(origin):
-            return _no(
-                "{d} is more than two districts from {o} (R8)",
-                "{d} est à plus de deux quartiers de {o} (R8)",
-                say(
-                    "within reach of {u}: {r}",
-                    "à portée de {u} : {r}",
-                    u=unit.text(),
-                    r=join(gmap.map_order(gmap.within_two(origin))),
-                ),
-                d=dest,
-                o=origin,
-            )
-        return _OK
-    # a henchman: one step, or carried by delivery men (R8, R10)
-    if order.path:
-        return _no(
-            "a henchman moves one district (R8)",
-            "un homme de main avance d'un seul quartier (R8)",
-            say(
-                "to be carried, write {e}",
-                "pour être transporté, écrivez {e}",
-                e=f"{unit.text()} - {dest} via {', '.join(order.path)}",
-            ),
-        )
-    carriers = ctx.carriers()
-    if order.via:
-        route = [origin, *order.via, dest]
-        if len(set(route)) != len(route):
-            return _no(
-                "the route {r} passes a district twice",
-                "la route {r} passe deux fois par un même quartier",
-                r=" - ".join(route),
-            )
-        for c in order.via:
-            if c not in carriers:
-                return _no(
-                    "no delivery man in {c} to carry {u} (R10)",
-                    "pas de livreur en {c} pour transporter {u} (R10)",
-                    u=unit.text(),
-                    c=c,
-                )
-        for a, b in itertools.pairwise(route):
-            if not gmap.adjacent(a, b):
-                return _no(
-                    "{b} is not next to {a}: the route {r} is broken (R10)",
-                    "{b} n'est pas voisin de {a} : la route {r} est coupée (R10)",
-                    a=a,
-                    b=b,
-                    r=" - ".join(route),
-                )
-        return _OK
-    if gmap.adjacent(origin, dest):
-        return _OK
-    if _carried(gmap, carriers, origin, dest):
-        return Verdict(
-            notes=(
-                say(
-                    "{d} is not next to {o}: {u} goes only if delivery men carry it (R10)",
-                    "{d} n'est pas voisin de {o} : {u} n'y va que si des livreurs la transportent (R10)",
-                    d=dest,
-                    o=origin,
-                    u=unit.text(),
-                ),
-            )
-        )
-    return _no(
-        "{d} is not next to {o}, and no chain of delivery men can carry {u} there (R8, R10)",
-        "{d} n'est pas voisin de {o} et aucune chaîne de livreurs ne peut y transporter {u} (R8, R10)",
-        ctx.neighbours(origin),
-        d=dest,
-        o=origin,
-        u=unit.text(),
-    )
-
-
-def _check_retreat(ctx: _Ctx, order: Retreat) -> Verdict:
-    unit = order.unit
-    seen: set[str] = set()
-    for c in order.choices:
-        if c in seen:
-            return _no("{d} is listed twice", "{d} figure deux fois", d=c)
-        seen.add(c)
-    reach = ctx.gmap.within_two(unit.district) if unit.kind is UnitKind.L else set(ctx.gmap.neighbours(unit.district))
-    bad = [c for c in order.choices if c not in reach]
-    if bad:
-        return _no(
-            "a unit retreats only where it could move (R7, R8): {u} cannot reach {b}",
-            "une unité ne retraite que là où elle pourrait avancer (R7, R8) : {u} ne peut pas atteindre {b}",
-            say("within reach of {u}: {r}", "à portée de {u} : {r}", u=unit.text(), r=join(ctx.gmap.map_order(reach))),
-            u=unit.text(),
-            b=join(bad),
-        )
-    return _OK
-
-
-def _check_assault(ctx: _Ctx, order: Assault) -> Verdict:
-    unit, station = order.unit, order.station
-    if unit.kind is not UnitKind.H:
-        return _no(
-            "only a henchman assaults a police station (R11)",
-            "seul un homme de main donne l'assaut à un poste de police (R11)",
-        )
-    if not ctx.gmap.districts[station].has_station:
-        return _no(
-            "there is no police station in {d}",
-            "il n'y a pas de poste de police en {d}",
-            ctx.station_hint(station),
-            d=station,
-        )
-    if station != unit.district and not ctx.gmap.adjacent(unit.district, station):
-        return _no(
-            "the station in {s} is neither in {u}'s district nor next to it (R11)",
-            "le poste de {s} n'est ni dans le quartier de {u} ni dans un quartier voisin (R11)",
-            s=station,
-            u=unit.text(),
-        )
-    return _OK
-
-
-def _check_transport(ctx: _Ctx, order: Transport) -> Verdict:
-    gmap = ctx.gmap
-    carrier, target, dest = order.unit.district, order.target, order.dest
-    if order.unit.kind is not UnitKind.L:
-        return _no("only a delivery man transports (R10)", "seul un livreur transporte (R10)")
-    if target.kind is not UnitKind.H:
-        return _no(
-            "only a henchman is transported (R10): a delivery man moves two districts by itself (R8)",
-            "seul un homme de main est transporté (R10) : un livreur avance seul de deux quartiers (R8)",
-        )
-    if ctx.st.unit_at(target.kind, target.district) is None:
-        return _no("there is no {t} to transport", "il n'y a pas d'unité {t} à transporter", t=target.text())
-    if target.district == dest:
-        return _no("{t} is already in {d}", "{t} est déjà en {d}", t=target.text(), d=dest)
-    if carrier in (target.district, dest):
-        return _no(
-            "a delivery man carries a henchman from a neighbouring district to another one (R10)",
-            "un livreur transporte un homme de main d'un quartier voisin à un autre (R10)",
-        )
-    # the carrier's chain of delivery men must touch both ends (R10)
-    usable = ctx.carriers() - {target.district, dest}
-    chain = {carrier}
-    frontier = [carrier]
-    while frontier:
-        c = frontier.pop()
-        for n in gmap.neighbours(c):
-            if n in usable and n not in chain:
-                chain.add(n)
-                frontier.append(n)
-    if not any(gmap.adjacent(c, target.district) for c in chain) or not any(gmap.adjacent(c, dest) for c in chain):
-        return _no(
-            "no chain of delivery men through {c} links {o} to {d} (R10)",
-            "aucune chaîne de livreurs passant par {c} ne relie {o} à {d} (R10)",
-            c=carrier,
-            o=target.district,
-            d=dest,
-        )
-    return _OK
-
-
-def _check_support(ctx: _Ctx, order: SupportHold | SupportMove | SupportAssault) -> Verdict:
-    gmap, st = ctx.gmap, ctx.st
-    unit, target = order.unit, order.target
-    if target == unit:
-        return _no("a unit cannot support itself", "une unité ne peut pas se soutenir elle-même")
-    on_board = st.unit_at(target.kind, target.district) is not None
-    if isinstance(order, SupportHold):
-        d = target.district
-        if d == unit.district:
-            return _no(
-                "{u} stands in {d}: its presence already counts in {d}'s defence, it cannot also support it (R9)",
-                "{u} se trouve en {d} : sa présence compte déjà dans la défense de {d}, elle ne peut pas "
-                "aussi la soutenir (R9)",
-                u=unit.text(),
-                d=d,
-            )
-        if not gmap.adjacent(unit.district, d):
-            return _no(
-                "{u} is not next to {d}: a supporting unit must be next to the district it supports (R9)",
-                "{u} n'est pas voisine de {d} : une unité qui soutient doit être voisine du quartier soutenu (R9)",
-                ctx.neighbours(unit.district),
-                u=unit.text(),
-                d=d,
-            )
-        if not on_board:
-            return Verdict(
-                notes=(
-                    say(
-                        "there is no {t} on the board now: this support counts only if one is recruited there "
-                        "this turn",
-                        "il n'y a pas d'unité {t} sur la carte : ce soutien ne compte que si une unité y est "
-                        "recrutée à ce tour",
-                        t=target.text(),
-                    ),
-                )
-            )
-        return _OK
-    if not on_board:
-        return _no(
-            "there is no {t} on the board to support",
-            "il n'y a pas d'unité {t} à soutenir sur la carte",
-            t=target.text(),
-        )
-    if isinstance(order, SupportMove):
-        dest = order.dest
-        if target.district == dest:
-            return _no("{t} is already in {d}", "{t} est déjà en {d}", t=target.text(), d=dest)
-        if unit.district == dest:
-            return _no(
-                "{u} stands in {d}: it cannot support a move into its own district (R9)",
-                "{u} se trouve en {d} : elle ne peut pas soutenir une avance dans son propre quartier (R9)",
-                u=unit.text(),
-                d=dest,
-            )
-        if not gmap.adjacent(unit.district, dest):
-            return _no(
-                "{u} is not next to {d}, where the move goes: a supporting unit must be next to it (R9)",
-                "{u} n'est pas voisine de {d}, où va l'avance : une unité qui soutient doit en être voisine (R9)",
-                ctx.neighbours(unit.district),
-                u=unit.text(),
-                d=dest,
-            )
-        if not _can_reach(ctx, target, dest):
-            return _no(
-                "{t} cannot reach {d} (R8, R10)", "{t} ne peut pas atteindre {d} (R8, R10)", t=target.text(), d=dest
-            )
-        return _OK
-    station = order.station
-    if not gmap.districts[station].has_station:
-        return _no(
-            "there is no police station in {d}",
-            "il n'y a pas de poste de police en {d}",
-            ctx.station_hint(station),
-            d=station,
-        )
-    if target.kind is not UnitKind.H:
-        return _no(
-            "only a henchman assaults a police station (R11)",
-            "seul un homme de main donne l'assaut à un poste de police (R11)",
-        )
-    if target.district != station and not gmap.adjacent(target.district, station):
-        return _no(
-            "{t} is neither in {s} nor next to it: it cannot assault that station (R11)",
-            "{t} n'est ni en {s} ni dans un quartier voisin : elle ne peut pas donner l'assaut à ce poste (R11)",
-            t=target.text(),
-            s=station,
-        )
-    if unit.district != station and not gmap.adjacent(unit.district, station):
-        return _no(
-            "{u} is neither in {s} nor next to it: it cannot support an assault there (R9)",
-            "{u} n'est ni en {s} ni dans un quartier voisin : elle ne peut pas y soutenir un assaut (R9)",
-            u=unit.text(),
-            s=station,
-        )
-    return _OK
 
 
 def _check_recruit(ctx: _Ctx, order: Recruit) -> Verdict:
@@ -888,10 +533,11 @@ def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None,
 
 def _validate(result: GangOrders, gmap: GameMap, st: GameState, gang: str) -> None:
     lines = result.lines
+    position = rules.Position.of(gmap, st)
     # Recruits first: a unit the file recruits is explained, not "missing", elsewhere.
     recruiting: dict[tuple[UnitKind, str], int] = {}
     for line in lines:
-        if isinstance(line.order, Recruit) and check_order(line.order, gmap, st, gang).ok:
+        if isinstance(line.order, Recruit) and check_order(line.order, gmap, st, gang, position=position).ok:
             recruiting.setdefault((line.order.kind, line.order.district), line.number)
 
     slots: dict[tuple[object, ...], OrderLine] = {}
@@ -899,7 +545,7 @@ def _validate(result: GangOrders, gmap: GameMap, st: GameState, gang: str) -> No
         order = line.order
         if order is None or line.status != ACCEPTED:
             continue
-        verdict = check_order(order, gmap, st, gang, recruiting=recruiting)
+        verdict = check_order(order, gmap, st, gang, recruiting=recruiting, position=position)
         if not verdict.ok:
             line.status = REJECTED
             line.reason, line.hint = verdict.reason, verdict.hint

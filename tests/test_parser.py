@@ -59,7 +59,7 @@ UNDERSTOOD = [
     ("L LOO - KEN", "L LOO - KEN"),
     ("L LOO - NSS - KEN", "L LOO - NSS - KEN"),
     ("delivery man LOO to NSS to Kenwood", "L LOO - NSS - KEN"),
-    ("livreur LOO vers KEN par NSS", "L LOO - NSS - KEN"),
+    ("livreur LOO vers KEN par NSS", "L LOO - KEN via NSS"),  # read as written; the rules reject it (R10)
     ("H LOO - BRO via NSS", "H LOO - BRO via NSS"),
     ("H LOO - BRO via NSS, GRA", "H LOO - BRO via NSS, GRA"),
     ("H LOO - BRO via NSS and GRA", "H LOO - BRO via NSS, GRA"),
@@ -189,9 +189,10 @@ def test_values_not_just_text(chicago: GameMap) -> None:
     assert parse_order("retreat H LOO - NSS, GRA", chicago) == Retreat(UnitRef(H, "LOO"), ("NSS", "GRA"))
 
 
-def test_delivery_man_via_names_its_path(chicago: GameMap) -> None:
-    """An L is never carried (R10), so ``via X`` on an L's move is its path (R8)."""
-    assert parse_order("L LOO - KEN via NSS", chicago) == Move(UnitRef(L, "LOO"), "KEN", ("NSS",))
+def test_delivery_man_via_is_read_as_written(chicago: GameMap) -> None:
+    """An L is never carried (R10, amended): ``via X`` on an L's move is read as
+    written, and the rules reject it with the reason (an L names its path, R8)."""
+    assert parse_order("L LOO - KEN via NSS", chicago) == Move(UnitRef(L, "LOO"), "KEN", (), ("NSS",))
     assert parse_order("H LOO - KEN via NSS", chicago) == Move(UnitRef(H, "LOO"), "KEN", (), ("NSS",))
 
 

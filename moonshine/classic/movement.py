@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from moonshine import routes
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, unit_of
 from moonshine.classic.state import Dislodged, Unit
@@ -117,17 +118,7 @@ class _Board:
         g = self.gmap
         if origin == dest or not g.is_coastal(origin) or not g.is_coastal(dest):
             return False
-        stack = [s for s in g.near[origin] if s in seas]
-        seen: set[str] = set()
-        while stack:
-            s = stack.pop()
-            if s in seen:
-                continue
-            seen.add(s)
-            if dest in g.near[s]:
-                return True
-            stack.extend(n for n in g.near[s] if n in seas and n not in seen)
-        return False
+        return routes.linked(g.near, origin, dest, seas.__contains__)
 
     def necessary(self, fleet: str, origin: str, dest: str) -> bool:
         """Does the fleet in ``fleet`` lie on a convoy route from ``origin`` to ``dest``
@@ -516,10 +507,11 @@ class _Report:
         core = self.core
         if core.void[i]:
             return False, self.void_reason(i)
+        dislodged = f"; dislodged by {self.by(i)}" if self.dislodgers[i] else ""
         if core.backup.get(i) is Backup.SZYKMAN:
-            return False, "convoy paradox: the fleet holds (Szykman rule)"
+            return False, "convoy paradox: the fleet holds (Szykman rule)" + dislodged
         if core.backup.get(i) is Backup.PARADOX:
-            return False, "paradox: the orders contradict each other, the fleet holds"
+            return False, "paradox: the orders contradict each other, the fleet holds" + dislodged
         if self.dislodgers[i]:
             return False, f"convoy disrupted: dislodged by {self.by(i)}"
         t = core.acts[i].target
