@@ -50,11 +50,38 @@ class LazyGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        found = super().resolve_command(ctx, args)
+        if found[1] is not None and not ctx.resilient_parsing:
+            try:
+                _recover(args)
+            except MoonshineError as exc:
+                raise click.ClickException(str(exc)) from None
+        return found
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except MoonshineError as exc:
             raise click.ClickException(str(exc)) from None
+
+
+def _recover(args: list[str]) -> None:
+    """Before any command: finish or undo a job a killed run left in the game
+    (moonshine.journal), with a line saying so."""
+    game = "."
+    for i, arg in enumerate(args):
+        if arg == "--game" and i + 1 < len(args):
+            game = args[i + 1]
+        elif arg.startswith("--game="):
+            game = arg.partition("=")[2]
+    from moonshine.journal import needs_recovery, recover_if_needed
+
+    if needs_recovery(game):
+        for line in recover_if_needed(game, wait=30):
+            click.echo(line, err=True)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,12 +9,14 @@ import secrets
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from moonshine import journal
 from moonshine import state as state_mod
 from moonshine import variants
 from moonshine.errors import GameError, StateError
@@ -26,7 +28,7 @@ from moonshine.turns import Turn
 GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
 # Never committed: the secret, and the locks (the game's and older games' inbox locks).
-IGNORED = (SECRET_FILE, ".moonshine.lock", "*.lock")
+IGNORED = (SECRET_FILE, journal.JOURNAL_DIR, ".moonshine.lock", "*.lock")
 LANGUAGES = ("en", "fr")
 
 
@@ -53,7 +55,9 @@ def seed_hash(seed: str) -> str:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write a file so that a reader sees the old or the new content, never half."""
+    """Write a file so that a reader sees the old or the new content, never half.
+    Within a job (``moonshine.journal``) the file's old content is saved first."""
+    journal.before_write(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -247,18 +251,51 @@ def git_commit(root: Path, message: str, paths: list[str] | None = None) -> bool
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, check=False)
 
+    _exclude_locally(root)
+    if paths is not None:
+        paths = _known_paths(root, paths, run)
+        if not paths:
+            return False
+    where = paths if paths is not None else ["."]
     excluded = [f":(exclude,glob)**/{pattern}" for pattern in IGNORED]
     # Lock files an older version committed leave the repository (the files stay).
-    run("rm", "-q", "--cached", "--ignore-unmatch", "--", *(f":(glob)**/{p}" for p in IGNORED[1:]))
-    add = run("add", "-A", "--", *(paths or ["."]), *excluded)
+    run("rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *(f":(glob)**/{p}" for p in IGNORED[1:]))
+    add = run("add", "-A", "--", *where, *excluded)
     if add.returncode != 0:
         raise GameError(f"git add failed in {root}: {add.stderr.strip()}")
-    if run("diff", "--cached", "--quiet").returncode == 0:
+    if run("diff", "--cached", "--quiet", "--", *where).returncode == 0:
         return False
-    done = run("commit", "-q", "-m", message)
+    # Only the given paths: an edit the game master has not committed stays out.
+    done = run("commit", "-q", "-m", message, *(["--", *paths] if paths is not None else []))
     if done.returncode != 0:
         raise GameError(f"git commit failed in {root}: {done.stderr.strip()}")
     return True
+
+
+def _exclude_locally(root: Path) -> None:
+    """An older game's .gitignore lacks the lock and journal files: list them in
+    .git/info/exclude so that ``git status`` does not show them."""
+    path = root / ".git" / "info" / "exclude"
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        missing = [p for p in IGNORED if p not in text.split("\n")]
+        if missing and (root / ".git").is_dir():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(("" if not text or text.endswith("\n") else "\n") + "".join(f"{p}\n" for p in missing))
+    except OSError:
+        pass
+
+
+def _known_paths(root: Path, paths: list[str], run: Callable[..., subprocess.CompletedProcess[str]]) -> list[str]:
+    """The paths that exist or that git tracks (a removed directory's files)."""
+    missing = [p for p in paths if not (root / p).exists()]
+    tracked: list[str] = []
+    if missing:
+        tracked = run("ls-files", "-z", "--", *missing).stdout.split("\0")
+    return [
+        p for p in dict.fromkeys(paths) if (root / p).exists() or any(t == p or t.startswith(p + "/") for t in tracked)
+    ]
 
 
 def new_game(

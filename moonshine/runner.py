@@ -4,16 +4,17 @@ atomically, commit), roll a game back, reveal the seed."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from moonshine import results as results_mod
 from moonshine import state as state_mod
 from moonshine.errors import GameError
-from moonshine.gamedir import Game, atomic_write_text, git_commit, is_git_repo
+from moonshine.gamedir import Game, atomic_write_text, is_git_repo
 from moonshine.geo import GameMap
+from moonshine.journal import transaction
 from moonshine.results import OrderLineRecord, Submission
 from moonshine.state import GameState
 from moonshine.turn import GangPlan, TurnResult, run_turn
@@ -96,77 +97,112 @@ def is_adjudicated(game: Game, turn: str) -> bool:
     return (game.turn_dir(turn) / RESULTS_FILE).is_file() and game.state_path(nxt).is_file()
 
 
+def gangs_without_orders(game: Game, turn: str) -> list[str]:
+    return [g for g in game.map.gangs if not orders_file(game, turn, g).is_file()]
+
+
+def check_deadline(game: Game, turn: str, now: datetime | None = None) -> None:
+    """Before the turn's deadline (``deadlines:`` in game.yaml) a turn is not
+    adjudicated: players may still send or change orders."""
+    from moonshine.mail import deadline
+
+    due = deadline(game.config, turn)
+    now = now or datetime.now(UTC)
+    if due is None or now >= due:
+        return
+    missing = gangs_without_orders(game, turn)
+    who = f"gangs with no orders yet: {', '.join(missing)}" if missing else "every gang has sent orders"
+    raise GameError(
+        f"{turn}'s deadline ({due.isoformat()}) has not passed; {who}. "
+        "Players may still change their orders: wait, or use --force to adjudicate now"
+    )
+
+
 def adjudicate_game(
-    game: Game, turn: str, *, force: bool = False, commit: bool = True, reports: bool = True
+    game: Game,
+    turn: str,
+    *,
+    force: bool = False,
+    commit: bool = True,
+    reports: bool = True,
+    now: datetime | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> Adjudicated:
+    """Adjudicate ``turn`` as one transaction: results, next state, reports and the
+    git commit all happen, or none does (``moonshine.journal``)."""
     try:
         t = Turn.parse(turn)
     except ValueError as exc:
         raise GameError(str(exc)) from None
-    st = game.load_state(turn)
-    nxt = t.next().name
-    later = [x for x in game.turns() if Turn.parse(x) > t.next()]
-    if later:
-        raise GameError(
-            f"{turn} is not the game's latest turn (turns after it: {', '.join(later)}); "
-            f"use 'moonshine rollback {turn}' first"
-        )
-    if is_adjudicated(game, turn) and not force:
-        raise GameError(f"{turn} is already adjudicated; use --force to adjudicate it again")
-    seed = game.secret()
-    plans, subs = read_plans(game, turn, st)
-    result = run_turn(game.map, st, plans, seed)
-    data = results_mod.to_data(game.map, result, subs)
-    results_text = f"# Moonshine results of {turn}\n" + state_mod.dump_yaml(data)
-    result.next_state.normalise(game.map)
-    next_text = state_mod.dumps(result.next_state)
+    with transaction(game.root, f"adjudicate {turn}", notify=notify) as txn:
+        st = game.load_state(turn)
+        nxt = t.next().name
+        later = [x for x in game.turns() if Turn.parse(x) > t.next()]
+        if later:
+            raise GameError(
+                f"{turn} is not the game's latest turn (turns after it: {', '.join(later)}); "
+                f"use 'moonshine rollback {turn}' first"
+            )
+        if is_adjudicated(game, turn) and not force:
+            raise GameError(f"{turn} is already adjudicated; use --force to adjudicate it again")
+        if not force:
+            check_deadline(game, turn, now)
+        seed = game.secret()
+        plans, subs = read_plans(game, turn, st)
+        result = run_turn(game.map, st, plans, seed)
+        data = results_mod.to_data(game.map, result, subs)
+        results_text = f"# Moonshine results of {turn}\n" + state_mod.dump_yaml(data)
+        result.next_state.normalise(game.map)
+        next_text = state_mod.dumps(result.next_state)
 
-    # Write the next turn's directory beside its final place, then move both into place.
-    results_path = game.turn_dir(turn) / RESULTS_FILE
-    next_dir = game.turn_dir(nxt)
-    staging = Path(tempfile.mkdtemp(prefix=f".{nxt}.", dir=game.root / "turns"))
-    try:
-        atomic_write_text(staging / "state.yaml", next_text)
+        results_path = game.turn_dir(turn) / RESULTS_FILE
+        next_dir = game.turn_dir(nxt)
+        txn.protect(results_path)
+        txn.protect_tree(next_dir)
+        txn.protect_tree(game.turn_dir(turn) / "reports")  # moonshine.reports.REPORTS_DIR
         if next_dir.exists():
-            shutil.rmtree(next_dir)
-        staging.rename(next_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    atomic_write_text(results_path, results_text)
-    written: list[Path] = []
-    if reports:
-        from moonshine.reports import write_reports
+            txn.remove_tree(next_dir)
+        atomic_write_text(game.state_path(nxt), next_text)
+        atomic_write_text(results_path, results_text)
+        written: list[Path] = []
+        if reports:
+            from moonshine.reports import write_reports
 
-        written = write_reports(game, turn, written_turn=(data, result.next_state))
-    committed = False
-    if commit and is_git_repo(game.root):
-        committed = git_commit(game.root, f"Adjudicate {turn}")
-    return Adjudicated(result, results_path, game.state_path(nxt), committed, written)
+            written = write_reports(game, turn, written_turn=(data, result.next_state))
+        use_git = commit and is_git_repo(game.root)
+        txn.commit(f"Adjudicate {turn}", git=use_git)
+    return Adjudicated(result, results_path, game.state_path(nxt), txn.committed, written)
 
 
-def rollback(game: Game, turn: str, *, commit: bool = True) -> list[Path]:
+def rollback(game: Game, turn: str, *, commit: bool = True, notify: Callable[[str], None] | None = None) -> list[Path]:
     """Restore the game to the start of TURN: its results and every later turn go;
-    the orders stay. Returns what was removed."""
+    the orders stay. Returns what was removed. One transaction."""
     try:
         t = Turn.parse(turn)
     except ValueError as exc:
         raise GameError(str(exc)) from None
-    game.load_state(turn)  # it must exist
-    removed: list[Path] = []
-    for x in game.turns():
-        if Turn.parse(x) > t:
-            shutil.rmtree(game.turn_dir(x))
-            removed.append(game.turn_dir(x))
-    tdir = game.turn_dir(turn)
-    for p in sorted(tdir.iterdir()):
-        if p.name == "state.yaml":
-            continue
-        if p.is_dir():
-            shutil.rmtree(p)
-        else:
-            p.unlink()
-        removed.append(p)
-    if commit and removed and is_git_repo(game.root):
-        git_commit(game.root, f"Roll back to the start of {turn}")
+    with transaction(game.root, f"rollback {turn}", notify=notify) as txn:
+        game.load_state(turn)  # it must exist
+        removed: list[Path] = []
+        for x in game.turns():
+            if Turn.parse(x) > t:
+                txn.remove_tree(game.turn_dir(x))
+                removed.append(game.turn_dir(x))
+        tdir = game.turn_dir(turn)
+        for p in sorted(tdir.iterdir()):
+            if p.name == "state.yaml":
+                continue
+            if p.is_dir():
+                txn.remove_tree(p)
+            else:
+                txn.remove(p)
+            removed.append(p)
+        txn.commit(f"Roll back to the start of {turn}", git=commit and bool(removed) and is_git_repo(game.root))
     return removed
+
+
+def mailed_reports(game: Game, turn: str) -> list[str]:
+    """Report files of ``turn`` that were mailed to someone (``outbox/TURN/sent.yaml``)."""
+    from moonshine.mail import load_sent
+
+    return sorted({str(v.get("file")) for v in load_sent(game, turn).values() if v.get("delivered")} - {"None"})

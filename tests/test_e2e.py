@@ -187,7 +187,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert server.recorder.received == []  # nothing is sent without --send
 
     # adjudication reads the orders that came by mail
-    done = run(game, "adjudicate", TURN)
+    done = run(game, "adjudicate", TURN, "--force")  # before the deadline
     assert done.exit_code == 0, done.output
     results = yaml.safe_load((game.turn_dir(TURN) / "results.yaml").read_text())
     understood = [line["understood"] for line in results["gangs"]["valley"]["lines"] if line["status"] == "accepted"]

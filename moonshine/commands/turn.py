@@ -39,7 +39,7 @@ def summary(gmap: GameMap, result: TurnResult) -> list[str]:
 @click.command("adjudicate")
 @click.argument("turn")
 @game_option
-@click.option("--force", is_flag=True, help="Adjudicate again a turn already adjudicated.")
+@click.option("--force", is_flag=True, help="Adjudicate before the deadline, or again a turn already adjudicated.")
 @click.option("--no-commit", is_flag=True, help="Do not commit the turn in the game's git repository.")
 def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     """Adjudicate TURN (e.g. spring-1924): read turns/TURN/state.yaml and the gangs'
@@ -47,6 +47,9 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     the next turn's state, the reports, bulletin and map pictures (turns/TURN/reports/),
     and commit ("Adjudicate TURN") when the game is in git.
     Gangs without orders hold, sell the maximum and bid nothing (R12).
+    Before the turn's deadline (deadlines: in game.yaml) it refuses, naming the
+    gangs with no orders yet, unless --force is given.
+    It is one transaction: if it is interrupted, the next command undoes it.
     In a classic game, TURN is a phase (spring-1901, spring-1901-retreats,
     winter-1901) and the orders are in orders/PHASE/POWER.txt."""
     from moonshine.runner import adjudicate_game
@@ -55,7 +58,7 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     if variants.get(game.config.variant).family == variants.CLASSIC:
         _adjudicate_classic(game, turn, force=force, commit=not no_commit)
         return
-    done = adjudicate_game(game, turn, force=force, commit=not no_commit)
+    done = adjudicate_game(game, turn, force=force, commit=not no_commit, notify=click.echo)
     for line in summary(game.map, done.result):
         click.echo(line)
     click.echo("")
@@ -72,16 +75,32 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
 def rollback(turn: str, game_dir: Path, no_commit: bool) -> None:
     """Restore the game to the start of TURN (the game master's undo): TURN's results
     and every later turn are removed; orders are kept."""
+    from moonshine.runner import mailed_reports
     from moonshine.runner import rollback as do_rollback
+    from moonshine.turns import Turn
 
     game = Game(game_dir)
-    removed = do_rollback(game, turn, commit=not no_commit)
+    removed = do_rollback(game, turn, commit=not no_commit, notify=click.echo)
     if not removed:
         click.echo(f"Nothing to undo: the game is at the start of {turn}.")
         return
     click.echo(f"The game is back at the start of {turn}; removed:")
     for p in removed:
         click.echo(f"  {p}")
+    start = Turn.parse(turn)
+    for t in sorted({p.name for p in (game.root / "outbox").glob("*") if p.is_dir()}):
+        try:
+            if Turn.parse(t) < start:
+                continue
+        except ValueError:
+            continue
+        mailed = mailed_reports(game, t)
+        if mailed:
+            click.echo(
+                f"warning: players already have the old reports of {t} ({', '.join(mailed)}); "
+                f"once {t} is adjudicated again, 'moonshine mail {t} --send' sends them marked [corrected]",
+                err=True,
+            )
 
 
 @click.command("reveal")
