@@ -16,9 +16,8 @@ from typing import Any
 
 import yaml
 
-from moonshine import journal
+from moonshine import journal, variants
 from moonshine import state as state_mod
-from moonshine import variants
 from moonshine.errors import GameError, StateError
 from moonshine.geo import GameMap, load_map
 from moonshine.police import open_turn
