@@ -458,7 +458,7 @@ def test_html_is_escaped_and_points_at_the_map(
     assert f'src="{MAP_CID}"' in page
     plain = render_bulletin(chicago, cfg, data, nxt, html=True)
     assert 'src="map.png"' in plain
-    assert "background-color:#c0392b" in plain  # the Outfit's swatch
+    assert "background-color:#d55e00" in plain  # the Outfit's swatch
 
 
 # -- French -----------------------------------------------------------------------------------
