@@ -352,7 +352,11 @@ def build_map(raw: Any, *, source: str = "<map>", base: Path | None = None) -> G
         warehouse_stock=stock,
     )
 
-    raid_raw = r.mapping(top.get("raid_table"), "raid_table")
+    # R21: a map may have no raids (a house rule, a test map): `raid_table: {}` (or [],
+    # or null). The key itself must be there, so that no table is forgotten.
+    if "raid_table" not in top:
+        raise r.fail("raid_table", "missing (write 'raid_table: {}' for a map without raids)")
+    raid_raw = r.mapping(top.get("raid_table") or {}, "raid_table")
     raid: dict[str, int] = {}
     for code, w in raid_raw.items():
         if code not in districts:

@@ -22,12 +22,15 @@ class Draw:
     index: int  # value % total
 
 
-def draw_raid(gmap: GameMap, seed: str, turn: str) -> Draw:
+def draw_raid(gmap: GameMap, seed: str, turn: str) -> Draw | None:
     """R21: HMAC-SHA256(key = seed, message = turn name), read big-endian, modulo the
-    raid table's total weight, picks the entry walking the table in its listed order."""
+    raid table's total weight, picks the entry walking the table in its listed order.
+    None when the map's raid table is empty: there is no raid."""
+    total = sum(gmap.raid_table.values())
+    if total == 0:
+        return None
     digest = hmac.new(seed.encode("utf-8"), turn.encode("utf-8"), hashlib.sha256).digest()
     value = int.from_bytes(digest, "big")
-    total = sum(gmap.raid_table.values())
     index = value % total
     acc = 0
     for district, weight in gmap.raid_table.items():
@@ -52,11 +55,15 @@ def return_arrested(gmap: GameMap, st: GameState) -> list[Return]:
     """R22: arrested units come back at the start of the next turn, before its raid, in
     their station's district; if that clashes with R4, one at a time in the nearest
     district their gang controls that can take them (ties alphabetical), else disbanded.
-    A returning unit takes no control. Mutates ``st``."""
+    A returning unit takes no control and keeps its recruitment turn (R17). They come
+    back one at a time, in alphabetical order of gang key, then of station, then of
+    the district they were arrested in (R22, amended); one gang's L and H arrested in
+    one district cannot be in each other's way (R4 lets them share a district), so
+    the order between them (H first) changes nothing. Mutates ``st``."""
     out: list[Return] = []
-    for a in sorted(st.arrested, key=lambda a: (a.gang, a.station, a.kind.value, a.taken_in)):
+    for a in sorted(st.arrested, key=return_order):
         if _can_take(st, a.station, a.kind, a.gang):
-            unit = Unit(a.station, a.kind, a.gang)
+            unit = Unit(a.station, a.kind, a.gang, a.recruited)
             st.units.append(unit)
             out.append(Return(unit, a, f"{a.kind.value} released at the station in {a.station}"))
             continue
@@ -64,12 +71,17 @@ def return_arrested(gmap: GameMap, st: GameState) -> list[Return]:
         if place is None:
             out.append(Return(None, a, f"{a.kind.value} released but nowhere to go: disbanded (R22)"))
             continue
-        unit = Unit(place, a.kind, a.gang)
+        unit = Unit(place, a.kind, a.gang, a.recruited)
         st.units.append(unit)
         out.append(Return(unit, a, f"{a.kind.value} released; {a.station} was occupied, so it went to {place} (R22)"))
     st.arrested = []
     st.normalise(gmap)
     return out
+
+
+def return_order(a: Arrested) -> tuple[str, str, str, str]:
+    """R22 (amended): gang key, then station, then the district of the arrest."""
+    return (a.gang, a.station, a.taken_in, a.kind.value)
 
 
 def _nearest_home(gmap: GameMap, st: GameState, a: Arrested) -> str | None:
@@ -121,7 +133,7 @@ def apply_raid(gmap: GameMap, st: GameState, draw: Draw, turn: str) -> Raid:
             spared_units.append(label)
             continue
         st.units.remove(u)
-        st.arrested.append(Arrested(station, u.kind, u.gang, district))
+        st.arrested.append(Arrested(station, u.kind, u.gang, district, u.recruited))
         arrested.append(label)
     st.normalise(gmap)
     return Raid(
@@ -142,5 +154,6 @@ def open_turn(gmap: GameMap, st: GameState, seed: str) -> list[Return]:
     """Steps 1 and 2 of a turn for ``st`` (already carrying the new turn's name and
     price): arrested units return, then the raid is drawn and applied (R21 to R23)."""
     returns = return_arrested(gmap, st)
-    st.raid = apply_raid(gmap, st, draw_raid(gmap, seed, st.turn), st.turn)
+    draw = draw_raid(gmap, seed, st.turn)
+    st.raid = None if draw is None else apply_raid(gmap, st, draw, st.turn)
     return returns

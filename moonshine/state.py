@@ -40,6 +40,7 @@ class Arrested:
     kind: UnitKind
     gang: str
     taken_in: str  # where it was arrested
+    recruited: str = ""  # kept while arrested and after it returns (R17): "" for a starting unit
 
     def label(self) -> str:
         return f"{self.kind.value} (arrested in {self.taken_in})"
@@ -156,7 +157,9 @@ def to_data(st: GameState) -> dict[str, Any]:
         "confiscated": dict(st.confiscated),
         "assaulted": {g: list(v) for g, v in st.assaulted.items()},
         "arrested": [
-            {"gang": a.gang, "unit": a.kind.value, "station": a.station, "taken_in": a.taken_in} for a in st.arrested
+            {"gang": a.gang, "unit": a.kind.value, "station": a.station, "taken_in": a.taken_in}
+            | ({"recruited": a.recruited} if a.recruited else {})
+            for a in st.arrested
         ],
         "raid": None,
         "sold": dict(st.sold),
@@ -309,13 +312,20 @@ def from_data(raw: Any, gmap: GameMap, *, source: str = "<state>") -> GameState:
     for i, a in enumerate(arrested):
         key = f"arrested[{i}]"
         if not isinstance(a, dict):
-            raise r.fail(key, "expected a mapping with gang, unit, station, taken_in")
+            raise r.fail(key, "expected a mapping with gang, unit, station, taken_in (and recruited)")
+        recruited = str(a.get("recruited") or "")
+        if recruited:
+            try:
+                Turn.parse(recruited)
+            except ValueError as exc:
+                raise r.fail(f"{key}.recruited", str(exc)) from None
         st.arrested.append(
             Arrested(
                 station=r.district(a.get("station"), f"{key}.station"),
                 kind=r.kind(a.get("unit"), f"{key}.unit"),
                 gang=r.gang(a.get("gang"), f"{key}.gang"),
                 taken_in=r.district(a.get("taken_in"), f"{key}.taken_in"),
+                recruited=recruited,
             )
         )
     raid = raw.get("raid")

@@ -4,19 +4,18 @@ of the next turn (R20 to R23). Pure: map, state, orders and seed in; result out.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from moonshine import money, scoring
+from moonshine import money, rules, scoring
 from moonshine.adjudicator import Outcome, adjudicate
 from moonshine.errors import GameError
 from moonshine.geo import RECRUIT_COST, UPKEEP, WAREHOUSE_CAPACITY, Feature, GameMap, UnitKind
 from moonshine.money import Money
 from moonshine.orders import Bribe, Disband, Recruit, Retreat, Sell, Store, UnitOrder, UnitRef
 from moonshine.police import Return, open_turn
-from moonshine.state import GameState, Raid, Unit
+from moonshine.state import Arrested, GameState, Raid, Unit
 from moonshine.turns import Turn
 from moonshine.upkeep import settle
 
@@ -167,25 +166,17 @@ def stage_adjustments(
                 )
             if amount > 0:
                 paid.append((b, amount))
-        # Disband for unpaid upkeep, most recently recruited first.
+        # Disband for unpaid upkeep, arrested units included, in R17's order.
         if bill.unpaid_units:
-            short = bill.unpaid_units
-            victims = sorted(st.units_of(gang), key=lambda u: _newest_first(gmap, u))[:short]
-            for u in victims:
-                st.units.remove(u)
+            for victim in unpaid_upkeep_order(gmap, st, gang)[: bill.unpaid_units]:
+                if isinstance(victim, Arrested):
+                    st.arrested.remove(victim)
+                else:
+                    st.units.remove(victim)
                 adjustments.append(
-                    Adjustment(gang, "disbanded for upkeep", u.label(), "the gang cannot pay its upkeep (R17)")
+                    Adjustment(gang, "disbanded for upkeep", victim.label(), "the gang cannot pay its upkeep (R17)")
                 )
-            upkeep -= UPKEEP * len(victims)
-            if upkeep > cash:  # only arrested units left to pay for: they go too
-                extra = math.ceil((upkeep - cash) / UPKEEP)
-                gone = [a for a in st.arrested if a.gang == gang][:extra]
-                for a in gone:
-                    st.arrested.remove(a)
-                    adjustments.append(
-                        Adjustment(gang, "disbanded for upkeep", a.label(), "the gang cannot pay its upkeep (R17)")
-                    )
-                upkeep -= UPKEEP * len(gone)
+                upkeep -= UPKEEP
         for r in recruits:
             st.units.append(Unit(r.district, r.kind, gang, recruited=st.turn))
             adjustments.append(Adjustment(gang, "recruit", r.text(), "recruited; it holds this turn (R18)"))
@@ -197,12 +188,32 @@ def stage_adjustments(
     return adjustments, paid_bids
 
 
-def _newest_first(gmap: GameMap, u: Unit) -> tuple[int, int]:
-    """Sort key: the most recently recruited unit first (starting units last), then
-    the last in map order."""
-    recruited = Turn.parse(u.recruited) if u.recruited else None
-    age = -(recruited.year * 2 + recruited.season_index) if recruited else 0
-    return (age, -gmap.districts[u.district].area)
+def unpaid_upkeep_order(gmap: GameMap, st: GameState, gang: str) -> list[Unit | Arrested]:
+    """R17 (amended): the order in which a gang's units are disbanded for unpaid upkeep,
+    arrested ones included: the most recently recruited first, starting units last (as
+    recruited in one turn); among units recruited in one turn, units on the board before
+    arrested ones, then the one whose district (an arrested unit's: where it was
+    arrested) comes last in map order, an H before an L. A unit keeps its recruitment
+    turn while arrested and after it returns."""
+    area = {c: d.area for c, d in gmap.districts.items()}
+
+    def age(recruited: str) -> int:
+        if not recruited:
+            return 0
+        t = Turn.parse(recruited)
+        return -(t.year * 2 + t.season_index)
+
+    def kind_rank(kind: UnitKind) -> int:
+        return 0 if kind is UnitKind.H else 1
+
+    ranked: list[tuple[tuple[int, int, int, int], Unit | Arrested]] = []
+    for u in st.units_of(gang):
+        ranked.append(((age(u.recruited), 0, -area[u.district], kind_rank(u.kind)), u))
+    for a in st.arrested:
+        if a.gang == gang:
+            ranked.append(((age(a.recruited), 1, -area[a.taken_in], kind_rank(a.kind)), a))
+    ranked.sort(key=lambda pair: pair[0])
+    return [victim for _, victim in ranked]
 
 
 def _acceptable_recruits(
@@ -233,16 +244,16 @@ def _acceptable_recruits(
 def stage_movement(gmap: GameMap, st: GameState, plans: Mapping[str, GangPlan]) -> Outcome:
     """Movement and retreats (R4 to R12): the adjudicator. Orders for units that are no
     longer on the board (disbanded) are dropped; units without orders hold."""
-    on_board = {(u.kind, u.district): u.gang for u in st.units}
+    pos = rules.Position.of(gmap, st)
     orders: dict[UnitRef, UnitOrder] = {}
     retreats: dict[UnitRef, Retreat] = {}
     for gang in gmap.gangs:
         plan = plans[gang]
         for ref, order in plan.unit_orders.items():
-            if on_board.get((ref.kind, ref.district)) == gang:
+            if rules.owns(pos, gang, ref):  # R12, as the order checker said it
                 orders[ref] = order
         for ref, r in plan.retreats.items():
-            if on_board.get((ref.kind, ref.district)) == gang:
+            if rules.owns(pos, gang, ref):
                 retreats[ref] = r
     return adjudicate(gmap, st, orders, retreats)
 

@@ -239,7 +239,7 @@ def _own_unit(ctx: _Ctx, ref: UnitRef, *, new_ok: bool) -> Verdict | None:
     """R12: the unit must be on the board and the gang's; R18: a new unit holds; R22: an
     arrested unit takes no orders."""
     st = ctx.st
-    unit = st.unit_at(ref.kind, ref.district)
+    unit = ctx.pos.unit(ref)  # R12: the rules module's view of the board
     if unit is None:
         for a in st.arrested:
             if a.gang == ctx.gang and a.kind is ref.kind and a.taken_in == ref.district:

@@ -18,8 +18,10 @@ import yaml
 
 from moonshine.adjudicator import Outcome, ResultCode, adjudicate
 from moonshine.geo import GameMap, UnitKind, load_map
+from moonshine.orderfile import decode
 from moonshine.orders import UNIT_ORDER_TYPES, Retreat, UnitOrder, UnitRef, parse_canonical
 from moonshine.state import GameState, Unit
+from moonshine.validate import BLANK, COMMENT, HEADER, GangOrders, read_orders
 
 CASES = Path(__file__).parent / "cases"
 RESULTS = ("succeeds", "fails", "rejected", "void")
@@ -43,6 +45,12 @@ class Case:
     datc: str | None = None
     ruling: str | None = None
     raw: dict[str, Any] = field(default_factory=dict)
+    # Order files, read and checked as a gang's file is (one reader, one checker):
+    # gang -> (text, encoding its bytes are in); the adjudicator gets what the checker
+    # accepted. lines: gang -> expected status of each order line ("accepted",
+    # "rejected, part of the reason", "replaced").
+    files: dict[str, tuple[str, str]] = field(default_factory=dict)
+    lines: dict[str, list[str]] = field(default_factory=dict)
 
 
 @functools.cache
@@ -71,6 +79,14 @@ def load_case(section: str, raw: dict[str, Any]) -> Case:
     for key in ("name", "description", "units", "orders", "dislodged", "final"):
         if key not in raw:
             raise _fail(where, f"missing {key!r}")
+    files: dict[str, tuple[str, str]] = {}
+    for gang, spec in (raw.get("files") or {}).items():
+        if isinstance(spec, str):
+            files[gang] = (spec, "utf-8")
+        elif isinstance(spec, dict) and isinstance(spec.get("text"), str):
+            files[gang] = (spec["text"], str(spec.get("encoding", "utf-8")))
+        else:
+            raise _fail(where, f"files.{gang}: expected the file's text, or text and encoding")
     gmap = _map(raw.get("map", "chicago-1920s"))
     turn = raw.get("turn", gmap.scenario.start)
     st = GameState(turn=turn, price=gmap.scenario.price)
@@ -116,23 +132,67 @@ def load_case(section: str, raw: dict[str, Any]) -> Case:
         raw.get("datc"),
         raw.get("ruling"),
         raw,
+        files,
+        {g: [str(x) for x in v] for g, v in (raw.get("lines") or {}).items()},
     )
 
 
-def all_cases() -> Iterator[Case]:
+def _sections(kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The catalogue's files of one kind (movement: the default; turn; classic)."""
     for path in sorted(CASES.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if data.get("kind", "movement") == kind:
+            yield path.stem, data
+
+
+def all_cases() -> Iterator[Case]:
+    for section, data in _sections("movement"):
         for raw in data["cases"]:
-            yield load_case(path.stem, raw)
+            yield load_case(section, raw)
 
 
 CATALOGUE = list(all_cases())
 
 
+def checked(case: Case) -> dict[str, GangOrders]:
+    """Each gang's file, as bytes in its encoding, read by the one order-file reader
+    and checked by the order checker."""
+    return {
+        gang: read_orders(decode(text.encode(encoding)), case.gmap, case.state, gang)
+        for gang, (text, encoding) in case.files.items()
+    }
+
+
 def run(case: Case) -> Outcome:
+    if case.files:
+        orders: dict[UnitRef, UnitOrder] = {}
+        retreats: dict[UnitRef, Retreat] = {}
+        for go in checked(case).values():
+            orders.update(go.unit_orders)
+            retreats.update(go.retreats)
+        return adjudicate(case.gmap, case.state, orders, retreats)
     orders = {o.unit: o for o, _, _ in case.orders}
     retreats = {r.unit: r for r in case.retreats}
     return adjudicate(case.gmap, case.state, orders, retreats)
+
+
+def line_problems(case: Case) -> list[str]:
+    """Differences between the expected and the actual status of each order line."""
+    found: list[str] = []
+    for gang, go in checked(case).items():
+        got = [ln for ln in go.lines if ln.status not in (COMMENT, BLANK, HEADER)]
+        want = case.lines.get(gang, [])
+        if len(got) != len(want):
+            found.append(f"{gang}: expected {len(want)} order lines, got {[ln.text for ln in got]}")
+            continue
+        for ln, expected in zip(got, want, strict=True):
+            status, _, reason = expected.partition(", ")
+            text = "; ".join(m for m in (ln.message, ln.suggestion or "") if m)
+            if ln.status != status:
+                found.append(f"{gang} line {ln.number} {ln.text!r}: expected {status}, got {ln.status} ({text})")
+            elif reason and reason not in text:
+                found.append(f"{gang} line {ln.number} {ln.text!r}: expected {reason!r} in {text!r}")
+    return found
 
 
 def problems(case: Case, out: Outcome) -> list[str]:
@@ -152,6 +212,8 @@ def problems(case: Case, out: Outcome) -> list[str]:
             if res.succeeded
             else "fails"
         )
+        if case.files and res.order != order:
+            found.append(f"{order.text()}: the adjudicator carried out {res.order.text()} ({res.reason})")
         if actual != expected:
             found.append(f"{order.text()}: expected {expected}, got {actual} ({res.reason})")
         elif reason and reason not in res.reason:
@@ -181,7 +243,7 @@ def test_case(case: Case) -> None:
     tally = TALLY.setdefault(case.section, [0, 0])
     tally[1] += 1
     out = run(case)
-    found = problems(case, out)
+    found = problems(case, out) + (line_problems(case) if case.files else [])
     assert not found, f"{case.name} ({case.description})\n  " + "\n  ".join(found)
     tally[0] += 1
 
@@ -301,3 +363,30 @@ def test_each_rule_choice_decides_its_datc_case(choice: dict[str, Any], datc: st
     assert not problems(case, run(case))
     other = adjudicate(case.gmap, case.state, orders, retreats, rules=dataclasses.replace(MOONSHINE, **choice))
     assert problems(case, other)
+
+
+# -- one reading of an orders file ---------------------------------------------------------
+
+FILE_CASES = [c for c in CATALOGUE if c.files]
+
+
+@pytest.mark.parametrize("case", FILE_CASES, ids=[c.name for c in FILE_CASES])
+def test_adjudicate_and_the_inbox_read_a_file_as_check_does(case: Case, tmp_path: Path) -> None:
+    """`moonshine adjudicate` (runner.read_plan) and the inbox (intake.decode_part, an
+    attached file with no charset) read the bytes of each case's file as `check`
+    does: the same text, the same accepted orders."""
+    import email
+
+    from moonshine.intake import decode_part
+    from moonshine.runner import read_plan
+
+    for gang, go in checked(case).items():
+        text, encoding = case.files[gang]
+        data = text.encode(encoding)
+        path = tmp_path / f"{gang}.txt"
+        path.write_bytes(data)
+        plan, sub = read_plan(case.gmap, case.state, gang, path, relative_to=tmp_path)
+        assert plan.unit_orders == go.unit_orders and plan.retreats == go.retreats
+        assert [ln.status for ln in sub.lines] == [ln.status for ln in go.lines if ln.status not in (BLANK, COMMENT)]
+        part = email.message_from_bytes(b"Content-Type: text/plain\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + data)
+        assert decode_part(part).splitlines() == text.splitlines()

@@ -25,7 +25,7 @@ def test_draw_recomputed_independently(chicago: GameMap) -> None:
             break
         index -= weight
     draw = draw_raid(chicago, seed, turn)
-    assert draw.district == picked == "NOC"
+    assert draw is not None and draw.district == picked == "NOC"
     assert draw.total == total
 
 
@@ -109,4 +109,5 @@ def test_open_turn_returns_then_raids(chicago: GameMap, start: GameState) -> Non
     s = start.copy()
     s.turn = "autumn-1924"
     open_turn(chicago, s, "sample-game-1")
-    assert s.raid is not None and s.raid.district == draw_raid(chicago, "sample-game-1", "autumn-1924").district
+    drawn = draw_raid(chicago, "sample-game-1", "autumn-1924")
+    assert s.raid is not None and drawn is not None and s.raid.district == drawn.district
