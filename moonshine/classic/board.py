@@ -91,6 +91,7 @@ class ClassicMap:
         info: BoardInfo,
     ) -> None:
         self.info = info
+        self.directory: Path | None = None  # the board's folder, when read from one
         self.powers: Mapping[str, str] = info.powers
         self.victory_centres = info.victory_centres
         self.provinces = dict(provinces)
@@ -269,6 +270,7 @@ def load_classic_map(directory: Path = MAP_DIR) -> ClassicMap:
         except ValueError:
             raise MapError("borders.csv", ",".join(row), f"unknown terrain {row[2]!r}") from None
     gmap = ClassicMap(provinces, {p: tuple(sorted(v)) for p, v in coasts.items()}, borders, info)
+    gmap.directory = directory
     for power, texts in info.start.items():
         for text in texts:
             kind, _, where = text.strip().partition(" ")
