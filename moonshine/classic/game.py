@@ -3,6 +3,7 @@
     game.yaml                     variant: classic, title, players by power
     turns/spring-1901/state.yaml  the state at the start of each phase
     turns/spring-1901/results.yaml, results.txt   once adjudicated
+    turns/spring-1901/map.svg, map.png            the phase's map picture (orders and results)
     orders/spring-1901/ENG.txt    one file per power (AUS, ENG, ... or england.txt)
 
 An orders file has one order per line in standard notation; ``#`` starts a
@@ -164,7 +165,9 @@ def adjudicate_phase_dir(
     extra_orders: Mapping[str, Sequence[Order]] | None = None,
 ) -> Adjudicated:
     """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``."""
+    from moonshine.classic.picture import has_layout, render_both
     from moonshine.gamedir import atomic_write_text, git_commit
+    from moonshine.reports import atomic_write_bytes
 
     gmap = gmap or standard_map()
     try:
@@ -189,6 +192,10 @@ def adjudicate_phase_dir(
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
+    if has_layout(gmap):  # the map picture, beside the results (written first: results imply a picture)
+        svg, png = render_both(gmap, st, outcome)
+        atomic_write_text(results_path.with_name("map.svg"), svg)
+        atomic_write_bytes(results_path.with_name("map.png"), png)
     atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
     atomic_write_text(results_path.with_suffix(".txt"), results_text(gmap, outcome, problems))
     nxt = outcome.next_state

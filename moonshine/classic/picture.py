@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from moonshine.classic.orders import (
     parse_order,
 )
 from moonshine.classic.phases import PhaseOutcome
-from moonshine.classic.state import ClassicState, Season, Step, Unit
+from moonshine.classic.state import ClassicState, Step, Unit
 from moonshine.errors import MapError
 from moonshine.picture import (
     Circle,
@@ -62,6 +62,8 @@ from moonshine.picture import (
 )
 
 LAYOUT_FILE = "layout.yaml"
+LABEL_ABOVE = 27.0  # a province's code stands this far above its unit unless placed
+MIN_EDGE = 10.0  # a shared edge shorter than this does not show a border: a link is drawn
 
 # -- words ---------------------------------------------------------------------------------
 
@@ -80,13 +82,14 @@ _WORDS: dict[str, dict[str, str]] = {
         "centre": "1 centre",
         "board": "Board",
         "land": "land",
+        "impassable": "impassable",
         "sea": "sea",
         "centre_mark": "supply centre (owner's colour)",
         "coast": "coast of a province with two",
         "army_border": "border for armies only",
         "fleet_border": "border for fleets only",
         "both_border": "border for armies and fleets",
-        "no_border": "no border (drawing only)",
+        "no_border": "no border",
         "link": "border where the shapes do not touch",
         "orders": "Units and orders",
         "army": "army (A)",
@@ -115,13 +118,14 @@ _WORDS: dict[str, dict[str, str]] = {
         "centre": "1 centre",
         "board": "Carte",
         "land": "terre",
+        "impassable": "infranchissable",
         "sea": "mer",
         "centre_mark": "centre de ravitaillement (couleur du possesseur)",
         "coast": "côte d'une province à deux côtes",
         "army_border": "frontière pour armées seulement",
         "fleet_border": "frontière pour flottes seulement",
         "both_border": "frontière pour armées et flottes",
-        "no_border": "pas de frontière (dessin seulement)",
+        "no_border": "pas de frontière",
         "link": "frontière là où les formes ne se touchent pas",
         "orders": "Unités et ordres",
         "army": "armée (A)",
@@ -144,7 +148,7 @@ LANGUAGES = tuple(_WORDS)
 LAND = "#f3eee2"
 SEA = "#cfe2f0"
 SEA_TEXT = "#2f5f8a"
-OFFBOARD = "#dcdcdc"
+OFFBOARD = "#ececec"
 TEXT = "#1e1e1e"
 HALO = "#ffffff"
 ARMY_LINE = "#8a7a66"  # a border armies cross
@@ -152,7 +156,7 @@ FLEET_LINE = "#5b8fc0"  # a border fleets cross
 WALL = "#303030"
 CROSS = "#111111"
 DISLODGED = "#c8102e"
-TINT = 0.5  # share of the owner's colour in an owned supply centre's fill
+TINT = 0.6  # share of the owner's colour in an owned supply centre's fill
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -249,9 +253,7 @@ def _board_key(gmap: ClassicMap) -> tuple[tuple[str, ...], tuple[tuple[str, ...]
 
 
 @functools.lru_cache(maxsize=8)
-def _load_layout(
-    path: Path, key: tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]
-) -> BoardLayout:
+def _load_layout(path: Path, key: tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]) -> BoardLayout:
     provinces, coast_lists, powers = key
     coasts = {c: province_of(c) for regs in coast_lists for c in regs}
     src = str(path)
@@ -311,7 +313,11 @@ def _load_layout(
         if bad:
             raise MapError(src, f"{k}.{bad[0]}", "unknown key (expected at, label, points, coasts)")
         at = _point(entry["at"], src, f"{k}.at", width, height)
-        label = _point(entry["label"], src, f"{k}.label", width, height) if "label" in entry else (at[0], at[1] - 22)
+        label = (
+            _point(entry["label"], src, f"{k}.label", width, height)
+            if "label" in entry
+            else (at[0], at[1] - LABEL_ABOVE)
+        )
         more = entry.get("points") or []
         if not isinstance(more, list):
             raise MapError(src, f"{k}.points", "expected a list of points [[x, y], ...]")
@@ -324,7 +330,9 @@ def _load_layout(
         for c, p in given.items():
             region = f"{code}/{str(c).upper()}"
             if region not in own:
-                raise MapError(src, f"{k}.coasts.{c}", f"{code} has no such coast (its coasts: {', '.join(own) or 'none'})")
+                raise MapError(
+                    src, f"{k}.coasts.{c}", f"{code} has no such coast (its coasts: {', '.join(own) or 'none'})"
+                )
             places[region] = _point(p, src, f"{k}.coasts.{c}", width, height)
         lacking = [c for c in own if c not in places]
         if lacking:
@@ -380,7 +388,8 @@ def _cells(sites: Sequence[Pt], width: float, height: float) -> list[_Tagged]:
     cells: list[_Tagged] = []
     for i, s in enumerate(sites):
         others = sorted(
-            (j for j in range(len(sites)) if j != i), key=lambda j: (sites[j][0] - s[0]) ** 2 + (sites[j][1] - s[1]) ** 2
+            (j for j in range(len(sites)) if j != i),
+            key=lambda j: (sites[j][0] - s[0]) ** 2 + (sites[j][1] - s[1]) ** 2,
         )
         poly = frame
         for j in others:
@@ -451,8 +460,10 @@ def _with_cells(layout: BoardLayout) -> BoardLayout:
     seen: dict[tuple[int, int], int] = {}
     for i, s in enumerate(sites):
         if _key(s) in seen:
-            a, b = owner[seen[_key(s)]] or "offboard", owner[i] or "offboard"
-            raise MapError(layout.source, f"provinces.{b}", f"the point [{s[0]:g}, {s[1]:g}] is also a point of {a}")
+            first, second = owner[seen[_key(s)]] or "offboard", owner[i] or "offboard"
+            raise MapError(
+                layout.source, f"provinces.{second}", f"the point [{s[0]:g}, {s[1]:g}] is also a point of {first}"
+            )
         seen[_key(s)] = i
     cells = _cells(sites, layout.width, layout.height)
     outline: dict[str, list[tuple[Pt, Pt]]] = {}
@@ -534,7 +545,7 @@ def drawing(gmap: ClassicMap, layout: BoardLayout) -> Drawing:
     for b in borders(gmap):
         pairs.add((b.a, b.b))
         segs = layout.shared.get((b.a, b.b), ())
-        if layout.kind == "cells" and sum(math.dist(s.a, s.b) for s in segs) >= 6.0:
+        if layout.kind == "cells" and sum(math.dist(s.a, s.b) for s in segs) >= MIN_EDGE:
             edges.append((b, segs))
         else:
             links.append(b)
@@ -558,9 +569,9 @@ HEAD_LEN = 12.0
 HEAD_HALF = 6.5
 DASH = (7.0, 5.0)
 RING = UNIT_R + 5.5  # a support to hold, a convoy
-DISLODGED_OFFSET = (19.0, 14.0)
+DISLODGED_OFFSET = (20.0, 15.0)  # right of and below the unit that took its place
 LEGEND_FONT = 15.0
-LEGEND_ROW = 21.0
+LEGEND_ROW = 27.0
 LEGEND_HEAD = 25.0
 
 
@@ -757,8 +768,13 @@ class _Scene:
                     lay.node_radius,
                     Paint(fill=self.fill(code, owners), stroke=ARMY_LINE, width=2.0),
                 )
+            parts: list[Item] = [shape]
+            if not self.gmap.near[code] and lay.kind == "cells":
+                parts.extend(Line(h, Paint(stroke="#9a9a9a", width=1.2)) for r in rings for h in _hatch(r, 9.0))
             items.append(
-                Group((("class", "province"), ("data-province", code), ("data-title", f"{name} ({code})")), (shape,))
+                Group(
+                    (("class", "province"), ("data-province", code), ("data-title", f"{name} ({code})")), tuple(parts)
+                )
             )
         for border, segs in how.edges:
             lines = [(self.xy(s.a), self.xy(s.b)) for s in segs]
@@ -776,7 +792,9 @@ class _Scene:
         out: list[Item] = []
         for line in lines:
             out.extend(_border_lines(border.kind, line))
-        return Group((("class", "border"), ("data-border", f"{border.a}-{border.b}"), ("data-kind", border.kind)), tuple(out))
+        return Group(
+            (("class", "border"), ("data-border", f"{border.a}-{border.b}"), ("data-kind", border.kind)), tuple(out)
+        )
 
     def _link(self, border: Border) -> Group:
         lay = self.layout
@@ -795,9 +813,7 @@ class _Scene:
             prov = self.gmap.provinces[code]
             at = self.xy(p.label)
             sea = prov.terrain is Terrain.SEA
-            group: list[Item] = [
-                Label(at, code, CODE_SIZE, SEA_TEXT if sea else TEXT, bold=True, italic=sea, halo=3.0)
-            ]
+            group: list[Item] = [Label(at, code, CODE_SIZE, SEA_TEXT if sea else TEXT, bold=True, italic=sea, halo=3.0)]
             if lay.kind == "nodes":
                 group.append(Label(self.xy((p.at[0], p.at[1] + UNIT_R + 16)), prov.name, NAME_SIZE, TEXT, halo=3.0))
             if prov.supply:
@@ -815,6 +831,27 @@ class _Scene:
         return items
 
 
+def _hatch(ring: Sequence[Pt], gap: float) -> list[tuple[Pt, Pt]]:
+    """Diagonal lines (x + y constant) ``gap`` apart, clipped to the inside of ``ring``."""
+    out: list[tuple[Pt, Pt]] = []
+    lo = min(p[0] + p[1] for p in ring)
+    hi = max(p[0] + p[1] for p in ring)
+    k = math.floor(lo / gap) * gap + gap
+    while k < hi:
+        xs: list[float] = []
+        for i in range(len(ring)):
+            (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % len(ring)]
+            s1, s2 = x1 + y1 - k, x2 + y2 - k
+            if (s1 < 0) != (s2 < 0):
+                t = s1 / (s1 - s2)
+                xs.append(x1 + t * (x2 - x1))
+        xs.sort()
+        for a, b in zip(xs[::2], xs[1::2], strict=False):
+            out.append(((a, k - a), (b, k - b)))
+        k += gap
+    return out
+
+
 def _text_width(text: str, size: float) -> float:
     return 0.62 * size * len(text)
 
@@ -824,9 +861,10 @@ def _border_lines(kind: str, line: tuple[Pt, ...], width: float = 2.0) -> tuple[
         return (Line(line, Paint(stroke=ARMY_LINE, width=width)),)
     if kind == "fleet":
         return (Line(line, Paint(stroke=FLEET_LINE, width=width)),)
+    # both: an army line and a fleet line side by side
     return (
-        Line(line, Paint(stroke=ARMY_LINE, width=width + 0.4)),
-        Line(line, Paint(stroke=FLEET_LINE, width=width + 0.4, dash=(6.0, 6.0))),
+        Line(_shift(line, width * 0.55), Paint(stroke=ARMY_LINE, width=width * 0.9)),
+        Line(_shift(line, -width * 0.55), Paint(stroke=FLEET_LINE, width=width * 0.9)),
     )
 
 
@@ -895,7 +933,16 @@ class _Orders:
     def dest(self, region: str) -> Pt:
         return self.sc.place(region)
 
+    @property
+    def start_gap(self) -> float:
+        """A line leaves its unit here (on a board of discs: the disc's rim)."""
+        lay = self.sc.layout
+        return lay.node_radius - 6 if lay.kind == "nodes" else UNIT_R + 3
+
     def _end_gap(self, region: str) -> float:
+        lay = self.sc.layout
+        if lay.kind == "nodes":
+            return lay.node_radius - 6
         return UNIT_R + 4 if province_of(region) in self.occupied else 5.0
 
     def move_line(self, d: _Drawn, dest: str) -> tuple[Pt, ...]:
@@ -910,7 +957,7 @@ class _Orders:
         ]
         pts = [start, *_chain(start, fleets), end] if fleets else [start, end]
         path = _curve(pts) if len(pts) > 2 else tuple(pts)
-        return _shift(_trim(path, UNIT_R + 3, self._end_gap(dest)), ARROW_SHIFT)
+        return _shift(_trim(path, self.start_gap, self._end_gap(dest)), ARROW_SHIFT)
 
     def items(self) -> list[Item]:
         out: list[Item] = []
@@ -926,22 +973,25 @@ class _Orders:
             if isinstance(o, Move):
                 shapes = _arrow(self.move_line(d, o.dest), colour, failed, width=3.4, end="head")
             elif isinstance(o, Retreat):
-                line = _shift(_trim((d.at, self.dest(o.dest)), UNIT_R + 3, self._end_gap(o.dest)), ARROW_SHIFT)
+                line = _shift(_trim((d.at, self.dest(o.dest)), self.start_gap, self._end_gap(o.dest)), ARROW_SHIFT)
                 shapes = _arrow(line, colour, failed, width=2.6, end="chevron")
             elif isinstance(o, SupportMove):
                 a = self.occupied.get(o.target.province, self.sc.place(o.target.region))
                 b = self.dest(o.dest)
                 mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
                 supported = moves.get(o.target.province)
-                if supported is not None and isinstance(supported.order, Move):
-                    if province_of(supported.order.dest) == province_of(o.dest):
-                        path = self.move_line(supported, supported.order.dest)
-                        mid = _point_along(path, _polyline_length(path) / 2)[0]
-                line = _trim((d.at, mid), UNIT_R + 3, 2.0)
+                if (
+                    supported is not None
+                    and isinstance(supported.order, Move)
+                    and province_of(supported.order.dest) == province_of(o.dest)
+                ):
+                    path = self.move_line(supported, supported.order.dest)
+                    mid = _point_along(path, _polyline_length(path) / 2)[0]
+                line = _trim((d.at, mid), self.start_gap, 2.0)
                 shapes = _arrow(line, colour, failed, width=2.0, end="dot", mark_at=0.5)
             elif isinstance(o, SupportHold):
                 c = self.occupied.get(o.target.province, self.sc.place(o.target.region))
-                line = _trim((d.at, c), UNIT_R + 3, RING)
+                line = _trim((d.at, c), self.start_gap, RING)
                 shapes = [*_ring(c, colour, failed, width=2.0), *_arrow(line, colour, failed, width=2.0, end="none")]
             elif isinstance(o, Convoy):
                 shapes = _ring(d.at, colour, failed, r=RING + 1.5, width=2.2)
@@ -990,7 +1040,7 @@ def _unit_group(sc: _Scene, unit: Unit, at: Pt, mark: str, role: str = "unit") -
     elif mark == "disbanded":
         items.extend(_cross(at, 9.0))
     elif mark == "built":
-        badge = (at[0] + UNIT_R * 0.95, at[1] - UNIT_R * 0.95)
+        badge = (at[0] + UNIT_R * 0.95, at[1] + UNIT_R * 0.95)
         items.append(Circle(badge, 6.5, Paint(fill=HALO, stroke=TEXT, width=1.4)))
         items.append(Line(((badge[0] - 3.6, badge[1]), (badge[0] + 3.6, badge[1])), Paint(stroke=TEXT, width=1.8)))
         items.append(Line(((badge[0], badge[1] - 3.6), (badge[0], badge[1] + 3.6)), Paint(stroke=TEXT, width=1.8)))
@@ -1060,7 +1110,7 @@ def build_scene(
     retreat_at: dict[tuple[str, str], Pt] = {}
     for d in st.dislodged:
         base = sc.place(d.region)
-        at = (base[0] + DISLODGED_OFFSET[0], base[1] - DISLODGED_OFFSET[1])
+        at = (base[0] + DISLODGED_OFFSET[0], base[1] + DISLODGED_OFFSET[1])
         retreat_at[(d.power, d.region)] = at
         units.append((d.unit, at, "dislodged", "unit dislodged"))
     if step is Step.ADJUSTMENTS and nxt is not None:
@@ -1076,9 +1126,10 @@ def build_scene(
             if order is None or not r.unit:
                 continue
             region = r.unit.split(" ", 1)[-1]
+            found: Pt | None
             if step is Step.RETREATS:
-                at = retreat_at.get((r.power, region))
-                if at is None:
+                found = retreat_at.get((r.power, region))
+                if found is None:
                     continue
                 if not (isinstance(order, Retreat) and r.succeeded):
                     units = [
@@ -1086,8 +1137,8 @@ def build_scene(
                         for u, p, m, role in units
                     ]
             else:
-                at = occupied.get(province_of(region), sc.place(region))
-            drawn.append(_Drawn(r.power, order, order.text(), r.succeeded, at))
+                found = occupied.get(province_of(region), sc.place(region))
+            drawn.append(_Drawn(r.power, order, order.text(), r.succeeded, found))
     items.extend(_Orders(sc, drawn, occupied).items())
     for u, at, mark, role in units:
         items.append(_unit_group(sc, u, at, mark, role))
@@ -1097,7 +1148,8 @@ def build_scene(
     items.append(Label((MARGIN, TITLE_H / 2 + 2), text, TITLE_SIZE, TEXT, anchor="start", bold=True))
     marks = {m for _, _, m, _ in units if m}
     kinds = {type(d.order) for d in drawn}
-    legend, height = _legend(sc, st, how, marks, kinds, TITLE_H + layout.height + 10, width)
+    failed = any(not d.succeeded for d in drawn if not isinstance(d.order, (Build, Disband)))
+    legend, height = _legend(sc, st, how, marks, kinds, failed, TITLE_H + layout.height + 10, width)
     items.append(legend)
     return Scene(width, TITLE_H + layout.height + 10 + height + MARGIN, text, tuple(items))
 
@@ -1111,6 +1163,7 @@ def _legend(
     how: Drawing,
     marks: set[str],
     kinds: set[type],
+    failed: bool,
     top: float,
     width: float,
 ) -> tuple[Group, float]:
@@ -1138,10 +1191,16 @@ def _legend(
     if sc.layout.kind == "cells":
         board.append(([Poly((_sq((16, 0), 9.0),), Paint(fill=LAND, stroke=ARMY_LINE, width=1.0))], w["land"]))
         board.append(([Poly((_sq((16, 0), 9.0),), Paint(fill=SEA, stroke=FLEET_LINE, width=1.0))], w["sea"]))
+    if any(not gmap.near[p] for p in gmap.provinces) and sc.layout.kind == "cells":
+        sample = _sq((16, 0), 9.0)
+        hatch = [Line(h, Paint(stroke="#9a9a9a", width=1.2)) for h in _hatch(sample, 6.0)]
+        board.append(([Poly((sample,), Paint(fill=OFFBOARD, stroke=WALL, width=1.6)), *hatch], w["impassable"]))
     if gmap.supply_centres:
         board.append(([Circle((16, 0), CENTRE_R, Paint(fill=HALO, stroke=TEXT, width=1.5))], w["centre_mark"]))
     if gmap.coasts:
-        board.append(([Circle((16, 0), 3.2, Paint(fill=FLEET_LINE, stroke=HALO, width=1.0))], "nc, sc, ec: " + w["coast"]))
+        board.append(
+            ([Circle((16, 0), 3.2, Paint(fill=FLEET_LINE, stroke=HALO, width=1.0))], "nc, sc, ec: " + w["coast"])
+        )
     present = {b.kind for b, _ in how.edges} | {b.kind for b in how.links}
     for kind, key in (("army", "army_border"), ("both", "both_border"), ("fleet", "fleet_border")):
         if kind in present:
@@ -1151,10 +1210,9 @@ def _legend(
     columns.append((w["board"], board))
 
     grey = "#8c8c8c"
-    orders: list[tuple[list[Item], str]] = [
-        (list(_unit_marker(Kind.ARMY, grey, (16, 0))), w["army"]),
-        (list(_unit_marker(Kind.FLEET, grey, (16, 0))), w["fleet"]),
-    ]
+    orders: list[tuple[list[Item], str]] = [(list(_unit_marker(Kind.ARMY, grey, (16, 0))), w["army"])]
+    if any(gmap.fleet_regions(p) for p in gmap.provinces):
+        orders.append((list(_unit_marker(Kind.FLEET, grey, (16, 0))), w["fleet"]))
     line = ((0.0, 0.0), (34.0, 0.0))
     if Move in kinds:
         orders.append((_arrow(line, grey, False, width=3.4, end="head"), w["move"]))
@@ -1164,7 +1222,7 @@ def _legend(
         orders.append((_ring((16, 0), grey, False, r=10.0, width=2.2), w["convoy"]))
     if Retreat in kinds:
         orders.append((_arrow(line, grey, False, width=2.6, end="chevron"), w["retreat"]))
-    if kinds - {Build, Disband}:
+    if failed:
         orders.append((_arrow(line, grey, True, width=2.4, end="head", mark_at=0.4), w["failed"]))
     probe = Unit(next(iter(gmap.powers)), Kind.ARMY, "")
     for mark in ("dislodged", "built", "disbanded"):
@@ -1250,4 +1308,3 @@ def render_both(
     """SVG and PNG of one scene, built once."""
     scene = build_scene(gmap, st, outcome, language=language)
     return scene_svg(scene), scene_png(scene)
-

@@ -1,0 +1,412 @@
+"""The map picture of the classic family's boards (moonshine.classic.picture): what a
+player must find on it (every province, unit and order; dislodged units and their
+retreats; builds and disbands), the layout's faithfulness to the board's borders,
+readable labels, colours told apart by colour-blind readers, the files `adjudicate`
+writes, and clear errors for a board without a layout or a broken one."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import shutil
+import xml.etree.ElementTree as ET
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+import yaml
+from PIL import Image
+
+from moonshine.classic import picture
+from moonshine.classic.board import ClassicMap, board, load_classic_map, province_of
+from moonshine.classic.game import adjudicate_phase_dir, create
+from moonshine.classic.orders import Convoy, Move, Retreat, SupportHold, SupportMove, parse_order
+from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
+from moonshine.classic.state import ClassicState, from_data, initial_state
+from moonshine.errors import MapError
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+# A busy autumn on the standard board: a convoy, supports to moves and to holds, a
+# cut support, bounces, two dislodgements (one retreats, one is disbanded).
+BUSY = """
+phase: fall-1901
+units:
+  AUS: [A SER, F GRE, A VIE, A GAL]
+  ENG: [F NTH, A YOR, F NWG, F ENG]
+  FRA: [A BUR, A PIC, F MAO, A MAR]
+  GER: [A RUH, A MUN, F BEL, F DEN]
+  ITA: [A APU, F ION, A VEN, F TYS]
+  RUS: [A UKR, F SEV, A WAR, F STP/SC]
+  TUR: [A BUL, F BLA, A ARM, F CON]
+owners:
+  AUS: [BUD, TRI, VIE]
+  ENG: [EDI, LON, LVP]
+  FRA: [BRE, MAR, PAR]
+  GER: [BER, KIE, MUN]
+  ITA: [NAP, ROM, VEN]
+  RUS: [MOS, SEV, STP, WAR]
+  TUR: [ANK, CON, SMY]
+"""
+BUSY_ORDERS = {
+    "AUS": ["A SER - BUL", "F GRE S A SER - BUL", "A GAL - RUM", "A VIE S A GAL"],
+    "ENG": ["F NTH C A YOR - NWY", "A YOR - NWY", "F NWG S A YOR - NWY", "F ENG - MAO"],
+    "FRA": ["A PIC S A BUR", "A MAR - SPA", "F MAO - SPA/NC", "A BUR H"],
+    "GER": ["A RUH - BUR", "A MUN S A RUH - BUR", "F BEL - PIC", "F DEN - SWE"],
+    "ITA": ["A APU - TUN", "F ION C A APU - TUN", "A VEN - TRI", "F TYS - LYO"],
+    "RUS": ["A UKR S A GAL - RUM", "F SEV - BLA", "A WAR - GAL", "F STP/SC - BOT"],
+    "TUR": ["A BUL H", "F BLA S A BUL", "A ARM - SEV", "F CON - AEG"],
+}
+
+
+def _orders(texts: dict[str, list[str]]) -> dict[str, list[object]]:
+    return {p: [parse_order(t) for t in ts] for p, ts in texts.items()}
+
+
+@pytest.fixture(scope="module")
+def classic() -> ClassicMap:
+    return board("classic")
+
+
+@pytest.fixture(scope="module")
+def busy(classic: ClassicMap) -> tuple[ClassicState, PhaseOutcome]:
+    st = from_data(yaml.safe_load(BUSY), classic)
+    return st, adjudicate_phase(classic, st, _orders(BUSY_ORDERS))  # type: ignore[arg-type]
+
+
+def _svg(text: str) -> ET.Element:
+    return ET.fromstring(text.encode("utf-8"))
+
+
+def _groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
+
+
+# -- what the picture holds ------------------------------------------------------------------
+
+
+def test_svg_holds_every_province_unit_and_order(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
+    st, outcome = busy
+    root = _svg(picture.render_svg(classic, st, outcome))
+    assert root.findtext(f"{SVG}title") == "Autumn 1901: orders and results"
+    assert {g.get("data-province") for g in _groups(root, "province")} == set(classic.provinces)
+    drawn_units = {(g.get("data-power"), g.get("data-unit")) for g in _groups(root, "unit")}
+    assert drawn_units == {(u.power, u.label()) for u in st.units}
+    orders = {g.get("data-order"): g.get("data-result") for g in _groups(root, "order")}
+    drawable = (Move, SupportMove, SupportHold, Convoy)
+    expected = {
+        r.order: "succeeds" if r.succeeded else "fails"
+        for r in outcome.results
+        if isinstance(parse_order(r.order), drawable)
+    }
+    assert len(expected) == 26  # all but the two holds
+    assert orders == expected
+    # the convoyed army's arrow, the cut support and the bounce are there with their results
+    assert orders["A YOR - NWY"] == "succeeds"
+    assert orders["A PIC S A BUR"] == "fails"
+    assert orders["F MAO - SPA/NC"] == "fails"
+
+
+def test_failed_orders_are_dashed_and_crossed(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
+    st, outcome = busy
+    root = _svg(picture.render_svg(classic, st, outcome))
+    for g in _groups(root, "order"):
+        dashed = [p for p in g.iter(f"{SVG}path") if p.get("stroke-dasharray")]
+        crosses = len(list(g.iter(f"{SVG}path"))) >= 4
+        if g.get("data-result") == "fails":
+            assert dashed and crosses, g.get("data-order")
+        else:
+            assert not dashed, g.get("data-order")
+
+
+def test_dislodged_units_are_marked_and_their_retreats_drawn(
+    classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]
+) -> None:
+    st, outcome = busy
+    dislodged = {(d.power, d.label()) for d in outcome.next_state.dislodged}
+    assert dislodged == {("FRA", "A BUR"), ("TUR", "A BUL")}
+    moves = _svg(picture.render_svg(classic, st, outcome))
+    marked = {(g.get("data-power"), g.get("data-unit")) for g in _groups(moves, "unit") if g.get("data-mark")}
+    assert marked == dislodged
+
+    # the retreat phase: France retreats to Paris, Turkey orders nothing and is disbanded
+    st2 = outcome.next_state
+    out2 = adjudicate_phase(classic, st2, _orders({"FRA": ["A BUR R PAR"]}))  # type: ignore[arg-type]
+    root = _svg(picture.render_svg(classic, st2, out2))
+    assert root.findtext(f"{SVG}title") == "Autumn 1901, retreats: orders and results"
+    shown = {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "dislodged")}
+    assert shown == {("FRA", "A BUR", "dislodged"), ("TUR", "A BUL", "disbanded")}
+    # the winner of BUR stands there too, and the retreat has its arrow
+    assert ("GER", "A BUR") in {(g.get("data-power"), g.get("data-unit")) for g in _groups(root, "unit")}
+    orders = {g.get("data-order"): g.get("data-result") for g in _groups(root, "order")}
+    assert orders == {"A BUR R PAR": "succeeds"}
+
+
+def test_builds_and_disbands_are_shown(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
+    st, outcome = busy
+    out2 = adjudicate_phase(classic, outcome.next_state, _orders({"FRA": ["A BUR R PAR"]}))  # type: ignore[arg-type]
+    winter = out2.next_state
+    assert winter.phase.name == "winter-1901"
+    out3 = adjudicate_phase(classic, winter, _orders({"AUS": ["A BUD B"], "FRA": ["F MAO D"]}))  # type: ignore[arg-type]
+    root = _svg(picture.render_svg(classic, winter, out3))
+    assert root.findtext(f"{SVG}title") == "Winter 1901: builds and disbands"
+    marks = {(g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "unit") if g.get("data-mark")}
+    assert ("A BUD", "built") in marks
+    assert ("F MAO", "disbanded") in marks
+
+
+def test_opening_position_and_french_title(classic: ClassicMap) -> None:
+    st = initial_state(classic)
+    root = _svg(picture.render_svg(classic, st))
+    assert root.findtext(f"{SVG}title") == "Spring 1901: position"
+    assert len(_groups(root, "unit")) == 22 and not _groups(root, "order")
+    fr = _svg(picture.render_svg(classic, st, language="fr"))
+    assert fr.findtext(f"{SVG}title") == "Printemps 1901 : position"
+    with pytest.raises(MapError, match="unknown language 'de'"):
+        picture.render_svg(classic, st, language="de")
+
+
+def test_supply_centres_are_tinted_by_owner(classic: ClassicMap) -> None:
+    st = initial_state(classic)
+    root = _svg(picture.render_svg(classic, st))
+    layout = picture.layout_of(classic)
+    fills = {g.get("data-province"): g.find(f"{SVG}path").get("fill") for g in _groups(root, "province")}  # type: ignore[union-attr]
+    assert fills["PAR"] == picture._mix(layout.colours["FRA"], picture.LAND, picture.TINT)
+    assert fills["BEL"] == picture.LAND  # a neutral centre
+    assert fills["NTH"] == picture.SEA
+    assert fills["BUR"] == picture.LAND
+
+
+# -- the layout is faithful to the board -------------------------------------------------------
+
+
+def test_every_border_of_the_standard_board_is_a_shared_edge(classic: ClassicMap) -> None:
+    layout = picture.layout_of(classic)
+    how = picture.drawing(classic, layout)
+    assert how.links == ()  # no border needs a link: the shapes touch
+    assert {b.a + "-" + b.b for b, _ in how.edges} == {b.a + "-" + b.b for b in picture.borders(classic)}
+    # two provinces share an edge on the drawing only where the board has a border,
+    # but for impassable Switzerland
+    assert all("SWI" in pair for pair, _ in how.walls)
+    assert {b.kind for b in picture.borders(classic) if {b.a, b.b} == {"BRE", "PIC"}} == {"both"}
+    assert {b.kind for b in picture.borders(classic) if {b.a, b.b} == {"ANK", "SMY"}} == {"army"}
+    assert {b.kind for b in picture.borders(classic) if {b.a, b.b} == {"BOT", "STP"}} == {"fleet"}
+
+
+def test_every_border_is_drawn_in_the_svg(classic: ClassicMap) -> None:
+    root = _svg(picture.render_svg(classic, initial_state(classic)))
+    drawn = {(g.get("data-border"), g.get("data-kind")) for g in _groups(root, "border")}
+    assert drawn == {(f"{b.a}-{b.b}", b.kind) for b in picture.borders(classic)}
+
+
+def _inside(p: tuple[float, float], ring: tuple[tuple[float, float], ...]) -> bool:
+    x, y = p
+    hit = False
+    for (x1, y1), (x2, y2) in itertools.pairwise((*ring, ring[0])):
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            hit = not hit
+    return hit
+
+
+def test_units_names_and_coasts_stand_in_their_own_province(classic: ClassicMap) -> None:
+    layout = picture.layout_of(classic)
+    for code, p in layout.provinces.items():
+        rings = layout.shapes[code]
+        for what, point in (("unit", p.at), ("label", p.label), *((c, q) for c, q in p.coasts.items())):
+            assert sum(_inside(point, r) for r in rings) % 2 == 1, f"{code}: its {what} stands outside it"
+
+
+def test_labels_are_not_piled_on_each_other(classic: ClassicMap) -> None:
+    """A province's code (and its supply centre) and a unit's marker take a box each;
+    no two boxes of different provinces overlap."""
+    layout = picture.layout_of(classic)
+    boxes: list[tuple[str, float, float, float, float]] = []
+    for code, p in layout.provinces.items():
+        w = picture._text_width(code, picture.CODE_SIZE) + (2 * picture.CENTRE_R + 4 if classic.provinces[code].supply else 0)
+        x, y = p.label
+        boxes.append((code, x - w / 2, y - picture.CODE_SIZE / 2, x + w / 2, y + picture.CODE_SIZE / 2))
+        for c in (p.at, *p.coasts.values()):
+            r = picture.UNIT_R * 1.25
+            boxes.append((code, c[0] - r, c[1] - r, c[0] + r, c[1] + r))
+    clashes = [
+        (a[0], b[0])
+        for a, b in itertools.combinations(boxes, 2)
+        if a[0] != b[0] and a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+    ]
+    assert clashes == []
+
+
+# -- colour-blind readers ----------------------------------------------------------------------
+
+# Machado, Oliveira and Fernandes (2009), severity 1, on linear RGB.
+MACHADO = {
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+}
+
+
+def _lab(colour: str, matrix: tuple[tuple[float, ...], ...] | None) -> tuple[float, float, float]:
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    rgb = [linear(int(colour[i : i + 2], 16)) for i in (1, 3, 5)]
+    if matrix:
+        rgb = [min(1.0, max(0.0, sum(matrix[r][k] * rgb[k] for k in range(3)))) for r in range(3)]
+    r, g, b = rgb
+    x, y, z = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+@pytest.mark.parametrize("vision", [None, "deuteranopia", "protanopia"])
+@pytest.mark.parametrize("name", ["classic", "pure"])
+def test_power_colours_stay_apart_for_colour_blind_readers(name: str, vision: str | None) -> None:
+    """CIE76 distance between every two powers' colours (units: at least 15) and
+    their tints of owned centres (at least 8), with land and sea, as seen with
+    normal vision and under simulated deuteranopia and protanopia."""
+    layout = picture.layout_of(board(name))
+    matrix = MACHADO[vision] if vision else None
+    full = layout.colours
+    tints = {p: picture._mix(c, picture.LAND, picture.TINT) for p, c in full.items()}
+    tints |= {"land": picture.LAND, "sea": picture.SEA}
+    for colours, least in ((full, 15.0), (tints, 8.0)):
+        for (a, ca), (b, cb) in itertools.combinations(colours.items(), 2):
+            d = math.dist(_lab(ca, matrix), _lab(cb, matrix))
+            assert d >= least, f"{a} and {b}: {d:.1f} under {vision or 'normal vision'}"
+
+
+# -- Pure ---------------------------------------------------------------------------------------
+
+
+def test_pure_draws_seven_discs_and_a_line_for_each_border() -> None:
+    gmap = board("pure")
+    st = initial_state(gmap)
+    out = adjudicate_phase(gmap, st, _orders({"ENG": ["A LON - ROM"], "FRA": ["A PAR S A LON - ROM"]}))  # type: ignore[arg-type]
+    root = _svg(picture.render_svg(gmap, st, out))
+    assert {g.get("data-province") for g in _groups(root, "province")} == set(gmap.provinces)
+    links = _groups(root, "link")
+    assert len(links) == 21 == len(picture.borders(gmap))
+    assert {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "unit")} >= {
+        ("ITA", "A ROM", "dislodged")
+    }
+    assert {g.get("data-order") for g in _groups(root, "order")} == {"A LON - ROM", "A PAR S A LON - ROM"}
+
+
+# -- PNG, determinism ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [1000, 600])
+def test_png_opens_at_its_size(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome], width: int) -> None:
+    st, outcome = busy
+    scene = picture.build_scene(classic, st, outcome)
+    png = picture.render_png(classic, st, outcome, width=width)
+    image = Image.open(BytesIO(png))
+    assert image.format == "PNG"
+    assert image.size == (width, round(scene.height * width / scene.width))
+
+
+def test_same_inputs_give_the_same_bytes(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
+    st, outcome = busy
+    first = picture.render_both(classic, st, outcome)
+    picture._load_layout.cache_clear()
+    again = picture.render_both(classic, st, outcome)
+    assert first == again
+    assert first[0] != picture.render_svg(classic, st)  # and the orders do change it
+
+
+# -- errors -------------------------------------------------------------------------------------
+
+
+def _board_copy(tmp_path: Path, name: str = "pure") -> Path:
+    folder = tmp_path / "board"
+    shutil.copytree(Path(picture.MAPS_DIR) / name, folder)
+    return folder
+
+
+def test_a_board_without_a_layout_gets_a_clear_error(tmp_path: Path) -> None:
+    folder = _board_copy(tmp_path)
+    (folder / "layout.yaml").unlink()
+    gmap = load_classic_map(folder)
+    assert not picture.has_layout(gmap)
+    with pytest.raises(MapError) as err:
+        picture.render_svg(gmap, initial_state(gmap))
+    text = str(err.value)
+    assert str(folder / "layout.yaml") in text
+    assert "has no map picture" in text and "classic/layout.yaml" in text
+
+
+LAYOUT_ERRORS = [
+    # (change to pure's layout.yaml, key named, words of the problem)
+    ({"kind": "hexes"}, "kind", "expected cells or nodes"),
+    ({"size": [1000]}, "size", "expected the frame's [width, height]"),
+    ({"colours": {"AUS": "red"}}, "colours.AUS", "expected a colour like"),
+    ({"provinces": {"LON": {"at": [500, 100]}}}, "provinces", "no place for BER, CON, MOS, PAR, ROM, VIE"),
+    ({"provinces.LON": {"at": [5000, 100]}}, "provinces.LON.at", "outside the frame"),
+    ({"provinces.LON": {"where": [1, 1], "at": [1, 1]}}, "provinces.LON.where", "unknown key"),
+    ({"provinces.XYZ": {"at": [1, 1]}}, "provinces.XYZ", "no such province on this board"),
+    ({"provinces.LON": {"at": [1, 1], "coasts": {"NC": [2, 2]}}}, "provinces.LON.coasts.NC", "LON has no such coast"),
+    ({"wind": 3}, "wind", "unknown key"),
+]
+
+
+@pytest.mark.parametrize(("change", "key", "problem"), LAYOUT_ERRORS)
+def test_a_broken_layout_names_its_file_key_and_problem(
+    tmp_path: Path, change: dict[str, object], key: str, problem: str
+) -> None:
+    folder = _board_copy(tmp_path)
+    path = folder / "layout.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for k, v in change.items():
+        if k.startswith("provinces."):
+            data["provinces"][k.split(".", 1)[1]] = v
+        else:
+            data[k] = v
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    gmap = load_classic_map(folder)
+    with pytest.raises(MapError) as err:
+        picture.layout_of(gmap)
+    assert err.value.source == str(path)
+    assert err.value.key == key
+    assert problem in err.value.problem
+
+
+# -- adjudicate writes the picture ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["classic", "pure"])
+def test_adjudicate_writes_the_map_beside_the_results(tmp_path: Path, name: str) -> None:
+    gmap = board(name)
+    create(tmp_path, "Test", use_git=False, board_name=name)
+    first = gmap.powers and next(iter(gmap.info.start))
+    unit = gmap.info.start[first][0]
+    target = sorted(gmap.army_nb[province_of(unit.split()[1])])[0]
+    (tmp_path / "orders" / "spring-1901" / f"{first}.txt").write_text(f"{unit} - {target}\n", encoding="utf-8")
+    done = adjudicate_phase_dir(tmp_path, "spring-1901", commit=False, gmap=gmap)
+    folder = done.results_path.parent
+    root = _svg((folder / "map.svg").read_text(encoding="utf-8"))
+    assert {g.get("data-order") for g in _groups(root, "order")} == {f"{unit} - {target}"}
+    assert Image.open(folder / "map.png").size[0] == 1000
+
+
+def test_adjudicate_without_a_layout_writes_no_map(tmp_path: Path) -> None:
+    folder = _board_copy(tmp_path)
+    (folder / "layout.yaml").unlink()
+    gmap = load_classic_map(folder)
+    game = tmp_path / "game"
+    game.mkdir()
+    from moonshine.classic import game as game_mod
+    from moonshine.classic import state as state_mod
+    from moonshine.gamedir import atomic_write_text
+
+    atomic_write_text(game_mod.state_path(game, "spring-1901"), state_mod.dumps(initial_state(gmap)))
+    done = adjudicate_phase_dir(game, "spring-1901", commit=False, gmap=gmap)
+    assert done.results_path.is_file()
+    assert not (done.results_path.parent / "map.svg").exists()
