@@ -20,7 +20,7 @@ from PIL import Image
 from moonshine.classic import picture
 from moonshine.classic.board import ClassicMap, board, load_classic_map, province_of
 from moonshine.classic.game import adjudicate_phase_dir, create
-from moonshine.classic.orders import Convoy, Move, Retreat, SupportHold, SupportMove, parse_order
+from moonshine.classic.orders import Convoy, Move, Order, SupportHold, SupportMove, parse_order
 from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
 from moonshine.classic.state import ClassicState, from_data, initial_state
 from moonshine.errors import MapError
@@ -59,7 +59,7 @@ BUSY_ORDERS = {
 }
 
 
-def _orders(texts: dict[str, list[str]]) -> dict[str, list[object]]:
+def _orders(texts: dict[str, list[str]]) -> dict[str, list[Order]]:
     return {p: [parse_order(t) for t in ts] for p, ts in texts.items()}
 
 
@@ -71,7 +71,7 @@ def classic() -> ClassicMap:
 @pytest.fixture(scope="module")
 def busy(classic: ClassicMap) -> tuple[ClassicState, PhaseOutcome]:
     st = from_data(yaml.safe_load(BUSY), classic)
-    return st, adjudicate_phase(classic, st, _orders(BUSY_ORDERS))  # type: ignore[arg-type]
+    return st, adjudicate_phase(classic, st, _orders(BUSY_ORDERS))
 
 
 def _svg(text: str) -> ET.Element:
@@ -131,7 +131,7 @@ def test_dislodged_units_are_marked_and_their_retreats_drawn(
 
     # the retreat phase: France retreats to Paris, Turkey orders nothing and is disbanded
     st2 = outcome.next_state
-    out2 = adjudicate_phase(classic, st2, _orders({"FRA": ["A BUR R PAR"]}))  # type: ignore[arg-type]
+    out2 = adjudicate_phase(classic, st2, _orders({"FRA": ["A BUR R PAR"]}))
     root = _svg(picture.render_svg(classic, st2, out2))
     assert root.findtext(f"{SVG}title") == "Autumn 1901, retreats: orders and results"
     shown = {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "dislodged")}
@@ -143,11 +143,11 @@ def test_dislodged_units_are_marked_and_their_retreats_drawn(
 
 
 def test_builds_and_disbands_are_shown(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
-    st, outcome = busy
-    out2 = adjudicate_phase(classic, outcome.next_state, _orders({"FRA": ["A BUR R PAR"]}))  # type: ignore[arg-type]
+    _, outcome = busy
+    out2 = adjudicate_phase(classic, outcome.next_state, _orders({"FRA": ["A BUR R PAR"]}))
     winter = out2.next_state
     assert winter.phase.name == "winter-1901"
-    out3 = adjudicate_phase(classic, winter, _orders({"AUS": ["A BUD B"], "FRA": ["F MAO D"]}))  # type: ignore[arg-type]
+    out3 = adjudicate_phase(classic, winter, _orders({"AUS": ["A BUD B"], "FRA": ["F MAO D"]}))
     root = _svg(picture.render_svg(classic, winter, out3))
     assert root.findtext(f"{SVG}title") == "Winter 1901: builds and disbands"
     marks = {(g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "unit") if g.get("data-mark")}
@@ -222,7 +222,8 @@ def test_labels_are_not_piled_on_each_other(classic: ClassicMap) -> None:
     layout = picture.layout_of(classic)
     boxes: list[tuple[str, float, float, float, float]] = []
     for code, p in layout.provinces.items():
-        w = picture._text_width(code, picture.CODE_SIZE) + (2 * picture.CENTRE_R + 4 if classic.provinces[code].supply else 0)
+        centre = 2 * picture.CENTRE_R + 4 if classic.provinces[code].supply else 0
+        w = picture._text_width(code, picture.CODE_SIZE) + centre
         x, y = p.label
         boxes.append((code, x - w / 2, y - picture.CODE_SIZE / 2, x + w / 2, y + picture.CODE_SIZE / 2))
         for c in (p.at, *p.coasts.values()):
@@ -289,7 +290,7 @@ def test_power_colours_stay_apart_for_colour_blind_readers(name: str, vision: st
 def test_pure_draws_seven_discs_and_a_line_for_each_border() -> None:
     gmap = board("pure")
     st = initial_state(gmap)
-    out = adjudicate_phase(gmap, st, _orders({"ENG": ["A LON - ROM"], "FRA": ["A PAR S A LON - ROM"]}))  # type: ignore[arg-type]
+    out = adjudicate_phase(gmap, st, _orders({"ENG": ["A LON - ROM"], "FRA": ["A PAR S A LON - ROM"]}))
     root = _svg(picture.render_svg(gmap, st, out))
     assert {g.get("data-province") for g in _groups(root, "province")} == set(gmap.provinces)
     links = _groups(root, "link")
