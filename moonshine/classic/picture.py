@@ -45,6 +45,7 @@ from moonshine.classic.orders import (
 )
 from moonshine.classic.phases import PhaseOutcome
 from moonshine.classic.state import ClassicState, Step, Unit
+from moonshine.colours import mix, rgb
 from moonshine.errors import MapError
 from moonshine.picture import (
     Circle,
@@ -159,17 +160,8 @@ DISLODGED = "#c8102e"
 TINT = 0.6  # share of the owner's colour in an owned supply centre's fill
 
 
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
-
-
-def _mix(colour: str, other: str, share: float) -> str:
-    a, b = _rgb(colour), _rgb(other)
-    return "#" + "".join(f"{round(share * x + (1 - share) * y):02x}" for x, y in zip(a, b, strict=True))
-
-
 def _text_on(colour: str) -> str:
-    r, g, b = _rgb(colour)
+    r, g, b = rgb(colour)
     return TEXT if (0.299 * r + 0.587 * g + 0.114 * b) / 255 > 0.6 else "#ffffff"
 
 
@@ -289,7 +281,7 @@ def _load_layout(path: Path, key: tuple[tuple[str, ...], tuple[tuple[str, ...], 
         if not isinstance(c, str) or len(c) != 7 or not c.startswith("#"):
             raise MapError(src, f"colours.{p}", f"expected a colour like '#d55e00', found {c!r}")
         try:
-            _rgb(c)
+            rgb(c)
         except ValueError:
             raise MapError(src, f"colours.{p}", f"expected a colour like '#d55e00', found {c!r}") from None
         colours[p] = c.lower()
@@ -746,7 +738,7 @@ class _Scene:
         if not self.gmap.near[code]:
             return OFFBOARD  # impassable (Switzerland)
         if code in owners:
-            return _mix(self.colour(owners[code]), LAND, TINT)
+            return mix(self.colour(owners[code]), LAND, TINT)
         return LAND
 
     def board(self, owners: Mapping[str, str], how: Drawing) -> list[Item]:
@@ -1181,7 +1173,7 @@ def _legend(
 
         def swatch(x: float, y: float, p: str = p) -> list[Item]:
             return [
-                Poly(((_sq(at(x, y), 9.0)),), Paint(fill=_mix(sc.colour(p), LAND, TINT), stroke=ARMY_LINE, width=1.0))
+                Poly(((_sq(at(x, y), 9.0)),), Paint(fill=mix(sc.colour(p), LAND, TINT), stroke=ARMY_LINE, width=1.0))
             ]
 
         powers.append((swatch(0, 0), f"{name}: {count}"))
