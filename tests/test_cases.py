@@ -2,7 +2,11 @@
 its orders in canonical form and the expected result of every order, the
 dislodged units and every unit's final district. The DATC cases cite the DATC
 case they are adapted from; rulings.yaml has at least one case per ruling R4 to
-R12. A summary of the counts per section is printed at the end of the run."""
+R12. A case may give the gangs' orders files instead (amended.yaml): they are read
+by the one order-file reader and the order checker, and the adjudicator must carry
+out what the checker accepted. Files with ``kind: turn`` hold whole turns (R17,
+R21, R22: turns.yaml), ``kind: classic`` classic Diplomacy results (classic.yaml).
+A summary of the counts per section is printed at the end of the run."""
 
 from __future__ import annotations
 
@@ -390,3 +394,147 @@ def test_adjudicate_and_the_inbox_read_a_file_as_check_does(case: Case, tmp_path
         assert [ln.status for ln in sub.lines] == [ln.status for ln in go.lines if ln.status not in (BLANK, COMMENT)]
         part = email.message_from_bytes(b"Content-Type: text/plain\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + data)
         assert decode_part(part).splitlines() == text.splitlines()
+
+
+# -- whole turns (files with kind: turn) ----------------------------------------------------
+# A case gives a state (as state.yaml says it), each gang's orders file per turn, and
+# what the turn did: the adjustments (R17, R18), the arrested units' returns at the
+# next turn's opening (R22), the next state's units and arrested units, production
+# (R14) and the next raid (R21 to R23). `raid_table` replaces the map's (R21: {} for
+# no raids).
+
+
+@dataclass
+class TurnCase:
+    section: str
+    name: str
+    description: str
+    ruling: str | None
+    gmap: GameMap
+    state: GameState
+    seed: str
+    turns: list[dict[str, Any]]
+
+
+def load_turn_case(section: str, raw: dict[str, Any]) -> TurnCase:
+    import dataclasses
+
+    from moonshine import state as state_mod
+
+    where = f"{section}: {raw.get('name', '?')}"
+    for key in ("name", "description", "state", "turns"):
+        if key not in raw:
+            raise _fail(where, f"missing {key!r}")
+    gmap = _map(raw.get("map", "chicago-1920s"))
+    if "raid_table" in raw:
+        gmap = dataclasses.replace(gmap, raid_table=dict(raw["raid_table"] or {}))
+    st = state_mod.from_data(raw["state"], gmap, source=where)
+    return TurnCase(
+        section,
+        str(raw["name"]),
+        str(raw["description"]),
+        raw.get("ruling"),
+        gmap,
+        st,
+        str(raw.get("seed", "s")),
+        raw["turns"],
+    )
+
+
+TURN_CASES = [load_turn_case(section, raw) for section, data in _sections("turn") for raw in data["cases"]]
+
+
+def turn_problems(case: TurnCase) -> list[str]:
+    from moonshine import state as state_mod
+    from moonshine.turn import GangPlan, run_turn
+
+    found: list[str] = []
+    st = case.state
+    for n, step in enumerate(case.turns, 1):
+        plans: dict[str, GangPlan] = {}
+        for gang, text in (step.get("files") or {}).items():
+            go = read_orders(text, case.gmap, st, gang)
+            plans[gang] = GangPlan(
+                gang,
+                True,
+                dict(go.unit_orders),
+                dict(go.retreats),
+                list(go.recruits),
+                list(go.disbands),
+                go.sell,
+                go.store,
+                list(go.bribes),
+            )
+        res = run_turn(case.gmap, st, plans, case.seed)
+        nxt = state_mod.from_data(state_mod.to_data(res.next_state), case.gmap)  # as saved and read back
+        data = state_mod.to_data(nxt)
+        expect = step.get("expect") or {}
+        actual: dict[str, Any] = {
+            "adjustments": [f"{a.gang} {a.kind}: {a.text}" for a in res.adjustments],
+            "returns": [
+                f"{r.arrested.gang} {r.arrested.kind.value} {r.arrested.taken_in} -> "
+                + (r.unit.district if r.unit is not None else "disbanded")
+                for r in res.returns
+            ],
+            "next_units": data["units"],
+            "next_arrested": data["arrested"],
+            "produced": {g: res.ledgers[g].produced for g in (expect.get("produced") or {})},
+            "next_raid": None if nxt.raid is None else {k: data["raid"][k] for k in expect.get("next_raid") or {}},
+        }
+        for key, want in expect.items():
+            if key not in actual:
+                found.append(f"turn {n} ({st.turn}): unknown expectation {key!r}")
+            elif actual[key] != want:
+                found.append(f"turn {n} ({st.turn}) {key}: expected {want}, got {actual[key]}")
+        st = nxt
+    return found
+
+
+@pytest.mark.parametrize("case", TURN_CASES, ids=[f"{c.section}:{c.name}" for c in TURN_CASES])
+def test_turn_case(case: TurnCase) -> None:
+    tally = TALLY.setdefault(case.section, [0, 0])
+    tally[1] += 1
+    found = turn_problems(case)
+    assert not found, f"{case.name} ({case.description})\n  " + "\n  ".join(found)
+    tally[0] += 1
+
+
+# -- classic Diplomacy (files with kind: classic) -------------------------------------------
+# units: "POWER: A PAR" lines; orders: "POWER: ORDER" -> "succeeds|fails[, reason part]".
+
+CLASSIC_CASES = [(section, raw) for section, data in _sections("classic") for raw in data["cases"]]
+
+
+@pytest.mark.parametrize(("section", "raw"), CLASSIC_CASES, ids=[f"{s}:{r['name']}" for s, r in CLASSIC_CASES])
+def test_classic_case(section: str, raw: dict[str, Any]) -> None:
+    from moonshine.classic.board import Kind, region_code, standard_map
+    from moonshine.classic.movement import adjudicate_movement
+    from moonshine.classic.orders import Order, parse_order
+    from moonshine.classic.state import Unit as ClassicUnit
+
+    tally = TALLY.setdefault(section, [0, 0])
+    tally[1] += 1
+    units = []
+    for line in raw["units"]:
+        power, _, rest = line.partition(": ")
+        kind, loc = rest.split()
+        units.append(ClassicUnit(power, Kind(kind), region_code(loc)))
+    orders: dict[str, list[Order]] = {}
+    expected = []
+    for item in raw["orders"]:
+        ((line, want),) = item.items()
+        power, _, text = line.partition(": ")
+        order = parse_order(text)
+        orders.setdefault(power, []).append(order)
+        expected.append((power, order.text(), str(want)))
+    out = adjudicate_movement(standard_map(), units, orders)
+    found = []
+    for power, text, want in expected:
+        result, _, reason = want.partition(", ")
+        got = next((r for r in out.results if r.power == power and r.order == text), None)
+        if got is None:
+            found.append(f"{power}: {text}: no result")
+        elif ("succeeds" if got.succeeded else "fails") != result or reason not in got.reason:
+            found.append(f"{power}: {text}: expected {want!r}, got {got.succeeded} ({got.reason})")
+    assert not found, f"{raw['name']} ({raw['description']})\n  " + "\n  ".join(found)
+    tally[0] += 1
