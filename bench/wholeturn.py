@@ -6,9 +6,9 @@ unit in every district.
 Each size is a real game directory: a generated map (a square grid with supply
 zones, speakeasies, warehouses and police stations, its GeoJSON outlines beside it),
 ``moonshine new`` on it, and random legal-looking orders for every unit written as
-the gangs' orders files. Each turn runs in a fresh process (nothing cached from an
-earlier run but what a real run would find on disk), timed from just before
-``adjudicate_game`` to just after, as CPU time; the median of 3 runs per size.
+the gangs' orders files. Each turn runs in a fresh process through the command line's own entry point
+(nothing cached from an earlier run but what a real run would find on disk), timed
+from just after the imports to the end, as CPU time; the median of 3 runs per size.
 Target: 10x the units in at most 12x the CPU time.
 """
 
@@ -165,16 +165,17 @@ def make_game(base: Path, n: int) -> Path:
 
 
 def child(root: str) -> None:
-    """One whole turn in this process; prints its CPU seconds and the unit count."""
-    from moonshine.gamedir import Game
-    from moonshine.runner import adjudicate_game
+    """One whole turn in this process, as the game master runs it (``moonshine
+    adjudicate TURN --force --no-commit``); prints its CPU seconds, imports excluded."""
+    import moonshine.commands.turn
+    import moonshine.picture
+    import moonshine.reports
+    import moonshine.runner  # noqa: F401
+    from moonshine.cli import main
 
-    game = Game(Path(root))
-    turn = game.turns()[0]
     t0 = time.process_time()
-    done = adjudicate_game(game, turn, force=True, commit=False)
-    cpu = time.process_time() - t0
-    print(cpu, len(done.result.next_state.units), len(done.reports))
+    main(["adjudicate", TURN, "--force", "--no-commit", "--game", root], standalone_mode=False)
+    print(time.process_time() - t0, file=sys.stderr)
 
 
 def run_once(root: Path) -> tuple[float, int]:
@@ -187,8 +188,7 @@ def run_once(root: Path) -> tuple[float, int]:
     )
     if out.returncode != 0:
         raise SystemExit(f"bench: the whole turn failed in {root}:\n{out.stderr[-3000:]}")
-    cpu, _units, _files = out.stdout.split()
-    return float(cpu), _units_of(root)
+    return float(out.stderr.split()[-1]), _units_of(root)
 
 
 def _units_of(root: Path) -> int:
