@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 from PIL import Image
 
 from moonshine.classic import picture
@@ -24,6 +26,7 @@ from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
 from moonshine.classic.state import ClassicState, from_data, initial_state
 from moonshine.colours import closest_pairs, mix
 from moonshine.errors import MapError
+from moonshine.picture import scene_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -164,6 +167,66 @@ def test_opening_position_and_french_title(classic: ClassicMap) -> None:
     assert fr.findtext(f"{SVG}title") == "Printemps 1901 : position"
     with pytest.raises(MapError, match="unknown language 'de'"):
         picture.render_svg(classic, st, language="de")
+
+
+def test_orders_naming_places_off_the_board_are_drawn_as_failures(classic: ClassicMap) -> None:
+    """Illegal orders reach the picture as given: unknown provinces and coasts must
+    not break it."""
+    st = initial_state(classic)
+    given = {
+        "FRA": ["A PAR - XYZ", "A MAR S A XYZ - BUR", "F BRE C A QQQ - PIC"],
+        "ENG": ["A LVP - CLY/NC", "F LON S F XXX"],
+    }
+    outcome = adjudicate_phase(classic, st, _orders(given))
+    root = _svg(picture.render_svg(classic, st, outcome))
+    orders = {g.get("data-order"): g.get("data-result") for g in _groups(root, "order")}
+    assert orders == {
+        "A PAR - XYZ": "fails",
+        "A MAR S A XYZ - BUR": "fails",
+        "F BRE C A QQQ - PIC": "fails",
+        "A LVP - CLY/NC": "succeeds",
+        "F LON S F XXX": "fails",
+    }
+    assert picture.render_png(classic, st, outcome)[:4] == b"\x89PNG"
+
+
+_PLACES = ["PAR", "BUR", "MAR", "SPA", "SPA/NC", "STP/SC", "NTH", "LON", "BEL", "MUN", "XYZ", "CLY/NC"]
+
+
+@st_.composite
+def _random_orders(draw: st_.DrawFn) -> list[str]:
+    units = [u.label() for u in initial_state(board("classic")).units]
+    out = []
+    for _ in range(draw(st_.integers(0, 12))):
+        unit = draw(st_.sampled_from(units))
+        kind = draw(st_.sampled_from(["-", "S", "S-", "C", "H"]))
+        a, b = draw(st_.sampled_from(_PLACES)), draw(st_.sampled_from(_PLACES))
+        other = draw(st_.sampled_from(units))
+        out.append(
+            {
+                "-": f"{unit} - {a}",
+                "S": f"{unit} S {other}",
+                "S-": f"{unit} S {other} - {b}",
+                "C": f"{unit} C A {a} - {b}",
+                "H": f"{unit} H",
+            }[kind]
+        )
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(_random_orders())
+def test_any_orders_give_a_picture(texts: list[str]) -> None:
+    """Whatever the powers order, the picture is drawn, with one group per drawn order."""
+    gmap = board("classic")
+    start = initial_state(gmap)
+    orders: dict[str, list[Order]] = {}
+    for t in texts:
+        power = next(u.power for u in start.units if u.label() == " ".join(t.split()[:2]))
+        orders.setdefault(power, []).append(parse_order(t))
+    outcome = adjudicate_phase(gmap, start, orders)
+    root = _svg(scene_svg(picture.build_scene(gmap, start, outcome)))
+    assert len(_groups(root, "unit")) == len(start.units)
 
 
 def test_supply_centres_are_tinted_by_owner(classic: ClassicMap) -> None:

@@ -962,7 +962,10 @@ class _Orders:
             failed = not d.succeeded
             o = d.order
             shapes: list[Item] = []
-            if isinstance(o, Move):
+            if not all(province_of(r) in self.sc.layout.provinces for r in _regions(o)):
+                # it names a place that is not on the board: nothing to point at; its failure is marked on the unit
+                shapes = list(_cross((d.at[0] + UNIT_R + 4, d.at[1] - UNIT_R)))
+            elif isinstance(o, Move):
                 shapes = _arrow(self.move_line(d, o.dest), colour, failed, width=3.4, end="head")
             elif isinstance(o, Retreat):
                 line = _shift(_trim((d.at, self.dest(o.dest)), self.start_gap, self._end_gap(o.dest)), ARROW_SHIFT)
@@ -1042,6 +1045,19 @@ def _unit_group(sc: _Scene, unit: Unit, at: Pt, mark: str, role: str = "unit") -
     title = f"{sc.gmap.powers[unit.power]}: {unit.label()}" + (f" ({sc.words[mark]})" if mark else "")
     attrs.append(("data-title", title))
     return Group(tuple(attrs), tuple(items))
+
+
+def _regions(order: Order) -> tuple[str, ...]:
+    """Every region an order names."""
+    out: list[str] = []
+    for attr in ("unit", "target"):
+        ref = getattr(order, attr, None)
+        if ref is not None:
+            out.append(ref.region)
+    dest = getattr(order, "dest", None)
+    if isinstance(dest, str):
+        out.append(dest)
+    return tuple(out)
 
 
 def _parse(text: str) -> Order | None:
