@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit package bench bench-deps clean
+.PHONY: install demo test lint typecheck unit package bench bench-deps agree clean
 
 install: $(STAMP)
 
@@ -32,6 +32,10 @@ package: $(STAMP)
 	bash scripts/wheel-check.sh
 
 test: lint typecheck package unit
+
+# The order checker and the adjudicator agree on 2,400 random order files (300 positions, 8 gangs).
+agree: $(STAMP)
+	MOONSHINE_AGREEMENT_EXAMPLES=300 $(BIN)/pytest -q tests/test_agreement.py
 
 bench-deps: $(STAMP)
 	$(BIN)/python -m pip install --quiet diplomacy  # for bench/classic.py only, not a project dependency

@@ -35,6 +35,6 @@ def start(chicago: GameMap) -> GameState:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Print the adjudicator case catalogue's counts per section (tests/test_cases.py)
     and the DATC run's (tests/test_datc.py), before pytest's own closing line."""
-    for name in ("test_cases", "test_datc"):
+    for name in ("test_cases", "test_datc", "test_agreement"):
         for line in getattr(sys.modules.get(name), "summary", list)():
             terminalreporter.write_line(line)
