@@ -37,16 +37,18 @@ in any turn's log is never processed again.
 from __future__ import annotations
 
 import hashlib
+import json
 import mailbox
 import re
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,7 @@ from moonshine import intake, mail, mailtext, masking
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text
+from moonshine.gamelock import game_lock
 from moonshine.mailtext import Phrase, phrase, subject_turn
 from moonshine.parser import printable
 from moonshine.passwords import verify_password
@@ -63,6 +66,8 @@ from moonshine.state import GameState
 from moonshine.turns import Turn
 
 LOG_FILE = "inbox.yaml"
+JOURNAL = ".inbox-journal"  # one line per message of a run, until the run's end writes the log
+FUTURE_SLACK = timedelta(hours=1)  # a date later than this after the time of reading is not believed
 HISTORY = "history"
 
 ACCEPTED = "accepted"
@@ -84,33 +89,38 @@ class Incoming:
     origin: str  # where it was found, for the game master
 
 
-def read_source(source: Path) -> list[Incoming]:
-    """Every message of a Maildir, an mbox file, a folder of ``.eml`` files or
-    one ``.eml`` file, as raw bytes, in the source's order."""
+@dataclass(frozen=True)
+class Entry:
+    """One message of a mail source, not yet loaded: the inbox holds one
+    message's bytes at a time, never the whole mailbox."""
+
+    origin: str
+    load: Callable[[], bytes]
+
+
+def source_entries(source: Path) -> list[Entry]:
+    """The messages of a Maildir, an mbox file, a folder of ``.eml`` files or one
+    ``.eml`` file, in the source's order."""
     if source.is_dir():
         if (source / "cur").is_dir() or (source / "new").is_dir():
-            return list(_maildir(source))
+            box = mailbox.Maildir(str(source), factory=None, create=False)
+            return [Entry(f"Maildir {key}", partial(box.get_bytes, key)) for key in sorted(box.keys())]
         files = sorted(p for p in source.iterdir() if p.suffix.lower() == ".eml" and p.is_file())
-        return [Incoming(p.read_bytes(), p.name) for p in files]
+        return [Entry(p.name, p.read_bytes) for p in files]
     if source.is_file():
         with source.open("rb") as fh:
             head = fh.read(5)
         if head == b"From ":
-            return list(_mbox(source))
-        return [Incoming(source.read_bytes(), source.name)]
+            mbox = mailbox.mbox(str(source), create=False)
+            return [Entry(f"mbox message {i}", partial(mbox.get_bytes, key)) for i, key in enumerate(mbox.keys(), 1)]
+        return [Entry(source.name, source.read_bytes)]
     raise GameError(f"{source}: no such mailbox (expected a Maildir, an mbox file, or a folder of .eml files)")
 
 
-def _maildir(path: Path) -> Iterator[Incoming]:
-    box = mailbox.Maildir(str(path), factory=None, create=False)
-    for key in sorted(box.keys()):
-        yield Incoming(box.get_bytes(key), f"Maildir {key}")
-
-
-def _mbox(path: Path) -> Iterator[Incoming]:
-    box = mailbox.mbox(str(path), create=False)
-    for i, key in enumerate(box.keys(), start=1):
-        yield Incoming(box.get_bytes(key), f"mbox message {i}")
+def read_source(source: Path) -> Iterator[Incoming]:
+    """Every message of ``source`` as raw bytes, one at a time, in the source's order."""
+    for entry in source_entries(source):
+        yield Incoming(entry.load(), entry.origin)
 
 
 # -- taking a message apart ---------------------------------------------------------
@@ -195,7 +205,8 @@ def sender_of(msg: Message) -> str:
             return ""
         addr = found[0]
     addr = addr.strip().lower()
-    return addr if _ADDRESS.fullmatch(addr) and "=?" not in addr and "?=" not in addr else ""
+    usable = _ADDRESS.fullmatch(addr) and addr.isprintable() and "=?" not in addr and "?=" not in addr
+    return addr if usable else ""
 
 
 def _as_utc(when: datetime) -> datetime:
@@ -205,18 +216,24 @@ def _as_utc(when: datetime) -> datetime:
 def received_time(msg: Message) -> datetime | None:
     """When the message reached the game master's server (top ``Received:``
     line), else its ``Date:``; None when neither can be read."""
+    return _received(msg)[0]
+
+
+def _received(msg: Message) -> tuple[datetime | None, bool]:
+    """``received_time``, and whether it comes from the game master's server (a
+    ``Received:`` line) rather than the sender's own claim (``Date:``)."""
     try:
         received = msg.get_all("Received") or []
     except Exception:
         received = []
-    candidates = [str(received[0]).rpartition(";")[2]] if received else []
-    candidates.append(_header(msg, "Date"))
-    for text in candidates:
+    candidates = [(str(received[0]).rpartition(";")[2], True)] if received else []
+    candidates.append((_header(msg, "Date"), False))
+    for text, server in candidates:
         try:
-            return _as_utc(parsedate_to_datetime(text.strip()))
+            return _as_utc(parsedate_to_datetime(text.strip())), server
         except Exception:  # unreadable, or out of range (year 9999 at -2359): not a usable time
             continue
-    return None
+    return None, False
 
 
 def is_automatic(msg: Message, sender: str) -> bool:
@@ -280,7 +297,13 @@ class TurnLog:
     current: dict[str, dict[str, Any]] = field(default_factory=dict)  # gang -> its standing submission
 
     def ids(self) -> set[str]:
-        return {str(s.get("message_id")) for s in self.submissions}
+        """Message-IDs of messages whose sender and password checked out (and of
+        entries written before digests were kept)."""
+        return {str(s.get("message_id")) for s in self.submissions if s.get("checked") or "digest" not in s}
+
+    def digests(self) -> set[str]:
+        """Digests of every message processed: the same bytes are never processed twice."""
+        return {str(s["digest"]) for s in self.submissions if s.get("digest")}
 
 
 def log_path(game: Game, turn: str) -> Path:
@@ -311,14 +334,66 @@ def save_log(game: Game, turn: str, log: TurnLog) -> None:
 
 
 def processed_ids(game: Game) -> set[str]:
-    """Message-IDs processed in any turn of the game."""
-    found: set[str] = set()
+    """Message-IDs processed, with their sender and password checked, in any turn
+    of the game."""
+    return _seen(game)[0]
+
+
+def _seen(game: Game) -> tuple[set[str], set[str]]:
+    """Checked Message-IDs and digests of every message processed in any turn."""
+    ids: set[str] = set()
+    digests: set[str] = set()
     base = game.root / "orders"
     if base.is_dir():
         for d in sorted(base.iterdir()):
             if (d / LOG_FILE).is_file():
-                found |= load_log(game, d.name).ids()
-    return found
+                log = load_log(game, d.name)
+                ids |= log.ids()
+                digests |= log.digests()
+            if (d / JOURNAL).is_file():
+                for entry in _journal_entries(d / JOURNAL):
+                    sub = entry.get("submission") or {}
+                    if sub.get("digest"):
+                        digests.add(str(sub["digest"]))
+                    if sub.get("checked"):
+                        ids.add(str(sub.get("message_id")))
+    return ids, digests
+
+
+def _journal_entries(path: Path) -> list[dict[str, Any]]:
+    """The entries of an interrupted run's journal (a line cut short by a kill is skipped)."""
+    out: list[dict[str, Any]] = []
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return out
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("submission"), dict):
+            out.append(entry)
+    return out
+
+
+def _recover(game: Game, turn: str, log: TurnLog) -> None:
+    """Finish the log of a run that was interrupted: what its journal says was
+    done goes into ``inbox.yaml``, then the journal goes."""
+    path = game.orders_dir(turn) / JOURNAL
+    if not path.is_file():
+        return
+    known = {(s.get("digest"), s.get("processed")) for s in log.submissions}
+    for entry in _journal_entries(path):
+        sub = entry["submission"]
+        if (sub.get("digest"), sub.get("processed")) in known:
+            continue
+        log.submissions.append(sub)
+        current = entry.get("current")
+        if isinstance(current, dict) and sub.get("gang"):
+            log.current[str(sub["gang"])] = current
+    save_log(game, turn, log)
+    path.unlink()
 
 
 # -- processing ---------------------------------------------------------------------
@@ -335,10 +410,33 @@ class Outcome:
     gang: str | None
     reason: str
     reply: str | None = None  # the answer's file in the outbox
+    about: str | None = None  # the gang a refused message named, even when its sender is not that gang's
+    refusal: str | None = None  # one of REFUSALS, for a refused message
 
     def line(self) -> str:
+        """One line for the game master's terminal: text a player controls is
+        shown with its escape and bidirectional-control characters escaped."""
         who = self.sender or "(no sender)"
-        return f"{self.status:<10} {self.gang or '-':<10} {who}: {self.reason} [{self.origin}]"
+        return masking.terminal_safe(f"{self.status:<10} {self.gang or '-':<10} {who}: {self.reason} [{self.origin}]")
+
+
+# Why messages are refused, as ``status`` counts them per gang.
+WRONG_PASSWORD, WRONG_SENDER, LATE, AFTER_ADJUDICATION, OTHER = (
+    "wrong password",
+    "wrong sender",
+    "late",
+    "after adjudication",
+    "other",
+)
+REFUSALS = (WRONG_PASSWORD, WRONG_SENDER, LATE, AFTER_ADJUDICATION, OTHER)
+_REFUSAL_OF = {
+    "reject.wrong_password": WRONG_PASSWORD,
+    "reject.not_player": WRONG_SENDER,
+    "reject.other_gang": WRONG_SENDER,
+    "reject.late": LATE,
+    "reject.earlier_turn": LATE,
+    "reject.adjudicated": AFTER_ADJUDICATION,
+}
 
 
 @dataclass
@@ -354,6 +452,9 @@ class _Context:
     seen: set[str]
     log: TurnLog
     chatter: intake.ChatterTest
+    closed: bool = False  # the turn is adjudicated: orders are kept for the game master, not taken
+    accepting: bool = False  # the game master takes this message (inbox --accept)
+    history_numbers: dict[str, int] = field(default_factory=dict)  # gang -> last history file's number
 
     @property
     def language(self) -> str:
@@ -377,6 +478,10 @@ class _Reading:
     problem: Phrase | None = None
     own: intake.OwnText | None = None  # the player's own text, once found
     secrets: tuple[str, ...] = ()  # what its password lines say, quoted or not: masked in anything written
+    checked: bool = False  # its sender and password checked out
+    digest: str = ""  # sha256 of its bytes
+    future: bool = False  # its date was in the future, so the time of reading was used
+    by_server: bool = False  # its time is the game master's server's (Received:), not the sender's (Date:)
 
 
 def _message_id(raw: bytes, msg: Message | None) -> str:
@@ -394,7 +499,7 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
     r = _Reading(incoming, _message_id(incoming.raw, headers), msg=headers)
     r.sender = sender_of(headers)
     r.subject = masking.mask(_header(headers, "Subject")[:200])
-    r.received = received_time(headers)
+    r.received, r.by_server = _received(headers)
     if len(incoming.raw) > limit:
         r.problem = phrase("reject.too_big", size=len(incoming.raw), limit=limit)
         return r
@@ -418,38 +523,72 @@ def process(
     turn: str | None = None,
     late_ok: bool = False,
     now: datetime | None = None,
+    accept: str | None = None,
 ) -> list[Outcome]:
     """Process every message of ``source`` for ``turn`` (default: the current
     turn), oldest first. Saves orders, logs every message, writes replies.
-    One run at a time per turn: a second one waits for the first to finish."""
+
+    ``accept``: the Message-ID of one message the game master takes (late, or
+    refused before): only that message is read, whatever its time and even if
+    it was processed before, with the same checks of sender and password and the
+    same parsing and masking as any other.
+
+    Holds the game's lock (``moonshine.gamelock``): no adjudication runs
+    meanwhile, and a message for a turn already adjudicated is not accepted."""
     turn = turn or game.current_turn()
     try:
         Turn.parse(turn)
     except ValueError as exc:
         raise GameError(str(exc)) from None
-    with _locked(game.orders_dir(turn) / ".inbox.lock"):
-        return _process(game, source, turn, late_ok, now)
+    with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
+        return _process(game, source, turn, late_ok or accept is not None, now, accept)
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An advisory lock on ``path``, released when the run ends (even if the
-    process dies). Where the system has no ``fcntl``, no lock."""
+LOCK_WAIT = 60.0  # seconds the inbox waits for another job on the same game
+
+
+def is_closed(game: Game, turn: str) -> bool:
+    """Whether ``turn`` is adjudicated, or being adjudicated (either half of the
+    adjudication is on disk): orders for it are no longer taken."""
+    from moonshine.runner import RESULTS_FILE
+
     try:
-        import fcntl
-    except ImportError:  # not a POSIX system
-        yield
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        nxt = Turn.parse(turn).next().name
+    except ValueError:
+        return False
+    return (game.turn_dir(turn) / RESULTS_FILE).is_file() or game.state_path(nxt).is_file()
 
 
-def _process(game: Game, source: Path, turn: str, late_ok: bool, now: datetime | None) -> list[Outcome]:
+@dataclass(frozen=True)
+class _Head:
+    """What the first pass keeps of a message: enough to sort and skip it."""
+
+    entry: Entry
+    index: int
+    digest: str
+    message_id: str
+    received: datetime | None
+
+
+def _head(entry: Entry, index: int) -> _Head:
+    try:
+        raw = entry.load()
+    except Exception:  # gone or unreadable: the second pass says so
+        return _Head(entry, index, "", f"<unreadable.{index}@no-message-id>", None)
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        headers = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+    except Exception:
+        return _Head(entry, index, digest, _message_id(raw, None), None)
+    return _Head(entry, index, digest, _message_id(raw, headers), received_time(headers))
+
+
+def _process(
+    game: Game, source: Path, turn: str, late_ok: bool, now: datetime | None, accept: str | None = None
+) -> list[Outcome]:
+    log = load_log(game, turn)
+    _recover(game, turn, log)
+    ids, digests = _seen(game)
     ctx = _Context(
         game=game,
         turn=turn,
@@ -459,36 +598,81 @@ def _process(game: Game, source: Path, turn: str, late_ok: bool, now: datetime |
         due=mail.deadline(game.config, turn),
         previous_due=mail.deadline(game.config, Turn.parse(turn).previous().name),
         limit=mail.max_message_bytes(game.config),
-        seen=processed_ids(game),
-        log=load_log(game, turn),
+        seen=ids,
+        log=log,
         chatter=intake.chatter_test(game.map),
+        closed=is_closed(game, turn),
+        accepting=accept is not None,
     )
-    readings = [_read(item, ctx.limit) for item in read_source(source)]
+    # First pass: one message at a time, only what sorting and skipping need.
+    heads = [_head(entry, i) for i, entry in enumerate(source_entries(source))]
+    if accept is not None:
+        heads = [h for h in heads if h.message_id == accept.strip()]
+        if not heads:
+            raise GameError(f"{source}: no message with Message-ID {accept.strip()}")
     far_future = datetime.max.replace(tzinfo=UTC)
-    order = sorted(range(len(readings)), key=lambda i: (readings[i].received or far_future, i))
-    outcomes = []
-    for i in order:
-        r = readings[i]
-        if r.message_id in ctx.seen:
-            outcomes.append(Outcome("duplicate", r.incoming.origin, r.message_id, r.sender, None, "already processed"))
-            continue
-        outcome = _process_one(ctx, r)
-        ctx.seen.add(r.message_id)
-        ctx.log.submissions.append(
-            {
+    heads.sort(key=lambda h: (h.received or far_future, h.index))
+    outcomes: list[Outcome] = []
+    journal = game.orders_dir(turn) / JOURNAL
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    with journal.open("a", encoding="utf-8") as out:
+        for h in heads:
+            already = h.message_id in ids if accept is None else _accepted_before(ctx, h.message_id)
+            if (h.digest and h.digest in digests and accept is None) or already:
+                outcomes.append(Outcome("duplicate", h.entry.origin, h.message_id, "", None, "already processed"))
+                continue
+            outcome, r = _process_entry(ctx, h)
+            if h.digest:
+                digests.add(h.digest)
+            if r.checked:
+                ids.add(h.message_id)
+            sub = {
                 "message_id": r.message_id,
+                "digest": h.digest,
+                "checked": r.checked,
                 "from": r.sender,
                 "gang": outcome.gang,
+                "about": outcome.about,
                 "received": r.received.isoformat() if r.received else None,
                 "processed": ctx.now.isoformat(),
                 "outcome": outcome.status,
+                "refusal": outcome.refusal,
                 "reason": outcome.reason,
                 "reply": outcome.reply,
             }
-        )
-        save_log(game, turn, ctx.log)
-        outcomes.append(outcome)
+            if accept is not None:
+                sub["taken_by"] = "game master (inbox --accept)"
+            ctx.log.submissions.append(sub)
+            current = ctx.log.current.get(outcome.gang) if outcome.status == ACCEPTED and outcome.gang else None
+            out.write(json.dumps({"submission": sub, "current": current}, default=str) + "\n")
+            out.flush()
+            outcomes.append(outcome)
+    save_log(game, turn, ctx.log)
+    journal.unlink()
     return outcomes
+
+
+def _accepted_before(ctx: _Context, message_id: str) -> bool:
+    return any(
+        s.get("message_id") == message_id and s.get("outcome") in (ACCEPTED, SUPERSEDED) for s in ctx.log.submissions
+    )
+
+
+def _process_entry(ctx: _Context, h: _Head) -> tuple[Outcome, _Reading]:
+    """Read one message in full (second pass) and answer it."""
+    try:
+        raw = h.entry.load()
+    except Exception as exc:
+        r = _Reading(
+            Incoming(b"", h.entry.origin), h.message_id, problem=phrase("reject.unreadable", error=type(exc).__name__)
+        )
+        return Outcome(REJECTED, h.entry.origin, h.message_id, "", None, "the message could not be read again"), r
+    r = _read(Incoming(raw, h.entry.origin), ctx.limit)
+    r.digest = h.digest
+    if r.received is not None and not r.by_server and r.received > ctx.now + FUTURE_SLACK:
+        r.received = None  # a sender's date in the future is not believed: the time of reading is used
+        r.future = True
+    return _process_one(ctx, r), r
 
 
 class _Reject(Exception):
@@ -496,12 +680,16 @@ class _Reject(Exception):
     about if known, and what the player can do (a phrase, or a text already
     written in the game's language such as an acknowledgement)."""
 
-    def __init__(self, reason: Phrase, gang: str | None = None, help_text: Phrase | str = "") -> None:
+    def __init__(
+        self, reason: Phrase, gang: str | None = None, help_text: Phrase | str = "", *, about: str | None = None
+    ) -> None:
         super().__init__(reason.text("en"))
         self.phrase = reason
         self.reason = reason.text("en")  # for the game master's lines and the log
         self.gang = gang
         self.help_text = help_text
+        self.about = about or gang
+        self.refusal = _REFUSAL_OF.get(reason.key, OTHER)
 
 
 def _process_one(ctx: _Context, r: _Reading) -> Outcome:
@@ -510,18 +698,36 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
         return Outcome(IGNORED, origin, r.message_id, r.sender, None, "automatic reply or bounce: not answered")
     if not r.sender:
         why = (r.problem or phrase("reject.no_sender")).text("en")
-        return Outcome(REJECTED, origin, r.message_id, "", None, why)
+        return Outcome(REJECTED, origin, r.message_id, "", None, why, refusal=WRONG_SENDER)
     try:
         return _accept(ctx, r)
     except _Reject as rej:
-        reply = _write_reply(ctx, r, rej.gang, _rejection_body(ctx, r, rej), accepted=False)
-        return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, reply)
+        warn = rej.refusal == WRONG_PASSWORD and rej.gang is not None
+        body = _rejection_body(ctx, r, rej)
+        reply = _write_reply(ctx, r, rej.gang, body, accepted=False, warn_gang=rej.gang if warn else None)
+        return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, reply, rej.about, rej.refusal)
     except Exception as exc:  # a defect in one message must not stop the others
         failure = _Reject(
             phrase("reject.failed", error=f"{type(exc).__name__}: {exc}"), help_text=phrase("help.failed")
         )
         reply = _write_reply(ctx, r, None, _rejection_body(ctx, r, failure), accepted=False)
-        return Outcome(REJECTED, origin, r.message_id, r.sender, None, failure.reason, reply)
+        return Outcome(REJECTED, origin, r.message_id, r.sender, None, failure.reason, reply, refusal=OTHER)
+
+
+def _named_gang(ctx: _Context, r: _Reading) -> str | None:
+    """The gang a message's own text names (for the game master's count of
+    refused attempts), or None."""
+    if r.msg is None:
+        return None
+    try:
+        for _, raw in candidate_texts(r.msg):
+            named = find_line(_GANG_LINE, intake.own_text(raw).text)
+            if named is not None:
+                found = ctx.game.map.gang_by_name(named)
+                return found.key if found is not None else None
+    except Exception:  # only for the count: never a reason to fail
+        return None
+    return None
 
 
 def _gang_names(ctx: _Context) -> str:
@@ -555,7 +761,9 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     gmap = ctx.game.map
     own = _gangs_of(ctx, r.sender)
     if not own:
-        raise _Reject(phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"))
+        raise _Reject(
+            phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"), about=_named_gang(ctx, r)
+        )
     if r.problem or r.msg is None:
         raise _Reject(r.problem or phrase("reject.not_read"))
     where, r.own, first = _pick_text(ctx, r, r.msg)
@@ -571,7 +779,7 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     gang = found.key
     if gang not in own:
         names = ", ".join(gmap.gangs[g].name for g in own)
-        raise _Reject(phrase("reject.other_gang", sender=r.sender, own=names, gang=found.name))
+        raise _Reject(phrase("reject.other_gang", sender=r.sender, own=names, gang=found.name), about=gang)
     stored = cfg.players[gang].password if gang in cfg.players else None
     if not stored:
         raise _Reject(phrase("reject.no_password_set", gang=found.name), gang)
@@ -583,8 +791,12 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     except ValueError:
         raise _Reject(phrase("reject.password_damaged", gang=found.name), gang) from None
     if not good:
-        raise _Reject(phrase("reject.wrong_password", gang=found.name), gang)
+        raise _Reject(phrase("reject.wrong_password", gang=found.name), gang, phrase("help.impersonation"))
+    r.checked = True  # from here on, its Message-ID stands for this message
     turn = Turn.parse(ctx.turn)
+    if ctx.closed:
+        kept = _keep(ctx, r, gang, orders_text(text, first.password_lines), where, "after the turn was adjudicated")
+        raise _Reject(phrase("reject.adjudicated", turn=turn), gang, phrase("help.adjudicated", kept=kept))
     if first.header_turn is not None and first.header_turn != ctx.turn:
         raise _Reject(phrase("reject.other_turn", named=_as_turn(first.header_turn), turn=turn), gang)
     received = r.received or ctx.now
@@ -607,14 +819,35 @@ def _as_turn(name: str) -> Turn | str:
 
 
 def _history_path(ctx: _Context, gang: str) -> Path:
+    """The next file of ``gang``'s history (the folder is listed once per run)."""
     base = ctx.game.orders_dir(ctx.turn) / HISTORY
-    numbers = [0]
-    if base.is_dir():
-        for p in base.glob(f"{gang}-*.txt"):
-            tail = p.stem.rpartition("-")[2]
-            if tail.isdigit():
-                numbers.append(int(tail))
-    return base / f"{gang}-{max(numbers) + 1}.txt"
+    last = ctx.history_numbers.get(gang)
+    if last is None:
+        numbers = [0]
+        if base.is_dir():
+            for p in base.glob(f"{gang}-*.txt"):
+                tail = p.stem.rpartition("-")[2]
+                if tail.isdigit():
+                    numbers.append(int(tail))
+        last = max(numbers)
+    ctx.history_numbers[gang] = last + 1
+    return base / f"{gang}-{last + 1}.txt"
+
+
+def _meta(r: _Reading, received: datetime, where: str, note: str = "") -> str:
+    extra = f"# kept: {note}\n" if note else ""
+    return (
+        f"# received: {received.isoformat()}\n# from: {r.sender}\n# message-id: {r.message_id}\n"
+        f"# read from: {where}\n{extra}"
+    )
+
+
+def _keep(ctx: _Context, r: _Reading, gang: str, text: str, where: str, why: str) -> str:
+    """Keep orders that are not taken in the gang's history, for the game master;
+    returns the file's path in the game."""
+    history = _history_path(ctx, gang)
+    atomic_write_text(history, _meta(r, r.received or ctx.now, where, why) + text)
+    return history.relative_to(ctx.game.root).as_posix()
 
 
 def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: str, received: datetime) -> Outcome:
@@ -630,10 +863,8 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     standing_at = _parse_time(standing.get("received")) if standing else None
     history = _history_path(ctx, gang)
     rel_history = history.relative_to(ctx.game.orders_dir(ctx.turn)).as_posix()
-    meta = (
-        f"# received: {received.isoformat()}\n# from: {r.sender}\n# message-id: {r.message_id}\n# read from: {where}\n"
-    )
-    atomic_write_text(history, meta + text)
+    taken = "taken by the game master (inbox --accept)" if ctx.accepting else ""
+    atomic_write_text(history, _meta(r, received, where, taken) + text)
     counts = _Counts(check.accepted, check.rejected)
     turn = Turn.parse(ctx.turn)
     if standing_at is not None and received < standing_at:
@@ -764,9 +995,17 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
     return f"{text}\n\n{_deadline_line(ctx)}\n{_signature(ctx.game)}"
 
 
-def _write_reply(ctx: _Context, r: _Reading, gang: str | None, body: str, *, accepted: bool) -> str:
+def _write_reply(
+    ctx: _Context, r: _Reading, gang: str | None, body: str, *, accepted: bool, warn_gang: str | None = None
+) -> str:
+    """The reply to ``r`` in the outbox. Its name and Message-ID come from the
+    message's Message-ID once sender and password checked out, else also from
+    its content: a forged copy's reply never stands for the real one's.
+    ``warn_gang``: a gang whose registered addresses all get the reply too (a
+    wrong password sent from one of them)."""
     cfg = ctx.game.config
-    digest = hashlib.sha256(r.message_id.encode("utf-8")).hexdigest()[:12]
+    key = r.message_id if r.checked or not r.digest else f"{r.message_id} {r.digest}"
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
     name = f"reply-{gang or 'unknown'}-{digest}.eml"
     subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else ""
     if not subject:
@@ -778,13 +1017,15 @@ def _write_reply(ctx: _Context, r: _Reading, gang: str | None, body: str, *, acc
     cc: list[str] = []
     if accepted and gang is not None:
         cc = [a for a in mail.player_addresses(cfg, gang) if a.lower() != r.sender]
+    elif warn_gang is not None:
+        cc = [a for a in mail.player_addresses(cfg, warn_gang) if a.lower() != r.sender]
     msg: EmailMessage = mail.text_message(
         sender=mail.from_address(cfg),
         to=[r.sender],
         cc=cc,
         subject=masking.mask(subject, r.secrets),
         body=masking.mask_secrets(body, r.secrets),
-        msg_id=mail.message_id(cfg, ctx.turn, "reply", r.message_id),
+        msg_id=mail.message_id(cfg, ctx.turn, "reply", key),
         date=ctx.now,
         reply_to=mail.from_address(cfg),
         in_reply_to=r.message_id,
@@ -813,6 +1054,16 @@ class GangStatus:
     rejected: int | None
     addresses: tuple[str, ...]
     has_password: bool
+    refused: tuple[tuple[str, int], ...] = ()  # (one of REFUSALS, how many), messages naming this gang refused
+    last_refused_from: str = ""  # the sender of the last of them, as the inbox judged it
+
+    def refusals(self) -> str:
+        """``refused: 2 wrong password, 1 late (last from x@y.example)``, or ""."""
+        if not self.refused:
+            return ""
+        counts = ", ".join(f"{n} {kind}" for kind, n in self.refused)
+        last = f" (last from {self.last_refused_from})" if self.last_refused_from else ""
+        return f"refused: {counts}{last}"
 
     def line(self) -> str:
         if self.has_orders and self.received is not None:
@@ -827,8 +1078,10 @@ class GangStatus:
             notes.append(f"no address in {GAME_FILE}")
         if not self.has_password:
             notes.append("no password (moonshine passwd)")
+        if self.refused:
+            notes.append(self.refusals())
         extra = f"  [{'; '.join(notes)}]" if notes else ""
-        return f"{self.gang:<10} {self.name:<22} {state}{extra}"
+        return masking.terminal_safe(f"{self.gang:<10} {self.name:<22} {state}{extra}")
 
 
 @dataclass(frozen=True)
@@ -852,9 +1105,19 @@ def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = N
     game.load_state(turn)  # a turn of this game
     cfg = game.config
     log = load_log(game, turn)
+    refused: dict[str, Counter[str]] = {}
+    last_from: dict[str, str] = {}
+    for sub in log.submissions:
+        named = sub.get("gang") or sub.get("about")
+        if sub.get("outcome") != REJECTED or not isinstance(named, str):
+            continue
+        kind = sub.get("refusal") if sub.get("refusal") in REFUSALS else OTHER
+        refused.setdefault(named, Counter())[str(kind)] += 1
+        last_from[named] = str(sub.get("from") or "")
     rows = []
     for key, gang in game.map.gangs.items():
         current = log.current.get(key) or {}
+        counted = refused.get(key, Counter())
         has = (game.orders_dir(turn) / f"{key}.txt").is_file()
         player = cfg.players.get(key)
         rows.append(
@@ -867,6 +1130,8 @@ def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = N
                 rejected=current.get("rejected"),
                 addresses=tuple(mail.player_addresses(cfg, key)),
                 has_password=bool(player and player.password),
+                refused=tuple((kind, counted[kind]) for kind in REFUSALS if counted[kind]),
+                last_refused_from=last_from.get(key, ""),
             )
         )
     return TurnStatus(turn, mail.deadline(cfg, turn), now or datetime.now(UTC).replace(microsecond=0), rows)

@@ -169,6 +169,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "late: received {received}, after the deadline {due}",
         "fr": "hors délai : reçus le {received}, après la date limite du {due}",
     },
+    "reject.adjudicated": {
+        "en": "{turn} is already adjudicated: these orders came too late to be used",
+        "fr": "{turn} est déjà arbitré : ces ordres sont arrivés trop tard pour être utilisés",
+    },
     "reject.nothing_readable": {
         "en": "none of the {n} order line(s) could be read; earlier orders, if any, stand",
         "fr": "aucune des {n} lignes d'ordres n'a pu être lue ; les ordres précédents, s'il y en a, restent valables",
@@ -186,6 +190,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Write from the address the game master registered for your gang, or ask them to add this one.",
         "fr": "Écrivez depuis l'adresse que l'arbitre a enregistrée pour votre gang, ou demandez-lui d'ajouter "
         "celle-ci.",
+    },
+    "help.adjudicated": {
+        "en": "Your orders are kept for the game master ({kept}), who decides what to do with them.",
+        "fr": "Vos ordres sont conservés pour l'arbitre ({kept}), qui décidera de leur sort.",
+    },
+    "help.impersonation": {
+        "en": "This reply goes to every address of the gang. If none of you sent this message, someone may be "
+        "sending orders in your gang's name: tell the game master. The password given is not repeated here.",
+        "fr": "Cette réponse est envoyée à toutes les adresses du gang. Si aucun de vous n'a envoyé ce message, "
+        "quelqu'un envoie peut-être des ordres au nom de votre gang : prévenez l'arbitre. Le mot de passe "
+        "donné n'est pas répété ici.",
     },
     "help.late": {
         "en": "Late orders are not used; your earlier orders, if any, stand. Ask the game master if in doubt.",

@@ -65,3 +65,12 @@ def has_secret(text: str, secrets: Iterable[str]) -> bool:
     """Whether ``text`` would show a password: a password line with a value, or a
     known secret."""
     return mask(text, secrets) != text
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` for the game master's terminal: escape sequences, bidirectional
+    controls and other invisible characters a player may have written are shown
+    escaped (``\\x1b``, ``\\u202e``); line breaks and tabs stay."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in "\n\t" else ascii(ch)[1:-1] for ch in text)

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from moonshine import inbox
 from moonshine.cli import main
 from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.gamelock import LOCK_FILE
 from moonshine.inbox import OrderCheck, orders_text, split_lines
 from moonshine.intake import html_to_text
 from moonshine.passwords import hash_password
@@ -168,7 +169,12 @@ def reply_text(msg: EmailMessage) -> str:
 
 
 def snapshot(game: Game) -> dict[str, bytes]:
-    return {str(p.relative_to(game.root)): p.read_bytes() for p in sorted(game.root.rglob("*")) if p.is_file()}
+    """Every file of the game but the lock (which names the last job that held it)."""
+    return {
+        str(p.relative_to(game.root)): p.read_bytes()
+        for p in sorted(game.root.rglob("*"))
+        if p.is_file() and p.name != LOCK_FILE
+    }
 
 
 # -- accepting ---------------------------------------------------------------------------
@@ -292,7 +298,7 @@ REJECTIONS: dict[str, tuple[EmailMessage, str, str]] = {
         AL,
     ),
     "late": (
-        order_mail(TERRY, VALLEY_ORDERS, date=AFTER),
+        order_mail(TERRY, VALLEY_ORDERS, date=AFTER, received=AFTER),
         "late: received 2024-03-02 09:00 UTC, after the deadline 2024-03-01 18:00 UTC",
         TERRY,
     ),

@@ -76,31 +76,43 @@ def mail_cmd(turn: str, send: bool, game_dir: Path) -> None:
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
 @click.option("--turn", default=None, help="The turn the orders are for (default: the game's current turn).")
 @click.option("--late-ok", is_flag=True, help="Accept orders received after the turn's deadline.")
+@click.option(
+    "--accept",
+    "accept",
+    metavar="MESSAGE-ID",
+    default=None,
+    help="Take this one message of SOURCE (by its Message-ID), late or refused before, with the same checks of "
+    "sender and password.",
+)
 @click.option("--send", is_flag=True, help="Also deliver the turn's replies not yet sent.")
 @game_option
-def inbox_cmd(source: Path, turn: str | None, late_ok: bool, send: bool, game_dir: Path) -> None:
+def inbox_cmd(source: Path, turn: str | None, late_ok: bool, accept: str | None, send: bool, game_dir: Path) -> None:
     """Read orders from SOURCE: a Maildir, an mbox file, or a folder of .eml
     files. Each message must name its gang ('gang:' line), come from one of the
-    gang's addresses in game.yaml and carry its password ('password:' line).
-    Accepted orders are saved as orders/TURN/GANG.txt (the latest received before
-    the deadline stands, earlier ones go to orders/TURN/history/); every message
-    is answered in outbox/TURN/reply-*.eml. Messages already processed are
-    skipped, so running it again is safe. Prints one line per message."""
-    from moonshine.inbox import process, reply_files
+    gang's addresses in game.yaml and carry its password ('password:' line); only
+    the player's own new text is read (not quoted or forwarded text). Accepted
+    orders are saved as orders/TURN/GANG.txt (the latest received before the
+    deadline stands, earlier ones go to orders/TURN/history/); every message is
+    answered in outbox/TURN/reply-*.eml. Messages already processed are skipped,
+    so running it again is safe. With --accept MESSAGE-ID, the game master takes
+    one message, late or refused before. Prints one line per message."""
+    from moonshine.gamelock import game_lock
+    from moonshine.inbox import LOCK_WAIT, process, reply_files
 
     game = Game(game_dir)
     turn = turn or game.current_turn()
-    outcomes = process(game, source, turn=turn, late_ok=late_ok)
-    counts = Counter(o.status for o in outcomes)
-    for o in outcomes:
-        if o.status != "duplicate":
-            click.echo(o.line())
-    if counts["duplicate"]:
-        click.echo(f"{counts['duplicate']} message(s) already processed, skipped.")
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s != "duplicate") or "no new message"
-    click.echo(f"{turn}: {summary}.")
-    if len(outcomes) > counts["duplicate"]:
-        _commit(game, f"Orders by mail for {turn}: {summary}", [f"orders/{turn}", f"outbox/{turn}"])
+    with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
+        outcomes = process(game, source, turn=turn, late_ok=late_ok, accept=accept)
+        counts = Counter(o.status for o in outcomes)
+        for o in outcomes:
+            if o.status != "duplicate":
+                click.echo(o.line())
+        if counts["duplicate"]:
+            click.echo(f"{counts['duplicate']} message(s) already processed, skipped.")
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s != "duplicate") or "no new message"
+        click.echo(f"{turn}: {summary}.")
+        if len(outcomes) > counts["duplicate"]:
+            _commit(game, f"Orders by mail for {turn}: {summary}", [f"orders/{turn}", f"outbox/{turn}"])
     if send:
         from moonshine.mail import delivered_to, load_message, outbox_dir, recipients
 

@@ -35,7 +35,9 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
 
     game = Game(game_dir)
     if to_terminal:
-        click.echo(print_report(game, turn, gang=gang, language=language), nl=False)
+        from moonshine.masking import terminal_safe
+
+        click.echo(terminal_safe(print_report(game, turn, gang=gang, language=language)), nl=False)
         return
     written = write_reports(game, turn, language=language, gangs=[gang] if gang else None, bulletin=gang is None)
     base = written[0].parent if written else game.turn_dir(turn)
