@@ -649,7 +649,17 @@ def _process(
             outcomes.append(outcome)
     save_log(game, turn, ctx.log)
     journal.unlink()
+    protect_orders(game, turn)
     return outcomes
+
+
+def protect_orders(game: Game, turn: str) -> list[Path]:
+    """Mask the password lines of the turn's orders files and history (a file the
+    game master placed by hand keeps its ``password:`` line), so that no commit
+    and no report ever holds a password. Returns the files changed."""
+    base = game.orders_dir(turn)
+    files = sorted(base.glob("*.txt")) + sorted((base / HISTORY).glob("*.txt"))
+    return masking.mask_files(files, atomic_write_text)
 
 
 def _accepted_before(ctx: _Context, message_id: str) -> bool:

@@ -14,7 +14,10 @@ so that the saved file keeps the message's line numbers."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from moonshine.orderfile import decode_lenient
 
 MASK = "********"
 MIN_SECRET = 4  # shorter strings are not searched for: they would mask ordinary words
@@ -74,3 +77,20 @@ def terminal_safe(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() or ch in "\n\t" else ascii(ch)[1:-1] for ch in text)
+
+
+def mask_files(paths: Iterable[Path], write: Callable[[Path, str], None]) -> list[Path]:
+    """Mask the password lines of text files in place (orders files a game master
+    placed by hand): the files changed, written with ``write`` (an atomic write)."""
+    changed: list[Path] = []
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        text = decode_lenient(data)  # as every orders file is read (moonshine.orderfile)
+        masked = mask_password_lines(text)
+        if masked != text:
+            write(path, masked)
+            changed.append(path)
+    return changed

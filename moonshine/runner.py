@@ -30,6 +30,7 @@ def orders_file(game: Game, turn: str, gang: str) -> Path:
 def read_plan(gmap: GameMap, st: GameState, gang: str, path: Path, *, relative_to: Path) -> tuple[GangPlan, Submission]:
     """A gang's latest orders file, checked (R12): accepted orders make its plan;
     rejected ones are recorded with their reason and the unit holds."""
+    from moonshine.masking import mask_password_lines
     from moonshine.orderfile import decode_lenient
     from moonshine.validate import read_orders
 
@@ -38,6 +39,10 @@ def read_plan(gmap: GameMap, st: GameState, gang: str, path: Path, *, relative_t
     except OSError as exc:
         raise GameError(f"{path}: cannot read the orders ({exc.strerror or exc})") from None
     text = decode_lenient(raw)  # as `moonshine check` and the inbox read it
+    masked = mask_password_lines(text)
+    if masked != text:  # a password placed by hand never reaches results, reports or a commit
+        atomic_write_text(path, masked)
+        text = masked
     go = read_orders(text, gmap, st, gang, source=str(path))
     plan = GangPlan(
         gang=gang,

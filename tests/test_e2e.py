@@ -7,6 +7,7 @@ from __future__ import annotations
 import mailbox
 import re
 import shutil
+import subprocess
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -222,3 +223,50 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert again.exit_code == 0, again.output
     assert len(got.received) == len(PASSWORDS) + 1  # nothing sent twice
     assert again.output.count("not sent again") == len(PASSWORDS) + 1
+
+
+def test_no_password_is_ever_written_anywhere(tmp_path: Path, server: Server) -> None:
+    """A whole turn in a git repository (inbox, adjudicate, mail --send) with
+    passwords everywhere a player or the game master puts them: in a message's
+    body, its subject, a quoted copy, a wrong guess, and an orders file the game
+    master placed by hand with its password line. No password is found in any
+    file of the game, any commit, any outbox message or any mail delivered."""
+    now = datetime.now(UTC).replace(second=0, microsecond=0)
+    game = sample_game(tmp_path, server, now + timedelta(days=2))
+    subprocess.run(["git", "init", "-q"], cwd=game.root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=game.root, check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "start"], cwd=game.root, check=True
+    )
+    orders = game.orders_dir(TURN)
+    by_hand = f"gang: ragen\npassword: {PASSWORDS['ragen']}\nH BAC hold\n"  # a late order the game master placed
+    (orders / "ragen.txt").write_text(by_hand, encoding="utf-8")
+    sent = now - timedelta(hours=1)
+    valley_pw = PASSWORDS["valley"]
+    body = VALLEY_FR.format(password=valley_pw) + f"\n> gang: valley\n> password: {valley_pw}\n> H LOO hold\n"
+    box = mailbox.mbox(str(tmp_path / "referee.mbox"), create=True)
+    box.add(letter(ADDRESS["valley"], f"Ordres (password: {valley_pw})", body, sent, "<v@x>"))
+    guess = f"gang: outfit\npassword: {PASSWORDS['westside']}\nL UPT - ROG\n"  # another gang's password
+    box.add(letter(ADDRESS["outfit"], f"orders {PASSWORDS['westside']}", guess, sent, "<o@x>"))
+    box.add(letter("eve@evil.example", "genna", f"gang: genna\npassword: {PASSWORDS['genna']}\n", sent, "<e@x>"))
+    box.flush()
+    box.close()
+    assert run(game, "inbox", str(tmp_path / "referee.mbox"), "--send").exit_code == 0
+    assert run(game, "status").exit_code == 0
+    assert run(game, "adjudicate", TURN, "--force").exit_code == 0
+    mailed = run(game, "mail", TURN, "--send")
+    assert mailed.exit_code == 0, mailed.output
+    assert server.recorder.received, "the test must deliver mail to look into it"
+
+    everything = [p.read_bytes() for p in game.root.rglob("*") if p.is_file() and ".git" not in p.parts]
+    history = subprocess.run(
+        ["git", "log", "--all", "-p", "--binary", "--format=%B"], cwd=game.root, check=True, capture_output=True
+    ).stdout
+    assert b"ragen.txt" in history and b"Adjudicate" in history  # the history holds the turn
+    delivered = [content for _, _, content in server.recorder.received]
+    for password in PASSWORDS.values():
+        secret = password.encode()
+        assert not any(secret in blob for blob in everything), password
+        assert secret not in history, password
+        assert not any(secret in content for content in delivered), password
+    assert "password: ********" in (orders / "ragen.txt").read_text(encoding="utf-8")
