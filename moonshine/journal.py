@@ -310,11 +310,20 @@ def recover(game_dir: Path | str) -> list[str]:
 
 @contextmanager
 def transaction(
-    game_dir: Path | str, job: str, *, wait: float = 0.0, notify: Callable[[str], None] | None = None
+    game_dir: Path | str,
+    job: str,
+    *,
+    wait: float = 0.0,
+    notify: Callable[[str], None] | None = None,
+    forward: tuple[str, list[str], bool] | None = None,
 ) -> Iterator[Transaction]:
     """Hold the game's lock, recover a job a killed process left, and run this
     one as a transaction. The body calls ``commit`` at its end; a body that ends
-    without committing (or raises) is undone."""
+    without committing (or raises) is undone.
+
+    ``forward=(message, paths, git)``: a job whose writes are records that must
+    stay (mail sent): nothing is undone; the commit of ``paths`` is made at the
+    end, or by the next command if the job is killed."""
     root = Path(game_dir)
     with game_lock(root, job=job, wait=wait):
         key = root.resolve()
@@ -327,6 +336,8 @@ def transaction(
             if notify is not None:
                 notify(line)
         txn = Transaction(root, job, datetime.now(UTC).replace(microsecond=0).isoformat(), recovered=recovered)
+        if forward is not None:
+            txn.commit(forward[0], forward[1], git=forward[2])
         _active[key] = txn
         try:
             yield txn

@@ -332,15 +332,32 @@ def _report_message(
     bcc: Sequence[str],
     subject: str,
     files: tuple[str, str, bytes, datetime],
+    earlier: Sequence[str] = (),
 ) -> EmailMessage:
+    """``earlier``: Message-IDs of versions of this report already mailed; a
+    different one is a correction, marked in its subject and first line."""
     text, html, png, date = files
     content = hashlib.sha256(b"\0".join((text.encode("utf-8"), html.encode("utf-8"), png))).hexdigest()
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
+    if earlier and msg_id not in earlier:
+        mark, line = CORRECTED.get(cfg.language, CORRECTED["en"])
+        subject = f"{mark} {subject}"
+        text = f"{line}\n\n{text}"
+        body = re.search(r"<body[^>]*>", html)
+        at = body.end() if body else 0
+        html = f"{html[:at]}\n<p><strong>{line}</strong></p>\n{html[at:]}"
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
     msg.add_alternative(html, subtype="html", cte=_cte(html))
     msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid="<map.png>")
     _fix_boundaries(msg, msg_id)
     return msg
+
+
+# A report mailed again after the turn was adjudicated again (rollback): subject mark, first line.
+CORRECTED = {
+    "en": ("[corrected]", "CORRECTED: this report replaces the one mailed earlier for this turn."),
+    "fr": ("[corrigé]", "CORRIGÉ : ce rapport remplace celui envoyé plus tôt pour ce tour."),
+}
 
 
 def report_messages(game: Game, turn: str) -> ReportMail:
@@ -368,13 +385,22 @@ def report_messages(game: Game, turn: str) -> ReportMail:
         subject = text(
             lang, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn), gang=gang.name
         )
-        msg = _report_message(cfg, turn, key, to=to, bcc=(), subject=subject, files=files)
-        out.append(Outgoing(f"report-{key}.eml", msg))
+        name = f"report-{key}.eml"
+        earlier = sent_versions(game, turn, name)
+        msg = _report_message(cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier)
+        out.append(Outgoing(name, msg))
     files = _read_reports(report_paths(game, turn, None), turn)
     if everyone:
         subject = text(lang, "subject.bulletin", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn))
         msg = _report_message(
-            cfg, turn, "bulletin", to=[from_address(cfg)], bcc=sorted(everyone), subject=subject, files=files
+            cfg,
+            turn,
+            "bulletin",
+            to=[from_address(cfg)],
+            bcc=sorted(everyone),
+            subject=subject,
+            files=files,
+            earlier=sent_versions(game, turn, "bulletin.eml"),
         )
         out.append(Outgoing("bulletin.eml", msg))
     else:
@@ -430,7 +456,31 @@ def load_sent(game: Game, turn: str) -> dict[str, dict[str, Any]]:
         return {}
     if not isinstance(raw, dict):
         raise StateError(str(path), "", "expected a mapping from Message-ID to delivery record")
-    return {str(k): v for k, v in raw.items() if isinstance(v, dict)}
+    out = {str(k): dict(v) for k, v in raw.items() if isinstance(v, dict)}
+    for entry in out.values():
+        # recipients a killed run was sending to: the server may have the message
+        sending = entry.pop("sending", None) or []
+        if sending:
+            unknown = dict(entry.get("unknown") or {})
+            for r in sending:
+                if r not in (entry.get("delivered") or []):
+                    unknown.setdefault(str(r), "the run sending it was interrupted after the message was sent")
+            entry["unknown"] = dict(sorted(unknown.items()))
+    return out
+
+
+def _save_entry(game: Game, turn: str, msg_id: str, entry: dict[str, Any]) -> None:
+    sent = _load_sent_raw(game, turn)
+    sent[msg_id] = entry
+    _save_sent(game, turn, sent)
+
+
+def _load_sent_raw(game: Game, turn: str) -> dict[str, dict[str, Any]]:
+    path = outbox_dir(game, turn) / SENT_FILE
+    if not path.is_file():
+        return {}
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(k): dict(v) for k, v in raw.items() if isinstance(v, dict)} if isinstance(raw, dict) else {}
 
 
 def _save_sent(game: Game, turn: str, sent: dict[str, dict[str, Any]]) -> None:
@@ -460,16 +510,26 @@ class SendResult:
     delivered: list[str] = field(default_factory=list)  # this time
     already: list[str] = field(default_factory=list)  # before
     failed: dict[str, str] = field(default_factory=dict)  # address -> reason
+    unknown: dict[str, str] = field(default_factory=dict)  # this time: the server may have it
+    unknown_before: list[str] = field(default_factory=list)  # of unknown outcome before, not sent again
 
     def line(self) -> str:
-        if self.failed:
-            parts = [f"{self.name}: FAILED for {addr}: {why}" for addr, why in sorted(self.failed.items())]
-            if self.delivered:
-                parts.insert(0, f"{self.name}: sent to {', '.join(self.delivered)}")
-            return "\n".join(parts)
+        parts = []
         if self.delivered:
-            return f"{self.name}: sent to {', '.join(self.delivered)}"
-        return f"{self.name}: already sent ({self.message_id}), not sent again"
+            parts.append(f"{self.name}: sent to {', '.join(self.delivered)}")
+        parts += [f"{self.name}: FAILED for {addr}: {why}" for addr, why in sorted(self.failed.items())]
+        parts += [
+            f"{self.name}: OUTCOME UNKNOWN for {addr}: {why}; not sent again"
+            for addr, why in sorted(self.unknown.items())
+        ]
+        if self.unknown_before:
+            parts.append(
+                f"{self.name}: outcome unknown for {', '.join(self.unknown_before)} (an earlier run); not sent again "
+                "(--resend-unknown sends it again, with the same Message-ID)"
+            )
+        if not parts:
+            return f"{self.name}: already sent ({self.message_id}), not sent again"
+        return "\n".join(parts)
 
 
 class _Fatal(Exception):
@@ -493,58 +553,130 @@ class _Attempt:
             self.failed[addr] = why
 
 
-async def _deliver(
-    msg: EmailMessage, rcpts: list[str], settings: SmtpSettings, password: str | None
-) -> tuple[list[str], dict[str, str]]:
-    import aiosmtplib
+@dataclass
+class _Delivery:
+    delivered: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    unknown: dict[str, str] = field(default_factory=dict)  # the server may have the message: never sent again
 
+
+async def _send_data(
+    client: Any, payload: bytes, accepted: list[str], before_data: Callable[[list[str]], None], sent_flag: list[bool]
+) -> None:
+    """DATA and the message, calling ``before_data`` just before the message's
+    bytes are handed to the connection (after the server's 354)."""
+    protocol = client.protocol
+    assert protocol is not None
+    real_write = protocol.write
+
+    def write(data: bytes) -> None:
+        if data != b"DATA\r\n" and not sent_flag:
+            before_data(accepted)
+            sent_flag.append(True)
+        real_write(data)
+
+    protocol.write = write
+    await client.data(payload)
+
+
+async def _deliver(
+    msg: EmailMessage,
+    rcpts: list[str],
+    settings: SmtpSettings,
+    password: str | None,
+    before_data: Callable[[list[str]], None],
+) -> _Delivery:
+    """Deliver ``msg`` to ``rcpts``, at most once each: a failure before the
+    message's data was sent is retried (``smtp.attempts``); after the data was
+    sent, only the server's reply tells whether it has the message, and without
+    one the outcome is unknown: recorded as such, never retried here.
+    ``before_data`` is called with the recipients just before the data goes out,
+    so that a killed run leaves them recorded as of unknown outcome."""
+    import aiosmtplib
+    from aiosmtplib.email import flatten_message
+
+    payload = flatten_message(msg, utf8=False, cte_type="8bit")
+    out = _Delivery()
     pending = list(rcpts)
-    delivered: list[str] = []
     state = _Attempt()
     for attempt in range(1, settings.attempts + 1):
         state.retry = []
+        client = aiosmtplib.SMTP(
+            hostname=settings.host,
+            port=settings.port,
+            username=settings.user,
+            password=password,
+            use_tls=settings.security == "tls",
+            start_tls=settings.security == "starttls",
+            timeout=settings.timeout,
+        )
+        accepted: list[str] = []
+        sent_flag: list[bool] = []  # not empty once the data started to go out
         try:
-            errors, _ = await aiosmtplib.send(
-                msg,
-                sender=settings.sender_address,
-                recipients=pending,
-                hostname=settings.host,
-                port=settings.port,
-                username=settings.user,
-                password=password,
-                use_tls=settings.security == "tls",
-                start_tls=settings.security == "starttls",
-                timeout=settings.timeout,
-            )
-        except aiosmtplib.SMTPRecipientsRefused as exc:
-            for refused in exc.recipients:
-                state.refused(refused.recipient, refused.code, refused.message)
+            await client.connect()
+            await client.mail(settings.sender_address)
+            for r in pending:
+                try:
+                    await client.rcpt(r)
+                    accepted.append(r)
+                except aiosmtplib.SMTPRecipientRefused as exc:
+                    state.refused(r, exc.code, exc.message)
+            if accepted:
+                await _send_data(client, payload, accepted, before_data, sent_flag)
+                out.delivered += accepted
         except aiosmtplib.SMTPAuthenticationError as exc:
             raise _Fatal(f"the server refused the login as {settings.user}: {exc.code} {exc.message}") from None
         except aiosmtplib.SMTPNotSupported as exc:
             raise _Fatal(f"{settings.host}:{settings.port} ({settings.security}): {exc}") from None
-        except aiosmtplib.SMTPResponseException as exc:
-            for r in pending:
+        except aiosmtplib.SMTPResponseException as exc:  # the server answered: it does not have the message
+            for r in accepted or pending:
                 state.refused(r, exc.code, exc.message)
-        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
-            why = f"cannot reach {settings.host}:{settings.port}: {exc or type(exc).__name__}"
-            state.retry = list(pending)
-            state.last.update(dict.fromkeys(pending, why))
-        else:
             for r in pending:
-                if r in errors:
-                    state.refused(r, errors[r].code, errors[r].message)
-                else:
-                    delivered.append(r)
+                if r not in accepted and r not in state.retry and r not in state.failed:
+                    state.retry.append(r)
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            why = f"{exc or type(exc).__name__}"
+            if sent_flag:
+                for r in accepted:
+                    out.unknown[r] = (
+                        f"the connection to {settings.host}:{settings.port} ended after the message was sent ({why})"
+                    )
+                state.retry = [r for r in pending if r not in accepted and r not in state.failed]
+            else:
+                state.retry = [r for r in pending if r not in state.failed]
+            state.last.update(dict.fromkeys(state.retry, f"cannot reach {settings.host}:{settings.port}: {why}"))
+        finally:
+            if client.is_connected:
+                try:
+                    await client.quit()
+                except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                    client.close()
         pending = state.retry
         if not pending:
             break
         if attempt < settings.attempts:
             await asyncio.sleep(settings.retry_delay * 2 ** (attempt - 1))
-    failed = dict(state.failed)
+    out.failed = dict(state.failed)
     for r in pending:
-        failed[r] = f"{state.last.get(r, 'not delivered')} (gave up after {settings.attempts} attempts)"
-    return delivered, failed
+        out.failed[r] = f"{state.last.get(r, 'not delivered')} (gave up after {settings.attempts} attempts)"
+    return out
+
+
+@dataclass(frozen=True)
+class _Intent:
+    """Records, before a message's data goes out, that it is being sent to these
+    recipients: a run killed then leaves them recorded as of unknown outcome."""
+
+    game: Game
+    turn: str
+    msg_id: str
+    name: str
+
+    def __call__(self, rcpts: list[str]) -> None:
+        entry = dict(_load_sent_raw(self.game, self.turn).get(self.msg_id, {}))
+        entry["file"] = self.name
+        entry["sending"] = sorted(set(entry.get("sending") or []) | set(rcpts))
+        _save_entry(self.game, self.turn, self.msg_id, entry)
 
 
 def send_files(
@@ -555,13 +687,17 @@ def send_files(
     settings: SmtpSettings | None = None,
     environ: dict[str, str] | None = None,
     progress: Callable[[SendResult], None] | None = None,
+    resend_unknown: bool = False,
 ) -> list[SendResult]:
     """Deliver outbox files of ``turn`` by SMTP, each to the recipients it has
     not reached yet; record deliveries in ``sent.yaml`` after each message.
+    A delivery of unknown outcome (the connection ended after the message was
+    sent) is recorded and not sent again unless ``resend_unknown`` (the same
+    message, with the same Message-ID, so that mail programs merge the copies).
     Raises GameError at once for a failure no retry can mend (bad login)."""
     settings = settings or smtp_settings(game.config)
     password = settings.password(environ)
-    return asyncio.run(_send_all(game, turn, names, settings, password, progress))
+    return asyncio.run(_send_all(game, turn, names, settings, password, progress, resend_unknown))
 
 
 async def _send_all(
@@ -571,6 +707,7 @@ async def _send_all(
     settings: SmtpSettings,
     password: str | None,
     progress: Callable[[SendResult], None] | None,
+    resend_unknown: bool = False,
 ) -> list[SendResult]:
     results = []
     for name in names:
@@ -582,23 +719,31 @@ async def _send_all(
         sent = load_sent(game, turn)
         entry = sent.get(msg_id, {})
         already = [str(a) for a in entry.get("delivered") or []]
-        todo = [r for r in recipients(msg) if r not in already]
+        unknown = {str(k): str(v) for k, v in (entry.get("unknown") or {}).items()}
+        skip = set(already) | (set() if resend_unknown else set(unknown))
+        todo = [r for r in recipients(msg) if r not in skip]
         result = SendResult(name, msg_id, already=already)
+        result.unknown_before = sorted(set(unknown) - set(todo))
         if todo:
             del msg["Bcc"]
+
             try:
-                result.delivered, result.failed = await _deliver(msg, todo, settings, password)
+                done = await _deliver(msg, todo, settings, password, _Intent(game, turn, msg_id, name))
             except _Fatal as exc:
                 raise GameError(f"{name}: not sent: {exc}") from None
-            sent[msg_id] = {
-                "file": name,
-                "delivered": already + result.delivered,
-                "failed": dict(sorted(result.failed.items())),
-                "at": datetime.now(UTC).replace(microsecond=0).isoformat(),
-            }
-            if not result.failed:
-                del sent[msg_id]["failed"]
-            _save_sent(game, turn, sent)
+            result.delivered, result.failed, result.unknown = done.delivered, done.failed, done.unknown
+            entry = dict(_load_sent_raw(game, turn).get(msg_id, {}))
+            entry.pop("sending", None)
+            entry["file"] = name
+            entry["delivered"] = sorted(set(already) | set(done.delivered))
+            still = {k: v for k, v in unknown.items() if k not in done.delivered and k not in done.failed}
+            still.update(done.unknown)
+            entry["unknown"] = dict(sorted(still.items()))
+            entry["failed"] = dict(sorted(done.failed.items()))
+            for key in ("unknown", "failed"):
+                if not entry[key]:
+                    del entry[key]
+            _save_entry(game, turn, msg_id, entry)
         results.append(result)
         if progress:
             progress(result)

@@ -19,7 +19,11 @@ def _commit(game: Game, message: str, paths: list[str]) -> None:
         git_commit(game.root, message, existing)
 
 
-def _send(game: Game, turn: str, names: list[str]) -> None:
+def _send(game: Game, turn: str, names: list[str], *, resend_unknown: bool = False) -> None:
+    """Deliver outbox files, holding the game's lock; the record of what was sent
+    is committed at the end, or by the next command if this one is killed."""
+    from moonshine.gamedir import is_git_repo
+    from moonshine.journal import transaction
     from moonshine.mail import SendResult, send_files
 
     if not names:
@@ -29,9 +33,18 @@ def _send(game: Game, turn: str, names: list[str]) -> None:
     def show(result: SendResult) -> None:
         click.echo(result.line())
 
-    results = send_files(game, turn, names, progress=show)
+    forward = (f"Mail sent for {turn}", [f"outbox/{turn}"], is_git_repo(game.root))
+    with transaction(game.root, f"mail --send {turn}", wait=60, notify=click.echo, forward=forward):
+        results = send_files(game, turn, names, progress=show, resend_unknown=resend_unknown)
     failed = sum(len(r.failed) for r in results)
-    _commit(game, f"Mail sent for {turn}", [f"outbox/{turn}"])
+    unknown = sorted({f"{r.name} to {a}" for r in results for a in [*r.unknown, *r.unknown_before]})
+    if unknown:
+        click.echo(
+            f"warning: {len(unknown)} deliver{'y' if len(unknown) == 1 else 'ies'} of unknown outcome (the server "
+            "may have the message; it is not sent again): " + "; ".join(unknown) + ". Ask the players; "
+            "'--resend-unknown' sends them again with the same Message-ID, so mail programs merge the copies.",
+            err=True,
+        )
     if failed:
         raise click.ClickException(
             f"{failed} recipient(s) not reached; fix the problem and run the same command again "
@@ -42,8 +55,13 @@ def _send(game: Game, turn: str, names: list[str]) -> None:
 @click.command("mail")
 @click.argument("turn")
 @click.option("--send", is_flag=True, help="Deliver the messages by SMTP (settings: smtp in game.yaml).")
+@click.option(
+    "--resend-unknown",
+    is_flag=True,
+    help="With --send: send again the deliveries of unknown outcome (same Message-ID).",
+)
 @game_option
-def mail_cmd(turn: str, send: bool, game_dir: Path) -> None:
+def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> None:
     """Mail TURN's reports: to each gang its private report (text and HTML) with
     the map attached, and the bulletin to every player (by Bcc). The messages are
     written to outbox/TURN/ as .eml files, which any mail program opens; with
@@ -51,13 +69,17 @@ def mail_cmd(turn: str, send: bool, game_dir: Path) -> None:
     them, so that sending again never mails anyone twice. A report that changed
     since it was sent is a new message, sent again. Needs the files of
     'moonshine report TURN' in turns/TURN/reports/."""
+    from moonshine.gamedir import is_git_repo
+    from moonshine.journal import transaction
     from moonshine.mail import delivered_to, outbox_dir, report_messages, sent_versions, write_outbox
 
     game = Game(game_dir)
-    built = report_messages(game, turn)
+    with transaction(game.root, f"mail {turn}", notify=click.echo) as txn:
+        built = report_messages(game, turn)
+        write_outbox(game, turn, built.messages)
+        txn.commit(f"Mail for {turn}", [f"outbox/{turn}"], git=is_git_repo(game.root))
     for warning in built.warnings:
         click.echo(f"warning: {warning}", err=True)
-    write_outbox(game, turn, built.messages)
     for item in built.messages:
         msg_id = str(item.message["Message-ID"])
         done = delivered_to(game, turn, msg_id)
@@ -69,7 +91,7 @@ def mail_cmd(turn: str, send: bool, game_dir: Path) -> None:
     if not send:
         click.echo(f"{len(built.messages)} message(s) written to {where}/; nothing sent (use --send to deliver).")
         return
-    _send(game, turn, [m.name for m in built.messages])
+    _send(game, turn, [m.name for m in built.messages], resend_unknown=resend_unknown)
 
 
 @click.command("inbox")
