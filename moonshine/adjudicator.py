@@ -300,7 +300,7 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
         elif isinstance(order, SupportHold):
             t = board.find(order.target)
             if t is None:  # R18: the checker accepts it in case a unit is recruited there
-                board.absent[i] = f"void: no {order.target.text()} on the board"
+                board.absent[i] = moonshine_rules.absent_support(order.target).text("en")
             else:
                 acts[i] = Act(_SUPPORT_HOLD, target=t)
         elif isinstance(order, SupportMove):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -886,7 +887,37 @@ def _one(text: str) -> str | None:
         hit = p.pattern.match(core)
         if hit:
             return p.french(hit) + ruling
+    for rx, fr in _rules_reasons():
+        hit = rx.match(core)
+        if hit:
+            return fr.format(**{k: _translate(v) for k, v in hit.groupdict().items()}) + ruling
     return None
+
+
+@functools.cache
+def _rules_reasons() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The rules module's own sentences (``moonshine.rules.reason_templates``, each in
+    English and French) as patterns: an order the rules reject reads the same in a
+    French report as in the French acknowledgement."""
+    from moonshine.rules import reason_templates
+
+    out: list[tuple[int, re.Pattern[str], str]] = []
+    for en, fr in reason_templates():
+        en_core = re.match(_RULING, en, re.DOTALL)
+        fr_core = re.match(_RULING, fr, re.DOTALL)
+        assert en_core is not None and fr_core is not None
+        seen: set[str] = set()
+        parts = []
+        for literal, name, _, _ in string.Formatter().parse(en_core["text"]):
+            parts.append(re.escape(literal))
+            if name:
+                # a parameter (a code, a unit, a list) never holds "; ", which joins reasons
+                parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>(?:(?!; ).)+?)")
+                seen.add(name)
+        literal_length = sum(len(lit) for lit, *_ in string.Formatter().parse(en_core["text"]))
+        out.append((literal_length, re.compile("^" + "".join(parts) + "$", re.DOTALL), fr_core["text"]))
+    out.sort(key=lambda t: -t[0])  # the most specific sentence first
+    return tuple((rx, fr) for _, rx, fr in out)
 
 
 def _translate(text: str) -> str:

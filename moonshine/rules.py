@@ -10,7 +10,11 @@ the adjudicator puts its English text in the result ("rejected: ...")."""
 
 from __future__ import annotations
 
+import ast
+import functools
+import inspect
 import itertools
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -322,7 +326,7 @@ def retreat_choice_problem(gmap: GameMap, ref: UnitRef, d: str) -> Message | Non
     """Why a listed retreat district can never be taken, whatever the turn brings
     (R7, R8), or None."""
     if d not in gmap.districts:
-        return say("no such district", "aucun quartier de ce nom")
+        return say("no such district", "quartier inconnu")
     if d == ref.district:
         return say("its own district", "son propre quartier")
     if d not in reach(gmap, ref.kind, ref.district):
@@ -389,13 +393,13 @@ def retreat_problem(
         return problem
     for s in standing:
         if s.gang != gang:
-            return say("{g}'s {k} stands there", "une unité {k} de {g} s'y trouve", g=s.gang, k=s.kind.value)
+            return say("{g}'s {k} stands there", "un {k} de {g} s'y trouve", g=s.gang, k=s.kind.value)
         if s.kind is ref.kind:
-            return say("own {k} stands there", "sa propre unité {k} s'y trouve", k=s.kind.value)
+            return say("own {k} stands there", "votre propre {k} s'y trouve", k=s.kind.value)
     if d in barred:
         return say("the attacker came from there", "l'attaquant venait de là")
     if d in standoffs:
-        return say("left empty by a standoff", "laissé vide par un affrontement")
+        return say("left empty by a standoff", "laissé vide par un rebond")
     return None
 
 
@@ -427,7 +431,7 @@ def _check_assault(pos: Position, order: Assault) -> Verdict:
     if not gmap.districts[station].has_station:
         return no(
             "there is no police station in {d}",
-            "il n'y a pas de poste de police en {d}",
+            "il n'y a pas de poste de police à {d}",
             station_hint(gmap, station),
             d=station,
         )
@@ -546,7 +550,7 @@ def _check_support(pos: Position, order: SupportHold | SupportMove | SupportAssa
     if not gmap.districts[station].has_station:
         return no(
             "there is no police station in {d}",
-            "il n'y a pas de poste de police en {d}",
+            "il n'y a pas de poste de police à {d}",
             station_hint(gmap, station),
             d=station,
         )
@@ -570,3 +574,31 @@ def _check_support(pos: Position, order: SupportHold | SupportMove | SupportAssa
             s=station,
         )
     return OK
+
+
+# -- the reasons' catalogue ------------------------------------------------------------------
+
+
+@functools.cache
+def reason_templates() -> tuple[tuple[str, str], ...]:
+    """Every (English, French) sentence this module writes (``no`` and ``say`` calls,
+    read from its source), for the translation of the adjudicator's reasons: the
+    adjudicator reports a rejection in English, and a French report finds the French
+    here rather than in a second copy of each sentence."""
+    tree = ast.parse(inspect.getsource(sys.modules[__name__]))
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("no", "say")):
+            continue
+        args = node.args[:2]
+        if len(args) == 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
+            en, fr = (a.value for a in args if isinstance(a, ast.Constant))
+            found.setdefault(str(en), str(fr))
+    return tuple(found.items())
+
+
+def absent_support(target: UnitRef) -> Message:
+    """R18: a hold support of a unit that no one recruited after all supports nothing."""
+    return say(
+        "void: no {t} on the board to support", "sans effet : pas d'unité {t} sur la carte à soutenir", t=target.text()
+    )

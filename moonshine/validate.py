@@ -361,7 +361,7 @@ def _check_bribe(ctx: _Ctx, order: Bribe) -> Verdict:
     d = order.station
     if not ctx.gmap.districts[d].has_station:
         return _no(
-            "there is no police station in {d}", "il n'y a pas de poste de police en {d}", ctx.station_hint(d), d=d
+            "there is no police station in {d}", "il n'y a pas de poste de police à {d}", ctx.station_hint(d), d=d
         )
     if order.amount <= 0:
         return _no("a bribe of $0 buys nothing", "un pot-de-vin de 0 $ n'achète rien")
