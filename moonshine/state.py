@@ -4,8 +4,8 @@ order so that a turn's diff in git is meaningful."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,76 @@ class Raid:
     draw: str = ""  # the HMAC value (hex) that picked the entry, for audit
 
 
+class Units(list[Unit]):
+    """The units on the board, in order: a list like any other that also answers,
+    without a scan, which unit stands in a district, which are there and whose they
+    are. The answers are worked out on the first question after a change."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, units: Iterable[Unit] = ()) -> None:
+        super().__init__(units)
+        self._index: _UnitIndex | None = None
+
+    def lookup(self) -> _UnitIndex:
+        if self._index is None:
+            self._index = _UnitIndex(self)
+        return self._index
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Units, (list(self),))
+
+    def __copy__(self) -> Units:
+        return Units(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Units:
+        return Units(copy.deepcopy(list(self), memo))
+
+
+def _changes(name: str) -> Any:
+    method = getattr(list, name)
+
+    def changed(self: Units, *args: Any, **kwargs: Any) -> Any:
+        self._index = None
+        return method(self, *args, **kwargs)
+
+    changed.__name__ = name
+    changed.__doc__ = method.__doc__
+    return changed
+
+
+for _name in (
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "clear",
+    "sort",
+    "reverse",
+    "__setitem__",
+    "__delitem__",
+    "__iadd__",
+    "__imul__",
+):
+    setattr(Units, _name, _changes(_name))
+
+
+class _UnitIndex:
+    """Who stands where, built in one pass over the units (list order kept)."""
+
+    __slots__ = ("at", "of", "within")
+
+    def __init__(self, units: Iterable[Unit]) -> None:
+        self.at: dict[tuple[UnitKind, str], Unit] = {}
+        self.within: dict[str, list[Unit]] = {}
+        self.of: dict[str, list[Unit]] = {}
+        for u in units:
+            self.at.setdefault((u.kind, u.district), u)
+            self.within.setdefault(u.district, []).append(u)
+            self.of.setdefault(u.gang, []).append(u)
+
+
 @dataclass
 class GameState:
     turn: str
@@ -78,24 +148,34 @@ class GameState:
     sold: dict[str, int] = field(default_factory=dict)  # turn name -> crates sold by all (R20)
     winners: list[str] = field(default_factory=list)
 
-    # -- queries ---------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "units" and not isinstance(value, Units):
+            value = Units(value)  # any list given becomes an indexed one
+        super().__setattr__(name, value)
+
+    # -- queries (by index, not by scanning the units) ----------------------------
+    def _index(self) -> _UnitIndex:
+        units = self.units
+        if not isinstance(units, Units):  # changed behind __setattr__'s back (object.__setattr__)
+            units = Units(units)
+        return units.lookup()
+
     def units_of(self, gang: str) -> list[Unit]:
-        return [u for u in self.units if u.gang == gang]
+        return list(self._index().of.get(gang, ()))
 
     def units_in(self, district: str) -> list[Unit]:
-        return [u for u in self.units if u.district == district]
+        return list(self._index().within.get(district, ()))
 
     def unit_at(self, kind: UnitKind, district: str) -> Unit | None:
-        for u in self.units:
-            if u.kind is kind and u.district == district:
-                return u
-        return None
+        return self._index().at.get((kind, district))
 
     def controlled_by(self, gang: str) -> list[str]:
         return [d for d, g in self.control.items() if g == gang]
 
     def copy(self) -> GameState:
-        return copy.deepcopy(self)
+        """An independent copy: every list and mapping is new; the units, arrests and
+        raid are immutable values and are shared rather than copied one by one."""
+        return GameState(**{f.name: _fresh(getattr(self, f.name)) for f in fields(self)})
 
     def normalise(self, gmap: GameMap) -> None:
         """Put every collection in its canonical order (map order, then kind)."""
@@ -114,6 +194,16 @@ class GameState:
         }
         self.arrested.sort(key=lambda a: (area[a.station], a.kind.value, a.gang, area[a.taken_in]))
         self.sold = {t: self.sold[t] for t in sorted(self.sold, key=Turn.parse)}
+
+
+def _fresh(value: Any) -> Any:
+    """``value`` with new lists and dicts all the way down; other values (text,
+    numbers, frozen dataclasses) are immutable and kept."""
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    return value
 
 
 def initial_state(gmap: GameMap) -> GameState:
