@@ -81,9 +81,10 @@ _LABELS: dict[str, tuple[str, str]] = {
     "cancel": ("cancel {o} (line {n})", "annuler {o} (ligne {n})"),
     "cut": ("cut {o} (line {n}) to {a}", "réduire {o} (ligne {n}) à {a}"),
     "unpaid": (
-        "disband {n} unit(s) for unpaid upkeep, the most recently recruited first",
-        "licencier {n} unité(s) faute d'entretien payé, les plus récemment recrutées d'abord",
+        "disband {n} unit(s) for unpaid upkeep, the most recently recruited first: {u}",
+        "licencier {n} unité(s) faute d'entretien payé, les plus récemment recrutées d'abord : {u}",
     ),
+    "unpaid_arrested": ("arrested", "arrêtée"),
     "summary": ("SUMMARY", "BILAN"),
     "counts": (
         "{lines} order line(s): {a} accepted, {r} rejected, {p} replaced.",
@@ -186,7 +187,10 @@ def _money_block(m: MoneySummary, language: str) -> list[str]:
         for number, b, kept in m.cut:
             out += _wrap("- " + _t("cut", language, o=b.text(), n=number, a=fmt(kept)), "    ")
         if m.unpaid_units:
-            out += _wrap("- " + _t("unpaid", language, n=m.unpaid_units), "    ")
+            who = ", ".join(
+                ref.text() + (f" ({_t('unpaid_arrested', language)})" if arrested else "") for ref, arrested in m.unpaid
+            )
+            out += _wrap("- " + _t("unpaid", language, n=m.unpaid_units, u=who or "-"), "    ")
     return out
 
 

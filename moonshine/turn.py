@@ -17,7 +17,7 @@ from moonshine.orders import Bribe, Disband, Recruit, Retreat, Sell, Store, Unit
 from moonshine.police import Return, open_turn
 from moonshine.state import Arrested, GameState, Raid, Unit
 from moonshine.turns import Turn
-from moonshine.upkeep import settle
+from moonshine.upkeep import settle, unpaid_upkeep_order
 
 MIN_PRICE = 50  # the price never falls below $0.50 (R20)
 
@@ -186,34 +186,6 @@ def stage_adjustments(
         paid_bids[gang] = paid
     st.normalise(gmap)
     return adjustments, paid_bids
-
-
-def unpaid_upkeep_order(gmap: GameMap, st: GameState, gang: str) -> list[Unit | Arrested]:
-    """R17 (amended): the order in which a gang's units are disbanded for unpaid upkeep,
-    arrested ones included: the most recently recruited first, starting units last (as
-    recruited in one turn); among units recruited in one turn, units on the board before
-    arrested ones, then the one whose district (an arrested unit's: where it was
-    arrested) comes last in map order, an H before an L. A unit keeps its recruitment
-    turn while arrested and after it returns."""
-    area = {c: d.area for c, d in gmap.districts.items()}
-
-    def age(recruited: str) -> int:
-        if not recruited:
-            return 0
-        t = Turn.parse(recruited)
-        return -(t.year * 2 + t.season_index)
-
-    def kind_rank(kind: UnitKind) -> int:
-        return 0 if kind is UnitKind.H else 1
-
-    ranked: list[tuple[tuple[int, int, int, int], Unit | Arrested]] = []
-    for u in st.units_of(gang):
-        ranked.append(((age(u.recruited), 0, -area[u.district], kind_rank(u.kind)), u))
-    for a in st.arrested:
-        if a.gang == gang:
-            ranked.append(((age(a.recruited), 1, -area[a.taken_in], kind_rank(a.kind)), a))
-    ranked.sort(key=lambda pair: pair[0])
-    return [victim for _, victim in ranked]
 
 
 def _acceptable_recruits(

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moonshine.geo import RECRUIT_COST, UPKEEP
+from moonshine.geo import RECRUIT_COST, UPKEEP, GameMap, UnitKind
 from moonshine.money import Money
+from moonshine.state import Arrested, GameState, Unit
+from moonshine.turns import Turn
 
 
 @dataclass(frozen=True)
@@ -40,3 +42,31 @@ def settle(cash: Money, paying_units: int, recruits: int, bids: Sequence[Money])
         paid.append(pay)
     unpaid = -(-(upkeep - cash) // UPKEEP) if upkeep > cash else 0
     return Bill(upkeep, kept, tuple(paid), unpaid)
+
+
+def unpaid_upkeep_order(gmap: GameMap, st: GameState, gang: str) -> list[Unit | Arrested]:
+    """R17 (amended): the order in which a gang's units are disbanded for unpaid upkeep,
+    arrested ones included: the most recently recruited first, starting units last (as
+    recruited in one turn); among units recruited in one turn, units on the board before
+    arrested ones, then the one whose district (an arrested unit's: where it was
+    arrested) comes last in map order, an H before an L. A unit keeps its recruitment
+    turn while arrested and after it returns."""
+    area = {c: d.area for c, d in gmap.districts.items()}
+
+    def age(recruited: str) -> int:
+        if not recruited:
+            return 0
+        t = Turn.parse(recruited)
+        return -(t.year * 2 + t.season_index)
+
+    def kind_rank(kind: UnitKind) -> int:
+        return 0 if kind is UnitKind.H else 1
+
+    ranked: list[tuple[tuple[int, int, int, int], Unit | Arrested]] = []
+    for u in st.units_of(gang):
+        ranked.append(((age(u.recruited), 0, -area[u.district], kind_rank(u.kind)), u))
+    for a in st.arrested:
+        if a.gang == gang:
+            ranked.append(((age(a.recruited), 1, -area[a.taken_in], kind_rank(a.kind)), a))
+    ranked.sort(key=lambda pair: pair[0])
+    return [victim for _, victim in ranked]

@@ -44,8 +44,8 @@ from moonshine.parser import (
     unquote,
 )
 from moonshine.rules import Verdict
-from moonshine.state import GameState
-from moonshine.upkeep import settle
+from moonshine.state import Arrested, GameState
+from moonshine.upkeep import settle, unpaid_upkeep_order
 
 MAX_LINES = 1000  # an orders file is a few dozen lines; the rest of a longer one is not read
 
@@ -104,6 +104,7 @@ class MoneySummary:
     cancelled: tuple[tuple[int, Recruit], ...] = ()  # (line, recruit), last written first
     cut: tuple[tuple[int, Bribe, Money], ...] = ()  # (line, bribe, what is left of it)
     unpaid_units: int = 0  # units R17 disbands for unpaid upkeep
+    unpaid: tuple[tuple[UnitRef, bool], ...] = ()  # which, in R17's order: (unit, arrested?)
 
     @property
     def needed(self) -> Money:
@@ -623,6 +624,7 @@ def _validate(result: GangOrders, gmap: GameMap, st: GameState, gang: str) -> No
         recruits=[(ln.number, ln.order) for ln in accepted if isinstance(ln.order, Recruit)],
         disbanded=gone,
         bribes=[(ln.number, ln.order) for ln in accepted if isinstance(ln.order, Bribe)],
+        gmap=gmap,
     )
 
 
@@ -718,6 +720,7 @@ def money_summary(
     recruits: Iterable[tuple[int, Recruit]] = (),
     disbanded: Iterable[UnitRef] = (),
     bribes: Iterable[tuple[int, Bribe]] = (),
+    gmap: GameMap | None = None,
 ) -> MoneySummary:
     """R17: upkeep $2 per unit on the board or arrested (not one recruited this turn,
     not a disbanded one), $2 per recruit, bribes as written; all from the cash held at
@@ -735,6 +738,14 @@ def money_summary(
     cut = [(number, b, paid) for (number, b), paid in zip(bids, bill.paid_bids, strict=True) if paid < b.amount]
     cut.reverse()
     total_bids = sum(b.amount for _, b in bids)
+    unpaid: list[tuple[UnitRef, bool]] = []
+    if gmap is not None and bill.unpaid_units:
+        for victim in unpaid_upkeep_order(gmap, st, gang):
+            if isinstance(victim, Arrested):
+                unpaid.append((UnitRef(victim.kind, victim.taken_in), True))
+            elif UnitRef(victim.kind, victim.district) not in gone and victim.recruited != st.turn:
+                unpaid.append((UnitRef(victim.kind, victim.district), False))
+        unpaid = unpaid[: bill.unpaid_units]
     return MoneySummary(
         cash=cash,
         units=paying,
@@ -745,4 +756,5 @@ def money_summary(
         cancelled=cancelled,
         cut=tuple(cut),
         unpaid_units=bill.unpaid_units,
+        unpaid=tuple(unpaid),
     )

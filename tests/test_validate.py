@@ -421,3 +421,30 @@ def test_only_the_first_thousand_lines_are_read(chicago: GameMap, start: GameSta
     assert len(result.lines) == 1000
     assert result.problems == ["the file has 1500 lines: only the first 1000 are read"]
     assert not result.ok
+
+
+def test_the_check_names_the_units_r17_would_disband(chicago: GameMap, start: GameState) -> None:
+    """R17 (amended): the acknowledgement lists who goes for unpaid upkeep, in the order
+    the turn disbands them: newest first, on the board before arrested, last in map
+    order first, an H before an L; a unit the file disbands is not counted."""
+    from moonshine.ack import acknowledgement
+
+    st = start.copy()
+    st.units = [u for u in st.units if u.gang != "valley"]
+    st.units += [
+        Unit("LOO", H, "valley"),
+        Unit("LOO", L, "valley"),
+        Unit("NSS", L, "valley", "autumn-1924"),
+        Unit("BRO", H, "valley", "autumn-1924"),
+    ]
+    st.arrested = [Arrested("LOO", H, "valley", "FIV", "autumn-1924")]
+    st.cash["valley"] = 200
+    result = read(chicago, st, "disband L LOO")
+    assert result.money is not None and result.money.unpaid_units == 3
+    assert [(ref.text(), arrested) for ref, arrested in result.money.unpaid] == [
+        ("H BRO", False),
+        ("L NSS", False),
+        ("H FIV", True),
+    ]
+    ack = acknowledgement(result, chicago, st)
+    assert "the most recently recruited first: H BRO, L NSS, H FIV (arrested)" in " ".join(ack.split())
