@@ -15,7 +15,7 @@ import functools
 import inspect
 import itertools
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -112,8 +112,9 @@ def reach(gmap: GameMap, kind: UnitKind, origin: str) -> set[str]:
 def carried(gmap: GameMap, carriers: Iterable[str], origin: str, dest: str) -> bool:
     """R10: a chain of delivery men's districts links a neighbour of ``origin`` to a
     neighbour of ``dest``."""
-    usable = frozenset(carriers) - {origin, dest}
-    return routes.linked(_Nb(gmap), origin, dest, usable.__contains__)
+    # the carriers are asked, not copied: a transport costs its chain, not the whole board
+    pool = carriers if isinstance(carriers, Set) else frozenset(carriers)
+    return routes.linked(_Nb(gmap), origin, dest, lambda d: d in pool and d != origin and d != dest)
 
 
 def can_reach(pos: Position, ref: UnitRef, dest: str) -> bool:
@@ -465,8 +466,8 @@ def _check_transport(pos: Position, order: Transport) -> Verdict:
             "un livreur transporte un homme de main d'un quartier voisin à un autre (R10)",
         )
     # the carrier's chain of delivery men must touch both ends (R10)
-    usable = pos.carriers - {target.district, dest}
-    links = routes.chain(_Nb(gmap), [carrier], lambda d: d == carrier or d in usable)
+    usable, held = pos.carriers, target.district
+    links = routes.chain(_Nb(gmap), [carrier], lambda d: d == carrier or (d in usable and d != held and d != dest))
     if not any(gmap.adjacent(c, target.district) for c in links) or not any(gmap.adjacent(c, dest) for c in links):
         return no(
             "no chain of delivery men through {c} links {o} to {d} (R10)",
