@@ -1192,6 +1192,15 @@ def _bounds(items: Iterable[Item]) -> Box | None:
     return x0, y0, x1, y1
 
 
+def _blend(image: Image.Image, layer: Image.Image, at: tuple[int, int]) -> None:
+    """Lay a translucent RGBA layer over ``image`` at ``at``: on the opaque canvas, its
+    alpha as the mask; on another layer, alpha compositing."""
+    if image.mode == "RGBA":
+        image.alpha_composite(layer, at)
+    else:
+        image.paste(layer, at, layer)
+
+
 class _Painter:
     """Draws a scene's items on an image whose top-left corner stands at ``origin`` (in
     pixels of the whole canvas); a translucent group is drawn on a layer just the size
@@ -1200,7 +1209,7 @@ class _Painter:
     def __init__(self, scene: Scene, k: float) -> None:
         self.k = k
         size = (max(1, round(scene.width * k)), max(1, round(scene.height * k)))
-        self.image = Image.new("RGBA", size, BACKGROUND)
+        self.image = Image.new("RGB", size, BACKGROUND)  # opaque: no alpha to carry or drop
         self.origin = (0, 0)
 
     def xy(self, p: Pt) -> tuple[float, float]:
@@ -1238,7 +1247,7 @@ class _Painter:
                             self.origin = outer
                         table = [round(a * item.opacity) for a in range(256)]
                         layer.putalpha(layer.getchannel("A").point(table))
-                        image.alpha_composite(layer, (x0, y0))
+                        _blend(image, layer, (x0, y0))
                 else:
                     self.draw(item.items, image)
                 d = ImageDraw.Draw(image)
@@ -1423,7 +1432,7 @@ def scene_png(scene: Scene, width: int = 1000) -> bytes:
     height = max(1, round(scene.height * k))
     painter = _Painter(scene, k * SUPERSAMPLE)
     painter.draw(scene.items, painter.image)
-    image = painter.image.convert("RGB")
+    image = painter.image
     if image.size == (width * SUPERSAMPLE, height * SUPERSAMPLE):
         image = image.reduce(SUPERSAMPLE)  # the mean of each 2 x 2 block: smooth edges, one pass
     else:

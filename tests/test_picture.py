@@ -318,7 +318,10 @@ class _FullCanvasPainter(_Painter):
                 layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
                 self.draw(item.items, layer)
                 layer.putalpha(layer.getchannel("A").point([round(a * item.opacity) for a in range(256)]))
-                image.alpha_composite(layer)
+                if image.mode == "RGBA":
+                    image.alpha_composite(layer)
+                else:
+                    image.paste(layer, (0, 0), layer)
             elif isinstance(item, Group):
                 self.draw(item.items, image)
             else:
@@ -330,7 +333,7 @@ def _reference_png(scene: Scene, width: int) -> Image.Image:
     k = width / scene.width
     painter = _FullCanvasPainter(scene, k * SUPERSAMPLE)
     painter.draw(scene.items, painter.image)
-    return painter.image.convert("RGB").resize((width, round(scene.height * k)), Image.Resampling.LANCZOS)
+    return painter.image.resize((width, round(scene.height * k)), Image.Resampling.LANCZOS)
 
 
 def test_png_layers_at_their_own_size_give_the_same_picture(chicago: GameMap, start: GameState) -> None:
