@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from moonshine.classic.board import ClassicMap, Kind, province_of
+from moonshine.classic.board import ClassicMap, province_of
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Disband, Move, Order, Retreat, unit_of
+from moonshine.classic.rules import retreat_problem
 from moonshine.classic.state import Dislodged, Unit
 
 
@@ -24,43 +25,6 @@ class RetreatOutcome:
     results: list[Result]  # one per dislodged unit
     ignored: list[Result]  # orders that are not retreats of the power's dislodged units
     units: list[Unit]  # every unit on the board after the retreats
-
-
-def retreat_problem(
-    gmap: ClassicMap,
-    d: Dislodged,
-    dest: str,
-    occupied: set[str],
-    contested: set[str],
-) -> tuple[str | None, str]:
-    """Why ``d`` cannot retreat to ``dest`` (None if it can), and the region it would
-    reach (its coast resolved as for a move)."""
-    prov = province_of(dest)
-    if prov not in gmap.provinces:
-        return f"no province {prov} on the map", dest
-    region = prov
-    if d.kind is Kind.ARMY:
-        if gmap.is_sea(prov) or not gmap.army_adjacent(d.region, prov):
-            return f"an army in {d.region} cannot move to {prov}", dest
-    else:
-        reachable = gmap.fleet_targets(d.region, prov)
-        if "/" in dest:
-            if dest not in reachable:
-                return f"a fleet in {d.region} cannot reach {dest}", dest
-            region = dest
-        elif len(reachable) != 1:
-            if reachable:
-                return f"the coast of {prov} must be given ({' or '.join(reachable)})", dest
-            return f"a fleet in {d.region} cannot reach {prov}", dest
-        else:
-            region = reachable[0]
-    if prov in occupied:
-        return f"{prov} is occupied", region
-    if prov == d.attacker_from and not d.by_convoy:
-        return f"the attacker came from {prov}", region
-    if prov in contested:
-        return f"{prov} was left empty by a standoff", region
-    return None, region
 
 
 def adjudicate_retreats(

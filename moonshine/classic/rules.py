@@ -1,9 +1,10 @@
 """The classic variant's rules for an order, in one place: legality against the
 position alone (DATC 4.E.1: an illegal order is ignored and the unit holds),
 coasts (4.B), convoy routes (through ``moonshine.routes``, the one carrier-chain
-search) and the rule choices of the decision core (``CLASSIC``). The movement
-phase (``moonshine.classic.movement``) calls these functions; so would an order
-checker for the classic variant."""
+search), where a dislodged unit may retreat, and the rule choices of the decision
+core (``CLASSIC``). The movement and retreat phases (``moonshine.classic.movement``,
+``moonshine.classic.retreats``) call these functions; so would an order checker
+for the classic variant."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from moonshine import routes
-from moonshine.classic.board import ClassicMap, Kind
+from moonshine.classic.board import ClassicMap, Kind, province_of
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
-from moonshine.classic.state import Unit
+from moonshine.classic.state import Dislodged, Unit
 from moonshine.resolver import Act, Rulebook
 
 CLASSIC = Rulebook(
@@ -242,3 +243,43 @@ def assign(
             if order not in given.setdefault(i, []):
                 given[i].append(order)
     return given, ignored
+
+
+# -- retreats ----------------------------------------------------------------------------
+
+
+def retreat_problem(
+    gmap: ClassicMap,
+    d: Dislodged,
+    dest: str,
+    occupied: set[str],
+    contested: set[str],
+) -> tuple[str | None, str]:
+    """Why ``d`` cannot retreat to ``dest`` (None if it can), and the region it would
+    reach (its coast resolved as for a move)."""
+    prov = province_of(dest)
+    if prov not in gmap.provinces:
+        return f"no province {prov} on the map", dest
+    region = prov
+    if d.kind is Kind.ARMY:
+        if gmap.is_sea(prov) or not gmap.army_adjacent(d.region, prov):
+            return f"an army in {d.region} cannot move to {prov}", dest
+    else:
+        reachable = gmap.fleet_targets(d.region, prov)
+        if "/" in dest:
+            if dest not in reachable:
+                return f"a fleet in {d.region} cannot reach {dest}", dest
+            region = dest
+        elif len(reachable) != 1:
+            if reachable:
+                return f"the coast of {prov} must be given ({' or '.join(reachable)})", dest
+            return f"a fleet in {d.region} cannot reach {prov}", dest
+        else:
+            region = reachable[0]
+    if prov in occupied:
+        return f"{prov} is occupied", region
+    if prov == d.attacker_from and not d.by_convoy:
+        return f"the attacker came from {prov}", region
+    if prov in contested:
+        return f"{prov} was left empty by a standoff", region
+    return None, region
