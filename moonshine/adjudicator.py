@@ -5,12 +5,15 @@ player can read.
 The work is done in three steps:
 
 1. *Sort out* the orders (``_plan``): an order that is still impossible (no such
-   unit, not adjacent, an L assaulting...) becomes a hold with a reason; a move of
-   an H is settled as over the border or by transport (R10, DATC 4.A.3).
+   unit, not adjacent, an L assaulting...) becomes a hold with a reason, as the
+   rules module (``moonshine.rules``, which the order checker calls too) says it;
+   a move of an H is settled as over the border or by transport (R10, DATC 4.A.3).
 2. *Decide* (``moonshine.resolver``): the DATC's decisions, generalised to
    strengths and stacks.
-3. *Report*: results and reasons, dislodgements and advance retreats (R7), assaults
-   on police stations (R11), the units' new positions.
+3. *Report*: results and reasons, dislodgements and advance retreats (R7: each
+   listed district judged by ``moonshine.rules.retreat_problem``, retreats into one
+   district read pair by pair), assaults on police stations (R11), the units' new
+   positions.
 
 No I/O here.
 """
