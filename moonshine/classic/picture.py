@@ -87,6 +87,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "sea": "sea",
         "centre_mark": "supply centre (owner's colour)",
         "coast": "coast of a province with two",
+        "coast_tags": "nc, sc, ec: ",
         "army_border": "border for armies only",
         "fleet_border": "border for fleets only",
         "both_border": "border for armies and fleets",
@@ -96,7 +97,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "army": "army (A)",
         "fleet": "fleet (F)",
         "move": "move",
-        "support": "support (to a move, to a hold)",
+        "support": "support to a move",
+        "support_hold": "support to a unit that holds",
         "convoy": "convoy (ring round the fleet)",
         "retreat": "retreat",
         "failed": "failed (dashed, crossed)",
@@ -121,8 +123,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "land": "terre",
         "impassable": "infranchissable",
         "sea": "mer",
-        "centre_mark": "centre de ravitaillement (couleur du possesseur)",
+        "centre_mark": "centre (couleur du possesseur)",
         "coast": "côte d'une province à deux côtes",
+        "coast_tags": "nc, sc, ec : ",
         "army_border": "frontière pour armées seulement",
         "fleet_border": "frontière pour flottes seulement",
         "both_border": "frontière pour armées et flottes",
@@ -132,7 +135,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "army": "armée (A)",
         "fleet": "flotte (F)",
         "move": "mouvement",
-        "support": "soutien (d'un mouvement, d'un maintien)",
+        "support": "soutien d'un mouvement",
+        "support_hold": "soutien d'une unité qui tient",
         "convoy": "convoi (anneau autour de la flotte)",
         "retreat": "retraite",
         "failed": "échec (tirets, croix)",
@@ -844,8 +848,10 @@ def _hatch(ring: Sequence[Pt], gap: float) -> list[tuple[Pt, Pt]]:
     return out
 
 
-def _text_width(text: str, size: float) -> float:
-    return 0.62 * size * len(text)
+def _text_width(text: str, size: float, advance: float = 0.62) -> float:
+    """A generous estimate of a label's width (``advance``: the mean advance of a
+    character in ems; 0.62 fits bold capitals)."""
+    return advance * size * len(text)
 
 
 def _border_lines(kind: str, line: tuple[Pt, ...], width: float = 2.0) -> tuple[Item, ...]:
@@ -1207,7 +1213,7 @@ def _legend(
         board.append(([Circle((16, 0), CENTRE_R, Paint(fill=HALO, stroke=TEXT, width=1.5))], w["centre_mark"]))
     if gmap.coasts:
         board.append(
-            ([Circle((16, 0), 3.2, Paint(fill=FLEET_LINE, stroke=HALO, width=1.0))], "nc, sc, ec: " + w["coast"])
+            ([Circle((16, 0), 3.2, Paint(fill=FLEET_LINE, stroke=HALO, width=1.0))], w["coast_tags"] + w["coast"])
         )
     present = {b.kind for b, _ in how.edges} | {b.kind for b in how.links}
     for kind, key in (("army", "army_border"), ("both", "both_border"), ("fleet", "fleet_border")):
@@ -1224,8 +1230,12 @@ def _legend(
     line = ((0.0, 0.0), (34.0, 0.0))
     if Move in kinds:
         orders.append((_arrow(line, grey, False, width=3.4, end="head"), w["move"]))
-    if SupportMove in kinds or SupportHold in kinds:
+    if SupportMove in kinds:
         orders.append((_arrow(line, grey, False, width=2.0, end="dot"), w["support"]))
+    if SupportHold in kinds:
+        short = ((0.0, 0.0), (18.0, 0.0))
+        ring = _ring((27.0, 0.0), grey, False, r=8.0, width=2.0)
+        orders.append(([*_arrow(short, grey, False, width=2.0, end="none"), *ring], w["support_hold"]))
     if Convoy in kinds:
         orders.append((_ring((16, 0), grey, False, r=10.0, width=2.2), w["convoy"]))
     if Retreat in kinds:
@@ -1239,16 +1249,23 @@ def _legend(
             orders.append((list(g.items), w[mark]))
     columns.append((w["orders"], orders))
 
-    col_w = (width - 2 * MARGIN) / len(columns)
+    # each column as wide as its longest line (an estimate: the font's mean advance),
+    # the spare width shared between the gaps
+    needs = [
+        max(_text_width(head, LEGEND_FONT + 1, 0.55), *(44 + _text_width(t, LEGEND_FONT, 0.52) for _, t in entries))
+        for head, entries in columns
+    ]
+    gap = max(16.0, (width - 2 * MARGIN - sum(needs)) / max(1, len(columns) - 1))
     items: list[Item] = []
     rows = max(len(c[1]) for c in columns)
-    for i, (head, entries) in enumerate(columns):
-        x = MARGIN + i * col_w
+    x = MARGIN
+    for (head, entries), need in zip(columns, needs, strict=True):
         items.append(Label((x, top + 10), head, LEGEND_FONT + 1, TEXT, anchor="start", bold=True))
         for j, (symbol, text) in enumerate(entries):
             y = top + LEGEND_HEAD + 8 + j * LEGEND_ROW
             items.extend(_moved(s, x, y) for s in symbol)
             items.append(Label((x + 44, y), text, LEGEND_FONT, TEXT, anchor="start"))
+        x += need + gap
     height = LEGEND_HEAD + 8 + rows * LEGEND_ROW
     return Group((("class", "legend"),), tuple(items)), height
 
