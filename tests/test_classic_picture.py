@@ -110,6 +110,25 @@ def test_svg_holds_every_province_unit_and_order(classic: ClassicMap, busy: tupl
     assert orders["F MAO - SPA/NC"] == "fails"
 
 
+def _points(group: ET.Element) -> int:
+    """How many points the longest line (not the head) of an order's arrow has."""
+    return max(len((p.get("d") or "").split("L")) for p in group.iter(f"{SVG}path") if p.get("fill") == "none")
+
+
+def test_convoyed_moves_go_through_their_fleets(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
+    st, outcome = busy
+    root = _svg(picture.render_svg(classic, st, outcome))
+    arrows = {g.get("data-order"): g for g in _groups(root, "order")}
+    assert _points(arrows["A YOR - NWY"]) > 5  # a curve through F NTH
+    assert _points(arrows["A APU - TUN"]) > 5  # through F ION
+    assert _points(arrows["A RUH - BUR"]) == 2  # straight
+    # next door, another power's convoy order does not take an army off the land route
+    orders = _orders({"FRA": ["A PIC - BRE"], "ENG": ["F ENG C A PIC - BRE"]})
+    root = _svg(picture.render_svg(classic, st, adjudicate_phase(classic, st, orders)))
+    arrows = {g.get("data-order"): g for g in _groups(root, "order")}
+    assert _points(arrows["A PIC - BRE"]) == 2
+
+
 def test_failed_orders_are_dashed_and_crossed(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
     st, outcome = busy
     root = _svg(picture.render_svg(classic, st, outcome))

@@ -946,14 +946,23 @@ class _Orders:
     def move_line(self, d: _Drawn, dest: str) -> tuple[Pt, ...]:
         """The path of a move (through its convoying fleets, if any), trimmed and shifted."""
         start, end = d.at, self.dest(dest)
-        fleets = [
-            o.at
-            for o in self.drawn
-            if isinstance(o.order, Convoy)
-            and o.order.target.province == province_of(d.text.split()[1])
-            and province_of(o.order.dest) == province_of(dest)
-        ]
-        pts = [start, *_chain(start, fleets), end] if fleets else [start, end]
+        fleets: list[_Drawn] = []
+        o = d.order
+        if isinstance(o, Move) and o.unit.kind is Kind.ARMY:
+            fleets = [
+                c
+                for c in self.drawn
+                if isinstance(c.order, Convoy)
+                and c.order.target.province == o.unit.province
+                and province_of(c.order.dest) == province_of(dest)
+            ]
+            # next door, an army goes by land unless it asked for a convoy or its own power convoys it
+            if self.sc.gmap.army_adjacent(o.unit.region, dest) and not (
+                o.via_convoy or any(c.power == d.power for c in fleets)
+            ):
+                fleets = []
+        stops = [c.at for c in fleets]
+        pts = [start, *_chain(start, stops), end] if stops else [start, end]
         path = _curve(pts) if len(pts) > 2 else tuple(pts)
         return _shift(_trim(path, self.start_gap, self._end_gap(dest)), ARROW_SHIFT)
 
