@@ -353,7 +353,7 @@ def check_retreat(gmap: GameMap, order: Retreat) -> Verdict:
             usable += 1
         else:
             notes.append(
-                say("{d} is skipped: {p} (R7)", "{d} est ignoré : {p} (R7)", d=d, p=problem),
+                say("{d} is skipped (R7): {p}", "{d} est ignoré (R7) : {p}", d=d, p=problem),
             )
     if not usable:
         within = reach(gmap, ref.kind, ref.district) if ref.district in gmap.districts else set()

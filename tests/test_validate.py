@@ -196,7 +196,7 @@ def test_unit_recruited_in_the_same_file(chicago: GameMap, start: GameState) -> 
         result.lines[1].message
     )
     assert result.lines[2].message == "H KEN is recruited this turn (line 1): a new unit holds (R18)"
-    assert "WOO is skipped: out of reach of H KEN (R8) (R7)" in result.lines[4].message  # R7: the list goes on
+    assert "WOO is skipped (R7): out of reach of H KEN (R8)" in result.lines[4].message  # R7: the list goes on
     again = read(chicago, start, "recruit H KEN\nretreat H KEN - FIV, HYD")
     assert again.ok and set(again.retreats) == {UnitRef(H, "KEN")}
 
