@@ -54,7 +54,10 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
         if raw <= m * step:
             step *= m
             break
-    ticks = [round(math.floor(low / step) * step, 10)]
+    first = math.floor(low / step) * step
+    if first > low:  # low / step underflowed to zero
+        first -= step
+    ticks = [round(first, 10)]
     while ticks[-1] < high - 1e-9 * step or len(ticks) < 2:
         ticks.append(round(ticks[-1] + step, 10))
     return ticks
