@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit package bench bench-deps agree clean
+.PHONY: crash install demo test lint typecheck unit package bench bench-deps agree clean
 
 install: $(STAMP)
 
@@ -45,3 +45,8 @@ bench: bench-deps
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# Jobs killed at every write point and at 50 random times, and an SMTP server
+# dropping connections in 10 games; prints the counts (a short version runs in make test).
+crash: $(STAMP)
+	MOONSHINE_CRASH=full MOONSHINE_SMTP_ROUNDS=10 $(BIN)/pytest tests/test_crash.py tests/test_mail_once.py -q -s -p no:cacheprovider

@@ -3,20 +3,20 @@ and ``turns/TURN/state.yaml``; kept in git when git is available."""
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import secrets
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from moonshine import journal, variants
+from moonshine import journal, variants, yamlio
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.geo import GameMap, load_map
@@ -47,6 +47,7 @@ class GameConfig:
     players: dict[str, Player] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # other sections (smtp, deadlines, ...) kept as they are
     variant: str = "moonshine"
+    lines: dict[str, int] = field(default_factory=dict, compare=False)  # where keys were read (players.GANG)
 
 
 def seed_hash(seed: str) -> str:
@@ -132,6 +133,8 @@ class Game:
             ref = self.config.map
             candidate = self.root / ref
             self._map = load_map(candidate if candidate.suffix in (".yaml", ".yml") and candidate.exists() else ref)
+            if self.config.variant == "moonshine":
+                check_players(self.config, self._map.gangs, str(self.config_path))
         return self._map
 
     def load_state(self, turn: str) -> GameState:
@@ -140,7 +143,10 @@ class Game:
         if not path.is_file():
             known = ", ".join(self.turns()) or "none"
             raise GameError(f"{path}: no state for {turn} (turns in this game: {known})")
-        return state_mod.load(path, gmap)
+        st = state_mod.load(path, gmap)
+        if st.turn != turn:
+            raise StateError(str(path), "turn", f"says {st.turn}, but the file is the state of {turn} (turns/{turn}/)")
+        return st
 
     def save_state(self, st: GameState) -> Path:
         st.normalise(self.map)
@@ -150,34 +156,44 @@ class Game:
 
     def secret(self) -> str:
         path = self.root / SECRET_FILE
-        try:
-            seed = path.read_text(encoding="utf-8").strip()
-        except OSError:
-            raise GameError(f"{path}: the game's secret seed is missing; the raid draws need it (R21)") from None
+        if not path.is_file():
+            raise GameError(f"{path}: the game's secret seed is missing; the raid draws need it (R21)")
+        seed = yamlio.read_text(path, limit=4096, what="secret seed file").strip()
         if self.config.seed_sha256 and seed_hash(seed) != self.config.seed_sha256:
             raise GameError(f"{path}: the seed does not match seed_sha256 in {GAME_FILE}")
         return seed
 
 
 def load_config(path: Path) -> GameConfig:
-    src = str(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GameError(f"{path}: not a game directory (no {GAME_FILE}); create one with 'moonshine new DIR'") from None
-    except OSError as exc:
-        raise StateError(src, "", f"cannot read ({exc.strerror or exc})") from None
-    except yaml.YAMLError as exc:
-        raise StateError(src, "", f"not valid YAML: {exc}") from None
+    """``game.yaml``, checked strictly (``moonshine.schema.GAME``): a typo, a key
+    given twice, an impossible date are errors naming the file, line and key."""
+    if not path.exists():
+        raise GameError(f"{path}: not a game directory (no {GAME_FILE}); create one with 'moonshine new DIR'")
+    return load_config_text(yamlio.read_text(path, what="game file"), str(path))
+
+
+def load_config_text(text: str, src: str) -> GameConfig:
+    """The text of a ``game.yaml`` (``src`` names it in errors), checked strictly."""
+    from moonshine import schema
+
+    raw = yamlio.loads(text, src)
     if not isinstance(raw, dict):
-        raise StateError(src, "", "expected a mapping")
+        raise StateError(src, "", "expected a mapping (title, map, players, ...)")
+    if "map" not in raw:
+        raise StateError(src, "map", "missing: the map's name (e.g. chicago-1920s) or path")
+    schema.check(raw, schema.GAME, src)
+
+    def at(key: str) -> str:
+        return yamlio.where(src, yamlio.line_of(raw, key))
+
     title = raw.get("title", "Moonshine")
     map_ref = raw.get("map")
     if not isinstance(map_ref, str) or not map_ref:
-        raise StateError(src, "map", "missing: the map's name (e.g. chicago-1920s) or path")
+        raise StateError(at("map"), "map", "missing: the map's name (e.g. chicago-1920s) or path")
     language = raw.get("language", "en")
     if language not in LANGUAGES:
-        raise StateError(src, "language", f"expected one of {', '.join(LANGUAGES)}, found {language!r}")
+        raise StateError(at("language"), "language", f"expected one of {', '.join(LANGUAGES)}, found {language!r}")
+    _check_deadlines(raw.get("deadlines"), src)
     players: dict[str, Player] = {}
     raw_players = raw.get("players") or {}
     if not isinstance(raw_players, dict):
@@ -195,7 +211,7 @@ def load_config(path: Path) -> GameConfig:
         players[str(gang)] = Player(name=str(p.get("name") or ""), email=list(email), password=p.get("password"))
     variant = raw.get("variant", "moonshine")
     if variant not in variants.names():
-        raise StateError(src, "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
+        raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     known = {"title", "map", "language", "seed_sha256", "players", "variant"}
     return GameConfig(
         title=str(title),
@@ -205,7 +221,47 @@ def load_config(path: Path) -> GameConfig:
         players=players,
         extra={k: v for k, v in raw.items() if k not in known},
         variant=variant,
+        lines={f"players.{g}": yamlio.line_of(raw_players, g) for g in raw_players},
     )
+
+
+def _check_deadlines(raw: Any, src: str) -> None:
+    """Every deadline a real date and time with its time zone."""
+    if not raw:
+        return
+    for turn, value in raw.items():
+        line = yamlio.where(src, yamlio.line_of(raw, turn))
+        key = f"deadlines.{turn}"
+        try:
+            Turn.parse(str(turn))
+        except ValueError as exc:
+            raise StateError(line, key, str(exc)) from None
+        when = value
+        if isinstance(value, str):
+            try:
+                when = datetime.fromisoformat(value.strip())
+            except ValueError:
+                raise StateError(
+                    line, key, f"not a real date and time: {value!r} (expected e.g. 2024-03-01T18:00:00+00:00)"
+                ) from None
+        if not isinstance(when, datetime):
+            raise StateError(line, key, f"expected a date and time like 2024-03-01T18:00:00+00:00, found {value!r}")
+        if when.tzinfo is None:
+            raise StateError(line, key, f"{value!r} has no time zone: add one, e.g. +00:00 for UTC")
+
+
+def check_players(cfg: GameConfig, gangs: Iterable[str], source: str) -> None:
+    """Every key under ``players`` is one of the map's gangs (a typo is named)."""
+    known = list(gangs)
+    for gang in cfg.players:
+        if gang not in known:
+            near = difflib.get_close_matches(gang, known, n=1)
+            hint = f"did you mean '{near[0]}'? " if near else ""
+            raise StateError(
+                yamlio.where(source, cfg.lines.get(f"players.{gang}", 0)),
+                f"players.{gang}",
+                f"unknown gang ({hint}the gangs: {', '.join(known)})",
+            )
 
 
 def config_to_yaml(cfg: GameConfig) -> str:

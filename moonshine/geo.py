@@ -200,14 +200,13 @@ def load_map(name_or_path: str | Path = "chicago-1920s") -> GameMap:
         raise MapError(str(path), "", f"cannot read the map file ({exc.strerror or exc})") from None
     raw = cache.load_json("map", data)
     if raw is None:
-        import yaml
+        from moonshine import yamlio
+        from moonshine.errors import StateError
 
         try:
-            raw = yaml.safe_load(data.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise MapError(str(path), "", f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        except yaml.YAMLError as exc:
-            raise MapError(str(path), "", f"not valid YAML: {exc}") from None
+            raw = yamlio.loads(yamlio.decode(data, str(path)), str(path))
+        except StateError as exc:
+            raise MapError(exc.source, exc.key, exc.problem) from None
         cache.store_json("map", data, raw)
     return build_map(raw, source=str(path), base=path.parent)
 

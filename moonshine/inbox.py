@@ -52,8 +52,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from moonshine import intake, mail, mailtext, masking
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
@@ -314,10 +312,10 @@ def load_log(game: Game, turn: str) -> TurnLog:
     path = log_path(game, turn)
     if not path.is_file():
         return TurnLog()
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise StateError(str(path), "", f"cannot read the inbox log: {exc}") from None
+    from moonshine import schema, yamlio
+
+    raw = yamlio.load(path, what="inbox log") or {}
+    schema.check(raw, schema.INBOX, str(path))
     if not isinstance(raw, dict):
         raise StateError(str(path), "", "expected a mapping with submissions and current")
     subs = raw.get("submissions") or []

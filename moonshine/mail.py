@@ -40,8 +40,6 @@ from email.utils import format_datetime, getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
@@ -445,18 +443,7 @@ def recipients(msg: EmailMessage) -> list[str]:
 
 
 def load_sent(game: Game, turn: str) -> dict[str, dict[str, Any]]:
-    path = outbox_dir(game, turn) / SENT_FILE
-    if not path.is_file():
-        return {}
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise StateError(str(path), "", f"cannot read the record of sent mail: {exc}") from None
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise StateError(str(path), "", "expected a mapping from Message-ID to delivery record")
-    out = {str(k): dict(v) for k, v in raw.items() if isinstance(v, dict)}
+    out = _load_sent_raw(game, turn)
     for entry in out.values():
         # recipients a killed run was sending to: the server may have the message
         sending = entry.pop("sending", None) or []
@@ -476,11 +463,17 @@ def _save_entry(game: Game, turn: str, msg_id: str, entry: dict[str, Any]) -> No
 
 
 def _load_sent_raw(game: Game, turn: str) -> dict[str, dict[str, Any]]:
+    """``outbox/TURN/sent.yaml``, checked strictly (``moonshine.schema.SENT``)."""
+    from moonshine import schema, yamlio
+
     path = outbox_dir(game, turn) / SENT_FILE
     if not path.is_file():
         return {}
-    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return {str(k): dict(v) for k, v in raw.items() if isinstance(v, dict)} if isinstance(raw, dict) else {}
+    raw = yamlio.load(path, what="record of sent mail")
+    if raw is None:
+        return {}
+    schema.check(raw, schema.SENT, str(path))
+    return {str(k): dict(v) for k, v in raw.items()}
 
 
 def _save_sent(game: Game, turn: str, sent: dict[str, dict[str, Any]]) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from moonshine.errors import GameError
 
 FALLBACK = "cp1252"
+MAX_BYTES = 1024 * 1024  # an orders file is a few hundred bytes; a device or a huge file is refused
 _ALLOWED_CONTROLS = frozenset("\t\n\r\f\v")
 
 
@@ -52,8 +53,13 @@ def decode_lenient(data: bytes) -> str:
 def read(path: Path) -> str:
     """The text of the orders file at ``path`` (see ``decode``). Raises ``GameError``
     naming the file for a missing, unreadable or binary file."""
+    from moonshine.errors import StateError
+    from moonshine.yamlio import read_bytes
+
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, limit=MAX_BYTES, what="orders file")
+    except StateError as exc:
+        raise GameError(str(exc)) from None
     except IsADirectoryError:
         raise GameError(f"{path}: is a directory, not an orders file") from None
     except OSError as exc:

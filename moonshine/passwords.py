@@ -8,11 +8,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import replace
 
-from moonshine.errors import GameError
-from moonshine.gamedir import Game, Player, save_config
+from moonshine.errors import GameError, MoonshineError
+from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, save_config
 
 SCHEME = "scrypt"
 N, R, P = 2**14, 8, 1
@@ -74,9 +75,69 @@ def set_password(game: Game, gang: str, password: str) -> str:
         known = ", ".join(game.map.gangs)
         raise GameError(f"no gang {gang!r} in this game (gangs: {known})")
     check_new_password(password)
-    cfg = game.config
-    player = cfg.players.get(found.key, Player())
-    players = dict(cfg.players)
-    players[found.key] = replace(player, password=hash_password(password))
-    save_config(game, replace(cfg, players=players))
+    from moonshine.journal import transaction
+
+    with transaction(game.root, f"passwd {found.key}") as txn:
+        cfg = game.config
+        player = cfg.players.get(found.key, Player())
+        players = dict(cfg.players)
+        new = replace(cfg, players={**players, found.key: replace(player, password=hash_password(password))})
+        text = edit_password_line(game.config_path.read_text(encoding="utf-8"), found.key, new, game)
+        if text is None:  # a layout the line edit does not know (flow style): the whole file is written
+            save_config(game, new)
+        else:
+            atomic_write_text(game.config_path, text)
+            game._config = None
+        txn.commit(f"Password of {found.key} changed", ["game.yaml"], git=False)
     return found.key
+
+
+def edit_password_line(text: str, gang: str, want: GameConfig, game: Game) -> str | None:
+    """``game.yaml``'s text with ``players.GANG.password`` set to the new hash, every
+    other line (comments, order, quoting) as the game master left it. None when
+    the file's layout is not one this edit knows (the result is checked)."""
+    import json
+
+    from moonshine import yamlio
+
+    raw = yamlio.loads(text, str(game.config_path))
+    value = json.dumps(want.players[gang].password)
+    lines = text.splitlines(keepends=True)
+    players = raw.get("players") if isinstance(raw, dict) else None
+    entry = players.get(gang) if isinstance(players, dict) else None
+    if isinstance(entry, yamlio.LineDict) and "password" in entry:
+        i = entry.line_of("password") - 1
+        m = re.match(r"^(\s*password:[ \t]*)(?:'[^']*'|\"[^\"]*\"|[^#\s]+|)([ \t]+#.*)?(\r?\n)?$", lines[i])
+        if m is None:
+            return None
+        lines[i] = m.group(1) + value + (m.group(2) or "") + (m.group(3) or "\n")
+    elif isinstance(entry, yamlio.LineDict) and entry:
+        first = entry.line_of(next(iter(entry))) - 1
+        indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
+        last = max(entry.lines.values()) - 1
+        while last + 1 < len(lines) and (
+            not lines[last + 1].strip() or len(lines[last + 1]) - len(lines[last + 1].lstrip()) > len(indent)
+        ):
+            last += 1
+        while last > first and not lines[last].strip():
+            last -= 1
+        lines.insert(last + 1, f"{indent}password: {value}\n")
+    elif isinstance(players, yamlio.LineDict) and (entry is None or isinstance(entry, dict)) and players:
+        first = players.line_of(next(iter(players))) - 1
+        indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
+        at = players.line_of(gang) if gang in players else None
+        if at is not None:  # "gang:" with nothing under it
+            lines.insert(at, f"{indent}  password: {value}\n")
+        else:
+            return None
+    else:
+        return None
+    out = "".join(lines)
+    try:
+        from moonshine.gamedir import load_config_text
+
+        if load_config_text(out, str(game.config_path)) != want:
+            return None
+    except MoonshineError:
+        return None
+    return out

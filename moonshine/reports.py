@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import yaml
 
 import moonshine
 from moonshine import i18n, scoring
@@ -430,16 +429,11 @@ def as_results(data: TurnResults | Mapping[str, Any], *, source: str = "<results
 
 
 def load_results(path: Path) -> TurnResults:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameError(f"{path}: no results; adjudicate the turn first ('moonshine adjudicate TURN')") from None
-    except OSError as exc:
-        raise StateError(str(path), "", f"cannot read the results ({exc.strerror or exc})") from None
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise StateError(str(path), "", f"not valid YAML: {exc}") from None
+    if not path.exists():
+        raise GameError(f"{path}: no results; adjudicate the turn first ('moonshine adjudicate TURN')")
+    from moonshine.results import load_data
+
+    raw = load_data(path)
     return read_results(raw, source=str(path))
 
 

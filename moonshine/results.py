@@ -5,14 +5,38 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from moonshine import money
+from moonshine.errors import StateError
 from moonshine.geo import GameMap
 from moonshine.state import Raid
 from moonshine.turn import Ledger, TurnResult
 
 RESULTS_VERSION = 1
+
+
+def load_data(path: Path) -> Any:
+    """``turns/TURN/results.yaml`` as data, checked strictly (``moonshine.schema.RESULTS``);
+    its turn must be its directory's."""
+    from moonshine import schema, yamlio
+
+    raw = yamlio.load(path, what="results file")
+    schema.check(raw, schema.RESULTS, str(path))
+    if raw["turn"] != path.parent.name:
+        raise StateError(
+            yamlio.where(str(path), yamlio.line_of(raw, "turn")),
+            "turn",
+            f"says {raw['turn']}, but the file is in turns/{path.parent.name}/",
+        )
+    if raw["next"]["raid"] is None and not raw["winners"]:
+        raise StateError(
+            yamlio.where(str(path), yamlio.line_of(raw["next"], "raid")),
+            "next.raid",
+            "missing: the next turn's raid is drawn unless the game is over (R21)",
+        )
+    return raw
 
 
 @dataclass(frozen=True)

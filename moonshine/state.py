@@ -9,8 +9,6 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from moonshine import money
 from moonshine.errors import StateError
 from moonshine.geo import Feature, GameMap, UnitKind
@@ -272,20 +270,12 @@ def to_data(st: GameState) -> dict[str, Any]:
     return data
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.Node:
-    return dumper.represent_scalar("tag:yaml.org,2002:str", data)
-
-
-_Dumper.add_representer(str, _str_presenter)
-
-
 def dump_yaml(data: Any) -> str:
-    """YAML as the project writes it: keys in the given order, block style, UTF-8."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    """YAML as the project writes it: keys in the given order, block style, UTF-8
+    (``moonshine.yamlio``)."""
+    from moonshine import yamlio
+
+    return yamlio.dump(data)
 
 
 def dumps(st: GameState) -> str:
@@ -453,16 +443,21 @@ def from_data(raw: Any, gmap: GameMap, *, source: str = "<state>") -> GameState:
 
 
 def loads(text: str, gmap: GameMap, *, source: str = "<state>") -> GameState:
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise StateError(source, "", f"not valid YAML: {exc}") from None
-    return from_data(raw, gmap, source=source)
+    """A state file's text, checked strictly: its shape (``moonshine.schema.STATE``:
+    every key present and typed, no unknown key), then its meaning."""
+    from moonshine import schema, yamlio
+
+    raw = yamlio.loads(text, source)
+    schema.check(raw, schema.STATE, source)
+    st = from_data(raw, gmap, source=source)
+    missing = [g for g in gmap.gangs if g not in st.cash]
+    if missing:
+        line = yamlio.line_of(raw, "cash")
+        raise StateError(yamlio.where(source, line), "cash", f"no entry for {', '.join(missing)}")
+    return st
 
 
 def load(path: Path, gmap: GameMap) -> GameState:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StateError(str(path), "", f"cannot read the state file ({exc.strerror or exc})") from None
-    return loads(text, gmap, source=str(path))
+    from moonshine import yamlio
+
+    return loads(yamlio.read_text(path, what="state file"), gmap, source=str(path))

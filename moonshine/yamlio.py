@@ -23,11 +23,93 @@ import yaml
 
 from moonshine.errors import StateError
 
+_ESCAPES = {
+    "\0": "0",
+    "\x07": "a",
+    "\x08": "b",
+    "\t": "t",
+    "\n": "n",
+    "\x0b": "v",
+    "\x0c": "f",
+    "\r": "r",
+    "\x1b": "e",
+    '"': '"',
+    "\\": "\\",
+    "\x85": "N",
+    "\xa0": "_",
+    "\u2028": "L",
+    "\u2029": "P",
+}
+
+
+def _printable(ch: str) -> bool:
+    """libyaml's printable characters (it escapes the others)."""
+    code = ord(ch)
+    return 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF or (0xE000 <= code <= 0xFFFD and code != 0xFEFF)
+
+
+class PureDumper(yaml.SafeDumper):
+    """PyYAML's pure-Python dumper, made to write what libyaml writes: a text with a
+    character beyond U+FFFF is double-quoted with the character escaped."""
+
+    def analyze_scalar(self, scalar: str) -> Any:
+        found = super().analyze_scalar(scalar)
+        if any(ord(ch) > 0xFFFF or ch in "\x85\ufeff" for ch in scalar):
+            found.allow_flow_plain = found.allow_block_plain = found.allow_single_quoted = found.allow_block = False
+        return found
+
+    def write_double_quoted(self, text: str, split: bool = True) -> None:
+        """libyaml's way: escapes for what it cannot print, long lines folded at
+        a space only (PyYAML folds anywhere, with a backslash)."""
+        self.write_indicator('"', True)
+        spaces = False
+        last = len(text) - 1
+        for i, ch in enumerate(text):
+            if not _printable(ch) or ch in '\n\u2028\u2029"\\' or (not self.allow_unicode and ord(ch) > 0x7E):
+                code = ord(ch)
+                if ch in _ESCAPES:
+                    data = "\\" + _ESCAPES[ch]
+                elif code <= 0xFF:
+                    data = f"\\x{code:02X}"
+                elif code <= 0xFFFF:
+                    data = f"\\u{code:04X}"
+                else:
+                    data = f"\\U{code:08X}"
+                self._put(data)
+                spaces = False
+            elif ch == " ":
+                if split and not spaces and self.column > self.best_width and 0 < i < last:
+                    self.write_indent()
+                    if text[i + 1] == " ":
+                        self._put("\\")
+                else:
+                    self._put(" ")
+                spaces = True
+            else:
+                self._put(ch)
+                spaces = False
+        self.write_indicator('"', False)
+
+    def _put(self, data: str) -> None:
+        self.column += len(data)
+        self.stream.write(data.encode(self.encoding) if self.encoding else data)
+
+    def check_simple_key(self) -> bool:
+        # libyaml writes an empty key as '': (PyYAML as a complex key "? ''")
+        if isinstance(self.event, yaml.ScalarEvent):
+            if self.event.value == "":
+                return True
+            if any(ch in self.event.value for ch in "\r\n\x85\u2028\u2029"):  # a line break: never a simple key
+                return False
+        result: bool = super().check_simple_key()
+        return result
+
+
 try:
     from yaml import CSafeDumper as _BaseDumper
     from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # PyYAML without libyaml
-    from yaml import SafeDumper as _BaseDumper  # type: ignore[assignment]
+    _BaseDumper = PureDumper  # type: ignore[assignment,misc]
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 # Game files are small: the largest state of the bundled map is about 10 KB.
@@ -110,12 +192,16 @@ def _str_presenter(dumper: Any, data: str) -> yaml.Node:
 
 
 Dumper.add_representer(str, _str_presenter)
+PureDumper.add_representer(str, _str_presenter)
+PureDumper.add_representer(LineDict, yaml.representer.SafeRepresenter.represent_dict)
 Dumper.add_representer(LineDict, yaml.representer.SafeRepresenter.represent_dict)
 
 
 def dump(data: Any, *, dumper: type[Any] = Dumper) -> str:
     """YAML as the project writes it: keys in the given order, block style, UTF-8."""
     text: str = yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    if text.endswith("\n...\n"):  # a lone scalar: the pure-Python emitter ends the document, libyaml does not
+        text = text[:-4]
     return text
 
 
@@ -135,21 +221,18 @@ def loads(text: str, source: str, *, loader: type[Any] = Loader) -> Any:
 
 
 def read_bytes(path: Path, *, limit: int = MAX_BYTES, what: str = "file") -> bytes:
-    """At most ``limit`` bytes of a regular file; a larger file, a device or a
-    directory is an error naming the file."""
+    """At most ``limit`` bytes of a file (a pipe or a device too): more is an
+    error naming the file, so that no read is unbounded (``/dev/zero``)."""
     src = str(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        raise StateError(src, "", f"no such {what}") from None
+        fd = os.open(path, os.O_RDONLY)
     except OSError as exc:
-        raise StateError(src, "", f"cannot read the {what} ({exc.strerror or exc})") from None
+        raise StateError(src, "", f"cannot read ({exc.strerror or exc})") from None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise StateError(src, "", f"cannot read the {what}: {kind}")
-        if info.st_size > limit:
+        if stat.S_ISDIR(info.st_mode):
+            raise StateError(src, "", f"is a directory, not {'an' if what[:1] in 'aeiou' else 'a'} {what}")
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
             raise StateError(src, "", f"the {what} is too large ({info.st_size} bytes; at most {limit})")
         chunks = []
         size = 0

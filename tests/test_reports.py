@@ -645,7 +645,7 @@ def test_report_command_errors(game: Game, tmp_path: Path) -> None:
     assert r.exit_code == 1 and "not a turn name: 'summer-1924'" in r.output
     (game.turn_dir("spring-1924") / "results.yaml").write_text("turn: spring-1924\nprice: 3\ngangs: []\n")
     r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root)])
-    assert r.exit_code == 1 and "results.yaml: gangs: expected a mapping, found list" in r.output
+    assert r.exit_code == 1 and "results.yaml:3: gangs: expected a mapping, found list" in r.output
     assert not (game.turn_dir("spring-1924") / "reports").exists()
 
 

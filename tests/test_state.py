@@ -91,7 +91,7 @@ def test_bad_state_names_file_and_key(chicago: GameMap, old: str, new: str, key:
         state_mod.loads(bad, chicago, source="turns/x/state.yaml")
     assert info.value.key == key
     assert problem in info.value.problem
-    assert str(info.value).startswith("turns/x/state.yaml: ")
+    assert str(info.value).startswith("turns/x/state.yaml:")  # and the line, when the shape is wrong
 
 
 def test_two_gangs_in_one_district_is_rejected(chicago: GameMap) -> None:

@@ -1,0 +1,417 @@
+"""Strict shapes of the game's files: every required key present and of its type,
+no unknown key (a typo is named, with the key it was probably meant to be).
+Errors name the file, the line and the key (``moonshine.yamlio`` keeps the lines).
+
+A schema says what a file may hold; the readers (``state.from_data``,
+``gamedir.load_config``, ...) then check what the values mean (districts, gangs).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from moonshine.errors import StateError
+from moonshine.yamlio import line_of, where
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, Mapping):
+        return "dict"
+    if isinstance(v, list):
+        return "list"
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class Spec:
+    what = "a value"
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        if not self.ok(v):
+            raise StateError(where(source, line), key, f"expected {self.what}, found {_show(v)}")
+
+    def ok(self, v: Any) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Str(Spec):
+    nonempty: bool = False
+    what: str = "text"
+
+    def ok(self, v: Any) -> bool:
+        return isinstance(v, str) and (bool(v.strip()) or not self.nonempty)
+
+
+@dataclass(frozen=True)
+class Int(Spec):
+    minimum: int | None = None
+    what: str = "a whole number"
+
+    def ok(self, v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and (self.minimum is None or v >= self.minimum)
+
+
+@dataclass(frozen=True)
+class Num(Spec):
+    what: str = "a number"
+
+    def ok(self, v: Any) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+@dataclass(frozen=True)
+class Bool(Spec):
+    what: str = "true or false"
+
+    def ok(self, v: Any) -> bool:
+        return isinstance(v, bool)
+
+
+@dataclass(frozen=True)
+class Money(Spec):
+    what: str = "an amount of dollars (e.g. 12 or 12.50)"
+
+    def ok(self, v: Any) -> bool:
+        return (isinstance(v, int | float) and not isinstance(v, bool)) or isinstance(v, str)
+
+
+@dataclass(frozen=True)
+class When(Spec):
+    what: str = "a date and time like 2024-03-01T18:00:00+00:00"
+
+    def ok(self, v: Any) -> bool:
+        return isinstance(v, datetime | date | str)
+
+
+@dataclass(frozen=True)
+class Enum(Spec):
+    values: tuple[Any, ...] = ()
+
+    @property
+    def what(self) -> str:  # type: ignore[override]
+        return "one of " + ", ".join(str(x) for x in self.values)
+
+    def ok(self, v: Any) -> bool:
+        return any(v == x and type(v) is type(x) for x in self.values)
+
+
+@dataclass(frozen=True)
+class Null(Spec):
+    inner: Spec = field(default_factory=Spec)
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        if v is not None:
+            self.inner.check(v, source, key, line)
+
+
+@dataclass(frozen=True)
+class Either(Spec):
+    options: tuple[Spec, ...] = ()
+    what: str = "a value"
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        errors = []
+        for spec in self.options:
+            try:
+                spec.check(v, source, key, line)
+                return
+            except StateError as exc:
+                errors.append(exc)
+        raise StateError(where(source, line), key, f"expected {self.what}, found {_show(v)}")
+
+
+@dataclass(frozen=True)
+class ListOf(Spec):
+    item: Spec = field(default_factory=Spec)
+    what: str = "a list"
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        if not isinstance(v, list):
+            raise StateError(where(source, line), key, f"expected {self.what}, found {_show(v)}")
+        for i, x in enumerate(v):
+            self.item.check(x, source, f"{key}[{i}]", line_of(x) or line)
+
+
+@dataclass(frozen=True)
+class MapOf(Spec):
+    value: Spec = field(default_factory=Spec)
+    key_spec: Spec = field(default_factory=lambda: Str(nonempty=True))
+    what: str = "a mapping"
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        if not isinstance(v, Mapping):
+            raise StateError(where(source, line), key, f"expected {self.what}, found {_show(v)}")
+        for k, x in v.items():
+            sub = f"{key}.{k}" if key else str(k)
+            kline = line_of(v, k) or line
+            self.key_spec.check(k, source, sub, kline)
+            self.value.check(x, source, sub, kline)
+
+
+@dataclass(frozen=True)
+class Rec(Spec):
+    """A mapping with known keys: ``required`` ones must be there, ``optional``
+    ones may; any other key is an error."""
+
+    required: Mapping[str, Spec] = field(default_factory=dict)
+    optional: Mapping[str, Spec] = field(default_factory=dict)
+    what: str = "a mapping"
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        if not isinstance(v, Mapping):
+            raise StateError(where(source, line), key, f"expected {self.what}, found {_show(v)}")
+        known = {**self.required, **self.optional}
+        for k in v:
+            if k not in known:
+                sub = f"{key}.{k}" if key else str(k)
+                near = difflib.get_close_matches(str(k), [str(x) for x in known], n=1)
+                hint = f" (did you mean '{near[0]}'?)" if near else f" (expected: {', '.join(known)})"
+                raise StateError(where(source, line_of(v, k) or line), sub, f"unknown key{hint}")
+        for k, x in v.items():
+            sub = f"{key}.{k}" if key else str(k)
+            known[k].check(x, source, sub, line_of(v, k) or line)
+        for k in self.required:
+            sub = f"{key}.{k}" if key else k
+            if k not in v:
+                raise StateError(where(source, line_of(v) or line), sub, "missing")
+
+
+def check(raw: Any, spec: Spec, source: str) -> None:
+    """Raise StateError (file:line: key: problem) when ``raw`` does not fit."""
+    if raw is None:
+        raise StateError(source, "", "the file is empty")
+    spec.check(raw, source, "", line_of(raw) or 1)
+
+
+def sub_keys(spec: Rec) -> Sequence[str]:
+    return [*spec.required, *spec.optional]
+
+
+# -- the game's files -------------------------------------------------------------------
+
+_ADDRESSES = Either((Str(), ListOf(Str())), what="an address or a list of addresses")
+
+GAME = Rec(
+    required={"map": Str(nonempty=True)},
+    optional={
+        "title": Str(),
+        "language": Str(),
+        "seed_sha256": Null(Str()),
+        "variant": Str(),
+        "players": Null(
+            MapOf(
+                Null(
+                    Rec(
+                        optional={
+                            "name": Null(Str()),
+                            "email": Null(_ADDRESSES),
+                            "password": Null(Str()),
+                        },
+                        what="a mapping with name, email, password",
+                    )
+                ),
+                what="a mapping from gang key to player",
+            )
+        ),
+        "smtp": Null(
+            Rec(
+                optional=dict.fromkeys(
+                    (
+                        "host",
+                        "port",
+                        "security",
+                        "from",
+                        "user",
+                        "password_env",
+                        "password",
+                        "timeout",
+                        "attempts",
+                        "retry_delay",
+                    ),
+                    Spec(),
+                )  # their values are checked by moonshine.mail, which names the key
+            )
+        ),
+        "deadlines": Null(MapOf(When())),
+        "inbox": Null(Rec(optional={"max_message_bytes": Int()})),
+        "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
+    },
+)
+
+_RAID = Rec(
+    required={
+        "district": Str(),
+        "by": Str(),
+        "station": Str(),
+        "controller": Null(Str()),
+        "spared": Bool(),
+        "crates": Int(minimum=0),
+        "arrested": ListOf(Str()),
+        "spared_units": ListOf(Str()),
+        "speakeasy_closed": Bool(),
+        "draw": Str(),
+    }
+)
+
+STATE = Rec(
+    required={
+        "version": Int(minimum=1),
+        "turn": Str(nonempty=True),
+        "price": Money(),
+        "cash": MapOf(Money()),
+        "units": MapOf(ListOf(Str())),
+        "control": MapOf(Str()),
+        "stocks": MapOf(Int(minimum=0, what="a number of crates")),
+        "corruption": MapOf(Str()),
+        "confiscated": MapOf(Int(minimum=0, what="a number of crates")),
+        "assaulted": MapOf(ListOf(Str())),
+        "arrested": ListOf(Rec(required={"gang": Str(), "unit": Str(), "station": Str(), "taken_in": Str()})),
+        "raid": Null(_RAID),
+        "sold": MapOf(Int(minimum=0, what="a number of crates")),
+        "winners": ListOf(Str()),
+    }
+)
+
+_LINE = Rec(
+    required={"line": Int(), "text": Str(), "status": Str(), "understood": Str(), "message": Str()},
+    optional={"message_fr": Str()},
+)
+_LEDGER = Rec(
+    required={
+        "crates": Rec(
+            required={
+                k: Int()
+                for k in (
+                    "before_raid",
+                    "seized",
+                    "at_start",
+                    "captured",
+                    "produced",
+                    "looted",
+                    "held",
+                    "capacity",
+                    "sold",
+                    "lost",
+                )
+            }
+            | {"captured_from": Spec(), "stored": MapOf(Int())}
+        ),
+        "dollars": Rec(required={k: Money() for k in ("start", "upkeep", "recruits", "bribes", "revenue", "end")}),
+        "notes": ListOf(Str()),
+        "balanced": Bool(),
+    }
+)
+_GANG_RESULTS = Rec(
+    required={
+        "orders_file": Null(Str()),
+        "lines": ListOf(_LINE),
+        "units": ListOf(Rec(required={"unit": Str(), "order": Str(), "result": Str(), "reason": Str()})),
+        "dislodged": ListOf(
+            Rec(
+                required={
+                    "unit": Str(),
+                    "by": Spec(),
+                    "retreated_to": Null(Str()),
+                    "disbanded": Bool(),
+                    "reason": Str(),
+                }
+            )
+        ),
+        "adjustments": ListOf(Rec(required={"kind": Str(), "order": Str(), "reason": Str()})),
+        "bids": ListOf(Rec(required={"station": Str(), "paid": Money(), "won": Bool(), "reason": Str()})),
+        "ledger": _LEDGER,
+        "vp": Int(),
+    }
+)
+RESULTS = Rec(
+    required={
+        "version": Int(minimum=1),
+        "turn": Str(nonempty=True),
+        "price": Money(),
+        "raid": Null(_RAID),
+        "gangs": MapOf(_GANG_RESULTS),
+        "assaults": ListOf(
+            Rec(
+                required={
+                    "gang": Str(),
+                    "unit": Str(),
+                    "station": Str(),
+                    "strength": Int(),
+                    "needed": Int(),
+                    "succeeded": Bool(),
+                    "reason": Str(),
+                }
+            )
+        ),
+        "corruption": MapOf(Str()),
+        "vp": MapOf(Int()),
+        "winners": ListOf(Str()),
+        "sold": Int(minimum=0),
+        "next": Rec(
+            required={
+                "turn": Str(nonempty=True),
+                "price": Money(),
+                "price_reason": Str(),
+                "returns": ListOf(Str()),
+                "raid": Null(_RAID),
+            }
+        ),
+    }
+)
+
+# outbox/TURN/sent.yaml: Message-ID -> what became of it
+SENT = MapOf(
+    Rec(
+        required={"file": Str(nonempty=True)},
+        optional={
+            "delivered": Null(ListOf(Str())),
+            "failed": Null(MapOf(Str())),
+            "unknown": Null(MapOf(Str())),
+            "sending": Null(ListOf(Str())),
+            "at": Spec(),  # written by earlier versions
+        },
+    ),
+    key_spec=Str(nonempty=True),
+)
+
+# orders/TURN/inbox.yaml (moonshine.inbox)
+_SUBMISSION = Rec(
+    required={"message_id": Str(), "outcome": Str()},
+    optional={
+        "digest": Null(Str()),
+        "checked": Null(Bool()),
+        "from": Null(Str()),
+        "gang": Null(Str()),
+        "about": Null(Str()),
+        "received": Null(When()),
+        "processed": Null(When()),
+        "refusal": Null(Str()),
+        "reason": Null(Str()),
+        "reply": Null(Str()),
+        "taken_by": Null(Str()),
+    },
+)
+INBOX = Rec(
+    optional={
+        "current": Null(
+            MapOf(
+                Rec(
+                    required={"received": When()},
+                    optional={
+                        "message_id": Null(Str()),
+                        "from": Null(Str()),
+                        "history": Null(Str()),
+                        "accepted": Null(Int()),
+                        "rejected": Null(Int()),
+                    },
+                )
+            )
+        ),
+        "submissions": Null(ListOf(_SUBMISSION)),
+    }
+)
