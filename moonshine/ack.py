@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from moonshine import receipts
 from moonshine.geo import GameMap
 from moonshine.i18n import money_text, the_turn
 from moonshine.parser import PasswordHeader, join, printable, unquote
@@ -24,6 +25,10 @@ _LABELS: dict[str, tuple[str, str]] = {
     "file": ("File: {source}", "Fichier : {source}"),
     "password": ("Password: given", "Mot de passe : fourni"),
     "password_line": ("password: ****", "mot de passe : ****"),
+    "receipt": (
+        "Receipt: {receipt} (your report after the turn lists the orders it covers and how to check it)",
+        "Reçu : {receipt} (votre rapport après le tour donne les ordres qu'il couvre et comment le vérifier)",
+    ),
     "signature": ("line {n}: {text}", "ligne {n} : {text}"),
     "problems": ("PROBLEMS", "PROBLÈMES"),
     "orders": ("ORDERS AS UNDERSTOOD", "ORDRES TELS QUE COMPRIS"),
@@ -194,8 +199,11 @@ def _money_block(m: MoneySummary, language: str) -> list[str]:
     return out
 
 
-def acknowledgement(orders: GangOrders, gmap: GameMap, st: GameState, *, language: str = "en") -> str:
-    """The plain-text reply to an orders file, in ``language`` ("en" or "fr")."""
+def acknowledgement(
+    orders: GangOrders, gmap: GameMap, st: GameState, *, language: str = "en", seed: str | None = None
+) -> str:
+    """The plain-text reply to an orders file, in ``language`` ("en" or "fr"). With
+    the game's secret ``seed``, it ends with the receipt of the recorded orders."""
     lang = "fr" if language == "fr" else "en"
     turn = the_turn(lang, orders.turn) if lang == "fr" else orders.turn  # English keeps the turn's name (R25)
     out: list[str] = [_t("title", lang, turn=turn)]
@@ -262,4 +270,7 @@ def acknowledgement(orders: GangOrders, gmap: GameMap, st: GameState, *, languag
         out += _wrap(_t("resend", lang), "  ", "")
     else:
         out += _wrap(_t("fix", lang), "  ", "")
+    if seed is not None and orders.gang is not None:
+        code = receipts.receipt(receipts.salt(seed, orders.turn, orders.gang), orders.recorded())
+        out += ["", *_wrap(_t("receipt", lang, receipt=code), "", "  ")]
     return "\n".join(out) + "\n"

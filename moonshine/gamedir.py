@@ -163,6 +163,14 @@ class Game:
             raise GameError(f"{path}: the seed does not match seed_sha256 in {GAME_FILE}")
         return seed
 
+    def receipt_seed(self) -> str | None:
+        """The seed receipts are salted with (``moonshine.receipts``): the game's
+        secret, or None when this copy of the game has none (no receipt then)."""
+        try:
+            return self.secret()
+        except GameError:
+            return None
+
 
 def load_config(path: Path) -> GameConfig:
     """``game.yaml``, checked strictly (``moonshine.schema.GAME``): a typo, a key

@@ -302,6 +302,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "La position au début {turn_of}, avec les ordres de ce tour en flèches (barrées en cas d'échec).",
     },
     "map.attached": {"en": "The map is attached (map.png).", "fr": "La carte est jointe (map.png)."},
+    "section.receipt": {"en": "Your receipt", "fr": "Votre reçu"},
+    "receipt.code": {
+        "en": "The orders recorded for you give the receipt {code}: it must be the one in your acknowledgement.",
+        "fr": "Les ordres enregistrés pour vous donnent le reçu {code} : "
+        "ce doit être celui de votre accusé de réception.",
+    },
+    "receipt.how": {
+        "en": "To check it yourself (the README shows the few lines of Python), use this salt and these orders:",
+        "fr": "Pour le vérifier vous-même (le README donne les quelques lignes de Python), "
+        "prenez ce sel et ces ordres :",
+    },
+    "receipt.salt": {"en": "salt", "fr": "sel"},
     "game_over": {"en": "The game is over.", "fr": "La partie est terminée."},
 }
 

@@ -270,7 +270,7 @@ def check_orders(text: str, game: Game, st: GameState, gang: str | None, *, sour
     from moonshine.validate import ACCEPTED, read_orders
 
     orders = read_orders(text, game.map, st, gang, source=source)
-    ack = acknowledgement(orders, game.map, st, language=game.config.language)
+    ack = acknowledgement(orders, game.map, st, language=game.config.language, seed=game.receipt_seed())
     return OrderCheck(
         header_gang=orders.header_gang,
         header_turn=orders.header_turn,

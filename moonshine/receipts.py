@@ -39,6 +39,6 @@ def recorded_text(orders: Sequence[str]) -> str:
 
 
 def receipt(salt_hex: str, orders: Sequence[str]) -> str:
-    """The receipt: ``3f2a 91c4 07be 55d0 e1a9``."""
+    """The receipt: ``3f2a-91c4-07be-55d0-e1a9``."""
     digest = hashlib.sha256(f"{salt_hex}\n{recorded_text(orders)}".encode()).hexdigest()[:DIGITS]
-    return " ".join(digest[i : i + 4] for i in range(0, DIGITS, 4))
+    return "-".join(digest[i : i + 4] for i in range(0, DIGITS, 4))

@@ -22,7 +22,7 @@ from typing import Any
 import jinja2
 
 import moonshine
-from moonshine import i18n, scoring
+from moonshine import i18n, receipts, scoring
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import Game, GameConfig, atomic_write_text
 from moonshine.geo import UPKEEP, Feature, GameMap
@@ -890,6 +890,16 @@ def _arrested_row(gmap: GameMap, w: Words, a: Arrested, back: str) -> str:
     )
 
 
+def _receipt(seed: str | None, turn: str, gang: str, gr: GangResults) -> dict[str, Any] | None:
+    """The receipt of a gang's recorded orders, with the salt and the orders it
+    covers, so the player can check it against the acknowledgement."""
+    if seed is None or gr.orders_file is None:
+        return None
+    orders = [ln.understood for ln in gr.lines if ln.status == "accepted" and ln.understood]
+    salt = receipts.salt(seed, turn, gang)
+    return {"code": receipts.receipt(salt, orders), "salt": salt, "orders": orders}
+
+
 def report_context(
     gmap: GameMap,
     config: GameConfig,
@@ -899,8 +909,10 @@ def report_context(
     *,
     language: str | None = None,
     for_email: bool = False,
+    seed: str | None = None,
 ) -> dict[str, Any]:
-    """Everything one gang's private report shows, already in its language."""
+    """Everything one gang's private report shows, already in its language. With the
+    game's secret ``seed``, the receipt of the gang's recorded orders and its salt."""
     res = as_results(data)
     check_results(gmap, res)
     if gang not in gmap.gangs:
@@ -932,6 +944,7 @@ def report_context(
             "player": player.name if player is not None else "",
             "orders_file": gr.orders_file,
             "lines": [_line_row(w, ln) for ln in gr.lines],
+            "receipt": _receipt(seed, res.turn, gang, gr),
             "units": [_order_row(w, u) for u in gr.units],
             "dislodged": [TextRow(d.unit, _dislodged_text(w, d)) for d in gr.dislodged],
             "adjustments": [TextRow(w.word(a.kind), a.order + w.colon + w.reason(a.reason)) for a in gr.adjustments],
@@ -1146,9 +1159,10 @@ def render_report(
     language: str | None = None,
     html: bool = False,
     for_email: bool = False,
+    seed: str | None = None,
 ) -> str:
     """One gang's private report (text, or HTML with ``html=True``)."""
-    ctx = report_context(gmap, config, data, nxt, gang, language=language, for_email=for_email)
+    ctx = report_context(gmap, config, data, nxt, gang, language=language, for_email=for_email, seed=seed)
     return _render("report.html.j2" if html else "report.txt.j2", ctx)
 
 
@@ -1177,15 +1191,17 @@ def render_all(
     gangs: Iterable[str] | None = None,
     bulletin: bool = True,
     for_email: bool = False,
+    seed: str | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
-    and ``bulletin.txt`` and ``bulletin.html``."""
+    and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
+    receipts in the private reports."""
     res = as_results(data)
     out: dict[str, str] = {}
     for g in gangs if gangs is not None else gmap.gangs:
         for html, ext in ((False, "txt"), (True, "html")):
             out[f"{g}.{ext}"] = render_report(
-                gmap, config, res, nxt, g, language=language, html=html, for_email=for_email
+                gmap, config, res, nxt, g, language=language, html=html, for_email=for_email, seed=seed
             )
     if bulletin:
         for html, ext in ((False, "txt"), (True, "html")):
@@ -1291,7 +1307,17 @@ def write_reports(
         res = as_results(written_turn[0], source=source)
         _check_turn(game, turn, res, source)
         nxt = written_turn[1]
-    texts = render_all(gmap, game.config, res, nxt, language=lang, gangs=gangs, bulletin=bulletin, for_email=for_email)
+    texts = render_all(
+        gmap,
+        game.config,
+        res,
+        nxt,
+        language=lang,
+        gangs=gangs,
+        bulletin=bulletin,
+        for_email=for_email,
+        seed=game.receipt_seed(),
+    )
     base = reports_dir(game, turn)
     written: list[Path] = []
     for name, text in texts.items():
@@ -1315,7 +1341,7 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
     res, nxt = load_turn(game, turn)
     if gang is None:
         return render_bulletin(gmap, game.config, res, nxt, language=lang)
-    return render_report(gmap, game.config, res, nxt, gang, language=lang)
+    return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed())
 
 
 __all__ = [

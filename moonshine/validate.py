@@ -157,6 +157,11 @@ class GangOrders:
     def count(self, status: str) -> int:
         return sum(1 for line in self.lines if line.status == status)
 
+    def recorded(self) -> list[str]:
+        """The accepted orders in canonical notation, in the file's order: what a
+        receipt covers (``moonshine.receipts``)."""
+        return [line.order.text() for line in self.lines if line.status == ACCEPTED and line.order is not None]
+
 
 def _no(en: str, fr: str, hint: Message | None = None, **params: object) -> Verdict:
     return rules.no(en, fr, hint, **params)

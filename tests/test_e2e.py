@@ -22,6 +22,7 @@ import yaml
 from click.testing import CliRunner
 from test_mail import Recorder, Server, start_server
 
+from moonshine import receipts
 from moonshine.cli import main
 from moonshine.gamedir import Game, load_config, save_config
 from moonshine.mail import fmt_time
@@ -158,6 +159,8 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     for line in ("H LOO - LIT", "H NSS / H LOO - LIT", "L KEN hold"):
         assert re.search(rf"^\s+line\s+\d+\s+{re.escape(line)}\s+accepted$", text, re.M), (line, text)
     assert "REJECTED" not in text
+    receipt = re.search(r"^Receipt: ([0-9a-f]{4}(?:-[0-9a-f]{4}){4}) ", text, re.M)
+    assert receipt, text
     refused = plain(replies["<o@x>"])
     assert "was NOT accepted as orders for spring-1924" in refused
     assert "Reason: wrong password for Chicago Outfit." in refused and "No order file was changed." in refused
@@ -210,6 +213,11 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
         msg = message_from_bytes(content, policy=policy.default)
         assert isinstance(msg, EmailMessage)
         assert plain(msg) == (reports / f"{gang}.txt").read_text()
+        if gang == "valley":  # the report gives the acknowledgement's receipt, its salt and the orders it covers
+            report = plain(msg)
+            assert f"give the receipt {receipt.group(1)}:" in report
+            salt = re.search(r"^    salt: ([0-9a-f]{64})$", report, re.M)
+            assert salt and receipts.receipt(salt.group(1), understood) == receipt.group(1)
         [picture] = list(msg.iter_attachments())
         assert picture.get_content_type() == "image/png" and picture.get_content() == png
     [(_, rcpts, content)] = got.by_subject(f"{TURN}: bulletin")

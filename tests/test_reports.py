@@ -217,7 +217,9 @@ def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
 def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     """The sample game's spring-1924 reports, from a real adjudication, as stored."""
     res, nxt = load_turn(adjudicated, "spring-1924")
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, for_email=True)
+    seed = adjudicated.receipt_seed()
+    assert seed is not None  # the receipts are in the golden files
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, for_email=True, seed=seed)
     for name, text in files.items():
         if name.endswith(".html"):
             assert_html(text)
@@ -230,7 +232,7 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
     files' rendering as read from the game directory, byte for byte, pictures too."""
     base = adjudicated.turn_dir("spring-1924") / "reports"
     res, nxt = load_turn(adjudicated, "spring-1924")
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, for_email=True)
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, for_email=True, seed=adjudicated.receipt_seed())
     for name, text in files.items():
         assert (base / name).read_text(encoding="utf-8") == text, name
     svg, png = render_map(adjudicated.map, res, nxt, adjudicated.config.language)
@@ -627,8 +629,10 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     assert r.exit_code == 0, r.output
     assert "Valley Gang : rapport privé, printemps 1924" in r.output
     raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
-    fr = render_report(game.map, game.config, raw, game.load_state("autumn-1924"), "valley", language="fr")
+    seed = game.receipt_seed()
+    fr = render_report(game.map, game.config, raw, game.load_state("autumn-1924"), "valley", language="fr", seed=seed)
     assert r.output == fr != (base / "valley.txt").read_text(encoding="utf-8")
+    assert "VOTRE REÇU" in fr and seed is not None
 
 
 def test_report_command_errors(game: Game, tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, langua
     # orders/spring-1924/valley.txt, valley-2.txt, valley_orders.txt: the name says the gang
     stem = file.stem if gmap.gang_by_name(file.stem) else re.split(r"[-_. ]", file.stem)[0]
     orders = read_orders(text, gmap, st, gang, source=str(file), fallback_gang=stem)
-    click.echo(acknowledgement(orders, gmap, st, language=language or game.config.language), nl=False)
+    ack = acknowledgement(orders, gmap, st, language=language or game.config.language, seed=game.receipt_seed())
+    click.echo(ack, nl=False)
     if not orders.ok:
         raise SystemExit(1)
