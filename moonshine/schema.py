@@ -270,7 +270,12 @@ STATE = Rec(
         "corruption": MapOf(Str()),
         "confiscated": MapOf(Int(minimum=0, what="a number of crates")),
         "assaulted": MapOf(ListOf(Str())),
-        "arrested": ListOf(Rec(required={"gang": Str(), "unit": Str(), "station": Str(), "taken_in": Str()})),
+        "arrested": ListOf(
+            Rec(
+                required={"gang": Str(), "unit": Str(), "station": Str(), "taken_in": Str()},
+                optional={"recruited": Str()},
+            )
+        ),
         "raid": Null(_RAID),
         "sold": MapOf(Int(minimum=0, what="a number of crates")),
         "winners": ListOf(Str()),
