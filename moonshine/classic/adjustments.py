@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Build, Disband, Order, Waive, unit_of
+from moonshine.classic.rules import Problem
 from moonshine.classic.state import Unit
 
 
@@ -38,25 +39,25 @@ def adjustment_counts(gmap: ClassicMap, units: Sequence[Unit], owners: Mapping[s
 
 def _build_problem(
     gmap: ClassicMap, power: str, order: Build, owners: Mapping[str, str], taken: set[str]
-) -> str | None:
+) -> Problem | None:
     prov = order.unit.province
     if prov not in gmap.provinces:
-        return f"no province {prov} on the map"
+        return Problem("no_province", prov=prov)
     if gmap.provinces[prov].home != power or not gmap.provinces[prov].supply:
-        return f"{prov} is not a home supply centre of {gmap.powers[power]}"
+        return Problem("not_home", prov=prov, power=gmap.powers[power])
     if owners.get(prov) != power:
-        return f"{gmap.powers[power]} does not own {prov} now"
+        return Problem("not_owned", prov=prov, power=gmap.powers[power])
     if prov in taken:
-        return f"{prov} is not empty"
+        return Problem("not_empty", prov=prov)
     if order.unit.kind is Kind.ARMY:
         return None  # a coast in an army's build is ignored
     regions = gmap.fleet_regions(prov)
     if not regions:
-        return f"a fleet cannot be built in the inland province {gmap.name(prov)}"
+        return Problem("build_fleet_inland", name=gmap.name(prov))
     if len(regions) > 1 and order.unit.region not in regions:
-        return f"the coast must be given ({' or '.join(regions)})"
+        return Problem("build_coast_needed", coasts=tuple(regions))
     if len(regions) == 1 and "/" in order.unit.region and order.unit.region != regions[0]:
-        return f"{prov} has no coast {order.unit.region.split('/', 1)[1]}"
+        return Problem("no_coast", prov=prov, coast=order.unit.region.split("/", 1)[1])
     return None
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, unit_of
-from moonshine.classic.rules import CLASSIC, Board, assign, problem
+from moonshine.classic.rules import CLASSIC, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver
 
@@ -65,7 +65,7 @@ class MovementOutcome:
         return None
 
 
-def _plan(board: Board, orders: Mapping[str, Sequence[Order]]) -> list[tuple[str, Order, str]]:
+def _plan(board: Board, orders: Mapping[str, Sequence[Order]]) -> list[tuple[str, Order, Problem]]:
     given, ignored = assign(board, orders)
     for i, p in enumerate(board.plans):
         options = given.get(i, [])
@@ -84,7 +84,7 @@ def _plan(board: Board, orders: Mapping[str, Sequence[Order]]) -> list[tuple[str
             problem(board, i, legal[0])
         else:
             p.order = None
-            p.problem = "several different orders for this unit: " + "; ".join(o.text() for o in options)
+            p.problem = Problem("several_orders", orders="; ".join(o.text() for o in options))
     # Convoys legally ordered, by (army, destination): the fleets' powers.
     convoys: dict[tuple[int, str], set[str]] = {}
     for p in board.plans:
@@ -156,7 +156,7 @@ class _Report:
         m = self.dislodgers[i][0]
         return self.order_text(m)
 
-    def outcome(self, ignored: list[tuple[str, Order, str]]) -> MovementOutcome:
+    def outcome(self, ignored: list[tuple[str, Order, Problem]]) -> MovementOutcome:
         results = []
         for i, p in enumerate(self.plans):
             ok, reason = self.result(i)
