@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moonshine import journal, variants, yamlio
 from moonshine import state as state_mod
@@ -23,6 +23,9 @@ from moonshine.geo import GameMap, load_map
 from moonshine.police import open_turn
 from moonshine.state import GameState
 from moonshine.turns import Turn
+
+if TYPE_CHECKING:
+    from moonshine.classic.board import ClassicMap
 
 GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
@@ -101,7 +104,11 @@ class Game:
         return self.root / "orders" / turn
 
     def turns(self) -> list[str]:
-        """Turns with a state file, in order."""
+        """Turns (a classic game's phases) with a state file, in order."""
+        if self.is_classic:
+            from moonshine.classic.game import phases
+
+            return phases(self.root)
         base = self.root / "turns"
         found = []
         if base.is_dir():
@@ -120,6 +127,46 @@ class Game:
             raise GameError(f"{self.root}: no turn yet (no turns/*/state.yaml)")
         return ts[-1]
 
+    def turn_key(self, turn: str) -> tuple[int, ...]:
+        """A key that orders the game's turns (or a classic game's phases); a
+        GameError for a name that is neither."""
+        try:
+            if self.is_classic:
+                from moonshine.classic.state import Phase
+
+                return Phase.parse(turn).sort_key()
+            t = Turn.parse(turn)
+            return (t.year, t.season_index)
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+
+    def require_turn(self, turn: str) -> None:
+        """An error naming the turns there are unless ``turn`` has a state."""
+        if not self.state_path(turn).is_file():
+            known = ", ".join(self.turns()) or "none"
+            raise GameError(f"{self.state_path(turn)}: no state for {turn} (turns in this game: {known})")
+
+    # -- who plays ------------------------------------------------------------------
+    def sides(self) -> dict[str, str]:
+        """Who plays, by key: the gangs (Moonshine) or the powers (classic family),
+        with their names."""
+        if self.is_classic:
+            return dict(self.board().powers)
+        return {k: g.name for k, g in self.map.gangs.items()}
+
+    def side_by_name(self, name: str) -> str | None:
+        """The key of the gang or power called ``name`` (its key or its name, any case)."""
+        if not self.is_classic:
+            found = self.map.gang_by_name(name)
+            return None if found is None else found.key
+        wanted = name.strip().casefold()
+        return next((k for k, v in self.sides().items() if wanted in (k.casefold(), v.casefold())), None)
+
+    @property
+    def side_word(self) -> str:
+        """What the players lead: gangs (Moonshine) or powers (classic family)."""
+        return "power" if self.is_classic else "gang"
+
     # -- contents ----------------------------------------------------------------
     @property
     def config(self) -> GameConfig:
@@ -128,8 +175,31 @@ class Game:
         return self._config
 
     @property
+    def variant(self) -> variants.Variant:
+        """The game's variant (``variant:`` in game.yaml, Moonshine by default)."""
+        return variants.get(self.config.variant)
+
+    @property
+    def is_classic(self) -> bool:
+        """A game of the classic family (Diplomacy's rules, powers and phases)."""
+        return self.variant.family == variants.CLASSIC
+
+    def board(self) -> ClassicMap:
+        """The board of a classic-family game."""
+        from moonshine.classic.board import board
+
+        if not self.is_classic:
+            raise GameError(f"{self.root}: a Moonshine game has a map, not a classic board")
+        return board(self.config.map)
+
+    @property
     def map(self) -> GameMap:
         if self._map is None:
+            if self.is_classic:
+                raise GameError(
+                    f"{self.root}: this is a game of the {self.variant.name} variant ({self.variant.title}); "
+                    "this command plays Moonshine games only"
+                )
             ref = self.config.map
             candidate = self.root / ref
             self._map = load_map(candidate if candidate.suffix in (".yaml", ".yml") and candidate.exists() else ref)

@@ -1110,7 +1110,7 @@ class TurnStatus:
 def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = None) -> TurnStatus:
     """Which gangs have orders on file for ``turn`` and how long is left."""
     turn = turn or game.current_turn()
-    game.load_state(turn)  # a turn of this game
+    game.require_turn(turn)  # a turn (or phase) of this game
     cfg = game.config
     log = load_log(game, turn)
     refused: dict[str, Counter[str]] = {}
@@ -1123,7 +1123,7 @@ def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = N
         refused.setdefault(named, Counter())[str(kind)] += 1
         last_from[named] = str(sub.get("from") or "")
     rows = []
-    for key, gang in game.map.gangs.items():
+    for key, name in game.sides().items():
         current = log.current.get(key) or {}
         counted = refused.get(key, Counter())
         has = (game.orders_dir(turn) / f"{key}.txt").is_file()
@@ -1131,7 +1131,7 @@ def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = N
         rows.append(
             GangStatus(
                 gang=key,
-                name=gang.name,
+                name=name,
                 has_orders=has,
                 received=_parse_time(current.get("received")) if has else None,
                 accepted=current.get("accepted"),

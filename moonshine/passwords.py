@@ -70,26 +70,26 @@ def check_new_password(password: str) -> None:
 def set_password(game: Game, gang: str, password: str) -> str:
     """Store a new password for ``gang`` (a key or a gang's name) in game.yaml.
     Returns the gang's key."""
-    found = game.map.gang_by_name(gang)
-    if found is None:
-        known = ", ".join(game.map.gangs)
-        raise GameError(f"no gang {gang!r} in this game (gangs: {known})")
+    key = game.side_by_name(gang)
+    if key is None:
+        known = ", ".join(game.sides())
+        raise GameError(f"no {game.side_word} {gang!r} in this game ({game.side_word}s: {known})")
     check_new_password(password)
     from moonshine.journal import transaction
 
-    with transaction(game.root, f"passwd {found.key}") as txn:
+    with transaction(game.root, f"passwd {key}") as txn:
         cfg = game.config
-        player = cfg.players.get(found.key, Player())
+        player = cfg.players.get(key, Player())
         players = dict(cfg.players)
-        new = replace(cfg, players={**players, found.key: replace(player, password=hash_password(password))})
-        text = edit_password_line(game.config_path.read_text(encoding="utf-8"), found.key, new, game)
+        new = replace(cfg, players={**players, key: replace(player, password=hash_password(password))})
+        text = edit_password_line(game.config_path.read_text(encoding="utf-8"), key, new, game)
         if text is None:  # a layout the line edit does not know (flow style): the whole file is written
             save_config(game, new)
         else:
             atomic_write_text(game.config_path, text)
             game._config = None
-        txn.commit(f"Password of {found.key} changed", ["game.yaml"], git=False)
-    return found.key
+        txn.commit(f"Password of {key} changed", ["game.yaml"], git=False)
+    return key
 
 
 def edit_password_line(text: str, gang: str, want: GameConfig, game: Game) -> str | None:

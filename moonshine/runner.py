@@ -182,15 +182,12 @@ def adjudicate_game(
 def rollback(game: Game, turn: str, *, commit: bool = True, notify: Callable[[str], None] | None = None) -> list[Path]:
     """Restore the game to the start of TURN: its results and every later turn go;
     the orders stay. Returns what was removed. One transaction."""
-    try:
-        t = Turn.parse(turn)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
+    t = game.turn_key(turn)  # a turn, or a classic game's phase
     with transaction(game.root, f"rollback {turn}", notify=notify) as txn:
-        game.load_state(turn)  # it must exist
+        game.require_turn(turn)  # it must exist
         removed: list[Path] = []
         for x in game.turns():
-            if Turn.parse(x) > t:
+            if game.turn_key(x) > t:
                 txn.remove_tree(game.turn_dir(x))
                 removed.append(game.turn_dir(x))
         tdir = game.turn_dir(turn)

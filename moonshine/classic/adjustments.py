@@ -26,6 +26,7 @@ from moonshine.classic.state import Unit
 @dataclass(frozen=True)
 class AdjustmentOutcome:
     results: list[Result]  # one per order given, in the order given
+    problems: list[Problem | None]  # beside each result: why it failed (None when it succeeded)
     built: list[Unit]
     disbanded: list[Unit]  # as ordered
     civil_disorder: list[Unit]  # removed because too few disbands were ordered
@@ -79,6 +80,7 @@ def adjudicate_adjustments(
 ) -> AdjustmentOutcome:
     counts = adjustment_counts(gmap, units, owners)
     results: list[Result] = []
+    problems: list[Problem | None] = []
     built: list[Unit] = []
     disbanded: list[Unit] = []
     disorder: list[Unit] = []
@@ -91,12 +93,14 @@ def adjudicate_adjustments(
         for order in orders.get(power, ()):
             ref = unit_of(order)
             label = ref.text() if ref is not None else ""
-            ok, reason = False, ""
+            ok, reason, why = False, "", None
             if isinstance(order, Build | Waive):
                 if n <= 0:
-                    reason = f"no build: {gmap.powers[power]} has {n + len(mine)} centres for {len(mine)} units"
+                    why = Problem("no_build", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
+                    reason = str(why)
                 elif used >= n:
-                    reason = f"no build left: {gmap.powers[power]} may build {n}"
+                    why = Problem("no_build_left", power=gmap.powers[power], n=n)
+                    reason = str(why)
                 elif isinstance(order, Waive):
                     ok, reason = True, "build waived"
                 else:
@@ -111,31 +115,37 @@ def adjudicate_adjustments(
                         taken.add(prov)
                         ok, reason = True, f"built {new.label()}"
                     else:
-                        reason = f"build fails: {problem}"
+                        why, reason = problem, f"build fails: {problem}"
                 if ok:
                     used += 1
             elif isinstance(order, Disband):
                 unit = next((u for u in mine if u.province == order.unit.province), None)
                 if n >= 0:
-                    reason = f"no disband due: {gmap.powers[power]} has {n + len(mine)} centres for {len(mine)} units"
+                    why = Problem("no_disband", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
+                    reason = str(why)
                 elif unit is None:
-                    reason = f"no unit of {gmap.powers[power]} in {order.unit.province}"
+                    why = Problem("no_power_unit", power=gmap.powers[power], prov=order.unit.province)
+                    reason = str(why)
                 elif unit in gone:
-                    reason = f"{unit.label()} is already disbanded"
+                    why = Problem("already_disbanded", unit=unit.label())
+                    reason = str(why)
                 elif used >= -n:
-                    reason = f"no disband left: {gmap.powers[power]} must disband {-n}"
+                    why = Problem("no_disband_left", power=gmap.powers[power], n=-n)
+                    reason = str(why)
                 else:
                     gone.add(unit)
                     disbanded.append(unit)
                     used += 1
                     ok, reason = True, f"disbanded {unit.label()}"
             else:
-                reason = f"{order.text()} is not an adjustment order (build, disband or waive)"
+                why = Problem("not_adjustment", order=order.text())
+                reason = str(why)
             results.append(Result(power, label, order.text(), ok, reason))
+            problems.append(why)
         if n < 0 and used < -n:
             centres = sorted(c for c, o in owners.items() if o == power)
             left = [u for u in mine if u not in gone]
             disorder.extend(civil_disorder_order(gmap, left, centres)[: -n - used])
     removed = set(disbanded) | set(disorder)
     after = sorted([u for u in units if u not in removed] + built)
-    return AdjustmentOutcome(results, built, disbanded, disorder, after)
+    return AdjustmentOutcome(results, problems, built, disbanded, disorder, after)

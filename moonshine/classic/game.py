@@ -73,6 +73,15 @@ def create(root: Path, title: str | None, use_git: bool, board_name: str = MAP_N
     return st
 
 
+def load_state(root: Path, phase: str, gmap: ClassicMap) -> ClassicState:
+    """The state at the start of ``phase``; an error naming the phases there are."""
+    path = state_path(root, phase)
+    if not path.is_file():
+        known = ", ".join(phases(root)) or "none"
+        raise GameError(f"{path}: no state for {phase} (phases in this game: {known})")
+    return state_mod.load(path, gmap)
+
+
 def power_of_file(path: Path, gmap: ClassicMap) -> str:
     """``ENG.txt``, ``eng.txt`` or ``england.txt`` -> ``ENG``."""
     stem = path.stem.strip().upper()

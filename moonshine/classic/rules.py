@@ -151,6 +151,7 @@ PROBLEMS: dict[str, dict[str, str]] = {
         "en": "no disband left: {power} must disband {n}",
         "fr": "plus de dissolution due : {power} doit dissoudre {n}",
     },
+    "already_disbanded": {"en": "{unit} is already disbanded", "fr": "{unit} est déjà dissoute"},
     "no_power_unit": {"en": "no unit of {power} in {prov}", "fr": "aucune unité de {power} en {prov}"},
 }
 _OR = {"en": " or ", "fr": " ou "}

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from moonshine.commands.common import game_option
+
+if TYPE_CHECKING:
+    from moonshine.gamedir import Game
 
 
 @click.command("check")
@@ -42,6 +46,9 @@ def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, langua
 
     text = orderfile.read(file)
     game = Game(game_dir)
+    if game.is_classic:
+        _check_classic(game, file, text, turn, gang, language)
+        return
     gmap = game.map
     if turn is not None:
         try:
@@ -57,4 +64,33 @@ def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, langua
     ack = acknowledgement(orders, gmap, st, language=language or game.config.language, seed=game.receipt_seed())
     click.echo(ack, nl=False)
     if not orders.ok:
+        raise SystemExit(1)
+
+
+def _check_classic(
+    game: Game, file: Path, text: str, phase: str | None, power: str | None, language: str | None
+) -> None:
+    """A classic-family orders file: the power is --gang, else the file's
+    ``power:`` line, else its name (FRA.txt, france.txt)."""
+    from moonshine.classic import game as classic
+    from moonshine.classic.ack import check_orders, render
+    from moonshine.classic.state import Phase
+    from moonshine.errors import GameError
+
+    gmap = game.board()
+    known = classic.phases(game.root)
+    if phase is not None:
+        try:
+            phase = Phase.parse(phase).name
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+    elif not known:
+        raise GameError(f"{game.root}: no phase yet (no turns/*/state.yaml)")
+    st = classic.load_state(game.root, phase or known[-1], gmap)
+    header = re.search(r"^\s*(?:power|puissance|gang)\s*:\s*(\S+)", text, re.IGNORECASE | re.MULTILINE)
+    named = power or (header.group(1) if header else None)
+    code = classic.power_of_file(Path(f"{named}.txt") if named else file, gmap)
+    ack = check_orders(gmap, st, code, text)
+    click.echo(render(ack, gmap, language=language or game.config.language, source=str(file)), nl=False)
+    if not ack.ok:
         raise SystemExit(1)

@@ -156,16 +156,17 @@ def status_cmd(turn: str | None, game_dir: Path) -> None:
     from moonshine.inbox import turn_status
     from moonshine.mail import fmt_time
 
-    st = turn_status(Game(game_dir), turn)
+    game = Game(game_dir)
+    st = turn_status(game, turn)
     due = f"deadline {fmt_time(st.deadline)}, {st.time_left()}" if st.deadline else st.time_left()
     click.echo(f"{st.turn}: {due}")
     for g in st.gangs:
         click.echo(f"  {g.line()}")
     missing = st.missing
     if missing:
-        click.echo(f"{len(missing)} gang(s) without orders: {', '.join(missing)}")
+        click.echo(f"{len(missing)} {game.side_word}(s) without orders: {', '.join(missing)}")
     else:
-        click.echo("Every gang has orders on file.")
+        click.echo(f"Every {game.side_word} has orders on file.")
 
 
 @click.command("remind")
@@ -213,4 +214,4 @@ def passwd_cmd(gang: str, password: str | None, game_dir: Path) -> None:
     if password is None:
         password = click.prompt(f"New password for {gang}", hide_input=True, confirmation_prompt=True)
     key = set_password(game, gang, password)
-    click.echo(f"Password set for {key} ({game.map.gangs[key].name}); game.yaml keeps only its hash.")
+    click.echo(f"Password set for {key} ({game.sides()[key]}); game.yaml keeps only its hash.")

@@ -22,6 +22,13 @@ def check(map_name: str, any_gangs: bool) -> None:
     symmetric and connected adjacency, no corner-only contacts, precincts and
     stations, the published home districts; then print the gangs' starting
     balance. Exits 1 when the map has problems."""
+    from moonshine import variants
+
+    if map_name in variants.names() and variants.get(map_name).family == variants.CLASSIC:
+        raise click.ClickException(
+            f"{map_name} is a board of the classic family (moonshine/maps/{map_name}/), read and checked when a "
+            "game is created; 'map check' checks Moonshine maps (chicago-1920s or a YAML file)"
+        )
     gmap = load_map(map_name)
     report = check_map(gmap, published_homes=not any_gangs)
     click.echo(f"Map {gmap.name} ({gmap.source})")

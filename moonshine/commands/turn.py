@@ -75,9 +75,9 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
 def rollback(turn: str, game_dir: Path, no_commit: bool) -> None:
     """Restore the game to the start of TURN (the game master's undo): TURN's results
     and every later turn are removed; orders are kept."""
+    from moonshine.errors import GameError
     from moonshine.runner import mailed_reports
     from moonshine.runner import rollback as do_rollback
-    from moonshine.turns import Turn
 
     game = Game(game_dir)
     removed = do_rollback(game, turn, commit=not no_commit, notify=click.echo)
@@ -87,12 +87,12 @@ def rollback(turn: str, game_dir: Path, no_commit: bool) -> None:
     click.echo(f"The game is back at the start of {turn}; removed:")
     for p in removed:
         click.echo(f"  {p}")
-    start = Turn.parse(turn)
+    start = game.turn_key(turn)
     for t in sorted({p.name for p in (game.root / "outbox").glob("*") if p.is_dir()}):
         try:
-            if Turn.parse(t) < start:
+            if game.turn_key(t) < start:
                 continue
-        except ValueError:
+        except GameError:
             continue
         mailed = mailed_reports(game, t)
         if mailed:
@@ -110,6 +110,10 @@ def reveal(game_dir: Path, force: bool) -> None:
     """Show the game's secret seed once the game has ended, so that players can
     recompute every raid draw (R21)."""
     game = Game(game_dir)
+    if game.is_classic:
+        raise click.ClickException(
+            f"a game of the {game.variant.name} variant draws nothing at random: it has no secret seed to reveal"
+        )
     st = game.load_state(game.current_turn())
     if not st.winners and not force:
         raise click.ClickException("the game is not over; the seed stays secret until it is (use --force to override)")

@@ -1,0 +1,441 @@
+"""The acknowledgement of a classic-family orders file: every line as understood
+(canonical notation and, where a person reads, full province names), accepted or
+rejected with the reason and a suggestion, and the units left without an order.
+
+The reasons come from the rules module (``moonshine.classic.rules``), the one the
+adjudicator calls, so a check and the adjudication cannot disagree: a movement
+order is assigned and judged by ``assign`` and ``problem``, a retreat by
+``retreat_problem``, an adjustment by ``adjudicate_adjustments`` itself.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
+from moonshine.classic.board import ClassicMap, province_of
+from moonshine.classic.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    OrderError,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+    parse_order,
+    unit_of,
+)
+from moonshine.classic.rules import Board, Problem, assign, problem, retreat_problem
+from moonshine.classic.state import ClassicState, Step
+
+LANGUAGES = ("en", "fr")
+
+# The words of the acknowledgement (the reasons are the rules module's PROBLEMS).
+WORDS: dict[str, dict[str, str]] = {
+    "title": {"en": "{board}: orders of {power} for {phase}", "fr": "{board} : ordres de {power} pour {phase}"},
+    "file": {"en": "File: {file}", "fr": "Fichier : {file}"},
+    "understood": {"en": "ORDERS AS UNDERSTOOD", "fr": "ORDRES TELS QUE COMPRIS"},
+    "line": {"en": "line", "fr": "ligne"},
+    "ok": {"en": "accepted", "fr": "accepté"},
+    "rejected": {"en": "REJECTED", "fr": "REJETÉ"},
+    "noted": {"en": "noted", "fr": "noté"},
+    "units": {"en": "UNITS", "fr": "UNITÉS"},
+    "hold": {
+        "en": "Without a valid order, these units hold: {units}",
+        "fr": "Sans ordre valable, ces unités tiennent leur position : {units}",
+    },
+    "disband": {
+        "en": "Without a valid retreat, these units are disbanded: {units}",
+        "fr": "Sans retraite valable, ces unités sont dissoutes : {units}",
+    },
+    "all_ordered": {"en": "Every unit has an order.", "fr": "Chaque unité a un ordre."},
+    "builds": {
+        "en": "{power} may build {n} unit(s) in its empty home centres: {homes}",
+        "fr": "{power} peut construire {n} unité(s) dans ses centres d'origine libres : {homes}",
+    },
+    "disbands": {
+        "en": "{power} must disband {n} unit(s); if too few disbands are ordered, the units farthest "
+        "from its centres go first",
+        "fr": "{power} doit dissoudre {n} unité(s) ; s'il en manque, les unités les plus éloignées de ses "
+        "centres partent d'abord",
+    },
+    "no_adjustment": {
+        "en": "{power} has as many units as supply centres: nothing to build or disband",
+        "fr": "{power} a autant d'unités que de centres : rien à construire ni à dissoudre",
+    },
+    "summary": {"en": "SUMMARY", "fr": "BILAN"},
+    "counts": {
+        "en": "{n} order line(s): {ok} accepted, {bad} rejected.",
+        "fr": "{n} ligne(s) d'ordres : {ok} acceptée(s), {bad} rejetée(s).",
+    },
+    "advice": {
+        "en": "A rejected order is not carried out (the unit holds, or in a retreat is disbanded). "
+        "To change your orders, send a complete new file before the deadline.",
+        "fr": "Un ordre rejeté n'est pas exécuté (l'unité tient, ou en retraite est dissoute). "
+        "Pour changer vos ordres, envoyez un nouveau fichier complet avant la date limite.",
+    },
+    "did_you_mean": {"en": "did you mean {what}?", "fr": "vouliez-vous dire {what} ?"},
+    "unknown_place": {
+        "en": "{token!r} is not a province of the board",
+        "fr": "{token!r} n'est pas une province de la carte",
+    },
+    "unreadable": {"en": "cannot be read: {detail}", "fr": "illisible : {detail}"},
+    "write_like": {
+        "en": "write it like A PAR - BUR, F NTH C A LON - NWY, A MUN S A PAR - BUR, A PAR R BUR, A PAR B",
+        "fr": "écrivez-le comme A PAR - BUR, F NTH C A LON - NWY, A MUN S A PAR - BUR, A PAR R BUR, A PAR B",
+    },
+    "twice": {
+        "en": "a second order for {unit} (line {first}): a unit with several orders holds",
+        "fr": "un deuxième ordre pour {unit} (ligne {first}) : une unité qui a plusieurs ordres tient",
+    },
+    "movement": {"en": "movement", "fr": "mouvement"},
+    "retreats": {"en": "retreats", "fr": "retraites"},
+    "adjustments": {"en": "adjustments", "fr": "ajustements"},
+    "moves_to": {"en": "{unit} moves to {dest}", "fr": "{unit} va en {dest}"},
+    "by_convoy": {"en": " by convoy", "fr": " par convoi"},
+    "holds": {"en": "{unit} holds", "fr": "{unit} tient"},
+    "supports_hold": {"en": "{unit} supports {target} holding", "fr": "{unit} soutient {target} sur place"},
+    "supports_move": {"en": "{unit} supports {target} to {dest}", "fr": "{unit} soutient {target} vers {dest}"},
+    "convoys": {"en": "{unit} convoys {target} to {dest}", "fr": "{unit} convoie {target} vers {dest}"},
+    "retreats_to": {"en": "{unit} retreats to {dest}", "fr": "{unit} fait retraite en {dest}"},
+    "disbanded": {"en": "{unit} is disbanded", "fr": "{unit} est dissoute"},
+    "build": {"en": "build {unit}", "fr": "construire {unit}"},
+    "waive": {"en": "a build waived", "fr": "renonciation à une construction"},
+    "army": {"en": "the army in {place}", "fr": "l'armée en {place}"},
+    "fleet": {"en": "the fleet in {place}", "fr": "la flotte en {place}"},
+    "an_army": {"en": "an army in {place}", "fr": "une armée en {place}"},
+    "a_fleet": {"en": "a fleet in {place}", "fr": "une flotte en {place}"},
+    "unit_in": {"en": "the unit in {place}", "fr": "l'unité en {place}"},
+}
+
+
+def word(key: str, language: str, **values: object) -> str:
+    table = WORDS[key]
+    return (table.get(language) or table["en"]).format(**values)
+
+
+@dataclass(frozen=True)
+class AckLine:
+    """One line of the file: what was read, and why it is rejected (None: accepted)."""
+
+    number: int
+    text: str
+    order: Order | None = None
+    problem: Problem | None = None
+    detail: tuple[str, dict[str, object]] | None = None  # a WORDS key and values, for lines that cannot be read
+    suggestion: tuple[str, dict[str, object]] | None = None
+    noted: bool = False  # a header line (power:)
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None and self.detail is None
+
+
+@dataclass
+class ClassicAck:
+    power: str
+    phase: str
+    step: Step
+    lines: list[AckLine] = field(default_factory=list)
+    unordered: list[str] = field(default_factory=list)  # units (labels) without a valid order
+    owed: int = 0  # winter: builds (positive) or disbands (negative) owed
+    homes: list[str] = field(default_factory=list)  # winter: empty home centres it owns
+
+    @property
+    def ok(self) -> bool:
+        return all(line.ok for line in self.lines)
+
+
+_HEADER = re.compile(r"^\s*(power|puissance|gang)\s*:\s*(.*)$", re.IGNORECASE)
+_WORDISH = re.compile(r"[A-Za-zÀ-ÿ]{3,}(?:[/(](?:nc|sc|ec|wc)\)?)?$", re.IGNORECASE)
+_ORDER_WORDS = {
+    "army",
+    "fleet",
+    "to",
+    "hold",
+    "holds",
+    "support",
+    "supports",
+    "convoy",
+    "convoys",
+    "retreat",
+    "retreats",
+    "disband",
+    "disbands",
+    "remove",
+    "removes",
+    "build",
+    "builds",
+    "move",
+    "moves",
+    "via",
+    "waive",
+    "waived",
+}
+
+
+def _suggest(gmap: ClassicMap, token: str) -> tuple[str, dict[str, object]] | None:
+    """The province a misspelt code or name probably means."""
+    t = token.split("/", 1)[0].split("(", 1)[0]
+    codes = list(gmap.provinces)
+    names = {v.name.upper(): k for k, v in gmap.provinces.items()}
+    found = names.get(t.upper())
+    if found is None:
+        close = difflib.get_close_matches(t.upper(), codes, n=3, cutoff=0.6)
+        close.sort(key=lambda c: (-difflib.SequenceMatcher(None, t.upper(), c).ratio(), c[0] != t[:1].upper()))
+        if not close:
+            close = [names[n] for n in difflib.get_close_matches(t.upper(), list(names), n=1, cutoff=0.6)]
+        found = close[0] if close else None
+    if found is None:
+        return None
+    return "did_you_mean", {"what": f"{found} ({gmap.provinces[found].name})"}
+
+
+def _unknown_place(gmap: ClassicMap, text: str) -> str | None:
+    """The first word of the line that stands where a province should and is none."""
+    for tok in re.findall(r"[^\s\-–—→>]+", text):
+        low = tok.lower().rstrip(".,;")
+        if low in _ORDER_WORDS or len(low) <= 1 or not _WORDISH.match(low):
+            continue
+        if province_of(low.upper().replace("(", "/").replace(")", "")) in gmap.provinces:
+            continue
+        return str(tok).rstrip(".,;")
+    return None
+
+
+def _read(gmap: ClassicMap, number: int, raw: str) -> AckLine:
+    text = raw.strip()
+    try:
+        order = parse_order(text)
+    except OrderError as exc:
+        bad = _unknown_place(gmap, text)
+        if bad is not None and text.split()[0].lower() in ("a", "f", "army", "fleet", "build", "disband"):
+            return AckLine(number, text, detail=("unknown_place", {"token": bad}), suggestion=_suggest(gmap, bad))
+        detail = str(exc).split(": ", 1)[-1]
+        return AckLine(number, text, detail=("unreadable", {"detail": detail}), suggestion=("write_like", {}))
+    for place in _places(order):
+        if province_of(place) not in gmap.provinces:
+            return AckLine(
+                number,
+                text,
+                order,
+                detail=("unknown_place", {"token": place}),
+                suggestion=_suggest(gmap, place),
+            )
+    return AckLine(number, text, order)
+
+
+def _places(order: Order) -> list[str]:
+    out: list[str] = []
+    ref = unit_of(order)
+    if ref is not None:
+        out.append(ref.region)
+    if isinstance(order, SupportHold | SupportMove | Convoy):
+        out.append(order.target.region)
+    if isinstance(order, Move | SupportMove | Convoy | Retreat):
+        out.append(order.dest)
+    return out
+
+
+def check_orders(gmap: ClassicMap, st: ClassicState, power: str, text: str) -> ClassicAck:
+    """Check ``power``'s orders ``text`` against the phase ``st`` is at."""
+    ack = ClassicAck(power, st.phase.name, st.phase.step)
+    read: list[AckLine] = []
+    for n, raw in enumerate(text.splitlines()[:1000], start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if _HEADER.match(line):
+            read.append(AckLine(n, line, noted=True))
+            continue
+        read.append(_read(gmap, n, line))
+    step = st.phase.step
+    if step is Step.MOVEMENT:
+        ack.lines, ack.unordered = _movement(gmap, st, power, read)
+    elif step is Step.RETREATS:
+        ack.lines, ack.unordered = _retreats(gmap, st, power, read)
+    else:
+        ack.lines = _adjustments(gmap, st, power, read)
+        ack.owed = adjustment_counts(gmap, st.units, st.owners)[power]
+        taken = {u.province for u in st.units}
+        ack.homes = [c for c in gmap.home_centres(power) if st.owners.get(c) == power and c not in taken]
+    return ack
+
+
+def _movement(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckLine]) -> tuple[list[AckLine], list[str]]:
+    board = Board(gmap, st.units)
+    out: list[AckLine] = []
+    first: dict[int, int] = {}  # unit index -> line of its first valid order
+    for line in read:
+        if line.order is None or not line.ok:
+            out.append(line)
+            continue
+        _, ignored = assign(board, {power: [line.order]})
+        if ignored:
+            out.append(_with(line, ignored[0][2]))
+            continue
+        ref = unit_of(line.order)
+        assert ref is not None
+        i = board.at[ref.province]
+        why = problem(board, i, line.order)
+        if why is None and i in first:
+            out.append(
+                AckLine(
+                    line.number,
+                    line.text,
+                    line.order,
+                    detail=("twice", {"unit": board.plans[i].unit.label(), "first": first[i]}),
+                )
+            )
+            continue
+        if why is None:
+            first[i] = line.number
+        out.append(_with(line, why))
+    unordered = [p.unit.label() for i, p in enumerate(board.plans) if p.unit.power == power and i not in first]
+    return out, unordered
+
+
+def _retreats(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckLine]) -> tuple[list[AckLine], list[str]]:
+    by_prov = {d.unit.province: d for d in st.dislodged}
+    occupied = {u.province for u in st.units}
+    standoff = set(st.contested)
+    out: list[AckLine] = []
+    done: dict[str, int] = {}
+    for line in read:
+        order = line.order
+        if order is None or not line.ok:
+            out.append(line)
+            continue
+        if not isinstance(order, Retreat | Move | Disband):
+            out.append(_with(line, Problem("not_retreat", order=order.text())))
+            continue
+        d = by_prov.get(order.unit.province)
+        if d is None or d.power != power:
+            out.append(_with(line, Problem("no_dislodged", prov=order.unit.province)))
+            continue
+        if d.unit.province in done:
+            info = {"unit": d.label(), "first": done[d.unit.province]}
+            out.append(AckLine(line.number, line.text, order, detail=("twice", info)))
+            continue
+        why: Problem | None = None
+        if isinstance(order, Move) and order.via_convoy:
+            why = Problem("retreat_by_convoy")
+        elif not isinstance(order, Disband):
+            why, _ = retreat_problem(gmap, d, order.dest, occupied, standoff)
+        if why is None:
+            done[d.unit.province] = line.number
+        out.append(_with(line, why))
+    unordered = [d.label() for d in st.dislodged if d.power == power and d.unit.province not in done]
+    return out, unordered
+
+
+def _adjustments(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckLine]) -> list[AckLine]:
+    orders = [line.order for line in read if line.order is not None and line.ok]
+    outcome = adjudicate_adjustments(gmap, st.units, st.owners, {power: orders})
+    verdicts = iter(outcome.problems)
+    out = []
+    for line in read:
+        if line.order is None or not line.ok:
+            out.append(line)
+        else:
+            out.append(_with(line, next(verdicts)))
+    return out
+
+
+def _with(line: AckLine, why: Problem | None) -> AckLine:
+    return AckLine(line.number, line.text, line.order, problem=why)
+
+
+# -- text ----------------------------------------------------------------------------
+
+
+def _place(gmap: ClassicMap, region: str) -> str:
+    prov = province_of(region)
+    if prov not in gmap.provinces:
+        return region
+    coast = f" ({region.split('/', 1)[1].upper()})" if "/" in region else ""
+    return gmap.provinces[prov].name + coast
+
+
+def describe(order: Order, gmap: ClassicMap, language: str) -> str:
+    """An order in words, with the provinces' full names."""
+    if isinstance(order, Waive):
+        return word("waive", language)
+    ref = unit_of(order)
+    assert ref is not None
+    unit = word("army" if ref.kind.value == "A" else "fleet", language, place=_place(gmap, ref.region))
+    if isinstance(order, Build):
+        kind = "an_army" if ref.kind.value == "A" else "a_fleet"
+        return word("build", language, unit=word(kind, language, place=_place(gmap, ref.region)))
+    if isinstance(order, Hold):
+        return word("holds", language, unit=unit)
+    if isinstance(order, Disband):
+        return word("disbanded", language, unit=unit)
+    if isinstance(order, Move):
+        text = word("moves_to", language, unit=unit, dest=_place(gmap, order.dest))
+        return text + (word("by_convoy", language) if order.via_convoy else "")
+    if isinstance(order, Retreat):
+        return word("retreats_to", language, unit=unit, dest=_place(gmap, order.dest))
+    t = order.target
+    key = "unit_in" if t.kind is None else "army" if t.kind.value == "A" else "fleet"
+    target = word(key, language, place=_place(gmap, t.region))
+    if isinstance(order, SupportHold):
+        return word("supports_hold", language, unit=unit, target=target)
+    if isinstance(order, SupportMove):
+        return word("supports_move", language, unit=unit, target=target, dest=_place(gmap, order.dest))
+    return word("convoys", language, unit=unit, target=target, dest=_place(gmap, order.dest))
+
+
+def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: str = "") -> str:
+    """The acknowledgement as the player reads it."""
+    lang = language if language in LANGUAGES else "en"
+    step = {Step.MOVEMENT: "movement", Step.RETREATS: "retreats", Step.ADJUSTMENTS: "adjustments"}[ack.step]
+    name = gmap.powers.get(ack.power, ack.power)
+    phase = f"{ack.phase} ({word(step, lang)})"
+    out = [word("title", lang, board=gmap.info.title, power=f"{name} ({ack.power})", phase=phase)]
+    if source:
+        out.append(word("file", lang, file=source))
+    out += ["", word("understood", lang)]
+    label = word("line", lang)
+    for line in ack.lines:
+        shown = line.order.text() if line.order is not None and not line.noted else repr(line.text)
+        if line.noted:
+            out.append(f"  {label} {line.number:>3}  {line.text:<30} {word('noted', lang)}")
+            continue
+        verdict = word("ok" if line.ok else "rejected", lang)
+        out.append(f"  {label} {line.number:>3}  {shown:<30} {verdict}")
+        if line.order is not None:
+            out.append(f"           {describe(line.order, gmap, lang)}")
+        if line.problem is not None:
+            out.append(f"           {line.problem.text(lang)}")
+        if line.detail is not None:
+            out.append(f"           {word(line.detail[0], lang, **line.detail[1])}")
+        if line.suggestion is not None:
+            out.append(f"           {word(line.suggestion[0], lang, **line.suggestion[1])}")
+    out += ["", word("units", lang)]
+    if ack.step is Step.ADJUSTMENTS:
+        if ack.owed > 0:
+            homes = ", ".join(f"{c} ({gmap.provinces[c].name})" for c in ack.homes) or "-"
+            out.append(f"  {word('builds', lang, power=name, n=ack.owed, homes=homes)}")
+        elif ack.owed < 0:
+            out.append(f"  {word('disbands', lang, power=name, n=-ack.owed)}")
+        else:
+            out.append(f"  {word('no_adjustment', lang, power=name)}")
+    elif ack.unordered:
+        key = "hold" if ack.step is Step.MOVEMENT else "disband"
+        out.append(f"  {word(key, lang, units=', '.join(ack.unordered))}")
+    else:
+        out.append(f"  {word('all_ordered', lang)}")
+    counted = [line for line in ack.lines if not line.noted]
+    good = sum(1 for line in counted if line.ok)
+    out += ["", word("summary", lang)]
+    out.append(f"  {word('counts', lang, n=len(counted), ok=good, bad=len(counted) - good)}")
+    out += textwrap.wrap(word("advice", lang), width=78, initial_indent="  ", subsequent_indent="  ")
+    return "\n".join(out) + "\n"
