@@ -1153,7 +1153,8 @@ def reminders(
     status = turn_status(game, turn, now=now)
     cfg = game.config
     lang = cfg.language
-    this_turn = Turn.parse(status.turn)
+    this_turn: Turn | str = status.turn if game.is_classic else Turn.parse(status.turn)  # a classic phase: as named
+    family = ".classic" if game.is_classic else ""
     out: list[mail.Outgoing] = []
     warnings: list[str] = []
     due = status.deadline
@@ -1169,8 +1170,8 @@ def reminders(
             when = mailtext.text(lang, "remind.no_deadline")
         paragraphs = (
             mailtext.text(lang, "remind.missing", gang=g.name, turn=this_turn) + "\n" + when,
-            mailtext.text(lang, "remind.default"),
-            mailtext.text(lang, "help.format", gang=g.gang),
+            mailtext.text(lang, "remind.default" + family),
+            mailtext.text(lang, "help.format" + family, gang=g.gang),
         )
         day = status.now.strftime("%Y%m%d")
         msg = mail.text_message(
@@ -1188,5 +1189,5 @@ def reminders(
             date=status.now,
             reply_to=mail.from_address(cfg),
         )
-        out.append(mail.Outgoing(f"remind-{g.gang}.eml", msg))
+        out.append(mail.Outgoing(f"remind-{g.gang.lower()}.eml", msg))
     return out, warnings

@@ -48,7 +48,6 @@ from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
 from moonshine.mailtext import describe_time_left as describe_time_left
 from moonshine.mailtext import fmt_time as fmt_time
 from moonshine.mailtext import subject_turn, text
-from moonshine.turns import Turn
 
 DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
 SECURITIES = ("starttls", "tls", "none")
@@ -363,27 +362,21 @@ def report_messages(game: Game, turn: str) -> ReportMail:
     the map attached) and one bulletin sent to every player at once (by Bcc, so
     that players do not see each other's addresses). Raises GameError naming the
     first missing report file."""
-    try:
-        Turn.parse(turn)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
+    game.turn_key(turn)  # a turn (or a classic game's phase), else a GameError
     cfg = game.config
     lang = cfg.language
-    gmap = game.map
     out: list[Outgoing] = []
     warnings: list[str] = []
     everyone: set[str] = set()
-    for key, gang in gmap.gangs.items():
+    for key, side in game.sides().items():  # gangs, or a classic game's powers
         to = player_addresses(cfg, key)
         if not to:
             warnings.append(f"{key}: no address in {GAME_FILE} (players.{key}.email): no report mailed")
             continue
         everyone.update(to)
         files = _read_reports(report_paths(game, turn, key), turn)
-        subject = text(
-            lang, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn), gang=gang.name
-        )
-        name = f"report-{key}.eml"
+        subject = text(lang, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn), gang=side)
+        name = f"report-{key.lower()}.eml"  # outbox names are lower case (a power is FRA)
         earlier = sent_versions(game, turn, name)
         msg = _report_message(cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier)
         out.append(Outgoing(name, msg))

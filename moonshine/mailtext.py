@@ -227,6 +227,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "    vendre 4\n\n"
         "Les derniers ordres reçus avant la date limite comptent.",
     },
+    "help.format.classic": {
+        "en": "Send your orders as a plain-text email (or a plain-text attachment), like this:\n\n"
+        "    power: {gang}\n"
+        "    password: your power's password\n"
+        "    A PAR - BUR\n"
+        "    A MAR S A PAR - BUR\n"
+        "    F BRE - MAO\n\n"
+        "The last orders received before the deadline count.",
+        "fr": "Envoyez vos ordres dans un courriel en texte brut (ou une pièce jointe en texte brut), comme ceci :\n\n"
+        "    puissance : {gang}\n"
+        "    mot de passe : le mot de passe de votre puissance\n"
+        "    A PAR - BUR\n"
+        "    A MAR S A PAR - BUR\n"
+        "    F BRE - MAO\n\n"
+        "Les derniers ordres reçus avant la date limite comptent.",
+    },
+    "remind.default.classic": {
+        "en": "Without orders your units hold (in a retreat they are disbanded; in winter, no unit is built "
+        "and the units farthest from your centres are disbanded first).",
+        "fr": "Sans ordres, vos unités tiennent leur position (en retraite elles sont dissoutes ; en hiver, "
+        "aucune unité n'est construite et les unités les plus éloignées de vos centres sont dissoutes d'abord).",
+    },
     # -- reminders ------------------------------------------------------------------------------
     "remind.missing": {
         "en": "The referee has no orders from {gang} for {turn}.",

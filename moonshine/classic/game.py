@@ -217,3 +217,41 @@ def adjudicate_phase_dir(
     if commit:
         git_commit(root, f"Adjudicate {ph.name}")
     return Adjudicated(outcome, problems, results_path, next_path)
+
+
+def write_phase_reports(
+    root: Path,
+    phase: str,
+    gmap: ClassicMap,
+    *,
+    language: str,
+    powers: Sequence[str] | None = None,
+    bulletin: bool = True,
+) -> list[Path]:
+    """Write PHASE's reports under ``turns/PHASE/reports/``: ``POWER.txt`` and
+    ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
+    ``bulletin.html``, and the phase's map picture (``map.svg``, ``map.png``)."""
+    from moonshine.classic.report import load_results, render_all
+    from moonshine.gamedir import atomic_write_text
+    from moonshine.reports import atomic_write_bytes
+
+    try:
+        ph = Phase.parse(phase)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    for p in powers or ():
+        if p not in gmap.powers:
+            raise GameError(f"unknown power {p!r} (powers: {', '.join(gmap.powers)})")
+    data = load_results(root / "turns" / ph.name / "results.yaml")
+    nxt = load_state(root, str(data.get("next", "")), gmap)
+    base = root / "turns" / ph.name / "reports"
+    written: list[Path] = []
+    for name, text in render_all(gmap, data, nxt, language=language, powers=powers, bulletin=bulletin).items():
+        atomic_write_text(base / name, text)
+        written.append(base / name)
+    for picture in ("map.svg", "map.png"):
+        src = root / "turns" / ph.name / picture
+        if src.is_file():
+            atomic_write_bytes(base / picture, src.read_bytes())
+            written.append(base / picture)
+    return written

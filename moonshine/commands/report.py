@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from moonshine.commands.common import game_option
+
+if TYPE_CHECKING:
+    from moonshine.gamedir import Game
 from moonshine.i18n import LANGUAGES
 
 
@@ -34,6 +38,9 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
     from moonshine.reports import print_report, write_reports
 
     game = Game(game_dir)
+    if game.is_classic:
+        _report_classic(game, turn, gang, to_terminal, language)
+        return
     if to_terminal:
         from moonshine.masking import terminal_safe
 
@@ -42,5 +49,33 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
     written = write_reports(game, turn, language=language, gangs=[gang] if gang else None, bulletin=gang is None)
     base = written[0].parent if written else game.turn_dir(turn)
     click.echo(f"Wrote {len(written)} files in {base}:")
+    for p in written:
+        click.echo(f"  {p.name}")
+
+
+def _report_classic(game: Game, phase: str, power: str | None, to_terminal: bool, language: str | None) -> None:
+    """A classic phase's reports (--gang names a power)."""
+    from moonshine.classic.game import load_state, write_phase_reports
+    from moonshine.classic.report import load_results, render_text
+    from moonshine.errors import GameError
+
+    gmap = game.board()
+    lang = language or game.config.language
+    key = None
+    if power is not None:
+        key = game.side_by_name(power)
+        if key is None:
+            raise GameError(f"no power {power!r} (powers: {', '.join(gmap.powers)})")
+    if to_terminal:
+        from moonshine.masking import terminal_safe
+
+        data = load_results(game.turn_dir(phase) / "results.yaml")
+        nxt = load_state(game.root, str(data.get("next", "")), gmap)
+        click.echo(terminal_safe(render_text(gmap, data, nxt, power=key, language=lang)), nl=False)
+        return
+    written = write_phase_reports(
+        game.root, phase, gmap, language=lang, powers=[key] if key else None, bulletin=key is None
+    )
+    click.echo(f"Wrote {len(written)} files in {written[0].parent}:")
     for p in written:
         click.echo(f"  {p.name}")

@@ -161,10 +161,16 @@ def _adjudicate_classic(game: Game, phase: str, *, force: bool, commit: bool) ->
     winter-1901) on its board: orders from orders/PHASE/POWER.txt, results in
     turns/PHASE/results.yaml."""
     from moonshine.classic.board import board
-    from moonshine.classic.game import adjudicate_phase_dir
+    from moonshine.classic.game import adjudicate_phase_dir, write_phase_reports
+    from moonshine.gamedir import git_commit
 
-    done = adjudicate_phase_dir(game.root, phase, force=force, commit=commit, gmap=board(game.config.map))
+    gmap = board(game.config.map)
+    done = adjudicate_phase_dir(game.root, phase, force=force, commit=False, gmap=gmap)
+    reports = write_phase_reports(game.root, done.outcome.phase.name, gmap, language=game.config.language)
+    if commit:
+        git_commit(game.root, f"Adjudicate {done.outcome.phase.name}")
     click.echo(done.results_path.with_suffix(".txt").read_text(encoding="utf-8").rstrip())
     click.echo("")
     click.echo(f"Results: {done.results_path}")
+    click.echo(f"Reports, bulletin and map: {reports[0].parent}/")
     click.echo(f"Next state: {done.next_state_path}")

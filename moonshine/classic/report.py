@@ -1,0 +1,195 @@
+"""A classic phase's reports: each power's private report and the public bulletin,
+in text and HTML, English and French. They give the results with their reasons,
+the supply centres per power, after the fall the builds or disbands owed, the
+dislodged units and where they may retreat, and the map picture of the phase
+(``map.png``, attached to the mail and shown inline in the HTML)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from moonshine.classic.adjustments import adjustment_counts
+from moonshine.classic.board import ClassicMap
+from moonshine.classic.rules import retreat_problem
+from moonshine.classic.state import ClassicState, Step
+from moonshine.errors import GameError
+
+LANGUAGES = ("en", "fr")
+
+WORDS: dict[str, dict[str, str]] = {
+    "report": {"en": "{board}: report of {power} for {phase}", "fr": "{board} : rapport de {power} pour {phase}"},
+    "bulletin": {"en": "{board}: bulletin of {phase}", "fr": "{board} : bulletin de {phase}"},
+    "your_results": {"en": "YOUR ORDERS AND THEIR RESULTS", "fr": "VOS ORDRES ET LEURS RÉSULTATS"},
+    "results": {"en": "RESULTS", "fr": "RÉSULTATS"},
+    "ignored": {"en": "Orders ignored", "fr": "Ordres ignorés"},
+    "ok": {"en": "succeeds", "fr": "réussit"},
+    "fails": {"en": "FAILS", "fr": "ÉCHOUE"},
+    "centres": {"en": "SUPPLY CENTRES", "fr": "CENTRES DE RAVITAILLEMENT"},
+    "centre_row": {"en": "{power}: {n} centre(s), {units} unit(s)", "fr": "{power} : {n} centre(s), {units} unité(s)"},
+    "adjust": {"en": "BUILDS AND DISBANDS OWED", "fr": "CONSTRUCTIONS ET DISSOLUTIONS DUES"},
+    "build_n": {"en": "{power} may build {n}", "fr": "{power} peut construire {n}"},
+    "disband_n": {"en": "{power} must disband {n}", "fr": "{power} doit dissoudre {n}"},
+    "nothing_owed": {"en": "No power builds or disbands.", "fr": "Aucune puissance ne construit ni ne dissout."},
+    "dislodged": {"en": "DISLODGED UNITS", "fr": "UNITÉS DÉLOGÉES"},
+    "retreat_to": {
+        "en": "{unit} ({power}) may retreat to: {options}",
+        "fr": "{unit} ({power}) peut se retirer en : {options}",
+    },
+    "no_retreat": {
+        "en": "{unit} ({power}) has nowhere to retreat: it is disbanded",
+        "fr": "{unit} ({power}) n'a aucune retraite : elle est dissoute",
+    },
+    "notes": {"en": "EVENTS", "fr": "ÉVÉNEMENTS"},
+    "next": {"en": "Next phase: {phase}", "fr": "Phase suivante : {phase}"},
+    "winner": {"en": "The game is over: {power} wins.", "fr": "La partie est terminée : {power} l'emporte."},
+    "map": {"en": "The map of the phase is attached (map.png).", "fr": "La carte de la phase est jointe (map.png)."},
+}
+
+
+def word(key: str, language: str, **values: object) -> str:
+    return (WORDS[key].get(language) or WORDS[key]["en"]).format(**values)
+
+
+def load_results(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GameError(f"{path}: the phase is not adjudicated yet (run 'moonshine adjudicate')") from None
+    except (OSError, yaml.YAMLError) as exc:
+        raise GameError(f"{path}: cannot read the results ({exc})") from None
+    if not isinstance(data, dict):
+        raise GameError(f"{path}: expected the results of a phase")
+    return data
+
+
+def retreat_options(gmap: ClassicMap, nxt: ClassicState) -> list[tuple[str, str, list[str]]]:
+    """Each dislodged unit (power, label) and the provinces it may retreat to."""
+    occupied = {u.province for u in nxt.units}
+    out = []
+    for d in nxt.dislodged:
+        options = []
+        for prov in sorted(gmap.near.get(d.unit.province, ())):
+            for dest in gmap.fleet_regions(prov) if d.kind.value == "F" else (prov,):
+                why, _ = retreat_problem(gmap, d, dest, occupied, set(nxt.contested))
+                if why is None:
+                    options.append(dest)
+        out.append((d.power, d.label(), options))
+    return out
+
+
+def _rows(rows: Any) -> list[tuple[str, bool, str]]:
+    out = []
+    for r in rows or []:
+        if isinstance(r, dict):
+            out.append((str(r.get("order", "")), r.get("result") == "succeeds", str(r.get("reason", ""))))
+    return out
+
+
+def render_text(
+    gmap: ClassicMap,
+    data: Mapping[str, Any],
+    nxt: ClassicState,
+    *,
+    power: str | None,
+    language: str,
+) -> str:
+    """A power's private report (``power``) or the bulletin (None), as text."""
+    lang = language if language in LANGUAGES else "en"
+    phase = str(data.get("phase", ""))
+
+    def name(p: str) -> str:
+        return f"{gmap.powers.get(p, p)} ({p})"
+
+    if power is None:
+        out = [word("bulletin", lang, board=gmap.info.title, phase=phase), ""]
+        out.append(word("results", lang))
+    else:
+        out = [word("report", lang, board=gmap.info.title, power=name(power), phase=phase), ""]
+        out.append(word("your_results", lang))
+    results = data.get("results") or {}
+    for p in gmap.powers:
+        if power is not None and p != power:
+            continue
+        rows = _rows(results.get(p))
+        if not rows:
+            continue
+        out.append(f"  {name(p)}")
+        for order, ok, reason in rows:
+            out.append(f"    {order:<28} {word('ok' if ok else 'fails', lang):<9} {reason}")
+    ignored = data.get("ignored") or {}
+    mine = [(p, r) for p in gmap.powers if power in (None, p) for r in _rows(ignored.get(p))]
+    if mine:
+        out += ["", f"  {word('ignored', lang)}"]
+        for p, (order, _, reason) in mine:
+            out.append(f"    {p}: {order:<24} {reason}")
+    out += ["", word("centres", lang)]
+    for p in gmap.powers:
+        out.append(f"  {word('centre_row', lang, power=name(p), n=len(nxt.centres_of(p)), units=len(nxt.units_of(p)))}")
+    if nxt.phase.step is Step.ADJUSTMENTS:
+        out += ["", word("adjust", lang)]
+        counts = adjustment_counts(gmap, nxt.units, nxt.owners)
+        owed = [(p, n) for p, n in counts.items() if n and power in (None, p)]
+        for p, n in owed:
+            key = "build_n" if n > 0 else "disband_n"
+            out.append(f"  {word(key, lang, power=name(p), n=abs(n))}")
+        if not owed:
+            out.append(f"  {word('nothing_owed', lang)}")
+    if nxt.dislodged:
+        out += ["", word("dislodged", lang)]
+        for p, label, options in retreat_options(gmap, nxt):
+            if power not in (None, p):
+                continue
+            if options:
+                out.append(f"  {word('retreat_to', lang, unit=label, power=p, options=', '.join(options))}")
+            else:
+                out.append(f"  {word('no_retreat', lang, unit=label, power=p)}")
+    notes = [str(n) for n in data.get("notes") or []]
+    if notes:
+        out += ["", word("notes", lang)] + [f"  {n}" for n in notes]
+    out.append("")
+    if nxt.winner:
+        out.append(word("winner", lang, power=name(nxt.winner)))
+    else:
+        out.append(word("next", lang, phase=nxt.phase.name))
+    out.append(word("map", lang))
+    return "\n".join(out) + "\n"
+
+
+def render_html(text: str, *, image: str, language: str) -> str:
+    """The HTML version: the text's lines and the map picture inline."""
+    lines = text.rstrip("\n").split("\n")
+    title = html.escape(lines[0])
+    body = html.escape("\n".join(lines[1:]))
+    return (
+        f'<!DOCTYPE html>\n<html lang="{language}">\n<head><meta charset="utf-8"><title>{title}</title></head>\n'
+        f"<body>\n<h1>{title}</h1>\n<pre>{body}</pre>\n"
+        f'<p><img src="{html.escape(image)}" alt="map" style="max-width:100%"></p>\n</body>\n</html>\n'
+    )
+
+
+def render_all(
+    gmap: ClassicMap,
+    data: Mapping[str, Any],
+    nxt: ClassicState,
+    *,
+    language: str,
+    powers: Sequence[str] | None = None,
+    bulletin: bool = True,
+    image: str = "cid:map.png",
+) -> dict[str, str]:
+    """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin."""
+    out: dict[str, str] = {}
+    for p in powers if powers is not None else list(gmap.powers):
+        text = render_text(gmap, data, nxt, power=p, language=language)
+        out[f"{p}.txt"] = text
+        out[f"{p}.html"] = render_html(text, image=image, language=language)
+    if bulletin:
+        text = render_text(gmap, data, nxt, power=None, language=language)
+        out["bulletin.txt"] = text
+        out["bulletin.html"] = render_html(text, image=image, language=language)
+    return out
