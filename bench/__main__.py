@@ -1,7 +1,8 @@
 """``python -m bench``: run every benchmark and print medians and ratios, in one run:
 whole processes against a bare interpreter start, the Chicago turn, classic phases
 against the ``diplomacy`` package, and the whole turn on grids of 1,000 and 10,000
-units."""
+units; the inbox's time and memory against the mailbox's size, and the inbox over
+the mail corpus and 10,000 generated hostile messages."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import sys
 
 
 def main() -> int:
-    from bench import adjudicator, classic, process, wholeturn
+    from bench import adjudicator, classic, inbox, mailfuzz, process, wholeturn
 
     status = process.main()
     status = adjudicator.main() or status
     status = classic.main() or status
-    return wholeturn.main([]) or status
+    status = wholeturn.main([]) or status
+    status = inbox.main([]) or status
+    return mailfuzz.main([]) or status
 
 
 if __name__ == "__main__":
