@@ -75,7 +75,9 @@ IGNORED = "ignored"  # bounces and automatic replies: logged, never answered
 OUTCOMES = (ACCEPTED, SUPERSEDED, REJECTED, IGNORED)
 
 _GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_ADDRESS = re.compile(r"[^@\s<>\"]+@[^@\s<>\"]+")
+# An address a mail server accepts: no space, quote, bracket or separator in the local
+# part; a domain of labels, or an address literal in brackets.
+_ADDRESS = re.compile(r"[^\s@<>()\[\]\\,;:\"]+@(?:[^\s@<>()\[\]\\,;:\"]+|\[[0-9A-Fa-f.:]+\])")
 
 
 # -- reading a mail source --------------------------------------------------------
@@ -711,15 +713,37 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
         return _accept(ctx, r)
     except _Reject as rej:
         warn = rej.refusal == WRONG_PASSWORD and rej.gang is not None
-        body = _rejection_body(ctx, r, rej)
-        reply = _write_reply(ctx, r, rej.gang, body, accepted=False, warn_gang=rej.gang if warn else None)
+        reply = _reply_or_none(ctx, r, rej.gang, rej, warn_gang=rej.gang if warn else None)
         return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, reply, rej.about, rej.refusal)
     except Exception as exc:  # a defect in one message must not stop the others
         failure = _Reject(
             phrase("reject.failed", error=f"{type(exc).__name__}: {exc}"), help_text=phrase("help.failed")
         )
-        reply = _write_reply(ctx, r, None, _rejection_body(ctx, r, failure), accepted=False)
+        reply = _reply_or_none(ctx, r, None, failure)
         return Outcome(REJECTED, origin, r.message_id, r.sender, None, failure.reason, reply, refusal=OTHER)
+
+
+def _reply_or_none(
+    ctx: _Context, r: _Reading, gang: str | None, rej: _Reject, *, warn_gang: str | None = None
+) -> str | None:
+    """The refusal's reply, or None when none can be written for this message (its
+    headers defeat the mail library): the refusal is still logged."""
+    try:
+        body = _rejection_body(ctx, r, rej)
+    except Exception:
+        return None
+    return _reply_safely(ctx, r, gang, body, accepted=False, warn_gang=warn_gang)
+
+
+def _reply_safely(
+    ctx: _Context, r: _Reading, gang: str | None, body: str, *, accepted: bool, warn_gang: str | None = None
+) -> str | None:
+    """``_write_reply``, or None when no reply can be written for this message:
+    what became of the message stands and is logged all the same."""
+    try:
+        return _write_reply(ctx, r, gang, body, accepted=accepted, warn_gang=warn_gang)
+    except Exception:
+        return None
 
 
 def _named_gang(ctx: _Context, r: _Reading) -> str | None:
@@ -878,7 +902,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     if standing_at is not None and received < standing_at:
         reason = f"{counts.text('en')}; a later submission (received {mail.fmt_time(standing_at)}) stands"
         lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
-        reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
+        reply = _reply_safely(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
         return Outcome(SUPERSEDED, r.incoming.origin, r.message_id, r.sender, gang, reason, reply)
     atomic_write_text(ctx.game.orders_dir(ctx.turn) / f"{gang}.txt", text)
     ctx.log.current[gang] = {
@@ -895,7 +919,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     )
     if standing_at:
         lead += "\n" + ctx.say("reply.replaces", standing=standing_at)
-    reply = _write_reply(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
+    reply = _reply_safely(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
     return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts.text("en") + replaced, reply)
 
 
@@ -1015,32 +1039,50 @@ def _write_reply(
     key = r.message_id if r.checked or not r.digest else f"{r.message_id} {r.digest}"
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
     name = f"reply-{gang or 'unknown'}-{digest}.eml"
-    subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else ""
-    if not subject:
-        subject = ctx.say(
-            "subject.accepted" if accepted else "subject.rejected",
-            prefix=mail.subject_prefix(cfg),
-            turn=subject_turn(ctx.language, ctx.turn),
-        )
+    plain = ctx.say(
+        "subject.accepted" if accepted else "subject.rejected",
+        prefix=mail.subject_prefix(cfg),
+        turn=subject_turn(ctx.language, ctx.turn),
+    )
+    subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else plain
     cc: list[str] = []
     if accepted and gang is not None:
         cc = [a for a in mail.player_addresses(cfg, gang) if a.lower() != r.sender]
     elif warn_gang is not None:
         cc = [a for a in mail.player_addresses(cfg, warn_gang) if a.lower() != r.sender]
-    msg: EmailMessage = mail.text_message(
+    try:
+        msg = _reply_message(ctx, r, cc, masking.mask(subject, r.secrets), body, key, _reference(r.message_id))
+    except Exception:  # a subject or reference the mail library refuses: the plain subject, no threading
+        msg = _reply_message(ctx, r, cc, plain, body, key, None)
+    mail.write_outbox(ctx.game, ctx.turn, [mail.Outgoing(name, msg)])
+    return name
+
+
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII, no "<" or ">" inside
+
+
+def _reply_message(
+    ctx: _Context, r: _Reading, cc: list[str], subject: str, body: str, key: str, reference: str | None
+) -> EmailMessage:
+    cfg = ctx.game.config
+    return mail.text_message(
         sender=mail.from_address(cfg),
         to=[r.sender],
         cc=cc,
-        subject=masking.mask(subject, r.secrets),
+        subject=subject,
         body=masking.mask_secrets(body, r.secrets),
         msg_id=mail.message_id(cfg, ctx.turn, "reply", key),
         date=ctx.now,
         reply_to=mail.from_address(cfg),
-        in_reply_to=r.message_id,
+        in_reply_to=reference,
         auto="auto-replied",
     )
-    mail.write_outbox(ctx.game, ctx.turn, [mail.Outgoing(name, msg)])
-    return name
+
+
+def _reference(message_id: str) -> str | None:
+    """The message's Message-ID for the reply's In-Reply-To, when it is one a mail
+    program can thread on; None for anything else (made up or hostile)."""
+    return message_id if _MESSAGE_ID.fullmatch(message_id) else None
 
 
 def reply_files(game: Game, turn: str) -> list[str]:

@@ -252,3 +252,25 @@ def test_an_interrupted_run_is_finished_by_the_next(game: Game, tmp_path: Path) 
     assert o.status == "duplicate"
     assert not journal.exists()
     assert inbox.load_log(game, TURN).current["valley"]["message_id"] == "<m1@players.example.org>"
+
+
+def test_an_address_a_mail_server_would_refuse_is_no_sender(game: Game, tmp_path: Path) -> None:
+    """Found by the hostile-mail run: a garbled address once stopped the whole run."""
+    raw = letter(VALLEY, ORDERS).replace(f"From: {VALLEY}".encode(), b"From: Terry <valley@[layers.example.org>")
+    assert b"[layers" in raw
+    outcomes = inbox.process(game, box(tmp_path / "a", raw, letter(VALLEY, ORDERS, msgid="<ok@x>")), now=NOW)
+    assert [(o.status, o.sender) for o in outcomes] == [("rejected", ""), ("accepted", VALLEY)]
+
+
+def test_a_reply_that_cannot_be_written_does_not_change_what_became_of_the_message(
+    game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(**_: Any) -> EmailMessage:
+        raise AttributeError("'InvalidHeaderDefect' object has no attribute 'all_defects'")
+
+    monkeypatch.setattr(inbox.mail, "text_message", refuse)
+    messages = (letter(VALLEY, ORDERS), letter(EVE, ORDERS, msgid="<eve@x>"))
+    outcomes = inbox.process(game, box(tmp_path / "a", *messages), now=NOW)
+    assert sorted((o.status, o.reply) for o in outcomes) == [("accepted", None), ("rejected", None)]
+    assert (game.orders_dir(TURN) / "valley.txt").is_file()
+    assert [s["outcome"] for s in inbox.load_log(game, TURN).submissions] == ["accepted", "rejected"]
