@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
-# Never committed: the secret, and the locks (the game's and older games' inbox locks).
-IGNORED = (SECRET_FILE, journal.JOURNAL_DIR, ".moonshine.lock", "*.lock")
+# Never committed: the secret, the locks (the game's and older games' inbox locks), and
+# the journal of an interrupted inbox run (moonshine.inbox.JOURNAL).
+IGNORED = (SECRET_FILE, journal.JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal")
 LANGUAGES = ("en", "fr")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import shutil
+import subprocess
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -274,3 +275,18 @@ def test_a_reply_that_cannot_be_written_does_not_change_what_became_of_the_messa
     assert sorted((o.status, o.reply) for o in outcomes) == [("accepted", None), ("rejected", None)]
     assert (game.orders_dir(TURN) / "valley.txt").is_file()
     assert [s["outcome"] for s in inbox.load_log(game, TURN).submissions] == ["accepted", "rejected"]
+
+
+def test_an_interrupted_runs_journal_is_never_committed(tmp_path: Path) -> None:
+    from moonshine.gamedir import git_commit, new_game
+
+    root = tmp_path / "g"
+    new_game(root, seed="s")
+    game = Game(root)
+    journal = game.orders_dir(game.current_turn()) / inbox.JOURNAL
+    assert journal.name in (root / ".gitignore").read_text(encoding="utf-8").split()
+    journal.write_text('{"submission": {"message_id": "<x@y>", "outcome": "rejected"}}\n', encoding="utf-8")
+    (root / "notes.txt").write_text("x\n", encoding="utf-8")
+    assert git_commit(root, "a job's commit")
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    assert "notes.txt" in tracked and not [name for name in tracked if name.endswith(inbox.JOURNAL)]
