@@ -219,6 +219,15 @@ class Game:
             raise StateError(str(path), "turn", f"says {st.turn}, but the file is the state of {turn} (turns/{turn}/)")
         return st
 
+    def load_any_state(self, turn: str) -> Any:
+        """The state at the start of ``turn``: a ``GameState``, or for a classic game
+        the phase's ``ClassicState``."""
+        if self.is_classic:
+            from moonshine.classic.game import load_state
+
+            return load_state(self.root, turn, self.board())
+        return self.load_state(turn)
+
     def save_state(self, st: GameState) -> Path:
         st.normalise(self.map)
         path = self.state_path(st.turn)

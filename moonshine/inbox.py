@@ -60,7 +60,6 @@ from moonshine.gamelock import game_lock
 from moonshine.mailtext import Phrase, phrase, subject_turn
 from moonshine.parser import printable
 from moonshine.passwords import verify_password
-from moonshine.state import GameState
 from moonshine.turns import Turn
 
 LOG_FILE = "inbox.yaml"
@@ -74,7 +73,7 @@ REJECTED = "rejected"
 IGNORED = "ignored"  # bounces and automatic replies: logged, never answered
 OUTCOMES = (ACCEPTED, SUPERSEDED, REJECTED, IGNORED)
 
-_GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 # An address a mail server accepts: no space, quote, bracket or separator in the local
 # part; a domain of labels, or an address literal in brackets.
 _ADDRESS = re.compile(r"[^\s@<>()\[\]\\,;:\"]+@(?:[^\s@<>()\[\]\\,;:\"]+|\[[0-9A-Fa-f.:]+\])")
@@ -264,9 +263,12 @@ class OrderCheck:
     acknowledgement: str  # the orders as understood, for the player
 
 
-def check_orders(text: str, game: Game, st: GameState, gang: str | None, *, source: str) -> OrderCheck:
+def check_orders(text: str, game: Game, st: Any, gang: str | None, *, source: str) -> OrderCheck:
     """The one link to the order reader: read ``text`` (as ``gang``'s orders, or
-    as the gang its ``gang:`` line names) and write the acknowledgement."""
+    as the gang its ``gang:`` line names) and write the acknowledgement. A
+    classic game's orders are read by its own checker (powers, ``power:`` lines)."""
+    if game.is_classic:
+        return _check_classic(text, game, st, gang, source=source)
     from moonshine.ack import acknowledgement
     from moonshine.parser import PasswordHeader
     from moonshine.validate import ACCEPTED, read_orders
@@ -282,6 +284,25 @@ def check_orders(text: str, game: Game, st: GameState, gang: str | None, *, sour
         rejected=orders.rejected,
         problems=tuple(orders.problems),
         acknowledgement=ack,
+    )
+
+
+def _check_classic(text: str, game: Game, st: Any, power: str | None, *, source: str) -> OrderCheck:
+    from moonshine.classic.ack import read_submission, render
+
+    gmap = game.board()
+    sub = read_submission(gmap, st, text, power)
+    ack = sub.ack
+    lines = [line for line in ack.lines if not line.noted] if ack is not None else []
+    return OrderCheck(
+        header_gang=sub.power,
+        header_turn=sub.turn,
+        password=sub.password,
+        password_lines=sub.password_lines,
+        accepted=sum(1 for line in lines if line.ok),
+        rejected=sum(1 for line in lines if not line.ok),
+        problems=(),
+        acknowledgement=render(ack, gmap, language=game.config.language, source=source) if ack is not None else "",
     )
 
 
@@ -443,7 +464,7 @@ _REFUSAL_OF = {
 class _Context:
     game: Game
     turn: str
-    st: GameState
+    st: Any  # a GameState, or a classic game's ClassicState
     now: datetime
     late_ok: bool
     due: datetime | None
@@ -536,10 +557,7 @@ def process(
     Holds the game's lock (``moonshine.gamelock``): no adjudication runs
     meanwhile, and a message for a turn already adjudicated is not accepted."""
     turn = turn or game.current_turn()
-    try:
-        Turn.parse(turn)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
+    game.turn_key(turn)  # a turn, or a classic game's phase; else a GameError
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
         return _process(game, source, turn, late_ok or accept is not None, now, accept)
 
@@ -552,6 +570,8 @@ def is_closed(game: Game, turn: str) -> bool:
     adjudication is on disk): orders for it are no longer taken."""
     from moonshine.runner import RESULTS_FILE
 
+    if game.is_classic:  # the phase after depends on the outcome: its results say it is done
+        return (game.turn_dir(turn) / "results.yaml").is_file()
     try:
         nxt = Turn.parse(turn).next().name
     except ValueError:
@@ -592,15 +612,15 @@ def _process(
     ctx = _Context(
         game=game,
         turn=turn,
-        st=game.load_state(turn),
+        st=game.load_any_state(turn),
         now=now or datetime.now(UTC).replace(microsecond=0),
         late_ok=late_ok,
         due=mail.deadline(game.config, turn),
-        previous_due=mail.deadline(game.config, Turn.parse(turn).previous().name),
+        previous_due=_previous_deadline(game, turn),
         limit=mail.max_message_bytes(game.config),
         seen=ids,
         log=log,
-        chatter=intake.chatter_test(game.map),
+        chatter=_chatter(game),
         closed=is_closed(game, turn),
         accepting=accept is not None,
     )
@@ -755,19 +775,18 @@ def _named_gang(ctx: _Context, r: _Reading) -> str | None:
         for _, raw in candidate_texts(r.msg):
             named = find_line(_GANG_LINE, intake.own_text(raw).text)
             if named is not None:
-                found = ctx.game.map.gang_by_name(named)
-                return found.key if found is not None else None
+                return ctx.game.side_by_name(named)
     except Exception:  # only for the count: never a reason to fail
         return None
     return None
 
 
 def _gang_names(ctx: _Context) -> str:
-    return ", ".join(f"{k} ({g.name})" for k, g in ctx.game.map.gangs.items())
+    return ", ".join(f"{k} ({name})" for k, name in ctx.game.sides().items())
 
 
 def _gangs_of(ctx: _Context, sender: str) -> list[str]:
-    return [g for g in ctx.game.map.gangs if sender in {a.lower() for a in mail.player_addresses(ctx.game.config, g)}]
+    return [g for g in ctx.game.sides() if sender in {a.lower() for a in mail.player_addresses(ctx.game.config, g)}]
 
 
 def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, intake.OwnText, OrderCheck | None]:
@@ -790,7 +809,7 @@ def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, intake.Ow
 
 def _accept(ctx: _Context, r: _Reading) -> Outcome:
     cfg = ctx.game.config
-    gmap = ctx.game.map
+    sides = ctx.game.sides()
     own = _gangs_of(ctx, r.sender)
     if not own:
         raise _Reject(
@@ -801,23 +820,23 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     where, r.own, first = _pick_text(ctx, r, r.msg)
     text = r.own.text
     if not text.strip():
-        raise _Reject(phrase("reject.no_text"), help_text=_format_help(own[0]))
+        raise _Reject(phrase("reject.no_text"), help_text=_format_help(own[0], ctx))
     if first is None or first.header_gang is None:
         named = find_line(_GANG_LINE, text)
         if named is None:
-            raise _Reject(phrase("reject.no_gang_line"), help_text=_format_help(own[0]))
+            raise _Reject(phrase("reject.no_gang_line"), help_text=_format_help(own[0], ctx))
         raise _Reject(phrase("reject.unknown_gang", named=named[:40], gangs=_gang_names(ctx)))
-    found = gmap.gangs[first.header_gang]
-    gang = found.key
+    gang = first.header_gang
+    found = _Side(gang, sides[gang])
     if gang not in own:
-        names = ", ".join(gmap.gangs[g].name for g in own)
+        names = ", ".join(sides[g] for g in own)
         raise _Reject(phrase("reject.other_gang", sender=r.sender, own=names, gang=found.name), about=gang)
     stored = cfg.players[gang].password if gang in cfg.players else None
     if not stored:
         raise _Reject(phrase("reject.no_password_set", gang=found.name), gang)
     given = first.password
     if given is None:
-        raise _Reject(phrase("reject.no_password_line"), gang, _format_help(gang))
+        raise _Reject(phrase("reject.no_password_line"), gang, _format_help(gang, ctx))
     try:
         good = verify_password(given, str(stored))
     except ValueError:
@@ -825,7 +844,7 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     if not good:
         raise _Reject(phrase("reject.wrong_password", gang=found.name), gang, phrase("help.impersonation"))
     r.checked = True  # from here on, its Message-ID stands for this message
-    turn = Turn.parse(ctx.turn)
+    turn = _as_turn(ctx.turn)
     if ctx.closed:
         kept = _keep(ctx, r, gang, orders_text(text, first.password_lines), where, "after the turn was adjudicated")
         raise _Reject(phrase("reject.adjudicated", turn=turn), gang, phrase("help.adjudicated", kept=kept))
@@ -888,7 +907,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     so that its line numbers are the message's."""
     source = ctx.say("ack.source", sender=r.sender, received=received)  # the acknowledgement's "File:" line
     check = check_orders(sent, ctx.game, ctx.st, gang, source=source)
-    name = ctx.game.map.gangs[gang].name
+    name = ctx.game.sides()[gang]
     if check.accepted == 0 and check.rejected > 0:
         raise _Reject(phrase("reject.nothing_readable", n=check.rejected), gang, check.acknowledgement)
     standing = ctx.log.current.get(gang)
@@ -898,7 +917,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     taken = "taken by the game master (inbox --accept)" if ctx.accepting else ""
     atomic_write_text(history, _meta(r, received, where, taken) + text)
     counts = _Counts(check.accepted, check.rejected)
-    turn = Turn.parse(ctx.turn)
+    turn = _as_turn(ctx.turn)
     if standing_at is not None and received < standing_at:
         reason = f"{counts.text('en')}; a later submission (received {mail.fmt_time(standing_at)}) stands"
         lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
@@ -949,9 +968,35 @@ def _parse_time(value: Any) -> datetime | None:
 # -- replies ------------------------------------------------------------------------
 
 
-def _format_help(gang: str) -> Phrase:
-    """How to send orders, with ``gang``'s key in the example."""
-    return phrase("help.format", gang=gang)
+def _format_help(gang: str, ctx: _Context | None = None) -> Phrase:
+    """How to send orders, with ``gang``'s key in the example (a classic game's
+    example has a power and its orders)."""
+    classic = ctx is not None and ctx.game.is_classic
+    return phrase("help.format.classic" if classic else "help.format", gang=gang)
+
+
+@dataclass(frozen=True)
+class _Side:
+    key: str
+    name: str
+
+
+def _previous_deadline(game: Game, turn: str) -> datetime | None:
+    """The deadline of the turn (or phase) before ``turn``: orders sent before it
+    were meant for that one."""
+    known = game.turns()
+    if game.is_classic:
+        before = known[: known.index(turn)] if turn in known else []
+        return mail.deadline(game.config, before[-1]) if before else None
+    return mail.deadline(game.config, Turn.parse(turn).previous().name)
+
+
+def _chatter(game: Game) -> intake.ChatterTest:
+    if game.is_classic:
+        from moonshine.classic.ack import chatter_test
+
+        return chatter_test(game.board())
+    return intake.chatter_test(game.map)
 
 
 def _deadline_line(ctx: _Context) -> str:
@@ -1013,7 +1058,7 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
     when = ctx.say("reply.received_at", received=r.received) if r.received else ""
     text = "\n\n".join(
         (
-            ctx.say("reply.rejected", about=about, when=when, turn=Turn.parse(ctx.turn)),
+            ctx.say("reply.rejected", about=about, when=when, turn=_as_turn(ctx.turn)),
             ctx.say("reply.reason", reason=rej.phrase),
             ctx.say("reply.unchanged"),
         )
@@ -1038,7 +1083,7 @@ def _write_reply(
     cfg = ctx.game.config
     key = r.message_id if r.checked or not r.digest else f"{r.message_id} {r.digest}"
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
-    name = f"reply-{gang or 'unknown'}-{digest}.eml"
+    name = f"reply-{(gang or 'unknown').lower()}-{digest}.eml"  # outbox names are lower case (a power is FRA)
     plain = ctx.say(
         "subject.accepted" if accepted else "subject.rejected",
         prefix=mail.subject_prefix(cfg),

@@ -4,6 +4,10 @@ works where it applies, or says clearly why not; never a traceback, never
 
 from __future__ import annotations
 
+import re
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -101,10 +105,56 @@ def test_inbox_empty_mailbox(games: dict[str, Path], variant: str, tmp_path: Pat
     box = tmp_path / "mail"
     box.mkdir()
     result = run(games[variant], "inbox", str(box))
-    if variant == "moonshine":
-        assert result.exit_code == 0 and "no new message" in result.output
-    else:
-        assert result.exit_code == 1 and "Error:" in result.output
+    assert result.exit_code == 0 and "no new message" in result.output
+
+
+def _mail(sender: str, body: str, msgid: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "referee@example.org"
+    msg["Subject"] = "orders"
+    msg["Date"] = "Wed, 25 Nov 2026 10:00:00 +0000"
+    msg["Message-ID"] = msgid
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+@pytest.mark.parametrize("variant", ["classic", "pure"])
+def test_inbox_reads_a_powers_orders_by_mail(tmp_path: Path, variant: str) -> None:
+    game = tmp_path / "game"
+    made = CliRunner().invoke(main, ["new", str(game), "--variant", variant, "--no-git"])
+    assert made.exit_code == 0, made.output
+    config = game / "game.yaml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("email: []", "email: [anne@example.org]", 3), encoding="utf-8"
+    )
+    secret = "walnut-orchard-42"
+    assert run(game, "passwd", "FRA", "--password", secret).exit_code == 0
+    box = tmp_path / "box"
+    box.mkdir()
+    good = "Hello referee,\n\npower: France\npassword: " + secret + "\n" + ORDERS[variant] + "\nCheers, Anne\n"
+    (box / "1.eml").write_bytes(_mail("anne@example.org", good, "<one@example.org>"))
+    wrong = "power: FRA\npassword: not-the-password\nA PAR H\n"
+    (box / "2.eml").write_bytes(_mail("anne@example.org", wrong, "<two@example.org>"))
+    result = run(game, "inbox", str(box))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^accepted\s+FRA\s+anne@example\.org: \d order\(s\) read, 1 rejected", result.output, re.M)
+    assert "1 accepted, 1 rejected" in result.output
+    saved = (game / "orders" / "spring-1901" / "FRA.txt").read_text(encoding="utf-8")
+    assert secret not in saved and "power: France" in saved
+    everything = "".join(p.read_text(encoding="utf-8", errors="replace") for p in game.rglob("*") if p.is_file())
+    assert secret not in everything  # no file of the game holds the password
+    replies = sorted((game / "outbox" / "spring-1901").glob("reply-*.eml"))
+    texts = [BytesParser(policy=policy.default).parsebytes(p.read_bytes()) for p in replies]
+    bodies = [m.get_body(preferencelist=("plain",)).get_content() for m in texts]  # type: ignore[union-attr]
+    assert any("did you mean PAR (Paris)?" in b and "the army in Paris moves to" in b for b in bodies)
+    assert any("password" in b.lower() and "did you mean" not in b for b in bodies)  # the refusal
+    status = run(game, "status")
+    assert re.search(r"FRA\s+France\s+orders received", status.output)
+    done = run(game, "adjudicate", "spring-1901")
+    assert done.exit_code == 0 and "Unreadable" not in done.output
+    moved = "moved to BUR" if variant == "classic" else "A PAR - LON"  # in pure, it bounces off A LON
+    assert moved in done.output
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -14,6 +14,7 @@ import difflib
 import re
 import textwrap
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
 from moonshine.classic.board import ClassicMap, province_of
@@ -34,6 +35,9 @@ from moonshine.classic.orders import (
 )
 from moonshine.classic.rules import Board, Problem, assign, problem, retreat_problem
 from moonshine.classic.state import ClassicState, Step
+
+if TYPE_CHECKING:
+    from moonshine.intake import ChatterTest
 
 LANGUAGES = ("en", "fr")
 
@@ -153,7 +157,7 @@ class ClassicAck:
         return all(line.ok for line in self.lines)
 
 
-_HEADER = re.compile(r"^\s*(power|puissance|gang)\s*:\s*(.*)$", re.IGNORECASE)
+_HEADER = re.compile(r"^\s*(power|puissance|gang|turn|tour|phase)\s*:\s*(.*)$", re.IGNORECASE)
 _WORDISH = re.compile(r"[A-Za-zÀ-ÿ]{3,}(?:[/(](?:nc|sc|ec|wc)\)?)?$", re.IGNORECASE)
 _ORDER_WORDS = {
     "army",
@@ -439,3 +443,63 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
     out.append(f"  {word('counts', lang, n=len(counted), ok=good, bad=len(counted) - good)}")
     out += textwrap.wrap(word("advice", lang), width=78, initial_indent="  ", subsequent_indent="  ")
     return "\n".join(out) + "\n"
+
+
+# -- a submission by mail -----------------------------------------------------------------
+
+_PASSWORD = re.compile(r"^\s*(?:password|passwd|pass|mot de passe|mdp)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_POWER = re.compile(r"^\s*(?:power|puissance|gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_TURN = re.compile(r"^\s*(?:turn|tour|phase)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What a mailed orders text says: its headers, its password (never echoed)
+    and the acknowledgement of its orders."""
+
+    power: str | None  # the power its ``power:`` line names (or the one given), a code
+    named: str | None  # the ``power:`` line's text
+    turn: str | None  # its ``turn:`` (``phase:``) line, a phase name
+    password: str | None
+    password_lines: tuple[int, ...]
+    ack: ClassicAck | None  # None when no power is known
+
+
+def read_submission(gmap: ClassicMap, st: ClassicState, text: str, power: str | None) -> Submission:
+    """Read a mailed text as ``power``'s orders (or the power its ``power:`` line
+    names). Password lines are blanked before anything reads the orders."""
+    lines = text.splitlines()
+    password: str | None = None
+    password_lines: list[int] = []
+    named: str | None = None
+    turn: str | None = None
+    for i, raw in enumerate(lines):
+        line = raw.split("#", 1)[0] if not _PASSWORD.match(raw) else raw
+        if (m := _PASSWORD.match(line)) is not None:
+            password = password if password is not None else m.group(1)
+            password_lines.append(i + 1)
+            lines[i] = ""
+        elif named is None and (m := _POWER.match(line)) is not None:
+            named = m.group(1)
+        elif turn is None and (m := _TURN.match(line)) is not None:
+            turn = m.group(1).lower()
+    code = power
+    if code is None and named is not None:
+        wanted = named.casefold()
+        code = next((k for k, v in gmap.powers.items() if wanted in (k.casefold(), v.casefold())), None)
+    ack = check_orders(gmap, st, code, "\n".join(lines)) if code is not None else None
+    return Submission(code, named, turn, password, tuple(password_lines), ack)
+
+
+def chatter_test(gmap: ClassicMap) -> ChatterTest:
+    """The mail intake's test for lines that are plainly not orders (a greeting, a
+    sign-off), with the board's words: its provinces' codes and names."""
+    from moonshine.intake import ChatterTest
+    from moonshine.parser import fold
+
+    places: set[tuple[str, ...]] = set()
+    for code, prov in gmap.provinces.items():
+        places.add((fold(code),))
+        places.add(tuple(fold(w) for w in re.findall(r"[^\W\d_]+", prov.name)))
+    order_words = frozenset(_ORDER_WORDS | {"power", "puissance", "password", "phase", "turn", "nc", "sc", "ec", "wc"})
+    return ChatterTest(order_words, frozenset(places), max(len(p) for p in places))

@@ -12,6 +12,7 @@ comment. A line that cannot be read is reported and skipped.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from moonshine.classic.state import ClassicState, Phase
 from moonshine.errors import GameError
 
 VARIANT = "classic"
+_HEADER = re.compile(r"^\s*(?:power|puissance|gang|turn|tour|phase|password|passwd|pass|mot de passe|mdp)\s*:", re.I)
 MAP_NAME = "classic"
 
 
@@ -103,7 +105,7 @@ def read_orders(directory: Path, gmap: ClassicMap) -> tuple[dict[str, list[Order
         power = power_of_file(path, gmap)
         for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines()[:1000], start=1):
             line = raw.split("#", 1)[0].strip()
-            if not line:
+            if not line or _HEADER.match(line):  # power:, turn: (a mailed file's headers)
                 continue
             try:
                 orders.setdefault(power, []).append(parse_order(line))
