@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "remind": ("mail", "remind_cmd", "Write reminders to the gangs without orders."),
     "passwd": ("mail", "passwd_cmd", "Set a gang's password (stored hashed)."),
     "report": ("report", "report", "Write a turn's reports, bulletin and map pictures."),
+    "site": ("site", "site", "Write the game's public record as a static web site."),
 }
 
 

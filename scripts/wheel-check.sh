@@ -13,7 +13,7 @@ trap 'echo "wheel check failed; its log:" >&2; cat "$log" >&2' ERR
 $PYTHON -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$work"/dist/moonshine-*.whl >>"$log" 2>&1
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml templates/report.txt.j2; do
+for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml templates/report.txt.j2 RULES.md; do
   test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f" >&2; exit 1; }
 done
 cd "$work"
@@ -22,6 +22,8 @@ bin="$work/venv/bin/moonshine"
 "$bin" adjudicate spring-1924 --game moonshine-game --no-commit --force >>"$log" 2>&1
 test -f moonshine-game/turns/spring-1924/results.yaml
 test -n "$(find moonshine-game -name '*.png')"  # reports and map pictures were written
+"$bin" site --game moonshine-game >>"$log" 2>&1  # the web archive, with the rules book from the wheel
+grep -q "R21" moonshine-game/site/rules.html
 "$bin" new classic-game --variant classic >>"$log" 2>&1
 "$bin" adjudicate spring-1901 --game classic-game --no-commit --force >>"$log" 2>&1
 test -n "$(ls classic-game/turns/spring-1901)"

@@ -1,0 +1,189 @@
+"""The game's public record as a static web site: ``moonshine site``.
+
+One page per adjudicated turn (the public bulletin with its map, and links to
+the turns before and after), an index with the timeline of the turns and the
+charts of the game (victory points per gang, the price of alcohol), and the
+rules book. Only what the bulletin already publishes goes in: nothing from a
+gang's private report, orders file, bids, ledger or receipt. The pages link to
+each other by relative paths, so the site opens from ``file://`` as from any
+static host; it needs no server and no script.
+"""
+
+from __future__ import annotations
+
+import html
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from moonshine import charts, i18n, scoring
+from moonshine.errors import GameError
+from moonshine.gamedir import Game, atomic_write_text
+from moonshine.reports import (
+    RESULTS_FILE,
+    atomic_write_bytes,
+    bulletin_context,
+    environment,
+    load_turn,
+    map_title,
+    render_map,
+)
+from moonshine.turns import Turn
+
+RULES_FILE = Path(__file__).resolve().parent / "RULES.md"
+
+# The site's own words (the bulletin's come from the reports' catalogue).
+WORDS = {
+    "en": {
+        "home": "The game",
+        "turns": "The turns",
+        "latest": "Latest turn",
+        "charts": "How the game went",
+        "rules": "The rules",
+        "vp": "Victory points",
+        "vp_goal": "{vp} VP win",
+        "price": "Price of a crate of alcohol",
+        "price_series": "Price",
+        "previous": "Previous turn",
+        "next": "Next turn",
+        "svg": "The map as SVG (zoom without limit)",
+        "public": "The public record of the game: bulletins, maps and charts. Private reports are not here.",
+    },
+    "fr": {
+        "home": "La partie",
+        "turns": "Les tours",
+        "latest": "Dernier tour",
+        "charts": "Le cours de la partie",
+        "rules": "Les règles",
+        "vp": "Points de victoire",
+        "vp_goal": "{vp} PV gagnent",
+        "price": "Prix d'une caisse d'alcool",
+        "price_series": "Prix",
+        "previous": "Tour précédent",
+        "next": "Tour suivant",
+        "svg": "La carte en SVG (zoom sans limite)",
+        "public": "Les archives publiques de la partie : bulletins, cartes et graphiques. "
+        "Les rapports privés n'y sont pas.",
+    },
+}
+
+
+@dataclass(frozen=True)
+class TurnLink:
+    name: str  # spring-1924
+    label: str  # Spring 1924, or Printemps 1924
+    href: str  # relative to the page that links
+
+
+def adjudicated_turns(game: Game) -> list[str]:
+    """The turns with results, oldest first."""
+    return [t for t in game.turns() if (game.turn_dir(t) / RESULTS_FILE).is_file()]
+
+
+def _label(turn: str, language: str) -> str:
+    return i18n.turn_label(language, turn, capital=True)
+
+
+def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Path]:
+    """Write the site into ``out`` (created, or emptied of an older site first);
+    returns the files written."""
+    lang = i18n.check_language(language or game.config.language)
+    turns = adjudicated_turns(game)
+    if not turns:
+        raise GameError(f"{game.root}: no turn adjudicated yet, so nothing is public")
+    if out.exists():
+        if not (out / "index.html").is_file() or not (out / "turns").is_dir():
+            if any(out.iterdir()):
+                raise GameError(f"{out}: not empty and not a site written by 'moonshine site'; choose another folder")
+        else:
+            shutil.rmtree(out / "turns")
+    out.mkdir(parents=True, exist_ok=True)
+    env = environment()
+    written: list[Path] = []
+    gmap = game.map
+    vp_rows = []
+    prices = []
+    for i, turn in enumerate(turns):
+        res, nxt = load_turn(game, turn)
+        vp_rows.append(dict(res.vp))
+        prices.append(res.price / 100)
+        page_dir = out / "turns" / turn
+        svg, png = render_map(gmap, res, nxt, lang)
+        atomic_write_bytes(page_dir / "map.png", png)
+        atomic_write_text(page_dir / "map.svg", svg)
+        ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False)
+        ctx["site"] = {
+            "home": "../../index.html",
+            "prev": TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None,
+            "next": (
+                TurnLink(turns[i + 1], _label(turns[i + 1], lang), f"../{turns[i + 1]}/index.html")
+                if i + 1 < len(turns)
+                else None
+            ),
+            "svg": "map.svg",
+        }
+        ctx["site_words"] = WORDS[lang]
+        atomic_write_text(page_dir / "index.html", env.get_template("site_turn.html.j2").render(**ctx))
+        written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
+    labels = [_short(t, lang) for t in turns]
+    gangs = {k: (g.name, g.colour) for k, g in gmap.gangs.items()}
+    words = WORDS[lang]
+    vp = charts.vp_chart(
+        words["vp"],
+        labels,
+        vp_rows,
+        gangs,
+        target=scoring.VICTORY_VP,
+        target_label=words["vp_goal"].format(vp=scoring.VICTORY_VP),
+    )
+    price = charts.price_chart(words["price"], labels, prices, words["price_series"])
+    for name, chart in (("vp", vp), ("price", price)):
+        atomic_write_bytes(out / f"{name}.png", charts.png(chart))
+        atomic_write_text(out / f"{name}.svg", charts.svg(chart))
+        written += [out / f"{name}.png", out / f"{name}.svg"]
+    rules = _rules_page(game, lang)
+    atomic_write_text(out / "rules.html", rules)
+    written.append(out / "rules.html")
+    links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html") for t in turns]
+    index = env.get_template("site_index.html.j2").render(
+        lang=lang,
+        game_title=game.config.title,
+        title=game.config.title,
+        turns=links,
+        latest=links[-1],
+        latest_map=f"turns/{turns[-1]}/map.png",
+        latest_map_title=map_title(gmap, turns[-1], lang),
+        words=words,
+        charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
+    )
+    atomic_write_text(out / "index.html", index)
+    written.insert(0, out / "index.html")
+    return written
+
+
+def _short(turn: str, language: str) -> str:
+    """``S24`` / ``A24`` (``P24`` / ``A24`` in French) for a chart's axis."""
+    t = Turn.parse(turn)
+    first = {"en": {"spring": "S", "autumn": "A"}, "fr": {"spring": "P", "autumn": "A"}}[language][t.season]
+    return f"{first}{t.year % 100:02d}"
+
+
+def _rules_page(game: Game, language: str) -> str:
+    """The rules book as a page (the project's RULES.md, shown as written)."""
+    try:
+        text = RULES_FILE.read_text(encoding="utf-8")
+    except OSError:
+        raise GameError(f"{RULES_FILE}: the rules book is missing from the installation") from None
+    words = WORDS[language]
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{language}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(words['rules'])}: {html.escape(game.config.title)}</title>\n</head>\n"
+        '<body style="margin:0;padding:12px;background-color:#f3efe6;color:#22201c;'
+        'font-family:Helvetica,Arial,sans-serif;">\n'
+        f'<p><a href="index.html">{html.escape(words["home"])}</a></p>\n'
+        '<pre style="white-space:pre-wrap;word-wrap:break-word;max-width:46em;margin:0 auto;'
+        'font-family:Menlo,Consolas,Courier New,monospace;font-size:13px;line-height:1.45;">'
+        f"{html.escape(text)}</pre>\n</body>\n</html>\n"
+    )

@@ -1,0 +1,126 @@
+"""The game's web site (moonshine site): every page and picture reachable by
+relative links from the index, nothing private in it, in both languages."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from click.testing import CliRunner
+
+from moonshine import receipts
+from moonshine.cli import main
+from moonshine.gamedir import Game
+from moonshine.reports import load_turn, render_all
+from moonshine.site import adjudicated_turns, build_site
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    root = tmp_path_factory.mktemp("site") / "game"
+    result = CliRunner().invoke(main, ["simulate", "--turns", "4", "--seed", "j", "--out", str(root)])
+    assert result.exit_code == 0, result.output
+    return Game(root)
+
+
+def _links(page: Path) -> list[str]:
+    text = page.read_text(encoding="utf-8")
+    return [unquote(html.unescape(m)) for m in re.findall(r'(?:href|src)="([^"]+)"', text)]
+
+
+def test_every_link_resolves_on_the_disk(game: Game, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    written = build_site(game, out)
+    pages = sorted(out.rglob("*.html"))
+    assert out / "index.html" in pages and len(pages) == len(adjudicated_turns(game)) + 2  # turns, index, rules
+    reached = {out / "index.html"}
+    todo = [out / "index.html"]
+    while todo:
+        page = todo.pop()
+        for link in _links(page):
+            assert "://" not in link and not link.startswith("/"), (page, link)  # works from file:// and any host
+            target = (page.parent / link.split("#", 1)[0]).resolve()
+            assert target.is_file(), (page, link)
+            if target.suffix == ".html" and target not in reached:
+                reached.add(target)
+                todo.append(target)
+            reached.add(target)
+    assert {p.resolve() for p in written} <= reached | {p.resolve() for p in out.rglob("*.svg")}
+    assert {p.resolve() for p in pages} <= reached
+
+
+def test_turn_pages_step_through_the_game(game: Game, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build_site(game, out)
+    turns = adjudicated_turns(game)
+    first = (out / "turns" / turns[0] / "index.html").read_text(encoding="utf-8")
+    middle = (out / "turns" / turns[1] / "index.html").read_text(encoding="utf-8")
+    last = (out / "turns" / turns[-1] / "index.html").read_text(encoding="utf-8")
+    assert "Previous" not in first and f'href="../{turns[1]}/index.html"' in first
+    assert f'href="../{turns[0]}/index.html"' in middle and f'href="../{turns[2]}/index.html"' in middle
+    assert f'href="../{turns[-2]}/index.html"' in last
+    assert 'src="map.png"' in first  # the bulletin's own map, beside the page
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'src="vp.png"' in index and 'src="price.png"' in index and 'href="rules.html"' in index
+    assert "Victory points" in (out / "vp.svg").read_text(encoding="utf-8")
+
+
+def _private_lines(game: Game) -> set[str]:
+    """Lines of the gangs' private reports that the bulletin of the same turn lacks."""
+    private: set[str] = set()
+    for turn in adjudicated_turns(game):
+        res, nxt = load_turn(game, turn)
+        texts = render_all(game.map, game.config, res, nxt, seed=game.receipt_seed())
+        bulletin = [ln.strip() for ln in texts["bulletin.txt"].splitlines()]
+        public = set(bulletin) | {ln.split(": ", 1)[0] for ln in bulletin}  # "ORDER: result": orders are public
+        for name, text in texts.items():
+            if name.endswith(".txt") and name != "bulletin.txt":
+                private |= {ln.strip() for ln in text.splitlines() if len(ln.strip()) >= 12} - public
+        private |= {receipts.salt(game.secret(), turn, g) for g in game.map.gangs}
+    return private
+
+
+def test_nothing_private_reaches_the_site(game: Game, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build_site(game, out)
+    private = _private_lines(game)
+    assert len(private) > 100  # the reports do hold private lines: ledgers, bids, receipts
+    site_text = "\n".join(
+        html.unescape(re.sub(r"<[^>]+>", "\n", p.read_text(encoding="utf-8")))
+        for p in out.rglob("*.html")
+        if p.name != "rules.html"  # the rules book, whose examples may read like anyone's orders
+    )
+    rules = (out / "rules.html").read_text(encoding="utf-8")
+    assert rules.count(game.config.title) == 1  # the rules page holds nothing of the game but its title
+    site_lines = {ln.strip() for ln in site_text.splitlines()}
+    leaked = sorted(private & site_lines)
+    assert leaked == []
+    for salt in (receipts.salt(game.secret(), t, g) for t in adjudicated_turns(game) for g in game.map.gangs):
+        assert salt not in site_text
+
+
+def test_french_site_and_the_command(game: Game, tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["site", "--game", str(game.root), "--out", str(tmp_path / "fr"), "--language", "fr"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Wrote the site in" in result.output
+    index = (tmp_path / "fr" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in index and "Les tours" in index and "Printemps 1924" in index
+    again = CliRunner().invoke(main, ["site", "--game", str(game.root), "--out", str(tmp_path / "fr")])
+    assert again.exit_code == 0, again.output  # a site is rewritten in place
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine", encoding="utf-8")
+    refused = CliRunner().invoke(main, ["site", "--game", str(game.root), "--out", str(tmp_path / "other")])
+    assert refused.exit_code == 1 and "not a site written by 'moonshine site'" in refused.output
+    assert (tmp_path / "other" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_game_with_no_turn_adjudicated(tmp_path: Path) -> None:
+    made = CliRunner().invoke(main, ["new", str(tmp_path / "g"), "--seed", "s", "--no-git"])
+    assert made.exit_code == 0, made.output
+    result = CliRunner().invoke(main, ["site", "--game", str(tmp_path / "g")])
+    assert result.exit_code == 1 and "no turn adjudicated yet" in result.output
