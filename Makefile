@@ -33,9 +33,10 @@ package: $(STAMP)
 
 test: lint typecheck package unit
 
-# The order checker and the adjudicator agree on 2,400 random order files (300 positions, 8 gangs).
+# The order checker and the adjudicator agree on 2,400 random order files (300 positions, 8 gangs),
+# and the classic check with the classic movement phase on 300 random positions.
 agree: $(STAMP)
-	MOONSHINE_AGREEMENT_EXAMPLES=300 $(BIN)/pytest -q tests/test_agreement.py
+	MOONSHINE_AGREEMENT_EXAMPLES=300 $(BIN)/pytest -q tests/test_agreement.py tests/test_classic_check_agrees.py
 
 bench-deps: $(STAMP)
 	$(BIN)/python -m pip install --quiet diplomacy  # for bench/classic.py only, not a project dependency

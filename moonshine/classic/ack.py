@@ -99,6 +99,10 @@ WORDS: dict[str, dict[str, str]] = {
         "en": "a second order for {unit} (line {first}): a unit with several orders holds",
         "fr": "un deuxième ordre pour {unit} (ligne {first}) : une unité qui a plusieurs ordres tient",
     },
+    "several": {
+        "en": "several different orders for {unit} (lines {lines}): none is carried out, the unit holds",
+        "fr": "plusieurs ordres différents pour {unit} (lignes {lines}) : aucun n'est exécuté, l'unité tient",
+    },
     "movement": {"en": "movement", "fr": "mouvement"},
     "retreats": {"en": "retreats", "fr": "retraites"},
     "adjustments": {"en": "adjustments", "fr": "ajustements"},
@@ -276,7 +280,7 @@ def check_orders(gmap: ClassicMap, st: ClassicState, power: str, text: str) -> C
 def _movement(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckLine]) -> tuple[list[AckLine], list[str]]:
     board = Board(gmap, st.units)
     out: list[AckLine] = []
-    first: dict[int, int] = {}  # unit index -> line of its first valid order
+    legal: dict[int, list[int]] = {}  # unit index -> positions in ``out`` of its legal orders
     for line in read:
         if line.order is None or not line.ok:
             out.append(line)
@@ -289,20 +293,19 @@ def _movement(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckLine
         assert ref is not None
         i = board.at[ref.province]
         why = problem(board, i, line.order)
-        if why is None and i in first:
-            out.append(
-                AckLine(
-                    line.number,
-                    line.text,
-                    line.order,
-                    detail=("twice", {"unit": board.plans[i].unit.label(), "first": first[i]}),
-                )
-            )
-            continue
         if why is None:
-            first[i] = line.number
+            legal.setdefault(i, []).append(len(out))
         out.append(_with(line, why))
-    unordered = [p.unit.label() for i, p in enumerate(board.plans) if p.unit.power == power and i not in first]
+    # Several different legal orders for one unit: none is carried out, the unit holds
+    # (DATC 4.D.3), so every one of them is rejected.
+    for i, places in legal.items():
+        if len({out[k].order for k in places}) > 1:  # the same order twice counts once, as in the adjudication
+            numbers = ", ".join(str(out[k].number) for k in places)
+            for k in places:
+                info: dict[str, object] = {"unit": board.plans[i].unit.label(), "lines": numbers}
+                out[k] = AckLine(out[k].number, out[k].text, out[k].order, detail=("several", info))
+    ordered = {i for i, places in legal.items() if len({out[k].order for k in places}) == 1}
+    unordered = [p.unit.label() for i, p in enumerate(board.plans) if p.unit.power == power and i not in ordered]
     return out, unordered
 
 
