@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +67,8 @@ def store_json(kind: str, data: bytes, value: Any) -> None:
             return
     except (TypeError, ValueError):
         return
+    import tempfile
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=base)
     except OSError:

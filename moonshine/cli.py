@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 from typing import Any
 
 import click
@@ -90,9 +91,11 @@ def _recover(args: list[str]) -> None:
             game = args[i + 1]
         elif arg.startswith("--game="):
             game = arg.partition("=")[2]
-    from moonshine.journal import needs_recovery, recover_if_needed
+    from moonshine.gamedir import JOURNAL_DIR
 
-    if needs_recovery(game):
+    if os.path.exists(os.path.join(game, JOURNAL_DIR)):  # journal.needs_recovery, without loading the journal
+        from moonshine.journal import recover_if_needed
+
         for line in recover_if_needed(game, wait=30):
             click.echo(line, err=True)
 

@@ -3,35 +3,35 @@ and ``turns/TURN/state.yaml``; kept in git when git is available."""
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
-import secrets
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from moonshine import journal, variants, yamlio
 from moonshine import state as state_mod
+from moonshine import variants, yamlio
 from moonshine.errors import GameError, StateError
 from moonshine.geo import GameMap, load_map
-from moonshine.police import open_turn
 from moonshine.state import GameState
 from moonshine.turns import Turn
 
 if TYPE_CHECKING:
+    import subprocess
+
     from moonshine.classic.board import ClassicMap
+
+# moonshine.journal.JOURNAL_DIR (the journal, its lock and git are imported only by the
+# commands that write: a player's check reads the game and never loads them)
+JOURNAL_DIR = ".moonshine-journal"
 
 GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
 # Never committed: the secret, the locks (the game's and older games' inbox locks), and
 # the journal of an interrupted inbox run (moonshine.inbox.JOURNAL).
-IGNORED = (SECRET_FILE, journal.JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal")
+IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal")
 LANGUAGES = ("en", "fr")
 
 
@@ -61,6 +61,10 @@ def seed_hash(seed: str) -> str:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half.
     Within a job (``moonshine.journal``) the file's old content is saved first."""
+    import tempfile
+
+    from moonshine import journal
+
     journal.before_write(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -298,7 +302,7 @@ def load_config_text(text: str, src: str) -> GameConfig:
             raise StateError(src, f"players.{gang}.email", "expected an address or a list of addresses")
         players[str(gang)] = Player(name=str(p.get("name") or ""), email=list(email), password=p.get("password"))
     variant = raw.get("variant", "moonshine")
-    if variant not in variants.names():
+    if not variants.is_known(variant):
         raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     known = {"title", "map", "language", "seed_sha256", "players", "variant"}
     return GameConfig(
@@ -343,6 +347,8 @@ def check_players(cfg: GameConfig, gangs: Iterable[str], source: str) -> None:
     known = list(gangs)
     for gang in cfg.players:
         if gang not in known:
+            import difflib
+
             near = difflib.get_close_matches(gang, known, n=1)
             hint = f"did you mean '{near[0]}'? " if near else ""
             raise StateError(
@@ -373,6 +379,8 @@ def save_config(game: Game, cfg: GameConfig) -> None:
 
 
 def git_available() -> bool:
+    import shutil
+
     return shutil.which("git") is not None
 
 
@@ -385,6 +393,8 @@ def git_commit(root: Path, message: str, paths: list[str] | None = None) -> bool
     Returns False when there is nothing to commit or no repository."""
     if not git_available() or not is_git_repo(root):
         return False
+    import subprocess
+
     env = dict(os.environ)
     env.setdefault("GIT_AUTHOR_NAME", "Moonshine referee")
     env.setdefault("GIT_AUTHOR_EMAIL", "referee@moonshine.invalid")
@@ -462,6 +472,11 @@ def new_game(
         raise GameError(f"{root}: the directory is not empty")
     if variants.get(variant).family == variants.CLASSIC:
         return _new_classic_game(root, board_name=variant, title=title, language=language, use_git=use_git)
+    import secrets
+    import subprocess
+
+    from moonshine.police import open_turn
+
     gmap = load_map(map_name)
     seed = seed if seed is not None else secrets.token_hex(16)
     if not seed.strip():

@@ -121,10 +121,16 @@ def test_check_loads_only_what_an_acknowledgement_needs(tmp_path: Path) -> None:
     for name in ("game.yaml", ".moonshine-secret", "orders", "turns"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, game / name)
-    for _ in range(2):  # the first run fills the cache, the second uses it
+    for run in range(2):  # the first run fills the cache, the second uses it
         modules, french, out = _modules_after(["check", "orders/spring-1924/valley.txt"], game, tmp_path / "cache")
         assert "All your orders are accepted." in out
         assert not {"networkx", "PIL", "jinja2"} & {m.split(".")[0] for m in modules}
+        # nor what only a command that writes needs: the journal and its lock, git, the
+        # classic family's boards (a Moonshine game never parses them)
+        assert not {"moonshine.journal", "moonshine.gamelock", "moonshine.classic.board", "moonshine.police"} & modules
+        assert not {"subprocess", "socket", "csv"} & modules
+        if run:  # filling the cache writes a temporary file; using it writes nothing
+            assert not {"tempfile", "shutil"} & modules
         assert french == 0  # an English acknowledgement compiles no French pattern
     modules, _, out = _modules_after(["map", "check"], game, tmp_path / "cache")
     assert "networkx" in modules  # the map check uses the graph

@@ -9,11 +9,9 @@ variant of the classic family, so a new map in that family needs no code.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import cache
 
-from moonshine.classic.board import board, board_names
 from moonshine.errors import GameError
 
 MOONSHINE = "moonshine"
@@ -29,17 +27,22 @@ class Variant:
     map: str  # the map (Moonshine) or board (classic family) a new game uses
 
 
+_MOONSHINE = Variant(
+    MOONSHINE,
+    MOONSHINE,
+    "Moonshine",
+    "Eight gangs fight over Prohibition-era Chicago (the map chicago-1920s).",
+    "chicago-1920s",
+)
+
+
 @cache
 def _registry() -> dict[str, Variant]:
-    found = {
-        MOONSHINE: Variant(
-            MOONSHINE,
-            MOONSHINE,
-            "Moonshine",
-            "Eight gangs fight over Prohibition-era Chicago (the map chicago-1920s).",
-            "chicago-1920s",
-        )
-    }
+    # the boards are read only when a classic-family variant is asked for: a Moonshine
+    # game's commands (a player's check among them) never parse them
+    from moonshine.classic.board import board, board_names
+
+    found = {MOONSHINE: _MOONSHINE}
     for name in board_names():
         info = board(name).info
         found[name] = Variant(name, CLASSIC, info.title, info.description, name)
@@ -51,11 +54,20 @@ def names() -> list[str]:
     return list(_registry())
 
 
+def is_known(name: str) -> bool:
+    """Whether a variant is called ``name``."""
+    return isinstance(name, str) and (name == MOONSHINE or name in _registry())
+
+
 def get(name: str) -> Variant:
     """The variant called ``name``; an error with a suggestion when there is none."""
+    if name == MOONSHINE:
+        return _MOONSHINE
     registry = _registry()
     if name in registry:
         return registry[name]
+    import difflib
+
     close = difflib.get_close_matches(name, list(registry), n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
     raise GameError(f"unknown variant {name!r}{hint}; the variants are {', '.join(registry)}")
