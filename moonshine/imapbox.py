@@ -115,7 +115,7 @@ def read_password(*, variable: str = PASSWORD_VARIABLE, file: Path | None = None
 class ImapMessage:
     uid: int
     key: str  # "UIDVALIDITY:UID": the same message has the same key in every run
-    raw: bytes  # empty when the message is larger than the limit (``too_large``)
+    raw: bytes  # a message over the limit (``too_large``): only its first bytes, one more than the limit
     size: int
     too_large: bool = False
 
@@ -232,7 +232,7 @@ class ImapMailbox:
 
     def messages(self) -> Iterator[ImapMessage]:
         """Each pending message, one at a time; a message over the size limit comes
-        with no bytes and ``too_large`` set."""
+        with only its first bytes (its headers, for a reply) and ``too_large`` set."""
         for uid in self.pending():
             msg = self.fetch(uid)
             if msg is not None:
@@ -245,13 +245,20 @@ class ImapMailbox:
         if typ != "OK" or size is None:
             return None  # gone since the search (another client moved or deleted it)
         key = f"{self.uidvalidity}:{uid}"
-        if size > self.max_message:
-            return ImapMessage(uid, key, b"", size, too_large=True)
-        typ, data = self._call(conn.uid, "FETCH", str(uid), "(BODY.PEEK[])")
+        part = f"BODY.PEEK[]<0.{self.max_message + 1}>" if size > self.max_message else "BODY.PEEK[]"
+        typ, data = self._call(conn.uid, "FETCH", str(uid), f"({part})")
         raw = next((part[1] for part in data if isinstance(part, tuple) and len(part) == 2), None)
         if typ != "OK" or not isinstance(raw, bytes):
             return None
-        return ImapMessage(uid, key, raw, size)
+        return ImapMessage(uid, key, raw, size, too_large=size > self.max_message)
+
+    def load(self, uid: int) -> bytes:
+        """The message's bytes (the first ones only, past the size limit), for the
+        inbox; a message gone since the listing is an error."""
+        msg = self.fetch(uid)
+        if msg is None:
+            raise GameError(f"{self.address.url()}: message {uid} is gone")
+        return msg.raw
 
     # -- marking --------------------------------------------------------------------
     def mark_done(self, uid: int) -> None:

@@ -52,7 +52,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from moonshine import intake, mail, mailtext, masking
+from moonshine import imapbox, intake, mail, mailtext, masking
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text
@@ -95,11 +95,12 @@ class Entry:
 
     origin: str
     load: Callable[[], bytes]
+    done: Callable[[], None] | None = None  # once its outcome is saved (IMAP: moved to the judged folder)
 
 
 def source_entries(source: Path) -> list[Entry]:
     """The messages of a Maildir, an mbox file, a folder of ``.eml`` files or one
-    ``.eml`` file, in the source's order."""
+    ``.eml`` file, in the source's order (an IMAP mailbox: ``imap_entries``)."""
     if source.is_dir():
         if (source / "cur").is_dir() or (source / "new").is_dir():
             box = mailbox.Maildir(str(source), factory=None, create=False)
@@ -114,6 +115,44 @@ def source_entries(source: Path) -> list[Entry]:
             return [Entry(f"mbox message {i}", partial(mbox.get_bytes, key)) for i, key in enumerate(mbox.keys(), 1)]
         return [Entry(source.name, source.read_bytes)]
     raise GameError(f"{source}: no such mailbox (expected a Maildir, an mbox file, or a folder of .eml files)")
+
+
+def imap_box(game: Game, url: str) -> imapbox.ImapMailbox:
+    """The judge's IMAP mailbox at ``url`` (``imaps://USER@HOST/FOLDER``), with the
+    settings of ``inbox.imap`` in game.yaml: ``password_env`` (the variable that
+    holds the password, MOONSHINE_IMAP_PASSWORD by default) or ``password_file``
+    (a file outside the game's repository), ``done_folder`` (where judged mail
+    goes, Judged by default), ``ca_file`` (a certificate authority of the game
+    master's own), ``timeout`` (seconds)."""
+    raw = mail.config_section(game.config, "inbox").get("imap") or {}
+    if not isinstance(raw, dict):
+        raise StateError(GAME_FILE, "inbox.imap", "expected a mapping (password_env, password_file, done_folder, ...)")
+    for key in ("password_env", "password_file", "done_folder", "ca_file"):
+        if key in raw and not (isinstance(raw[key], str) and raw[key].strip()):
+            raise StateError(GAME_FILE, f"inbox.imap.{key}", f"expected a non-empty text, found {raw[key]!r}")
+    timeout = raw.get("timeout", imapbox.TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise StateError(GAME_FILE, "inbox.imap.timeout", f"expected a number of seconds, found {timeout!r}")
+    file = raw.get("password_file")
+    password = imapbox.read_password(
+        variable=raw.get("password_env") or imapbox.PASSWORD_VARIABLE,
+        file=(game.root / file) if file else None,
+    )
+    ca = raw.get("ca_file")
+    return imapbox.ImapMailbox(
+        imapbox.ImapAddress.parse(url),
+        password,
+        ca_file=(game.root / ca) if ca else None,
+        done_folder=raw.get("done_folder") or imapbox.DONE_FOLDER,
+        timeout=float(timeout),
+        max_message=mail.max_message_bytes(game.config),
+    )
+
+
+def imap_entries(box: imapbox.ImapMailbox) -> list[Entry]:
+    """The messages still in the IMAP folder, oldest first; each is moved to the
+    judged folder once its outcome is saved."""
+    return [Entry(f"IMAP message {uid}", partial(box.load, uid), partial(box.mark_done, uid)) for uid in box.pending()]
 
 
 def read_source(source: Path) -> Iterator[Incoming]:
@@ -539,7 +578,7 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
 
 def process(
     game: Game,
-    source: Path,
+    source: Path | str,
     *,
     turn: str | None = None,
     late_ok: bool = False,
@@ -548,6 +587,10 @@ def process(
 ) -> list[Outcome]:
     """Process every message of ``source`` for ``turn`` (default: the current
     turn), oldest first. Saves orders, logs every message, writes replies.
+    ``source``: a Maildir, an mbox, a folder of ``.eml`` files, or an IMAP
+    mailbox (``imaps://USER@HOST/FOLDER``, ``imap://`` with STARTTLS), whose
+    messages are moved to the judged folder once their outcome is saved: a run
+    killed before that reads them again and knows them as already processed.
 
     ``accept``: the Message-ID of one message the game master takes (late, or
     refused before): only that message is read, whatever its time and even if
@@ -559,7 +602,11 @@ def process(
     turn = turn or game.current_turn()
     game.turn_key(turn)  # a turn, or a classic game's phase; else a GameError
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
-        return _process(game, source, turn, late_ok or accept is not None, now, accept)
+        if isinstance(source, str) and imapbox.is_imap_url(source):
+            with imap_box(game, source) as box:
+                return _process(game, imap_entries(box), source, turn, late_ok or accept is not None, now, accept)
+        path = Path(source)
+        return _process(game, source_entries(path), str(path), turn, late_ok or accept is not None, now, accept)
 
 
 LOCK_WAIT = 60.0  # seconds the inbox waits for another job on the same game
@@ -604,7 +651,13 @@ def _head(entry: Entry, index: int) -> _Head:
 
 
 def _process(
-    game: Game, source: Path, turn: str, late_ok: bool, now: datetime | None, accept: str | None = None
+    game: Game,
+    entries: list[Entry],
+    source: str,
+    turn: str,
+    late_ok: bool,
+    now: datetime | None,
+    accept: str | None = None,
 ) -> list[Outcome]:
     log = load_log(game, turn)
     _recover(game, turn, log)
@@ -625,7 +678,7 @@ def _process(
         accepting=accept is not None,
     )
     # First pass: one message at a time, only what sorting and skipping need.
-    heads = [_head(entry, i) for i, entry in enumerate(source_entries(source))]
+    heads = [_head(entry, i) for i, entry in enumerate(entries)]
     if accept is not None:
         heads = [h for h in heads if h.message_id == accept.strip()]
         if not heads:
@@ -670,6 +723,10 @@ def _process(
     save_log(game, turn, ctx.log)
     journal.unlink()
     protect_orders(game, turn)
+    if accept is None:  # every message's outcome is saved: the source may let go of them
+        for h in heads:
+            if h.entry.done is not None:
+                h.entry.done()
     return outcomes
 
 

@@ -92,7 +92,8 @@ class SmtpSettings:
         return value
 
 
-def _section(cfg: GameConfig, name: str) -> dict[str, Any]:
+def config_section(cfg: GameConfig, name: str) -> dict[str, Any]:
+    """A section of game.yaml (smtp, deadlines, inbox, ...): a mapping, empty when absent."""
     raw = cfg.extra.get(name)
     if raw is None:
         return {}
@@ -115,7 +116,7 @@ def _address_ok(text: str) -> bool:
 
 def from_address(cfg: GameConfig) -> str:
     """The referee's address: ``smtp.from``, or a placeholder for dry runs."""
-    value = _section(cfg, "smtp").get("from")
+    value = config_section(cfg, "smtp").get("from")
     if value is None:
         return DEFAULT_FROM
     if not isinstance(value, str) or not _address_ok(value):
@@ -127,7 +128,7 @@ def from_address(cfg: GameConfig) -> str:
 
 def smtp_settings(cfg: GameConfig) -> SmtpSettings:
     """The ``smtp:`` section, checked. Raises StateError naming the bad key."""
-    raw = _section(cfg, "smtp")
+    raw = config_section(cfg, "smtp")
     if not raw:
         raise GameError(f"no smtp section in {GAME_FILE}: add one (host, port, security, user, password_env, from)")
     if "password" in raw:
@@ -192,7 +193,7 @@ def parse_deadline(value: Any, key: str) -> datetime:
 
 def deadline(cfg: GameConfig, turn: str) -> datetime | None:
     """The turn's deadline (UTC) from ``deadlines:`` in game.yaml, or None."""
-    raw = _section(cfg, "deadlines")
+    raw = config_section(cfg, "deadlines")
     if turn not in raw:
         return None
     return parse_deadline(raw[turn], f"deadlines.{turn}")
@@ -200,7 +201,7 @@ def deadline(cfg: GameConfig, turn: str) -> datetime | None:
 
 def max_message_bytes(cfg: GameConfig) -> int:
     """The largest incoming message read as orders (``inbox.max_message_bytes``)."""
-    raw = _section(cfg, "inbox")
+    raw = config_section(cfg, "inbox")
     value = raw.get("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1024:
         raise StateError(GAME_FILE, "inbox.max_message_bytes", f"expected a number of bytes (>= 1024), found {value!r}")

@@ -238,7 +238,20 @@ GAME = Rec(
             )
         ),
         "deadlines": Null(MapOf(When())),
-        "inbox": Null(Rec(optional={"max_message_bytes": Int()})),
+        "inbox": Null(
+            Rec(
+                optional={
+                    "max_message_bytes": Int(),
+                    "imap": Null(
+                        Rec(
+                            optional=dict.fromkeys(
+                                ("password_env", "password_file", "done_folder", "ca_file", "timeout"), Spec()
+                            )  # their values are checked by moonshine.inbox, which names the key
+                        )
+                    ),
+                }
+            )
+        ),
         "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
     },
 )

@@ -4,142 +4,20 @@ byte (``imaps://``, through a TLS terminator in front of the same server)."""
 
 from __future__ import annotations
 
-import asyncio
-import imaplib
-import socket
-import ssl
-import subprocess
-import sys
-import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from imapkit import PASSWORD, USER, Server, client, deliver, free_port, imap_server
 
 from moonshine.errors import GameError
 from moonshine.imapbox import ImapAddress, ImapMailbox, is_imap_url, read_password
 
-USER, PASSWORD = "judge", "s3cret-imap"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_for(port: int, proc: subprocess.Popen[bytes] | None = None) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"the IMAP server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
-
-
-def _certificate(directory: Path, name: str) -> tuple[Path, Path]:
-    cert, key = directory / f"{name}.pem", directory / f"{name}.key"
-    subprocess.run(
-        [
-            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost"),
-            *("-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(cert)),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
-
-
-@dataclass
-class Server:
-    port: int  # plain IMAP with STARTTLS
-    tls_port: int  # TLS from the first byte, in front of the same server
-    ca: Path
-    other_ca: Path  # a certificate the server does not use
-
-
-def _tls_terminator(listen: int, target: int, cert: Path, key: Path) -> threading.Thread:
-    """Accept TLS on ``listen`` and relay the plain bytes to ``target``."""
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(str(cert), str(key))
-    ready = threading.Event()
-
-    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            writer.close()
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target)
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-
-    async def main() -> None:
-        server = await asyncio.start_server(handle, "127.0.0.1", listen, ssl=context)
-        ready.set()
-        async with server:
-            await server.serve_forever()
-
-    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
-    thread.start()
-    ready.wait(10)
-    return thread
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("imap")
-    cert, key = _certificate(directory, "server")
-    other, _ = _certificate(directory, "other")
-    port, tls_port = _free_port(), _free_port()
-    pymap = Path(sys.executable).with_name("pymap")
-    command = [str(pymap), "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert), "--key", str(key)]
-    command += ["dict", "--demo-user", USER, "--demo-password", PASSWORD]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        _wait_for(port, proc)
-        _tls_terminator(tls_port, port, cert, key)
-        _wait_for(tls_port)
-        yield Server(port, tls_port, cert, other)
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-def _client(server: Server) -> imaplib.IMAP4:
-    conn = imaplib.IMAP4("127.0.0.1", server.port, timeout=10)
-    conn.starttls(ssl_context=ssl.create_default_context(cafile=str(server.ca)))
-    conn.login(USER, PASSWORD)
-    return conn
-
-
-def _deliver(server: Server, folder: str, *bodies: str) -> None:
-    """Messages arrive in ``folder``, as a mail server would put them there."""
-    conn = _client(server)
-    try:
-        conn.create(f'"{folder}"')
-        for i, body in enumerate(bodies):
-            msg = EmailMessage()
-            msg["From"] = "valley@players.example.org"
-            msg["To"] = "judge@moonshine.example.org"
-            msg["Subject"] = f"orders {i}"
-            msg["Message-ID"] = f"<{folder}-{i}@players.example.org>"
-            msg.set_content(body)
-            typ, _ = conn.append(f'"{folder}"', None, None, msg.as_bytes())
-            assert typ == "OK"
-    finally:
-        conn.logout()
+    with imap_server(tmp_path_factory.mktemp("imap")) as s:
+        yield s
 
 
 def _url(server: Server, folder: str, *, tls: bool = False) -> ImapAddress:
@@ -192,7 +70,7 @@ def test_password_from_the_environment_or_a_file(tmp_path: Path, monkeypatch: py
 
 
 def test_messages_are_read_in_order_and_marked_done(server: Server) -> None:
-    _deliver(server, "Orders1", "H LOO - NSS", "L BRO H", "H CHI S H LOO - NSS")
+    deliver(server, "Orders1", "H LOO - NSS", "L BRO H", "H CHI S H LOO - NSS")
     with ImapMailbox(_url(server, "Orders1"), PASSWORD, ca_file=server.ca) as box:
         got = list(box.messages())
         bodies = [m.raw.split(b"\n\n", 1)[1].strip() if b"\n\n" in m.raw else m.raw for m in got]
@@ -210,10 +88,10 @@ def test_messages_are_read_in_order_and_marked_done(server: Server) -> None:
 
 
 def test_reading_does_not_mark_a_message_seen(server: Server) -> None:
-    _deliver(server, "Peek", "H LOO H")
+    deliver(server, "Peek", "H LOO H")
     with ImapMailbox(_url(server, "Peek"), PASSWORD, ca_file=server.ca) as box:
         (msg,) = list(box.messages())
-    conn = _client(server)
+    conn = client(server)
     conn.select('"Peek"')
     _, data = conn.uid("SEARCH", "UNSEEN")
     conn.logout()
@@ -223,7 +101,7 @@ def test_reading_does_not_mark_a_message_seen(server: Server) -> None:
 @pytest.mark.parametrize("move", [True, False])
 def test_done_messages_move_to_the_folder_of_choice(server: Server, move: bool) -> None:
     source = f"Orders2-{move}"
-    _deliver(server, source, "H LOO - NSS", "L BRO H")
+    deliver(server, source, "H LOO - NSS", "L BRO H")
     with ImapMailbox(_url(server, source), PASSWORD, ca_file=server.ca, done_folder=f"Judged orders {move}") as box:
         if not move:  # as with a server without MOVE: copy, delete, expunge
             conn = box._need()
@@ -242,14 +120,15 @@ def test_the_folder_for_judged_mail_is_another_folder(server: Server) -> None:
 
 
 def test_a_message_over_the_limit_is_reported_not_downloaded(server: Server) -> None:
-    _deliver(server, "Big", "H LOO - NSS\n" + "x" * 5000)
+    deliver(server, "Big", "H LOO - NSS\n" + "x" * 5000)
     with ImapMailbox(_url(server, "Big"), PASSWORD, ca_file=server.ca, max_message=1000) as box:
         (msg,) = list(box.messages())
-    assert msg.too_large and msg.raw == b"" and msg.size > 5000
+    assert msg.too_large and msg.size > 5000 and len(msg.raw) == 1001  # the headers, for a reply
+    assert msg.raw.startswith(b"From: valley@players.example.org")
 
 
 def test_tls_from_the_first_byte(server: Server) -> None:
-    _deliver(server, "Orders3", "H LOO - NSS")
+    deliver(server, "Orders3", "H LOO - NSS")
     with ImapMailbox(_url(server, "Orders3", tls=True), PASSWORD, ca_file=server.ca) as box:
         (msg,) = list(box.messages())
     assert b"H LOO - NSS" in msg.raw
@@ -266,6 +145,6 @@ def test_wrong_password_unknown_folder_untrusted_certificate(server: Server) -> 
 
 
 def test_nothing_listening() -> None:
-    address = ImapAddress.parse(f"imap://{USER}@127.0.0.1:{_free_port()}/INBOX")
+    address = ImapAddress.parse(f"imap://{USER}@127.0.0.1:{free_port()}/INBOX")
     with pytest.raises(GameError, match="cannot connect"):
         ImapMailbox(address, PASSWORD, timeout=2).open()

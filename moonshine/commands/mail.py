@@ -95,7 +95,7 @@ def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> Non
 
 
 @click.command("inbox")
-@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.argument("source")
 @click.option("--turn", default=None, help="The turn the orders are for (default: the game's current turn).")
 @click.option("--late-ok", is_flag=True, help="Accept orders received after the turn's deadline.")
 @click.option(
@@ -108,19 +108,25 @@ def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> Non
 )
 @click.option("--send", is_flag=True, help="Also deliver the turn's replies not yet sent.")
 @game_option
-def inbox_cmd(source: Path, turn: str | None, late_ok: bool, accept: str | None, send: bool, game_dir: Path) -> None:
-    """Read orders from SOURCE: a Maildir, an mbox file, or a folder of .eml
-    files. Each message must name its gang ('gang:' line), come from one of the
-    gang's addresses in game.yaml and carry its password ('password:' line); only
-    the player's own new text is read (not quoted or forwarded text). Accepted
+def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, send: bool, game_dir: Path) -> None:
+    """Read orders from SOURCE: a Maildir, an mbox file, a folder of .eml
+    files, or an IMAP mailbox (imaps://USER@HOST[:PORT]/FOLDER, or imap://...
+    with STARTTLS; the password from MOONSHINE_IMAP_PASSWORD or inbox.imap in
+    game.yaml; judged messages are moved to the folder Judged). Each message
+    must name its gang ('gang:' line), come from one of the gang's addresses
+    in game.yaml and carry its password ('password:' line); only the player's
+    own new text is read (not quoted or forwarded text). Accepted
     orders are saved as orders/TURN/GANG.txt (the latest received before the
     deadline stands, earlier ones go to orders/TURN/history/); every message is
     answered in outbox/TURN/reply-*.eml. Messages already processed are skipped,
     so running it again is safe. With --accept MESSAGE-ID, the game master takes
     one message, late or refused before. Prints one line per message."""
     from moonshine.gamelock import game_lock
+    from moonshine.imapbox import is_imap_url
     from moonshine.inbox import LOCK_WAIT, process, reply_files
 
+    if not is_imap_url(source) and not Path(source).exists():
+        raise click.BadParameter(f"{source} does not exist (expected a Maildir, an mbox, .eml files, or imaps://...)")
     game = Game(game_dir)
     turn = turn or game.current_turn()
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):

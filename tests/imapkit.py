@@ -1,0 +1,138 @@
+"""A real IMAP server for the tests: pymap on 127.0.0.1 with a certificate made
+by openssl, plain IMAP with STARTTLS, and TLS from the first byte through a TLS
+terminator in front of the same server."""
+
+from __future__ import annotations
+
+import asyncio
+import imaplib
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+USER, PASSWORD = "judge", "s3cret-imap"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for(port: int, proc: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the IMAP server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+def _certificate(directory: Path, name: str) -> tuple[Path, Path]:
+    cert, key = directory / f"{name}.pem", directory / f"{name}.key"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost"),
+            *("-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+@dataclass
+class Server:
+    port: int  # plain IMAP with STARTTLS
+    tls_port: int  # TLS from the first byte, in front of the same server
+    ca: Path
+    other_ca: Path  # a certificate the server does not use
+
+
+def _tls_terminator(listen: int, target: int, cert: Path, key: Path) -> threading.Thread:
+    """Accept TLS on ``listen`` and relay the plain bytes to ``target``."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(cert), str(key))
+    ready = threading.Event()
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target)
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    async def main() -> None:
+        server = await asyncio.start_server(handle, "127.0.0.1", listen, ssl=context)
+        ready.set()
+        async with server:
+            await server.serve_forever()
+
+    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
+    thread.start()
+    ready.wait(10)
+    return thread
+
+
+@contextmanager
+def imap_server(directory: Path) -> Iterator[Server]:
+    """pymap on free ports of 127.0.0.1, stopped when the block ends."""
+    cert, key = _certificate(directory, "server")
+    other, _ = _certificate(directory, "other")
+    port, tls_port = free_port(), free_port()
+    pymap = Path(sys.executable).with_name("pymap")
+    command = [str(pymap), "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert), "--key", str(key)]
+    command += ["dict", "--demo-user", USER, "--demo-password", PASSWORD]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_for(port, proc)
+        _tls_terminator(tls_port, port, cert, key)
+        _wait_for(tls_port)
+        yield Server(port, tls_port, cert, other)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def client(server: Server) -> imaplib.IMAP4:
+    conn = imaplib.IMAP4("127.0.0.1", server.port, timeout=10)
+    conn.starttls(ssl_context=ssl.create_default_context(cafile=str(server.ca)))
+    conn.login(USER, PASSWORD)
+    return conn
+
+
+def deliver(server: Server, folder: str, *bodies: str) -> None:
+    """Messages arrive in ``folder``, as a mail server would put them there."""
+    conn = client(server)
+    try:
+        conn.create(f'"{folder}"')
+        for i, body in enumerate(bodies):
+            msg = EmailMessage()
+            msg["From"] = "valley@players.example.org"
+            msg["To"] = "judge@moonshine.example.org"
+            msg["Subject"] = f"orders {i}"
+            msg["Message-ID"] = f"<{folder}-{i}@players.example.org>"
+            msg.set_content(body)
+            typ, _ = conn.append(f'"{folder}"', None, None, msg.as_bytes())
+            assert typ == "OK"
+    finally:
+        conn.logout()
