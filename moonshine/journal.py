@@ -78,14 +78,17 @@ def write_point() -> None:
 # -- files ---------------------------------------------------------------------------
 
 
-def _fsync_write(path: Path, data: bytes) -> None:
+def _fsync_write(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Write ``path`` atomically; ``sync=False``: its durability is left to an
+    ``os.sync()`` the caller makes before anything depends on it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -111,6 +114,9 @@ class Transaction:
     recovered: list[str] = field(default_factory=list)  # lines about a job this one finished or undid
     committed: bool = False  # a git commit was made
     _count: int = 0
+    # files of this job written without their own fsync (``deferred_sync``): one
+    # os.sync() makes them durable before the commit point
+    unsynced: bool = False
 
     @property
     def dir(self) -> Path:
@@ -139,10 +145,10 @@ class Transaction:
         }
         _fsync_write(self.dir / JOURNAL_FILE, _dump(data).encode("utf-8"))
 
-    def _backup(self, path: Path) -> str:
+    def _backup(self, path: Path, *, sync: bool = True) -> str:
         self._count += 1
         name = f"{self._count:05d}"
-        _fsync_write(self.dir / name, path.read_bytes())
+        _fsync_write(self.dir / name, path.read_bytes(), sync=sync)
         return name
 
     def _new_dirs(self, path: Path) -> list[str]:
@@ -179,7 +185,9 @@ class Transaction:
         if path.is_dir():
             for p in sorted(path.rglob("*")):
                 if p.is_file():
-                    files[p.relative_to(path).as_posix()] = self._backup(p)
+                    files[p.relative_to(path).as_posix()] = self._backup(p, sync=False)
+            if files:  # the backups durable, with one sync, before the journal lists them
+                os.sync()
         entry = {"path": rel, "tree": True, "backup": None, "files": files, "dirs": self._new_dirs(path / "x")}
         self.entries.append(entry)
         self._save()
@@ -200,6 +208,9 @@ class Transaction:
         self.commit_message = message
         self.commit_paths = list(paths) if paths is not None else self.touched()
         self.use_git = git
+        if self.unsynced:  # the job's files durable before the journal says committing
+            os.sync()
+            self.unsynced = False
         self._save()
 
 
@@ -219,6 +230,22 @@ def before_write(path: Path) -> None:
                     txn.protect(path)
                 break
     write_point()
+
+
+def deferred_sync(path: Path) -> bool:
+    """Whether a file about to be written belongs to a job of this process that is
+    writing (its old content is saved in the journal): then its writer may skip its
+    own fsync, since the job syncs every file once before its commit point and a crash
+    before that point restores the old content anyway."""
+    if _active:
+        resolved = path.resolve()
+        for root, txn in _active.items():
+            if resolved.is_relative_to(root) and not resolved.is_relative_to(root / JOURNAL_DIR):
+                if txn.state == WRITING:
+                    txn.unsynced = True
+                    return True
+                return False
+    return False
 
 
 def active(game_dir: Path | str) -> Transaction | None:

@@ -1250,13 +1250,17 @@ def _check_turn(game: Game, turn: str, res: TurnResults, source: str) -> str:
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write a binary file so that a reader sees the old or the new content, never half."""
+    from moonshine import journal
+
+    sync = not journal.deferred_sync(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:

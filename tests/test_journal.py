@@ -136,3 +136,45 @@ def test_rollback_warns_that_players_have_the_old_reports(game: Path) -> None:
     assert "[corrected]" in result.output
     assert not (game / "turns" / "autumn-1924").exists()
     assert subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=game, check=False).returncode == 0
+
+
+def test_a_jobs_files_are_made_durable_once_before_its_commit_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within a job, files whose old content the journal holds are not fsynced one by
+    one: a single sync makes them durable before the journal says committing (a crash
+    before that point restores the old content). Outside a job each write is fsynced."""
+    import os
+
+    from moonshine import journal
+
+    events: list[str] = []
+    real_fsync, real_sync, real_save = os.fsync, os.sync, journal.Transaction._save
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "sync", lambda: (events.append("sync"), real_sync())[1])
+
+    def save(txn: journal.Transaction) -> None:
+        events.append(f"journal {txn.state}")
+        real_save(txn)
+
+    monkeypatch.setattr(journal.Transaction, "_save", save)
+    tree = tmp_path / "reports"
+    tree.mkdir()
+    for i in range(5):
+        (tree / f"{i}.txt").write_text("old\n", encoding="utf-8")
+    with transaction(tmp_path, "test") as txn:
+        txn.protect_tree(tree)
+        events.append("writes")
+        for i in range(5):
+            atomic_write_text(tree / f"{i}.txt", "new\n")
+        events.append("written")
+        txn.commit("test", git=False)
+    # the five backups: one sync before the journal lists them; the five new files:
+    # no fsync of their own, one sync before the commit point
+    assert events[: events.index("writes")] == ["sync", "journal writing", "fsync"]
+    assert events[events.index("writes") + 1 : events.index("written")] == []
+    assert events[events.index("written") + 1 :][:3] == ["sync", "journal committing", "fsync"]
+    assert all((tree / f"{i}.txt").read_text(encoding="utf-8") == "new\n" for i in range(5))
+    events.clear()
+    atomic_write_text(tmp_path / "alone.txt", "x\n")
+    assert events == ["fsync"]
