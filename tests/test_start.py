@@ -1,0 +1,101 @@
+"""The console script's fast path for a plain ``moonshine check`` (moonshine/start.py)
+gives a player exactly what the click command line gives: the same acknowledgement,
+the same error, the same exit status; and it loads no click. Anything it does not
+parse goes to the click command line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from moonshine.journal import JOURNAL_DIR
+from moonshine.start import plain_check
+
+ROOT = Path(__file__).resolve().parent.parent
+FAST = "import sys; from moonshine.start import main; main()"
+CLICK = "import sys; from moonshine.cli import main; main(prog_name='moonshine')"
+
+# (what the case shows, the arguments after "check"; GAME is the game directory)
+CASES = [
+    ("all accepted", ["orders/spring-1924/valley.txt"]),
+    ("a rejected line", ["bad.txt"]),
+    ("French", ["orders/spring-1924/valley.txt", "--language", "fr"]),
+    ("the gang named", ["--gang=genna", "orders/spring-1924/genna.txt"]),
+    ("an unknown gang", ["orders/spring-1924/valley.txt", "--gang", "nobody"]),
+    ("a turn given", ["orders/spring-1924/valley.txt", "--turn", "spring-1924"]),
+    ("a turn name that is none", ["orders/spring-1924/valley.txt", "--turn", "summer"]),
+    ("a turn not in the game", ["orders/spring-1924/valley.txt", "--turn", "autumn-1930"]),
+    ("no such file", ["orders/spring-1924/nobody.txt"]),
+    ("binary data", ["binary.txt"]),
+    ("the game elsewhere", ["GAME/orders/spring-1924/valley.txt", "--game", "GAME"]),
+    ("not a game directory", ["orders/spring-1924/valley.txt", "--game", "empty"]),
+]
+
+
+@pytest.fixture(scope="module")
+def where(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("start")
+    game = base / "game"
+    game.mkdir()
+    for name in ("game.yaml", ".moonshine-secret", "orders", "turns"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, game / name)
+    (game / "bad.txt").write_text("gang: valley\nH LOO - NOWHERE\nrecruit Q XYZ\n", encoding="utf-8")
+    (game / "binary.txt").write_bytes(b"H LOO\x00\x01")
+    (game / "empty").mkdir()
+    return game
+
+
+def _run(code: str, args: list[str], cwd: Path) -> tuple[int, str, str]:
+    done = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, text=True, check=False)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("args", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_the_fast_check_answers_as_the_command_line_does(where: Path, args: list[str]) -> None:
+    args = ["check", *(a.replace("GAME", str(where)) for a in args)]
+    assert plain_check(args) is not None  # the case takes the fast path
+    fast = _run(FAST, args, where)
+    assert fast == _run(CLICK, args, where)
+    assert fast[0] in (0, 1) and "Traceback" not in fast[2]
+    assert fast[1] or fast[2].startswith("Error: ")
+
+
+def test_the_fast_check_loads_no_click(where: Path) -> None:
+    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(\"click\" in sys.modules)')")
+    done = _run(code, ["check", "orders/spring-1924/valley.txt"], where)
+    assert done[0] == 0 and "All your orders are accepted." in done[1]
+    assert done[1].rstrip().endswith("False")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--help"],
+        ["adjudicate", "spring-1924"],
+        ["check"],
+        ["check", "-h"],
+        ["check", "--help", "x.txt"],
+        ["check", "a.txt", "b.txt"],
+        ["check", "a.txt", "--turn"],
+        ["check", "a.txt", "--turn", "--gang", "x"],
+        ["check", "a.txt", "--language", "de"],
+        ["check", "a.txt", "--bogus", "x"],
+        ["check", "a.txt", "--gang", "x", "--gang", "y"],
+        ["check", "a.txt", "--game", "game.yaml"],  # click says a file is no game directory
+    ],
+)
+def test_anything_else_goes_to_the_command_line(where: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(where)
+    assert plain_check(args) is None
+
+
+def test_a_game_with_an_interrupted_job_goes_to_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / JOURNAL_DIR).mkdir()  # the command line recovers it first
+    assert plain_check(["check", "a.txt", "--game", str(tmp_path)]) is None
+    assert plain_check(["check", "a.txt", "--game", str(tmp_path / "other")]) is not None
