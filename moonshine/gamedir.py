@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import subprocess
 
     from moonshine.classic.board import ClassicMap
+    from moonshine.classic.state import ClassicState
 
 # moonshine.journal.JOURNAL_DIR (the journal, its lock and git are imported only by the
 # commands that write: a player's check reads the game and never loads them)
@@ -113,7 +114,7 @@ class Game:
     def turns(self) -> list[str]:
         """Turns (a classic game's phases) with a state file, in order."""
         if self.is_classic:
-            from moonshine.classic.game import phases
+            from moonshine.classic.layout import phases
 
             return phases(self.root)
         base = self.root / "turns"
@@ -229,7 +230,7 @@ class Game:
         """The state at the start of ``turn``: a ``GameState``, or for a classic game
         the phase's ``ClassicState``."""
         if self.is_classic:
-            from moonshine.classic.game import load_state
+            from moonshine.classic.layout import load_state
 
             return load_state(self.root, turn, self.board())
         return self.load_state(turn)
@@ -510,7 +511,6 @@ def new_game(
 
 
 def _new_classic_game(root: Path, *, board_name: str, title: str | None, language: str, use_git: bool) -> Game:
-    from moonshine.classic import game as classic
     from moonshine.classic.board import board
 
     gmap = board(board_name)
@@ -523,5 +523,25 @@ def _new_classic_game(root: Path, *, board_name: str, title: str | None, languag
         variant=board_name,
     )
     atomic_write_text(root / GAME_FILE, config_to_yaml(cfg))
-    classic.create(root, cfg.title, use_git, board_name)
+    write_first_phase(root, board_name, title=cfg.title, use_git=use_git)
     return Game(root)
+
+
+def write_first_phase(root: Path, board_name: str, *, title: str | None, use_git: bool) -> ClassicState:
+    """Write the first phase of a game of the classic family on the bundled board
+    ``board_name`` into ``root`` (game.yaml is the caller's); commit it when git is
+    available. Returns the starting state."""
+    from moonshine.classic import state as classic_state
+    from moonshine.classic.board import board
+    from moonshine.classic.layout import orders_dir, state_path
+
+    st = classic_state.initial_state(board(board_name))
+    atomic_write_text(state_path(root, st.phase.name), classic_state.dumps(st))
+    odir = orders_dir(root, st.phase.name)
+    odir.mkdir(parents=True, exist_ok=True)
+    (odir / ".keep").touch()
+    if use_git and git_available():
+        if not is_git_repo(root):
+            subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
+        git_commit(root, f"New game: {title or 'Diplomacy'}, {st.phase.name}")
+    return st

@@ -13,7 +13,6 @@ comment. A line that cannot be read is reported and skipped.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,11 @@ from typing import Any
 import yaml
 
 from moonshine.classic import state as state_mod
-from moonshine.classic.board import ClassicMap, board, standard_map
+from moonshine.classic.board import ClassicMap, standard_map
+from moonshine.classic.layout import load_state as load_state
+from moonshine.classic.layout import orders_dir as orders_dir
+from moonshine.classic.layout import phases as phases
+from moonshine.classic.layout import state_path as state_path
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Order, OrderError, parse_order
 from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
@@ -34,54 +37,12 @@ _HEADER = re.compile(r"^\s*(?:power|puissance|gang|turn|tour|phase|password|pass
 MAP_NAME = "classic"
 
 
-def state_path(root: Path, phase: str) -> Path:
-    return root / "turns" / phase / "state.yaml"
-
-
-def orders_dir(root: Path, phase: str) -> Path:
-    return root / "orders" / phase
-
-
-def phases(root: Path) -> list[str]:
-    """Phases with a state file, in order."""
-    found: list[Phase] = []
-    base = root / "turns"
-    if base.is_dir():
-        for p in base.iterdir():
-            try:
-                ph = Phase.parse(p.name)
-            except ValueError:
-                continue
-            if (p / "state.yaml").is_file():
-                found.append(ph)
-    return [p.name for p in sorted(found, key=Phase.sort_key)]
-
-
 def create(root: Path, title: str | None, use_git: bool, board_name: str = MAP_NAME) -> ClassicState:
     """Write the first phase of a game of the classic family on the bundled board
     ``board_name`` into ``root`` (game.yaml is the caller's). Returns the starting state."""
-    from moonshine.gamedir import atomic_write_text, git_available, git_commit, is_git_repo
+    from moonshine.gamedir import write_first_phase
 
-    gmap = board(board_name)
-    st = state_mod.initial_state(gmap)
-    atomic_write_text(state_path(root, st.phase.name), state_mod.dumps(st))
-    odir = orders_dir(root, st.phase.name)
-    odir.mkdir(parents=True, exist_ok=True)
-    (odir / ".keep").touch()
-    if use_git and git_available():
-        if not is_git_repo(root):
-            subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
-        git_commit(root, f"New game: {title or 'Diplomacy'}, {st.phase.name}")
-    return st
-
-
-def load_state(root: Path, phase: str, gmap: ClassicMap) -> ClassicState:
-    """The state at the start of ``phase``; an error naming the phases there are."""
-    path = state_path(root, phase)
-    if not path.is_file():
-        known = ", ".join(phases(root)) or "none"
-        raise GameError(f"{path}: no state for {phase} (phases in this game: {known})")
-    return state_mod.load(path, gmap)
+    return write_first_phase(root, board_name, title=title, use_git=use_git)
 
 
 def power_of_file(path: Path, gmap: ClassicMap) -> str:
