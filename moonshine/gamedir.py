@@ -531,6 +531,8 @@ def write_first_phase(root: Path, board_name: str, *, title: str | None, use_git
     """Write the first phase of a game of the classic family on the bundled board
     ``board_name`` into ``root`` (game.yaml is the caller's); commit it when git is
     available. Returns the starting state."""
+    import subprocess
+
     from moonshine.classic import state as classic_state
     from moonshine.classic.board import board
     from moonshine.classic.layout import orders_dir, state_path
