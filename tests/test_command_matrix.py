@@ -62,8 +62,9 @@ def test_check_acknowledges_every_line(games: dict[str, Path], variant: str) -> 
     assert result.exit_code == 1  # one line is rejected
     assert "REJECTED" in result.output and "did you mean PAR (Paris)?" in result.output
     assert "accepted" in result.output
-    french = run(game, "check", str(path), "--language", "fr")
+    french = run(game, "check", str(path), "--language", "fr", "--turn", "printemps-1901")
     assert "vouliez-vous dire PAR (Paris) ?" in french.output and "accepté" in french.output
+    assert "ordres de France (FRA), printemps 1901 (mouvement)" in french.output
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -203,7 +204,7 @@ def test_classic_reports_give_centres_retreats_and_builds(tmp_path: Path) -> Non
     (game / "orders" / "spring-1901").rename(game / "orders" / "fall-1901")
     _phase(game, "fall-1901", {"GER": "A MUN - BUR\nA RUH S A MUN - BUR\n", "FRA": "A BUR H\n"})
     bulletin = (game / "turns" / "fall-1901" / "reports" / "bulletin.txt").read_text(encoding="utf-8")
-    assert "UNITÉS DÉLOGÉES" in bulletin
+    assert "UNITÉS DÉLOGÉES" in bulletin and "bulletin, automne 1901" in bulletin
     assert "A BUR (FRA) peut se retirer en : BEL, GAS, MAR, PIC" in bulletin
     english = run(game, "report", "fall-1901", "--gang", "france", "--print", "--language", "en")
     assert "A BUR (FRA) may retreat to: BEL, GAS, MAR, PIC" in english.output

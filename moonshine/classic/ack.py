@@ -34,7 +34,7 @@ from moonshine.classic.orders import (
     unit_of,
 )
 from moonshine.classic.rules import Board, Problem, assign, problem, retreat_problem
-from moonshine.classic.state import ClassicState, Step
+from moonshine.classic.state import ClassicState, Phase, Step
 
 if TYPE_CHECKING:
     from moonshine.intake import ChatterTest
@@ -43,7 +43,7 @@ LANGUAGES = ("en", "fr")
 
 # The words of the acknowledgement (the reasons are the rules module's PROBLEMS).
 WORDS: dict[str, dict[str, str]] = {
-    "title": {"en": "{board}: orders of {power} for {phase}", "fr": "{board} : ordres de {power} pour {phase}"},
+    "title": {"en": "{board}: orders of {power} for {phase}", "fr": "{board} : ordres de {power}, {phase}"},
     "file": {"en": "File: {file}", "fr": "Fichier : {file}"},
     "understood": {"en": "ORDERS AS UNDERSTOOD", "fr": "ORDRES TELS QUE COMPRIS"},
     "line": {"en": "line", "fr": "ligne"},
@@ -405,7 +405,7 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
     lang = language if language in LANGUAGES else "en"
     step = {Step.MOVEMENT: "movement", Step.RETREATS: "retreats", Step.ADJUSTMENTS: "adjustments"}[ack.step]
     name = gmap.powers.get(ack.power, ack.power)
-    phase = f"{ack.phase} ({word(step, lang)})"
+    phase = f"{Phase.parse(ack.phase).label(lang)} ({word(step, lang)})"
     out = [word("title", lang, board=gmap.info.title, power=f"{name} ({ack.power})", phase=phase)]
     if source:
         out.append(word("file", lang, file=source))

@@ -16,14 +16,14 @@ import yaml
 from moonshine.classic.adjustments import adjustment_counts
 from moonshine.classic.board import ClassicMap
 from moonshine.classic.rules import retreat_problem
-from moonshine.classic.state import ClassicState, Step
+from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.errors import GameError
 
 LANGUAGES = ("en", "fr")
 
 WORDS: dict[str, dict[str, str]] = {
-    "report": {"en": "{board}: report of {power} for {phase}", "fr": "{board} : rapport de {power} pour {phase}"},
-    "bulletin": {"en": "{board}: bulletin of {phase}", "fr": "{board} : bulletin de {phase}"},
+    "report": {"en": "{board}: report of {power} for {phase}", "fr": "{board} : rapport de {power}, {phase}"},
+    "bulletin": {"en": "{board}: bulletin of {phase}", "fr": "{board} : bulletin, {phase}"},
     "your_results": {"en": "YOUR ORDERS AND THEIR RESULTS", "fr": "VOS ORDRES ET LEURS RÉSULTATS"},
     "results": {"en": "RESULTS", "fr": "RÉSULTATS"},
     "ignored": {"en": "Orders ignored", "fr": "Ordres ignorés"},
@@ -53,6 +53,13 @@ WORDS: dict[str, dict[str, str]] = {
 
 def word(key: str, language: str, **values: object) -> str:
     return (WORDS[key].get(language) or WORDS[key]["en"]).format(**values)
+
+
+def _label(phase: str, language: str) -> str:
+    try:
+        return Phase.parse(phase).label(language)
+    except ValueError:
+        return phase
 
 
 def load_results(path: Path) -> dict[str, Any]:
@@ -100,7 +107,7 @@ def render_text(
 ) -> str:
     """A power's private report (``power``) or the bulletin (None), as text."""
     lang = language if language in LANGUAGES else "en"
-    phase = str(data.get("phase", ""))
+    phase = _label(str(data.get("phase", "")), lang)
 
     def name(p: str) -> str:
         return f"{gmap.powers.get(p, p)} ({p})"
@@ -155,7 +162,7 @@ def render_text(
     if nxt.winner:
         out.append(word("winner", lang, power=name(nxt.winner)))
     else:
-        out.append(word("next", lang, phase=nxt.phase.name))
+        out.append(word("next", lang, phase=nxt.phase.label(lang)))
     out.append(word("map", lang))
     return "\n".join(out) + "\n"
 

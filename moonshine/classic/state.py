@@ -39,7 +39,9 @@ class Step(StrEnum):
     ADJUSTMENTS = "adjustments"
 
 
-_PHASE = re.compile(r"^(spring|fall|winter)-(\d{4})(-retreats)?$")
+_PHASE = re.compile(r"^(spring|fall|autumn|winter|printemps|automne|hiver)-(\d{4})(-retreats|-retraites)?$")
+_SEASON_WORDS = {"printemps": "spring", "automne": "fall", "autumn": "fall", "hiver": "winter"}
+_FRENCH = {"spring": "printemps", "fall": "automne", "winter": "hiver"}
 
 
 @dataclass(frozen=True, order=True)
@@ -51,12 +53,12 @@ class Phase:
     @classmethod
     def parse(cls, text: str) -> Phase:
         m = _PHASE.match(text.strip().lower())
-        if not m or (m.group(1) == "winter" and m.group(3)):
+        if not m or (_SEASON_WORDS.get(m.group(1), m.group(1)) == "winter" and m.group(3)):
             raise ValueError(
                 f"{text!r} is not a phase name (spring-1901, spring-1901-retreats, fall-1901, "
                 "fall-1901-retreats, winter-1901)"
             )
-        season = Season(m.group(1))
+        season = Season(_SEASON_WORDS.get(m.group(1), m.group(1)))  # printemps-1901 in a French game
         step = Step.ADJUSTMENTS if season is Season.WINTER else Step.RETREATS if m.group(3) else Step.MOVEMENT
         return cls(int(m.group(2)), season, step)
 
@@ -65,6 +67,14 @@ class Phase:
         if self.step is Step.RETREATS:
             return f"{self.season.value}-{self.year}-retreats"
         return f"{self.season.value}-{self.year}"
+
+    def label(self, language: str = "en") -> str:
+        """``spring-1901`` in English (the name the commands take); ``printemps 1901``,
+        ``automne 1901 (retraites)``, ``hiver 1901`` in French."""
+        if language != "fr":
+            return self.name
+        text = f"{_FRENCH[self.season.value]} {self.year}"
+        return text + " (retraites)" if self.step is Step.RETREATS else text
 
     def sort_key(self) -> tuple[int, int, int]:
         order = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
