@@ -218,3 +218,25 @@ def test_classic_reports_give_centres_retreats_and_builds(tmp_path: Path) -> Non
     html = (game / "turns" / "fall-1901-retreats" / "reports" / "FRA.html").read_text(encoding="utf-8")
     assert 'src="cid:map.png"' in html and "peut construire 2" in html
     assert (game / "turns" / "fall-1901-retreats" / "reports" / "map.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_an_interrupted_classic_adjudication_leaves_the_game_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moonshine.classic import game as classic
+
+    game = tmp_path / "game"
+    assert CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git"]).exit_code == 0
+    (game / "orders" / "spring-1901" / "FRA.txt").write_text("A PAR - BUR\n", encoding="utf-8")
+    before = sorted(p.relative_to(game).as_posix() for p in game.rglob("*") if p.is_file())
+
+    def broken(*args: object, **kwargs: object) -> list[Path]:
+        raise KeyboardInterrupt  # the run is stopped once results and the next state are written
+
+    monkeypatch.setattr(classic, "write_phase_reports", broken)
+    CliRunner().invoke(main, ["adjudicate", "spring-1901", "--game", str(game)])
+    after = sorted(p.relative_to(game).as_posix() for p in game.rglob("*") if p.is_file())
+    assert [p for p in after if not p.startswith(".moonshine")] == before
+    monkeypatch.undo()
+    done = run(game, "adjudicate", "spring-1901")
+    assert done.exit_code == 0 and "moved to BUR" in done.output

@@ -176,7 +176,7 @@ def adjudicate_phase_dir(
     if not nxt.winner:
         odir = orders_dir(root, nxt.phase.name)
         odir.mkdir(parents=True, exist_ok=True)
-        (odir / ".keep").touch()
+        atomic_write_text(odir / ".keep", "")  # through the journal: undone with the rest
     if commit:
         git_commit(root, f"Adjudicate {ph.name}")
     return Adjudicated(outcome, problems, results_path, next_path)

@@ -159,16 +159,24 @@ def simulate(turns: int, seed: str, map_name: str, out: Path | None) -> None:
 def _adjudicate_classic(game: Game, phase: str, *, force: bool, commit: bool) -> None:
     """A phase of a classic-family game (spring-1901, spring-1901-retreats,
     winter-1901) on its board: orders from orders/PHASE/POWER.txt, results in
-    turns/PHASE/results.yaml."""
-    from moonshine.classic.board import board
-    from moonshine.classic.game import adjudicate_phase_dir, write_phase_reports
-    from moonshine.gamedir import git_commit
+    turns/PHASE/results.yaml. One transaction, as for Moonshine: if it is
+    interrupted, the next command undoes it."""
+    from moonshine.classic import game as classic
+    from moonshine.classic.state import Phase
+    from moonshine.gamedir import is_git_repo
+    from moonshine.journal import transaction
 
-    gmap = board(game.config.map)
-    done = adjudicate_phase_dir(game.root, phase, force=force, commit=False, gmap=gmap)
-    reports = write_phase_reports(game.root, done.outcome.phase.name, gmap, language=game.config.language)
-    if commit:
-        git_commit(game.root, f"Adjudicate {done.outcome.phase.name}")
+    game.turn_key(phase)  # a phase's name, else a clear error
+    gmap = game.board()
+    with transaction(game.root, f"adjudicate {phase}", notify=click.echo) as txn:
+        tdir = game.turn_dir(Phase.parse(phase).name)
+        for picture in ("map.svg", "map.png"):
+            txn.protect(tdir / picture)
+        txn.protect_tree(tdir / "reports")
+        done = classic.adjudicate_phase_dir(game.root, phase, force=force, commit=False, gmap=gmap)
+        name = done.outcome.phase.name
+        reports = classic.write_phase_reports(game.root, name, gmap, language=game.config.language)
+        txn.commit(f"Adjudicate {name}", git=commit and is_git_repo(game.root))
     click.echo(done.results_path.with_suffix(".txt").read_text(encoding="utf-8").rstrip())
     click.echo("")
     click.echo(f"Results: {done.results_path}")
