@@ -415,7 +415,10 @@ def git_commit(root: Path, message: str, paths: list[str] | None = None) -> bool
     where = paths if paths is not None else ["."]
     excluded = [f":(exclude,glob)**/{pattern}" for pattern in IGNORED]
     # Lock files an older version committed leave the repository (the files stay).
-    run("rm", "-q", "-r", "--cached", "--ignore-unmatch", "--", *(f":(glob)**/{p}" for p in IGNORED[1:]))
+    untracked = run("rm", "-r", "--cached", "--ignore-unmatch", "--", *(f":(glob)**/{p}" for p in IGNORED[1:]))
+    gone = {line[4:-1] for line in untracked.stdout.splitlines() if line.startswith("rm '") and line.endswith("'")}
+    if gone and set(run("diff", "--cached", "--name-only").stdout.splitlines()) == gone:
+        run("commit", "-q", "-m", "Lock files out of git")  # nothing else is staged: only their removal
     add = run("add", "-A", "--", *where, *excluded)
     if add.returncode != 0:
         raise GameError(f"git add failed in {root}: {add.stderr.strip()}")

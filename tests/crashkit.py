@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -176,9 +176,12 @@ def crash_trial(
     shutil.rmtree(work)
 
 
-def random_times(n: int, longest: float, seed: int) -> list[float]:
+def random_times(n: int, longest: float, seed: int) -> Iterator[float]:
+    """Random kill times (seconds) within a run's length, for at most 3 n runs: the
+    caller stops when it has killed n runs (some end before their kill time)."""
     rng = random.Random(seed)
-    return [rng.uniform(0.05, longest) for _ in range(n)]
+    for _ in range(3 * n):
+        yield rng.uniform(0.05, longest)
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -121,15 +121,18 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
     answered in outbox/TURN/reply-*.eml. Messages already processed are skipped,
     so running it again is safe. With --accept MESSAGE-ID, the game master takes
     one message, late or refused before. Prints one line per message."""
-    from moonshine.gamelock import game_lock
+    from moonshine.gamedir import is_git_repo
     from moonshine.imapbox import is_imap_url
     from moonshine.inbox import LOCK_WAIT, process, reply_files
+    from moonshine.journal import transaction
 
     if not is_imap_url(source) and not Path(source).exists():
         raise click.BadParameter(f"{source} does not exist (expected a Maildir, an mbox, .eml files, or imaps://...)")
     game = Game(game_dir)
     turn = turn or game.current_turn()
-    with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
+    # the game's lock, and a commit of what the run wrote even if it is killed before its own
+    forward = (f"Orders by mail for {turn}", [f"orders/{turn}", f"outbox/{turn}"], is_git_repo(game.root))
+    with transaction(game.root, f"inbox {turn}", wait=LOCK_WAIT, notify=click.echo, forward=forward):
         outcomes = process(game, source, turn=turn, late_ok=late_ok, accept=accept)
         counts = Counter(o.status for o in outcomes)
         for o in outcomes:
