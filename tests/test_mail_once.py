@@ -114,7 +114,8 @@ def test_every_recipient_gets_every_message_and_duplicates_only_where_unknown(tm
         total_drops += sum(dropper.drops.values())
     assert total_drops > 0
     print(
-        f"\nSMTP server dropping connections ({total_drops} drops): {ROUNDS} games, {total_pairs} (message, recipient) pairs all delivered; "
+        f"\nSMTP server dropping connections ({total_drops} drops): {ROUNDS} games, "
+        f"{total_pairs} (message, recipient) pairs all delivered; "
         f"{total_unknown} deliveries of unknown outcome recorded, {total_dupes} duplicate(s) received, all among them"
     )
 
