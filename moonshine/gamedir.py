@@ -139,12 +139,7 @@ class Game:
         """A key that orders the game's turns (or a classic game's phases); a
         GameError for a name that is neither."""
         try:
-            if self.is_classic:
-                from moonshine.classic.state import Phase
-
-                return Phase.parse(turn).sort_key()
-            t = Turn.parse(turn)
-            return (t.year, t.season_index)
+            return self.variant.turn_key(turn)
         except ValueError as exc:
             raise GameError(str(exc)) from None
 
@@ -173,7 +168,7 @@ class Game:
     @property
     def side_word(self) -> str:
         """What the players lead: gangs (Moonshine) or powers (classic family)."""
-        return "power" if self.is_classic else "gang"
+        return self.variant.side
 
     # -- contents ----------------------------------------------------------------
     @property

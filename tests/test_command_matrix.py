@@ -240,3 +240,21 @@ def test_an_interrupted_classic_adjudication_leaves_the_game_as_it_was(
     monkeypatch.undo()
     done = run(game, "adjudicate", "spring-1901")
     assert done.exit_code == 0 and "moved to BUR" in done.output
+
+
+def test_the_variant_value_says_who_plays_and_orders_its_turns() -> None:
+    from moonshine import variants
+
+    moonshine, classic = variants.get("moonshine"), variants.get("classic")
+    assert (moonshine.side, classic.side, variants.get("pure").side) == ("gang", "power", "power")
+    phases = ["winter-1901", "spring-1902", "fall-1901-retreats", "spring-1901", "fall-1901"]
+    assert sorted(phases, key=classic.turn_key) == [
+        "spring-1901",
+        "fall-1901",
+        "fall-1901-retreats",
+        "winter-1901",
+        "spring-1902",
+    ]
+    assert sorted(["spring-1925", "autumn-1924", "spring-1924"], key=moonshine.turn_key)[0] == "spring-1924"
+    with pytest.raises(ValueError):
+        moonshine.turn_key("winter-1901")

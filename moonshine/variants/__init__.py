@@ -26,6 +26,23 @@ class Variant:
     description: str
     map: str  # the map (Moonshine) or board (classic family) a new game uses
 
+    @property
+    def side(self) -> str:
+        """What a player leads, as the game's messages say it: a gang, or a power."""
+        return "power" if self.family == CLASSIC else "gang"
+
+    def turn_key(self, name: str) -> tuple[int, ...]:
+        """A key ordering the variant's turns (``spring-1924``) or phases
+        (``spring-1901-retreats``); ValueError for a name that is neither."""
+        if self.family == CLASSIC:
+            from moonshine.classic.state import Phase
+
+            return Phase.parse(name).sort_key()
+        from moonshine.turns import Turn
+
+        t = Turn.parse(name)
+        return (t.year, t.season_index)
+
 
 _MOONSHINE = Variant(
     MOONSHINE,
