@@ -32,7 +32,7 @@ GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
 # Never committed: the secret, the locks (the game's and older games' inbox locks), and
 # the journal of an interrupted inbox run (moonshine.inbox.JOURNAL).
-IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal")
+IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal", ".*.tmp")
 LANGUAGES = ("en", "fr")
 
 

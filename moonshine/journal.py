@@ -287,6 +287,20 @@ def _restore(root: Path, jdir: Path, entry: dict[str, Any]) -> None:
             p.rmdir()
 
 
+def _remove_half_written(root: Path, rels: list[str]) -> None:
+    """The temporary files of atomic writes the killed job had not finished
+    (``.NAME.XXXX.tmp``, never a game file), in the directories it wrote in."""
+    dirs: set[Path] = set()
+    for rel in rels:
+        p = root / rel
+        dirs.add(p if p.is_dir() else p.parent)
+    for d in sorted(dirs):
+        if d.is_dir():
+            for tmp in d.rglob(".*.tmp"):
+                if tmp.is_file():
+                    tmp.unlink(missing_ok=True)
+
+
 def _clear_git_lock(root: Path) -> str | None:
     lock = root / ".git" / "index.lock"
     if not lock.exists():
@@ -328,6 +342,9 @@ def recover(game_dir: Path | str) -> list[str]:
         lines.append(f"Undid the interrupted '{job}' (started {started}): the game is as it was before it.")
     if git_note:
         lines.append(git_note[0].upper() + git_note[1:] + ".")
+    _remove_half_written(
+        root, [str(e["path"]) for e in raw["entries"]] + [str(p) for p in (raw.get("commit") or {}).get("paths") or []]
+    )
     _drop(jdir)
     return lines
 
