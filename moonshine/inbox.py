@@ -515,6 +515,7 @@ class _Context:
     closed: bool = False  # the turn is adjudicated: orders are kept for the game master, not taken
     accepting: bool = False  # the game master takes this message (inbox --accept)
     history_numbers: dict[str, int] = field(default_factory=dict)  # gang -> last history file's number
+    orphans: dict[tuple[str, str], Path] | None = None  # (gang, Message-ID) -> history file of a killed run
 
     @property
     def language(self) -> str:
@@ -926,8 +927,32 @@ def _as_turn(name: str) -> Turn | str:
         return name
 
 
-def _history_path(ctx: _Context, gang: str) -> Path:
-    """The next file of ``gang``'s history (the folder is listed once per run)."""
+def _orphan_histories(ctx: _Context) -> dict[tuple[str, str], Path]:
+    """History files a killed run wrote for messages its log never recorded, by
+    gang and Message-ID (read once per run): the message is read again, and its
+    file is written again in the same place instead of a second one."""
+    if ctx.orphans is None:
+        recorded = {str(s.get("message_id")) for s in ctx.log.submissions}
+        ctx.orphans = {}
+        base = ctx.game.orders_dir(ctx.turn) / HISTORY
+        for p in sorted(base.glob("*-*.txt")) if base.is_dir() else ():
+            try:
+                with p.open(encoding="utf-8", errors="replace") as fh:
+                    head = [fh.readline() for _ in range(4)]
+            except OSError:
+                continue
+            ids = [ln[len("# message-id: ") :].strip() for ln in head if ln.startswith("# message-id: ")]
+            if ids and ids[0] not in recorded:
+                ctx.orphans[(p.stem.rpartition("-")[0], ids[0])] = p
+    return ctx.orphans
+
+
+def _history_path(ctx: _Context, gang: str, message_id: str) -> Path:
+    """The file of ``gang``'s history for a message: the one a killed run wrote for
+    it, else the next one (the folder is listed once per run)."""
+    orphan = _orphan_histories(ctx).get((gang, message_id))
+    if orphan is not None:
+        return orphan
     base = ctx.game.orders_dir(ctx.turn) / HISTORY
     last = ctx.history_numbers.get(gang)
     if last is None:
@@ -953,7 +978,7 @@ def _meta(r: _Reading, received: datetime, where: str, note: str = "") -> str:
 def _keep(ctx: _Context, r: _Reading, gang: str, text: str, where: str, why: str) -> str:
     """Keep orders that are not taken in the gang's history, for the game master;
     returns the file's path in the game."""
-    history = _history_path(ctx, gang)
+    history = _history_path(ctx, gang, r.message_id)
     atomic_write_text(history, _meta(r, r.received or ctx.now, where, why) + text)
     return history.relative_to(ctx.game.root).as_posix()
 
@@ -969,7 +994,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
         raise _Reject(phrase("reject.nothing_readable", n=check.rejected), gang, check.acknowledgement)
     standing = ctx.log.current.get(gang)
     standing_at = _parse_time(standing.get("received")) if standing else None
-    history = _history_path(ctx, gang)
+    history = _history_path(ctx, gang, r.message_id)
     rel_history = history.relative_to(ctx.game.orders_dir(ctx.turn)).as_posix()
     taken = "taken by the game master (inbox --accept)" if ctx.accepting else ""
     atomic_write_text(history, _meta(r, received, where, taken) + text)

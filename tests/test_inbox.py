@@ -841,3 +841,24 @@ def test_real_reader_acknowledges_french_orders_in_french(tmp_path: Path) -> Non
     assert "ORDRES TELS QUE COMPRIS" in text  # the acknowledgement, in the game's language
     assert "Fichier : courriel de terry@valley.example, reçu le 28 février 2024 à 10 h 00 UTC" in text
     assert VALLEY_PW not in text
+
+
+def test_a_killed_runs_history_file_is_written_again_in_place(tmp_path: Path) -> None:
+    """A run killed after it kept a message's orders in the history, before its log
+    recorded the message: the next run reads the message again and writes the same
+    history file, not a second one."""
+    game = make_game(tmp_path)
+    msg = order_mail(TERRY, VALLEY_ORDERS, msgid="<killed@valley.example>")
+    history = game.orders_dir(TURN) / "history"
+    history.mkdir(parents=True)
+    orphan = history / "valley-1.txt"
+    orphan.write_text("# received: 2024-02-28T10:00:00+00:00\n# message-id: <killed@valley.example>\nH LOO - NSS\n")
+    recorded = history / "valley-2.txt"  # a file of a message the log did record stays as it is
+    recorded.write_text("# message-id: <other@valley.example>\nL KEN hold\n")
+    log = game.orders_dir(TURN) / "inbox.yaml"
+    assert not log.exists()
+    result = run_inbox(game, eml_folder(tmp_path / "box", [msg]))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in history.iterdir()) == ["valley-1.txt", "valley-2.txt"]
+    assert "H LOO - NSS" in orphan.read_text(encoding="utf-8") and "# from: " in orphan.read_text(encoding="utf-8")
+    assert recorded.read_text(encoding="utf-8") == "# message-id: <other@valley.example>\nL KEN hold\n"
