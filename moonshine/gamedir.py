@@ -60,8 +60,14 @@ def seed_hash(seed: str) -> str:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
+    """Write a text file (UTF-8, ``\n`` line ends) as ``atomic_write_bytes`` does."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write a file so that a reader sees the old or the new content, never half.
-    Within a job (``moonshine.journal``) the file's old content is saved first."""
+    Within a job (``moonshine.journal``) the file's old content is saved first, and
+    its durability may be left to the one sync before the job's commit point."""
     import tempfile
 
     from moonshine import journal
@@ -72,8 +78,8 @@ def atomic_write_text(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             if sync:
                 fh.flush()
                 os.fsync(fh.fileno())

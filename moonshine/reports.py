@@ -12,8 +12,6 @@ appear in its own report only."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +22,7 @@ import jinja2
 import moonshine
 from moonshine import i18n, receipts, scoring
 from moonshine.errors import GameError, StateError
-from moonshine.gamedir import Game, GameConfig, atomic_write_text
+from moonshine.gamedir import Game, GameConfig, atomic_write_bytes, atomic_write_text
 from moonshine.geo import UPKEEP, Feature, GameMap
 from moonshine.money import Money, dollars
 from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, SupportMove, Transport, parse_canonical
@@ -1246,26 +1244,6 @@ def _check_turn(game: Game, turn: str, res: TurnResults, source: str) -> str:
     if res.next.turn != nxt_name:
         raise StateError(source, "next.turn", f"expected {nxt_name}, found {res.next.turn}")
     return nxt_name
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write a binary file so that a reader sees the old or the new content, never half."""
-    from moonshine import journal
-
-    sync = not journal.deferred_sync(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            if sync:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def render_map(

@@ -18,10 +18,9 @@ from pathlib import Path
 
 from moonshine import charts, i18n, scoring
 from moonshine.errors import GameError
-from moonshine.gamedir import Game, atomic_write_text
+from moonshine.gamedir import Game, atomic_write_bytes, atomic_write_text
 from moonshine.reports import (
     RESULTS_FILE,
-    atomic_write_bytes,
     bulletin_context,
     environment,
     load_turn,

@@ -138,8 +138,7 @@ def adjudicate_phase_dir(
 ) -> Adjudicated:
     """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``."""
     from moonshine.classic.picture import has_layout, render_both
-    from moonshine.gamedir import atomic_write_text, git_commit
-    from moonshine.reports import atomic_write_bytes
+    from moonshine.gamedir import atomic_write_bytes, atomic_write_text, git_commit
 
     gmap = gmap or standard_map()
     try:
@@ -195,8 +194,7 @@ def write_phase_reports(
     ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
     ``bulletin.html``, and the phase's map picture (``map.svg``, ``map.png``)."""
     from moonshine.classic.report import load_results, render_all
-    from moonshine.gamedir import atomic_write_text
-    from moonshine.reports import atomic_write_bytes
+    from moonshine.gamedir import atomic_write_bytes, atomic_write_text
 
     try:
         ph = Phase.parse(phase)
