@@ -831,10 +831,12 @@ def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
 
 def _recentre(items: Iterable[Item], dy: float) -> list[Item]:
     """Shift items drawn around y = 0 down to ``dy``."""
-    return [_moved(i, 0.0, dy) for i in items]
+    return [moved(i, 0.0, dy) for i in items]
 
 
-def _moved(item: Item, dx: float, dy: float) -> Item:
+def moved(item: Item, dx: float, dy: float) -> Item:
+    """The item shifted by (dx, dy); a group with everything in it."""
+
     def mv(p: Pt) -> Pt:
         return p[0] + dx, p[1] + dy
 
@@ -846,7 +848,7 @@ def _moved(item: Item, dx: float, dy: float) -> Item:
         return Circle(mv(item.centre), item.r, item.paint)
     if isinstance(item, Label):
         return Label(mv(item.at), item.text, item.size, item.colour, item.anchor, item.bold, item.italic, item.halo)
-    return Group(item.attrs, tuple(_moved(i, dx, dy) for i in item.items), item.opacity)
+    return Group(item.attrs, tuple(moved(i, dx, dy) for i in item.items), item.opacity)
 
 
 def _raid_badge(text: str, c: Pt) -> tuple[Item, ...]:

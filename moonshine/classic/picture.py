@@ -58,6 +58,7 @@ from moonshine.picture import (
     Pt,
     Scene,
     ink,
+    moved,
     scene_png,
     scene_svg,
 )
@@ -1272,7 +1273,7 @@ def _legend(
         items.append(Label((x, top + 10), head, LEGEND_FONT + 1, TEXT, anchor="start", bold=True))
         for j, (symbol, text) in enumerate(entries):
             y = top + LEGEND_HEAD + 8 + j * LEGEND_ROW
-            items.extend(_moved(s, x, y) for s in symbol)
+            items.extend(moved(s, x, y) for s in symbol)
             items.append(Label((x + 44, y), text, LEGEND_FONT, TEXT, anchor="start"))
         x += need + gap
     height = LEGEND_HEAD + 8 + rows * LEGEND_ROW
@@ -1291,21 +1292,6 @@ class _GreyScene(_Scene):
 
 def _sq(c: Pt, r: float) -> tuple[Pt, ...]:
     return ((c[0] - r, c[1] - r), (c[0] + r, c[1] - r), (c[0] + r, c[1] + r), (c[0] - r, c[1] + r))
-
-
-def _moved(item: Item, dx: float, dy: float) -> Item:
-    def m(p: Pt) -> Pt:
-        return p[0] + dx, p[1] + dy
-
-    if isinstance(item, Poly):
-        return Poly(tuple(tuple(m(p) for p in ring) for ring in item.rings), item.paint)
-    if isinstance(item, Line):
-        return Line(tuple(m(p) for p in item.points), item.paint)
-    if isinstance(item, Circle):
-        return Circle(m(item.centre), item.r, item.paint)
-    if isinstance(item, Label):
-        return Label(m(item.at), item.text, item.size, item.colour, item.anchor, item.bold, item.italic, item.halo)
-    return Group(item.attrs, tuple(_moved(i, dx, dy) for i in item.items), item.opacity)
 
 
 # -- output ------------------------------------------------------------------------------------
