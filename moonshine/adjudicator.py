@@ -20,15 +20,13 @@ No I/O here.
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import operator
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from moonshine import routes
+from moonshine import records, routes
 from moonshine import rules as moonshine_rules
 from moonshine.geo import District, GameMap, UnitKind
 from moonshine.orders import (
@@ -43,6 +41,7 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
+from moonshine.records import dataclass
 from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
 from moonshine.rules import MOONSHINE
 from moonshine.state import GameState, Unit
@@ -121,7 +120,7 @@ class Outcome:
     dislodged: dict[UnitRef, Dislodgement]
     assaults: list[AssaultResult]
     units: list[Unit]  # positions after movement and retreats, in map order
-    ignored: dict[UnitRef, str] = dataclasses.field(default_factory=dict)  # orders for no unit on the board
+    ignored: dict[UnitRef, str] = records.field(default_factory=dict)  # orders for no unit on the board
 
     def moved_to(self, unit: UnitRef) -> str | None:
         """Where the unit moved, or None if it did not move."""

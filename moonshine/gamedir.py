@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from moonshine import state as state_mod
 from moonshine import variants, yamlio
 from moonshine.errors import GameError, StateError
 from moonshine.geo import GameMap, load_map
+from moonshine.records import dataclass, field
 from moonshine.state import GameState
 from moonshine.turns import Turn
 

@@ -9,11 +9,11 @@ import functools
 import re
 import string
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from moonshine import money
 from moonshine.geo import Feature, UnitKind
 from moonshine.money import Money
+from moonshine.records import dataclass
 from moonshine.turns import Turn
 
 LANGUAGES = ("en", "fr")

@@ -28,11 +28,11 @@ No reply-parsing library is used: see the README ("Libraries, and why")."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.message import Message
 from html.parser import HTMLParser
 
 from moonshine.orderfile import decode_lenient
+from moonshine.records import dataclass
 
 # -- what was left out, as values --------------------------------------------------------
 

@@ -31,7 +31,6 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -48,6 +47,7 @@ from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
 from moonshine.mailtext import describe_time_left as describe_time_left
 from moonshine.mailtext import fmt_time as fmt_time
 from moonshine.mailtext import subject_turn, text
+from moonshine.records import dataclass, field
 
 DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
 SECURITIES = ("starttls", "tls", "none")

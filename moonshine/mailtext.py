@@ -10,10 +10,10 @@ English: it is rendered from the same catalogue with ``language="en"``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from moonshine.i18n import check_language, template, the_turn, turn_label
+from moonshine.records import dataclass
 from moonshine.turns import Turn
 
 # key -> {language: text}; ``{name}`` fields are filled by ``text``; ``key#one`` is the

@@ -15,7 +15,6 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias
 
@@ -38,6 +37,7 @@ from moonshine.orders import (
     Transport,
     UnitRef,
 )
+from moonshine.records import dataclass
 from moonshine.turns import Turn
 
 MAX_LINE = 500  # characters; an order is a few words

@@ -17,7 +17,6 @@ import math
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 from typing import TypeAlias
@@ -27,6 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 from moonshine.errors import MoonshineError
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.geometry import Shape, load_geometry
+from moonshine.records import dataclass
 from moonshine.state import GameState, Unit
 from moonshine.turns import Turn
 

@@ -13,7 +13,6 @@ appear in its own report only."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from moonshine.geo import UPKEEP, Feature, GameMap
 from moonshine.money import Money, dollars
 from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, SupportMove, Transport, parse_canonical
 from moonshine.picture import Arrow
+from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
 from moonshine.turns import Turn
 

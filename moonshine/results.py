@@ -4,13 +4,13 @@ result and reason, the ledgers, raids and VP). Reports are rendered from this.""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from moonshine import money
 from moonshine.errors import StateError
 from moonshine.geo import GameMap
+from moonshine.records import dataclass, field
 from moonshine.state import Raid
 from moonshine.turn import Ledger, TurnResult
 

@@ -10,13 +10,10 @@ the adjudicator puts its English text in the result ("rejected: ...")."""
 
 from __future__ import annotations
 
-import ast
 import functools
-import inspect
 import itertools
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Set
-from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 
@@ -35,6 +32,7 @@ from moonshine.orders import (
     UnitRef,
 )
 from moonshine.parser import Message, join, say
+from moonshine.records import dataclass, field
 from moonshine.resolver import Rulebook
 from moonshine.state import GameState, Unit
 
@@ -586,6 +584,9 @@ def reason_templates() -> tuple[tuple[str, str], ...]:
     read from its source), for the translation of the adjudicator's reasons: the
     adjudicator reports a rejection in English, and a French report finds the French
     here rather than in a second copy of each sentence."""
+    import ast
+    import inspect
+
     tree = ast.parse(inspect.getsource(sys.modules[__name__]))
     found: dict[str, str] = {}
     for node in ast.walk(tree):

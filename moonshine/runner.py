@@ -5,7 +5,6 @@ atomically, commit), roll a game back, reveal the seed."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from moonshine.errors import GameError
 from moonshine.gamedir import Game, atomic_write_text, is_git_repo
 from moonshine.geo import GameMap
 from moonshine.journal import transaction
+from moonshine.records import dataclass
 from moonshine.results import OrderLineRecord, Submission
 from moonshine.state import GameState
 from moonshine.turn import GangPlan, TurnResult, run_turn

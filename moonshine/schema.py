@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from moonshine.errors import StateError
+from moonshine.records import dataclass, field
 from moonshine.yamlio import line_of, where
 
 

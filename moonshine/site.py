@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import html
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from moonshine import charts, i18n, scoring
 from moonshine.errors import GameError
 from moonshine.gamedir import Game, atomic_write_bytes, atomic_write_text
+from moonshine.records import dataclass
 from moonshine.reports import (
     RESULTS_FILE,
     bulletin_context,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from moonshine import money
 from moonshine.errors import StateError
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.money import Money
+from moonshine.records import dataclass, field, fields
 from moonshine.turns import Turn
 
 STATE_VERSION = 1

@@ -5,7 +5,6 @@ of the next turn (R20 to R23). Pure: map, state, orders and seed in; result out.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from moonshine import money, rules, scoring
@@ -15,6 +14,7 @@ from moonshine.geo import RECRUIT_COST, UPKEEP, WAREHOUSE_CAPACITY, Feature, Gam
 from moonshine.money import Money
 from moonshine.orders import Bribe, Disband, Recruit, Retreat, Sell, Store, UnitOrder, UnitRef
 from moonshine.police import Return, open_turn
+from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid, Unit
 from moonshine.turns import Turn
 from moonshine.upkeep import settle, unpaid_upkeep_order

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from moonshine.records import dataclass
 
 SEASONS = ("spring", "autumn")
 _TURN = re.compile(r"^(spring|autumn)-(\d{4})$")

@@ -6,7 +6,6 @@ unit counts. Pure: text, map and state in; a ``GangOrders`` out."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
 from moonshine import money, rules
 from moonshine.geo import RECRUIT_COST, Feature, GameMap, UnitKind
@@ -43,6 +42,7 @@ from moonshine.parser import (
     say,
     unquote,
 )
+from moonshine.records import dataclass, field
 from moonshine.rules import Verdict
 from moonshine.state import Arrested, GameState
 from moonshine.upkeep import settle, unpaid_upkeep_order

@@ -13,7 +13,6 @@ from __future__ import annotations
 import difflib
 import re
 import textwrap
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
@@ -35,6 +34,7 @@ from moonshine.classic.orders import (
 )
 from moonshine.classic.rules import Board, Problem, assign, problem, retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
+from moonshine.records import dataclass, field
 
 if TYPE_CHECKING:
     from moonshine.intake import ChatterTest

@@ -15,13 +15,13 @@ from __future__ import annotations
 import csv
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 import yaml
 
 from moonshine.errors import MapError
+from moonshine.records import dataclass
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 MAP_DIR = MAPS_DIR / "classic"

@@ -30,12 +30,12 @@ other coast head to head (no coastal crawl, 6.B.13).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, unit_of
 from moonshine.classic.rules import CLASSIC, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
+from moonshine.records import dataclass
 from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver
 
 

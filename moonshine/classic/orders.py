@@ -18,11 +18,11 @@ The reader also takes the usual variants: ``->`` for ``-``, words for letters
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TypeAlias
 
 from moonshine.classic.board import Kind, province_of, region_code
 from moonshine.errors import MoonshineError
+from moonshine.records import dataclass
 
 
 class OrderError(MoonshineError):

@@ -24,7 +24,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +61,7 @@ from moonshine.picture import (
     scene_png,
     scene_svg,
 )
+from moonshine.records import dataclass, field
 
 LAYOUT_FILE = "layout.yaml"
 LABEL_ABOVE = 27.0  # a province's code stands this far above its unit unless placed

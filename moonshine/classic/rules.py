@@ -9,13 +9,13 @@ for the classic variant."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from moonshine import routes
 from moonshine.classic.board import ClassicMap, Kind, province_of
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from moonshine.classic.state import Dislodged, Unit
+from moonshine.records import dataclass, field
 from moonshine.resolver import Act, Rulebook
 
 CLASSIC = Rulebook(

@@ -16,7 +16,6 @@ A phase is named ``spring-1901`` (movement), ``spring-1901-retreats``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ import yaml
 
 from moonshine.classic.board import ClassicMap, Kind, province_of, region_code
 from moonshine.errors import StateError
+from moonshine.records import dataclass, field
 
 
 class Season(StrEnum):
