@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "passwd": ("mail", "passwd_cmd", "Set a gang's password (stored hashed)."),
     "report": ("report", "report", "Write a turn's reports, bulletin and map pictures."),
     "site": ("site", "site", "Write the game's public record as a static web site."),
+    "run": ("run", "run", "One pass of the judge: mail in, answers, reminders, adjudication, reports."),
 }
 
 

@@ -32,7 +32,7 @@ GAME_FILE = "game.yaml"
 SECRET_FILE = ".moonshine-secret"
 # Never committed: the secret, the locks (the game's and older games' inbox locks), and
 # the journal of an interrupted inbox run (moonshine.inbox.JOURNAL).
-IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal", ".*.tmp")
+IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal", ".*.tmp", "run.log")
 LANGUAGES = ("en", "fr")
 
 
@@ -41,6 +41,7 @@ class Player:
     name: str = ""
     email: list[str] = field(default_factory=list)
     password: str | None = None  # salted hash, never the password itself
+    timezone: str | None = None  # the player's time zone (IANA name): deadlines in their mail are shown in it
 
 
 @dataclass
@@ -289,7 +290,14 @@ def load_config_text(text: str, src: str) -> GameConfig:
     language = raw.get("language", "en")
     if language not in LANGUAGES:
         raise StateError(at("language"), "language", f"expected one of {', '.join(LANGUAGES)}, found {language!r}")
-    _check_deadlines(raw.get("deadlines"), src)
+    variant = raw.get("variant", "moonshine")
+    if not variants.is_known(variant):
+        raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
+    _check_deadlines(raw.get("deadlines"), src, variant)
+    if raw.get("schedule") is not None:
+        from moonshine.schedule import parse_schedule
+
+        parse_schedule(raw["schedule"], source=at("schedule"))
     players: dict[str, Player] = {}
     raw_players = raw.get("players") or {}
     if not isinstance(raw_players, dict):
@@ -304,10 +312,14 @@ def load_config_text(text: str, src: str) -> GameConfig:
             email = [email]
         if not isinstance(email, list) or not all(isinstance(e, str) for e in email):
             raise StateError(src, f"players.{gang}.email", "expected an address or a list of addresses")
-        players[str(gang)] = Player(name=str(p.get("name") or ""), email=list(email), password=p.get("password"))
-    variant = raw.get("variant", "moonshine")
-    if not variants.is_known(variant):
-        raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
+        zone = p.get("timezone")
+        if zone is not None:
+            from moonshine.schedule import zone_named
+
+            zone_named(zone, f"players.{gang}.timezone", source=src)
+        players[str(gang)] = Player(
+            name=str(p.get("name") or ""), email=list(email), password=p.get("password"), timezone=zone
+        )
     known = {"title", "map", "language", "seed_sha256", "players", "variant"}
     return GameConfig(
         title=str(title),
@@ -321,15 +333,16 @@ def load_config_text(text: str, src: str) -> GameConfig:
     )
 
 
-def _check_deadlines(raw: Any, src: str) -> None:
-    """Every deadline a real date and time with its time zone."""
+def _check_deadlines(raw: Any, src: str, variant: str = variants.MOONSHINE) -> None:
+    """Every deadline a turn (or a classic game's phase) and a real date and time
+    with its time zone."""
     if not raw:
         return
     for turn, value in raw.items():
         line = yamlio.where(src, yamlio.line_of(raw, turn))
         key = f"deadlines.{turn}"
         try:
-            Turn.parse(str(turn))
+            variants.get(variant).turn_key(str(turn))
         except ValueError as exc:
             raise StateError(line, key, str(exc)) from None
         when = value
@@ -370,7 +383,9 @@ def config_to_yaml(cfg: GameConfig) -> str:
         "language": cfg.language,
         "seed_sha256": cfg.seed_sha256,
         "players": {
-            g: {"name": p.name, "email": list(p.email), "password": p.password} for g, p in cfg.players.items()
+            g: {"name": p.name, "email": list(p.email), "password": p.password}
+            | ({"timezone": p.timezone} if p.timezone else {})
+            for g, p in cfg.players.items()
         },
     }
     data.update(cfg.extra)

@@ -1003,7 +1003,9 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     if standing_at is not None and received < standing_at:
         reason = f"{counts.text('en')}; a later submission (received {mail.fmt_time(standing_at)}) stands"
         lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
-        reply = _reply_safely(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
+        reply = _reply_safely(
+            ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r), gang), accepted=True
+        )
         return Outcome(SUPERSEDED, r.incoming.origin, r.message_id, r.sender, gang, reason, reply)
     atomic_write_text(ctx.game.orders_dir(ctx.turn) / f"{gang}.txt", text)
     ctx.log.current[gang] = {
@@ -1020,7 +1022,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     )
     if standing_at:
         lead += "\n" + ctx.say("reply.replaces", standing=standing_at)
-    reply = _reply_safely(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r)), accepted=True)
+    reply = _reply_safely(ctx, r, gang, _accepted_body(ctx, lead, check, _intake_notes(ctx, r), gang), accepted=True)
     return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts.text("en") + replaced, reply)
 
 
@@ -1081,11 +1083,14 @@ def _chatter(game: Game) -> intake.ChatterTest:
     return intake.chatter_test(game.map)
 
 
-def _deadline_line(ctx: _Context) -> str:
+def _deadline_line(ctx: _Context, side: str | None = None) -> str:
+    """The deadline, in the zone of ``side``'s player (``moonshine.zones``) and in UTC."""
     if ctx.due is None:
         return ctx.say("deadline.none")
+    from moonshine.zones import deadline_text
+
     left = mail.describe_time_left(ctx.due, ctx.now, ctx.language)
-    return ctx.say("deadline.line", due=ctx.due, left=left)
+    return ctx.say("deadline.line", due=deadline_text(ctx.game.config, side, ctx.due, ctx.language), left=left)
 
 
 def _signature(game: Game) -> str:
@@ -1124,7 +1129,7 @@ def _intake_notes(ctx: _Context, r: _Reading) -> str:
     return "\n".join(notes)
 
 
-def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "") -> str:
+def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "", side: str | None = None) -> str:
     if ctx.due is None:
         more = ctx.say("reply.open_no_deadline")
     elif ctx.now > ctx.due:
@@ -1132,7 +1137,8 @@ def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "")
     else:
         more = ctx.say("reply.open")
     extra = f"\n{notes}\n" if notes else ""
-    return f"{lead}\n{_deadline_line(ctx)} {more}\n\n{check.acknowledgement.rstrip()}\n{extra}{_signature(ctx.game)}"
+    ack = check.acknowledgement.rstrip()
+    return f"{lead}\n{_deadline_line(ctx, side)} {more}\n\n{ack}\n{extra}{_signature(ctx.game)}"
 
 
 def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
@@ -1151,7 +1157,7 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
     notes = _intake_notes(ctx, r)
     if notes:
         text += f"\n\n{notes}"
-    return f"{text}\n\n{_deadline_line(ctx)}\n{_signature(ctx.game)}"
+    return f"{text}\n\n{_deadline_line(ctx, rej.gang)}\n{_signature(ctx.game)}"
 
 
 def _write_reply(
@@ -1334,7 +1340,10 @@ def reminders(
             warnings.append(f"{g.gang}: no address in {GAME_FILE} (players.{g.gang}.email): no reminder")
             continue
         if due is not None:
-            when = mailtext.text(lang, "remind.deadline", due=due, left=status.time_left(lang))
+            from moonshine.zones import deadline_text
+
+            shown = deadline_text(cfg, g.gang, due, lang)
+            when = mailtext.text(lang, "remind.deadline", due=shown, left=status.time_left(lang))
         else:
             when = mailtext.text(lang, "remind.no_deadline")
         paragraphs = (

@@ -14,6 +14,9 @@ out; no clock is read here.
       reminders: [24h, 2h]         # before the deadline, to gangs still missing
       overrides:                   # one-off deadlines, by turn
         autumn-1924: 2026-12-03T18:00:00+01:00
+      absence: 72h                 # how far a player's declared absence may move
+                                   #   a deadline (0, the default: never; the
+                                   #   absent gang's units hold instead)
 
 Durations are written ``90m``, ``36h``, ``2d`` or ``1d12h``. Days may be given
 in English or French (``mon``, ``monday``, ``lun``, ``lundi``). On the days the
@@ -34,7 +37,7 @@ from moonshine.errors import StateError
 from moonshine.records import dataclass, field
 
 SOURCE = "game.yaml"
-KEYS = ("timezone", "deadlines", "every", "min_gap", "grace", "reminders", "overrides")
+KEYS = ("timezone", "deadlines", "every", "min_gap", "grace", "reminders", "overrides", "absence")
 
 _DAYS = {
     "monday": 0, "mon": 0, "lundi": 0, "lun": 0,
@@ -62,6 +65,7 @@ class Schedule:
     grace: timedelta = timedelta(0)
     reminders: tuple[timedelta, ...] = ()  # before the deadline, longest first
     overrides: Mapping[str, datetime] = field(default_factory=dict)
+    absence: timedelta = timedelta(0)  # the most a declared absence moves a deadline
 
     # -- the rule -----------------------------------------------------------------
     def deadline(self, opened: datetime, turn: str | None = None) -> datetime:
@@ -162,13 +166,7 @@ def parse_schedule(raw: Any, *, source: str = SOURCE) -> Schedule:
     for k in raw:
         if k not in KEYS:
             raise StateError(source, f"schedule.{k}", f"unknown key (expected one of {', '.join(KEYS)})")
-    zone_name = raw.get("timezone", "UTC")
-    try:
-        zone = ZoneInfo(str(zone_name))
-    except (ZoneInfoNotFoundError, ValueError):
-        raise StateError(
-            source, "schedule.timezone", f"no time zone called {zone_name!r} (expected e.g. Europe/Paris or UTC)"
-        ) from None
+    zone = zone_named(raw.get("timezone", "UTC"), "schedule.timezone", source=source)
     has_weekly, has_every = "deadlines" in raw, "every" in raw
     if has_weekly == has_every:
         raise StateError(
@@ -207,7 +205,18 @@ def parse_schedule(raw: Any, *, source: str = SOURCE) -> Schedule:
         grace=parse_duration(raw.get("grace", 0), "schedule.grace", source=source),
         reminders=reminders,
         overrides=overrides,
+        absence=parse_duration(raw.get("absence", 0), "schedule.absence", source=source),
     )
+
+
+def zone_named(name: Any, key: str, *, source: str = SOURCE) -> ZoneInfo:
+    """The time zone called ``name`` (an IANA name such as Europe/Paris)."""
+    try:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(name)
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise StateError(source, key, f"no time zone called {name!r} (expected e.g. Europe/Paris or UTC)") from None
 
 
 def _instant(value: Any, key: str, zone: ZoneInfo, source: str) -> datetime:

@@ -194,6 +194,9 @@ def sub_keys(spec: Rec) -> Sequence[str]:
 
 # -- the game's files -------------------------------------------------------------------
 
+# the keys of moonshine.schedule.KEYS (a test checks they agree)
+SCHEDULE_KEYS = ("timezone", "deadlines", "every", "min_gap", "grace", "reminders", "overrides", "absence")
+
 _ADDRESSES = Either((Str(), ListOf(Str())), what="an address or a list of addresses")
 
 GAME = Rec(
@@ -211,8 +214,9 @@ GAME = Rec(
                             "name": Null(Str()),
                             "email": Null(_ADDRESSES),
                             "password": Null(Str()),
+                            "timezone": Null(Str()),
                         },
-                        what="a mapping with name, email, password",
+                        what="a mapping with name, email, password, timezone",
                     )
                 ),
                 what="a mapping from gang key to player",
@@ -238,10 +242,13 @@ GAME = Rec(
             )
         ),
         "deadlines": Null(MapOf(When())),
+        # their values are checked by moonshine.schedule, which names the key
+        "schedule": Null(Rec(optional=dict.fromkeys(SCHEDULE_KEYS, Spec()))),
         "inbox": Null(
             Rec(
                 optional={
                     "max_message_bytes": Int(),
+                    "source": Str(nonempty=True),
                     "imap": Null(
                         Rec(
                             optional=dict.fromkeys(

@@ -1,0 +1,108 @@
+"""``moonshine run``: the judge runs itself (``moonshine.judge``)."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+NOW_VARIABLE = "MOONSHINE_NOW"
+
+
+def _now(value: str | None) -> datetime:
+    """The pass's clock: ``--now`` or MOONSHINE_NOW (for tests), else the time."""
+    text = value or os.environ.get(NOW_VARIABLE) or ""
+    if not text:
+        return datetime.now(UTC).replace(microsecond=0)
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a date and time (expected e.g. 2026-12-03T18:00:00+00:00)") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+class _Logger:
+    """One line per action, to the terminal and to run.log in the game directory."""
+
+    def __init__(self, root: Path, now: datetime) -> None:
+        self.path = root / "run.log"
+        self.stamp = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.name = root.resolve().name
+
+    def __call__(self, line: str) -> None:
+        for part in line.splitlines() or [""]:
+            text = f"{self.stamp} {self.name}: {part}"
+            click.echo(text)
+            try:
+                with self.path.open("a", encoding="utf-8") as fh:
+                    fh.write(text + "\n")
+            except OSError:
+                pass
+
+
+def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
+    from moonshine.errors import MoonshineError
+    from moonshine.judge import run_game
+
+    failures = 0
+    for root in games:
+        say = _Logger(root, now)
+        if not (root / "game.yaml").is_file():
+            click.echo(f"{root}: not a game directory (no game.yaml)", err=True)
+            failures += 1
+            continue
+        try:
+            run_game(root, now=now, say=say)
+        except MoonshineError as exc:
+            say(f"ERROR: {exc}")
+            failures += 1
+    return failures
+
+
+@click.command("run")
+@click.argument("games", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--watch", is_flag=True, help="Keep running: a pass, then wait for mail (IMAP IDLE) or --interval.")
+@click.option(
+    "--interval", default=60.0, show_default=True, type=click.FloatRange(0.05), help="Seconds between passes."
+)
+@click.option("--passes", default=0, type=click.IntRange(0), help="With --watch: stop after this many passes.")
+@click.option(
+    "--now",
+    "now_text",
+    default=None,
+    metavar="TIME",
+    help="For tests: the pass's clock (ISO 8601); also MOONSHINE_NOW. Never for a real game.",
+)
+def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_text: str | None) -> None:
+    """One pass of the whole judge on each game directory GAMES (default: the
+    current directory): read the mailbox (inbox.source in game.yaml), answer
+    every message and send the answers at once, remind the gangs when due,
+    adjudicate when the deadline (plus the grace, when a gang is missing) has
+    passed, mail the reports and the bulletin, set the next deadline (schedule
+    in game.yaml), commit. Safe to start every minute (cron, a systemd timer):
+    a game another run is working on is left alone; nothing is mailed twice.
+    Each action is a line on the terminal and in run.log in the game directory;
+    errors are mailed to the game master (referee in game.yaml) once."""
+    games = games or (Path("."),)
+    if not watch:
+        if _one_pass(games, _now(now_text)):
+            raise SystemExit(1)
+        return
+    if now_text or os.environ.get(NOW_VARIABLE):
+        raise click.BadParameter("--watch reads the real clock: it cannot be used with --now or MOONSHINE_NOW")
+    from moonshine.idle import wait_for_mail
+
+    done = 0
+    while True:
+        _one_pass(games, _now(None))
+        done += 1
+        if passes and done >= passes:
+            return
+        start = time.monotonic()
+        waited = wait_for_mail(games, interval)
+        rest = interval - (time.monotonic() - start)
+        if not waited and rest > 0:
+            time.sleep(rest)

@@ -1,0 +1,610 @@
+"""The judge that runs itself: one idempotent pass over a game directory
+(``moonshine run``), safe to start every minute from cron or a systemd timer.
+
+A pass, holding the game's lock (a second run finds it busy and leaves):
+
+1. finishes or undoes a job a killed run left (``moonshine.journal``);
+2. puts in the outbox the reports of a turn adjudicated by a run killed before
+   it could mail them;
+3. sets the current turn's deadline from the schedule (``schedule:`` in
+   game.yaml) when it has none, into ``deadlines:`` where every command reads it;
+4. reads the mailbox (``inbox.source`` in game.yaml: an IMAP address, a Maildir,
+   an mbox or a folder of ``.eml`` files) and answers every message; in the grace
+   period (after the deadline, while a gang has sent nothing) orders are still
+   taken;
+5. writes the reminders that are due (``schedule.reminders``) to the gangs with
+   no orders or with rejected lines, each reminder once;
+6. adjudicates when the deadline has passed (plus the grace when a gang is
+   missing), puts the reports and the bulletin in the outbox and sets the next
+   turn's deadline;
+7. delivers by SMTP every message of the outbox not yet delivered (the
+   acknowledgements at once), each to each recipient at most once
+   (``moonshine.mail``);
+8. mails each new error to the game master once (``referee.email``): a mailbox
+   that cannot be read, a recipient the SMTP server refused, an orders file that
+   cannot be read; the same error is not mailed again while it lasts.
+
+What the judge did is kept in ``judge.yaml`` (when each turn opened, the
+reminders sent, the turns whose reports were put in the outbox, the errors
+reported); each step is a transaction, so a run killed anywhere is finished by
+the next one with nothing lost and nothing sent twice. Every action writes one
+line to ``run.log`` in the game directory (and to the caller).
+
+The clock is read once per pass; tests give it (``now``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import getaddresses
+from pathlib import Path
+from typing import Any
+
+from moonshine import mail, mailtext
+from moonshine.errors import GameError, MoonshineError, StateError
+from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, is_git_repo
+from moonshine.gamelock import game_lock
+from moonshine.journal import recover, transaction
+from moonshine.schedule import Schedule, parse_schedule
+
+RECORD = "judge.yaml"
+LOG = "run.log"
+
+Log = Callable[[str], None]
+
+
+# -- the judge's record ----------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """``judge.yaml``: what the unattended judge has done."""
+
+    opened: dict[str, str] = field(default_factory=dict)  # turn -> when it opened (ISO, UTC)
+    reminded: dict[str, list[str]] = field(default_factory=dict)  # turn -> reminder times done
+    mailed: list[str] = field(default_factory=list)  # turns whose reports went to the outbox
+    errors: dict[str, dict[str, str]] = field(default_factory=dict)  # key -> step, text, since
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "opened": dict(sorted(self.opened.items())),
+            "reminded": {t: sorted(v) for t, v in sorted(self.reminded.items())},
+            "mailed": list(self.mailed),
+            "errors": {k: self.errors[k] for k in sorted(self.errors)},
+        }
+
+
+def load_record(game: Game) -> Record:
+    from moonshine import yamlio
+
+    path = game.root / RECORD
+    if not path.is_file():
+        return Record()
+    raw = yamlio.load(path, what="judge's record")
+    if raw is None:
+        return Record()
+    if not isinstance(raw, dict):
+        raise StateError(str(path), "", "expected a mapping (opened, reminded, mailed, errors)")
+    try:
+        return Record(
+            opened={str(k): str(v) for k, v in (raw.get("opened") or {}).items()},
+            reminded={str(k): [str(x) for x in v or []] for k, v in (raw.get("reminded") or {}).items()},
+            mailed=[str(x) for x in raw.get("mailed") or []],
+            errors={str(k): {str(a): str(b) for a, b in v.items()} for k, v in (raw.get("errors") or {}).items()},
+        )
+    except (AttributeError, TypeError):
+        raise StateError(str(path), "", "not a record of the judge; move it away to start a new one") from None
+
+
+def save_record(game: Game, record: Record) -> None:
+    from moonshine import state as state_mod
+
+    head = "# What the unattended judge (moonshine run) did: turns opened, reminders, reports, errors reported.\n"
+    atomic_write_text(game.root / RECORD, head + state_mod.dump_yaml(record.data()))
+
+
+# -- settings ------------------------------------------------------------------------------
+
+
+def schedule_of(game: Game) -> Schedule | None:
+    raw = game.config.extra.get("schedule")
+    return None if raw is None else parse_schedule(raw)
+
+
+def mail_source(game: Game) -> str | None:
+    """``inbox.source``: an IMAP address, or a Maildir, mbox or folder (relative to
+    the game directory)."""
+    from moonshine.imapbox import is_imap_url
+
+    value = mail.config_section(game.config, "inbox").get("source")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise StateError(GAME_FILE, "inbox.source", f"expected imaps://USER@HOST/FOLDER or a folder, found {value!r}")
+    value = value.strip()
+    return value if is_imap_url(value) else str(game.root / value)
+
+
+def game_master(game: Game) -> list[str]:
+    """Where errors go: ``referee.email``, else the judge's own address (``smtp.from``)."""
+    ref = game.config.extra.get("referee")
+    found: list[str] = []
+    if isinstance(ref, dict):
+        raw = ref.get("email")
+        items = [raw] if isinstance(raw, str) else list(raw or [])
+        found = [a for _, a in getaddresses([str(x) for x in items]) if a]
+    if not found:
+        sender = mail.config_section(game.config, "smtp").get("from")
+        if isinstance(sender, str):
+            found = [a for _, a in getaddresses([sender]) if a]
+    return found
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def parse_iso(text: str) -> datetime:
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+# -- who is expected to send orders ---------------------------------------------------------
+
+
+def expected(game: Game, turn: str) -> list[str]:
+    """The sides that have something to order this turn (every gang in Moonshine;
+    in a classic game the powers with units, retreats or adjustments) and a
+    player with an address: the ones the judge waits for."""
+    cfg = game.config
+    sides = [s for s in game.sides() if mail.player_addresses(cfg, s)]
+    if not game.is_classic:
+        return sides
+    from moonshine.classic.adjustments import adjustment_counts
+    from moonshine.classic.state import Step
+
+    st = game.load_any_state(turn)
+    if st.winner:
+        return []
+    if st.phase.step is Step.RETREATS:
+        who = {d.power for d in st.dislodged}
+    elif st.phase.step is Step.ADJUSTMENTS:
+        who = {p for p, n in adjustment_counts(game.board(), st.units, st.owners).items() if n}
+    else:
+        who = {u.power for u in st.units}
+    return [s for s in sides if s in who]
+
+
+def missing(game: Game, turn: str, expected_sides: list[str], absent: set[str]) -> list[str]:
+    return [s for s in expected_sides if s not in absent and not (game.orders_dir(turn) / f"{s}.txt").is_file()]
+
+
+def is_over(game: Game, turn: str) -> bool:
+    st = game.load_any_state(turn)
+    return bool(st.winner) if game.is_classic else bool(st.winners)
+
+
+def previous_turn(game: Game, turn: str) -> str | None:
+    turns = game.turns()
+    i = turns.index(turn) if turn in turns else len(turns)
+    return turns[i - 1] if i > 0 else None
+
+
+# -- the pass --------------------------------------------------------------------------------
+
+
+@dataclass
+class Pass:
+    """One pass over one game."""
+
+    game: Game
+    now: datetime
+    say: Log
+    record: Record = field(default_factory=Record)
+    failed_steps: set[str] = field(default_factory=set)
+    reported: set[str] = field(default_factory=set)  # error keys seen in this pass
+    errors_mailed: int = 0
+
+    @property
+    def root(self) -> Path:
+        return self.game.root
+
+    def log(self, line: str) -> None:
+        self.say(line)
+
+    # -- steps ----------------------------------------------------------------------------
+    def step(self, name: str, fn: Callable[[], None]) -> bool:
+        """Run a step; an error is logged and reported to the game master once."""
+        try:
+            fn()
+            return True
+        except MoonshineError as exc:
+            self.error(name, str(exc))
+        except OSError as exc:
+            self.error(name, f"{type(exc).__name__}: {exc}")
+        return False
+
+    def error(self, step: str, text: str) -> None:
+        self.failed_steps.add(step)
+        key = f"{step}-{hashlib.sha256(f'{step}|{text}'.encode()).hexdigest()[:12]}"
+        self.reported.add(key)
+        self.log(f"ERROR {step}: {text}")
+        if key in self.record.errors:
+            return
+        self.record.errors[key] = {"step": step, "since": iso(self.now), "text": text}
+        try:
+            self._mail_error(key, step, text)
+        except MoonshineError as exc:  # the game master is told in the log at least
+            self.log(f"ERROR report: the error could not be written for the game master: {exc}")
+
+    def _mail_error(self, key: str, step: str, text: str) -> None:
+        game = self.game
+        to = game_master(game)
+        turn = game.current_turn()
+        with transaction(self.root, "run: error report", notify=self.log) as txn:
+            if to:
+                cfg = game.config
+                body = (
+                    f"The judge of '{cfg.title}' ({self.root}) met an error at {iso(self.now)} "
+                    f"while it was {STEP_WORDS.get(step, step)}:\n\n{text}\n\n"
+                    "It goes on with the rest of its work and tries again at every run; this error is "
+                    "mailed once, until it is mended and comes back.\n"
+                )
+                msg = mail.text_message(
+                    sender=mail.from_address(cfg),
+                    to=to,
+                    subject=f"{mail.subject_prefix(cfg)} judge error: {STEP_WORDS.get(step, step)}",
+                    body=body,
+                    msg_id=mail.message_id(cfg, turn, "error", key),
+                    date=self.now,
+                )
+                mail.write_outbox(game, turn, [mail.Outgoing(f"error-{key}.eml", msg)])
+            save_record(game, self.record)
+            self.errors_mailed += 1
+            txn.commit(f"Error reported: {step}", [RECORD, f"outbox/{turn}"], git=is_git_repo(self.root))
+        self.log(f"error mailed to the game master: {', '.join(to)}" if to else "no game master address (referee)")
+
+    def forget_mended(self) -> None:
+        """Errors of steps that went well this pass are over: if one comes back, it
+        is reported again."""
+        gone = [
+            k
+            for k, v in self.record.errors.items()
+            if v.get("step") not in self.failed_steps and k not in self.reported
+        ]
+        if not gone:
+            return
+        for k in gone:
+            del self.record.errors[k]
+        with transaction(self.root, "run: errors mended", notify=self.log) as txn:
+            save_record(self.game, self.record)
+            txn.commit("Errors mended", [RECORD], git=is_git_repo(self.root))
+
+
+STEP_WORDS = {
+    "intake": "reading the mailbox",
+    "deliver": "sending mail",
+    "adjudicate": "adjudicating",
+    "reports": "putting the reports in the outbox",
+    "deadline": "setting the deadline",
+    "remind": "writing the reminders",
+    "settings": "reading game.yaml",
+}
+
+
+def run_game(root: Path, *, now: datetime, say: Log) -> bool:
+    """One pass over the game in ``root``; False when the game was busy (another
+    run or command holds its lock) or could not be read at all."""
+    root = Path(root)
+    try:
+        with game_lock(root, job="run", wait=0):
+            for line in recover(root):
+                say(line)
+            _pass(root, now, say)
+    except GameError as exc:
+        if "busy" in str(exc):
+            say(f"busy: {exc}; this pass leaves it alone")
+            return False
+        raise
+    return True
+
+
+def _pass(root: Path, now: datetime, say: Log) -> None:
+    game = Game(root)
+    p = Pass(game, now, say)
+    p.record = load_record(game)
+    sched: list[Schedule | None] = [None]
+
+    def settings() -> None:
+        sched[0] = schedule_of(game)
+        game.current_turn()
+
+    if not p.step("settings", settings):
+        return
+    schedule = sched[0]
+    p.step("reports", lambda: mail_reports_left(p))
+    turn = game.current_turn()
+    over = is_over(game, turn)
+    if not over and schedule is not None:
+        p.step("deadline", lambda: ensure_deadline(p, schedule, turn))
+    source = mail_source(game)
+    if source is not None and not over:
+        p.step("intake", lambda: intake(p, schedule, turn, source))
+    if not over and schedule is not None:
+        p.step("remind", lambda: remind(p, schedule, turn))
+    p.step("deliver", lambda: deliver(p))
+    adjudicated = not over and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn))
+    if adjudicated and game.current_turn() != turn:
+        p.step("reports", lambda: mail_reports_left(p))
+        nxt = game.current_turn()
+        if schedule is not None and not is_over(game, nxt):
+            p.step("deadline", lambda: ensure_deadline(p, schedule, nxt))
+        p.step("deliver", lambda: deliver(p))
+    if p.errors_mailed:  # the game master hears of this pass's errors in this pass
+        p.step("deliver", lambda: deliver(p))
+    p.forget_mended()
+
+
+# -- deadlines --------------------------------------------------------------------------------
+
+
+def ensure_deadline(p: Pass, schedule: Schedule, turn: str) -> None:
+    """The turn's deadline from the schedule, when game.yaml has none for it."""
+    from moonshine.deadlines import write_deadline
+
+    game = p.game
+    if mail.deadline(game.config, turn) is not None:
+        return
+    opened = parse_iso(p.record.opened[turn]) if turn in p.record.opened else p.now
+    due = schedule.deadline(opened, turn)
+    with transaction(p.root, f"run: deadline {turn}", notify=p.log) as txn:
+        write_deadline(game, turn, due)
+        p.record.opened.setdefault(turn, iso(opened))
+        save_record(game, p.record)
+        txn.commit(f"Deadline of {turn}: {iso(due)}", [GAME_FILE, RECORD], git=is_git_repo(p.root))
+    p.log(f"deadline {turn}: {iso(due)} (opened {iso(opened)})")
+
+
+def closes(game: Game, schedule: Schedule | None, turn: str, now: datetime) -> tuple[datetime | None, list[str]]:
+    """When ``turn`` is adjudicated (None: no deadline), and who is missing."""
+    due = mail.deadline(game.config, turn)
+    from moonshine.absence import absent_sides
+
+    away = absent_sides(game, due) if due is not None else set()
+    waiting = missing(game, turn, expected(game, turn), away)
+    if due is None:
+        return None, waiting
+    grace = schedule.grace if schedule is not None else None
+    if grace and waiting:
+        return due + grace, waiting
+    return due, waiting
+
+
+# -- the mailbox ---------------------------------------------------------------------------------
+
+
+def intake(p: Pass, schedule: Schedule | None, turn: str, source: str) -> None:
+    from collections import Counter
+
+    from moonshine.inbox import LOCK_WAIT, process
+
+    game = p.game
+    due = mail.deadline(game.config, turn)
+    end, waiting = closes(game, schedule, turn, p.now)
+    in_grace = due is not None and end is not None and due < p.now < end and bool(waiting)
+    forward = (f"Orders by mail for {turn}", [f"orders/{turn}", f"outbox/{turn}"], is_git_repo(p.root))
+    with transaction(p.root, f"run: inbox {turn}", wait=LOCK_WAIT, notify=p.log, forward=forward):
+        outcomes = process(game, source, turn=turn, late_ok=in_grace, now=p.now)
+    counts = Counter(o.status for o in outcomes if o.status != "duplicate")
+    for o in outcomes:
+        if o.status != "duplicate":
+            p.log(f"mail {turn}: {o.line()}")
+    if counts:
+        grace = " (in the grace period)" if in_grace else ""
+        p.log(f"inbox {turn}{grace}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+
+
+# -- reminders -------------------------------------------------------------------------------------
+
+REMIND = {
+    "subject": {
+        "en": "{prefix} Reminder: {turn}, orders for {gang}",
+        "fr": "{prefix} Rappel : {turn}, ordres de {gang}",
+    },
+    "missing": {
+        "en": "The judge has no orders from {gang} for {turn} yet.",
+        "fr": "L'arbitre n'a encore reçu aucun ordre de {gang} pour {turn}.",
+    },
+    "rejected": {
+        "en": "Your orders for {turn} have {n} rejected line(s): those units hold unless you send a corrected "
+        "complete file (the acknowledgement you received names each line and why).",
+        "fr": "Vos ordres pour {turn} ont {n} ligne(s) rejetée(s) : ces unités tiennent sauf si vous envoyez un "
+        "fichier complet corrigé (l'accusé de réception nomme chaque ligne et la raison).",
+    },
+    "deadline": {
+        "en": "The deadline is {due} ({left}).",
+        "fr": "La date limite est le {due} ({left}).",
+    },
+    "grace": {
+        "en": "A gang that has sent no orders by then gets {grace} more; after that its units hold.",
+        "fr": "Un gang sans ordres à cette heure a encore {grace} ; ensuite ses unités tiennent.",
+    },
+}
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    texts = REMIND[key]
+    return texts.get(lang, texts["en"]).format(**fields)
+
+
+def remind(p: Pass, schedule: Schedule, turn: str) -> None:
+    """The reminders that are due, each once: to the sides with no orders and to
+    those whose orders have rejected lines."""
+    from moonshine.absence import absent_sides
+    from moonshine.inbox import turn_status
+    from moonshine.zones import deadline_text
+
+    game = p.game
+    due = mail.deadline(game.config, turn)
+    if due is None:
+        return
+    slots = schedule.reminders_due(p.now, due, [parse_iso(x) for x in p.record.reminded.get(turn, [])])
+    if not slots:
+        return
+    cfg = game.config
+    lang = cfg.language
+    status = turn_status(game, turn, now=p.now)
+    waiting = set(expected(game, turn)) - absent_sides(game, due)
+    slot = max(slots)  # a run that missed several reminder times sends one reminder
+    out: list[mail.Outgoing] = []
+    for g in status.gangs:
+        if g.gang not in waiting or not g.addresses:
+            continue
+        if g.has_orders and not g.rejected:
+            continue
+        name = cfg.players[g.gang].name if g.gang in cfg.players and cfg.players[g.gang].name else g.name
+        first = (
+            _say(lang, "rejected", turn=turn, n=g.rejected)
+            if g.has_orders
+            else _say(lang, "missing", gang=g.name, turn=turn)
+        )
+        when = _say(lang, "deadline", due=deadline_text(cfg, g.gang, due, lang), left=status.time_left(lang))
+        grace = f" {_say(lang, 'grace', grace=_duration(schedule.grace))}" if schedule.grace else ""
+        body = (
+            f"{name},\n\n{first}\n{when}{grace}\n\n"
+            + mailtext.text(lang, "remind.default" + (".classic" if game.is_classic else ""))
+            + "\n\n-- \n"
+            + mailtext.text(lang, "signature", title=cfg.title)
+            + "\n"
+        )
+        stamp = slot.strftime("%Y%m%dt%H%M")
+        msg = mail.text_message(
+            sender=mail.from_address(cfg),
+            to=list(g.addresses),
+            subject=_say(lang, "subject", prefix=mail.subject_prefix(cfg), turn=turn, gang=g.name),
+            body=body,
+            msg_id=mail.message_id(cfg, turn, "remind", g.gang, iso(slot)),
+            date=p.now,
+            reply_to=mail.from_address(cfg),
+        )
+        out.append(mail.Outgoing(f"remind-{g.gang.lower()}-{stamp}.eml", msg))
+    with transaction(p.root, f"run: remind {turn}", notify=p.log) as txn:
+        mail.write_outbox(game, turn, out)
+        done = p.record.reminded.setdefault(turn, [])
+        done += [iso(s) for s in slots if iso(s) not in done]
+        save_record(game, p.record)
+        txn.commit(f"Reminders for {turn}", [RECORD, f"outbox/{turn}"], git=is_git_repo(p.root))
+    who = ", ".join(m.name for m in out) or "nobody (every gang has orders)"
+    p.log(f"remind {turn} ({iso(slot)}): {who}")
+
+
+def _duration(d: Any) -> str:
+    hours = int(d.total_seconds() // 3600)
+    minutes = int(d.total_seconds() % 3600 // 60)
+    return f"{hours} h {minutes:02d}" if minutes else f"{hours} h"
+
+
+# -- adjudication and reports ----------------------------------------------------------------------
+
+
+def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
+    game = p.game
+    expected_sides = expected(game, turn)
+    end, waiting = closes(game, schedule, turn, p.now)
+    if expected_sides and (end is None or p.now < end):
+        return  # before the deadline (and the grace), or no deadline at all
+    late = f"; no orders from {', '.join(waiting)} (they hold)" if waiting else ""
+    if game.is_classic:
+        adjudicate_classic(game, turn, notify=p.log)
+    else:
+        from moonshine.runner import adjudicate_game
+
+        adjudicate_game(game, turn, force=not expected_sides, now=p.now, notify=p.log)
+    p.log(f"adjudicated {turn}{late}; next: {game.current_turn()}")
+    game._config = None
+
+
+def adjudicate_classic(game: Game, phase: str, *, notify: Log) -> None:
+    """A classic-family phase as one transaction: results, pictures, next state and
+    reports (as ``moonshine adjudicate`` does)."""
+    from moonshine.classic import game as classic
+    from moonshine.classic.state import Phase
+
+    gmap = game.board()
+    with transaction(game.root, f"adjudicate {phase}", notify=notify) as txn:
+        tdir = game.turn_dir(Phase.parse(phase).name)
+        for picture in ("map.svg", "map.png"):
+            txn.protect(tdir / picture)
+        txn.protect_tree(tdir / "reports")
+        done = classic.adjudicate_phase_dir(game.root, phase, commit=False, gmap=gmap)
+        name = done.outcome.phase.name
+        classic.write_phase_reports(game.root, name, gmap, language=game.config.language)
+        txn.commit(f"Adjudicate {name}", git=is_git_repo(game.root))
+
+
+def mail_reports_left(p: Pass) -> None:
+    """The reports of the last adjudicated turn go to the outbox once (a run killed
+    after adjudicating, before this, leaves it to the next run)."""
+    game = p.game
+    last = previous_turn(game, game.current_turn())
+    if last is None or last in p.record.mailed:
+        return
+    if not (game.turn_dir(last) / mail.REPORTS).is_dir():
+        return
+    with transaction(p.root, f"run: mail {last}", notify=p.log) as txn:
+        built = mail.report_messages(game, last)
+        mail.write_outbox(game, last, built.messages)
+        p.record.mailed.append(last)
+        save_record(game, p.record)
+        txn.commit(f"Mail for {last}", [RECORD, f"outbox/{last}"], git=is_git_repo(p.root))
+    for w in built.warnings:
+        p.log(f"warning: {w}")
+    p.log(f"reports of {last} in the outbox: {len(built.messages)} message(s)")
+
+
+# -- delivery ------------------------------------------------------------------------------------
+
+
+def pending(game: Game, turn: str) -> list[str]:
+    """Outbox files of ``turn`` with a recipient not yet reached (and not of unknown
+    outcome, nor refused for good)."""
+    base = mail.outbox_dir(game, turn)
+    if not base.is_dir():
+        return []
+    sent = mail.load_sent(game, turn)
+    out = []
+    for path in sorted(base.glob("*.eml")):
+        msg = mail.load_message(path)
+        entry = sent.get(str(msg.get("Message-ID", "")).strip(), {})
+        done = set(entry.get("delivered") or []) | set(entry.get("unknown") or {}) | set(entry.get("failed") or {})
+        if set(mail.recipients(msg)) - done:
+            out.append(path.name)
+    return out
+
+
+def deliver(p: Pass) -> None:
+    """Send what the outbox holds for the current and the previous turn."""
+    from moonshine.mail import send_files
+
+    game = p.game
+    if not mail.config_section(game.config, "smtp"):
+        return
+    cur = game.current_turn()
+    turns = [t for t in (previous_turn(game, cur), cur) if t is not None]
+    for turn in turns:
+        names = pending(game, turn)
+        if not names:
+            continue
+        forward = (f"Mail sent for {turn}", [f"outbox/{turn}"], is_git_repo(p.root))
+        with transaction(p.root, f"run: send {turn}", wait=60, notify=p.log, forward=forward):
+            results = send_files(game, turn, names)
+        for r in results:
+            if r.delivered:
+                p.log(f"sent {turn}/{r.name} to {', '.join(r.delivered)}")
+            for addr, why in sorted(r.failed.items()):
+                p.error("deliver", f"{turn}/{r.name} was not delivered to {addr}: {why}")
+            for addr, why in sorted(r.unknown.items()):
+                p.error("deliver", f"{turn}/{r.name} to {addr}: outcome unknown ({why}); not sent again")
