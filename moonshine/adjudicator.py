@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import gc
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
 
+from moonshine import outcome as oc
 from moonshine import records, routes
 from moonshine import rules as moonshine_rules
 from moonshine.geo import District, GameMap, UnitKind
@@ -41,6 +42,7 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
+from moonshine.parser import Message, say
 from moonshine.records import dataclass
 from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
 from moonshine.rules import MOONSHINE
@@ -52,6 +54,7 @@ _NO_IDS: Sequence[int] = ()
 _NO_REF = UnitRef(UnitKind.L, "")  # a plan's reference until _plan gives it one
 _HOLD_ACT = Act()
 _L = UnitKind.L
+_NEW_HOLDS = say("a unit recruited this turn holds (R18)", "une unité recrutée ce tour-ci tient (R18)")
 
 
 def _kind(kind: UnitKind) -> str:
@@ -88,9 +91,14 @@ class OrderResult:
     order: UnitOrder  # the order as resolved (a rejected order becomes a hold)
     gang: str
     succeeded: bool  # the order as given was carried out
-    reason: str
+    outcome: oc.Result  # what happened, as a value (``moonshine.outcome``)
     code: ResultCode
     given: UnitOrder | None = None  # the order as given (None: the unit had no order)
+
+    @property
+    def reason(self) -> str:
+        """The outcome as an English sentence."""
+        return oc.explain(self.outcome)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +108,11 @@ class Dislodgement:
     by: str  # the text of the (strongest) dislodging move
     retreated_to: str | None
     disbanded: bool
-    reason: str
+    outcome: oc.Result  # the retreat's outcome
+
+    @property
+    def reason(self) -> str:
+        return oc.explain(self.outcome)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +123,11 @@ class AssaultResult:
     strength: int
     needed: int  # the station's strength: the attack must be greater (R11)
     succeeded: bool
-    reason: str
+    outcome: oc.Result
+
+    @property
+    def reason(self) -> str:
+        return oc.explain(self.outcome)
 
 
 @dataclass(frozen=True)
@@ -205,9 +221,9 @@ class _Board:
         self.refs: list[UnitRef] = [_NO_REF] * n
         self.given: list[UnitOrder | None] = [None] * n  # the order as given
         self.orders: list[UnitOrder | None] = [None] * n  # the order to carry out; None: hold
-        self.rejected: list[str | None] = [None] * n  # why an order given was impossible
+        self.rejected: list[Message | None] = [None] * n  # why an order given was impossible
         self.acts: list[Act] = [_HOLD_ACT] * n
-        self.absent: dict[int, str] = {}  # hold supports of a unit not on the board: void
+        self.absent: dict[int, str] = {}  # hold supports of a unit not on the board (its text): void
 
     def find(self, ref: UnitRef) -> int | None:
         """The index of the unit ``ref`` names, or None when it is not on the board."""
@@ -243,14 +259,13 @@ class _Neighbours(Mapping[str, tuple[str, ...]]):
         return len(self._districts)
 
 
-def _static_problem(order: UnitOrder, i: int, board: _Board, pos: moonshine_rules.Position) -> str | None:
+def _static_problem(order: UnitOrder, i: int, board: _Board, pos: moonshine_rules.Position) -> Message | None:
     """Why unit i's order cannot be carried out whatever the others do (R7 to R12), as
     the rules module says it (the order checker calls the same function), or None."""
     ref = board.refs[i]
     if not _same(order.unit, ref):
-        return f"the order is for {order.unit.text()}, not {ref.text()}"
-    verdict = moonshine_rules.check_unit_order(pos, order)
-    return None if verdict.reason is None else verdict.reason.text("en")
+        return say("the order is for {u}, not {v}", "l'ordre est pour {u}, pas {v}", u=order.unit.text(), v=ref.text())
+    return moonshine_rules.check_unit_order(pos, order).reason
 
 
 def _kinds(kinds: frozenset[str]) -> str:
@@ -284,7 +299,7 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
         given[i] = order
         if board.new[i]:
             if not isinstance(order, Hold):
-                rejected[i] = "a unit recruited this turn holds (R18)"
+                rejected[i] = _NEW_HOLDS
             continue
         problem = _static_problem(order, i, board, pos)
         if problem is not None:
@@ -302,7 +317,7 @@ def _plan(board: _Board, st: GameState, orders: Mapping[UnitRef, UnitOrder]) -> 
         elif isinstance(order, SupportHold):
             t = board.find(order.target)
             if t is None:  # R18: the checker accepts it in case a unit is recruited there
-                board.absent[i] = moonshine_rules.absent_support(order.target).text("en")
+                board.absent[i] = order.target.text()
             else:
                 acts[i] = Act(_SUPPORT_HOLD, target=t)
         elif isinstance(order, SupportMove):
@@ -441,92 +456,117 @@ class _Report:
         results: dict[UnitRef, OrderResult] = {}
         gang, result, orders, given = self.gang, self.result, self.orders, self.board.given
         for i, ref in enumerate(self.refs):
-            succeeded, code, reason = result(i)
-            results[ref] = OrderResult(orders[i] or Hold(ref), gang[i], succeeded, reason, code, given[i])
+            succeeded, code, value = result(i)
+            results[ref] = OrderResult(orders[i] or Hold(ref), gang[i], succeeded, value, code, given[i])
         assaults = self.assaults()
         for a in assaults:
             i = self.board.locate(a.unit)
             if not self.dislodgers[i]:
                 code = ResultCode.ASSAULTED if a.succeeded else ResultCode.REPULSED
-                results[self.refs[i]] = OrderResult(self.order(i), gang[i], a.succeeded, a.reason, code, given[i])
+                results[self.refs[i]] = OrderResult(self.order(i), gang[i], a.succeeded, a.outcome, code, given[i])
         dislodged, units = self.retreats(retreats)
         return Outcome(results, dislodged, assaults, units, dict(sorted(ignored.items())))
 
-    def result(self, i: int) -> tuple[bool, ResultCode, str]:
+    # -- the forces of a contest ----------------------------------------------------------
+    def _counted(self, supports: Sequence[int], excluded: Collection[str] = ()) -> tuple[str, ...]:
+        core = self.core
+        return tuple(sorted(self.label(s) for s in supports if self.gang[s] not in excluded and core.succeeded(s)))
+
+    def attack_force(self, i: int) -> oc.Force:
+        """Move i, the supports that counted in its attack, and its attack strength."""
+        core = self.core
+        supports = core.move_sup[i]
+        excluded = core._excluded_gangs(i) if supports else ()
+        return oc.Force((self.label(i),), core.attack(i), self._counted(supports, excluded))
+
+    def defence_force(self, i: int, units: Sequence[int]) -> oc.Force:
+        """What move i met at its destination: ``units``, their supports, the defence."""
+        core = self.core
+        h2h = core.h2h[i]
+        sups: list[str] = []
+        for v in units:
+            sups += self._counted(core.move_sup[v] if v in h2h else core.hold_sup[v])
+        return oc.Force(tuple(sorted(self.label(v) for v in units)), core.defence(i), tuple(sorted(sups)))
+
+    def prevent_force(self, j: int) -> oc.Force:
+        """Rival move j, its supports, and how strongly it kept others out."""
+        return oc.Force((self.label(j),), self.core.prevent(j), self._counted(self.core.move_sup[j]))
+
+    def by_dislodged(self, i: int) -> str:
+        return self.by_text(i) if self.dislodgers[i] else ""
+
+    def result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         kind = self.core.op[i]
         rejected = self.board.rejected[i]
         if rejected is not None:
-            if self.dislodgers[i]:
-                return False, ResultCode.REJECTED, f"rejected: {rejected}; dislodged by {self.by_text(i)}"
-            return False, ResultCode.REJECTED, f"rejected: {rejected}; it held"
+            return False, ResultCode.REJECTED, oc.Rejected(rejected, self.by_dislodged(i))
         absent = self.board.absent.get(i) if self.board.absent else None
         if absent is not None:
-            if self.dislodgers[i]:
-                absent += f"; dislodged by {self.by_text(i)}"
-            return False, ResultCode.VOID, absent
+            return False, ResultCode.VOID, oc.Void("absent", absent, dislodged_by=self.by_dislodged(i))
         if kind is _MOVE:
-            ok, code, reason = self.move_result(i)
-            if self.dislodgers[i]:
-                reason += f"; dislodged by {self.by_text(i)}"
-            return ok, code, reason
+            return self.move_result(i)
         if kind is _SUPPORT_HOLD or kind is _SUPPORT_MOVE or kind is _SUPPORT_ASSAULT:
             return self.support_result(i)
         if kind is _CONVOY:
             return self.transport_result(i)
         if self.dislodgers[i]:
-            return False, ResultCode.DISLODGED, f"dislodged by {self.by_text(i)}"
+            return False, ResultCode.DISLODGED, oc.Dislodged(self.by_text(i))
         if kind is _ASSAULT:
-            return True, ResultCode.HELD, "assaulted"  # replaced by the assault's own result
+            return True, ResultCode.HELD, oc.Held()  # replaced by the assault's own result
         if self.board.new[i]:
-            return True, ResultCode.NEW, "recruited this turn, it holds (R18)"
+            return True, ResultCode.NEW, oc.Recruited()
         gang = self.gang
         attackers = [m for m in self.core.into_at[i] if gang[m] != gang[i]]
-        if attackers:
-            return True, ResultCode.HELD, f"held against {self.labels(attackers)}"
-        return True, ResultCode.HELD, "held"
+        return True, ResultCode.HELD, oc.Held(tuple(sorted(self.label(m) for m in attackers)))
 
-    def move_result(self, i: int) -> tuple[bool, ResultCode, str]:
+    def move_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         dest = core.dest[i]
-        if core.res[i]:
-            reason = f"moved to {dest}"
-            if core.convoyed[i]:
-                carried = sorted(self.on_route(i))
-                if carried:
-                    reason += f", carried by {self.labels(carried)}"
-            dislodgers = self.dislodgers
-            beaten = [v for v in core.at_dest[i] if i in dislodgers[v]]
-            if core.backup.get(i) is Backup.CIRCULAR:
-                reason += " (circular movement)"
-            elif beaten:
-                reason += f", dislodging {self.labels(beaten)} ({core.attack(i)} vs {core.defence(i)})"
-            else:
-                opposed = max([core.defence(i), *(core.prevent(j) for j in core.rivals[i])])
-                if opposed:
-                    reason += f" ({core.attack(i)} vs {opposed})"
-            return True, ResultCode.MOVED, reason
-        if core.backup.get(i) is Backup.PARADOX:
-            return False, ResultCode.PARADOX, "paradox: the orders contradict each other, the move fails (backup rule)"
-        if not core.path(i):
-            return False, ResultCode.NO_ROUTE, self.route_failure(i)
-        blocker = core.own_blocker(i)
-        if blocker is not None:
-            if blocker in core.h2h[i]:
-                return False, ResultCode.BLOCKED, f"blocked by own {self.label(blocker)} coming the other way"
-            return False, ResultCode.BLOCKED, f"blocked by own {self.label(blocker)}, which stays in {dest}"
-        attack = core.attack(i)
-        defence = core.defence(i)
         gangs = self.gang
         gang = gangs[i]
+        if core.res[i]:
+            carried: tuple[str, ...] = ()
+            if core.convoyed[i]:
+                carried = tuple(sorted(self.label(c) for c in self.on_route(i)))
+            dislodgers = self.dislodgers
+            beaten = [v for v in core.at_dest[i] if i in dislodgers[v]]
+            stay = [v for v in core.at_dest[i] if gangs[v] != gang and (v in core.h2h[i] or not core.leaves(v))]
+            against = (self.defence_force(i, stay), *(self.prevent_force(j) for j in core.rivals[i]))
+            return (
+                True,
+                ResultCode.MOVED,
+                oc.Moved(
+                    dest,
+                    self.attack_force(i),
+                    against,
+                    dislodging=tuple(sorted(self.label(v) for v in beaten)),
+                    carriers=carried,
+                    circular=core.backup.get(i) is Backup.CIRCULAR,
+                ),
+            )
+        by = self.by_dislodged(i)
+        if core.backup.get(i) is Backup.PARADOX:
+            return False, ResultCode.PARADOX, oc.Paradox("move", dislodged_by=by)
+        if not core.path(i):
+            return False, ResultCode.NO_ROUTE, self.route_failure(i, by)
+        blocker = core.own_blocker(i)
+        if blocker is not None:
+            facing = blocker in core.h2h[i]
+            return False, ResultCode.BLOCKED, oc.Blocked(self.label(blocker), dest, facing, by)
+        attack = core.attack(i)
+        defence = core.defence(i)
         if attack <= defence:
             h2h = [v for v in core.h2h[i] if gangs[v] != gang]
             if h2h:
-                return False, ResultCode.BOUNCED, f"lost head to head with {self.labels(h2h)} ({attack} vs {defence})"
+                return False, ResultCode.BOUNCED, oc.HeadToHead(self.attack_force(i), self.defence_force(i, h2h), by)
             holders = [v for v in core.at_dest[i] if gangs[v] != gang and not core.leaves(v)]
-            return False, ResultCode.BOUNCED, f"held off by {self.labels(holders)} ({attack} vs {defence})"
-        rivals = [j for j in core.rivals[i] if core.prevent(j) >= attack]
-        best = max(core.prevent(j) for j in rivals)
-        return False, ResultCode.BOUNCED, f"bounced with {self.labels(rivals)} ({attack} vs {best})"
+            return False, ResultCode.BOUNCED, oc.HeldOff(self.attack_force(i), self.defence_force(i, holders), by)
+        rivals = sorted((j for j in core.rivals[i] if core.prevent(j) >= attack), key=self.label)
+        return (
+            False,
+            ResultCode.BOUNCED,
+            oc.Bounced(self.attack_force(i), tuple(self.prevent_force(j) for j in rivals), by),
+        )
 
     def on_route(self, i: int) -> set[int]:
         """The kept carriers of move i that lie on a route from its origin to its
@@ -541,78 +581,78 @@ class _Report:
         both = routes.chain(nb, nb[core.loc[i]], usable) & routes.chain(nb, nb[act.dest], usable)
         return {kept[d] for d in both}
 
-    def route_failure(self, i: int) -> str:
+    def route_failure(self, i: int, by: str) -> oc.Result:
         core = self.core
         act = core.acts[i]
         carriers = core.carriers[i]
+        kinds = tuple(sorted(self.rules.carrier_kinds))
         if act.route is not None:
-            missing = [d for d in act.route if d not in carriers]
+            missing = tuple(d for d in act.route if d not in carriers)
             if missing:
-                return f"no route: no {_kinds(self.rules.carrier_kinds)} in {', '.join(missing)} carries it"
+                return oc.NoRoute(act.dest, kinds, missing, by)
         if not carriers:
-            return f"no route: no {_kinds(self.rules.carrier_kinds)} is ordered to carry it to {act.dest}"
-        paradox = sorted(self.label(c) for c in carriers.values() if core.backup.get(c) is Backup.SZYKMAN)
+            return oc.NoRoute(act.dest, kinds, dislodged_by=by)
+        paradox = tuple(sorted(self.label(c) for c in carriers.values() if core.backup.get(c) is Backup.SZYKMAN))
         if paradox:
-            verb = "holds" if len(paradox) == 1 else "hold"
-            return f"route broken: transport paradox, {', '.join(paradox)} {verb} (Szykman rule)"
-        broken = [c for c in carriers.values() if self.dislodgers[c]]
+            return oc.RouteBroken("paradox", paradox, by)
+        broken = tuple(sorted(self.label(c) for c in carriers.values() if self.dislodgers[c]))
         if broken:
-            return f"route broken: {self.labels(broken)} dislodged"
-        return "route broken: the carriers do not reach the destination"
+            return oc.RouteBroken("dislodged", broken, by)
+        return oc.RouteBroken("unreachable", dislodged_by=by)
 
-    def support_result(self, i: int) -> tuple[bool, ResultCode, str]:
+    def support_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         if core.void[i]:
             return False, ResultCode.VOID, self.void_reason(i)
         if core.backup.get(i) is Backup.PARADOX:
-            return False, ResultCode.PARADOX, "paradox: the orders contradict each other, support fails (backup rule)"
+            return False, ResultCode.PARADOX, oc.Paradox("support")
         if core.succeeded(i):
-            return True, ResultCode.SUPPORTED, f"support given (+{core.support_value(i)})"
+            return True, ResultCode.SUPPORTED, oc.SupportGiven(core.support_value(i))
         if self.dislodgers[i]:
-            return False, ResultCode.CUT, f"support cut: dislodged by {self.by_text(i)}"
+            return False, ResultCode.CUT, oc.SupportCut(dislodged_by=self.by_text(i))
         cutters = [m for m in core.cutters(i) if core.path(m)]
-        return False, ResultCode.CUT, f"support cut by {self.labels(cutters)}"
+        return False, ResultCode.CUT, oc.SupportCut(tuple(sorted(self.label(m) for m in cutters)))
 
-    def void_reason(self, i: int) -> str:
+    def void_reason(self, i: int) -> oc.Void:
         order = self.orders[i]
         if isinstance(order, SupportHold):
-            return f"void: {order.target.text()} moves, and hold support only helps a unit that stays"
+            return oc.Void("moves", order.target.text())
         if isinstance(order, SupportMove):
             target = self.orders[self.board.locate(order.target)]
             if isinstance(target, Move):
-                return f"void: {order.target.text()} moves to {target.dest}, not {order.dest}"
-            return f"void: {order.target.text()} does not move to {order.dest}"
+                return oc.Void("elsewhere", order.target.text(), order.dest, target.dest)
+            return oc.Void("no move", order.target.text(), order.dest)
         if isinstance(order, SupportAssault):
-            return f"void: {order.target.text()} does not assault the station in {order.station}"
+            return oc.Void("no assault", order.target.text(), order.station)
         if isinstance(order, Transport):
             j = self.board.locate(order.target)
             target = self.orders[j]
             act = self.core.acts[j]
             if not isinstance(target, Move) or target.dest != order.dest:
-                return f"void: {order.target.text()} does not move to {order.dest}"
+                return oc.Void("no move", order.target.text(), order.dest)
             if not act.convoyed:
-                return f"void: {order.target.text()} goes over the border to {order.dest}, not by transport"
-            return f"void: {self.loc[i]} is not on the route {target.text()} names"
-        return "void"
+                return oc.Void("over the border", order.target.text(), order.dest)
+            return oc.Void("off the route", order.target.text(), other=self.loc[i])
+        return oc.Void()
 
-    def transport_result(self, i: int) -> tuple[bool, ResultCode, str]:
+    def transport_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         if core.void[i]:
             return False, ResultCode.VOID, self.void_reason(i)
-        dislodged = f"; dislodged by {self.by_text(i)}" if self.dislodgers[i] else ""
+        by = self.by_dislodged(i)
         if core.backup.get(i) is Backup.SZYKMAN:
-            return False, ResultCode.PARADOX, "transport paradox: the carrier holds (Szykman rule)" + dislodged
+            return False, ResultCode.PARADOX, oc.Paradox("carrier", "szykman", by)
         if core.backup.get(i) is Backup.PARADOX:
-            return False, ResultCode.PARADOX, "paradox: the orders contradict each other, the carrier holds" + dislodged
-        if dislodged:
-            return False, ResultCode.DISLODGED, f"route broken: dislodged by {self.by_text(i)}"
+            return False, ResultCode.PARADOX, oc.Paradox("carrier", "paradox", by)
+        if by:
+            return False, ResultCode.DISLODGED, oc.CarrierDislodged(by)
         t = core.acts[i].target
         target, dest = self.label(t), core.acts[t].dest
         if i not in self.on_route(t):
-            return True, ResultCode.TRANSPORTED, f"not needed: not on a kept route from {core.loc[t]} to {dest}"
+            return True, ResultCode.TRANSPORTED, oc.NotNeeded(core.loc[t], dest)
         if core.succeeded(t):
-            return True, ResultCode.TRANSPORTED, f"carried {target} to {dest}"
-        return True, ResultCode.TRANSPORTED, f"kept the route, but {target} did not reach {dest}"
+            return True, ResultCode.TRANSPORTED, oc.Carried(target, dest)
+        return True, ResultCode.TRANSPORTED, oc.RouteKept(target, dest)
 
     # -- assaults (R11) ------------------------------------------------------------------
     def assaults(self) -> list[AssaultResult]:
@@ -631,19 +671,22 @@ class _Report:
                 corrupt = self.st.corruption.get(station) == gang
                 needed = self.rules.corrupted_station_strength if corrupt else self.rules.station_strength
                 rivals = [j for j in ids if j != i and not self.dislodgers[j] and strength[j] >= strength[i]]
+                value: oc.Result
                 if self.dislodgers[i]:
-                    ok, reason = False, f"assault fails: dislodged by {self.by_text(i)}"
+                    ok, value = False, oc.AssaultDislodged(self.by_text(i))
                 elif rivals:
-                    best = max(strength[j] for j in rivals)
-                    ok, reason = False, f"stood off by {self.labels(rivals)} ({strength[i]} vs {best})"
+                    value = oc.StoodOff(self.assault_force(i), tuple(self.assault_force(j) for j in rivals))
+                    ok = False
                 elif strength[i] > needed:
-                    ok, reason = True, f"station taken ({strength[i]} vs {needed})"
+                    ok, value = True, oc.StationTaken(strength[i], needed)
                 else:
-                    ok, reason = False, f"station holds ({strength[i]} vs {needed})"
-                if corrupt and not ok and not self.dislodgers[i] and not rivals:
-                    reason += ", corrupted by the attacker"
-                out.append(AssaultResult(gang, self.refs[i], station, strength[i], needed, ok, reason))
+                    ok, value = False, oc.StationHolds(strength[i], needed, corrupt)
+                out.append(AssaultResult(gang, self.refs[i], station, strength[i], needed, ok, value))
         return out
+
+    def assault_force(self, i: int) -> oc.Force:
+        core = self.core
+        return oc.Force((self.label(i),), core.assault_strength(i), self._counted(core.assault_sup[i]))
 
     # -- retreats (R7) ----------------------------------------------------------------------
     def retreats(self, retreats: Mapping[UnitRef, Retreat]) -> tuple[dict[UnitRef, Dislodgement], list[Unit]]:
@@ -659,7 +702,7 @@ class _Report:
                 d for d, movers in core.into.items() if d not in occupied and any(core.prevent(m) > 0 for m in movers)
             }
         choice: dict[int, str | None] = {}
-        why: dict[int, str] = {}
+        why: dict[int, oc.Result] = {}
         standing = {
             d: [moonshine_rules.Standing(core.gang[j], self.board.units[j].kind) for j in ids]
             for d, ids in occupied.items()
@@ -667,14 +710,14 @@ class _Report:
         for i in beaten:
             r = retreats.get(self.refs[i]) if retreats else None
             if r is None:
-                choice[i], why[i] = None, "disbanded: no retreat given"
+                choice[i], why[i] = None, oc.NoRetreatGiven()
                 continue
             barred = {
                 core.loc[m]
                 for m in self.dislodgers[i]
                 if core.acts[m].direct or not self.rules.retreat_to_transported_attackers_origin
             }
-            refusals = []
+            refusals: list[oc.Refusal] = []
             choice[i] = None
             ref, gang = self.refs[i], core.gang[i]
             for d in r.choices:
@@ -684,9 +727,9 @@ class _Report:
                 if problem is None:
                     choice[i] = d
                     break
-                refusals.append(f"{d}: {problem.text('en')}")
+                refusals.append(oc.Refusal(d, problem))
             if choice[i] is None:
-                why[i] = "disbanded: no usable retreat (" + "; ".join(refusals) + ")"
+                why[i] = oc.NoUsableRetreat(tuple(refusals))
         # R7 (amended): retreats into one district are read pair by pair.
         arriving: dict[str, list[tuple[int, str, UnitKind]]] = {}
         for i, to in choice.items():
@@ -698,10 +741,10 @@ class _Report:
                 continue
             against = clashes.get(i)
             if against is None:
-                why[i] = f"retreated to {to}"
+                why[i] = oc.Retreated(to)
             else:
                 choice[i] = None
-                why[i] = f"disbanded: its retreat to {to} clashes with that of {self.labels(against)}"
+                why[i] = oc.RetreatClash(to, tuple(sorted(self.label(j) for j in against)))
         dislodged: dict[UnitRef, Dislodgement] = {}
         # The units after the turn, in map order: by area, then kind. Each unit's area
         # is its plan's, or that of a unit standing where it moved, or looked up.

@@ -532,10 +532,9 @@ class _Parser:
                 self.line,
                 say(
                     "{q} could be {choices}",
-                    "{q} peut désigner {choices_fr}",
+                    "{q} peut désigner {choices}",
                     q=quote(typed),
-                    choices=" or ".join(choices),
-                    choices_fr=" ou ".join(choices),
+                    choices=say("{a} or {b}", "{a} ou {b}", a=", ".join(choices[:-1]), b=choices[-1]),
                 ),
                 say("write the district's code", "écrivez le code du quartier"),
             )

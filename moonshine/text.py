@@ -1,0 +1,55 @@
+"""The message catalogue: every sentence a player reads is written in English in the
+code (the catalogue's key, a gettext ``msgid``) and translated by one gettext
+catalogue per language, ``moonshine/locale/LANG/LC_MESSAGES/moonshine.po``, compiled
+to the ``.mo`` file shipped beside it (``scripts/catalogue.py`` extracts and compiles
+them with Babel, a tool of the developers only). Adding a language is adding one
+``.po`` file. A catalogue is read on its first use, by the standard library's
+``gettext``: an English run reads none."""
+
+from __future__ import annotations
+
+import functools
+import gettext
+from collections.abc import Callable
+from pathlib import Path
+
+DOMAIN = "moonshine"
+LOCALE = Path(__file__).resolve().parent / "locale"
+SOURCE = "en"  # the language the code writes in
+
+
+def languages() -> tuple[str, ...]:
+    """The languages a player may read: English and every catalogue shipped."""
+    found = sorted(p.parent.parent.name for p in LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    return (SOURCE, *(lang for lang in found if lang != SOURCE))
+
+
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language`` (English: none, the text as written)."""
+    if language == SOURCE:
+        return gettext.NullTranslations()
+    path = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    try:
+        with path.open("rb") as f:
+            return gettext.GNUTranslations(f)
+    except FileNotFoundError:
+        raise ValueError(f"unknown language {language!r} (expected {' or '.join(languages())})") from None
+
+
+def gettext_for(language: str) -> Callable[[str], str]:
+    """The function that translates an English sentence into ``language``; a sentence
+    the catalogue lacks stays in English (never dropped)."""
+    if language == SOURCE:
+        return _same
+    return translations(language).gettext
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def translate(language: str, msgid: str, /, **fields: object) -> str:
+    """``msgid`` in ``language``, its ``{fields}`` filled."""
+    out = gettext_for(language)(msgid)
+    return out.format(**fields) if fields else out

@@ -1,0 +1,60 @@
+"""The message catalogues: one .po per language in the package, its compiled .mo
+shipped beside it and up to date, every sentence of the code in every catalogue,
+translated, with the same fields."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import catalogue
+
+from moonshine import text
+
+LANGUAGES = catalogue.languages()
+
+
+def test_french_is_a_catalogue_and_english_the_code() -> None:
+    assert "fr" in LANGUAGES
+    assert text.languages() == ("en", *LANGUAGES)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_compiled_catalogue_is_up_to_date(language: str) -> None:
+    shipped = catalogue.po_path(language).with_suffix(".mo").read_bytes()
+    fresh = gettext.GNUTranslations(io.BytesIO(catalogue.mo_bytes(language)))
+    old = gettext.GNUTranslations(io.BytesIO(shipped))
+    assert old._catalog == fresh._catalog, "run: python scripts/catalogue.py compile"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_sentence_of_the_code_is_translated(language: str) -> None:
+    po = catalogue.read(language)
+    in_code = {msgid for msgid, _, _ in catalogue.extracted()}
+    in_po = {str(m.id) for m in po if m.id}
+    assert sorted(in_code - in_po) == [], "run: python scripts/catalogue.py update"
+    assert sorted(in_po - in_code) == [], "sentences no longer in the code: python scripts/catalogue.py update"
+    untranslated = sorted(str(m.id) for m in po if m.id and not m.string)
+    assert untranslated == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_translation_has_the_fields_of_its_sentence(language: str) -> None:
+    def fields(s: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(s) if name}
+
+    wrong = [str(m.id) for m in catalogue.read(language) if m.id and fields(str(m.id)) != fields(str(m.string))]
+    assert wrong == []
+
+
+def test_an_unknown_language_is_refused_and_a_missing_sentence_stays_english() -> None:
+    with pytest.raises(ValueError, match="unknown language 'xx'"):
+        text.gettext_for("xx")
+    assert text.translate("fr", "no such sentence {n}", n=3) == "no such sentence 3"
+    assert text.translate("fr", "held against {units}", units="H LOO") == "a tenu face à H LOO"
