@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: crash install demo test lint typecheck unit package bench bench-deps agree clean
+.PHONY: screenshots crash install demo test lint typecheck unit package bench bench-deps agree clean
 
 install: $(STAMP)
 
@@ -51,3 +51,13 @@ clean:
 # dropping connections in 10 games; prints the counts (a short version runs in make test).
 crash: $(STAMP)
 	MOONSHINE_CRASH=full MOONSHINE_SMTP_ROUNDS=10 $(BIN)/pytest tests/test_crash.py tests/test_crash_mail.py tests/test_crash_inbox.py tests/test_mail_once.py -q -s -p no:cacheprovider
+
+# The reports and the archive in headless Chromium at 390 px and 1000 px: PNGs in
+# build/screenshots/; fails if a page scrolls sideways or shows a broken image.
+# Not part of make test. Installs Chromium from the system's packages when missing.
+screenshots: $(STAMP)
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || \
+		{ echo "Installing Chromium (apt-get)"; SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium \
+		  || DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium-browser; }
+	$(BIN)/python scripts/screenshots.py

@@ -307,6 +307,12 @@ def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
     return [base / f"{stem}.txt", base / f"{stem}.html", base / "map.png"]
 
 
+def mail_pictures(html: str) -> str:
+    """A report's HTML as saved (showing the ``map.png`` beside it) made the mail's
+    body: the map becomes the attached picture, ``cid:map.png``."""
+    return html.replace('src="map.png"', 'src="cid:map.png"').replace('href="map.png"', 'href="cid:map.png"')
+
+
 def _read_reports(paths: list[Path], turn: str) -> tuple[str, str, bytes, datetime]:
     for p in paths:
         if not p.is_file():
@@ -345,6 +351,7 @@ def _report_message(
         at = body.end() if body else 0
         html = f"{html[:at]}\n<p><strong>{line}</strong></p>\n{html[at:]}"
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
+    html = mail_pictures(html)
     msg.add_alternative(html, subtype="html", cte=_cte(html))
     msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid="<map.png>")
     _fix_boundaries(msg, msg_id)

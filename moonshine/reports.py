@@ -1143,8 +1143,28 @@ def environment(directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
     return env
 
 
-def _render(name: str, ctx: Mapping[str, Any]) -> str:
-    return environment().get_template(name).render(**ctx)
+def inline_css(page: str) -> str:
+    """The page with its stylesheet's rules written into each element's ``style``
+    (mail programs that drop ``<style>`` still show it right); at-rules (the
+    phone's and dark mode's) stay in the ``<style>`` block for those that keep it.
+    A rule never overrides what an element's own ``style`` says."""
+    import css_inline
+
+    out = str(css_inline.CSSInliner(keep_at_rules=True, load_remote_stylesheets=False).inline(page))
+    # The character set first in the head, as browsers read it from the first bytes.
+    charset = '<meta charset="utf-8">'
+    if charset in out:
+        out = out.replace(charset + "\n", "", 1).replace("<head>", "<head>" + charset + "\n", 1)
+    return out if out.endswith("\n") else out + "\n"
+
+
+def render_template(name: str, ctx: Mapping[str, Any]) -> str:
+    """A template rendered; an HTML page with its CSS inlined."""
+    text = environment().get_template(name).render(**ctx)
+    return inline_css(text) if name.endswith(".html.j2") else text
+
+
+_render = render_template
 
 
 def render_report(
@@ -1266,14 +1286,15 @@ def write_reports(
     gangs: Sequence[str] | None = None,
     bulletin: bool = True,
     pictures: bool = True,
-    for_email: bool = True,
+    for_email: bool = False,
     written_turn: tuple[TurnResults | Mapping[str, Any], GameState] | None = None,
 ) -> list[Path]:
     """Write TURN's reports under ``turns/TURN/reports/``: ``GANG.txt`` and
     ``GANG.html`` for every gang (or those given), ``bulletin.txt``, ``bulletin.html``,
     ``map.svg`` and ``map.png``; each file atomically. Returns the paths written, in
-    order. The HTML is the body of the mail, so by default it shows the map attached
-    as ``cid:map.png`` (``for_email=False``: the ``map.png`` beside it). The
+    order. The HTML shows the ``map.png`` beside it, so that it opens from the disk
+    with its picture; the mail makes it ``cid:map.png``, the attached picture
+    (``moonshine.mail.mail_pictures``; ``for_email=True`` writes that already). The
     ``adjudicate`` command calls it after adjudicating, handing over in
     ``written_turn`` the results' data and the next state it has just written, so that
     they are not read back; without it, both are read from the game directory."""

@@ -22,10 +22,10 @@ from moonshine.records import dataclass
 from moonshine.reports import (
     RESULTS_FILE,
     bulletin_context,
-    environment,
     load_turn,
     map_title,
     render_map,
+    render_template,
 )
 from moonshine.turns import Turn
 
@@ -97,7 +97,6 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         else:
             shutil.rmtree(out / "turns")
     out.mkdir(parents=True, exist_ok=True)
-    env = environment()
     written: list[Path] = []
     gmap = game.map
     vp_rows = []
@@ -122,7 +121,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             "svg": "map.svg",
         }
         ctx["site_words"] = WORDS[lang]
-        atomic_write_text(page_dir / "index.html", env.get_template("site_turn.html.j2").render(**ctx))
+        atomic_write_text(page_dir / "index.html", render_template("site_turn.html.j2", ctx))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
     labels = [_short(t, lang) for t in turns]
     gangs = {k: (g.name, g.colour) for k, g in gmap.gangs.items()}
@@ -144,16 +143,19 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     atomic_write_text(out / "rules.html", rules)
     written.append(out / "rules.html")
     links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html") for t in turns]
-    index = env.get_template("site_index.html.j2").render(
-        lang=lang,
-        game_title=game.config.title,
-        title=game.config.title,
-        turns=links,
-        latest=links[-1],
-        latest_map=f"turns/{turns[-1]}/map.png",
-        latest_map_title=map_title(gmap, turns[-1], lang),
-        words=words,
-        charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
+    index = render_template(
+        "site_index.html.j2",
+        dict(
+            lang=lang,
+            game_title=game.config.title,
+            title=game.config.title,
+            turns=links,
+            latest=links[-1],
+            latest_map=f"turns/{turns[-1]}/map.png",
+            latest_map_title=map_title(gmap, turns[-1], lang),
+            words=words,
+            charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
+        ),
     )
     atomic_write_text(out / "index.html", index)
     written.insert(0, out / "index.html")

@@ -216,7 +216,7 @@ def test_classic_reports_give_centres_retreats_and_builds(tmp_path: Path) -> Non
     assert "BUILDS AND DISBANDS OWED" in report.output and "France (FRA) may build 2" in report.output
     assert "Next phase: winter-1901" in report.output
     html = (game / "turns" / "fall-1901-retreats" / "reports" / "FRA.html").read_text(encoding="utf-8")
-    assert 'src="cid:map.png"' in html and "peut construire 2" in html
+    assert 'src="map.png"' in html and "peut construire 2" in html  # opened from the disk, the map shows
     assert (game / "turns" / "fall-1901-retreats" / "reports" / "map.png").read_bytes()[:4] == b"\x89PNG"
 
 

@@ -48,7 +48,9 @@ def write_reports(game: Game, turn: str = TURN) -> Path:
     base.mkdir(parents=True, exist_ok=True)
     for gang in game.map.gangs:
         (base / f"{gang}.txt").write_text(f"Private report of {gang} for {turn}.\nCash: $12.50\n", encoding="utf-8")
-        (base / f"{gang}.html").write_text(f"<p>Private report of <b>{gang}</b></p>", encoding="utf-8")
+        (base / f"{gang}.html").write_text(
+            f'<p>Private report of <b>{gang}</b></p><img src="map.png" alt="map">', encoding="utf-8"
+        )
     (base / "bulletin.txt").write_text(f"Bulletin {turn}: the police raided LOO. Café ouvert.\n", encoding="utf-8")
     (base / "bulletin.html").write_text("<h1>Bulletin</h1><p>The police raided LOO.</p>", encoding="utf-8")
     Image.new("RGB", (8, 6), (200, 30, 30)).save(base / "map.png")
@@ -173,7 +175,10 @@ def test_dry_run_writes_one_report_per_gang_with_players_and_one_bulletin(tmp_pa
     assert "<b>valley</b>" in alternative.get_payload()[1].get_content()
     assert picture.get_content_type() == "image/png"
     assert picture.get_filename() == f"moonshine-{TURN}.png"
-    assert picture["Content-ID"] == "<map.png>"  # the HTML report shows it: <img src="cid:map.png">
+    assert picture["Content-ID"] == "<map.png>"
+    mailed = alternative.get_payload()[1].get_content()
+    assert 'src="cid:map.png"' in mailed and 'src="map.png"' not in mailed  # the mail shows the attached map
+    assert 'src="map.png"' in (reports / "valley.html").read_text()  # the saved copy, the file beside it
     assert picture.get_content() == (reports / "map.png").read_bytes()
 
     bulletin = read_eml(outbox / "bulletin.eml")

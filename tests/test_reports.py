@@ -222,7 +222,7 @@ def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     res, nxt = load_turn(adjudicated, "spring-1924")
     seed = adjudicated.receipt_seed()
     assert seed is not None  # the receipts are in the golden files
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, for_email=True, seed=seed)
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, seed=seed)
     for name, text in files.items():
         if name.endswith(".html"):
             assert_html(text)
@@ -235,7 +235,7 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
     files' rendering as read from the game directory, byte for byte, pictures too."""
     base = adjudicated.turn_dir("spring-1924") / "reports"
     res, nxt = load_turn(adjudicated, "spring-1924")
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, for_email=True, seed=adjudicated.receipt_seed())
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, seed=adjudicated.receipt_seed())
     for name, text in files.items():
         assert (base / name).read_text(encoding="utf-8") == text, name
     svg, png = render_map(adjudicated.map, res, nxt, adjudicated.config.language)
@@ -463,7 +463,32 @@ def test_html_is_escaped_and_points_at_the_map(
     assert f'src="{MAP_CID}"' in page
     plain = render_bulletin(chicago, cfg, data, nxt, html=True)
     assert 'src="map.png"' in plain
-    assert "background-color:#d55e00" in plain  # the Outfit's swatch
+    assert "background-color:#d55e00" in plain.replace(": ", ":")  # the Outfit's swatch
+    assert re.search(r'<a href="map.png"[^>]*><img [^>]*src="map.png"', plain)  # linked to the full-size picture
+
+
+@pytest.mark.parametrize("html_page", ["report", "bulletin"])
+def test_html_keeps_its_look_without_the_style_block(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState, html_page: str
+) -> None:
+    """Mail programs that drop <style> still show the look: the stylesheet's rules are
+    in each element's style attribute; only the phone's and dark mode's rules (which
+    cannot be inlined) stay in the <style> block."""
+    if html_page == "report":
+        page = render_report(chicago, sample_config, data, nxt, "outfit", html=True)
+    else:
+        page = render_bulletin(chicago, sample_config, data, nxt, html=True)
+    blocks = re.findall(r"<style>(.*?)</style>", page, re.S)
+    assert len(blocks) == 1
+    outside = re.sub(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", "", blocks[0])
+    assert outside.strip() == "", outside  # nothing but at-rules left
+    assert "prefers-color-scheme: dark" in blocks[0] and "max-width: 480px" in blocks[0]
+    body = page.split("<body", 1)[1]
+    for tag in ("h1", "h2", "td", "th", "table", "img"):
+        for found in re.finditer(rf"<{tag}\b[^>]*>", body):
+            assert "style=" in found.group(0), found.group(0)
+    assert re.search(r'<td class="card"[^>]*style="[^"]*font-family: Georgia', body)
+    assert re.search(r'<img [^>]*class="map"[^>]*style="[^"]*max-width: 672px', body)
 
 
 # -- French -----------------------------------------------------------------------------------
@@ -610,7 +635,8 @@ def test_write_reports_writes_every_file(written: tuple[Game, list[Path]], sampl
     svg = (base / "map.svg").read_text(encoding="utf-8")
     assert "Chicago, spring 1924" in svg
     assert 'data-from="UPT"' in svg and 'data-to="ROG"' in svg  # this turn's orders are drawn
-    assert f'src="{MAP_CID}"' in (base / "outfit.html").read_text(encoding="utf-8")
+    saved = (base / "outfit.html").read_text(encoding="utf-8")
+    assert 'src="map.png"' in saved and "cid:" not in saved  # opened from the disk, it shows the map beside it
 
 
 def test_report_command_writes_and_prints(game: Game) -> None:

@@ -168,14 +168,23 @@ def render_text(
 
 
 def render_html(text: str, *, image: str, language: str) -> str:
-    """The HTML version: the text's lines and the map picture inline."""
+    """The HTML version: the text's lines, wrapped to the screen's width (a phone's
+    too), and the map picture fitted to it, linked to the full-size picture."""
     lines = text.rstrip("\n").split("\n")
     title = html.escape(lines[0])
     body = html.escape("\n".join(lines[1:]))
+    src = html.escape(image)
     return (
-        f'<!DOCTYPE html>\n<html lang="{language}">\n<head><meta charset="utf-8"><title>{title}</title></head>\n'
-        f"<body>\n<h1>{title}</h1>\n<pre>{body}</pre>\n"
-        f'<p><img src="{html.escape(image)}" alt="map" style="max-width:100%"></p>\n</body>\n</html>\n'
+        f'<!DOCTYPE html>\n<html lang="{language}">\n<head><meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="color-scheme" content="light dark">\n'
+        f"<title>{title}</title></head>\n"
+        '<body style="margin:0;padding:12px 10px;background-color:#ffffff;color:#222222;">\n'
+        f'<h1 style="font-family:Georgia,serif;font-size:20px;line-height:1.25;margin:0 0 8px 0;">{title}</h1>\n'
+        '<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:0;'
+        f'font-family:Menlo,Consolas,Courier New,monospace;font-size:13px;line-height:1.4;">{body}</pre>\n'
+        f'<p style="margin:12px 0 0 0;"><a href="{src}"><img src="{src}" alt="map" width="672" '
+        'style="display:block;width:100%;max-width:672px;height:auto;border:0;"></a></p>\n</body>\n</html>\n'
     )
 
 
@@ -187,7 +196,7 @@ def render_all(
     language: str,
     powers: Sequence[str] | None = None,
     bulletin: bool = True,
-    image: str = "cid:map.png",
+    image: str = "map.png",
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin."""
     out: dict[str, str] = {}

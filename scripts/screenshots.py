@@ -1,0 +1,234 @@
+"""make screenshots: the reports and the archive in a real headless browser.
+
+Builds the sample game in a scratch copy (build/screenshots/game), adjudicates its
+first turn (which writes the reports), writes the web archive (build/screenshots/site),
+then opens a private report, the bulletin and two archive pages in headless Chromium
+at 390 px (a phone) and 1000 px (a desktop). Saves one PNG per page and width in
+build/screenshots/ and fails (exit status 1) when a page scrolls sideways (its
+scroll width exceeds the viewport's) or shows a broken image (naturalWidth 0).
+
+Usage: python scripts/screenshots.py [--out DIR] [--chromium PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTHS = (390, 1000)
+TURN = "spring-1924"
+
+# Run once the page has loaded: what a user would notice, written into the page.
+PROBE = r"""
+<script>
+window.addEventListener("load", function () {
+  var doc = document.documentElement;
+  var broken = [];
+  for (var i = 0; i < document.images.length; i++) {
+    var im = document.images[i];
+    if (!im.complete || im.naturalWidth === 0) broken.push(im.getAttribute("src"));
+  }
+  var wide = [];
+  var all = document.body.getElementsByTagName("*");
+  function over(el) { return el.getBoundingClientRect().right > window.innerWidth + 0.5; }
+  for (var j = 0; j < all.length && wide.length < 5; j++) {
+    var el = all[j];
+    if (!over(el)) continue;
+    var inner = false;  // report the innermost elements only
+    for (var k = 0; k < el.children.length; k++) if (over(el.children[k])) inner = true;
+    if (!inner) wide.push(el.tagName + " to " + Math.round(el.getBoundingClientRect().right) + " px: " +
+        (el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 50));
+  }
+  parent.postMessage(JSON.stringify({scroll: doc.scrollWidth, viewport: window.innerWidth,
+      height: doc.scrollHeight, broken: broken, wide: wide}), "*");
+});
+</script>
+"""
+
+# Headless Chromium makes no window narrower than 500 px: the page is shown in a
+# frame of the wanted width, which is then its viewport (media queries included).
+HOST = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"></head><body style="margin:0;background:#888;">
+<iframe src="{src}" style="display:block;border:0;width:{width}px;height:{height}px;"></iframe>
+<script>
+window.addEventListener("message", function (e) {{
+  var out = document.createElement("pre");
+  out.id = "moonshine-probe";
+  out.textContent = e.data;
+  document.body.appendChild(out);
+}});
+</script>
+</body></html>
+"""
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str  # the screenshot's file name stem
+    path: Path
+
+
+@dataclass(frozen=True)
+class Probe:
+    scroll: int
+    viewport: int
+    height: int
+    broken: list[str]
+    wide: list[str]
+
+
+def find_chromium(given: str | None) -> str:
+    for name in ([given] if given else []) + ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]:
+        found = shutil.which(name)
+        if found:
+            return found
+    sys.exit("screenshots: no Chromium found (make screenshots installs it with apt-get)")
+
+
+def chromium_args(chromium: str, width: int, height: int) -> list[str]:
+    return [
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--allow-file-access-from-files",
+        "--no-first-run",
+        "--disable-extensions",
+        f"--window-size={width},{height}",
+        "--virtual-time-budget=5000",
+    ]
+
+
+def run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, timeout=120, **kw)  # type: ignore[call-overload, no-any-return]
+
+
+def build(out: Path) -> list[Page]:
+    """The sample game adjudicated, its reports and its web archive."""
+    moonshine = str(Path(sys.executable).parent / "moonshine")
+    game = out / "game"
+    if game.exists():
+        shutil.rmtree(game)
+    game.mkdir(parents=True)
+    for name in ("game.yaml", ".moonshine-secret"):
+        shutil.copy(ROOT / name, game / name)
+    for name in ("orders", "turns"):
+        shutil.copytree(ROOT / name, game / name)
+    run([moonshine, "adjudicate", TURN, "--game", str(game), "--no-commit"])
+    site = out / "site"
+    if site.exists():
+        shutil.rmtree(site)
+    run([moonshine, "site", "--game", str(game), "--out", str(site)])
+    reports = game / "turns" / TURN / "reports"
+    return [
+        Page("report", reports / "outfit.html"),
+        Page("bulletin", reports / "bulletin.html"),
+        Page("site-index", site / "index.html"),
+        Page("site-turn", site / "turns" / TURN / "index.html"),
+    ]
+
+
+def _framed(page: Path, width: int, height: int) -> tuple[Path, Path]:
+    """A copy of the page with the probe, and a host page framing it at ``width``;
+    both beside the page, so that its relative pictures load."""
+    text = page.read_text(encoding="utf-8")
+    at = text.rfind("</body>")
+    probed = text[:at] + PROBE + text[at:] if at >= 0 else text + PROBE
+    copy = page.with_name(f".probe-{page.name}")
+    copy.write_text(probed, encoding="utf-8")
+    host = page.with_name(f".host-{page.name}")
+    host.write_text(HOST.format(src=copy.name, width=width, height=height), encoding="utf-8")
+    return copy, host
+
+
+def probe(chromium: str, page: Path, width: int) -> Probe:
+    copy, host = _framed(page, width, 900)
+    try:
+        dom = run([*chromium_args(chromium, max(width, 500), 900), "--dump-dom", host.as_uri()]).stdout
+    finally:
+        copy.unlink()
+        host.unlink()
+    found = re.search(r'<pre id="moonshine-probe">(.*?)</pre>', dom, re.S)
+    if found is None:
+        raise SystemExit(f"screenshots: the probe did not run in {page}")
+    data = json.loads(html.unescape(found.group(1)))
+    return Probe(data["scroll"], data["viewport"], data["height"], data["broken"], data["wide"])
+
+
+def screenshot(chromium: str, page: Path, width: int, height: int, target: Path) -> None:
+    from PIL import Image
+
+    copy, host = _framed(page, width, height)
+    target.unlink(missing_ok=True)
+    try:
+        run([*chromium_args(chromium, max(width, 500), height), f"--screenshot={target}", host.as_uri()])
+    finally:
+        copy.unlink()
+        host.unlink()
+    if not target.is_file():
+        raise SystemExit(f"screenshots: Chromium wrote no {target}")
+    with Image.open(target) as im:
+        cropped = im.crop((0, 0, width, height))
+    cropped.save(target)
+
+
+def self_check(chromium: str, out: Path) -> None:
+    """The probe sees what it looks for: a page too wide for a phone, with a broken image."""
+    bad = out / "self-check.html"
+    bad.write_text(
+        '<!DOCTYPE html><html><body><div style="width:600px">wide</div><img src="missing.png" alt=""></body></html>',
+        encoding="utf-8",
+    )
+    try:
+        p = probe(chromium, bad, 390)
+    finally:
+        bad.unlink()
+    if not (p.viewport == 390 and p.scroll > p.viewport and p.broken == ["missing.png"]):
+        raise SystemExit(f"screenshots: the probe misses a wide page or a broken image ({p})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "screenshots")
+    parser.add_argument("--chromium")
+    args = parser.parse_args()
+    chromium = find_chromium(args.chromium)
+    out: Path = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    self_check(chromium, out)
+    pages = build(out)
+    failures = []
+    for page in pages:
+        for width in WIDTHS:
+            p = probe(chromium, page.path, width)
+            target = out / f"{page.name}-{width}.png"
+            screenshot(chromium, page.path, width, min(max(p.height, 600), 16000), target)
+            verdict = "ok"
+            if p.viewport != width:
+                verdict = f"viewport is {p.viewport} px, not {width}"
+                failures.append(f"{page.name} at {width} px: {verdict}")
+            if p.scroll > p.viewport:
+                verdict = f"scrolls sideways: {p.scroll} px wide in {p.viewport} ({'; '.join(p.wide)})"
+                failures.append(f"{page.name} at {width} px: {verdict}")
+            if p.broken:
+                verdict = f"broken image(s): {', '.join(p.broken)}"
+                failures.append(f"{page.name} at {width} px: {verdict}")
+            print(
+                f"{target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}: {p.height} px high, {verdict}"
+            )
+    for f in failures:
+        print(f"FAILED: {f}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
