@@ -20,6 +20,7 @@ import jinja2
 
 import moonshine
 from moonshine import i18n, receipts, scoring
+from moonshine import outcome as oc
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import Game, GameConfig, atomic_write_bytes, atomic_write_text
 from moonshine.geo import UPKEEP, Feature, GameMap
@@ -60,7 +61,8 @@ class UnitResult:
     unit: str
     order: str  # canonical text
     succeeded: bool
-    reason: str
+    reason: str  # in English, as the file says it
+    outcome: oc.Result | None = None  # None: a file of an earlier version
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class Dislodgement:
     retreated_to: str | None
     disbanded: bool
     reason: str
+    outcome: oc.Result | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,7 @@ class AssaultRecord:
     needed: int
     succeeded: bool
     reason: str
+    outcome: oc.Result | None = None
 
 
 @dataclass(frozen=True)
@@ -241,6 +245,17 @@ def _result_flag(r: _Reader, m: Mapping[str, Any], key: str) -> bool:
     return v == "succeeded"
 
 
+def _outcome(r: _Reader, m: Mapping[str, Any], key: str) -> oc.Result | None:
+    """The outcome a results file stores (None in a file of an earlier version)."""
+    raw = m.get("outcome")
+    if raw is None:
+        return None
+    try:
+        return oc.from_data(r.mapping(raw, f"{key}.outcome"))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise r.fail(f"{key}.outcome", f"expected an outcome: {exc}") from None
+
+
 def _ledger(r: _Reader, raw: Any, key: str) -> LedgerRecord:
     m = r.mapping(raw, key)
     c = r.mapping(m.get("crates"), f"{key}.crates")
@@ -299,7 +314,11 @@ def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
         x = r.mapping(u, k)
         units.append(
             UnitResult(
-                r.text(x, "unit", k), r.text(x, "order", k), _result_flag(r, x, k), r.text(x, "reason", k, default="")
+                r.text(x, "unit", k),
+                r.text(x, "order", k),
+                _result_flag(r, x, k),
+                r.text(x, "reason", k, default=""),
+                _outcome(r, x, k),
             )
         )
     dislodged = []
@@ -313,6 +332,7 @@ def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
                 retreated_to=r.optional(x, "retreated_to", k),
                 disbanded=r.flag(x, "disbanded", k, default=False),
                 reason=r.text(x, "reason", k, default=""),
+                outcome=_outcome(r, x, k),
             )
         )
     adjustments = []
@@ -369,6 +389,7 @@ def read_results(raw: Any, *, source: str = "<results>") -> TurnResults:
                 needed=r.integer(x, "needed", k),
                 succeeded=r.flag(x, "succeeded", k),
                 reason=r.text(x, "reason", k, default=""),
+                outcome=_outcome(r, x, k),
             )
         )
     corruption_raw = r.mapping(top.get("corruption") or {}, "corruption")
@@ -522,6 +543,10 @@ class Words:
 
     def reason(self, text: str) -> str:
         return i18n.translate_reason(self.language, text)
+
+    def explain(self, outcome: oc.Result | None, text: str) -> str:
+        """An outcome in this language; a file of an earlier version gives only its text."""
+        return self.reason(text) if outcome is None else oc.explain(outcome, self.language)
 
     def money(self, cents: Money) -> str:
         return i18n.money_text(self.language, cents)
@@ -794,15 +819,15 @@ def _line_row(w: Words, ln: LineRecord) -> LineRow:
 
 def _order_row(w: Words, u: UnitResult) -> OrderRow:
     result = w.word("succeeded" if u.succeeded else "failed")
-    reason = w.reason(u.reason)
+    reason = w.explain(u.outcome, u.reason)
     return OrderRow(u.order, u.succeeded, result, reason, u.order + w.colon + (reason or result))
 
 
 def _dislodged_text(w: Words, d: Dislodgement) -> str:
     """``dislodged by H LOO - NSS; retreated to GRA``: the reason tells the unit's fate."""
     first = w("dislodged.by", by=d.by) if d.by else w("dislodged.plain")
-    if d.reason:
-        fate = w.reason(d.reason)
+    if d.reason or d.outcome is not None:
+        fate = w.explain(d.outcome, d.reason)
     elif d.retreated_to:
         fate = w("dislodged.retreated", district=d.retreated_to)
     else:

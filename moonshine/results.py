@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from moonshine import money
+from moonshine import outcome as oc
 from moonshine.errors import StateError
 from moonshine.geo import GameMap
 from moonshine.records import dataclass, field
@@ -123,6 +124,7 @@ def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submiss
                     "order": res.order.text(),
                     "result": "succeeded" if res.succeeded else "failed",
                     "reason": res.reason,
+                    "outcome": oc.to_data(res.outcome),
                 }
             )
         dislodged = []
@@ -137,6 +139,7 @@ def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submiss
                     "retreated_to": d.retreated_to,
                     "disbanded": d.disbanded,
                     "reason": d.reason,
+                    "outcome": oc.to_data(d.outcome),
                 }
             )
         gangs[g] = {
@@ -181,6 +184,7 @@ def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submiss
                 "needed": a.needed,
                 "succeeded": a.succeeded,
                 "reason": a.reason,
+                "outcome": oc.to_data(a.outcome),
             }
             for a in out.assaults
         ],

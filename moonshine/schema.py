@@ -331,11 +331,33 @@ _LEDGER = Rec(
         "balanced": Bool(),
     }
 )
+class OutcomeSpec(Spec):
+    """An order's outcome as ``moonshine.outcome.to_data`` writes it."""
+
+    what = "an outcome"
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        from moonshine import outcome
+
+        try:
+            outcome.from_data(v)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise StateError(where(source, line), key, f"expected an outcome: {exc}") from None
+
+
+_OUTCOME = OutcomeSpec()
 _GANG_RESULTS = Rec(
     required={
         "orders_file": Null(Str()),
         "lines": ListOf(_LINE),
-        "units": ListOf(Rec(required={"unit": Str(), "order": Str(), "result": Str(), "reason": Str()})),
+        # reason: the outcome in English, for a person reading the file; the reports read
+        # the outcome (moonshine.outcome.to_data), which files of earlier versions lack
+        "units": ListOf(
+            Rec(
+                required={"unit": Str(), "order": Str(), "result": Str(), "reason": Str()},
+                optional={"outcome": _OUTCOME},
+            )
+        ),
         "dislodged": ListOf(
             Rec(
                 required={
@@ -344,7 +366,8 @@ _GANG_RESULTS = Rec(
                     "retreated_to": Null(Str()),
                     "disbanded": Bool(),
                     "reason": Str(),
-                }
+                },
+                optional={"outcome": _OUTCOME},
             )
         ),
         "adjustments": ListOf(Rec(required={"kind": Str(), "order": Str(), "reason": Str()})),
@@ -370,7 +393,8 @@ RESULTS = Rec(
                     "needed": Int(),
                     "succeeded": Bool(),
                     "reason": Str(),
-                }
+                },
+                optional={"outcome": _OUTCOME},
             )
         ),
         "corruption": MapOf(Str()),

@@ -4,8 +4,10 @@ dislodged units and every unit's final district. The DATC cases cite the DATC
 case they are adapted from; rulings.yaml has at least one case per ruling R4 to
 R12. A case may give the gangs' orders files instead (amended.yaml): they are read
 by the one order-file reader and the order checker, and the adjudicator must carry
-out what the checker accepted. Files with ``kind: turn`` hold whole turns (R17,
-R21, R22: turns.yaml), ``kind: classic`` classic Diplomacy results (classic.yaml).
+out what the checker accepted. A case may state outcomes as values (``outcomes:``,
+as a results file stores them: the kind, the units, supports and strengths). Files
+with ``kind: turn`` hold whole turns (R17, R21, R22: turns.yaml), ``kind: classic``
+classic Diplomacy results (classic.yaml).
 A summary of the counts per section is printed at the end of the run."""
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
+from moonshine import outcome as oc
 from moonshine.adjudicator import Outcome, ResultCode, adjudicate
 from moonshine.geo import GameMap, UnitKind, load_map
 from moonshine.orderfile import decode
@@ -222,6 +225,7 @@ def problems(case: Case, out: Outcome) -> list[str]:
             found.append(f"{order.text()}: expected {expected}, got {actual} ({res.reason})")
         elif reason and reason not in res.reason:
             found.append(f"{order.text()}: expected a reason with {reason!r}, got {res.reason!r}")
+    found += outcome_problems(case, out)
     actual_dislodged = {ref: d.retreated_to for ref, d in out.dislodged.items()}
     if actual_dislodged != case.dislodged:
         why = {ref.text(): d.reason for ref, d in out.dislodged.items()}
@@ -231,6 +235,28 @@ def problems(case: Case, out: Outcome) -> list[str]:
         actual_final.setdefault(u.gang, set()).add(f"{u.kind.value} {u.district}")
     if actual_final != case.final:
         found.append(f"final: expected {_sets(case.final)}, got {_sets(actual_final)}")
+    return found
+
+
+def outcome_problems(case: Case, out: Outcome) -> list[str]:
+    """The outcomes a case states as values (``outcomes: {UNIT: {kind: ..., field:
+    value}}``, as a results file stores them; ``retreat`` for a dislodged unit's
+    retreat): every field given must be the adjudicator's."""
+    found: list[str] = []
+    for text, want in (case.raw.get("outcomes") or {}).items():
+        where = f"{case.section}: {case.name}: outcomes"
+        if text.startswith("retreat "):
+            d = out.dislodged.get(_ref(text.removeprefix("retreat "), where))
+            got = None if d is None else oc.to_data(d.outcome)
+        else:
+            r = out.results.get(_ref(text, where))
+            got = None if r is None else oc.to_data(r.outcome)
+        if got is None:
+            found.append(f"{text}: no outcome")
+            continue
+        wrong = {k: v for k, v in want.items() if got.get(k) != v}
+        if wrong:
+            found.append(f"{text}: expected the outcome {want}, got {got}")
     return found
 
 
@@ -276,6 +302,19 @@ def test_a_wrong_expectation_is_reported() -> None:
     flipped = Case(**{**case.__dict__, "orders": [(order, "succeeds", reason), *case.orders[1:]]})
     assert expected == "fails"
     assert problems(flipped, run(flipped))
+
+
+def test_a_wrong_outcome_value_is_reported() -> None:
+    """The outcomes a case states are compared field by field: change one strength and
+    the case fails."""
+    case = next(c for c in CATALOGUE if c.name == "R6 an L's support adds 1")
+    assert not outcome_problems(case, run(case))
+    raw = {
+        **case.raw,
+        "outcomes": {"H CHI": {**case.raw["outcomes"]["H CHI"], "attack": {"units": ["H CHI"], "strength": 2}}},
+    }
+    wrong = Case(**{**case.__dict__, "raw": raw})
+    assert outcome_problems(wrong, run(wrong))
 
 
 def summary() -> list[str]:

@@ -689,3 +689,24 @@ def test_report_language_follows_the_game(game: Game) -> None:
     r = CliRunner().invoke(main, ["report", "spring-1924", "--game", str(game.root), "--print"])
     assert r.exit_code == 0, r.output
     assert "Bulletin public, printemps 1924" in r.output
+
+
+def test_reports_read_the_outcomes_not_the_sentences(adjudicated: Game, tmp_path: Path) -> None:
+    """The results file stores each order's outcome as a value; the reports explain the
+    value in the reader's language and never read the English sentence beside it."""
+    path = adjudicated.turn_dir("spring-1924") / "results.yaml"
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    units = [u for g in raw["gangs"].values() for u in g["units"]]
+    assert units and all("kind" in u["outcome"] for u in units)
+    assert {"moved", "held"} <= {u["outcome"]["kind"] for u in units}
+    res, nxt = load_turn(adjudicated, "spring-1924")
+    for g in raw["gangs"].values():
+        for u in g["units"]:
+            u["reason"] = "no one reads this"
+    garbled = read_results(raw, source=str(path))
+    for lang in LANGS:
+        gang = next(iter(res.gangs))
+        kwargs = {"language": lang, "for_email": True}
+        assert render_report(adjudicated.map, adjudicated.config, garbled, nxt, gang, **kwargs) == render_report(
+            adjudicated.map, adjudicated.config, res, nxt, gang, **kwargs
+        )
