@@ -331,6 +331,8 @@ _LEDGER = Rec(
         "balanced": Bool(),
     }
 )
+
+
 class OutcomeSpec(Spec):
     """An order's outcome as ``moonshine.outcome.to_data`` writes it."""
 
