@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 
 import moonshine
-from moonshine import i18n, receipts, scoring
+from moonshine import i18n, receipts, scoring, story
 from moonshine import outcome as oc
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import Game, GameConfig, atomic_write_bytes, atomic_write_text
@@ -675,11 +675,7 @@ def raid_effects_for(gmap: GameMap, raid: Raid | None, gang: str, back_turn: str
 def end_of_turn_control(nxt: GameState) -> dict[str, str]:
     """Control when the turn ended (VP are counted then): the next state's control
     before its opening raid closed a speakeasy (returning units take no control, R22)."""
-    control = dict(nxt.control)
-    raid = nxt.raid
-    if raid is not None and raid.speakeasy_closed and raid.controller is not None:
-        control[raid.district] = raid.controller
-    return control
+    return story.control_at_end(nxt)
 
 
 @dataclass(frozen=True)
@@ -798,8 +794,8 @@ class GangBlock:
     name: str
     colour: str
     submitted: bool
-    orders: tuple[OrderRow, ...]
-    changes: tuple[str, ...]
+    orders: tuple[OrderRow, ...]  # every order but the plain holds
+    changes: tuple[str, ...]  # the plain holds in one line, recruits, disbands
 
 
 def _line_row(w: Words, ln: LineRecord) -> LineRow:
@@ -1032,6 +1028,127 @@ def _changes(gr: GangResults, w: Words) -> tuple[str, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class ChangeRow:
+    """A row of the bulletin's "what changed": a district or station, its holder before and after."""
+
+    place: str
+    before: str
+    before_colour: str
+    after: str
+    after_colour: str
+
+
+@dataclass(frozen=True)
+class VPChangeRow:
+    name: str
+    colour: str
+    before: int
+    after: int
+    change: str  # "+3", "−2"
+
+
+def _holder(gmap: GameMap, w: Words, gang: str | None, station: bool = False) -> tuple[str, str]:
+    """A gang's name and colour; for nobody, "neutral" (a district) or "nobody" (a station's corruption)."""
+    if gang is None or gang not in gmap.gangs:
+        return w("changed.uncorrupted" if station else "changed.nobody"), ""
+    return gmap.gangs[gang].name, gmap.gangs[gang].colour
+
+
+def _raid_short(gmap: GameMap, raid: Raid, w: Words) -> str:
+    """``The police (Town Hall station, LAK) raided NOC (North Center), controlled by
+    Chicago Outfit``: who raided where, for the story (the details follow below)."""
+    if raid.by == "untouchables":
+        text = w("raid.raided_plural", who=w("raid.untouchables"), district=_district(gmap, raid.district))
+    else:
+        who = w("raid.police", station=_station(gmap, raid.station), code=raid.station)
+        text = w("raid.raided", who=who, district=_district(gmap, raid.district))
+    if raid.controller is not None:
+        text += ", " + w("raid.controller", gang=_gang_name(gmap, raid.controller))
+    return text[:1].upper() + text[1:]
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
+
+
+def _story_context(
+    gmap: GameMap, res: TurnResults, before: GameState, nxt: GameState, w: Words, winners: str
+) -> dict[str, Any]:
+    """The bulletin's headline, its few sentences and its "what changed" tables."""
+    st = story.story(gmap, before, res, nxt)
+
+    def name(gang: str | None) -> str:
+        return _gang_name(gmap, gang)
+
+    if winners:
+        headline = winners
+    elif st.taken:
+        t = st.taken[0]
+        headline = w("story.headline.station", gang=name(t.gang), station=f"{t.station} ({_station(gmap, t.station)})")
+    elif st.net and max(st.net.values()) > 0:
+        best = max(st.net.values())
+        gang = next(g for g, n in st.net.items() if n == best)
+        headline = w("story.headline.gain", gang=name(gang), n=best)
+    else:
+        headline = w("story.headline.quiet")
+    sentences = []
+    if st.leaders:
+        if len(st.leaders) == 1:
+            sentences.append(w("story.lead.one", gang=name(st.leaders[0]), vp=st.lead_vp))
+        else:
+            sentences.append(w("story.lead.many", gangs=_and(w, [name(g) for g in st.leaders]), vp=st.lead_vp))
+    moved = [c for c in st.changes if not c.station]
+    if moved:
+        gains = sorted(st.net.items(), key=lambda kv: -kv[1])
+        sentences.append(w("story.changed", n=len(moved), gangs=", ".join(f"{name(g)} {_signed(n)}" for g, n in gains)))
+    else:
+        sentences.append(w("story.unchanged"))
+    if st.dislodged:
+        units = [
+            w("story.retreated", unit=d.unit, gang=name(d.gang), district=d.retreated_to)
+            if d.retreated_to
+            else w("story.disbanded", unit=d.unit, gang=name(d.gang))
+            for d in st.dislodged
+        ]
+        sentences.append(w("story.dislodged", n=len(units), units=w.semi.join(units)))
+    sentences += [
+        w("story.taken", gang=name(t.gang), station=f"{t.station} ({_station(gmap, t.station)})", unit=t.unit)
+        for t in st.taken
+    ]
+    if res.raid is not None:
+        sentences.append(w("story.raid", text=_raid_short(gmap, res.raid, w)))
+    stations = [
+        w("story.station_to", station=f"{c.code} ({_station(gmap, c.code)})", gang=name(c.after))
+        if c.after is not None
+        else w("story.station_freed", station=f"{c.code} ({_station(gmap, c.code)})", gang=name(c.before))
+        for c in st.changes
+        if c.station
+    ]
+    if stations:
+        sentences.append(w("story.stations", stations=", ".join(stations)))
+    rows = []
+    for c in st.changes:
+        place = (
+            w("changed.station", station=_station(gmap, c.code), code=c.code) if c.station else _district(gmap, c.code)
+        )
+        b, bc = _holder(gmap, w, c.before, c.station)
+        a, ac = _holder(gmap, w, c.after, c.station)
+        rows.append(ChangeRow(place, b, bc, a, ac))
+    vp_rows = [
+        VPChangeRow(gmap.gangs[c.gang].name, gmap.gangs[c.gang].colour, c.before, c.after, _signed(c.delta))
+        for c in st.vp
+    ]
+    return {"headline": headline, "story": sentences, "changed": rows, "vp_changes": vp_rows}
+
+
+def _and(w: Words, names: list[str]) -> str:
+    """``A, B and C`` / ``A, B et C``."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + (" et " if w.language == "fr" else " and ") + names[-1]
+
+
 def bulletin_context(
     gmap: GameMap,
     config: GameConfig,
@@ -1040,9 +1157,11 @@ def bulletin_context(
     *,
     language: str | None = None,
     for_email: bool = False,
+    before: GameState | None = None,
 ) -> dict[str, Any]:
     """Everything the public bulletin shows, already in its language. Nothing here
-    comes from a gang's lines, bids, ledger, stocks or cash."""
+    comes from a gang's lines, bids, ledger, stocks or cash. With the turn's opening
+    state ``before``: the headline, the story and what changed."""
     res = as_results(data)
     check_results(gmap, res)
     w = Words(i18n.check_language(language or config.language))
@@ -1052,14 +1171,17 @@ def bulletin_context(
         gr = res.gangs.get(key)
         if gr is None:
             continue
+        held = [u.unit for u in gr.units if story.is_plain_hold(u.order, u.succeeded, u.reason)]
         blocks.append(
             GangBlock(
                 key=key,
                 name=g.name,
                 colour=g.colour,
                 submitted=gr.orders_file is not None,
-                orders=tuple(_order_row(w, u) for u in gr.units),
-                changes=_changes(gr, w),
+                orders=tuple(
+                    _order_row(w, u) for u in gr.units if not story.is_plain_hold(u.order, u.succeeded, u.reason)
+                ),
+                changes=((w("orders.held", n=len(held), units=", ".join(held)),) if held else ()) + _changes(gr, w),
             )
         )
         dislodged += [TextRow(g.name + w.colon + d.unit, _dislodged_text(w, d)) for d in gr.dislodged]
@@ -1087,6 +1209,11 @@ def bulletin_context(
     table = ", ".join(f"{d} {n}" for d, n in gmap.raid_table.items())
     total = sum(gmap.raid_table.values())
     ctx = _common(gmap, config, res, w, for_email)
+    winners = _winner_line(gmap, res, w)
+    if before is not None:
+        ctx.update(_story_context(gmap, res, before, nxt, w, winners))
+    else:
+        ctx.update({"headline": "", "story": [], "changed": None, "vp_changes": []})
     ctx.update(
         {
             "price_now": w("price.now", price=w.money(res.price)),
@@ -1097,7 +1224,7 @@ def bulletin_context(
             "assaults": assaults,
             "standings": standings(gmap, res, nxt),
             "corruption": corruption,
-            "winners": _winner_line(gmap, res, w),
+            "winners": winners,
             "price_next": w("price.next", price=w.money(res.next.price), reason=w.reason(res.next.price_reason)),
             "raid_next": w("raid.next", text=describe_raid(gmap, res.next.raid, w)),
             "raid_next_draw": (
@@ -1105,12 +1232,16 @@ def bulletin_context(
             ),
             "first": first,
             "seed_sha256": config.seed_sha256,
-            "seed_how": w("seed.how", total=total),
+            "seed_how": w("seed.how", total=total) if total else w("seed.no_raids"),
             "seed_table": table,
             "seed_python": (
-                "import hashlib, hmac; "
-                "print(int.from_bytes(hmac.new(b'SEED', b'spring-1924', hashlib.sha256).digest(), 'big')"
-                f" % {total})"
+                (
+                    "import hashlib, hmac; "
+                    "print(int.from_bytes(hmac.new(b'SEED', b'spring-1924', hashlib.sha256).digest(), 'big')"
+                    f" % {total})"
+                )
+                if total
+                else ""
             ),
         }
     )
@@ -1218,9 +1349,11 @@ def render_bulletin(
     language: str | None = None,
     html: bool = False,
     for_email: bool = False,
+    before: GameState | None = None,
 ) -> str:
-    """The public bulletin (text, or HTML with ``html=True``)."""
-    ctx = bulletin_context(gmap, config, data, nxt, language=language, for_email=for_email)
+    """The public bulletin (text, or HTML with ``html=True``); with the turn's opening
+    state ``before``, its story and what changed."""
+    ctx = bulletin_context(gmap, config, data, nxt, language=language, for_email=for_email, before=before)
     return _render("bulletin.html.j2" if html else "bulletin.txt.j2", ctx)
 
 
@@ -1235,6 +1368,7 @@ def render_all(
     bulletin: bool = True,
     for_email: bool = False,
     seed: str | None = None,
+    before: GameState | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
     and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
@@ -1249,7 +1383,7 @@ def render_all(
     if bulletin:
         for html, ext in ((False, "txt"), (True, "html")):
             out[f"bulletin.{ext}"] = render_bulletin(
-                gmap, config, res, nxt, language=language, html=html, for_email=for_email
+                gmap, config, res, nxt, language=language, html=html, for_email=for_email, before=before
             )
     return out
 
@@ -1270,6 +1404,13 @@ def load_turn(game: Game, turn: str) -> tuple[TurnResults, GameState]:
     res = load_results(path)
     nxt_name = _check_turn(game, turn, res, str(path))
     return res, game.load_state(nxt_name)
+
+
+def opening_state(game: Game, turn: str) -> GameState | None:
+    """The turn's opening state (for the bulletin's story), if the game has it."""
+    if not game.state_path(turn).is_file():
+        return None
+    return game.load_state(turn)
 
 
 def _turn(turn: str) -> Turn:
@@ -1345,6 +1486,7 @@ def write_reports(
         bulletin=bulletin,
         for_email=for_email,
         seed=game.receipt_seed(),
+        before=opening_state(game, turn),
     )
     base = reports_dir(game, turn)
     written: list[Path] = []
@@ -1368,7 +1510,7 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
     lang = i18n.check_language(language or game.config.language)
     res, nxt = load_turn(game, turn)
     if gang is None:
-        return render_bulletin(gmap, game.config, res, nxt, language=lang)
+        return render_bulletin(gmap, game.config, res, nxt, language=lang, before=opening_state(game, turn))
     return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed())
 
 

@@ -24,6 +24,7 @@ from moonshine.reports import (
     bulletin_context,
     load_turn,
     map_title,
+    opening_state,
     render_map,
     render_template,
 )
@@ -109,7 +110,8 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         svg, png = render_map(gmap, res, nxt, lang)
         atomic_write_bytes(page_dir / "map.png", png)
         atomic_write_text(page_dir / "map.svg", svg)
-        ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False)
+        before = opening_state(game, turn)
+        ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before)
         ctx["site"] = {
             "home": "../../index.html",
             "prev": TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None,

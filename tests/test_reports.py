@@ -221,7 +221,8 @@ def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     res, nxt = load_turn(adjudicated, "spring-1924")
     seed = adjudicated.receipt_seed()
     assert seed is not None  # the receipts are in the golden files
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, seed=seed)
+    before = adjudicated.load_state("spring-1924")
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, seed=seed, before=before)
     for name, text in files.items():
         if name.endswith(".html"):
             assert_html(text)
@@ -234,7 +235,8 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
     files' rendering as read from the game directory, byte for byte, pictures too."""
     base = adjudicated.turn_dir("spring-1924") / "reports"
     res, nxt = load_turn(adjudicated, "spring-1924")
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, seed=adjudicated.receipt_seed())
+    before = adjudicated.load_state("spring-1924")
+    files = render_all(adjudicated.map, adjudicated.config, res, nxt, seed=adjudicated.receipt_seed(), before=before)
     for name, text in files.items():
         assert (base / name).read_text(encoding="utf-8") == text, name
     svg, png = render_map(adjudicated.map, res, nxt, adjudicated.config.language)
@@ -652,7 +654,8 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     assert r.exit_code == 0, r.output
     assert r.output.startswith("Sample game: Chicago, 1924\nPublic bulletin, spring 1924\n")
     raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
-    assert r.output == render_bulletin(game.map, game.config, raw, game.load_state("autumn-1924"))
+    before = game.load_state("spring-1924")
+    assert r.output == render_bulletin(game.map, game.config, raw, game.load_state("autumn-1924"), before=before)
 
     args = ["report", "spring-1924", "--game", str(game.root), "--print", "--gang", "valley", "--language", "fr"]
     r = runner.invoke(main, args)
