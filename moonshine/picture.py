@@ -17,7 +17,6 @@ import math
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from io import BytesIO
 from pathlib import Path
 from typing import TypeAlias
 
@@ -1430,6 +1429,35 @@ def _draw_mark(d: ImageDraw.ImageDraw, points: tuple[Pt, ...], dot: bool, width:
 PNG_COMPRESS_LEVEL = 3
 
 
+def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """An RGB image as a PNG file, written here rather than by Pillow's PNG plugin:
+    every row unfiltered (filter type 0), then zlib at ``level``. A map is mostly
+    flat colour, which deflate packs well as it is: the file is smaller than with
+    Pillow's adaptive filters (which try five filters on every row, two thirds of its
+    encoding time), it is written in a third of the time, and saving loads none of
+    Pillow's file-format plugins. Deterministic: same pixels, same bytes."""
+    import struct
+    import zlib
+
+    if image.mode != "RGB":
+        raise PictureError(f"a PNG is written from an RGB image, not {image.mode}")
+    width, height = image.size
+    stride = width * 3
+    raw = memoryview(image.tobytes())
+    packer = zlib.compressobj(level)
+    parts = []
+    for y in range(height):
+        parts.append(packer.compress(b"\x00"))
+        parts.append(packer.compress(raw[y * stride : (y + 1) * stride]))
+    parts.append(packer.flush())
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, deflate, no interlace
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b"")
+
+
 def scene_png(scene: Scene, width: int = 1000) -> bytes:
     if not MIN_WIDTH <= width <= MAX_WIDTH:
         raise PictureError(f"picture width {width} is out of range ({MIN_WIDTH} to {MAX_WIDTH} pixels)")
@@ -1442,12 +1470,8 @@ def scene_png(scene: Scene, width: int = 1000) -> bytes:
         image = image.reduce(SUPERSAMPLE)  # the mean of each 2 x 2 block: smooth edges, one pass
     else:
         image = image.resize((width, height), Image.Resampling.BOX)
-    out = BytesIO()
-    # zlib's level 3 instead of the default 6: the same pixels, a file about 5% larger
-    # (229 KB instead of 218 KB for the sample turn), encoded in about 60% of the time
-    # (levels 4 and up use the slower lazy matching, which buys little on a map)
-    image.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    # zlib's level 3: levels 4 and up use the slower lazy matching, which buys little on a map
+    return png_bytes(image)
 
 
 def png_size(gmap: GameMap, st: GameState, width: int = 1000) -> tuple[int, int]:

@@ -1,0 +1,71 @@
+"""The map pictures' PNG writer (picture.png_bytes): any RGB image comes back from
+Pillow's reader pixel for pixel, a valid PNG (chunks, checksums), the same bytes
+every time; saving loads none of Pillow's file-format plugins."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from io import BytesIO
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops
+
+from moonshine.picture import PictureError, png_bytes
+
+
+def _read(data: bytes) -> Image.Image:
+    image = Image.open(BytesIO(data))
+    image.verify()  # chunk checksums and structure
+    image = Image.open(BytesIO(data))
+    image.load()
+    return image
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.integers(1, 40),
+    height=st.integers(1, 30),
+    seed=st.binary(min_size=3, max_size=64),
+    level=st.sampled_from([1, 3, 6, 9]),
+)
+def test_every_rgb_image_comes_back_pixel_for_pixel(width: int, height: int, seed: bytes, level: int) -> None:
+    raw = (seed * (width * height * 3 // len(seed) + 1))[: width * height * 3]
+    image = Image.frombytes("RGB", (width, height), raw)
+    data = png_bytes(image, level)
+    back = _read(data)
+    assert back.format == "PNG" and back.mode == "RGB" and back.size == (width, height)
+    assert back.tobytes() == image.tobytes()
+    assert png_bytes(image, level) == data
+
+
+def test_a_map_picture_is_the_drawn_image() -> None:
+    """A whole map: the drawn picture, reduced, is what the file holds."""
+    from moonshine.geo import load_map
+    from moonshine.picture import SUPERSAMPLE, _Painter, build_scene, scene_png
+    from moonshine.state import initial_state
+
+    gmap = load_map("chicago-1920s")
+    scene = build_scene(gmap, initial_state(gmap), title="Spring 1924")
+    painter = _Painter(scene, 800 / scene.width * SUPERSAMPLE)
+    painter.draw(scene.items, painter.image)
+    expected = painter.image.reduce(SUPERSAMPLE)
+    back = _read(scene_png(scene, 800))
+    assert ImageChops.difference(back.convert("RGB"), expected).getbbox() is None
+
+
+def test_only_rgb() -> None:
+    with pytest.raises(PictureError, match="RGBA"):
+        png_bytes(Image.new("RGBA", (2, 2)))
+
+
+def test_saving_loads_no_pillow_file_format_plugin() -> None:
+    code = (
+        "import sys; from PIL import Image; from moonshine.picture import png_bytes; "
+        "png_bytes(Image.new('RGB', (4, 4), 'red')); "
+        "print(sorted(m for m in sys.modules if m.startswith('PIL.') and m.endswith('ImagePlugin')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
