@@ -1,7 +1,8 @@
-"""The console script's fast path for a plain ``moonshine check`` (moonshine/start.py)
-gives a player exactly what the click command line gives: the same acknowledgement,
-the same error, the same exit status; and it loads no click. Anything it does not
-parse goes to the click command line."""
+"""The console script's fast path for a plain ``moonshine check`` and a plain
+``moonshine adjudicate`` (moonshine/start.py) gives exactly what the click command
+line gives: the same acknowledgement or summary, the same files, the same error, the
+same exit status; and it loads no click. Anything it does not parse goes to the
+click command line."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from moonshine.journal import JOURNAL_DIR
-from moonshine.start import plain_check
+from moonshine.start import plain_check, plain_command
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = "import sys; from moonshine.start import main; main()"
@@ -77,7 +78,14 @@ def test_the_fast_check_loads_no_click(where: Path) -> None:
     [
         [],
         ["--help"],
-        ["adjudicate", "spring-1924"],
+        ["adjudicate"],
+        ["adjudicate", "spring-1924", "autumn-1924"],
+        ["adjudicate", "spring-1924", "--force=yes"],
+        ["adjudicate", "spring-1924", "--force", "--force"],
+        ["adjudicate", "spring-1924", "--turn", "x"],
+        ["adjudicate", "--help"],
+        ["adjudicate", "spring-1924", "--game"],
+        ["rollback", "spring-1924"],
         ["check"],
         ["check", "-h"],
         ["check", "--help", "x.txt"],
@@ -93,9 +101,66 @@ def test_the_fast_check_loads_no_click(where: Path) -> None:
 def test_anything_else_goes_to_the_command_line(where: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(where)
     assert plain_check(args) is None
+    assert plain_command(args) is None
 
 
 def test_a_game_with_an_interrupted_job_goes_to_the_command_line(tmp_path: Path) -> None:
     (tmp_path / JOURNAL_DIR).mkdir()  # the command line recovers it first
     assert plain_check(["check", "a.txt", "--game", str(tmp_path)]) is None
     assert plain_check(["check", "a.txt", "--game", str(tmp_path / "other")]) is not None
+
+
+# (what the case shows, the runs in one copy of the game, each as the arguments after "adjudicate")
+ADJUDICATIONS = [
+    ("a turn", [["spring-1924", "--no-commit"]]),
+    ("again, refused then forced", [["spring-1924", "--no-commit"], ["spring-1924"], ["--force", "spring-1924"]]),
+    ("the game named", [["spring-1924", "--game=GAME", "--no-commit", "--force"]]),
+    ("no such turn", [["summer-1924"]]),
+    ("not the latest turn", [["spring-1924", "--no-commit"], ["spring-1924", "--game", "GAME", "--no-commit"]]),
+    ("not a game directory", [["spring-1924", "--game", "empty"]]),
+    ("a classic game", [["spring-1901", "--game", "classic", "--no-commit"]]),
+]
+
+
+def _copy(where: Path, dest: Path) -> Path:
+    shutil.copytree(where, dest, ignore=shutil.ignore_patterns("classic"))
+    made = subprocess.run(
+        [sys.executable, "-c", CLICK, "new", "classic", "--variant", "classic", "--no-git"],
+        cwd=dest,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    return dest
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("runs", [c[1] for c in ADJUDICATIONS], ids=[c[0] for c in ADJUDICATIONS])
+def test_the_fast_adjudication_does_what_the_command_line_does(
+    where: Path, tmp_path: Path, runs: list[list[str]]
+) -> None:
+    fast_game, click_game = _copy(where, tmp_path / "fast"), _copy(where, tmp_path / "click")
+    for run in runs:
+        answers = []
+        for code, game in ((FAST, fast_game), (CLICK, click_game)):
+            args = ["adjudicate", *(a.replace("GAME", str(game)) for a in run)]
+            if code == FAST:
+                assert plain_command(args) is not None  # the fast path takes it
+            rc, out, err = _run(code, args, game)
+            answers.append((rc, out.replace(str(game), "GAME"), err.replace(str(game), "GAME")))
+        assert answers[0] == answers[1]
+        assert "Traceback" not in answers[0][2]
+        assert answers[0][0] == 0 or answers[0][2].startswith("Error: ")
+    assert _files(fast_game) == _files(click_game)
+
+
+def test_the_fast_adjudication_loads_no_click(where: Path, tmp_path: Path) -> None:
+    game = _copy(where, tmp_path / "game")
+    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(\"click\" in sys.modules)')")
+    done = _run(code, ["adjudicate", "spring-1924", "--no-commit"], game)
+    assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
+    assert done[1].rstrip().endswith("False")

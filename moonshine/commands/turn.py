@@ -6,34 +6,9 @@ from pathlib import Path
 
 import click
 
-from moonshine import money, variants
+from moonshine import money
 from moonshine.commands.common import game_option
 from moonshine.gamedir import Game
-from moonshine.geo import GameMap
-from moonshine.turn import TurnResult
-
-
-def summary(gmap: GameMap, result: TurnResult) -> list[str]:
-    nxt = result.next_state
-    lines = [
-        f"{result.turn}: {result.sold_total} crates sold at {money.fmt(result.price)}",
-        f"Next price ({nxt.turn}): {money.fmt(result.new_price)} ({result.price_reason})",
-    ]
-    if result.winners:
-        names = ", ".join(gmap.gangs[g].name for g in result.winners)
-        lines.append(f"WINNER: {names} ({result.vp[result.winners[0]]} VP). The game is over.")
-    else:
-        from moonshine.reports import Words, describe_raid
-
-        lines.append(f"Raid for {nxt.turn}: {describe_raid(gmap, nxt.raid, Words('en'))}")
-    lines.append("")
-    lines.append(f"{'gang':<22} {'VP':>3} {'units':>5} {'districts':>9} {'cash':>8} {'sold':>5}")
-    for g in sorted(gmap.gangs, key=lambda k: (-result.vp[k], list(gmap.gangs).index(k))):
-        lines.append(
-            f"{gmap.gangs[g].name:<22} {result.vp[g]:>3} {len(nxt.units_of(g)):>5} "
-            f"{len(nxt.controlled_by(g)):>9} {money.fmt(nxt.cash[g]):>8} {result.ledgers[g].sold:>5}"
-        )
-    return lines
 
 
 @click.command("adjudicate")
@@ -52,20 +27,9 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     It is one transaction: if it is interrupted, the next command undoes it.
     In a classic game, TURN is a phase (spring-1901, spring-1901-retreats,
     winter-1901) and the orders are in orders/PHASE/POWER.txt."""
-    from moonshine.runner import adjudicate_game
+    from moonshine.adjudicating import adjudicate as run
 
-    game = Game(game_dir)
-    if variants.get(game.config.variant).family == variants.CLASSIC:
-        _adjudicate_classic(game, turn, force=force, commit=not no_commit)
-        return
-    done = adjudicate_game(game, turn, force=force, commit=not no_commit, notify=click.echo)
-    for line in summary(game.map, done.result):
-        click.echo(line)
-    click.echo("")
-    click.echo(f"Results: {done.results_path}")
-    if done.reports:
-        click.echo(f"Reports, bulletin and map: {done.reports[0].parent}/")
-    click.echo(f"Next turn: {done.next_state_path}" + (" (committed)" if done.committed else ""))
+    run(turn, game_dir, force=force, commit=not no_commit, echo=click.echo)
 
 
 @click.command("rollback")
@@ -154,31 +118,3 @@ def simulate(turns: int, seed: str, map_name: str, out: Path | None) -> None:
         click.echo(f"No winner after {turns} turns.")
     if out is not None:
         click.echo(f"The game is in {out}")
-
-
-def _adjudicate_classic(game: Game, phase: str, *, force: bool, commit: bool) -> None:
-    """A phase of a classic-family game (spring-1901, spring-1901-retreats,
-    winter-1901) on its board: orders from orders/PHASE/POWER.txt, results in
-    turns/PHASE/results.yaml. One transaction, as for Moonshine: if it is
-    interrupted, the next command undoes it."""
-    from moonshine.classic import game as classic
-    from moonshine.classic.state import Phase
-    from moonshine.gamedir import is_git_repo
-    from moonshine.journal import transaction
-
-    game.turn_key(phase)  # a phase's name, else a clear error
-    gmap = game.board()
-    with transaction(game.root, f"adjudicate {phase}", notify=click.echo) as txn:
-        tdir = game.turn_dir(Phase.parse(phase).name)
-        for picture in ("map.svg", "map.png"):
-            txn.protect(tdir / picture)
-        txn.protect_tree(tdir / "reports")
-        done = classic.adjudicate_phase_dir(game.root, phase, force=force, commit=False, gmap=gmap)
-        name = done.outcome.phase.name
-        reports = classic.write_phase_reports(game.root, name, gmap, language=game.config.language)
-        txn.commit(f"Adjudicate {name}", git=commit and is_git_repo(game.root))
-    click.echo(done.results_path.with_suffix(".txt").read_text(encoding="utf-8").rstrip())
-    click.echo("")
-    click.echo(f"Results: {done.results_path}")
-    click.echo(f"Reports, bulletin and map: {reports[0].parent}/")
-    click.echo(f"Next state: {done.next_state_path}")
