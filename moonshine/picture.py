@@ -1262,7 +1262,7 @@ class _Painter:
                 w = round(item.paint.width * self.k) if item.paint.stroke else 0
                 d.ellipse(box, fill=item.paint.fill, outline=item.paint.stroke if w else None, width=w)
             else:
-                self.text(d, item)
+                self.text(d, image, item)
 
     def poly(self, d: ImageDraw.ImageDraw, image: Image.Image, item: Poly) -> None:
         rings = [[self.xy(p) for p in ring] for ring in item.rings]
@@ -1296,7 +1296,7 @@ class _Painter:
                 for x, y in (pts[0], pts[-1]):
                     d.ellipse((x - r, y - r, x + r, y + r), fill=paint.stroke)
 
-    def text(self, d: ImageDraw.ImageDraw, item: Label) -> None:
+    def text(self, d: ImageDraw.ImageDraw, image: Image.Image, item: Label) -> None:
         size = round(item.size * self.k, 1)
         font = _font(size)
         anchor = {"start": "lm", "middle": "mm", "end": "rm"}[item.anchor]
@@ -1307,12 +1307,119 @@ class _Painter:
         mark_w = size * (0.11 if item.bold else 0.085)
         if item.halo:
             halo = max(1, round(item.halo * self.k))
-            d.text(at, base, fill=HALO, font=font, anchor=anchor, stroke_width=halo, stroke_fill=HALO)
+            _draw_text(d, image, at, base, size, anchor, halo, HALO)
             for points, dot in placed:
                 _draw_mark(d, points, dot, mark_w + 2 * halo, HALO)
-        d.text(at, base, fill=item.colour, font=font, anchor=anchor, stroke_width=bold, stroke_fill=item.colour)
+        _draw_text(d, image, at, base, size, anchor, bold, item.colour)
         for points, dot in placed:
             _draw_mark(d, points, dot, mark_w, item.colour)
+
+
+# -- labels drawn once ----------------------------------------------------------------------
+# Drawing a label is FreeType rendering its glyphs (with a stroke for bold text and
+# halos): most of a picture's drawing time, for labels that are the same from one
+# picture to the next (district codes, unit letters, the legend's words). A label is
+# drawn once as a greyscale mask, a sprite, kept for the process and in the cache
+# directory (moonshine.cache), and laid on the picture in its colour. The mask is the
+# one Pillow draws (the same text, font size, stroke, anchor and fraction of a pixel
+# where it starts), and laying it in a colour is what Pillow's text drawing does with
+# it: the same pixels. A label near the picture's top or left edge is drawn directly.
+
+SpriteKey: TypeAlias = tuple[str, float, int, str, float, float]  # text, size, stroke, anchor, x and y fractions
+Sprite: TypeAlias = tuple[int, int, int, int, bytes]  # offset from the label's pixel, width, height, mask
+MAX_SPRITES = 5000  # kept in the cache: beyond, only those of the last process
+_sprites: dict[SpriteKey, Sprite] | None = None
+_sprites_used: set[SpriteKey] = set()
+_sprites_made = 0
+
+
+def _sprite_cache_key() -> bytes:
+    import sys
+
+    from PIL import __version__ as pillow
+
+    freetype = getattr(ImageFont.core, "freetype2_version", "")
+    return f"labels {pillow} {freetype} python {sys.version_info[:2]} {SUPERSAMPLE}".encode()
+
+
+def _sprite_store() -> dict[SpriteKey, Sprite]:
+    global _sprites
+    if _sprites is None:
+        from moonshine import cache
+
+        found = cache.load_value("labels", _sprite_cache_key())
+        _sprites = found if isinstance(found, dict) else {}
+    return _sprites
+
+
+def save_sprites() -> None:
+    """Keep the labels drawn by this process in the cache directory, when it drew new ones."""
+    global _sprites_made
+    if not _sprites_made or _sprites is None:
+        return
+    from moonshine import cache
+
+    kept = _sprites if len(_sprites) <= MAX_SPRITES else {k: _sprites[k] for k in _sprites_used}
+    cache.store_value("labels", _sprite_cache_key(), kept)
+    _sprites_made = 0
+
+
+def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: SpriteKey, room: int) -> Sprite | None:
+    """The label's mask, drawn at ``room`` pixels from a canvas's top and left edges
+    (None when that is more room than the label has on the picture)."""
+    text, size, stroke, anchor, fx, fy = key
+    span = int(size * (len(text) + 2)) + 4 * stroke + 8
+    rise = int(2 * size) + 2 * stroke + 8
+    while span <= room and rise <= room:
+        w, h = 2 * span, 2 * rise
+        canvas = Image.new("L", (w, h), 0)
+        # at (span + fx, rise + fy): the same fractions of a pixel as on the picture, exactly
+        # (a fraction of x plus a whole number not above x's is exact in floating point)
+        draw = ImageDraw.Draw(canvas)
+        draw.text(
+            (span + fx, rise + fy), text, fill=255, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=255
+        )
+        box = canvas.getbbox()
+        if box is None:
+            return 0, 0, 0, 0, b""
+        if box[0] > 0 and box[1] > 0 and box[2] < w and box[3] < h:
+            mask = canvas.crop(box)
+            return box[0] - span, box[1] - rise, mask.width, mask.height, mask.tobytes()
+        span, rise = 2 * span, 2 * rise
+    return None
+
+
+def _draw_text(
+    d: ImageDraw.ImageDraw,
+    image: Image.Image,
+    at: tuple[float, float],
+    text: str,
+    size: float,
+    anchor: str,
+    stroke: int,
+    colour: str,
+) -> None:
+    """``d.text`` with ``stroke_fill`` the same as ``fill``, by way of the label's sprite."""
+    global _sprites_made
+    font = _font(size)
+    x, y = at
+    if x < 0 or y < 0:
+        d.text(at, text, fill=colour, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=colour)
+        return
+    key: SpriteKey = (text, size, stroke, anchor, math.modf(x)[0], math.modf(y)[0])
+    store = _sprite_store()
+    sprite = store.get(key)
+    if sprite is None:
+        sprite = _render_sprite(font, key, min(int(x), int(y)))
+        if sprite is None:
+            d.text(at, text, fill=colour, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=colour)
+            return
+        store[key] = sprite
+        _sprites_made += 1
+    _sprites_used.add(key)
+    dx, dy, w, h, mask = sprite
+    if w and h:
+        image.paste(colour, (int(x) + dx, int(y) + dy), Image.frombytes("L", (w, h), mask))
 
 
 # The font Pillow always has (a subset of Aileron) covers ASCII only: accented
@@ -1465,6 +1572,7 @@ def scene_png(scene: Scene, width: int = 1000) -> bytes:
     height = max(1, round(scene.height * k))
     painter = _Painter(scene, k * SUPERSAMPLE)
     painter.draw(scene.items, painter.image)
+    save_sprites()
     image = painter.image
     if image.size == (width * SUPERSAMPLE, height * SUPERSAMPLE):
         image = image.reduce(SUPERSAMPLE)  # the mean of each 2 x 2 block: smooth edges, one pass

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from io import BytesIO
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -69,3 +71,68 @@ def test_saving_loads_no_pillow_file_format_plugin() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def _drawn(scene: Any) -> Image.Image:
+    from moonshine.picture import _Painter
+
+    painter = _Painter(scene, 1.6)
+    painter.draw(scene.items, painter.image)
+    return painter.image
+
+
+def _plain_text(
+    d: Any, image: Image.Image, at: tuple[float, float], text: str, size: float, anchor: str, stroke: int, colour: str
+) -> None:
+    from moonshine.picture import _font
+
+    d.text(at, text, fill=colour, font=_font(size), anchor=anchor, stroke_width=stroke, stroke_fill=colour)
+
+
+def _scenes() -> list[Any]:
+    from moonshine.geo import load_map
+    from moonshine.picture import TEXT, Label, Scene, build_scene
+    from moonshine.state import initial_state
+
+    gmap = load_map("chicago-1920s")
+    st = initial_state(gmap)
+    edge = Scene(
+        300,
+        200,
+        "labels at the edges",
+        (
+            Label((0.3, 7.0), "Edge — élan", size=11.0, colour=TEXT, bold=True, halo=2.4),
+            Label((150.25, 100.7), "Ça, œuvre ×2", size=12.5, colour="#5b88ad", anchor="middle"),
+            Label((299.9, 199.5), "END", size=9.0, colour=TEXT, anchor="end", halo=1.0),
+        ),
+    )
+    return [
+        build_scene(gmap, st, title="Spring 1924"),
+        build_scene(gmap, st, title="Printemps 1924 — été", language="fr"),
+        edge,
+    ]
+
+
+def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every label laid from its sprite (new, then from this process, then from the cache
+    directory in a new process, then with the cache damaged) is exactly Pillow's drawing."""
+    from moonshine import picture
+
+    monkeypatch.setenv("MOONSHINE_CACHE_DIR", str(tmp_path / "cache"))
+    scenes = _scenes()
+    with monkeypatch.context() as plain:
+        plain.setattr(picture, "_draw_text", _plain_text)
+        expected = [_drawn(scene).tobytes() for scene in scenes]
+    monkeypatch.setattr(picture, "_sprites", None)
+    assert [_drawn(scene).tobytes() for scene in scenes] == expected  # drawn now
+    assert picture._sprites_made > 0
+    picture.save_sprites()
+    assert picture._sprites_made == 0
+    assert [_drawn(scene).tobytes() for scene in scenes] == expected  # this process's
+    assert picture._sprites_made == 0
+    (entry,) = (tmp_path / "cache").glob("*/labels-*.bin")
+    for damage in (None, b"\x00garbage", b""):
+        if damage is not None:
+            entry.write_bytes(damage)
+        monkeypatch.setattr(picture, "_sprites", None)  # as a new process
+        assert [_drawn(scene).tobytes() for scene in scenes] == expected
