@@ -42,11 +42,11 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.parser import Message, say
 from moonshine.records import dataclass
 from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
 from moonshine.rules import MOONSHINE
 from moonshine.state import GameState, Unit
+from moonshine.text import Message, say
 
 NO_RETREATS: Mapping[UnitRef, Retreat] = MappingProxyType({})
 _NO_OFFER: Mapping[str, str] = MappingProxyType({})

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from moonshine import records
-from moonshine.parser import Message
 from moonshine.records import dataclass
+from moonshine.text import Message
 
 # The words of a rule family: Moonshine transports an H with delivery men (L); the
 # classic family convoys an army with fleets.
@@ -186,7 +186,8 @@ class SupportCut(Result):
 class Void(Result):
     """A support or transport that matches no order of its target. ``why``:
     "moves" (a hold support of a moving unit), "elsewhere" (the target moves to
-    ``other``), "no move" (to ``dest``), "no assault" (of the station in ``dest``),
+    ``other``), "over land" (a convoy of an army that moves to ``other`` over land),
+    "no move" (to ``dest``), "no assault" (of the station in ``dest``),
     "over the border", "off the route" (``other``: the carrier's district), "absent"
     (no such unit on the board), or "" (said no more)."""
 
@@ -376,10 +377,9 @@ def _held(s: _Say, o: Held) -> str:
 
 def _rejected(s: _Say, o: Rejected) -> str:
     problem = s.message(o.problem)
-    if s.family == CLASSIC:
-        first = s("illegal: {problem}", problem=problem)
-    else:
-        first = s("rejected: {problem}", problem=problem)
+    if s.family == CLASSIC:  # it held, and then it may have been dislodged
+        return s.dislodged(s.then(s("illegal: {problem}", problem=problem), s("it held")), o.dislodged_by)
+    first = s("rejected: {problem}", problem=problem)
     return s.then(first, s("dislodged by {by}", by=o.dislodged_by) if o.dislodged_by else s("it held"))
 
 
@@ -395,7 +395,9 @@ def _moved(s: _Say, o: Moved) -> str:
         defence = o.against[0].strength if o.against else 0
         return out + s(", dislodging {units}", units=units(o.dislodging)) + " " + s.vs(o.attack.strength, defence)
     opposed = max((f.strength for f in o.against), default=0)
-    return out + " " + s.vs(o.attack.strength, opposed) if opposed else out
+    if s.family == CLASSIC or not opposed:  # the classic judges name strengths of dislodgements only
+        return out
+    return out + " " + s.vs(o.attack.strength, opposed)
 
 
 def _all_units(forces: Iterable[Force]) -> str:
@@ -459,19 +461,28 @@ def _route_broken(s: _Say, o: RouteBroken) -> str:
             text = s("convoy broken: {units} dislodged", units=carriers)
         else:
             text = s("route broken: {units} dislodged", units=carriers)
+    elif classic:
+        text = s("no convoy route: the convoying fleets do not reach the destination")
     else:
         text = s("route broken: the carriers do not reach the destination")
     return s.dislodged(text, o.dislodged_by)
 
 
 def _paradox(s: _Say, o: Paradox) -> str:
+    classic = s.family == CLASSIC
     if o.act == "carrier":
-        if o.rule == "szykman":
+        if o.rule == "szykman" and classic:
+            text = s("convoy paradox: the fleet holds (Szykman rule)")
+        elif o.rule == "szykman":
             text = s("transport paradox: the carrier holds (Szykman rule)")
+        elif classic:
+            text = s("paradox: the orders contradict each other, the fleet holds")
         else:
             text = s("paradox: the orders contradict each other, the carrier holds")
         return s.dislodged(text, o.dislodged_by)
-    if o.act == "support":
+    if o.act == "support" and classic:
+        text = s("paradox: the orders contradict each other, the support fails (backup rule)")
+    elif o.act == "support":
         text = s("paradox: the orders contradict each other, support fails (backup rule)")
     else:
         text = s("paradox: the orders contradict each other, the move fails (backup rule)")
@@ -479,7 +490,9 @@ def _paradox(s: _Say, o: Paradox) -> str:
 
 
 def _support_given(s: _Say, o: SupportGiven) -> str:
-    return s("support given (+{n})", n=o.strength) if o.strength else s("support given")
+    if s.family == CLASSIC or not o.strength:  # a classic support always adds 1
+        return s("support given")
+    return s("support given (+{n})", n=o.strength)
 
 
 def _support_cut(s: _Say, o: SupportCut) -> str:
@@ -493,8 +506,8 @@ def _void(s: _Say, o: Void) -> str:
         text = s("void: {unit} moves, and hold support only helps a unit that stays", unit=o.target)
     elif o.why == "elsewhere":
         text = s("void: {unit} moves to {other}, not {dest}", unit=o.target, other=o.other, dest=o.dest)
-    elif o.why == "elsewhere by convoy":
-        text = s("void: {unit} moves to {other} by convoy", unit=o.target, other=o.other)
+    elif o.why == "over land":
+        text = s("void: {unit} moves to {other} over land, not by convoy", unit=o.target, other=o.other)
     elif o.why == "no move":
         text = s("void: {unit} does not move to {dest}", unit=o.target, dest=o.dest)
     elif o.why == "no assault":

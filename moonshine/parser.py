@@ -38,6 +38,7 @@ from moonshine.orders import (
     UnitRef,
 )
 from moonshine.records import dataclass
+from moonshine.text import Message, say
 from moonshine.turns import Turn
 
 MAX_LINE = 500  # characters; an order is a few words
@@ -45,28 +46,6 @@ LANGUAGES = ("en", "fr")
 
 
 # -- sentences for players, in two languages ---------------------------------------
-
-
-@dataclass(frozen=True)
-class Message:
-    """A sentence for a player in English and French. Parameters are inserted as they
-    are (codes, numbers, quoted text) or, when they are Messages, in the same language."""
-
-    en: str
-    fr: str
-    params: tuple[tuple[str, object], ...] = ()
-
-    def text(self, language: str = "en") -> str:
-        template = self.fr if language == "fr" else self.en
-        values = {k: (v.text(language) if isinstance(v, Message) else v) for k, v in self.params}
-        return template.format(**values)
-
-    def __str__(self) -> str:
-        return self.text("en")
-
-
-def say(en: str, fr: str, **params: object) -> Message:
-    return Message(en, fr, tuple(sorted(params.items())))
 
 
 def join(items: Iterable[str]) -> str:

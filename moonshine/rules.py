@@ -31,10 +31,11 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.parser import Message, join, say
+from moonshine.parser import join
 from moonshine.records import dataclass, field
 from moonshine.resolver import Rulebook
 from moonshine.state import GameState, Unit
+from moonshine.text import Message, say
 
 MOONSHINE = Rulebook(
     name="moonshine",

@@ -9,9 +9,14 @@ them with Babel, a tool of the developers only). Adding a language is adding one
 from __future__ import annotations
 
 import functools
-import gettext
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from moonshine.records import dataclass
+
+if TYPE_CHECKING:
+    import gettext
 
 DOMAIN = "moonshine"
 LOCALE = Path(__file__).resolve().parent / "locale"
@@ -27,6 +32,8 @@ def languages() -> tuple[str, ...]:
 @functools.cache
 def translations(language: str) -> gettext.NullTranslations:
     """The compiled catalogue of ``language`` (English: none, the text as written)."""
+    import gettext
+
     if language == SOURCE:
         return gettext.NullTranslations()
     path = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
@@ -53,3 +60,27 @@ def translate(language: str, msgid: str, /, **fields: object) -> str:
     """``msgid`` in ``language``, its ``{fields}`` filled."""
     out = gettext_for(language)(msgid)
     return out.format(**fields) if fields else out
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence for a player: its English template (the catalogue's key) and its
+    parameters, inserted as they are (codes, numbers, quoted text) or, when they are
+    Messages, in the same language. ``fr``: the French the code gives beside the
+    English, which ``scripts/catalogue.py`` puts into the French catalogue."""
+
+    en: str
+    fr: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def text(self, language: str = "en") -> str:
+        template = self.fr if language == "fr" else gettext_for(language)(self.en)
+        values = {k: (v.text(language) if isinstance(v, Message) else v) for k, v in self.params}
+        return template.format(**values)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+def say(en: str, fr: str, **params: object) -> Message:
+    return Message(en, fr, tuple(sorted(params.items())))

@@ -31,7 +31,6 @@ from moonshine.orders import (
 from moonshine.parser import (
     GangHeader,
     Header,
-    Message,
     ParseError,
     PasswordHeader,
     TurnHeader,
@@ -39,12 +38,12 @@ from moonshine.parser import (
     join,
     parse_line,
     quote,
-    say,
     unquote,
 )
 from moonshine.records import dataclass, field
 from moonshine.rules import Verdict
 from moonshine.state import Arrested, GameState
+from moonshine.text import Message, say
 from moonshine.upkeep import settle, unpaid_upkeep_order
 
 MAX_LINES = 1000  # an orders file is a few dozen lines; the rest of a longer one is not read

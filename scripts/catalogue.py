@@ -7,8 +7,8 @@ with the standard library):
 
 A sentence is extracted from the calls that write one: ``s("...")`` in the
 explainer of outcomes (``moonshine.outcome``), ``say("...", ...)`` and
-``no("...", ...)`` for a message (``moonshine.parser.Message``), ``translate(lang,
-"...")``. A ``say`` or ``no`` call still giving its French beside the English fills
+``no("...", ...)`` for a message (``moonshine.text.Message``), ``translate(lang,
+"...")``, and the classic rules' ``PROBLEMS``. A ``say`` or ``no`` call still giving its French beside the English fills
 that sentence's translation when the catalogue has none. ``update`` never removes a
 translation a person wrote; it drops sentences no longer in the code."""
 
@@ -48,11 +48,33 @@ def extracted() -> Iterator[tuple[str, str, int]]:
             # the keys of the mail's older catalogue (``reply.reason``) are not sentences
             if isinstance(message, str) and message.strip() and not KEY.fullmatch(message):
                 yield message, rel, lineno
+    for en, _, rel, lineno in problems():
+        yield en, rel, lineno
+
+
+def problems() -> Iterator[tuple[str, str, str, int]]:
+    """The classic rules' problems (``PROBLEMS``: key -> {"en": ..., "fr": ...}), whose
+    English is a message's key once stored in a results file: (en, fr, file, line)."""
+    path = PACKAGE / "classic" / "rules.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            if not any(isinstance(t, ast.Name) and t.id == "PROBLEMS" for t in targets):
+                continue
+            assert isinstance(node.value, ast.Dict)
+            for entry in node.value.values:
+                assert isinstance(entry, ast.Dict)
+                pair = {
+                    k.value: v.value
+                    for k, v in zip(entry.keys, entry.values, strict=True)
+                    if isinstance(k, ast.Constant) and isinstance(v, ast.Constant)
+                }
+                yield str(pair["en"]), str(pair.get("fr", "")), path.relative_to(ROOT).as_posix(), entry.lineno
 
 
 def code_french() -> dict[str, str]:
     """The French the code itself still gives beside the English (``say(en, fr)``)."""
-    found: dict[str, str] = {}
+    found: dict[str, str] = {en: fr for en, fr, _, _ in problems() if fr}
     for path in sources():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (

@@ -253,6 +253,30 @@ def test_results_give_reasons() -> None:
     assert out.contested == ["NTH"]
 
 
+def test_results_are_values_explained_in_the_readers_language() -> None:
+    """The classic results are outcomes (who bounced whom, with which supports and
+    strengths), and a French report explains them in French."""
+    from moonshine import outcome as oc
+    from moonshine.classic.game import results_data
+    from moonshine.classic.phases import adjudicate_phase
+    from moonshine.classic.report import render_text
+
+    s = initial_state(GMAP)
+    orders = _orders(FRA=["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - SPA"], GER=["A MUN - BUR"])
+    out = adjudicate_movement(GMAP, s.units, orders)
+    value = {r.unit: r.outcome for r in out.results}
+    assert value["A MUN"] == oc.Bounced(oc.Force(("A MUN",), 1), (oc.Force(("A PAR",), 2, ("A MAR",)),))
+    assert value["A MAR"] == oc.SupportGiven(1)
+    assert isinstance(value["F BRE"], oc.Rejected)
+    phase = adjudicate_phase(GMAP, s, orders)
+    data = results_data(phase, [])
+    french = render_text(GMAP, data, phase.next_state, power=None, language="fr")
+    assert "rebondi contre A PAR (1 contre 2)" in french
+    assert "illégal : une flotte en BRE ne peut pas atteindre SPA ; l'unité a tenu" in french
+    assert "soutien apporté" in french
+    assert "bounced with A PAR (1 vs 2)" in render_text(GMAP, data, phase.next_state, power=None, language="en")
+
+
 def test_orders_for_other_powers_units_are_ignored_with_the_reason() -> None:
     s = initial_state(GMAP)
     out = adjudicate_movement(GMAP, s.units, _orders(GER=["F LON - NTH", "A PAR - PIC"], FRA=["A PIC - PAR"]))
@@ -335,9 +359,16 @@ def test_new_classic_game_and_adjudicate_phases(tmp_path: Path) -> None:
     assert "Unreadable: austria.txt:4: 'nonsense'" in result.output
     data = yaml.safe_load((root / "turns" / "spring-1901" / "results.yaml").read_text())
     assert data["next"] == "fall-1901"
-    assert {"order": "A MUN - TYR", "result": "fails", "reason": "bounced with A VIE (1 vs 1)"} in data["results"][
-        "GER"
-    ]
+    assert {
+        "order": "A MUN - TYR",
+        "result": "fails",
+        "reason": "bounced with A VIE (1 vs 1)",
+        "outcome": {
+            "kind": "bounced",
+            "attack": {"units": ["A MUN"], "strength": 1},
+            "against": [{"units": ["A VIE"], "strength": 1}],
+        },
+    } in data["results"]["GER"]
     nxt = state_mod.load(root / "turns" / "fall-1901" / "state.yaml", GMAP)
     assert Unit("GER", Kind.FLEET, "DEN") in nxt.units
     log = subprocess.run(["git", "log", "--format=%s"], cwd=root, capture_output=True, text=True, check=True).stdout

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from moonshine import outcome as oc
 from moonshine.classic import state as state_mod
 from moonshine.classic.board import ClassicMap, standard_map
 from moonshine.classic.layout import load_state as load_state
@@ -79,9 +80,11 @@ def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, An
     def rows(results: Sequence[Result]) -> dict[str, list[dict[str, Any]]]:
         out: dict[str, list[dict[str, Any]]] = {}
         for r in results:
-            out.setdefault(r.power, []).append(
-                {"order": r.order, "result": "succeeds" if r.succeeded else "fails", "reason": r.reason}
-            )
+            row: dict[str, Any] = {"order": r.order, "result": "succeeds" if r.succeeded else "fails"}
+            row["reason"] = r.reason  # in English, for a person reading the file
+            if r.outcome is not None:
+                row["outcome"] = oc.to_data(r.outcome)  # what the reports explain
+            out.setdefault(r.power, []).append(row)
         return {p: out[p] for p in sorted(out)}
 
     data: dict[str, Any] = {

@@ -29,8 +29,10 @@ other coast head to head (no coastal crawl, 6.B.13).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from moonshine import outcome as oc
+from moonshine import records
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, unit_of
 from moonshine.classic.rules import CLASSIC, Board, Problem, assign, problem
@@ -47,7 +49,12 @@ class Result:
     unit: str  # the unit's label on the board, e.g. "F STP/SC"
     order: str  # the order as given, in canonical text; "A PAR H" when none was given
     succeeded: bool
-    reason: str
+    reason: str  # in English
+    outcome: oc.Result | None = None  # the movement phase's outcome as a value
+
+    def explain(self, language: str) -> str:
+        """The reason in ``language`` (the English text when there is no outcome value)."""
+        return self.reason if self.outcome is None else oc.explain(self.outcome, language, oc.CLASSIC)
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,7 @@ def _plan(board: Board, orders: Mapping[str, Sequence[Order]]) -> list[tuple[str
         if isinstance(order, SupportMove) and p.problem is None and "/" in order.dest:
             t = board.plans[p.target]
             if t.unit.kind is Kind.FLEET and isinstance(t.order, Move) and t.problem is None and t.dest != order.dest:
-                p.void = f"void: {t.unit.label()} moves to {t.dest}, not {order.dest}"
+                p.void = oc.Void("elsewhere", t.unit.label(), order.dest, t.dest)
                 p.act = Act()
     return [(power, order, reason) for power, order, reason in ignored]
 
@@ -159,8 +166,9 @@ class _Report:
     def outcome(self, ignored: list[tuple[str, Order, Problem]]) -> MovementOutcome:
         results = []
         for i, p in enumerate(self.plans):
-            ok, reason = self.result(i)
-            results.append(Result(p.unit.power, p.unit.label(), self.order_text(i), ok, reason))
+            ok, value = self.result(i)
+            reason = oc.explain(value, "en", oc.CLASSIC)
+            results.append(Result(p.unit.power, p.unit.label(), self.order_text(i), ok, reason, value))
         dislodged: list[Dislodged] = []
         units: list[Unit] = []
         occupied: set[str] = set()
@@ -189,108 +197,136 @@ class _Report:
         return MovementOutcome(results, rejected, sorted(dislodged), contested, sorted(units))
 
     # -- one unit's result ----------------------------------------------------------------
-    def result(self, i: int) -> tuple[bool, str]:
+    def labels_of(self, ids: Iterable[int]) -> tuple[str, ...]:
+        return tuple(sorted(self.label(i) for i in ids))
+
+    def by_dislodged(self, i: int) -> str:
+        return self.by(i) if self.dislodgers[i] else ""
+
+    def counted(self, supports: Sequence[int], excluded: Collection[str] = ()) -> tuple[str, ...]:
+        core = self.core
+        return self.labels_of(s for s in supports if core.pieces[s].gang not in excluded and core.succeeded(s))
+
+    def attack_force(self, i: int) -> oc.Force:
+        core = self.core
+        supports = core.move_sup[i]
+        excluded = core._excluded_gangs(i) if supports else ()
+        return oc.Force((self.label(i),), core.attack(i), self.counted(supports, excluded))
+
+    def defence_force(self, i: int, units: Sequence[int]) -> oc.Force:
+        core = self.core
+        h2h = core.h2h[i]
+        sups: list[str] = []
+        for v in units:
+            sups += self.counted(core.move_sup[v] if v in h2h else core.hold_sup[v])
+        return oc.Force(self.labels_of(units), core.defence(i), tuple(sorted(sups)))
+
+    def prevent_force(self, j: int) -> oc.Force:
+        return oc.Force((self.label(j),), self.core.prevent(j), self.counted(self.core.move_sup[j]))
+
+    def result(self, i: int) -> tuple[bool, oc.Result]:
         p = self.plans[i]
         core = self.core
-        dislodged = f"; dislodged by {self.by(i)}" if self.dislodgers[i] else ""
+        by = self.by_dislodged(i)
         if p.problem is not None:
-            return False, f"illegal: {p.problem}; it held" + dislodged
+            return False, oc.Rejected(p.problem.message(), by)
         if p.void is not None:
-            return False, p.void + dislodged
+            return False, records.replace(p.void, dislodged_by=by)
         kind = core.acts[i].kind
         if kind is ActKind.MOVE:
-            ok, reason = self.move_result(i)
-            return ok, reason + dislodged
+            return self.move_result(i, by)
         if kind in (ActKind.SUPPORT_HOLD, ActKind.SUPPORT_MOVE):
             return self.support_result(i)
         if kind is ActKind.CONVOY:
             return self.convoy_result(i)
-        if self.dislodgers[i]:
-            return False, f"dislodged by {self.by(i)}"
+        if by:
+            return False, oc.Dislodged(by)
         attackers = [m for m in core.into.get(p.unit.province, []) if core.pieces[m].gang != p.unit.power]
-        if attackers:
-            return True, f"held against {self.labels(attackers)}"
-        return True, "held"
+        return True, oc.Held(self.labels_of(attackers))
 
-    def move_result(self, i: int) -> tuple[bool, str]:
+    def move_result(self, i: int, by: str) -> tuple[bool, oc.Result]:
         core = self.core
         dest = self.plans[i].dest
+        gang = core.pieces[i].gang
         if core.succeeded(i):
-            reason = f"moved to {dest}"
-            if core.acts[i].convoyed:
-                reason += " by convoy"
             beaten = [v for v in core.at.get(core.acts[i].dest, []) if i in self.dislodgers[v]]
-            if core.backup.get(i) is Backup.CIRCULAR:
-                reason += " (circular movement)"
-            elif beaten:
-                reason += f", dislodging {self.labels(beaten)} ({core.attack(i)} vs {core.defence(i)})"
-            return True, reason
+            stay = [
+                v for v in core.at_dest[i] if core.pieces[v].gang != gang and (v in core.h2h[i] or not core.leaves(v))
+            ]
+            against = (self.defence_force(i, stay), *(self.prevent_force(j) for j in core.rivals[i]))
+            return True, oc.Moved(
+                dest,
+                self.attack_force(i),
+                against,
+                dislodging=self.labels_of(beaten),
+                convoyed=core.acts[i].convoyed,
+                circular=core.backup.get(i) is Backup.CIRCULAR,
+            )
         if core.backup.get(i) is Backup.PARADOX:
-            return False, "paradox: the orders contradict each other, the move fails (backup rule)"
+            return False, oc.Paradox("move", dislodged_by=by)
         if not core.path(i):
             carriers = core.carriers[i]
             if not carriers:
-                return False, f"no convoy: no fleet is ordered to convoy it to {core.acts[i].dest}"
+                return False, oc.NoRoute(core.acts[i].dest, ("F",), dislodged_by=by)
             paradox = [c for c in carriers.values() if core.backup.get(c) is Backup.SZYKMAN]
             if paradox:
-                return False, f"convoy broken: convoy paradox, {self.labels(paradox)} held (Szykman rule)"
+                return False, oc.RouteBroken("paradox", self.labels_of(paradox), by)
             broken = [c for c in carriers.values() if self.dislodgers[c]]
             if broken:
-                return False, f"convoy broken: {self.labels(broken)} dislodged"
-            return False, "no convoy route: the convoying fleets do not reach the destination"
+                return False, oc.RouteBroken("dislodged", self.labels_of(broken), by)
+            return False, oc.RouteBroken("unreachable", dislodged_by=by)
         blocker = core.own_blocker(i)
         if blocker is not None:
-            return False, f"blocked by own {self.label(blocker)}"
+            return False, oc.Blocked(self.label(blocker), core.acts[i].dest, blocker in core.h2h[i], by)
         attack, defence = core.attack(i), core.defence(i)
-        gang = core.pieces[i].gang
         if attack <= defence:
             h2h = [v for v in core.h2h[i] if core.pieces[v].gang != gang]
             if h2h:
-                return False, f"lost head to head with {self.labels(h2h)} ({attack} vs {defence})"
+                return False, oc.HeadToHead(self.attack_force(i), self.defence_force(i, h2h), by)
             holders = [v for v in core.at.get(core.acts[i].dest, []) if not core.leaves(v)]
-            return False, f"held off by {self.labels(holders)} ({attack} vs {defence})"
-        rivals = [j for j in core.rivals[i] if core.prevent(j) >= attack]
-        best = max((core.prevent(j) for j in rivals), default=0)
-        return False, f"bounced with {self.labels(rivals)} ({attack} vs {best})"
+            return False, oc.HeldOff(self.attack_force(i), self.defence_force(i, holders), by)
+        rivals = sorted((j for j in core.rivals[i] if core.prevent(j) >= attack), key=self.label)
+        return False, oc.Bounced(self.attack_force(i), tuple(self.prevent_force(j) for j in rivals), by)
 
-    def support_result(self, i: int) -> tuple[bool, str]:
+    def support_result(self, i: int) -> tuple[bool, oc.Result]:
         core = self.core
         if core.void[i]:
             return False, self.void_reason(i)
         if core.backup.get(i) is Backup.PARADOX:
-            return False, "paradox: the orders contradict each other, the support fails (backup rule)"
+            return False, oc.Paradox("support")
         if core.succeeded(i):
-            return True, "support given"
+            return True, oc.SupportGiven(core.support_value(i))
         if self.dislodgers[i]:
-            return False, f"support cut: dislodged by {self.by(i)}"
+            return False, oc.SupportCut(dislodged_by=self.by(i))
         cutters = [m for m in core.cutters(i) if core.path(m)]
-        return False, f"support cut by {self.labels(cutters)}"
+        return False, oc.SupportCut(self.labels_of(cutters))
 
-    def void_reason(self, i: int) -> str:
+    def void_reason(self, i: int) -> oc.Void:
         p = self.plans[i]
         t = self.plans[p.target]
         if isinstance(p.order, SupportHold):
-            return f"void: {t.unit.label()} moves, and hold support only helps a unit that stays"
+            return oc.Void("moves", t.unit.label())
         if isinstance(t.order, Move) and t.problem is None:
-            how = " over land, not by convoy" if isinstance(p.order, Convoy) and t.dest == p.dest else ""
-            return f"void: {t.unit.label()} moves to {t.dest}{how}" + ("" if how else f", not {p.dest}")
-        return f"void: {t.unit.label()} does not move to {p.dest}"
+            if isinstance(p.order, Convoy) and t.dest == p.dest:
+                return oc.Void("over land", t.unit.label(), p.dest, t.dest)
+            return oc.Void("elsewhere", t.unit.label(), p.dest, t.dest)
+        return oc.Void("no move", t.unit.label(), p.dest)
 
-    def convoy_result(self, i: int) -> tuple[bool, str]:
+    def convoy_result(self, i: int) -> tuple[bool, oc.Result]:
         core = self.core
         if core.void[i]:
             return False, self.void_reason(i)
-        dislodged = f"; dislodged by {self.by(i)}" if self.dislodgers[i] else ""
+        by = self.by_dislodged(i)
         if core.backup.get(i) is Backup.SZYKMAN:
-            return False, "convoy paradox: the fleet holds (Szykman rule)" + dislodged
+            return False, oc.Paradox("carrier", "szykman", by)
         if core.backup.get(i) is Backup.PARADOX:
-            return False, "paradox: the orders contradict each other, the fleet holds" + dislodged
-        if self.dislodgers[i]:
-            return False, f"convoy disrupted: dislodged by {self.by(i)}"
+            return False, oc.Paradox("carrier", "paradox", by)
+        if by:
+            return False, oc.CarrierDislodged(by)
         t = core.acts[i].target
         if core.succeeded(t):
-            return True, f"convoyed {self.label(t)} to {core.acts[t].dest}"
-        return True, f"the fleet held its place, but {self.label(t)} did not reach {core.acts[t].dest}"
+            return True, oc.Carried(self.label(t), core.acts[t].dest)
+        return True, oc.RouteKept(self.label(t), core.acts[t].dest)
 
 
 def _label(order: Order) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from moonshine import outcome as oc
 from moonshine.classic.adjustments import adjustment_counts
 from moonshine.classic.board import ClassicMap
 from moonshine.classic.rules import retreat_problem
@@ -89,11 +90,19 @@ def retreat_options(gmap: ClassicMap, nxt: ClassicState) -> list[tuple[str, str,
     return out
 
 
-def _rows(rows: Any) -> list[tuple[str, bool, str]]:
+def _rows(rows: Any, language: str) -> list[tuple[str, bool, str]]:
+    """Each result: the order, whether it succeeded, and its reason in ``language``,
+    explained from the outcome the file stores (a file without one gives its English)."""
     out = []
     for r in rows or []:
         if isinstance(r, dict):
-            out.append((str(r.get("order", "")), r.get("result") == "succeeds", str(r.get("reason", ""))))
+            reason = str(r.get("reason", ""))
+            if isinstance(r.get("outcome"), dict):
+                try:
+                    reason = oc.explain(oc.from_data(r["outcome"]), language, oc.CLASSIC)
+                except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                    raise GameError(f"results: {r.get('order', '')}: expected an outcome ({exc})") from None
+            out.append((str(r.get("order", "")), r.get("result") == "succeeds", reason))
     return out
 
 
@@ -122,14 +131,14 @@ def render_text(
     for p in gmap.powers:
         if power is not None and p != power:
             continue
-        rows = _rows(results.get(p))
+        rows = _rows(results.get(p), lang)
         if not rows:
             continue
         out.append(f"  {name(p)}")
         for order, ok, reason in rows:
             out.append(f"    {order:<28} {word('ok' if ok else 'fails', lang):<9} {reason}")
     ignored = data.get("ignored") or {}
-    mine = [(p, r) for p in gmap.powers if power in (None, p) for r in _rows(ignored.get(p))]
+    mine = [(p, r) for p in gmap.powers if power in (None, p) for r in _rows(ignored.get(p), lang)]
     if mine:
         out += ["", f"  {word('ignored', lang)}"]
         for p, (order, _, reason) in mine:

@@ -15,8 +15,10 @@ from moonshine import routes
 from moonshine.classic.board import ClassicMap, Kind, province_of
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from moonshine.classic.state import Dislodged, Unit
+from moonshine.outcome import Void
 from moonshine.records import dataclass, field
 from moonshine.resolver import Act, Rulebook
+from moonshine.text import Message, say
 
 CLASSIC = Rulebook(
     name="classic",
@@ -179,6 +181,18 @@ class Problem:
     def __str__(self) -> str:
         return self.text("en")
 
+    def message(self) -> Message:
+        """The problem as a message of the catalogue (``moonshine.outcome`` stores it):
+        the template's English is its key; a list of coasts is joined with "or"."""
+
+        def value(v: str | int | tuple[str, ...]) -> object:
+            if not isinstance(v, tuple) or len(v) < 2:
+                return " or ".join(v) if isinstance(v, tuple) else v
+            return say("{a} or {b}", "{a} ou {b}", a=", ".join(v[:-1]), b=v[-1])
+
+        t = PROBLEMS[self.key]
+        return Message(t["en"], t["fr"], tuple((k, value(v)) for k, v in self.values))
+
 
 @dataclass
 class Plan:
@@ -189,7 +203,7 @@ class Plan:
     dest: str = ""  # a move's region (its coast resolved), a support's or convoy's province
     target: int = -1
     convoyed: bool = False
-    void: str | None = None  # a support whose coast does not match the move
+    void: Void | None = None  # a support whose coast does not match the move
     act: Act = field(default_factory=Act)
 
 
