@@ -27,6 +27,7 @@ def adjudicate(turn: str, game_dir: Path, *, force: bool, commit: bool, echo: Ec
     from moonshine.runner import adjudicate_game
 
     game = Game(game_dir)
+    _refuse_after_vote(game)
     if variants.get(game.config.variant).family == variants.CLASSIC:
         _adjudicate_classic(game, turn, force=force, commit=commit, echo=echo)
         return
@@ -38,6 +39,20 @@ def adjudicate(turn: str, game_dir: Path, *, force: bool, commit: bool, echo: Ec
     if done.reports:
         echo(f"Reports, bulletin and map: {done.reports[0].parent}/")
     echo(f"Next turn: {done.next_state_path}" + (" (committed)" if done.committed else ""))
+
+
+def _refuse_after_vote(game: Game) -> None:
+    """A game a passed draw or concession ended (``moonshine.votes``) is adjudicated no more."""
+    from moonshine.errors import GameError
+    from moonshine.votes import CONCESSION, ended
+
+    over = ended(game)
+    if over is not None:
+        what = "concession" if over.kind == CONCESSION else "draw"
+        raise GameError(
+            f"the game ended by a {what} voted by every surviving side (proposal {over.number}, votes.yaml): "
+            "no turn is adjudicated any more"
+        )
 
 
 def summary(gmap: GameMap, result: TurnResult) -> list[str]:

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "status": ("mail", "status_cmd", "Who has sent orders, who has not, time left."),
     "remind": ("mail", "remind_cmd", "Write reminders to the gangs without orders."),
     "passwd": ("mail", "passwd_cmd", "Set a gang's password (stored hashed)."),
+    "votes": ("mail", "votes_cmd", "Write (and --send) the notices draw and concession votes owe."),
     "report": ("report", "report", "Write a turn's reports, bulletin and map pictures."),
     "site": ("site", "site", "Write the game's public record as a static web site."),
     "run": ("run", "run", "One pass of the judge: mail in, answers, reminders, adjudication, reports."),

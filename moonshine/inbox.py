@@ -51,7 +51,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from moonshine import imapbox, intake, mail, mailtext, masking
+from moonshine import imapbox, intake, mail, mailcmd, mailtext, masking
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text
@@ -543,6 +543,8 @@ class _Reading:
     digest: str = ""  # sha256 of its bytes
     future: bool = False  # its date was in the future, so the time of reading was used
     by_server: bool = False  # its time is the game master's server's (Received:), not the sender's (Date:)
+    script: mailcmd.Script = field(default_factory=mailcmd.Script)  # its commands (moonshine.mailcmd)
+    answer: str = ""  # what was done for them, for the reply
 
 
 def _message_id(raw: bytes, msg: Message | None) -> str:
@@ -724,6 +726,9 @@ def _process(
     save_log(game, turn, ctx.log)
     journal.unlink()
     protect_orders(game, turn)
+    from moonshine import votes
+
+    votes.write_due(game, ctx.now)  # a proposal opened or decided by this run's votes: its notices
     if accept is None:  # every message's outcome is saved: the source may let go of them
         for h in heads:
             if h.entry.done is not None:
@@ -814,12 +819,19 @@ def _reply_or_none(
 
 
 def _reply_safely(
-    ctx: _Context, r: _Reading, gang: str | None, body: str, *, accepted: bool, warn_gang: str | None = None
+    ctx: _Context,
+    r: _Reading,
+    gang: str | None,
+    body: str,
+    *,
+    accepted: bool,
+    warn_gang: str | None = None,
+    plain_key: str | None = None,
 ) -> str | None:
     """``_write_reply``, or None when no reply can be written for this message:
     what became of the message stands and is logged all the same."""
     try:
-        return _write_reply(ctx, r, gang, body, accepted=accepted, warn_gang=warn_gang)
+        return _write_reply(ctx, r, gang, body, accepted=accepted, warn_gang=warn_gang, plain_key=plain_key)
     except Exception:
         return None
 
@@ -851,24 +863,85 @@ def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, intake.Ow
     """The player's own text (``moonshine.intake``) of the first candidate whose
     ``gang:`` line names a gang, as the reader sees it; else the first with
     something in it."""
-    found: list[tuple[str, intake.OwnText]] = []
+    found: list[tuple[str, intake.OwnText, mailcmd.Script]] = []
     for where, raw in candidate_texts(msg):
-        own = intake.ignore_chatter(intake.own_text(raw), ctx.chatter)
-        if own.text.strip():
-            found.append((where, own))
-    for where, own in found:
+        own, script = _without_commands(ctx, intake.own_text(raw))
+        own = intake.ignore_chatter(own, ctx.chatter)
+        if own.text.strip() or script:
+            found.append((where, own, script))
+    for where, own, script in found:
         check = check_orders(own.text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender))
         if check.header_gang is not None:
+            r.script = script
             return where, own, check
     if found:
+        r.script = found[0][2]
         return found[0][0], found[0][1], None
     return "body", intake.OwnText("", ()), None
+
+
+def _without_commands(ctx: _Context, own: intake.OwnText) -> tuple[intake.OwnText, mailcmd.Script]:
+    """The text with its command lines (``moonshine.mailcmd``) left empty, as the
+    order reader sees it, and the commands."""
+    script = mailcmd.read(own.text, ctx.chatter.order_words)
+    if not script:
+        return own, script
+    taken = script.lines()
+    lines = split_lines(own.text)
+    kept = [("" if n in taken else line) for n, line in enumerate(lines, 1)]
+    return intake.OwnText("\n".join(kept) + ("\n" if kept else ""), own.dropped, own.original), script
+
+
+def _commands(ctx: _Context, r: _Reading, gang: str | None) -> list[mailcmd.Result]:
+    """Do what the message's commands ask, as ``gang`` (None: a sender who is no
+    player, or whose password was not checked); their account goes in the reply."""
+    received = min(r.received or ctx.now, ctx.now)
+    req = mailcmd.Request(
+        game=ctx.game,
+        turn=ctx.turn,
+        st=ctx.st,
+        now=received,
+        sender=r.sender,
+        gang=gang,
+        message_id=r.message_id,
+        due=ctx.due,
+        secrets=r.secrets,
+    )
+    results = mailcmd.execute(req, r.script)
+    r.answer = mailcmd.render(ctx.language, results)
+    return results
+
+
+def _commands_only(ctx: _Context, r: _Reading, gang: str | None, results: list[mailcmd.Result]) -> Outcome:
+    """The answer to a message with commands and no orders: orders on file stand."""
+    received = r.received or ctx.now
+    if gang is None:
+        lead = ctx.say("reply.commands_stranger", title=ctx.game.config.title, received=received)
+    else:
+        name = ctx.game.sides()[gang]
+        lead = ctx.say("reply.commands", gang=name, turn=_as_turn(ctx.turn), received=received, sender=r.sender)
+    body = f"{lead}\n\n{_intake_notes(ctx, r)}\n{_signature(ctx.game)}"
+    done = [x.command.name for x in results if x.done]
+    refused = [x.command.name for x in results if not x.done]
+    reason = "commands: " + "; ".join(
+        part
+        for part in (f"done {', '.join(done)}" if done else "", f"refused {', '.join(refused)}" if refused else "")
+        if part
+    )
+    reply = _reply_safely(ctx, r, gang, body, accepted=True, plain_key="subject.commands")
+    status = ACCEPTED if done else REJECTED
+    refusal = None if done else (WRONG_SENDER if gang is None else OTHER)
+    return Outcome(status, r.incoming.origin, r.message_id, r.sender, gang, reason, reply, refusal=refusal)
 
 
 def _accept(ctx: _Context, r: _Reading) -> Outcome:
     cfg = ctx.game.config
     sides = ctx.game.sides()
     own = _gangs_of(ctx, r.sender)
+    if not own and r.problem is None and r.msg is not None:
+        r.own = _pick_text(ctx, r, r.msg)[1]
+        if r.script:  # commands from someone who plays no gang: help, observe, an observer's status
+            return _commands_only(ctx, r, None, _commands(ctx, r, None))
     if not own:
         raise _Reject(
             phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"), about=_named_gang(ctx, r)
@@ -902,6 +975,10 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     if not good:
         raise _Reject(phrase("reject.wrong_password", gang=found.name), gang, phrase("help.impersonation"))
     r.checked = True  # from here on, its Message-ID stands for this message
+    if r.script:
+        results = _commands(ctx, r, gang)
+        if first.accepted + first.rejected == 0:
+            return _commands_only(ctx, r, gang, results)
     turn = _as_turn(ctx.turn)
     if ctx.closed:
         kept = _keep(ctx, r, gang, orders_text(text, first.password_lines), where, "after the turn was adjudicated")
@@ -1126,6 +1203,8 @@ def _intake_notes(ctx: _Context, r: _Reading) -> str:
     signature = own.lines_dropped(intake.SIGNATURE)
     if signature:
         notes.append(ctx.say("note.signature", line=signature[0]))
+    if r.answer:
+        notes.append(r.answer)
     return "\n".join(notes)
 
 
@@ -1161,7 +1240,14 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
 
 
 def _write_reply(
-    ctx: _Context, r: _Reading, gang: str | None, body: str, *, accepted: bool, warn_gang: str | None = None
+    ctx: _Context,
+    r: _Reading,
+    gang: str | None,
+    body: str,
+    *,
+    accepted: bool,
+    warn_gang: str | None = None,
+    plain_key: str | None = None,
 ) -> str:
     """The reply to ``r`` in the outbox. Its name and Message-ID come from the
     message's Message-ID once sender and password checked out, else also from
@@ -1173,7 +1259,7 @@ def _write_reply(
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
     name = f"reply-{(gang or 'unknown').lower()}-{digest}.eml"  # outbox names are lower case (a power is FRA)
     plain = ctx.say(
-        "subject.accepted" if accepted else "subject.rejected",
+        plain_key or ("subject.accepted" if accepted else "subject.rejected"),
         prefix=mail.subject_prefix(cfg),
         turn=subject_turn(ctx.language, ctx.turn),
     )
@@ -1218,10 +1304,14 @@ def _reference(message_id: str) -> str | None:
     return message_id if _MESSAGE_ID.fullmatch(message_id) else None
 
 
+REPLY_KINDS = ("reply-", "press-", "vote-", "observe-", "predict-")  # what the inbox's commands write to the outbox
+
+
 def reply_files(game: Game, turn: str) -> list[str]:
-    """The turn's replies in the outbox, by name."""
+    """The turn's replies in the outbox, by name, with the press, vote notices
+    and requests the messages' commands wrote."""
     base = mail.outbox_dir(game, turn)
-    return sorted(p.name for p in base.glob("reply-*.eml")) if base.is_dir() else []
+    return sorted(p.name for p in base.glob("*.eml") if p.name.startswith(REPLY_KINDS)) if base.is_dir() else []
 
 
 # -- status and reminders ----------------------------------------------------------------

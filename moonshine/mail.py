@@ -39,6 +39,7 @@ from email.utils import format_datetime, getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
+from moonshine import observers
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
@@ -389,6 +390,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
         msg = _report_message(cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier)
         out.append(Outgoing(name, msg))
     files = _read_reports(report_paths(game, turn, None), turn)
+    everyone.update(observers.addresses(cfg))  # observers get the bulletin, never a gang's report
     if everyone:
         subject = text(lang, "subject.bulletin", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn))
         msg = _report_message(

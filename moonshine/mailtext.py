@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from moonshine import playertext
 from moonshine.i18n import check_language, template, the_turn, turn_label
 from moonshine.records import dataclass
 from moonshine.turns import Turn
@@ -262,6 +263,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "et n'offre aucun pot-de-vin.",
     },
 }
+
+MESSAGES.update(playertext.MESSAGES)  # the players' commands by mail: press, votes, status...
 
 MONTHS_FR = (
     "janvier",

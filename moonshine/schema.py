@@ -260,6 +260,17 @@ GAME = Rec(
             )
         ),
         "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
+        "observers": Null(_ADDRESSES),  # moonshine.observers
+        "press": Null(  # moonshine.press
+            Rec(
+                optional={
+                    "kind": Enum(("none", "white", "grey")),
+                    "retreats": Bool(),
+                    "after_deadline": Bool(),
+                },
+                what="a mapping with kind (none, white, grey), retreats, after_deadline",
+            )
+        ),
     },
 )
 

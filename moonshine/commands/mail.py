@@ -131,7 +131,8 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
     game = Game(game_dir)
     turn = turn or game.current_turn()
     # the game's lock, and a commit of what the run wrote even if it is killed before its own
-    forward = (f"Orders by mail for {turn}", [f"orders/{turn}", f"outbox/{turn}"], is_git_repo(game.root))
+    paths = [f"orders/{turn}", "outbox", "press", "votes.yaml"]  # the commands' press logs and votes too
+    forward = (f"Orders by mail for {turn}", paths, is_git_repo(game.root))
     with transaction(game.root, f"inbox {turn}", wait=LOCK_WAIT, notify=click.echo, forward=forward):
         outcomes = process(game, source, turn=turn, late_ok=late_ok, accept=accept)
         counts = Counter(o.status for o in outcomes)
@@ -143,7 +144,7 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s != "duplicate") or "no new message"
         click.echo(f"{turn}: {summary}.")
         if len(outcomes) > counts["duplicate"]:
-            _commit(game, f"Orders by mail for {turn}: {summary}", [f"orders/{turn}", f"outbox/{turn}"])
+            _commit(game, f"Orders by mail for {turn}: {summary}", paths)
     if send:
         from moonshine.mail import delivered_to, load_message, outbox_dir, recipients
 
@@ -224,3 +225,36 @@ def passwd_cmd(gang: str, password: str | None, game_dir: Path) -> None:
         password = click.prompt(f"New password for {gang}", hide_input=True, confirmation_prompt=True)
     key = set_password(game, gang, password)
     click.echo(f"Password set for {key} ({game.sides()[key]}); game.yaml keeps only its hash.")
+
+
+@click.command("votes")
+@click.option("--send", is_flag=True, help="Deliver the notices by SMTP.")
+@game_option
+def votes_cmd(send: bool, game_dir: Path) -> None:
+    """Write the mail the draw and concession votes owe now (to every voter when
+    a proposal opens, a reminder before its deadline, how it ended, and the
+    announcement to every player and observer) to the outbox; with --send,
+    deliver it (each message at most once). Run it at least daily, or let the
+    unattended run do it: a proposal never ends without notice."""
+    from datetime import UTC, datetime
+
+    from moonshine.gamedir import is_git_repo
+    from moonshine.journal import transaction
+    from moonshine.votes import write_due
+
+    game = Game(game_dir)
+    now = datetime.now(UTC).replace(microsecond=0)
+    forward = ("Vote notices", ["outbox", "votes.yaml"], is_git_repo(game.root))
+    with transaction(game.root, "votes", wait=60, notify=click.echo, forward=forward):
+        written = write_due(game, now)
+        if written:
+            _commit(game, "Vote notices", ["outbox"])
+    for turn, name in written:
+        click.echo(f"outbox/{turn}/{name}")
+    click.echo(f"{len(written)} vote notice(s) owed.")
+    if send:
+        by_turn: dict[str, list[str]] = {}
+        for turn, name in written:
+            by_turn.setdefault(turn, []).append(name)
+        for turn, names in by_turn.items():
+            _send(game, turn, names)

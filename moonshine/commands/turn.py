@@ -78,8 +78,10 @@ def reveal(game_dir: Path, force: bool) -> None:
         raise click.ClickException(
             f"a game of the {game.variant.name} variant draws nothing at random: it has no secret seed to reveal"
         )
+    from moonshine.votes import ended
+
     st = game.load_state(game.current_turn())
-    if not st.winners and not force:
+    if not st.winners and ended(game) is None and not force:
         raise click.ClickException("the game is not over; the seed stays secret until it is (use --force to override)")
     click.echo(f"Seed: {game.secret()}")
     click.echo(f"SHA-256: {game.config.seed_sha256}")

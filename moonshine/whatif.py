@@ -1,0 +1,194 @@
+"""``predict``: what-if adjudication by mail (``moonshine.mailcmd``).
+
+A player sends ``predict`` followed by a set of orders (theirs and the ones they
+expect from others) and ``end predict``. Each line is read by the order checker
+as the order of the gang whose unit it names (``gang: NAME`` lines inside the
+block say whose orders follow, for a unit two gangs could order); units
+without an order hold. The orders are adjudicated by the same adjudicator, on
+the turn's position, and the result comes back by mail, order by order with its
+reason, with the map picture of the orders and their outcome. Nothing in the
+game changes, no file of the game is written but the outbox's message, and no
+order a gang really sent is read: the judge knows only what the block says.
+Sales, bids, recruits and disbands are not adjudicated (the raids and the
+market need the turn's secret draw, which stays secret).
+
+A block with any line the checker cannot take for any gang (a unit that does
+not exist, a district unknown...) is refused whole, each such line with its
+reason, so that a prediction never silently leaves an order out.
+
+For a classic game, ``predict`` is refused (not offered yet for that family)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from moonshine import i18n, mail, mailtext
+from moonshine.mailcmd import Command, Request, Result
+from moonshine.mailtext import phrase
+from moonshine.orders import (
+    Assault,
+    Hold,
+    Move,
+    Retreat,
+    SupportAssault,
+    SupportHold,
+    SupportMove,
+    Transport,
+    UnitOrder,
+    UnitRef,
+)
+
+_GANG_LINE = re.compile(r"^\s*(?:gang|bande|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, SupportAssault, Assault, Transport)
+
+
+def predict(req: Request, cmd: Command) -> Result:
+    """Adjudicate the block's orders on the turn's position and mail the result."""
+    game = req.game
+    if game.is_classic:
+        return Result(cmd, False, phrase("predict.classic"))
+    if not cmd.closed:
+        return Result(cmd, False, phrase("predict.unclosed"))
+    from moonshine.adjudicator import adjudicate
+    from moonshine.validate import ACCEPTED, read_orders
+
+    gmap = game.map
+    st = req.st
+    lang = req.language
+    assert req.gang is not None
+    orders: dict[UnitRef, UnitOrder] = {}
+    retreats: dict[UnitRef, Retreat] = {}
+    whose: dict[UnitRef, str] = {}
+    problems: list[str] = []
+    skipped: list[int] = []
+    named: str | None = None
+    order_of_gangs = list(gmap.gangs)
+    for offset, line in enumerate(cmd.body, 1):
+        number = cmd.line + offset
+        if not line.strip():
+            continue
+        m = _GANG_LINE.match(line)
+        if m:
+            named = game.side_by_name(m.group(1))
+            if named is None:
+                problems.append(mailtext.text(lang, "predict.no_gang", n=number, name=m.group(1)[:40]))
+            continue
+        tried = [named] if named else [req.gang, *(g for g in order_of_gangs if g != req.gang)]
+        taken = False
+        first_reason = ""
+        for gang in tried:
+            read = read_orders(line + "\n", gmap, st, gang)
+            accepted = [x for x in read.lines if x.status == ACCEPTED and x.order is not None]
+            if not accepted:
+                if not first_reason:
+                    rejected = [x for x in read.lines if x.reason is not None]
+                    first_reason = rejected[0].reason.text(lang) if rejected and rejected[0].reason else ""
+                continue
+            order = accepted[0].order
+            if isinstance(order, Retreat):
+                retreats[order.unit] = order
+                whose[order.unit] = gang
+            elif isinstance(order, UNIT_ORDERS):
+                orders[order.unit] = order
+                whose[order.unit] = gang
+            else:
+                skipped.append(number)
+            taken = True
+            break
+        if not taken:
+            shown = line.strip()[:60]
+            problems.append(mailtext.text(lang, "predict.bad_line", n=number, text=shown, reason=first_reason or "?"))
+    if problems:
+        return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
+    if not orders and not retreats:
+        return Result(cmd, False, phrase("predict.empty"))
+    outcome = adjudicate(gmap, st, orders, retreats)
+    text = _account(req, outcome, whose, skipped)
+    png = _picture(req, outcome)
+    _mail(req, cmd, text, png)
+    return Result(cmd, True, phrase("predict.done", n=len(orders) + len(retreats)))
+
+
+def _account(req: Request, outcome: object, whose: dict[UnitRef, str], skipped: list[int]) -> str:
+    """Each unit's order and what became of it, with the reason, gang by gang."""
+    from moonshine.adjudicator import Outcome
+
+    assert isinstance(outcome, Outcome)
+    lang = req.language
+    gangs = req.game.sides()
+    lines = [mailtext.text(lang, "predict.head", turn=mailtext.subject_turn(lang, req.turn))]
+    for gang in gangs:
+        rows = [(ref, res) for ref, res in outcome.results.items() if res.gang == gang]
+        if not rows:
+            continue
+        lines.append(f"{gangs[gang]}:")
+        for ref, res in rows:
+            given = (
+                res.given.text() if res.given is not None else mailtext.text(lang, "predict.no_order", unit=ref.text())
+            )
+            mark = mailtext.text(lang, "predict.ok" if res.succeeded else "predict.failed")
+            reason = i18n.translate_reason(lang, res.reason)
+            lines.append(f"  {given}: {mark} ({reason})")
+    for ref, d in outcome.dislodged.items():
+        where = d.retreated_to or mailtext.text(lang, "predict.disbanded")
+        lines.append(mailtext.text(lang, "predict.dislodged", unit=ref.text(), by=d.by, where=where))
+    for a in outcome.assaults:
+        mark = mailtext.text(lang, "predict.ok" if a.succeeded else "predict.failed")
+        lines.append(f"{a.station}: {mark} ({i18n.translate_reason(lang, a.reason)})")
+    if skipped:
+        lines.append(mailtext.text(lang, "predict.skipped", lines=", ".join(str(n) for n in skipped)))
+    lines.append(mailtext.text(lang, "predict.note"))
+    return "\n".join(lines)
+
+
+def _picture(req: Request, outcome: object) -> bytes | None:
+    """The map with the predicted orders as arrows, or None when the map cannot be drawn."""
+    from moonshine.adjudicator import Outcome
+    from moonshine.picture import Arrow, render_png
+
+    assert isinstance(outcome, Outcome)
+    arrows: list[Arrow] = []
+    for res in outcome.results.values():
+        o = res.order if res.given is None else res.given
+        ok = res.succeeded
+        if isinstance(o, Move):
+            arrows.append(Arrow("move", res.gang, o.unit.district, o.dest, ok, path=o.path or o.via))
+        elif isinstance(o, SupportHold):
+            arrows.append(Arrow("support", res.gang, o.unit.district, o.target.district, ok))
+        elif isinstance(o, SupportMove):
+            arrows.append(Arrow("support", res.gang, o.unit.district, o.target.district, ok, target_end=o.dest))
+        elif isinstance(o, SupportAssault):
+            arrows.append(Arrow("support", res.gang, o.unit.district, o.target.district, ok, target_end=o.station))
+        elif isinstance(o, Assault):
+            arrows.append(Arrow("assault", res.gang, o.unit.district, o.station, ok))
+    title = mailtext.text(req.language, "predict.title", turn=mailtext.subject_turn(req.language, req.turn))
+    try:
+        return render_png(req.game.map, req.st, arrows=arrows, title=title, language=req.language)
+    except Exception:  # a map without geometry: the text alone
+        return None
+
+
+def _mail(req: Request, cmd: Command, text: str, png: bytes | None) -> None:
+    cfg = req.game.config
+    lang = req.language
+    key = hashlib.sha256(f"{req.message_id}|{cmd.line}".encode()).hexdigest()[:12]
+    referee = mail.from_address(cfg)
+    msg_id = mail.message_id(cfg, req.turn, "predict", req.message_id, str(cmd.line))
+    msg = mail.text_message(
+        sender=referee,
+        to=[req.sender],
+        subject=mailtext.text(lang, "subject.predict", prefix=mail.subject_prefix(cfg), turn=req.turn),
+        body=f"{text}\n\n-- \n{mailtext.text(lang, 'signature', title=cfg.title)}\n",
+        msg_id=msg_id,
+        date=req.now,
+        reply_to=referee,
+    )
+    if png is not None:
+        msg.add_attachment(png, maintype="image", subtype="png", filename=f"predict-{req.turn}.png")
+        for i, part in enumerate(msg.walk()):
+            if part.is_multipart():
+                part.set_boundary(f"==moonshine-{hashlib.sha256(f'{msg_id}|{i}'.encode()).hexdigest()[:24]}-{i}==")
+    item = mail.Outgoing(f"predict-{key}.eml", msg)
+    mail.write_outbox(req.game, req.turn, [item])
+    req.outgoing.append(item)

@@ -1,0 +1,160 @@
+"""A game played by mail for the tests of the players' commands: three gangs
+with addresses and passwords, an observer, a real SMTP server (aiosmtpd on
+127.0.0.1) and a Maildir the inbox reads; every message the referee sends is
+read back from what the server received, by recipient."""
+
+from __future__ import annotations
+
+import hashlib
+import mailbox
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from aiosmtpd.controller import Controller
+
+from moonshine import inbox, mail, votes
+from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.passwords import hash_password
+
+TURN = "spring-1924"
+NOW = datetime(2024, 2, 28, 12, 0, tzinfo=UTC)
+DEADLINE = "2024-03-01T18:00:00+00:00"
+REFEREE = "Referee <ref@moonshine.example>"
+GM = "gm@moonshine.example"
+OBSERVER = "watcher@press.example"
+STRANGER = "nosy@elsewhere.example"
+ADDRESSES = {
+    "valley": ["terry@valley.example"],
+    "outfit": ["al@outfit.example"],
+    "genna": ["angelo@genna.example"],
+}
+PASSWORDS = {"valley": "gin-and-tonic", "outfit": "tommy-gun", "genna": "olive-oil"}
+
+
+@dataclass
+class Recorder:
+    received: list[tuple[list[str], bytes]] = field(default_factory=list)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.received.append((list(envelope.rcpt_tos), envelope.content))
+        return "250 Message accepted"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def smtp_server() -> Iterator[tuple[Recorder, int]]:
+    recorder = Recorder()
+    for _ in range(5):
+        port = _free_port()
+        controller = Controller(recorder, hostname="127.0.0.1", port=port)
+        try:
+            controller.start()
+        except OSError:
+            continue
+        try:
+            yield recorder, port
+        finally:
+            controller.stop()
+        return
+    raise RuntimeError("no free port on 127.0.0.1")
+
+
+@dataclass
+class Table:
+    """The game, its judge's mailbox and the SMTP server's record."""
+
+    game: Game
+    box: Path
+    recorder: Recorder
+    now: datetime = NOW
+    count: int = 0
+
+    def send(self, sender: str, body: str, *, subject: str = "orders", when: datetime | None = None) -> None:
+        """A message from ``sender`` arrives in the judge's mailbox."""
+        self.count += 1
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = "ref@moonshine.example"
+        msg["Subject"] = subject
+        msg["Date"] = (when or self.now).strftime("%a, %d %b %Y %H:%M:%S +0000")
+        digest = hashlib.sha256(f"{self.count}|{sender}|{body}".encode()).hexdigest()[:16]
+        msg["Message-ID"] = f"<{digest}@player.example>"
+        msg.set_content(body)
+        mailbox.Maildir(str(self.box), create=True).add(msg.as_bytes())
+
+    def judge(self, *, now: datetime | None = None, turn: str = TURN) -> list[inbox.Outcome]:
+        """Read the mailbox, then deliver every reply, relay and vote notice by SMTP."""
+        when = now or self.now
+        outcomes = inbox.process(self.game, self.box, turn=turn, now=when)
+        self.deliver(turn, now=when)
+        return outcomes
+
+    def deliver(self, turn: str = TURN, *, now: datetime | None = None) -> None:
+        votes.write_due(self.game, now or self.now)
+        for t in {turn, *(p.turn for p in votes.load(self.game.root))}:
+            names = inbox.reply_files(self.game, t)
+            if names:
+                mail.send_files(self.game, t, names)
+
+    def inbox_of(self, address: str) -> list[EmailMessage]:
+        """Every message the server took for ``address`` (To, Cc or Bcc)."""
+        out = []
+        for rcpts, content in self.recorder.received:
+            if address in rcpts:
+                msg = message_from_bytes(content, policy=policy.default)
+                assert isinstance(msg, EmailMessage)
+                out.append(msg)
+        return out
+
+    def texts_of(self, address: str) -> list[str]:
+        return [body(m) for m in self.inbox_of(address)]
+
+    def last_reply(self, address: str) -> str:
+        replies = [m for m in self.inbox_of(address) if str(m.get("In-Reply-To", ""))]
+        assert replies, f"no reply to {address}"
+        return body(replies[-1])
+
+
+def body(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def message(gang: str, *lines: str) -> str:
+    """A message from ``gang`` with its gang line and password."""
+    return "\n".join([f"gang: {gang}", f"password: {PASSWORDS[gang]}", *lines]) + "\n"
+
+
+def make_table(tmp_path: Path, port: int, recorder: Recorder, *, language: str = "en", **extra: Any) -> Table:
+    game = new_game(tmp_path / "g", seed="players", use_git=False)
+    cfg = game.config
+    players = {
+        g: Player(name=g, email=ADDRESSES.get(g, []), password=hash_password(PASSWORDS[g]) if g in PASSWORDS else None)
+        for g in cfg.players
+    }
+    more = {
+        "deadlines": {TURN: DEADLINE},
+        "smtp": {"host": "127.0.0.1", "port": port, "security": "none", "from": REFEREE, "timeout": 5},
+        "referee": {"email": GM},
+        "observers": [OBSERVER],
+        **extra,
+    }
+    save_config(game, replace(cfg, language=language, players=players, extra={**cfg.extra, **more}))
+    return Table(Game(game.root), tmp_path / "box", recorder)
+
+
+def later(hours: float) -> datetime:
+    return NOW + timedelta(hours=hours)

@@ -1,0 +1,86 @@
+"""``predict`` by mail: a set of orders adjudicated by the same adjudicator on
+the turn's position, mailed back with reasons and a map picture, in English
+and French, through the real mailbox and SMTP path; the game is untouched and
+no gang's real orders are used; orders for units that do not exist refuse it."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playerkit import ADDRESSES, TURN, Recorder, Table, body, make_table, message, smtp_server
+
+TERRY, AL = ADDRESSES["valley"][0], ADDRESSES["outfit"][0]
+# valley attacks LIT (a unione H) with support; unione's real orders move it away
+PREDICTION = ["H LOO - LIT", "H NSS / H LOO - LIT", "gang: unione", "H LIT hold"]
+
+
+@pytest.fixture(scope="module")
+def smtp() -> Iterator[tuple[Recorder, int]]:
+    with smtp_server() as server:
+        yield server
+
+
+def table(tmp_path: Path, smtp: tuple[Recorder, int], **extra: object) -> Table:
+    recorder, port = smtp
+    recorder.received.clear()
+    return make_table(tmp_path, port, recorder, **extra)  # type: ignore[arg-type]
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every file of the game but the outbox and the inbox's records, by content."""
+    skip = ("outbox", "orders", ".moonshine.lock")
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.relative_to(root).as_posix().startswith(skip)
+    }
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_predict_adjudicates_the_given_orders_only_and_mails_a_picture(
+    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+) -> None:
+    t = table(tmp_path, smtp, language=language)
+    real = t.game.orders_dir(TURN)
+    real.mkdir(parents=True, exist_ok=True)
+    (real / "unione.txt").write_text("H LIT - EGP\n", encoding="utf-8")  # never read by predict
+    before = tree(t.game.root)
+    start, end = ("predict", "end predict") if language == "en" else ("prédire", "fin prédire")
+    t.send(TERRY, message("valley", start, *PREDICTION, end))
+    t.judge()
+    assert tree(t.game.root) == before  # the game is untouched
+    [result] = [m for m in t.inbox_of(TERRY) if "predict" in str(m["Subject"]) or "prédiction" in str(m["Subject"])]
+    text = body(result)
+    assert "H LOO - LIT" in text and ("succeeds" if language == "en" else "réussit") in text
+    assert ("is dislodged by" if language == "en" else "est délogé par") in text  # unione held, as predicted
+    assert "EGP" not in text  # unione's real order was not used
+    [png] = [p for p in result.iter_attachments() if p.get_content_type() == "image/png"]
+    assert png.get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not any("LIT" in body(m) for m in t.inbox_of(AL))  # a prediction goes to its sender only
+    ack = t.last_reply(TERRY)
+    assert ("-> done" if language == "en" else "-> fait") in ack
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_predict_with_orders_for_units_that_do_not_exist_is_refused(
+    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+) -> None:
+    t = table(tmp_path, smtp, language=language)
+    start, end = ("predict", "end predict") if language == "en" else ("prédire", "fin prédire")
+    t.send(TERRY, message("valley", start, "H LOO - LIT", "H GRA - FUL", "L ZZZ hold", end))
+    t.judge()
+    ack = t.last_reply(TERRY)
+    assert ("REFUSED" if language == "en" else "REFUSÉ") in ack
+    assert "H GRA - FUL" in ack and "L ZZZ hold" in ack
+    assert "H LOO - LIT:" not in ack  # a good line is not listed as a problem
+    assert not [m for m in t.inbox_of(TERRY) if "predict" in str(m["Subject"]).lower()]
+
+
+def test_predict_is_for_players_only(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+    t = table(tmp_path, smtp)
+    t.send("nosy@elsewhere.example", "predict\nH LOO - LIT\nend predict\n")
+    t.judge()
+    assert "is for the players" in t.last_reply("nosy@elsewhere.example")

@@ -1,0 +1,209 @@
+"""Draws and concessions by mail, through the real mailbox and SMTP path:
+every voter told when a proposal opens, reminded, and told how it ended; the
+announcement to players and observers; secret ballots; unanimity; refusals (a
+vote by an eliminated gang, a proposal naming an unknown gang); a passed draw
+ends the game. Also ``status``, ``history``, ``help`` and ``observe``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Table, make_table, message, smtp_server
+
+from moonshine import votes
+from moonshine.cli import main
+from moonshine.gamedir import Game
+
+TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
+
+
+@pytest.fixture(scope="module")
+def smtp() -> Iterator[tuple[Recorder, int]]:
+    with smtp_server() as server:
+        yield server
+
+
+def table(tmp_path: Path, smtp: tuple[Recorder, int], **extra: object) -> Table:
+    recorder, port = smtp
+    recorder.received.clear()
+    return make_table(tmp_path, port, recorder, **extra)  # type: ignore[arg-type]
+
+
+def eliminate(game: Game, *gangs: str) -> None:
+    """Take every unit (arrested ones too) and district of ``gangs`` off the board."""
+    st = game.load_state(TURN)
+    st.units = [u for u in st.units if u.gang not in gangs]
+    st.arrested = [a for a in st.arrested if a.gang not in gangs]
+    st.control = {d: g for d, g in st.control.items() if g not in gangs}
+    game.save_state(st)
+
+
+def only_three(game: Game) -> None:
+    eliminate(game, *[g for g in game.sides() if g not in ("valley", "outfit", "genna")])
+
+
+def subjects(t: Table, address: str) -> list[str]:
+    return [str(m["Subject"]) for m in t.inbox_of(address)]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_unanimous_draw_passes_ends_the_game_and_everyone_is_told(
+    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+) -> None:
+    t = table(tmp_path, smtp, language=language)
+    only_three(t.game)
+    draw, yes = (
+        ("draw all by 2024-03-05", "vote yes 1") if language == "en" else ("nulle tous avant 2024-03-05", "vote oui 1")
+    )
+    t.send(TERRY, message("valley", draw))
+    t.judge()
+    opened = "vote 1 is open" if language == "en" else "le vote 1 est ouvert"
+    for address in (TERRY, AL, ANGELO):
+        assert any(opened in s for s in subjects(t, address)), address
+    assert not any(opened in s for s in subjects(t, OBSERVER))  # observers do not vote
+    t.send(AL, message("outfit", yes), when=NOW + timedelta(hours=1))
+    t.judge(now=NOW + timedelta(hours=1))
+    assert votes.ended(t.game) is None
+    t.send(ANGELO, message("genna", yes), when=NOW + timedelta(hours=2))
+    t.judge(now=NOW + timedelta(hours=2))
+    assert votes.ended(t.game) is not None
+    passed = "Passed" if language == "en" else "Adoptée"
+    for address in (TERRY, AL, ANGELO, OBSERVER):
+        assert any(passed in x for x in t.texts_of(address)), address
+    # the game is over: the seed may be revealed, no turn is adjudicated any more
+    result = CliRunner().invoke(main, ["reveal", "--game", str(t.game.root)])
+    assert result.exit_code == 0 and "Seed:" in result.output
+    result = CliRunner().invoke(main, ["adjudicate", TURN, "--game", str(t.game.root)])
+    assert result.exit_code != 0 and "ended" in result.output
+
+
+def test_a_proposal_never_ends_silently_reminder_then_failure(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+    t = table(tmp_path, smtp)
+    only_three(t.game)
+    t.send(TERRY, message("valley", "concede to outfit by 2024-03-03 12:00"))
+    t.judge()
+    t.send(AL, message("outfit", "vote no"), when=NOW + timedelta(hours=1))
+    t.judge(now=NOW + timedelta(hours=1))
+    # a day before the deadline: each voter is reminded, with only its own vote
+    t.deliver(now=NOW + timedelta(days=3, minutes=1))
+    for address, mine in ((TERRY, "Your vote: yes."), (AL, "Your vote: no."), (ANGELO, "You have not voted yet.")):
+        [reminder] = [m for m in t.texts_of(address) if m.startswith("Reminder")]
+        assert mine in reminder
+    # at the deadline: not passed, every voter and observer told; nobody learns who voted no
+    t.deliver(now=NOW + timedelta(days=4, hours=1))
+    for address in (TERRY, AL, ANGELO, OBSERVER):
+        [ending] = [m for m in t.texts_of(address) if m.startswith("Not passed")]
+        assert "outfit voted" not in ending and "no" not in ending.split("Not passed")[1].split(".")[0]
+    assert votes.ended(t.game) is None
+    # delivering again sends nothing twice
+    before = len(t.recorder.received)
+    t.deliver(now=NOW + timedelta(days=5))
+    assert len(t.recorder.received) == before
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_vote_by_an_eliminated_gang_is_refused(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
+    t = table(tmp_path, smtp, language=language)
+    only_three(t.game)
+    t.send(TERRY, message("valley", "draw valley, outfit"))
+    t.judge()
+    eliminate(t.game, "genna")
+    t.send(ANGELO, message("genna", "vote yes 1" if language == "en" else "vote oui 1"), when=NOW + timedelta(hours=1))
+    t.judge(now=NOW + timedelta(hours=1))
+    reply = t.last_reply(ANGELO)
+    assert ("no longer in the game" if language == "en" else "n'est plus en jeu") in reply
+    assert votes.load(t.game.root)[0].ballots == {"valley": "yes"}
+    # the two survivors decide alone
+    t.send(AL, message("outfit", "vote yes 1"), when=NOW + timedelta(hours=2))
+    t.judge(now=NOW + timedelta(hours=2))
+    assert votes.ended(t.game) is not None
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("draw valley, nobody", "no gang or power called 'nobody'"),
+        ("concede to valley", "name the one gang you concede the game to"),
+        ("draw all by 2020-01-01", "must be in the future"),
+        ("draw all by tomorrow", "could not be read"),
+        ("vote yes 7", "there is no proposal 7"),
+        ("vote perhaps", "write 'vote yes N'"),
+        ("vote yes", "no proposal is open"),
+    ],
+)
+def test_proposal_and_vote_refusals(tmp_path: Path, smtp: tuple[Recorder, int], line: str, why: str) -> None:
+    t = table(tmp_path, smtp)
+    t.send(TERRY, message("valley", line))
+    t.judge()
+    reply = t.last_reply(TERRY)
+    assert "REFUSED" in reply and why in reply
+    assert votes.load(t.game.root) == []
+
+
+def test_due_is_pure_and_lists_only_what_is_not_yet_delivered(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+    t = table(tmp_path, smtp)
+    only_three(t.game)
+    t.send(TERRY, message("valley", "draw all"))
+    inbox_now = NOW
+    from moonshine import inbox
+
+    inbox.process(t.game, t.box, turn=TURN, now=inbox_now)
+    before = sorted(p.name for p in (t.game.root / "outbox" / TURN).iterdir())
+    owed = votes.due(t.game, NOW)
+    assert sorted(d.outgoing.name for d in owed) == [
+        "vote-1-open-genna.eml",
+        "vote-1-open-outfit.eml",
+        "vote-1-open-valley.eml",
+    ]
+    assert sorted(p.name for p in (t.game.root / "outbox" / TURN).iterdir()) == before  # due wrote nothing
+    t.deliver()
+    assert votes.due(t.game, NOW) == []
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_status_history_help_and_observe(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
+    t = table(tmp_path, smtp, language=language)
+    fr = language == "fr"
+    t.send(
+        TERRY,
+        message("valley", "état" if fr else "status", "aide" if fr else "help", "historique" if fr else "history"),
+    )
+    t.send(OBSERVER, "état\n" if fr else "status\n")
+    t.send(STRANGER, "observer\n" if fr else "observe\n")
+    t.send(STRANGER, "status\n", subject="again")
+    t.judge()
+    ack = t.last_reply(TERRY)
+    assert ("Tour : printemps 1924" if fr else "Turn: spring-1924") in ack
+    assert ("prédire" if fr else "predict") in ack  # the help lists every command
+    assert ("aucun tour n'a encore été joué" if fr else "no turn has been played yet") in ack
+    observer = t.last_reply(OBSERVER)
+    assert ("Ordres attendus de" if fr else "Orders awaited from") in observer
+    stranger = t.texts_of(STRANGER)
+    assert any(("transmise au meneur" if fr else "passed to the game master") in x for x in stranger)
+    assert any(("réservé aux joueurs" if fr else "is for the players") in x for x in stranger)
+    assert any(STRANGER in x for x in t.texts_of(GM))
+
+
+def test_observers_get_the_bulletin_and_never_a_report(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+    from moonshine import mail
+
+    t = table(tmp_path, smtp)
+    base = t.game.turn_dir(TURN) / "reports"
+    base.mkdir(parents=True, exist_ok=True)
+    for gang in t.game.sides():
+        (base / f"{gang}.txt").write_text(f"Private report of {gang}.\n", encoding="utf-8")
+        (base / f"{gang}.html").write_text(f"<p>Private report of {gang}</p>", encoding="utf-8")
+    (base / "bulletin.txt").write_text("Bulletin: the police raided LOO.\n", encoding="utf-8")
+    (base / "bulletin.html").write_text("<p>Bulletin</p>", encoding="utf-8")
+    (base / "map.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    built = mail.report_messages(t.game, TURN)
+    mail.write_outbox(t.game, TURN, built.messages)
+    mail.send_files(t.game, TURN, [m.name for m in built.messages])
+    seen = t.texts_of(OBSERVER)
+    assert any("Bulletin: the police raided LOO." in x for x in seen)
+    assert not any("Private report" in x for x in seen)
+    assert any("Private report of valley" in x for x in t.texts_of(TERRY))
