@@ -728,7 +728,7 @@ def _process(
     protect_orders(game, turn)
     from moonshine import votes
 
-    votes.write_due(game, ctx.now)  # a proposal opened or decided by this run's votes: its notices
+    votes.write_due(game, ctx.now, turn)  # a proposal opened or decided by this run's votes: its notices
     if accept is None:  # every message's outcome is saved: the source may let go of them
         for h in heads:
             if h.entry.done is not None:

@@ -183,8 +183,11 @@ def missing(game: Game, turn: str, expected_sides: list[str], absent: set[str]) 
 
 
 def is_over(game: Game, turn: str) -> bool:
+    """A winner, or a draw or concession every surviving side voted (``moonshine.votes``)."""
+    from moonshine import votes
+
     st = game.load_any_state(turn)
-    return bool(st.winner) if game.is_classic else bool(st.winners)
+    return bool(st.winner if game.is_classic else st.winners) or votes.ended(game) is not None
 
 
 def previous_turn(game: Game, turn: str) -> str | None:
@@ -291,6 +294,7 @@ STEP_WORDS = {
     "reports": "putting the reports in the outbox",
     "deadline": "setting the deadline",
     "remind": "writing the reminders",
+    "votes": "writing the notices of draw and concession votes",
     "settings": "reading game.yaml",
 }
 
@@ -335,6 +339,7 @@ def _pass(root: Path, now: datetime, say: Log) -> None:
         p.step("intake", lambda: intake(p, schedule, turn, source))
     if not over and schedule is not None:
         p.step("remind", lambda: remind(p, schedule, turn))
+    p.step("votes", lambda: vote_notices(p, turn))
     p.step("deliver", lambda: deliver(p))
     adjudicated = not over and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn))
     if adjudicated and game.current_turn() != turn:
@@ -395,7 +400,8 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str) -> None:
     due = mail.deadline(game.config, turn)
     end, waiting = closes(game, schedule, turn, p.now)
     in_grace = due is not None and end is not None and due < p.now < end and bool(waiting)
-    forward = (f"Orders by mail for {turn}", [f"orders/{turn}", f"outbox/{turn}"], is_git_repo(p.root))
+    paths = [f"orders/{turn}", f"outbox/{turn}", "press", "votes.yaml"]  # the commands' press logs and votes too
+    forward = (f"Orders by mail for {turn}", paths, is_git_repo(p.root))
     with transaction(p.root, f"run: inbox {turn}", wait=LOCK_WAIT, notify=p.log, forward=forward):
         outcomes = process(game, source, turn=turn, late_ok=in_grace, now=p.now)
     counts = Counter(o.status for o in outcomes if o.status != "duplicate")
@@ -563,6 +569,19 @@ def mail_reports_left(p: Pass) -> None:
     for w in built.warnings:
         p.log(f"warning: {w}")
     p.log(f"reports of {last} in the outbox: {len(built.messages)} message(s)")
+
+
+def vote_notices(p: Pass, turn: str) -> None:
+    """The notices the draw and concession votes owe now (``moonshine.votes.due``):
+    opening, reminder, and how each ended; each written once, delivered below."""
+    from moonshine import votes
+
+    if not votes.due(p.game, p.now, turn):
+        return
+    with transaction(p.root, "run: vote notices", notify=p.log) as txn:
+        written = votes.write_due(p.game, p.now, turn)
+        txn.commit("Vote notices", [f"outbox/{turn}"], git=is_git_repo(p.root))
+    p.log(f"vote notices {turn}: {', '.join(name for _, name in written)}")
 
 
 # -- delivery ------------------------------------------------------------------------------------

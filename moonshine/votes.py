@@ -15,8 +15,9 @@ its deadline (or halfway, for a shorter one) while it is open, and when it ends
 the bulletin's announcement of how it ended, to every player (voters among
 them) and observer. It writes nothing: the caller puts
 the messages in the outbox and ``mail.send_files`` sends each at most once (a
-message already delivered is not listed again). The inbox calls it after each
-run; ``moonshine votes --send`` (and the unattended run) call it each pass.
+message already written is not listed again). The inbox calls it after each
+run, the unattended judge (``moonshine run``) at each pass, and
+``moonshine votes --send`` when the game master runs the game by hand.
 
 A passed draw or concession ends the game: ``ended(game)`` says so, the seed
 may then be revealed, and no turn is adjudicated any more.
@@ -25,7 +26,6 @@ Proposals and ballots are kept in ``votes.yaml``, the game master's file."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from moonshine import mail, mailtext, observers, schema, yamlio
 from moonshine.gamedir import Game, atomic_write_text
 from moonshine.mailcmd import ALL, CONCEDE, NO, YES, Command, Request, Result, fold, sides_named, split_deadline, words
 from moonshine.mailtext import phrase
+from moonshine.records import dataclass, field
 
 FILE = "votes.yaml"
 DRAW, CONCESSION = "draw", "concession"
@@ -64,7 +65,7 @@ class Proposal:
     kind: str  # DRAW or CONCESSION
     gangs: list[str]  # who shares the draw, or the one the game is conceded to
     proposer: str
-    turn: str  # the turn it was opened in: its mail goes to that turn's outbox
+    turn: str  # the turn it was opened in
     opened: datetime
     deadline: datetime
     voters: list[str]
@@ -275,17 +276,18 @@ def open_lines(game: Game, gang: str | None, now: datetime, language: str) -> li
 
 @dataclass(frozen=True)
 class Due:
-    """A message owed, with the turn whose outbox holds it."""
+    """A message owed, with the turn whose outbox is to hold it."""
 
     turn: str
     outgoing: mail.Outgoing
 
 
-def due(game: Game, now: datetime) -> list[Due]:
-    """The mail owed at ``now`` for every proposal and not yet delivered: the
-    opening notice and the reminder to each voter, the announcement of how it
-    ended to every player and observer. Pure: reads the game, writes nothing."""
-    out: list[Due] = []
+def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
+    """The mail owed at ``now`` for every proposal and not yet put in any turn's
+    outbox: the opening notice and the reminder to each voter, the announcement
+    of how it ended to every player and observer; each for the outbox of
+    ``turn`` (the current turn by default). Pure: reads the game, writes nothing."""
+    out: list[mail.Outgoing] = []
     cfg = game.config
     lang = cfg.language
     for p in load(game.root):
@@ -299,25 +301,19 @@ def due(game: Game, now: datetime) -> list[Due]:
             for gang in p.voters:
                 to = mail.player_addresses(cfg, gang)
                 if to:
-                    out.append(Due(p.turn, _notice(game, p, kind, gang, to, now, lang)))
+                    out.append(_notice(game, p, kind, gang, to, now, lang))
         if state != "open":
-            out.append(Due(p.turn, _announcement(game, p, now, lang)))
-    sent: dict[str, set[str]] = {}
-    pending = []
-    for d in out:
-        delivered = sent.setdefault(d.turn, _delivered(game, d.turn))
-        if str(d.outgoing.message["Message-ID"]) not in delivered:
-            pending.append(d)
-    return pending
+            out.append(_announcement(game, p, now, lang))
+    written = _written(game)
+    where = turn or game.current_turn()
+    return [Due(where, o) for o in out if o.name not in written]
 
 
-def _delivered(game: Game, turn: str) -> set[str]:
-    """Message-IDs delivered to all their recipients."""
-    done = set()
-    for msg_id, entry in mail.load_sent(game, turn).items():
-        if entry.get("delivered") and not entry.get("failed") and not entry.get("sending"):
-            done.add(msg_id)
-    return done
+def _written(game: Game) -> set[str]:
+    """The vote notices already in an outbox (of any turn): each is written once,
+    and ``mail.send_files`` delivers it at most once."""
+    base = game.root / "outbox"
+    return {p.name for p in base.glob("*/vote-*.eml")} if base.is_dir() else set()
 
 
 def _notice(game: Game, p: Proposal, kind: str, gang: str, to: list[str], now: datetime, lang: str) -> mail.Outgoing:
@@ -377,9 +373,9 @@ def bulletin_lines(game: Game, now: datetime, language: str) -> list[str]:
     return [_ending(p, _describe(game, p, language), language) for p in load(game.root) if p.state(now) != "open"]
 
 
-def write_due(game: Game, now: datetime) -> list[tuple[str, str]]:
+def write_due(game: Game, now: datetime, turn: str | None = None) -> list[tuple[str, str]]:
     """Put the mail ``due`` lists in the outbox; returns (turn, file name) of each."""
-    items = due(game, now)
+    items = due(game, now, turn)
     for d in items:
         mail.write_outbox(game, d.turn, [d.outgoing])
     return [(d.turn, d.outgoing.name) for d in items]

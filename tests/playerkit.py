@@ -102,11 +102,10 @@ class Table:
         return outcomes
 
     def deliver(self, turn: str = TURN, *, now: datetime | None = None) -> None:
-        votes.write_due(self.game, now or self.now)
-        for t in {turn, *(p.turn for p in votes.load(self.game.root))}:
-            names = inbox.reply_files(self.game, t)
-            if names:
-                mail.send_files(self.game, t, names)
+        votes.write_due(self.game, now or self.now, turn)
+        names = inbox.reply_files(self.game, turn)
+        if names:
+            mail.send_files(self.game, turn, names)
 
     def inbox_of(self, address: str) -> list[EmailMessage]:
         """Every message the server took for ``address`` (To, Cc or Bcc)."""

@@ -144,24 +144,30 @@ def test_proposal_and_vote_refusals(tmp_path: Path, smtp: tuple[Recorder, int], 
     assert votes.load(t.game.root) == []
 
 
-def test_due_is_pure_and_lists_only_what_is_not_yet_delivered(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    t = table(tmp_path, smtp)
-    only_three(t.game)
-    t.send(TERRY, message("valley", "draw all"))
-    inbox_now = NOW
+def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
     from moonshine import inbox
 
-    inbox.process(t.game, t.box, turn=TURN, now=inbox_now)
-    before = sorted(p.name for p in (t.game.root / "outbox" / TURN).iterdir())
-    owed = votes.due(t.game, NOW)
-    assert sorted(d.outgoing.name for d in owed) == [
-        "vote-1-open-genna.eml",
-        "vote-1-open-outfit.eml",
-        "vote-1-open-valley.eml",
-    ]
-    assert sorted(p.name for p in (t.game.root / "outbox" / TURN).iterdir()) == before  # due wrote nothing
-    t.deliver()
+    t = table(tmp_path, smtp)
+    only_three(t.game)
+    t.send(TERRY, message("valley", "draw all by 2024-03-01 12:00"))
+    inbox.process(t.game, t.box, turn=TURN, now=NOW)  # writes the opening notices
     assert votes.due(t.game, NOW) == []
+    outbox = t.game.root / "outbox" / TURN
+    before = {p.name: p.read_bytes() for p in outbox.iterdir()}
+    later = NOW + timedelta(hours=37)
+    owed = votes.due(t.game, later)
+    assert sorted(d.outgoing.name for d in owed) == [
+        "vote-1-remind-genna.eml",
+        "vote-1-remind-outfit.eml",
+        "vote-1-remind-valley.eml",
+    ]
+    again = votes.due(t.game, later)  # the same answer, to the byte
+    assert [(d.turn, d.outgoing.name, d.outgoing.message.as_bytes()) for d in again] == [
+        (d.turn, d.outgoing.name, d.outgoing.message.as_bytes()) for d in owed
+    ]
+    assert {p.name: p.read_bytes() for p in outbox.iterdir()} == before  # due wrote nothing
+    votes.write_due(t.game, later)
+    assert votes.due(t.game, later) == []
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -207,3 +213,23 @@ def test_observers_get_the_bulletin_and_never_a_report(tmp_path: Path, smtp: tup
     assert any("Bulletin: the police raided LOO." in x for x in seen)
     assert not any("Private report" in x for x in seen)
     assert any("Private report of valley" in x for x in t.texts_of(TERRY))
+
+
+def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+    """``moonshine run``'s pass calls votes.due: the opening notices go out with the
+    acknowledgement, the reminder and the result later, each once, with no other command."""
+    from moonshine import judge
+
+    t = table(tmp_path, smtp, inbox={"source": "../box"})
+    only_three(t.game)
+    t.send(TERRY, message("valley", "draw all by 2024-03-01 12:00"))
+    lines: list[str] = []
+    assert judge.run_game(t.game.root, now=NOW, say=lines.append)
+    for address in (TERRY, AL, ANGELO):
+        assert any("vote 1 is open" in s for s in subjects(t, address)), (address, lines)
+    judge.run_game(t.game.root, now=NOW + timedelta(hours=37), say=lines.append)
+    assert all(any(m.startswith("Reminder") for m in t.texts_of(a)) for a in (TERRY, AL, ANGELO))
+    judge.run_game(t.game.root, now=NOW + timedelta(hours=49), say=lines.append)
+    judge.run_game(t.game.root, now=NOW + timedelta(hours=50), say=lines.append)
+    for address in (TERRY, AL, ANGELO, OBSERVER):
+        assert len([m for m in t.texts_of(address) if m.startswith("Not passed")]) == 1, address
