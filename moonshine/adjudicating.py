@@ -43,6 +43,8 @@ def adjudicate(turn: str, game_dir: Path, *, force: bool, commit: bool, echo: Ec
 
 def _refuse_after_vote(game: Game) -> None:
     """A game a passed draw or concession ended (``moonshine.votes``) is adjudicated no more."""
+    if not (game.root / "votes.yaml").is_file():  # no vote ever: nothing more to load
+        return
     from moonshine.errors import GameError
     from moonshine.votes import CONCESSION, ended
 
