@@ -13,7 +13,6 @@ pictures every player receives."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -46,43 +45,6 @@ def content_key(kind: str, data: bytes) -> str:
     return f"{kind}-{hashlib.sha256(data).hexdigest()}"
 
 
-def load_json(kind: str, data: bytes) -> Any | None:
-    """What ``store_json`` kept for this content, or None."""
-    base = cache_dir()
-    if base is None:
-        return None
-    try:
-        return json.loads((base / f"{content_key(kind, data)}.json").read_bytes())
-    except (OSError, ValueError):
-        return None
-
-
-def store_json(kind: str, data: bytes, value: Any) -> None:
-    """Keep ``value`` (plain JSON data) for this content, written atomically; when it
-    would not come back equal from JSON, or the cache cannot be written, nothing is kept."""
-    base = cache_dir()
-    if base is None:
-        return
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        if json.loads(text) != value:
-            return
-    except (TypeError, ValueError):
-        return
-    import tempfile
-
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=base)
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, base / f"{content_key(kind, data)}.json")
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
-
-
 def load_value(kind: str, data: bytes) -> Any | None:
     """What ``store_value`` kept for this key, or None."""
     import marshal
@@ -96,10 +58,21 @@ def load_value(kind: str, data: bytes) -> Any | None:
         return None
 
 
+def _plain(value: Any) -> Any:
+    """``value`` with its mappings and lists as plain ``dict`` and ``list`` (the YAML
+    reader's keep the lines of their keys, which ``marshal`` does not write)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def store_value(kind: str, data: bytes, value: Any) -> None:
     """Keep ``value`` (built of the types ``marshal`` writes: numbers, text, bytes,
-    tuples, lists, dicts) for this key, written atomically; when the cache cannot be
-    written, nothing is kept. Faster to read back than JSON, for larger entries."""
+    tuples, lists, dicts) for this key, written atomically; when it would not come back
+    equal, or the cache cannot be written, nothing is kept. Read back with ``marshal``,
+    faster than JSON and without its module."""
     import marshal
     import tempfile
 
@@ -107,7 +80,9 @@ def store_value(kind: str, data: bytes, value: Any) -> None:
     if base is None:
         return
     try:
-        blob = marshal.dumps(value)
+        blob = marshal.dumps(_plain(value))
+        if marshal.loads(blob) != value:
+            return
     except ValueError:
         return
     try:

@@ -198,7 +198,7 @@ def load_map(name_or_path: str | Path = "chicago-1920s") -> GameMap:
         data = path.read_bytes()
     except OSError as exc:
         raise MapError(str(path), "", f"cannot read the map file ({exc.strerror or exc})") from None
-    raw = cache.load_json("map", data)
+    raw = cache.load_value("map", data)
     if raw is None:
         from moonshine import yamlio
         from moonshine.errors import StateError
@@ -207,7 +207,7 @@ def load_map(name_or_path: str | Path = "chicago-1920s") -> GameMap:
             raw = yamlio.loads(yamlio.decode(data, str(path)), str(path))
         except StateError as exc:
             raise MapError(exc.source, exc.key, exc.problem) from None
-        cache.store_json("map", data, raw)
+        cache.store_value("map", data, raw)
     return build_map(raw, source=str(path), base=path.parent)
 
 

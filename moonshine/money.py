@@ -3,11 +3,27 @@ number of cents, so that sums are exact; files show dollars."""
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 Money = int  # cents
 
 STEP = 50  # $0.50
+
+
+def _ratio(text: str) -> tuple[int, int]:
+    """A number written as text, as an exact ratio: plain decimals (``12``,
+    ``12.50``) here, any other form ``fractions.Fraction`` reads (``25/2``,
+    ``1.25e1``) there. Raises ValueError or ZeroDivisionError as it does."""
+    whole, dot, part = text.partition(".")
+    if whole.isascii() and whole.isdigit() and (not dot or (part.isascii() and part.isdigit())):
+        return int(whole + part), 10 ** len(part)
+    from fractions import Fraction
+
+    exact = Fraction(text)
+    return exact.numerator, exact.denominator
 
 
 def dollars(value: object, *, where: str = "") -> Money:
@@ -20,19 +36,21 @@ def dollars(value: object, *, where: str = "") -> Money:
     if isinstance(value, str):
         text = value.strip().lstrip("$").strip()
         try:
-            amount = Fraction(text)
+            numerator, denominator = _ratio(text)
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"{where}not an amount of money: {value!r}") from None
-    elif isinstance(value, (int, float)):
-        amount = Fraction(value)
+    elif isinstance(value, int):
+        numerator, denominator = value, 1
+    elif isinstance(value, float):
+        numerator, denominator = value.as_integer_ratio()
     else:
         raise ValueError(f"{where}not an amount of money: {value!r}")
-    cents = amount * 100
-    if cents.denominator != 1 or cents % STEP != 0:
+    cents, rest = divmod(numerator * 100, denominator)
+    if rest != 0 or cents % STEP != 0:
         raise ValueError(f"{where}money moves in steps of $0.50, not {value!r}")
     if cents < 0:
         raise ValueError(f"{where}an amount of money cannot be negative: {value!r}")
-    return int(cents)
+    return cents
 
 
 def to_yaml(cents: Money) -> int | float:
@@ -55,6 +73,6 @@ def round_half(amount: Fraction) -> Money:
     """Round an exact dollar amount to the nearest $0.50, halves up (R20); cents out."""
     halves = amount * 2
     whole = halves.numerator // halves.denominator
-    if halves - whole >= Fraction(1, 2):
+    if 2 * (halves - whole) >= 1:
         whole += 1
     return int(whole) * STEP

@@ -11,11 +11,9 @@ suggestion where one helps ("no district 'HYDE'; did you mean HYD (Hyde Park)?")
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from fractions import Fraction
 from typing import TypeAlias
 
 from moonshine.geo import GameMap, UnitKind
@@ -182,6 +180,8 @@ def _header(body: str, gmap: GameMap) -> Header | None:
 
 def _gang_hint(value: str, gmap: GameMap) -> Message:
     choices = {g.key: g.key for g in gmap.gangs.values()} | {g.name.lower(): g.key for g in gmap.gangs.values()}
+    import difflib
+
     close = difflib.get_close_matches(value.lower()[:60], list(choices), n=1, cutoff=0.6)
     if close:
         g = gmap.gangs[choices[close[0]]]
@@ -362,6 +362,8 @@ class Names:
     def suggest(self, text: str) -> Message | None:
         if len(text) > 40:
             return None
+        import difflib
+
         close = difflib.get_close_matches(fold(text), list(self.candidates), n=4, cutoff=0.6)
         codes: list[str] = []
         for c in close:
@@ -589,6 +591,8 @@ class _Parser:
             raise self.expected(say("an amount of dollars", "un montant en dollars"))
         self.pos += 1
         self.match(AMOUNT_AFTER)
+        from fractions import Fraction
+
         value = Fraction(tok.text.replace(",", "."))
         cents = value * 100
         if negative:
@@ -718,6 +722,8 @@ class _Parser:
         if len(key) == 4 and key[0] in "hl" and (key[1:],) in self.names.by_words:
             fixed = f"{key[0].upper()} {key[1:].upper()}"
             return say("did you mean {f}?", "vouliez-vous dire {f} ?", f=quote(fixed))
+        import difflib
+
         close = difflib.get_close_matches(key[:30], _ORDER_WORDS, n=1, cutoff=0.75)
         if close:
             return say("did you mean {w}?", "vouliez-vous dire {w} ?", w=quote(close[0]))

@@ -8,7 +8,6 @@ A schema says what a file may hold; the readers (``state.from_data``,
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -169,6 +168,8 @@ class Rec(Spec):
         for k in v:
             if k not in known:
                 sub = f"{key}.{k}" if key else str(k)
+                import difflib
+
                 near = difflib.get_close_matches(str(k), [str(x) for x in known], n=1)
                 hint = f" (did you mean '{near[0]}'?)" if near else f" (expected: {', '.join(known)})"
                 raise StateError(where(source, line_of(v, k) or line), sub, f"unknown key{hint}")

@@ -164,3 +164,35 @@ def test_the_fast_adjudication_loads_no_click(where: Path, tmp_path: Path) -> No
     done = _run(code, ["adjudicate", "spring-1924", "--no-commit"], game)
     assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
     assert done[1].rstrip().endswith("False")
+
+
+# What a player's acknowledgement never needs: the command line's library, the report
+# and picture libraries, the map graph, the catalogues' tools, and the standard
+# library's modules the check path was made to do without.
+HEAVY = (
+    "click",
+    "jinja2",
+    "PIL",
+    "networkx",
+    "babel",
+    "css_inline",
+    "markupsafe",
+    "dataclasses",
+    "inspect",
+    "fractions",
+    "decimal",
+    "difflib",
+    "json",
+    "subprocess",
+    "socket",
+    "email",
+    "tempfile",
+)
+
+
+def test_the_fast_check_imports_nothing_heavy(where: Path) -> None:
+    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(sorted(sys.modules))')")
+    done = _run(code, ["check", "orders/spring-1924/valley.txt"], where)
+    assert done[0] == 0 and "All your orders are accepted." in done[1]
+    modules = {m.split(".")[0] for m in eval(done[1].rstrip().splitlines()[-1])}
+    assert not modules & set(HEAVY)
