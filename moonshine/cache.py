@@ -12,7 +12,6 @@ pictures every player receives."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,9 @@ def cache_dir() -> Path | None:
 
 
 def content_key(kind: str, data: bytes) -> str:
-    return f"{kind}-{hashlib.sha256(data).hexdigest()}"
+    from moonshine.digests import sha256_hex
+
+    return f"{kind}-{sha256_hex(data)}"
 
 
 def load_value(kind: str, data: bytes) -> Any | None:

@@ -3,7 +3,6 @@ and ``turns/TURN/state.yaml``; kept in git when git is available."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -57,7 +56,9 @@ class GameConfig:
 
 
 def seed_hash(seed: str) -> str:
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+    from moonshine.digests import sha256_hex
+
+    return sha256_hex(seed.encode("utf-8"))
 
 
 def atomic_write_text(path: Path, text: str) -> None:

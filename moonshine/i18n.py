@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 from collections.abc import Callable, Mapping
 
 from moonshine import money
@@ -974,6 +973,8 @@ def _rules_reasons() -> tuple[tuple[re.Pattern[str], str], ...]:
     """The rules module's own sentences (``moonshine.rules.reason_templates``, each in
     English and French) as patterns: an order the rules reject reads the same in a
     French report as in the French acknowledgement."""
+    import string
+
     from moonshine.rules import reason_templates
 
     out: list[tuple[int, re.Pattern[str], str]] = []

@@ -193,12 +193,52 @@ def _init_source(cls: type, frozen: bool, slots: bool) -> tuple[str, dict[str, A
     return f"def __init__({', '.join(params)}):\n" + ("\n".join(body) or "    pass") + "\n", names
 
 
+# The compiled ``__init__`` functions, by source, kept in the cache directory
+# (moonshine.cache) as Python keeps a module's byte code in __pycache__: a command
+# compiles none of them again (some 40 for a check, 4 ms).
+_codes: dict[str, Any] | None = None
+_codes_made = False
+
+
+def _codes_key() -> bytes:
+    import sys
+
+    return f"__init__ code {sys.version} {sys.implementation.cache_tag}".encode()
+
+
+def _save_codes() -> None:
+    from moonshine import cache
+
+    if _codes is not None:
+        cache.store_value("records", _codes_key(), _codes)
+
+
+def _code(source: str) -> Any:
+    """The compiled ``source``: from this process, the cache directory, or compiled now."""
+    global _codes, _codes_made
+    if _codes is None:
+        from moonshine import cache
+
+        found = cache.load_value("records", _codes_key())
+        _codes = found if isinstance(found, dict) and len(found) < 5000 else {}
+    code = _codes.get(source)
+    if type(code) is not type(_code.__code__):  # not yet compiled (or not code: recompiled)
+        code = compile(source, "<moonshine.records __init__>", "exec")
+        _codes[source] = code
+        if not _codes_made:
+            import atexit
+
+            _codes_made = True
+            atexit.register(_save_codes)
+    return code
+
+
 def _lazy_init(cls: type, frozen: bool, slots: bool) -> Callable[..., None]:
     """An ``__init__`` that compiles the real one on the class's first instance."""
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         source, names = _init_source(cls, frozen, slots)
-        exec(compile(source, f"<{cls.__qualname__}.__init__>", "exec"), names)
+        exec(_code(source), names)
         real = names["__init__"]
         real.__qualname__ = f"{cls.__qualname__}.__init__"
         real.__module__ = cls.__module__

@@ -3,7 +3,6 @@ order so that a turn's diff in git is meaningful."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -83,6 +82,8 @@ class Units(list[Unit]):
         return Units(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Units:
+        import copy
+
         return Units(copy.deepcopy(list(self), memo))
 
 

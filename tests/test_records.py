@@ -8,6 +8,7 @@ import copy
 import dataclasses
 import inspect
 import pickle
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -186,3 +187,36 @@ def test_every_record_of_the_package_can_be_compared_with_its_stdlib_fields() ->
             if isinstance(value, type) and "__record_fields__" in value.__dict__:
                 ours = [(f.name, f.compare) for f in records.fields(value)]
                 assert [(f.name, f.compare) for f in dataclasses.fields(value)] == ours
+
+
+def test_compiled_inits_kept_in_the_cache_for_the_next_process(tmp_path: Path) -> None:
+    """The first process compiles the __init__ functions it uses and keeps them in the
+    cache directory; the next compiles none; a damaged or deleted cache only costs
+    compiling them again; the instances are the same every time."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from moonshine import records\n"
+        "from moonshine.geo import load_map\n"
+        "from moonshine.state import initial_state\n"
+        "st = initial_state(load_map('chicago-1920s'))\n"
+        "print(repr(st.units[:3]), st.copy() == st, records._codes_made)\n"
+    )
+    env = dict(os.environ, MOONSHINE_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run() -> tuple[str, str]:
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        shown, _, compiled = out.strip().rpartition(" ")
+        return shown, compiled
+
+    first = run()
+    assert first[1] == "True"
+    (entry,) = (tmp_path / "cache").glob("*/records-*.bin")
+    assert run() == (first[0], "False")
+    entry.write_bytes(b"\xffdamaged")
+    assert run() == first
+    entry.unlink()
+    assert run() == first
+    assert run() == (first[0], "False")
