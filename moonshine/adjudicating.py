@@ -65,7 +65,7 @@ def summary(gmap: GameMap, result: TurnResult) -> list[str]:
     nxt = result.next_state
     lines = [
         f"{result.turn}: {result.sold_total} crates sold at {money.fmt(result.price)}",
-        f"Next price ({nxt.turn}): {money.fmt(result.new_price)} ({result.price_reason})",
+        f"Next price ({nxt.turn}): {money.fmt(result.new_price)} ({result.price_why.text()})",
     ]
     if result.winners:
         names = ", ".join(gmap.gangs[g].name for g in result.winners)

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from moonshine import records
 from moonshine.records import dataclass
-from moonshine.text import Message
+from moonshine.text import Message, message_data, message_from_data
 
 # The words of a rule family: Moonshine transports an H with delivery men (L); the
 # classic family convoys an army with fleets.
@@ -611,12 +611,9 @@ def _value_to_data(v: object) -> Any:
             out["supports"] = list(v.supports)
         return out
     if isinstance(v, Refusal):
-        return {"district": v.district, "problem": _value_to_data(v.problem)}
+        return {"district": v.district, "problem": message_data(v.problem)}
     if isinstance(v, Message):
-        data: dict[str, Any] = {"text": v.en}
-        if v.params:
-            data["params"] = {k: _value_to_data(x) for k, x in v.params}
-        return data
+        return message_data(v)
     if isinstance(v, tuple):
         return [_value_to_data(x) for x in v]
     return v
@@ -632,15 +629,6 @@ def to_data(outcome: Result) -> dict[str, Any]:
             continue
         out[f.name] = _value_to_data(v)
     return out
-
-
-def message_from_data(data: Mapping[str, Any]) -> Message:
-    """A message as ``to_data`` wrote it: its English text, the catalogue's key."""
-    from moonshine import text
-
-    params = {k: (message_from_data(v) if isinstance(v, Mapping) else v) for k, v in (data.get("params") or {}).items()}
-    en = str(data["text"])
-    return Message(en, text.gettext_for("fr")(en), tuple(sorted(params.items())))
 
 
 def _force(data: Mapping[str, Any]) -> Force:

@@ -10,6 +10,7 @@ from collections import deque
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.records import dataclass
 from moonshine.state import Arrested, GameState, Raid, Unit
+from moonshine.text import Message, sentence
 from moonshine.turns import is_untouchables
 
 
@@ -44,7 +45,11 @@ def draw_raid(gmap: GameMap, seed: str, turn: str) -> Draw | None:
 class Return:
     unit: Unit | None  # where it came back, None when disbanded
     arrested: Arrested
-    note: str
+    why: Message
+
+    @property
+    def note(self) -> str:
+        return self.why.text()
 
 
 def _can_take(st: GameState, district: str, kind: UnitKind, gang: str) -> bool:
@@ -65,15 +70,16 @@ def return_arrested(gmap: GameMap, st: GameState) -> list[Return]:
         if _can_take(st, a.station, a.kind, a.gang):
             unit = Unit(a.station, a.kind, a.gang, a.recruited)
             st.units.append(unit)
-            out.append(Return(unit, a, f"{a.kind.value} released at the station in {a.station}"))
+            out.append(Return(unit, a, sentence("{k} released at the station in {d}", k=a.kind.value, d=a.station)))
             continue
         place = _nearest_home(gmap, st, a)
         if place is None:
-            out.append(Return(None, a, f"{a.kind.value} released but nowhere to go: disbanded (R22)"))
+            out.append(Return(None, a, sentence("{k} released but nowhere to go: disbanded (R22)", k=a.kind.value)))
             continue
         unit = Unit(place, a.kind, a.gang, a.recruited)
         st.units.append(unit)
-        out.append(Return(unit, a, f"{a.kind.value} released; {a.station} was occupied, so it went to {place} (R22)"))
+        note = sentence("{k} released; {s} was occupied, so it went to {d} (R22)", k=a.kind.value, s=a.station, d=place)
+        out.append(Return(unit, a, note))
     st.arrested = []
     st.normalise(gmap)
     return out

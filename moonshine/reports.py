@@ -29,6 +29,7 @@ from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, S
 from moonshine.picture import Arrow
 from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
+from moonshine.text import Message, message_from_data
 from moonshine.turns import Turn
 
 TEMPLATES_DIR = Path(moonshine.__file__).resolve().parent / "templates"
@@ -45,8 +46,9 @@ MAP_WIDTH = 1000
 @dataclass(frozen=True)
 class LineRecord:
     """One line of a gang's orders file: as given, how it was understood, its fate.
-    ``translations`` holds the message in other languages when the results carry it
-    (``message_fr``); otherwise reports translate the English message."""
+    ``reason`` is the message as a value (explained in the reader's language); a file
+    of an earlier version gives the English ``message`` and may give ``translations``
+    (``message_fr``)."""
 
     number: int
     text: str
@@ -54,6 +56,7 @@ class LineRecord:
     understood: str = ""
     message: str = ""
     translations: Mapping[str, str] = field(default_factory=dict)
+    reason: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,7 @@ class Dislodgement:
 class AdjustmentRecord:
     kind: str  # recruit, disband, recruit cancelled, bid cut, disbanded for upkeep
     order: str
-    reason: str
+    reason: Text
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ class BidRecord:
     station: str
     paid: Money
     won: bool
-    reason: str
+    reason: Text
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ class LedgerRecord:
     bribes: Money = 0
     revenue: Money = 0
     cash_end: Money = 0
-    notes: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()
     balanced: bool = True
 
 
@@ -143,8 +146,8 @@ class AssaultRecord:
 class NextTurn:
     turn: str
     price: Money
-    price_reason: str
-    returns: tuple[str, ...]  # "gang: note"
+    price_reason: Text
+    returns: tuple[tuple[str, Text], ...]  # (gang, what became of its arrested unit)
     raid: Raid | None
 
 
@@ -245,6 +248,37 @@ def _result_flag(r: _Reader, m: Mapping[str, Any], key: str) -> bool:
     return v == "succeeded"
 
 
+Text = str | Message  # a reason: a message of the catalogue, or a file of an earlier version's English
+
+
+def _text(r: _Reader, raw: Any, key: str) -> Text:
+    return raw if isinstance(raw, str) else _text_value(r, raw, key)
+
+
+def _text_value(r: _Reader, raw: Any, key: str) -> Message:
+    try:
+        return message_from_data(raw)
+    except ValueError as exc:
+        raise r.fail(key, str(exc)) from None
+
+
+def _reason(r: _Reader, m: Mapping[str, Any], key: str, *, text: str = "reason", value: str = "message") -> Text:
+    """A reason as a value (``message``), or its English text in a file without one."""
+    if m.get(value) is not None:
+        return _text(r, m[value], f"{key}.{value}")
+    return r.text(m, text, key, default="")
+
+
+def _return(r: _Reader, raw: Any) -> tuple[str, Text]:
+    """An arrested unit's return: ``{gang, message}``, or ``"gang: note"`` in a file of
+    an earlier version."""
+    if isinstance(raw, str):
+        gang, _, note = raw.partition(": ")
+        return gang, note
+    m = r.mapping(raw, "next.returns")
+    return r.text(m, "gang", "next.returns"), _text(r, m.get("message"), "next.returns.message")
+
+
 def _outcome(r: _Reader, m: Mapping[str, Any], key: str) -> oc.Result | None:
     """The outcome a results file stores (None in a file of an earlier version)."""
     raw = m.get("outcome")
@@ -282,7 +316,7 @@ def _ledger(r: _Reader, raw: Any, key: str) -> LedgerRecord:
         bribes=r.money(d, "bribes", dk),
         revenue=r.money(d, "revenue", dk),
         cash_end=r.money(d, "end", dk),
-        notes=tuple(str(n) for n in r.seq(m, "notes", key)),
+        notes=tuple(_text(r, n, f"{key}.notes") for n in r.seq(m, "notes", key)),
         balanced=r.flag(m, "balanced", key, default=True),
     )
 
@@ -306,6 +340,7 @@ def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
                     for lang in i18n.LANGUAGES
                     if lang != "en" and x.get(f"message_{lang}")
                 },
+                reason=None if x.get("reason") is None else _text_value(r, x["reason"], f"{k}.reason"),
             )
         )
     units = []
@@ -339,18 +374,12 @@ def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
     for i, a in enumerate(r.seq(m, "adjustments", key)):
         k = f"{key}.adjustments[{i}]"
         x = r.mapping(a, k)
-        adjustments.append(
-            AdjustmentRecord(r.text(x, "kind", k), r.text(x, "order", k), r.text(x, "reason", k, default=""))
-        )
+        adjustments.append(AdjustmentRecord(r.text(x, "kind", k), r.text(x, "order", k), _reason(r, x, k)))
     bids = []
     for i, b in enumerate(r.seq(m, "bids", key)):
         k = f"{key}.bids[{i}]"
         x = r.mapping(b, k)
-        bids.append(
-            BidRecord(
-                r.text(x, "station", k), r.money(x, "paid", k), r.flag(x, "won", k), r.text(x, "reason", k, default="")
-            )
-        )
+        bids.append(BidRecord(r.text(x, "station", k), r.money(x, "paid", k), r.flag(x, "won", k), _reason(r, x, k)))
     return GangResults(
         gang=gang,
         orders_file=r.optional(m, "orders_file", key),
@@ -398,8 +427,8 @@ def read_results(raw: Any, *, source: str = "<results>") -> TurnResults:
     next_turn = NextTurn(
         turn=r.text(nxt, "turn", "next"),
         price=r.money(nxt, "price", "next"),
-        price_reason=r.text(nxt, "price_reason", "next", default=""),
-        returns=tuple(str(x) for x in r.seq(nxt, "returns", "next")),
+        price_reason=_reason(r, nxt, "next", text="price_reason", value="price_message"),
+        returns=tuple(_return(r, x) for x in r.seq(nxt, "returns", "next")),
         raid=r.raid(nxt.get("raid"), "next.raid"),
     )
     return TurnResults(
@@ -541,8 +570,9 @@ class Words:
     def word(self, text: str) -> str:
         return i18n.word(self.language, text)
 
-    def reason(self, text: str) -> str:
-        return i18n.translate_reason(self.language, text)
+    def reason(self, text: Text) -> str:
+        """A reason in this language (a file of an earlier version gives its English)."""
+        return text if isinstance(text, str) else text.text(self.language)
 
     def explain(self, outcome: oc.Result | None, text: str) -> str:
         """An outcome in this language; a file of an earlier version gives only its text."""
@@ -800,7 +830,8 @@ class GangBlock:
 
 def _line_row(w: Words, ln: LineRecord) -> LineRow:
     ok = ln.status in ("accepted", "header")
-    message = ln.translations.get(w.language) or w.reason(ln.message)
+    old = ln.translations.get(w.language) or ln.message  # a file of an earlier version
+    message = old if ln.reason is None else ln.reason.text(w.language)
     written = ln.text.split("#")[0].strip()
     if ln.status == "header":
         note = message
@@ -831,13 +862,8 @@ def _dislodged_text(w: Words, d: Dislodgement) -> str:
     return first + w.semi + fate
 
 
-def _returns_of(res: TurnResults, gang: str) -> list[str]:
-    out = []
-    for r in res.next.returns:
-        g, sep, note = r.partition(": ")
-        if sep and g == gang:
-            out.append(note)
-    return out
+def _returns_of(res: TurnResults, gang: str) -> list[Text]:
+    return [note for g, note in res.next.returns if g == gang]
 
 
 def _common(gmap: GameMap, config: GameConfig, res: TurnResults, w: Words, for_email: bool) -> dict[str, Any]:

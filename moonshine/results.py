@@ -13,6 +13,7 @@ from moonshine.errors import StateError
 from moonshine.geo import GameMap
 from moonshine.records import dataclass, field
 from moonshine.state import Raid
+from moonshine.text import Message, message_data
 from moonshine.turn import Ledger, TurnResult
 
 RESULTS_VERSION = 1
@@ -48,8 +49,8 @@ class OrderLineRecord:
     text: str
     status: str  # accepted, rejected, replaced, ...
     understood: str = ""  # canonical form
-    message: str = ""
-    message_fr: str = ""  # the same in French, for French reports
+    message: str = ""  # in English, for a person reading the file
+    reason: Message | None = None  # the message as a value: reports explain it in any language
 
 
 @dataclass
@@ -102,7 +103,7 @@ def ledger_data(ledger: Ledger) -> dict[str, Any]:
             "revenue": money.to_yaml(ledger.revenue),
             "end": money.to_yaml(ledger.cash_end),
         },
-        "notes": list(ledger.notes),
+        "notes": [message_data(n) for n in ledger.notes],
         "balanced": ledger.balanced,
     }
 
@@ -151,17 +152,25 @@ def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submiss
                     "status": ln.status,
                     "understood": ln.understood,
                     "message": ln.message,
-                    **({"message_fr": ln.message_fr} if ln.message_fr else {}),
+                    **({"reason": message_data(ln.reason)} if ln.reason is not None else {}),
                 }
                 for ln in sub.lines
             ],
             "units": units,
             "dislodged": dislodged,
             "adjustments": [
-                {"kind": a.kind, "order": a.text, "reason": a.reason} for a in result.adjustments if a.gang == g
+                {"kind": a.kind, "order": a.text, "reason": a.reason, "message": message_data(a.why)}
+                for a in result.adjustments
+                if a.gang == g
             ],
             "bids": [
-                {"station": b.station, "paid": money.to_yaml(b.amount), "won": b.won, "reason": b.reason}
+                {
+                    "station": b.station,
+                    "paid": money.to_yaml(b.amount),
+                    "won": b.won,
+                    "reason": b.reason,
+                    "message": message_data(b.why),
+                }
                 for b in result.bids
                 if b.gang == g
             ],
@@ -195,8 +204,9 @@ def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submiss
         "next": {
             "turn": nxt.turn,
             "price": money.to_yaml(result.new_price),
-            "price_reason": result.price_reason,
-            "returns": [f"{r.arrested.gang}: {r.note}" for r in result.returns],
+            "price_reason": result.price_why.text(),
+            "price_message": message_data(result.price_why),
+            "returns": [{"gang": r.arrested.gang, "message": message_data(r.why)} for r in result.returns],
             "raid": raid_data(nxt.raid),
         },
     }

@@ -10,9 +10,7 @@ the adjudicator puts its English text in the result ("rejected: ...")."""
 
 from __future__ import annotations
 
-import functools
 import itertools
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Set
 from functools import cached_property
 from types import MappingProxyType
@@ -574,34 +572,3 @@ def _check_support(pos: Position, order: SupportHold | SupportMove | SupportAssa
             s=station,
         )
     return OK
-
-
-# -- the reasons' catalogue ------------------------------------------------------------------
-
-
-@functools.cache
-def reason_templates() -> tuple[tuple[str, str], ...]:
-    """Every (English, French) sentence this module writes (``no`` and ``say`` calls,
-    read from its source), for the translation of the adjudicator's reasons: the
-    adjudicator reports a rejection in English, and a French report finds the French
-    here rather than in a second copy of each sentence."""
-    import ast
-    import inspect
-
-    tree = ast.parse(inspect.getsource(sys.modules[__name__]))
-    found: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("no", "say")):
-            continue
-        args = node.args[:2]
-        if len(args) == 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
-            en, fr = (a.value for a in args if isinstance(a, ast.Constant))
-            found.setdefault(str(en), str(fr))
-    return tuple(found.items())
-
-
-def absent_support(target: UnitRef) -> Message:
-    """R18: a hold support of a unit that no one recruited after all supports nothing."""
-    return say(
-        "void: no {t} on the board to support", "sans effet : pas d'unité {t} sur la carte à soutenir", t=target.text()
-    )

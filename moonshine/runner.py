@@ -62,7 +62,7 @@ def read_plan(gmap: GameMap, st: GameState, gang: str, path: Path, *, relative_t
             status=str(ln.status),
             understood=ln.order.text() if ln.order is not None else "",
             message=ln.reason.text() if ln.reason is not None else "",
-            message_fr=ln.reason.text("fr") if ln.reason is not None else "",
+            reason=ln.reason,
         )
         for ln in go.lines
         if str(ln.status) not in ("blank", "comment")

@@ -182,6 +182,23 @@ class Rec(Spec):
                 raise StateError(where(source, line_of(v) or line), sub, "missing")
 
 
+class MessageSpec(Spec):
+    """A message as ``moonshine.text.message_data`` writes it."""
+
+    what = "a message"
+
+    def check(self, v: Any, source: str, key: str, line: int) -> None:
+        from moonshine import text
+
+        try:
+            text.message_from_data(v)
+        except ValueError as exc:
+            raise StateError(where(source, line), key, str(exc)) from None
+
+
+_MESSAGE = MessageSpec()
+
+
 def check(raw: Any, spec: Spec, source: str) -> None:
     """Raise StateError (file:line: key: problem) when ``raw`` does not fit."""
     if raw is None:
@@ -316,7 +333,8 @@ STATE = Rec(
 
 _LINE = Rec(
     required={"line": Int(), "text": Str(), "status": Str(), "understood": Str(), "message": Str()},
-    optional={"message_fr": Str()},
+    # reason: the message as a value, in any language; message_fr: written by earlier versions
+    optional={"message_fr": Str(), "reason": _MESSAGE},
 )
 _LEDGER = Rec(
     required={
@@ -339,7 +357,7 @@ _LEDGER = Rec(
             | {"captured_from": Spec(), "stored": MapOf(Int())}
         ),
         "dollars": Rec(required={k: Money() for k in ("start", "upkeep", "recruits", "bribes", "revenue", "end")}),
-        "notes": ListOf(Str()),
+        "notes": ListOf(Either((Str(), _MESSAGE), "text or a message")),
         "balanced": Bool(),
     }
 )
@@ -384,8 +402,16 @@ _GANG_RESULTS = Rec(
                 optional={"outcome": _OUTCOME},
             )
         ),
-        "adjustments": ListOf(Rec(required={"kind": Str(), "order": Str(), "reason": Str()})),
-        "bids": ListOf(Rec(required={"station": Str(), "paid": Money(), "won": Bool(), "reason": Str()})),
+        # message: the reason as a value (reports write it in the reader's language); reason: its English
+        "adjustments": ListOf(
+            Rec(required={"kind": Str(), "order": Str(), "reason": Str()}, optional={"message": _MESSAGE})
+        ),
+        "bids": ListOf(
+            Rec(
+                required={"station": Str(), "paid": Money(), "won": Bool(), "reason": Str()},
+                optional={"message": _MESSAGE},
+            )
+        ),
         "ledger": _LEDGER,
         "vp": Int(),
     }
@@ -420,9 +446,12 @@ RESULTS = Rec(
                 "turn": Str(nonempty=True),
                 "price": Money(),
                 "price_reason": Str(),
-                "returns": ListOf(Str()),
+                "returns": ListOf(
+                    Either((Str(), Rec(required={"gang": Str(), "message": _MESSAGE})), "text or a gang and a message")
+                ),
                 "raid": Null(_RAID),
-            }
+            },
+            optional={"price_message": _MESSAGE},
         ),
     }
 )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from moonshine.records import dataclass
+from moonshine.records import dataclass, field
 
 if TYPE_CHECKING:
     import gettext
@@ -70,12 +70,12 @@ class Message:
     English, which ``scripts/catalogue.py`` puts into the French catalogue."""
 
     en: str
-    fr: str
+    fr: str = field(compare=False)  # the catalogue's French, when the code gives it
     params: tuple[tuple[str, object], ...] = ()
 
     def text(self, language: str = "en") -> str:
-        template = self.fr if language == "fr" else gettext_for(language)(self.en)
-        values = {k: (v.text(language) if isinstance(v, Message) else v) for k, v in self.params}
+        template = self.fr if language == "fr" and self.fr else gettext_for(language)(self.en)
+        values = {k: (v.text(language) if isinstance(v, Message | Amount) else v) for k, v in self.params}
         return template.format(**values)
 
     def __str__(self) -> str:
@@ -84,3 +84,65 @@ class Message:
 
 def say(en: str, fr: str, **params: object) -> Message:
     return Message(en, fr, tuple(sorted(params.items())))
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A sum of money inside a message, as English writes it (``$12.50``, ``$2.867``),
+    and written the language's way: ``12,50 $`` in French."""
+
+    dollars: str
+
+    @classmethod
+    def of(cls, cents: int) -> Amount:
+        from moonshine import money
+
+        return cls(money.fmt(cents))
+
+    def text(self, language: str = "en") -> str:
+        if language == "en":
+            return self.dollars
+        sign = "-" if self.dollars.startswith("-") else ""
+        return f"{sign}{self.dollars.lstrip('-').lstrip('$').replace('.', ',')} $"
+
+
+def sentence(en: str, **params: object) -> Message:
+    """A message whose French (and every other language) is the catalogue's."""
+    return Message(en, "", tuple(sorted(params.items())))
+
+
+def message_data(m: Message) -> dict[str, object]:
+    """A message as plain data (a results file stores it): its English text, the
+    catalogue's key, and its parameters (a sum of money as ``{money: "$3"}``)."""
+    out: dict[str, object] = {"text": m.en}
+    if m.params:
+        out["params"] = {k: _param_data(v) for k, v in m.params}
+    return out
+
+
+def _param_data(v: object) -> object:
+    if isinstance(v, Message):
+        return message_data(v)
+    if isinstance(v, Amount):
+        return {"money": v.dollars}
+    return v
+
+
+def message_from_data(data: object) -> Message:
+    """The message ``message_data`` wrote; ValueError when it is not one."""
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+        raise ValueError(f"expected a message (text and params), found {data!r}")
+    raw = data.get("params") or {}
+    if not isinstance(raw, dict):
+        raise ValueError(f"expected the message's params as a mapping, found {raw!r}")
+    params: dict[str, object] = {}
+    for k, v in raw.items():
+        if isinstance(v, dict) and "money" in v:
+            params[str(k)] = Amount(str(v["money"]))
+        elif isinstance(v, dict):
+            params[str(k)] = message_from_data(v)
+        elif isinstance(v, str | int | float):
+            params[str(k)] = v
+        else:
+            raise ValueError(f"{k}: expected a text, a number, money or a message, found {v!r}")
+    return Message(data["text"], "", tuple(sorted(params.items())))

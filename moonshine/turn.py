@@ -16,6 +16,7 @@ from moonshine.orders import Bribe, Disband, Recruit, Retreat, Sell, Store, Unit
 from moonshine.police import Return, open_turn
 from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid, Unit
+from moonshine.text import Amount, Message, sentence
 from moonshine.turns import Turn
 from moonshine.upkeep import settle, unpaid_upkeep_order
 
@@ -63,7 +64,7 @@ class Ledger:
     bribes: Money = 0
     revenue: Money = 0
     cash_end: Money = 0
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
 
     @property
     def crates_balance(self) -> bool:
@@ -89,7 +90,11 @@ class Adjustment:
     gang: str
     kind: str  # "recruit", "disband", "recruit cancelled", "bid cut", "disbanded for upkeep"
     text: str
-    reason: str
+    why: Message
+
+    @property
+    def reason(self) -> str:
+        return self.why.text()
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,11 @@ class BidResult:
     gang: str
     amount: Money  # paid (after any cut)
     won: bool
-    reason: str
+    why: Message
+
+    @property
+    def reason(self) -> str:
+        return self.why.text()
 
 
 @dataclass
@@ -115,7 +124,7 @@ class TurnResult:
     winners: list[str]
     sold_total: int
     new_price: Money
-    price_reason: str
+    price_why: Message
     next_state: GameState
     returns: list[Return]  # arrested units that came back at the next turn's opening
 
@@ -140,7 +149,7 @@ def stage_adjustments(
             if unit is None or unit.gang != gang:
                 continue
             st.units.remove(unit)
-            adjustments.append(Adjustment(gang, "disband", d.text(), "disbanded; no upkeep for it (R17)"))
+            adjustments.append(Adjustment(gang, "disband", d.text(), sentence("disbanded; no upkeep for it (R17)")))
         paying = len(st.units_of(gang)) + sum(1 for a in st.arrested if a.gang == gang)
         recruits = _acceptable_recruits(gmap, st, gang, plan.recruits, adjustments)
         bids = [b for b in plan.bribes if b.amount > 0]
@@ -149,7 +158,12 @@ def stage_adjustments(
         # Recruits cancelled, last written first, while the bill exceeds the cash.
         for r in reversed(recruits[bill.kept_recruits :]):
             adjustments.append(
-                Adjustment(gang, "recruit cancelled", r.text(), f"not enough cash ({money.fmt(cash)}) (R17)")
+                Adjustment(
+                    gang,
+                    "recruit cancelled",
+                    r.text(),
+                    sentence("not enough cash ({cash}) (R17)", cash=Amount.of(cash)),
+                )
             )
         recruits = recruits[: bill.kept_recruits]
         # Bids cut, last written first, each to what cash remains.
@@ -161,7 +175,7 @@ def stage_adjustments(
                         gang,
                         "bid cut",
                         b.text(),
-                        f"cut to {money.fmt(amount)}: not enough cash (R17)",
+                        sentence("cut to {amount}: not enough cash (R17)", amount=Amount.of(amount)),
                     )
                 )
             if amount > 0:
@@ -174,12 +188,14 @@ def stage_adjustments(
                 else:
                     st.units.remove(victim)
                 adjustments.append(
-                    Adjustment(gang, "disbanded for upkeep", victim.label(), "the gang cannot pay its upkeep (R17)")
+                    Adjustment(
+                        gang, "disbanded for upkeep", victim.label(), sentence("the gang cannot pay its upkeep (R17)")
+                    )
                 )
                 upkeep -= UPKEEP
         for r in recruits:
             st.units.append(Unit(r.district, r.kind, gang, recruited=st.turn))
-            adjustments.append(Adjustment(gang, "recruit", r.text(), "recruited; it holds this turn (R18)"))
+            adjustments.append(Adjustment(gang, "recruit", r.text(), sentence("recruited; it holds this turn (R18)")))
         ledger.upkeep = upkeep
         ledger.recruits = RECRUIT_COST * len(recruits)
         ledger.bribes = sum(a for _, a in paid)
@@ -197,16 +213,20 @@ def _acceptable_recruits(
     ok: list[Recruit] = []
     for r in wanted:
         reason = None
-        if r.district not in gmap.districts:
-            reason = f"no district {r.district}"
-        elif st.control.get(r.district) != gang:
-            reason = f"{r.district} is not under your control"
-        elif any(u.gang != gang for u in st.units_in(r.district)):
-            reason = f"another gang's unit stands in {r.district}"
-        elif st.unit_at(r.kind, r.district) is not None or (r.kind, r.district) in taken:
-            reason = f"{r.district} already has a {r.kind.label}"
+        d = r.district
+        if d not in gmap.districts:
+            reason = sentence("no district {d} (R18)", d=d)
+        elif st.control.get(d) != gang:
+            reason = sentence("{d} is not under your control (R18)", d=d)
+        elif any(u.gang != gang for u in st.units_in(d)):
+            reason = sentence("another gang's unit stands in {d} (R18)", d=d)
+        elif st.unit_at(r.kind, d) is not None or (r.kind, d) in taken:
+            if r.kind is UnitKind.H:
+                reason = sentence("{d} already has a henchman (R18)", d=d)
+            else:
+                reason = sentence("{d} already has a delivery man (R18)", d=d)
         if reason is not None:
-            adjustments.append(Adjustment(gang, "recruit cancelled", r.text(), f"{reason} (R18)"))
+            adjustments.append(Adjustment(gang, "recruit cancelled", r.text(), reason))
             continue
         taken.add((r.kind, r.district))
         ok.append(r)
@@ -241,10 +261,14 @@ def stage_control(gmap: GameMap, st: GameState, ledgers: dict[str, Ledger]) -> N
         crates = st.stocks.get(u.district, 0)
         if gmap.districts[u.district].feature is Feature.WAREHOUSE and crates:
             ledgers[u.gang].captured += crates
-            ledgers[u.gang].notes.append(f"captured {crates} crates in the warehouse in {u.district} (R13)")
+            ledgers[u.gang].notes.append(
+                sentence("captured {n} crates in the warehouse in {d} (R13)", n=crates, d=u.district)
+            )
             if before is not None:
                 ledgers[before].captured_from += crates
-                ledgers[before].notes.append(f"lost {crates} crates: the warehouse in {u.district} was taken (R13)")
+                ledgers[before].notes.append(
+                    sentence("lost {n} crates: the warehouse in {d} was taken (R13)", n=crates, d=u.district)
+                )
 
 
 def stage_production(gmap: GameMap, st: GameState, ledgers: dict[str, Ledger]) -> None:
@@ -254,7 +278,7 @@ def stage_production(gmap: GameMap, st: GameState, ledgers: dict[str, Ledger]) -
     for gang, ledger in ledgers.items():
         ledger.produced = scoring.production(gmap, st, gang, raided=dry)
         if dry is not None and st.control.get(dry) == gang and gmap.districts[dry].feature is Feature.SUPPLY:
-            ledger.notes.append(f"the supply zone in {dry} produced nothing: raided this turn (R22)")
+            ledger.notes.append(sentence("the supply zone in {d} produced nothing: raided this turn (R22)", d=dry))
 
 
 def stage_spoils(st: GameState, outcome: Outcome, ledgers: dict[str, Ledger]) -> list[str]:
@@ -270,8 +294,15 @@ def stage_spoils(st: GameState, outcome: Outcome, ledgers: dict[str, Ledger]) ->
         first = a.station not in taken
         if first:
             taken.append(a.station)
-        vp = "+5 VP" if first else "no VP: this station was already taken once (R24)"
-        ledgers[a.gang].notes.append(f"assault on the station in {a.station}: {crates} crates seized, {vp}")
+        if first:
+            note = sentence("assault on the station in {d}: {n} crates seized, +5 VP", d=a.station, n=crates)
+        else:
+            note = sentence(
+                "assault on the station in {d}: {n} crates seized, no VP: this station was already taken once (R24)",
+                d=a.station,
+                n=crates,
+            )
+        ledgers[a.gang].notes.append(note)
         notes.append(f"{a.gang} took the station in {a.station}")
     return notes
 
@@ -294,8 +325,17 @@ def stage_sales_and_storage(
         wanted = ledger.held if asked is None else asked
         ledger.sold = min(wanted, ledger.held, ledger.capacity)
         if wanted > ledger.sold:
-            cap = "what you held" if ledger.held <= ledger.capacity else "your territory's consumption"
-            ledger.notes.append(f"sold {ledger.sold} of the {wanted} crates ordered: limited by {cap} (R15)")
+            if ledger.held <= ledger.capacity:
+                note = sentence(
+                    "sold {n} of the {m} crates ordered: limited by what you held (R15)", n=ledger.sold, m=wanted
+                )
+            else:
+                note = sentence(
+                    "sold {n} of the {m} crates ordered: limited by your territory's consumption (R15)",
+                    n=ledger.sold,
+                    m=wanted,
+                )
+            ledger.notes.append(note)
         ledger.revenue = ledger.sold * st.price
         total += ledger.sold
         rest = ledger.held - ledger.sold
@@ -305,7 +345,7 @@ def stage_sales_and_storage(
                 if d in mine and d not in order:
                     order.append(d)
                 elif d not in mine:
-                    ledger.notes.append(f"store {d}: not one of your warehouses; ignored (R16)")
+                    ledger.notes.append(sentence("store {d}: not one of your warehouses; ignored (R16)", d=d))
         order += [d for d in gmap.map_order(mine) if d not in order]
         for d in order:
             put = min(rest, WAREHOUSE_CAPACITY)
@@ -314,8 +354,10 @@ def stage_sales_and_storage(
             rest -= put
         ledger.lost = rest
         if rest:
-            where = "no warehouse" if not mine else "full warehouses"
-            ledger.notes.append(f"{rest} unsold crates lost: {where} (R16)")
+            if not mine:
+                ledger.notes.append(sentence("{n} unsold crates lost: no warehouse (R16)", n=rest))
+            else:
+                ledger.notes.append(sentence("{n} unsold crates lost: full warehouses (R16)", n=rest))
     return total
 
 
@@ -339,27 +381,36 @@ def stage_corruption(
             amount = offers[gang]
             if len(leaders) == 1 and leaders[0] == gang:
                 st.corruption[station] = gang
-                reason = (
-                    "highest bid: the station is yours" if before != gang else "highest bid: the station stays yours"
-                )
+                if before != gang:
+                    reason = sentence("highest bid: the station is yours")
+                else:
+                    reason = sentence("highest bid: the station stays yours")
                 results.append(BidResult(station, gang, amount, True, reason))
             elif gang in leaders:
-                results.append(BidResult(station, gang, amount, False, "tied for the highest bid: nothing changes"))
+                tied = sentence("tied for the highest bid: nothing changes")
+                results.append(BidResult(station, gang, amount, False, tied))
             else:
-                results.append(BidResult(station, gang, amount, False, "outbid"))
+                results.append(BidResult(station, gang, amount, False, sentence("outbid")))
     return results
 
 
-def new_price(price: Money, previous_sold: int | None, sold: int) -> tuple[Money, str]:
+def new_price(price: Money, previous_sold: int | None, sold: int) -> tuple[Money, Message]:
     """R20: P(n+1) = round_half(S(n-1) / S(n) * P(n)), never below $0.50; unchanged on
     the first turn and whenever S(n-1) or S(n) is 0."""
     if previous_sold is None:
-        return price, "unchanged: first turn (R20)"
+        return price, sentence("unchanged: first turn (R20)")
     if previous_sold == 0 or sold == 0:
-        return price, "unchanged: no sales in one of the last two turns (R20)"
+        return price, sentence("unchanged: no sales in one of the last two turns (R20)")
     exact = Fraction(previous_sold, sold) * Fraction(price, 100)
     p = max(MIN_PRICE, money.round_half(exact))
-    return p, f"{previous_sold} / {sold} x {money.fmt(price)} = ${float(exact):.3f}, rounded to {money.fmt(p)} (R20)"
+    return p, sentence(
+        "{a} / {b} x {price} = {exact}, rounded to {new} (R20)",
+        a=previous_sold,
+        b=sold,
+        price=Amount.of(price),
+        exact=Amount(f"${float(exact):.3f}"),
+        new=Amount.of(p),
+    )
 
 
 def winners_of(vp: Mapping[str, int]) -> list[str]:
@@ -402,7 +453,7 @@ def run_turn(gmap: GameMap, st: GameState, plans: Mapping[str, GangPlan], seed: 
     winners = winners_of(vp)
     turn = Turn.parse(st.turn)
     previous = st.sold.get(turn.previous().name)
-    price, price_reason = new_price(st.price, previous, sold_total)
+    price, price_why = new_price(st.price, previous, sold_total)
 
     for g, ledger in ledgers.items():
         ledger.cash_end = ledger.cash_start - ledger.upkeep - ledger.recruits - ledger.bribes + ledger.revenue
@@ -431,7 +482,7 @@ def run_turn(gmap: GameMap, st: GameState, plans: Mapping[str, GangPlan], seed: 
         winners=winners,
         sold_total=sold_total,
         new_price=price,
-        price_reason=price_reason,
+        price_why=price_why,
         next_state=nxt,
         returns=returns,
     )

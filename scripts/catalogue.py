@@ -31,7 +31,7 @@ PACKAGE = ROOT / "moonshine"
 LOCALE = PACKAGE / "locale"
 DOMAIN = "moonshine"
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
-KEYWORDS = {"s": None, "say": None, "no": None, "translate": (2,), "gettext": None}
+KEYWORDS = {"s": None, "say": None, "no": None, "sentence": None, "translate": (2,), "gettext": None}
 
 
 def sources() -> list[Path]:

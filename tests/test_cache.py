@@ -94,8 +94,8 @@ def test_templates_compiled_once_and_kept_for_the_next_process(
 
 
 def _modules_after(argv: list[str], cwd: Path, cache_dir: Path) -> tuple[set[str], int, str]:
-    """The modules a ``moonshine`` command imported, how many French reason patterns it
-    compiled, and its output."""
+    """The modules a ``moonshine`` command imported, how many message catalogues it
+    read, and its output."""
     script = (
         "import json, sys\n"
         "from moonshine.cli import main\n"
@@ -103,8 +103,8 @@ def _modules_after(argv: list[str], cwd: Path, cache_dir: Path) -> tuple[set[str
         "    main(sys.argv[1:], prog_name='moonshine')\n"
         "except SystemExit:\n"
         "    pass\n"
-        "i18n = sys.modules.get('moonshine.i18n')\n"
-        "french = sum('pattern' in vars(p) for p in i18n.REASONS_FR) if i18n else 0\n"
+        "text = sys.modules.get('moonshine.text')\n"
+        "french = text.translations.cache_info().currsize if text else 0\n"
         "print(json.dumps({'modules': sorted(sys.modules), 'french': french}), file=sys.stderr)\n"
     )
     env = dict(os.environ, **{cache.ENV_VAR: str(cache_dir)})
@@ -131,6 +131,7 @@ def test_check_loads_only_what_an_acknowledgement_needs(tmp_path: Path) -> None:
         assert not {"subprocess", "socket", "csv"} & modules
         if run:  # filling the cache writes a temporary file; using it writes nothing
             assert not {"tempfile", "shutil"} & modules
-        assert french == 0  # an English acknowledgement compiles no French pattern
+        assert french == 0  # an English acknowledgement reads no catalogue
+        assert "babel" not in {m.split(".")[0] for m in modules}
     modules, _, out = _modules_after(["map", "check"], game, tmp_path / "cache")
     assert "networkx" in modules  # the map check uses the graph

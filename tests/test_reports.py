@@ -399,16 +399,27 @@ def test_lines_written_differently_or_rejected_say_how_they_were_read(
 ) -> None:
     d = fresh(data)
     d["gangs"]["valley"]["lines"].append(
-        {"line": 12, "text": "H ZZZ - LOO", "status": "rejected", "understood": "", "message": "no district ZZZ"}
+        {
+            "line": 12,
+            "text": "H ZZZ - LOO",
+            "status": "rejected",
+            "understood": "",
+            "message": "no district ZZZ on this map",
+            "reason": {"text": "no district {d} on this map", "params": {"d": "ZZZ"}},
+        }
     )
     en = render_report(chicago, sample_config, d, nxt, "valley")
-    assert "    12  H ZZZ - LOO\n        -> rejected: no district ZZZ\n" in en
+    assert "    12  H ZZZ - LOO\n        -> rejected: no district ZZZ on this map\n" in en
     fr = render_report(chicago, sample_config, d, nxt, "valley", language="fr")
-    assert "        -> rejeté : pas de quartier ZZZ\n" in fr
+    assert "        -> rejeté : aucun quartier ZZZ sur cette carte\n" in fr
+    del d["gangs"]["valley"]["lines"][-1]["reason"]  # a file of an earlier version: its English
+    assert "        -> rejeté : no district ZZZ on this map\n" in render_report(
+        chicago, sample_config, d, nxt, "valley", language="fr"
+    )
     unione = render_report(chicago, sample_config, d, nxt, "unione", language="fr")
     assert "     3  H FUL soutient H CHI\n        -> compris comme H FUL / H CHI\n" in unione
     page = render_report(chicago, sample_config, d, nxt, "valley", html=True)
-    assert "H ZZZ - LOO" in page and "rejected</span>: no district ZZZ" in page
+    assert "H ZZZ - LOO" in page and "rejected</span>: no district ZZZ on this map" in page
 
 
 def test_no_orders_dislodgements_and_arrests(
@@ -419,7 +430,14 @@ def test_no_orders_dislodgements_and_arrests(
     valley["orders_file"] = None
     valley["lines"] = []
     valley["dislodged"] = [
-        {"unit": "H NSS", "by": "H CHI - NSS", "retreated_to": "LOO", "disbanded": False, "reason": "retreated to LOO"},
+        {
+            "unit": "H NSS",
+            "by": "H CHI - NSS",
+            "retreated_to": "LOO",
+            "disbanded": False,
+            "reason": "retreated to LOO",
+            "outcome": {"kind": "retreated", "to": "LOO"},
+        },
         {"unit": "L BRO", "by": "H CHI - NSS", "retreated_to": None, "disbanded": True, "reason": ""},
     ]
     nxt.arrested.append(Arrested("LOO", UnitKind.H, "valley", "NSS"))
@@ -495,31 +513,27 @@ def test_html_keeps_its_look_without_the_style_block(
 # -- French -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pattern", i18n.REASONS_FR, ids=lambda p: p.example)
-def test_each_reason_pattern_translates_its_example(pattern: i18n.ReasonPattern) -> None:
-    french = i18n.translate_reason("fr", pattern.example + " (R17)")
-    assert french.endswith(" (R17)")
-    assert french != pattern.example + " (R17)"
-    assert i18n.translate_reason("en", pattern.example) == pattern.example
+def test_reasons_are_values_explained_in_french() -> None:
+    """The turn's reasons (adjustments, bids, the ledger's notes, the price) are
+    messages of the catalogue; money is written the French way."""
+    from moonshine.text import Amount, message_data, message_from_data, sentence
 
-
-def test_reasons_translate_part_by_part_and_unknown_ones_stay() -> None:
-    fr = i18n.translate_reason
-    assert fr("fr", "bounced with H NSS (2 vs 2)") == "rebondi contre H NSS (2 contre 2)"
-    assert fr("fr", "cut to $2.50: not enough cash (R17)") == "réduite à 2,50 $ : pas assez d'argent (R17)"
-    assert fr("fr", "held; support cut by L NSS") == "a tenu ; soutien coupé par L NSS"
-    assert fr("fr", "rejected: HYD is not next to GRA (R9); it held") == (
-        "rejeté : HYD n'est pas voisin de GRA (R9) ; l'unité a tenu"
+    cut = sentence("cut to {amount}: not enough cash (R17)", amount=Amount.of(250))
+    assert cut.text("en") == "cut to $2.50: not enough cash (R17)"
+    assert cut.text("fr") == "réduite à 2,50 $ : pas assez d'argent (R17)"
+    back = message_from_data(message_data(cut))
+    assert back == cut and back.text("fr") == cut.text("fr")
+    price = sentence(
+        "{a} / {b} x {price} = {exact}, rounded to {new} (R20)",
+        a=86,
+        b=90,
+        price=Amount.of(300),
+        exact=Amount("$2.867"),
+        new=Amount.of(300),
     )
-    assert fr("fr", "moved to NSS, carried by L BRO, dislodging H NSS (4 vs 2)") == (
-        "avancé à NSS, transporté par L BRO, délogeant H NSS (4 contre 2)"
-    )
-    assert fr("fr", "disbanded: no usable retreat (NSS: left empty by a standoff; BRO: outfit's L stands there)") == (
-        "renvoyé : aucune retraite possible (NSS : laissé vide par un rebond ; BRO : un L de outfit s'y trouve)"
-    )
-    assert fr("fr", "held; a brand new reason") == "a tenu ; a brand new reason"
-    assert fr("fr", "a brand new reason (R6)") == "a brand new reason (R6)"
-    assert fr("fr", "") == ""
+    assert price.text("en") == "86 / 90 x $3 = $2.867, rounded to $3 (R20)"
+    assert price.text("fr") == "86 / 90 x 3 $ = 2,867 $, arrondi à 3 $ (R20)"
+    assert sentence("a brand new reason (R6)").text("fr") == "a brand new reason (R6)"
 
 
 def test_words_money_and_turns() -> None:

@@ -148,8 +148,8 @@ def test_storage_order_and_overflow(chicago: GameMap, start: GameState) -> None:
     assert (led.held, led.sold) == (16, 1)
     assert led.stored == {"HYD": 10}
     assert led.lost == 5
-    assert any("store LIT: not one of your warehouses" in n for n in led.notes)
-    assert any("5 unsold crates lost" in n for n in led.notes)
+    assert any("store LIT: not one of your warehouses" in n.text() for n in led.notes)
+    assert any("5 unsold crates lost" in n.text() for n in led.notes)
 
 
 def test_sale_capped_by_capacity_and_by_stock(chicago: GameMap, start: GameState) -> None:
@@ -158,7 +158,7 @@ def test_sale_capped_by_capacity_and_by_stock(chicago: GameMap, start: GameState
     r = run_turn(chicago, s, plans, SEED)
     assert r.ledgers["valley"].sold == r.ledgers["valley"].held == 11  # sell all: HYD 5 + GRA 6
     assert r.ledgers["outfit"].sold == 10  # capacity
-    assert any("limited by your territory's consumption" in n for n in r.ledgers["outfit"].notes)
+    assert any("limited by your territory's consumption" in n.text() for n in r.ledgers["outfit"].notes)
     assert r.ledgers["genna"].sold == 3
 
 
@@ -283,7 +283,7 @@ def test_assault_spoils_and_vp_once_per_station(chicago: GameMap, start: GameSta
     r2 = run_turn(chicago, again, {"outfit": p2}, SEED)
     assert r2.ledgers["outfit"].looted == 2
     assert r2.vp["outfit"] == r.vp["outfit"]  # no second 5 VP
-    assert any("no VP" in n for n in r2.ledgers["outfit"].notes)
+    assert any("no VP" in n.text() for n in r2.ledgers["outfit"].notes)
 
 
 def test_supported_move_dislodges_and_control_changes(chicago: GameMap, start: GameState) -> None:
