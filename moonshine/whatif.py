@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from moonshine import i18n, mail, mailtext
+from moonshine import mail, mailtext
 from moonshine.mailcmd import Command, Request, Result
 from moonshine.mailtext import phrase
 from moonshine.orders import (
@@ -113,6 +113,7 @@ def predict(req: Request, cmd: Command) -> Result:
 def _account(req: Request, outcome: object, whose: dict[UnitRef, str], skipped: list[int]) -> str:
     """Each unit's order and what became of it, with the reason, gang by gang."""
     from moonshine.adjudicator import Outcome
+    from moonshine.outcome import explain
 
     assert isinstance(outcome, Outcome)
     lang = req.language
@@ -128,14 +129,14 @@ def _account(req: Request, outcome: object, whose: dict[UnitRef, str], skipped: 
                 res.given.text() if res.given is not None else mailtext.text(lang, "predict.no_order", unit=ref.text())
             )
             mark = mailtext.text(lang, "predict.ok" if res.succeeded else "predict.failed")
-            reason = i18n.translate_reason(lang, res.reason)
+            reason = explain(res.outcome, lang)
             lines.append(f"  {given}: {mark} ({reason})")
     for ref, d in outcome.dislodged.items():
         where = d.retreated_to or mailtext.text(lang, "predict.disbanded")
         lines.append(mailtext.text(lang, "predict.dislodged", unit=ref.text(), by=d.by, where=where))
     for a in outcome.assaults:
         mark = mailtext.text(lang, "predict.ok" if a.succeeded else "predict.failed")
-        lines.append(f"{a.station}: {mark} ({i18n.translate_reason(lang, a.reason)})")
+        lines.append(f"{a.station}: {mark} ({explain(a.outcome, lang)})")
     if skipped:
         lines.append(mailtext.text(lang, "predict.skipped", lines=", ".join(str(n) for n in skipped)))
     lines.append(mailtext.text(lang, "predict.note"))
