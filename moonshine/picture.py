@@ -1353,39 +1353,43 @@ def _sprite_store() -> dict[SpriteKey, Sprite]:
 
 
 def save_sprites() -> None:
-    """Keep the labels drawn by this process in the cache directory, when it drew new ones."""
-    global _sprites_made
-    if not _sprites_made or _sprites is None:
-        return
+    """Keep the labels drawn by this process (and what it learnt of the font's
+    characters) in the cache directory, when it drew new ones."""
+    global _sprites_made, _glyphs_made
     from moonshine import cache
 
-    kept = _sprites if len(_sprites) <= MAX_SPRITES else {k: _sprites[k] for k in _sprites_used}
-    cache.store_value("labels", _sprite_cache_key(), kept)
-    _sprites_made = 0
+    if _glyphs_made and _glyphs is not None:
+        cache.store_value("glyphs", _sprite_cache_key(), _glyphs)
+        _glyphs_made = 0
+    if _sprites_made and _sprites is not None:
+        kept = _sprites if len(_sprites) <= MAX_SPRITES else {k: _sprites[k] for k in _sprites_used}
+        cache.store_value("labels", _sprite_cache_key(), kept)
+        _sprites_made = 0
 
 
-def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: SpriteKey, room: int) -> Sprite | None:
-    """The label's mask, drawn at ``room`` pixels from a canvas's top and left edges
-    (None when that is more room than the label has on the picture)."""
+def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: SpriteKey, x: int, y: int) -> Sprite | None:
+    """The label's mask, for a label whose pixel on the picture is ``(x, y)``; None
+    when the picture's edge cuts it (then it is drawn directly)."""
     text, size, stroke, anchor, fx, fy = key
     span = int(size * (len(text) + 2)) + 4 * stroke + 8
     rise = int(2 * size) + 2 * stroke + 8
-    while span <= room and rise <= room:
-        w, h = 2 * span, 2 * rise
+    while span < 100_000:
+        left, top = min(span, x), min(rise, y)  # the canvas's edge stops at the picture's
+        w, h = left + span, top + rise
         canvas = Image.new("L", (w, h), 0)
-        # at (span + fx, rise + fy): the same fractions of a pixel as on the picture, exactly
+        # at (left + fx, top + fy): the same fractions of a pixel as on the picture, exactly
         # (a fraction of x plus a whole number not above x's is exact in floating point)
         draw = ImageDraw.Draw(canvas)
-        draw.text(
-            (span + fx, rise + fy), text, fill=255, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=255
-        )
+        draw.text((left + fx, top + fy), text, fill=255, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=255)
         box = canvas.getbbox()
         if box is None:
             return 0, 0, 0, 0, b""
+        if (box[0] == 0 and left == x) or (box[1] == 0 and top == y):
+            return None  # the picture's edge cuts the label
         if box[0] > 0 and box[1] > 0 and box[2] < w and box[3] < h:
             mask = canvas.crop(box)
-            return box[0] - span, box[1] - rise, mask.width, mask.height, mask.tobytes()
-        span, rise = 2 * span, 2 * rise
+            return box[0] - left, box[1] - top, mask.width, mask.height, mask.tobytes()
+        span, rise = 2 * span, 2 * rise  # the canvas was too small
     return None
 
 
@@ -1410,7 +1414,7 @@ def _draw_text(
     store = _sprite_store()
     sprite = store.get(key)
     if sprite is None:
-        sprite = _render_sprite(font, key, min(int(x), int(y)))
+        sprite = _render_sprite(font, key, int(x), int(y))
         if sprite is None:
             d.text(at, text, fill=colour, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=colour)
             return
@@ -1449,10 +1453,29 @@ def _ink(ch: str) -> bytes:
     return image.tobytes()
 
 
-@functools.lru_cache(maxsize=512)
+@functools.cache
+def _no_glyph() -> bytes:
+    """What the font draws for a character it does not have (a box)."""
+    return _ink("\uffff")
+
+
+_glyphs: dict[str, bool] | None = None  # character -> whether the font draws it, kept with the sprites
+_glyphs_made = 0
+
+
 def _has_glyph(ch: str) -> bool:
     """Whether the default font really draws this character (the others come out as boxes)."""
-    return ch == " " or _ink(ch) != _ink("\uffff")
+    global _glyphs, _glyphs_made
+    if _glyphs is None:
+        from moonshine import cache
+
+        found = cache.load_value("glyphs", _sprite_cache_key())
+        _glyphs = found if isinstance(found, dict) else {}
+    known = _glyphs.get(ch)
+    if known is None:
+        known = _glyphs[ch] = ch == " " or _ink(ch) != _no_glyph()
+        _glyphs_made += 1
+    return known
 
 
 @functools.lru_cache(maxsize=1024)

@@ -11,12 +11,12 @@ small functions below (``_control_*``, ``_vp_*``, ``_dislodged``, ``_assaults``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from moonshine import scoring
 from moonshine.geo import GameMap, district_vp
 from moonshine.orders import Hold, parse_canonical
+from moonshine.records import dataclass
 from moonshine.state import GameState
 
 if TYPE_CHECKING:

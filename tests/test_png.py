@@ -124,6 +124,8 @@ def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypa
         plain.setattr(picture, "_draw_text", _plain_text)
         expected = [_drawn(scene).tobytes() for scene in scenes]
     monkeypatch.setattr(picture, "_sprites", None)
+    monkeypatch.setattr(picture, "_glyphs", None)
+    picture._shape_text.cache_clear()
     assert [_drawn(scene).tobytes() for scene in scenes] == expected  # drawn now
     assert picture._sprites_made > 0
     picture.save_sprites()
@@ -131,8 +133,12 @@ def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypa
     assert [_drawn(scene).tobytes() for scene in scenes] == expected  # this process's
     assert picture._sprites_made == 0
     (entry,) = (tmp_path / "cache").glob("*/labels-*.bin")
+    (glyphs,) = (tmp_path / "cache").glob("*/glyphs-*.bin")
     for damage in (None, b"\x00garbage", b""):
         if damage is not None:
             entry.write_bytes(damage)
+            glyphs.write_bytes(damage)
         monkeypatch.setattr(picture, "_sprites", None)  # as a new process
+        monkeypatch.setattr(picture, "_glyphs", None)
+        picture._shape_text.cache_clear()
         assert [_drawn(scene).tobytes() for scene in scenes] == expected
