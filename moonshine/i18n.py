@@ -355,6 +355,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "credits": {"en": "Credits", "fr": "Crédits"},
     "map.alt": {"en": "Map of {title}", "fr": "Carte : {title}"},
+    "map.title_shows": {
+        "en": "the orders, and the position after them",
+        "fr": "les ordres, et la position qui en résulte",
+    },
     "map.caption": {
         "en": "The position at the start of {turn}, with this turn's orders as arrows (failed ones crossed).",
         "fr": "La position au début {turn_of}, avec les ordres de ce tour en flèches (barrées en cas d'échec).",

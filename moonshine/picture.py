@@ -16,7 +16,7 @@ import itertools
 import math
 import unicodedata
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeAlias
 
@@ -59,6 +59,21 @@ class Arrow:
     succeeded: bool
     path: tuple[str, ...] = ()  # intermediate districts (two-step L move, transport chain)
     target_end: str | None = None  # for a support of a move: the supported move's destination
+    target_kind: str = ""  # the supported unit's kind ("H", "L"), to ring the right one
+
+
+@dataclass(frozen=True)
+class Dislodged:
+    """A unit dislodged this turn, drawn faded where it stood, with its retreat
+    (an arrow of kind ``retreat`` from its district) or, disbanded, crossed out."""
+
+    gang: str
+    kind: UnitKind
+    district: str
+    retreat: str | None  # None: disbanded
+
+    def label(self) -> str:
+        return f"{self.kind.value} {self.district}"
 
 
 # -- words ------------------------------------------------------------------------------
@@ -84,6 +99,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "assault": "assault on a station",
         "retreat": "retreat",
         "failed": "failed (any order)",
+        "hold_support": "support to a unit that holds",
+        "dislodged": "dislodged (where it stood)",
+        "disbanded": "dislodged and disbanded",
         "lake": "Lake Michigan",
         "badge": "RAID",
         "spring": "Spring",
@@ -109,6 +127,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "assault": "assaut d'un poste",
         "retreat": "retraite",
         "failed": "échec (tout ordre)",
+        "hold_support": "soutien d'une unité qui tient",
+        "dislodged": "délogée (là où elle était)",
+        "disbanded": "délogée et dissoute",
         "lake": "Lac Michigan",
         "badge": "DESCENTE",
         "spring": "Printemps",
@@ -552,6 +573,17 @@ def _unit_marker(kind: UnitKind, gang_colour: str, c: Pt) -> tuple[Item, ...]:
     return (*halo, shape, Label((c[0], c[1] + 0.5), kind.value, 10.0, _on(gang_colour), bold=True))
 
 
+GHOST_OPACITY = 0.5
+GHOST_SHIFT = 21.0  # how far left of the units now in its district a dislodged unit is drawn
+
+
+def _ghost_marker(kind: UnitKind, gang_colour: str, c: Pt, *, disbanded: bool) -> tuple[Item, ...]:
+    """A dislodged unit: its marker faded, ringed by a dashed line; crossed out when disbanded."""
+    ring = Circle(c, UNIT_H * 0.78, Paint(stroke=ink(gang_colour), width=1.3, dash=(3.0, 2.2)))
+    faded = Group((), _unit_marker(kind, gang_colour, c), GHOST_OPACITY)
+    return (faded, ring, *(_cross(c, 6.0) if disbanded else ()))
+
+
 def _unit_positions(units: Sequence[Unit], at: Pt) -> list[tuple[Unit, Pt]]:
     """Units of one district side by side (H on the left, L on the right)."""
     ordered = sorted(units, key=lambda u: (u.kind is not UnitKind.H, u.gang))
@@ -649,9 +681,20 @@ def _check_arrow(gmap: GameMap, a: Arrow) -> None:
         raise PictureError(f"{what}: {a.end} has no police station")
 
 
-def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tuple[list[Item], list[Item]]:
+def _arrow_items(
+    gmap: GameMap,
+    layout: Layout,
+    arrows: Sequence[Arrow],
+    placed: Mapping[tuple[str, str], Pt] | None = None,
+    ghosts: Mapping[str, Pt] | None = None,
+) -> tuple[list[Item], list[Item]]:
     """Arrows in drawing order (transports under supports under moves) and the marks
-    of failed orders, drawn later on top of the district codes."""
+    of failed orders, drawn later on top of the district codes. ``placed``: where
+    each (district, kind) unit is drawn, so that a support to hold rings that unit;
+    ``ghosts``: where the units dislodged from a district are drawn, so that their
+    retreats start there (and a support to a unit that was dislodged rings it)."""
+    placed = placed or {}
+    ghosts = ghosts or {}
     first: dict[Arrow, None] = {}  # each arrow once, in the order given
     for a in arrows:
         if a not in first:
@@ -672,7 +715,8 @@ def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tupl
     def route(a: Arrow) -> tuple[Pt, ...]:
         """The drawn centre line of a move, retreat, transport or assault before trimming."""
         end = station(a.end) if a.kind == "assault" else anchor(a.end)
-        raw = [anchor(a.start), *(anchor(p) for p in a.path), end]
+        first = ghosts.get(a.start, anchor(a.start)) if a.kind == "retreat" else anchor(a.start)
+        raw = [first, *(anchor(p) for p in a.path), end]
         if a.kind == "assault" and a.start == a.end:
             return (anchor(a.start), end)
         return _shift_right(_smooth(raw), ARROW_SHIFT)
@@ -699,8 +743,9 @@ def _arrow_items(gmap: GameMap, layout: Layout, arrows: Sequence[Arrow]) -> tupl
         failed = not a.succeeded
         points: tuple[Pt, ...]
         if a.kind == "support" and a.target_end is None:  # support to hold: a ring round the held unit
-            points = _cut((anchor(a.start), anchor(a.end)), 10.0, HOLD_RING)
-            ring = Circle(anchor(a.end), HOLD_RING, Paint(stroke=ink(colour), width=1.8))
+            held = placed.get((a.end, a.target_kind)) or ghosts.get(a.end) or anchor(a.end)
+            points = _cut((anchor(a.start), held), 10.0, HOLD_RING)
+            ring = Circle(held, HOLD_RING, Paint(stroke=ink(colour), width=1.8))
             shapes = (*_arrow_shape(a.kind, points, colour, failed, None)[:-1], ring)
         elif a.kind == "support":
             points = _cut((anchor(a.start), supported_point(a)), 10.0, 2.0)
@@ -747,7 +792,7 @@ LEGEND_FONT = 12.0
 
 
 def _legend_height(gmap: GameMap) -> float:
-    return 2 * PAD + 4 * HEAD_ROW + (len(gmap.gangs) + 1 + 2 + 6 + 6) * ROW - 6
+    return 2 * PAD + 4 * HEAD_ROW + (len(gmap.gangs) + 1 + 4 + 6 + 7) * ROW - 6
 
 
 def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
@@ -789,6 +834,8 @@ def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
     grey = "#5d6d7e"
     row(_unit_marker(UnitKind.H, grey, (cx, 0.0)), words["H"])
     row(_unit_marker(UnitKind.L, grey, (cx, 0.0)), words["L"])
+    row(list(_ghost_marker(UnitKind.H, grey, (cx, 0.0), disbanded=False)), words["dislodged"])
+    row(list(_ghost_marker(UnitKind.H, grey, (cx, 0.0), disbanded=True)), words["disbanded"])
 
     heading(words["districts"])
     row(_feature_symbol(Feature.SUPPLY, (cx, 0.0)), words["supply"])
@@ -823,6 +870,15 @@ def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
         if kind == "assault":
             shapes = shapes[:-2]  # the burst does not fit the legend's row
         row([*extra, *shapes] if kind != "transport" else list(shapes), words[kind])
+    ring_at = (cx + 9.0, 0.0)
+    row(
+        [
+            *_arrow_shape("support", _cut(((cx - 18.0, 0.0), ring_at), 0.0, 8.0), dark, False, None)[:-1],
+            Circle(ring_at, 8.0, Paint(stroke=dark, width=1.8)),
+            Circle(ring_at, 3.0, Paint(fill=dark)),
+        ],
+        words["hold_support"],
+    )
     failed = _arrow_shape("move", sample, dark, True, None)
     row([Group((), failed, FAILED_OPACITY), *_cross((cx - 1.0, 0.0), 4.5)], words["failed"])
     return Group((("id", "legend"),), tuple(items))
@@ -907,9 +963,17 @@ def _lake_label(layout: Layout, text: str, avoid: tuple[float, float, float, flo
 
 
 def build_scene(
-    gmap: GameMap, st: GameState, *, arrows: Sequence[Arrow] = (), title: str = "", language: str = "en"
+    gmap: GameMap,
+    st: GameState,
+    *,
+    arrows: Sequence[Arrow] = (),
+    title: str = "",
+    language: str = "en",
+    dislodged: Sequence[Dislodged] = (),
 ) -> Scene:
-    """The picture as plain shapes, shared by the SVG and PNG writers."""
+    """The picture as plain shapes, shared by the SVG and PNG writers. ``dislodged``:
+    units dislodged this turn, drawn faded where they stood (their retreats start
+    there), crossed out when disbanded."""
     words = _words(language)
     if gmap.geometry is None:
         raise PictureError(f"map {gmap.name!r} has no geometry file: it cannot be drawn")
@@ -923,6 +987,12 @@ def build_scene(
             raise PictureError(f"unit {u.label()}: unknown gang {u.gang!r}")
     if st.raid is not None:
         _check_district(gmap, st.raid.district, "raid")
+    for dl in dislodged:
+        _check_district(gmap, dl.district, f"dislodged unit {dl.label()}")
+        if dl.retreat is not None:
+            _check_district(gmap, dl.retreat, f"retreat of {dl.label()}")
+        if dl.gang not in gmap.gangs:
+            raise PictureError(f"dislodged unit {dl.label()}: unknown gang {dl.gang!r}")
 
     legend_h = _legend_height(gmap)
     lx, ly, width = _place_legend(layout, legend_h)
@@ -979,7 +1049,20 @@ def build_scene(
                     tuple(station_attrs), _station_symbol(_station_at(p), colours.get(corrupter) if corrupter else None)
                 )
             )
-    lines, crosses = _arrow_items(gmap, layout, arrows)
+    area = {c: d.area for c, d in gmap.districts.items()}
+    by_district: dict[str, list[Unit]] = {}
+    for u in sorted(st.units, key=lambda u: (area[u.district], u.kind.value, u.gang)):
+        by_district.setdefault(u.district, []).append(u)
+    placed: dict[tuple[str, str], Pt] = {}
+    for code, here in by_district.items():
+        for u, c in _unit_positions(here, _units_at(layout.labels[code])):
+            placed.setdefault((code, u.kind.value), c)
+    ghosts: dict[str, Pt] = {}
+    for dl in dislodged:
+        at = _units_at(layout.labels[dl.district])
+        n = len(by_district.get(dl.district, ()))
+        ghosts.setdefault(dl.district, _add(at, (-(UNIT_GAP * (n - 1)) - GHOST_SHIFT, 3.0)) if n else at)
+    lines, crosses = _arrow_items(gmap, layout, arrows, placed, ghosts)
     items.append(Group((("id", "arrows"),), tuple(lines)))
     items.append(Group((("id", "symbols"),), tuple(symbols)))
     labels = [
@@ -992,10 +1075,16 @@ def build_scene(
     items.append(Group((("id", "failure-marks"),), tuple(crosses)))
 
     units: list[Item] = []
-    area = {c: d.area for c, d in gmap.districts.items()}
-    by_district: dict[str, list[Unit]] = {}
-    for u in sorted(st.units, key=lambda u: (area[u.district], u.kind.value, u.gang)):
-        by_district.setdefault(u.district, []).append(u)
+    for dl in dislodged:
+        ghost_attrs = [
+            ("class", "unit dislodged" + (" disbanded" if dl.retreat is None else "")),
+            ("data-unit", dl.label()),
+            ("data-gang", dl.gang),
+        ]
+        if dl.retreat is not None:
+            ghost_attrs.append(("data-retreat", dl.retreat))
+        ghost = _ghost_marker(dl.kind, colours[dl.gang], ghosts[dl.district], disbanded=dl.retreat is None)
+        units.append(Group(tuple(ghost_attrs), ghost))
     for code, here in by_district.items():
         for u, c in _unit_positions(here, _units_at(layout.labels[code])):
             unit_attrs = (("class", "unit"), ("data-unit", u.label()), ("data-gang", u.gang))
@@ -1111,10 +1200,16 @@ def scene_svg(scene: Scene) -> str:
 
 
 def render_svg(
-    gmap: GameMap, st: GameState, *, arrows: Sequence[Arrow] = (), title: str = "", language: str = "en"
+    gmap: GameMap,
+    st: GameState,
+    *,
+    arrows: Sequence[Arrow] = (),
+    title: str = "",
+    language: str = "en",
+    dislodged: Sequence[Dislodged] = (),
 ) -> str:
     """The map picture as an SVG document."""
-    return scene_svg(build_scene(gmap, st, arrows=arrows, title=title, language=language))
+    return scene_svg(build_scene(gmap, st, arrows=arrows, title=title, language=language, dislodged=dislodged))
 
 
 # -- PNG --------------------------------------------------------------------------------------

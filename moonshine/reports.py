@@ -23,10 +23,10 @@ from moonshine import i18n, receipts, scoring, story
 from moonshine import outcome as oc
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import Game, GameConfig, atomic_write_bytes, atomic_write_text
-from moonshine.geo import UPKEEP, Feature, GameMap
+from moonshine.geo import UPKEEP, Feature, GameMap, UnitKind
 from moonshine.money import Money, dollars
 from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, SupportMove, Transport, parse_canonical
-from moonshine.picture import Arrow
+from moonshine.picture import Arrow, Dislodged
 from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
 from moonshine.text import Message, message_from_data
@@ -531,7 +531,16 @@ def arrows_from_results(data: TurnResults | Mapping[str, Any], gmap: GameMap | N
                 moves[(order.unit.district, order.dest)] = order
                 arrows.append(Arrow("move", gang, order.unit.district, order.dest, ok, path=order.path or order.via))
             elif isinstance(order, SupportHold):
-                arrows.append(Arrow("support", gang, order.unit.district, order.target.district, ok))
+                arrows.append(
+                    Arrow(
+                        "support",
+                        gang,
+                        order.unit.district,
+                        order.target.district,
+                        ok,
+                        target_kind=order.target.kind.value,
+                    )
+                )
             elif isinstance(order, SupportMove | SupportAssault):
                 end = order.dest if isinstance(order, SupportMove) else order.station
                 arrows.append(Arrow("support", gang, order.unit.district, order.target.district, ok, target_end=end))
@@ -594,6 +603,22 @@ class Words:
     @property
     def semi(self) -> str:
         return i18n.semicolon(self.language)
+
+
+def dislodged_units(data: TurnResults | Mapping[str, Any]) -> list[Dislodged]:
+    """The units dislodged this turn, for the map: where they stood and their fate."""
+    out = []
+    for gang, gr in as_results(data).gangs.items():
+        for d in gr.dislodged:
+            kind, _, district = d.unit.partition(" ")
+            out.append(Dislodged(gang, UnitKind(kind), district, None if d.disbanded else d.retreated_to))
+    return out
+
+
+def picture_title(gmap: GameMap, turn: str, language: str) -> str:
+    """The map picture's title says what it shows: ``Chicago, spring 1924: the orders
+    and the position after them``."""
+    return map_title(gmap, turn, language) + i18n.colon(language) + i18n.message(language, "map.title_shows")
 
 
 def map_title(gmap: GameMap, turn: str, language: str) -> str:
@@ -1461,12 +1486,16 @@ def _check_turn(game: Game, turn: str, res: TurnResults, source: str) -> str:
 def render_map(
     gmap: GameMap, res: TurnResults, nxt: GameState, language: str, *, width: int = MAP_WIDTH
 ) -> tuple[str, bytes]:
-    """The map at the start of the next turn with this turn's orders as arrows: SVG and PNG."""
+    """The map at the start of the next turn with this turn's orders as arrows, and the
+    units dislodged this turn faded where they stood with their retreats (crossed out
+    when disbanded): SVG and PNG."""
     from moonshine import picture
 
     arrows = arrows_from_results(res, gmap)
-    title = map_title(gmap, res.turn, language)
-    scene = picture.build_scene(gmap, nxt, arrows=arrows, title=title, language=language)
+    title = picture_title(gmap, res.turn, language)
+    scene = picture.build_scene(
+        gmap, nxt, arrows=arrows, title=title, language=language, dislodged=dislodged_units(res)
+    )
     return picture.scene_svg(scene), picture.scene_png(scene, width)
 
 

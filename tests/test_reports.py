@@ -581,7 +581,7 @@ def test_arrows_from_the_fixture(chicago: GameMap, data: dict[str, Any]) -> None
     assert Arrow("move", "outfit", "LIN", "ALB", False) in arrows
     assert Arrow("move", "northside", "JEF", "EDI", True, path=("NWP",)) in arrows
     assert Arrow("support", "outfit", "NOR", "LIN", True, target_end="ALB") in arrows
-    assert Arrow("support", "valley", "KEN", "HYD", True) in arrows
+    assert Arrow("support", "valley", "KEN", "HYD", True, target_kind="H") in arrows  # rings the H in HYD
 
 
 def test_arrows_for_assaults_transports_and_supports_of_assaults(chicago: GameMap, data: dict[str, Any]) -> None:

@@ -1,0 +1,145 @@
+"""The map tells the turn: on the sample game's map, the turn after a turn with
+dislodgements shows every dislodged unit where it stood, with its retreat (an arrow
+from that spot) or crossed out when disbanded; a support to hold rings the unit it
+supports; the legend shows those marks; the title says what is shown."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from moonshine.geo import GameMap, load_map
+from moonshine.reports import arrows_from_results, read_results, render_map
+from moonshine.results import to_data
+from moonshine.simulate import Played, play
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def chicago_map() -> GameMap:
+    return load_map("chicago-1920s")
+
+
+@pytest.fixture(scope="module")
+def played(chicago_map: GameMap) -> list[Played]:
+    """Turns of a game on the sample game's map, played by the computer players."""
+    return list(play(chicago_map, "a", 4))
+
+
+def _svg(gmap: GameMap, p: Played, language: str = "en") -> tuple[Any, ET.Element]:
+    res = read_results(to_data(gmap, p.result, {}))
+    svg, _ = render_map(gmap, res, p.result.next_state, language)
+    return res, ET.fromstring(svg)
+
+
+def _groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
+
+
+def test_every_dislodged_unit_and_retreat_is_on_the_map(chicago_map: GameMap, played: list[Played]) -> None:
+    turns = checked = 0
+    for p in played:
+        res, root = _svg(chicago_map, p)
+        expected = {
+            (gang, d.unit, d.retreated_to if not d.disbanded else None)
+            for gang, gr in res.gangs.items()
+            for d in gr.dislodged
+        }
+        drawn = {(g.get("data-gang"), g.get("data-unit"), g.get("data-retreat")) for g in _groups(root, "dislodged")}
+        assert drawn == expected, res.turn
+        disbanded = {g.get("data-unit") for g in _groups(root, "disbanded")}
+        assert disbanded == {u for _, u, r in expected if r is None}
+        retreats = {(g.get("data-gang"), g.get("data-from"), g.get("data-to")) for g in _groups(root, "retreat")}
+        assert retreats == {(gang, u.split()[-1], r) for gang, u, r in expected if r is not None}
+        turns += bool(expected)
+        if expected and {r is None for *_, r in expected} == {True, False}:
+            # the retreat starts from the faded unit, not from the unit now in the district
+            for g in _groups(root, "dislodged"):
+                if g.get("data-retreat"):
+                    ring = next(c for c in g.iter(f"{SVG}circle") if c.get("stroke-dasharray"))
+                    centre = (float(ring.get("cx", "0")), float(ring.get("cy", "0")))
+                    arrow = next(
+                        a for a in _groups(root, "retreat") if a.get("data-from") == g.get("data-unit", "").split()[-1]
+                    )
+                    line = next(el for el in arrow.iter() if el.tag in (f"{SVG}polyline", f"{SVG}path", f"{SVG}line"))
+                    first = _first_point(line)
+                    here = g.get("data-unit", "").split()[-1]
+                    now = [_centre(_shape(u)) for u in _groups(root, "unit") if _in(u, here)]
+                    for other in now:  # nearer the faded unit than the unit now standing there
+                        assert math.dist(first, centre) < math.dist(first, other)
+                    checked += 1
+    assert turns >= 3  # the game has dislodgements in most of its turns
+    assert checked > 0
+
+
+def _shape(marker: ET.Element) -> ET.Element:
+    return next(el for el in marker if el.tag in (f"{SVG}rect", f"{SVG}circle", f"{SVG}path", f"{SVG}polygon"))
+
+
+def _in(unit: ET.Element, district: str) -> bool:
+    return "dislodged" not in (unit.get("class") or "") and (unit.get("data-unit") or "").endswith(" " + district)
+
+
+def _first_point(el: ET.Element) -> tuple[float, float]:
+    if el.tag.endswith("line") and el.get("x1") is not None:
+        return float(el.get("x1", "0")), float(el.get("y1", "0"))
+    raw = el.get("points") or el.get("d") or ""
+    nums = [float(x) for x in raw.replace("M", " ").replace("L", " ").replace(",", " ").split()[:2]]
+    return nums[0], nums[1]
+
+
+def test_a_support_to_hold_rings_the_supported_unit(chicago_map: GameMap, played: list[Played]) -> None:
+    seen = 0
+    for p in played:
+        res, root = _svg(chicago_map, p)
+        units = {g.get("data-unit"): g for g in _groups(root, "unit") if "dislodged" not in (g.get("class") or "")}
+        for a in arrows_from_results(res, chicago_map):
+            if a.kind != "support" or a.target_end is not None:
+                continue
+            label = f"{a.target_kind} {a.end}"
+            if label not in units:
+                continue  # dislodged: ringed where it stood
+            marker = units[label]
+            shape = next(el for el in marker if el.tag in (f"{SVG}rect", f"{SVG}circle", f"{SVG}path", f"{SVG}polygon"))
+            centre = _centre(shape)
+            drawn = next(
+                g for g in _groups(root, "support") if g.get("data-from") == a.start and g.get("data-to") == a.end
+            )
+            rings = [c for c in drawn.iter(f"{SVG}circle") if c.get("fill") in (None, "none")]
+            assert any(
+                abs(float(c.get("cx", "0")) - centre[0]) < 3 and abs(float(c.get("cy", "0")) - centre[1]) < 3
+                for c in rings
+            ), label
+            seen += 1
+    assert seen > 0
+
+
+def _centre(el: ET.Element) -> tuple[float, float]:
+    if el.get("cx") is not None:
+        return float(el.get("cx", "0")), float(el.get("cy", "0"))
+    raw = el.get("points") or el.get("d") or ""
+    nums = [float(x) for x in raw.replace("M", " ").replace("L", " ").replace("Z", " ").replace(",", " ").split()]
+    xs, ys = nums[0::2], nums[1::2]
+    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("the orders, and the position after them", "dislodged and disbanded", "support to a unit that holds")),
+        ("fr", ("les ordres, et la position qui en résulte", "délogée et dissoute", "soutien d'une unité qui tient")),
+    ],
+)
+def test_the_title_and_legend_say_what_is_shown(
+    chicago_map: GameMap, played: list[Played], lang: str, words: tuple[str, ...]
+) -> None:
+    _, root = _svg(chicago_map, played[1], lang)
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text is not None and title.text.endswith(words[0])
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "legend")
+    texts = {t.text for t in legend.iter(f"{SVG}text")}
+    assert words[1] in texts and words[2] in texts
