@@ -100,8 +100,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "retreat": "retreat",
         "failed": "failed (any order)",
         "hold_support": "support to a unit that holds",
-        "dislodged": "dislodged (where it stood)",
-        "disbanded": "dislodged and disbanded",
+        "dislodged": "dislodged (crossed: disbanded)",
         "lake": "Lake Michigan",
         "badge": "RAID",
         "spring": "Spring",
@@ -128,8 +127,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "retreat": "retraite",
         "failed": "échec (tout ordre)",
         "hold_support": "soutien d'une unité qui tient",
-        "dislodged": "délogée (là où elle était)",
-        "disbanded": "délogée et dissoute",
+        "dislodged": "délogée (barrée : dissoute)",
         "lake": "Lac Michigan",
         "badge": "DESCENTE",
         "spring": "Printemps",
@@ -785,14 +783,14 @@ def _arrow_items(
 # -- the legend -------------------------------------------------------------------------------
 
 LEGEND_W = 262.0
-ROW = 18.0
+ROW = 16.5  # the legend fits in the lake (the picture stays 1000 wide)
 HEAD_ROW = 21.0
 PAD = 12.0
 LEGEND_FONT = 12.0
 
 
 def _legend_height(gmap: GameMap) -> float:
-    return 2 * PAD + 4 * HEAD_ROW + (len(gmap.gangs) + 1 + 4 + 6 + 7) * ROW - 6
+    return 2 * PAD + 4 * HEAD_ROW + (len(gmap.gangs) + 1 + 3 + 6 + 7) * ROW - 6
 
 
 def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
@@ -834,8 +832,7 @@ def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
     grey = "#5d6d7e"
     row(_unit_marker(UnitKind.H, grey, (cx, 0.0)), words["H"])
     row(_unit_marker(UnitKind.L, grey, (cx, 0.0)), words["L"])
-    row(list(_ghost_marker(UnitKind.H, grey, (cx, 0.0), disbanded=False)), words["dislodged"])
-    row(list(_ghost_marker(UnitKind.H, grey, (cx, 0.0), disbanded=True)), words["disbanded"])
+    row(list(_ghost_marker(UnitKind.H, grey, (cx, 0.0), disbanded=True)), words["dislodged"])
 
     heading(words["districts"])
     row(_feature_symbol(Feature.SUPPLY, (cx, 0.0)), words["supply"])

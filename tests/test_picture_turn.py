@@ -130,8 +130,22 @@ def _centre(el: ET.Element) -> tuple[float, float]:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("en", ("the orders, and the position after them", "dislodged and disbanded", "support to a unit that holds")),
-        ("fr", ("les ordres, et la position qui en résulte", "délogée et dissoute", "soutien d'une unité qui tient")),
+        (
+            "en",
+            (
+                "the orders, and the position after them",
+                "dislodged (crossed: disbanded)",
+                "support to a unit that holds",
+            ),
+        ),
+        (
+            "fr",
+            (
+                "les ordres, et la position qui en résulte",
+                "délogée (barrée : dissoute)",
+                "soutien d'une unité qui tient",
+            ),
+        ),
     ],
 )
 def test_the_title_and_legend_say_what_is_shown(
