@@ -39,7 +39,7 @@ from email.utils import format_datetime, getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
-from moonshine import observers
+from moonshine import observers, resultsjson
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
@@ -338,6 +338,7 @@ def _report_message(
     subject: str,
     files: tuple[str, str, bytes, datetime],
     earlier: Sequence[str] = (),
+    results: bytes | None = None,
 ) -> EmailMessage:
     """``earlier``: Message-IDs of versions of this report already mailed; a
     different one is a correction, marked in its subject and first line."""
@@ -355,6 +356,9 @@ def _report_message(
     html = mail_pictures(html)
     msg.add_alternative(html, subtype="html", cte=_cte(html))
     msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid="<map.png>")
+    if results is not None:  # the turn's results for players' tools (moonshine.resultsjson)
+        stem = f"moonshine-{turn}" + ("" if key == "bulletin" else f"-{key.lower()}")
+        msg.add_attachment(results, maintype="application", subtype="json", filename=f"{stem}.json")
     _fix_boundaries(msg, msg_id)
     return msg
 
@@ -387,7 +391,10 @@ def report_messages(game: Game, turn: str) -> ReportMail:
         subject = text(lang, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn), gang=side)
         name = f"report-{key.lower()}.eml"  # outbox names are lower case (a power is FRA)
         earlier = sent_versions(game, turn, name)
-        msg = _report_message(cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier)
+        results = resultsjson.attachment(game, turn, key)
+        msg = _report_message(
+            cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier, results=results
+        )
         out.append(Outgoing(name, msg))
     files = _read_reports(report_paths(game, turn, None), turn)
     everyone.update(observers.addresses(cfg))  # observers get the bulletin, never a gang's report
@@ -402,6 +409,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
             subject=subject,
             files=files,
             earlier=sent_versions(game, turn, "bulletin.eml"),
+            results=resultsjson.attachment(game, turn),
         )
         out.append(Outgoing("bulletin.eml", msg))
     else:

@@ -218,14 +218,17 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
             assert f"give the receipt {receipt.group(1)}:" in report
             salt = re.search(r"^    salt: ([0-9a-f]{64})$", report, re.M)
             assert salt and receipts.receipt(salt.group(1), understood) == receipt.group(1)
-        [picture] = list(msg.iter_attachments())
+        picture, results = list(msg.iter_attachments())  # the map, and the results as JSON (docs/)
         assert picture.get_content_type() == "image/png" and picture.get_content() == png
+        assert results.get_content_type() == "application/json"
+        assert results.get_filename() == f"moonshine-{TURN}-{gang}.json"
     [(_, rcpts, content)] = got.by_subject(f"{TURN}: bulletin")
     assert sorted(rcpts) == sorted([*ADDRESS.values(), "referee@moonshine.example.org"])
     assert b"\nBcc:" not in content
     bulletin = message_from_bytes(content, policy=policy.default)
     assert isinstance(bulletin, EmailMessage)
-    assert [a.get_content() for a in bulletin.iter_attachments()] == [png]
+    picture, results = bulletin.iter_attachments()
+    assert picture.get_content() == png and results.get_filename() == f"moonshine-{TURN}.json"
 
     again = run(game, "mail", TURN, "--send")
     assert again.exit_code == 0, again.output
