@@ -43,7 +43,7 @@ def acknowledge(
         raise GameError(f"no gang {quote(gang)} (gangs: {join(gmap.gangs)})")
     # orders/spring-1924/valley.txt, valley-2.txt, valley_orders.txt: the name says the gang
     stem = file.stem if gmap.gang_by_name(file.stem) else re.split(r"[-_. ]", file.stem)[0]
-    orders = read_orders(text, gmap, st, gang, source=str(file), fallback_gang=stem)
+    orders = read_orders(text, gmap, st, gang, source=str(file), fallback_gang=stem, house=game.config.house)
     ack = acknowledgement(orders, gmap, st, language=language or game.config.language, seed=game.receipt_seed())
     return ack, orders.ok
 

@@ -9,10 +9,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from moonshine import houserules, variants, yamlio
 from moonshine import state as state_mod
-from moonshine import variants, yamlio
 from moonshine.errors import GameError, StateError
 from moonshine.geo import GameMap, load_map
+from moonshine.houserules import HouseRules
 from moonshine.records import dataclass, field
 from moonshine.state import GameState
 from moonshine.turns import Turn
@@ -53,6 +54,7 @@ class GameConfig:
     extra: dict[str, Any] = field(default_factory=dict)  # other sections (smtp, deadlines, ...) kept as they are
     variant: str = "moonshine"
     lines: dict[str, int] = field(default_factory=dict, compare=False)  # where keys were read (players.GANG)
+    house: HouseRules = field(default_factory=HouseRules)  # rules: (kept in extra as written)
 
 
 def seed_hash(seed: str) -> str:
@@ -295,6 +297,9 @@ def load_config_text(text: str, src: str) -> GameConfig:
     if not variants.is_known(variant):
         raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     _check_deadlines(raw.get("deadlines"), src, variant)
+    if raw.get("rules") and variants.get(variant).family == variants.CLASSIC:
+        raise StateError(at("rules"), "rules", "house rules (victory_vp, minimum_bribe) are for Moonshine games")
+    house = houserules.from_config(raw.get("rules"), src, yamlio.line_of(raw, "rules"))
     if raw.get("schedule") is not None:
         from moonshine.schedule import parse_schedule
 
@@ -331,6 +336,7 @@ def load_config_text(text: str, src: str) -> GameConfig:
         extra={k: v for k, v in raw.items() if k not in known},
         variant=variant,
         lines={f"players.{g}": yamlio.line_of(raw_players, g) for g in raw_players},
+        house=house,
     )
 
 

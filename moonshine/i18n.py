@@ -52,6 +52,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "section.corruption": {"en": "Corrupted police stations", "fr": "Postes de police corrompus"},
     "section.winner": {"en": "The game is over", "fr": "La partie est terminée"},
     "section.seed": {"en": "The raid draws (R21)", "fr": "Le tirage des descentes (R21)"},
+    "section.house_rules": {"en": "This game's rules", "fr": "Les règles de cette partie"},
     "section.map": {"en": "The map", "fr": "La carte"},
     "section.this_turn": {"en": "{turn}: price and raid", "fr": "{turn} : prix et descente"},
     # -- orders ---------------------------------------------------------------------
@@ -392,6 +393,7 @@ WORDS: dict[str, dict[str, str]] = {
     "disband": {"en": "disband", "fr": "renvoi"},
     "recruit cancelled": {"en": "recruit cancelled", "fr": "recrue annulée"},
     "bid cut": {"en": "bid cut", "fr": "offre réduite"},
+    "bid refused": {"en": "bid refused", "fr": "offre refusée"},
     "disbanded for upkeep": {"en": "disbanded for upkeep", "fr": "renvoyé faute d'entretien"},
     "spring": {"en": "spring", "fr": "printemps"},
     "autumn": {"en": "autumn", "fr": "automne"},

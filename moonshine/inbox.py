@@ -312,7 +312,7 @@ def check_orders(text: str, game: Game, st: Any, gang: str | None, *, source: st
     from moonshine.parser import PasswordHeader
     from moonshine.validate import ACCEPTED, read_orders
 
-    orders = read_orders(text, game.map, st, gang, source=source)
+    orders = read_orders(text, game.map, st, gang, source=source, house=game.config.house)
     ack = acknowledgement(orders, game.map, st, language=game.config.language, seed=game.receipt_seed())
     return OrderCheck(
         header_gang=orders.header_gang,

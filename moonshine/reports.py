@@ -80,7 +80,7 @@ class Dislodgement:
 
 @dataclass(frozen=True)
 class AdjustmentRecord:
-    kind: str  # recruit, disband, recruit cancelled, bid cut, disbanded for upkeep
+    kind: str  # recruit, disband, recruit cancelled, bid cut, bid refused, disbanded for upkeep
     order: str
     reason: Text
 
@@ -1282,6 +1282,7 @@ def bulletin_context(
                 w("raid.draw", draw=res.next.raid.draw) if res.next.raid is not None and res.next.raid.draw else ""
             ),
             "first": first,
+            "house_rules": [m.text(w.language) for m in config.house.sentences()] if first else [],
             "seed_sha256": config.seed_sha256,
             "seed_how": w("seed.how", total=total) if total else w("seed.no_raids"),
             "seed_table": table,

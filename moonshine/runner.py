@@ -13,6 +13,8 @@ from moonshine import state as state_mod
 from moonshine.errors import GameError
 from moonshine.gamedir import Game, atomic_write_text, is_git_repo
 from moonshine.geo import GameMap
+from moonshine.houserules import DEFAULT as DEFAULT_HOUSE_RULES
+from moonshine.houserules import HouseRules
 from moonshine.journal import transaction
 from moonshine.records import dataclass
 from moonshine.results import OrderLineRecord, Submission
@@ -27,7 +29,15 @@ def orders_file(game: Game, turn: str, gang: str) -> Path:
     return game.orders_dir(turn) / f"{gang}.txt"
 
 
-def read_plan(gmap: GameMap, st: GameState, gang: str, path: Path, *, relative_to: Path) -> tuple[GangPlan, Submission]:
+def read_plan(
+    gmap: GameMap,
+    st: GameState,
+    gang: str,
+    path: Path,
+    *,
+    relative_to: Path,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
+) -> tuple[GangPlan, Submission]:
     """A gang's latest orders file, checked (R12): accepted orders make its plan;
     rejected ones are recorded with their reason and the unit holds."""
     from moonshine.masking import mask_password_lines
@@ -43,7 +53,7 @@ def read_plan(gmap: GameMap, st: GameState, gang: str, path: Path, *, relative_t
     if masked != text:  # a password placed by hand never reaches results, reports or a commit
         atomic_write_text(path, masked)
         text = masked
-    go = read_orders(text, gmap, st, gang, source=str(path))
+    go = read_orders(text, gmap, st, gang, source=str(path), house=house)
     plan = GangPlan(
         gang=gang,
         submitted=True,
@@ -80,7 +90,9 @@ def read_plans(game: Game, turn: str, st: GameState) -> tuple[dict[str, GangPlan
     for gang in game.map.gangs:
         path = orders_file(game, turn, gang)
         if path.is_file():
-            plans[gang], subs[gang] = read_plan(game.map, st, gang, path, relative_to=game.root)
+            plans[gang], subs[gang] = read_plan(
+                game.map, st, gang, path, relative_to=game.root, house=game.config.house
+            )
         else:
             plans[gang], subs[gang] = GangPlan(gang), Submission(gang)
     return plans, subs
@@ -154,7 +166,7 @@ def adjudicate_game(
             check_deadline(game, turn, now)
         seed = game.secret()
         plans, subs = read_plans(game, turn, st)
-        result = run_turn(game.map, st, plans, seed)
+        result = run_turn(game.map, st, plans, seed, game.config.house)
         data = results_mod.to_data(game.map, result, subs)
         results_text = f"# Moonshine results of {turn}\n" + state_mod.dump_yaml(data)
         result.next_state.normalise(game.map)

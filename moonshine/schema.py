@@ -259,6 +259,12 @@ GAME = Rec(
                 )  # their values are checked by moonshine.mail, which names the key
             )
         ),
+        "rules": Null(
+            Rec(
+                optional={"victory_vp": Int(), "minimum_bribe": Money()},
+                what="a mapping with victory_vp, minimum_bribe (house rules)",
+            )
+        ),
         "deadlines": Null(MapOf(When())),
         # their values are checked by moonshine.schedule, which names the key
         "schedule": Null(Rec(optional=dict.fromkeys(SCHEDULE_KEYS, Spec()))),

@@ -15,7 +15,7 @@ import html
 import shutil
 from pathlib import Path
 
-from moonshine import charts, i18n, scoring
+from moonshine import charts, i18n
 from moonshine.errors import GameError
 from moonshine.gamedir import Game, atomic_write_bytes, atomic_write_text
 from moonshine.records import dataclass
@@ -133,8 +133,8 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         labels,
         vp_rows,
         gangs,
-        target=scoring.VICTORY_VP,
-        target_label=words["vp_goal"].format(vp=scoring.VICTORY_VP),
+        target=game.config.house.victory_vp,
+        target_label=words["vp_goal"].format(vp=game.config.house.victory_vp),
     )
     price = charts.price_chart(words["price"], labels, prices, words["price_series"])
     for name, chart in (("vp", vp), ("price", price)):

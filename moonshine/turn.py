@@ -11,6 +11,8 @@ from moonshine import money, rules, scoring
 from moonshine.adjudicator import Outcome, adjudicate
 from moonshine.errors import GameError
 from moonshine.geo import RECRUIT_COST, UPKEEP, WAREHOUSE_CAPACITY, Feature, GameMap, UnitKind
+from moonshine.houserules import DEFAULT as DEFAULT_HOUSE_RULES
+from moonshine.houserules import HouseRules
 from moonshine.money import Money
 from moonshine.orders import Bribe, Disband, Recruit, Retreat, Sell, Store, UnitOrder, UnitRef
 from moonshine.police import Return, open_turn
@@ -88,7 +90,7 @@ class Adjustment:
     """A change made before movement (R17, R18): recruits, disbands, cuts."""
 
     gang: str
-    kind: str  # "recruit", "disband", "recruit cancelled", "bid cut", "disbanded for upkeep"
+    kind: str  # "recruit", "disband", "recruit cancelled", "bid cut", "bid refused", "disbanded for upkeep"
     text: str
     why: Message
 
@@ -133,10 +135,15 @@ class TurnResult:
 
 
 def stage_adjustments(
-    gmap: GameMap, st: GameState, plans: Mapping[str, GangPlan], ledgers: dict[str, Ledger]
+    gmap: GameMap,
+    st: GameState,
+    plans: Mapping[str, GangPlan],
+    ledgers: dict[str, Ledger],
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> tuple[list[Adjustment], dict[str, list[tuple[Bribe, Money]]]]:
     """R17, R18: disbands, upkeep, recruits and bids, all paid from the cash held at the
-    start of the turn; cash never goes negative. Mutates ``st``."""
+    start of the turn; cash never goes negative. A bid below the game's minimum (house
+    rules) is refused and costs nothing. Mutates ``st``."""
     adjustments: list[Adjustment] = []
     paid_bids: dict[str, list[tuple[Bribe, Money]]] = {}
     for gang in gmap.gangs:
@@ -152,7 +159,13 @@ def stage_adjustments(
             adjustments.append(Adjustment(gang, "disband", d.text(), sentence("disbanded; no upkeep for it (R17)")))
         paying = len(st.units_of(gang)) + sum(1 for a in st.arrested if a.gang == gang)
         recruits = _acceptable_recruits(gmap, st, gang, plan.recruits, adjustments)
-        bids = [b for b in plan.bribes if b.amount > 0]
+        bids = []
+        for b in plan.bribes:
+            refusal = house.bribe_refusal(b.amount)
+            if refusal is not None:
+                adjustments.append(Adjustment(gang, "bid refused", b.text(), refusal))
+            elif b.amount > 0:
+                bids.append(b)
         bill = settle(cash, paying, len(recruits), [b.amount for b in bids])
         upkeep = bill.upkeep
         # Recruits cancelled, last written first, while the bill exceeds the cash.
@@ -413,9 +426,10 @@ def new_price(price: Money, previous_sold: int | None, sold: int) -> tuple[Money
     )
 
 
-def winners_of(vp: Mapping[str, int]) -> list[str]:
-    """R24: a gang with 30 VP or more wins; if several, those sharing the highest score."""
-    over = {g: v for g, v in vp.items() if v >= scoring.VICTORY_VP}
+def winners_of(vp: Mapping[str, int], target: int = scoring.VICTORY_VP) -> list[str]:
+    """R24: a gang with 30 VP (or the game's ``target``, house rules) or more wins; if
+    several, those sharing the highest score."""
+    over = {g: v for g, v in vp.items() if v >= target}
     if not over:
         return []
     best = max(over.values())
@@ -425,9 +439,16 @@ def winners_of(vp: Mapping[str, int]) -> list[str]:
 # -- the pipeline -----------------------------------------------------------------
 
 
-def run_turn(gmap: GameMap, st: GameState, plans: Mapping[str, GangPlan], seed: str) -> TurnResult:
+def run_turn(
+    gmap: GameMap,
+    st: GameState,
+    plans: Mapping[str, GangPlan],
+    seed: str,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
+) -> TurnResult:
     """Resolve one turn from its opening state (raid already applied) and every
-    gang's plan; return the results and the next turn's opening state."""
+    gang's plan, under the game's house rules; return the results and the next
+    turn's opening state."""
     if st.winners:
         raise GameError(f"the game is over: {', '.join(st.winners)} won")
     work = st.copy()
@@ -440,7 +461,7 @@ def run_turn(gmap: GameMap, st: GameState, plans: Mapping[str, GangPlan], seed: 
         ledger.seized = seized
         ledger.before_raid = ledger.at_start + seized
 
-    adjustments, paid_bids = stage_adjustments(gmap, work, full, ledgers)
+    adjustments, paid_bids = stage_adjustments(gmap, work, full, ledgers, house)
     outcome = stage_movement(gmap, work, full)
     work.units = list(outcome.units)
     work.normalise(gmap)
@@ -450,7 +471,7 @@ def run_turn(gmap: GameMap, st: GameState, plans: Mapping[str, GangPlan], seed: 
     sold_total = stage_sales_and_storage(gmap, work, full, ledgers)
     bids = stage_corruption(gmap, work, paid_bids)
     vp = {g: scoring.victory_points(gmap, work, g) for g in gmap.gangs}
-    winners = winners_of(vp)
+    winners = winners_of(vp, house.victory_vp)
     turn = Turn.parse(st.turn)
     previous = st.sold.get(turn.previous().name)
     price, price_why = new_price(st.price, previous, sold_total)

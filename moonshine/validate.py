@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping
 
 from moonshine import money, rules
 from moonshine.geo import RECRUIT_COST, Feature, GameMap, UnitKind
+from moonshine.houserules import DEFAULT as DEFAULT_HOUSE_RULES
+from moonshine.houserules import HouseRules
 from moonshine.money import Money
 from moonshine.orders import (
     Assault,
@@ -179,6 +181,7 @@ class _Ctx:
     gang: str
     recruiting: Mapping[tuple[UnitKind, str], int]  # this file's valid recruits -> line
     pos: rules.Position
+    house: HouseRules = DEFAULT_HOUSE_RULES
 
     def units_text(self) -> str:
         mine = sorted(self.st.units_of(self.gang), key=lambda u: (self.gmap.districts[u.district].area, u.kind.value))
@@ -196,11 +199,12 @@ def check_order(
     *,
     recruiting: Mapping[tuple[UnitKind, str], int] | None = None,
     position: rules.Position | None = None,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> Verdict:
     """Check one order of ``gang`` against the map and position. ``recruiting`` lists
     the units the same file recruits (by line), to explain why they cannot move. A unit
     order is checked by the rules module the adjudicator calls (``moonshine.rules``)."""
-    ctx = _Ctx(gmap, st, gang, recruiting or {}, position or rules.Position.of(gmap, st))
+    ctx = _Ctx(gmap, st, gang, recruiting or {}, position or rules.Position.of(gmap, st), house)
     unknown = [d for d in _districts(order) if d not in gmap.districts]
     if unknown:
         return _no("no district {d} on this map", "aucun quartier {d} sur cette carte", d=join(unknown))
@@ -376,7 +380,8 @@ def _check_bribe(ctx: _Ctx, order: Bribe) -> Verdict:
             "l'argent se compte par pas de 0,50 $ (R17), pas {a}",
             a=money.fmt(order.amount),
         )
-    return _OK
+    refusal = ctx.house.bribe_refusal(order.amount)
+    return _OK if refusal is None else Verdict(reason=refusal)
 
 
 # -- a whole file ------------------------------------------------------------------------
@@ -403,6 +408,7 @@ def read_orders(
     *,
     source: str = "<orders>",
     fallback_gang: str | None = None,
+    house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> GangOrders:
     """Read and check a gang's orders file. The gang is ``gang`` (key or name), else the
     file's ``gang:`` line, else ``fallback_gang`` (e.g. from the file's name). Every line
@@ -426,7 +432,7 @@ def read_orders(
                 line.status = REJECTED
                 line.reason = say("not checked: the file names no gang", "non vérifié : le fichier ne nomme aucun gang")
         return result
-    _validate(result, gmap, st, result.gang)
+    _validate(result, gmap, st, result.gang, house)
     return result
 
 
@@ -536,7 +542,9 @@ def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None,
         )
 
 
-def _validate(result: GangOrders, gmap: GameMap, st: GameState, gang: str) -> None:
+def _validate(
+    result: GangOrders, gmap: GameMap, st: GameState, gang: str, house: HouseRules = DEFAULT_HOUSE_RULES
+) -> None:
     lines = result.lines
     position = rules.Position.of(gmap, st)
     # Recruits first: a unit the file recruits is explained, not "missing", elsewhere.
@@ -550,7 +558,7 @@ def _validate(result: GangOrders, gmap: GameMap, st: GameState, gang: str) -> No
         order = line.order
         if order is None or line.status != ACCEPTED:
             continue
-        verdict = check_order(order, gmap, st, gang, recruiting=recruiting, position=position)
+        verdict = check_order(order, gmap, st, gang, recruiting=recruiting, position=position, house=house)
         if not verdict.ok:
             line.status = REJECTED
             line.reason, line.hint = verdict.reason, verdict.hint
