@@ -268,11 +268,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Les commandes vont dans le même message que les ordres, avec la ligne de gang et le mot de passe "
         "(aide, observer : par tous).",
     },
-    "predict.classic": {
-        "en": "'predict' is offered for Moonshine games only, not yet for this variant: nothing was adjudicated.",
-        "fr": "« prédire » n'est offert que pour les parties de Moonshine, pas encore pour cette variante : "
-        "rien n'a été arbitré.",
-    },
     "predict.unclosed": {
         "en": "no 'end predict' line: nothing was adjudicated (the orders after it are read as your orders).",
         "fr": "aucune ligne « fin prédire » : rien n'a été arbitré.",
@@ -316,6 +311,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The real result depends on the orders the gangs really send, and the raid on the turn's secret draw.",
         "fr": "Le vrai résultat dépend des ordres réellement envoyés par les gangs, et la descente du tirage "
         "secret du tour.",
+    },
+    "predict.note_classic": {
+        "en": "The real result depends on the orders the powers really send.",
+        "fr": "Le vrai résultat dépend des ordres réellement envoyés par les puissances.",
     },
     "predict.title": {"en": "Prediction, {turn}", "fr": "Prédiction, {turn}"},
     "subject.predict": {"en": "{prefix} {turn}: your prediction", "fr": "{prefix} {turn} : votre prédiction"},

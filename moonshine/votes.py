@@ -54,7 +54,7 @@ _PROPOSAL = schema.Rec(
         "voters": schema.ListOf(schema.Str()),
         "ballots": schema.MapOf(schema.Enum(("yes", "no"))),
     },
-    optional={"passed": schema.Null(schema.When())},
+    optional={"passed": schema.Null(schema.When()), "source": schema.Str()},
 )
 SPEC = schema.Rec(optional={"proposals": schema.Null(schema.ListOf(_PROPOSAL))})
 
@@ -71,6 +71,7 @@ class Proposal:
     voters: list[str]
     ballots: dict[str, str] = field(default_factory=dict)  # gang -> "yes" / "no": secret
     passed: datetime | None = None
+    source: str = ""  # the message and line that opened it: read again (a killed run), it opens nothing new
 
     def state(self, now: datetime) -> str:
         """``passed``, ``failed`` (its deadline came without every yes) or ``open``."""
@@ -95,6 +96,8 @@ class Proposal:
         }
         if self.passed is not None:
             out["passed"] = self.passed.isoformat()
+        if self.source:
+            out["source"] = self.source
         return out
 
 
@@ -122,6 +125,7 @@ def load(root: Path) -> list[Proposal]:
                 voters=[str(g) for g in p["voters"]],
                 ballots={str(k): str(v) for k, v in (p.get("ballots") or {}).items()},
                 passed=_time(p["passed"]) if p.get("passed") else None,
+                source=str(p.get("source") or ""),
             )
         )
     return out
@@ -195,7 +199,11 @@ def propose(req: Request, cmd: Command) -> Result:
     if when <= req.now or when > req.now + LONGEST:
         return Result(cmd, False, phrase("vote.deadline_range", deadline=when))
     proposals = load(game.root)
+    source = f"{req.message_id} line {cmd.line}"
     for p in proposals:
+        if p.source == source:  # the same message read again: the proposal it opened
+            what = _describe(game, p, req.language)
+            return Result(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
         if p.state(req.now) == "open" and p.kind == kind and sorted(p.gangs) == sorted(gangs):
             return Result(cmd, False, phrase("vote.same_open", n=p.number))
     p = Proposal(
@@ -208,6 +216,7 @@ def propose(req: Request, cmd: Command) -> Result:
         deadline=when,
         voters=alive,
         ballots={req.gang: "yes"},
+        source=source,
     )
     _settle(p, alive, req.now)
     proposals.append(p)

@@ -84,3 +84,41 @@ def test_predict_is_for_players_only(tmp_path: Path, smtp: tuple[Recorder, int])
     t.send("nosy@elsewhere.example", "predict\nH LOO - LIT\nend predict\n")
     t.judge()
     assert "is for the players" in t.last_reply("nosy@elsewhere.example")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
+    from dataclasses import replace
+
+    from playerkit import REFEREE
+
+    from moonshine.gamedir import Game, Player, new_game, save_config
+    from moonshine.passwords import hash_password
+
+    recorder, port = smtp
+    recorder.received.clear()
+    game = new_game(tmp_path / "c", variant="classic", use_git=False, language=language)
+    cfg = game.config
+    players = {p: Player(name=p, email=[f"{p.lower()}@powers.example"]) for p in cfg.players}
+    players["FRA"] = Player(name="France", email=["fra@powers.example"], password=hash_password("baguette"))
+    smtp_cfg = {"host": "127.0.0.1", "port": port, "security": "none", "from": REFEREE, "timeout": 5}
+    save_config(game, replace(cfg, players=players, extra={**cfg.extra, "smtp": smtp_cfg}))
+    t = Table(Game(game.root), tmp_path / "box", recorder)
+    start, end = ("predict", "end predict") if language == "en" else ("prédire", "fin prédire")
+    head = "power: FRA\npassword: baguette\n"
+    t.send("fra@powers.example", head + f"{start}\nA PAR - BUR\nA MAR S A PAR - BUR\npower: GER\nA MUN - BUR\n{end}\n")
+    t.send("fra@powers.example", head + f"{start}\nA PAR - BUR\nA BOH - MUN\n{end}\n", subject="again")
+    t.judge(turn="spring-1901")
+    [result] = [
+        m
+        for m in t.inbox_of("fra@powers.example")
+        if "prédiction" in str(m["Subject"]) or "prediction" in str(m["Subject"])
+    ]
+    text = body(result)
+    assert "A PAR - BUR: " + ("succeeds" if language == "en" else "réussit") in text
+    assert "A MUN - BUR: " + ("fails" if language == "en" else "échoue") in text
+    [png] = [p for p in result.iter_attachments() if p.get_content_type() == "image/png"]
+    assert png.get_content()[:4] == b"\x89PNG"
+    refused = [body(m) for m in t.inbox_of("fra@powers.example") if "again" in str(m["Subject"])]
+    assert any("A BOH - MUN" in x and ("REFUSED" if language == "en" else "REFUSÉ") in x for x in refused)
+    assert not (game.root / "turns" / "spring-1901" / "results.yaml").exists()  # nothing adjudicated for real

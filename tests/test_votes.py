@@ -233,3 +233,27 @@ def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp
     judge.run_game(t.game.root, now=NOW + timedelta(hours=50), say=lines.append)
     for address in (TERRY, AL, ANGELO, OBSERVER):
         assert len([m for m in t.texts_of(address) if m.startswith("Not passed")]) == 1, address
+
+
+def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+    """The same message read again (a run killed after the commands were done,
+    before its log was written) gives the same answer and no second proposal."""
+    from moonshine import mailcmd
+
+    t = table(tmp_path, smtp)
+    only_three(t.game)
+    script = mailcmd.read("draw all\n")
+
+    def request() -> mailcmd.Request:
+        st = t.game.load_state(TURN)
+        return mailcmd.Request(t.game, TURN, st, NOW, TERRY, "valley", "<one@player.example>")
+
+    first = mailcmd.execute(request(), script)
+    again = mailcmd.execute(request(), script)
+    assert [r.done for r in first + again] == [True, True]
+    assert first[0].say == again[0].say
+    assert [q.number for q in votes.load(t.game.root)] == [1]
+    other = mailcmd.execute(
+        mailcmd.Request(t.game, TURN, t.game.load_state(TURN), NOW, TERRY, "valley", "<two@x>"), script
+    )
+    assert not other[0].done  # another message asking the same: the same proposal is open
