@@ -70,20 +70,22 @@ _DECIDED = (ActKind.MOVE, *SUPPORTS, ActKind.CONVOY)  # acts the core decides
 
 @dataclass(frozen=True)
 class Rulebook:
-    """Rule choices, as values. ``moonshine.adjudicator.MOONSHINE`` is the default book.
+    """Rule choices, as values, read by both families' adjudication: Moonshine's book
+    (``moonshine.rules.MOONSHINE``) and the classic one (``moonshine.classic.rules.CLASSIC``,
+    which the data-only variants share); the police-station fields only where a board
+    has stations. Tests replace a field and see the case it decides change.
 
     The DATC numbers its open questions; where a field settles one, the comment
     names it (4.A.x) and the DATC's preferred answer is the default.
     """
 
-    name: str
-    strengths: Mapping[str, int]  # unit kind -> strength (R6: L 1, H 2)
-    reach: Mapping[str, int]  # unit kind -> districts it may move in one turn (R8: L 2, H 1)
+    strengths: Mapping[str, int]  # unit kind -> strength (R6: L 1, H 2; classic: 1)
     stacking: bool  # one gang's units of different kinds may share a district (R4)
     support_adds_supporter_strength: bool  # R6: a support adds the supporter's strength; classic: 1
-    carried_kinds: frozenset[str]  # kinds that can be transported (R10: H)
-    carrier_kinds: frozenset[str]  # kinds that can transport (R10: L)
-    assault_kinds: frozenset[str]  # kinds that can assault a station (R11: H)
+    carried_kinds: frozenset[str]  # kinds that can be transported (R10: H; classic: armies)
+    carrier_kinds: frozenset[str]  # kinds that can transport (R10: L; classic: fleets)
+    # Police stations (R11), on a board that has them (a classic board has none):
+    assault_kinds: frozenset[str] = frozenset()  # kinds that can assault a station (R11: H)
     station_strength: int = 7  # R11
     corrupted_station_strength: int = 3  # R11: against the gang that corrupts the station
     # Backup rule for a cycle without transports and with several answers (DATC

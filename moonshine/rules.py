@@ -35,10 +35,11 @@ from moonshine.resolver import Rulebook
 from moonshine.state import GameState, Unit
 from moonshine.text import Message, say
 
+# unit kind -> districts it may move in one turn (R8: L 2, H 1)
+REACH: Mapping[str, int] = MappingProxyType({"L": 2, "H": 1})
+
 MOONSHINE = Rulebook(
-    name="moonshine",
     strengths=MappingProxyType({"L": UnitKind.L.strength, "H": UnitKind.H.strength}),
-    reach=MappingProxyType({"L": 2, "H": 1}),
     stacking=True,
     support_adds_supporter_strength=True,
     carried_kinds=frozenset({"H"}),
@@ -103,7 +104,7 @@ class Position:
 
 def reach(gmap: GameMap, kind: UnitKind, origin: str) -> set[str]:
     """R8: where a unit could move by itself: an H next door, an L one or two steps."""
-    return routes.within(_Nb(gmap), origin, MOONSHINE.reach[kind.value])
+    return routes.within(_Nb(gmap), origin, REACH[kind.value])
 
 
 def carried(gmap: GameMap, carriers: Iterable[str], origin: str, dest: str) -> bool:
@@ -421,7 +422,7 @@ def retreat_clashes(arrivals: Mapping[str, list[tuple[int, str, UnitKind]]]) -> 
 def _check_assault(pos: Position, order: Assault) -> Verdict:
     gmap = pos.gmap
     unit, station = order.unit, order.station
-    if unit.kind is not UnitKind.H:
+    if unit.kind.value not in MOONSHINE.assault_kinds:
         return no(
             "only a henchman assaults a police station (R11)",
             "seul un homme de main donne l'assaut à un poste de police (R11)",

@@ -33,7 +33,9 @@ from moonshine.classic.board import Kind, region_code, standard_map
 from moonshine.classic.movement import MovementOutcome, Result, adjudicate_movement
 from moonshine.classic.orders import Order, parse_order
 from moonshine.classic.retreats import adjudicate_retreats
+from moonshine.classic.rules import CLASSIC
 from moonshine.classic.state import Unit
+from moonshine.resolver import Rulebook
 
 HERE = Path(__file__).parent
 SOURCES = {"datc": HERE / "classic_datc_cases.json", "dipmath": HERE / "classic_dipmath_cases.json"}
@@ -127,19 +129,19 @@ def _check(problems: list[str], what: str, want: Any, got: Result) -> None:
         problems.append(f"{what}: expected {want}, got {'Succeeds' if got.succeeded else 'Fails'} ({got.reason})")
 
 
-def _run_main(case: dict[str, Any], problems: list[str]) -> MovementOutcome:
+def _run_main(case: dict[str, Any], problems: list[str], rules: Rulebook = CLASSIC) -> MovementOutcome:
     gmap = standard_map()
     orders, expected = _orders(case["orders"])
     units = _board(case.get("starting_state", []), expected)
-    out = adjudicate_movement(gmap, units, orders)
+    out = adjudicate_movement(gmap, units, orders, rules=rules)
     for power, order, want in expected:
         _check(problems, f"{power}: {order.text()}", want, _movement_result(out, power, order))
     return out
 
 
-def _run_retreat(case: dict[str, Any], problems: list[str]) -> None:
+def _run_retreat(case: dict[str, Any], problems: list[str], rules: Rulebook = CLASSIC) -> None:
     gmap = standard_map()
-    main = _run_main(case["preceding_main_phase"], problems)
+    main = _run_main(case["preceding_main_phase"], problems, rules)
     orders, expected = _orders(case["orders"])
     out = adjudicate_retreats(gmap, main.units, main.dislodged, main.contested, orders)
     for power, order, want in expected:
@@ -198,3 +200,62 @@ def summary() -> list[str]:
     run = sum(t[1] for t in TALLY.values())
     parts = [f"{s} {p}/{n}" for s, (p, n) in sorted(TALLY.items())]
     return [f"DATC cases passed (classic variant): {', '.join(parts)} (total {passed}/{run})"]
+
+
+# -- the classic book's rule choices are live ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("choice", "name"),
+    [
+        ({"paradox_rule": "all-fail"}, "t6f14_simple_convoy_paradox"),  # not Szykman
+        ({"dislodged_unit_bounces_unless_head_to_head": False}, "t6g10_swapped_or_an_head_to_head_battle"),
+        ({"transport_from_target_cuts_support": True}, "t6g13_support_cut_on_attack_on_itself_via_convoy"),
+        ({"own_carrier_means_transport": False}, "t6g01_two_units_can_swap_provinces_by_convoy"),
+        ({"strengths": {"A": 2, "F": 1}}, "t6d07_support_to_hold_on_moving_unit_not_allowed"),
+    ],
+)
+def test_each_classic_rule_choice_decides_its_datc_case(choice: dict[str, Any], name: str) -> None:
+    """Every choice of the classic book is read by the classic adjudication: the other
+    answer changes its case (as the Moonshine book's do, tests/test_cases.py)."""
+    import dataclasses
+
+    from moonshine.classic.rules import CLASSIC
+
+    case = next(c for _, c in CASES if c["name"] == name)
+    problems: list[str] = []
+    _run_main(case, problems)
+    assert problems == []
+    _run_main(case, problems, rules=dataclasses.replace(CLASSIC, **choice))
+    assert problems
+
+
+def test_retreat_to_a_convoyed_attackers_origin_is_a_choice() -> None:
+    """DATC 4.A.5 (6.H.11): with the other answer, the dislodged unit may not retreat
+    where the convoyed attacker came from."""
+    import dataclasses
+
+    from moonshine.classic.rules import CLASSIC
+
+    case = next(c for _, c in CASES if c["url"].endswith("#6.H.11"))
+    problems: list[str] = []
+    _run_retreat(case, problems)
+    assert problems == []
+    _run_retreat(case, problems, rules=dataclasses.replace(CLASSIC, retreat_to_transported_attackers_origin=False))
+    assert problems
+
+
+def test_a_supporters_strength_is_a_choice_of_the_book() -> None:
+    """With every classic unit of strength 1 a support adds 1 either way; with armies
+    of strength 2, the book's choice decides 6.E.4."""
+    import dataclasses
+
+    from moonshine.classic.rules import CLASSIC
+
+    case = next(c for _, c in CASES if c["name"] == "t6e04_non_dislodged_loser_has_still_effect")
+    strong = dataclasses.replace(CLASSIC, strengths={"A": 2, "F": 1})
+    one: list[str] = []
+    other: list[str] = []
+    _run_main(case, one, strong)
+    _run_main(case, other, dataclasses.replace(strong, support_adds_supporter_strength=True))
+    assert one != other

@@ -38,7 +38,7 @@ from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, Sup
 from moonshine.classic.rules import CLASSIC, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.records import dataclass
-from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver
+from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver, Rulebook
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,9 @@ class MovementOutcome:
         return None
 
 
-def _plan(board: Board, orders: Mapping[str, Sequence[Order]]) -> list[tuple[str, Order, Problem]]:
+def _plan(
+    board: Board, orders: Mapping[str, Sequence[Order]], rules: Rulebook = CLASSIC
+) -> list[tuple[str, Order, Problem]]:
     given, ignored = assign(board, orders)
     for i, p in enumerate(board.plans):
         options = given.get(i, [])
@@ -103,7 +105,7 @@ def _plan(board: Board, orders: Mapping[str, Sequence[Order]]) -> list[tuple[str
             continue
         if isinstance(order, Move):
             dest = p.dest.split("/", 1)[0]
-            if p.unit.kind is Kind.ARMY and not p.convoyed:
+            if p.unit.kind.value in rules.carried_kinds and not p.convoyed and rules.own_carrier_means_transport:
                 # An adjacent move goes by convoy when a fleet of the army's own power is
                 # legally ordered to convoy it there (DATC 4.A.3, 2000/2023 rules).
                 p.convoyed = p.unit.power in convoys.get((i, dest), set())
@@ -129,14 +131,15 @@ def _plan(board: Board, orders: Mapping[str, Sequence[Order]]) -> list[tuple[str
 
 
 def adjudicate_movement(
-    gmap: ClassicMap, units: Sequence[Unit], orders: Mapping[str, Sequence[Order]]
+    gmap: ClassicMap, units: Sequence[Unit], orders: Mapping[str, Sequence[Order]], *, rules: Rulebook = CLASSIC
 ) -> MovementOutcome:
-    """Resolve a movement phase. ``orders`` maps each power to its orders; a unit
-    without an order holds; an order for another power's unit is ignored."""
+    """Resolve a movement phase under ``rules`` (the classic book: DATC's preferred
+    answers). ``orders`` maps each power to its orders; a unit without an order holds;
+    an order for another power's unit is ignored."""
     board = Board(gmap, units)
-    ignored = _plan(board, orders)
-    pieces = [Piece(p.unit.power, p.unit.kind.value, p.unit.province, 1) for p in board.plans]
-    core = Resolver(CLASSIC, pieces, [p.act for p in board.plans], gmap.near).run()
+    ignored = _plan(board, orders, rules)
+    pieces = [Piece(p.unit.power, k := p.unit.kind.value, p.unit.province, rules.strengths[k]) for p in board.plans]
+    core = Resolver(rules, pieces, [p.act for p in board.plans], gmap.near).run()
     return _Report(board, core).outcome(ignored)
 
 
@@ -177,7 +180,14 @@ class _Report:
                 m = self.dislodgers[i][0]
                 u = p.unit
                 dislodged.append(
-                    Dislodged(u.power, u.kind, u.region, self.core.pieces[m].at, self.core.acts[m].convoyed)
+                    Dislodged(
+                        u.power,
+                        u.kind,
+                        u.region,
+                        self.core.pieces[m].at,
+                        # DATC 4.A.5: it may retreat where a convoyed attacker came from
+                        self.core.acts[m].convoyed and self.core.rules.retreat_to_transported_attackers_origin,
+                    )
                 )
                 continue
             region = p.dest if self.moved[i] else p.unit.region

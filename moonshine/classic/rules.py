@@ -21,14 +21,11 @@ from moonshine.resolver import Act, Rulebook
 from moonshine.text import Message, say
 
 CLASSIC = Rulebook(
-    name="classic",
     strengths=MappingProxyType({"A": 1, "F": 1}),
-    reach=MappingProxyType({"A": 1, "F": 1}),
     stacking=False,
     support_adds_supporter_strength=False,
     carried_kinds=frozenset({"A"}),
     carrier_kinds=frozenset({"F"}),
-    assault_kinds=frozenset(),
 )
 
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
