@@ -17,6 +17,7 @@ from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Ta
 from moonshine import votes
 from moonshine.cli import main
 from moonshine.gamedir import Game
+from moonshine.turns import Turn
 
 TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
 
@@ -257,3 +258,24 @@ def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Rec
         mailcmd.Request(t.game, TURN, t.game.load_state(TURN), NOW, TERRY, "valley", "<two@x>"), script
     )
     assert not other[0].done  # another message asking the same: the same proposal is open
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_history_of_a_turn_played_gives_its_bulletin(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
+    t = table(tmp_path, smtp, language=language)
+    result = CliRunner().invoke(main, ["adjudicate", TURN, "--force", "--no-commit", "--game", str(t.game.root)])
+    assert result.exit_code == 0, result.output
+    nxt = Turn.parse(TURN).next().name
+    fr = language == "fr"
+    t.send(
+        OBSERVER,
+        "historique\nhistorique printemps 1924\nhistorique 1066\n"
+        if fr
+        else "history\nhistory spring-1924\nhistory 1066\n",
+    )
+    t.judge(now=NOW + timedelta(days=3), turn=nxt)
+    reply = t.last_reply(OBSERVER)
+    bulletin = (t.game.turn_dir(TURN) / "reports" / "bulletin.txt").read_text("utf-8")
+    assert ("tours joués : printemps 1924" if fr else "turns played: spring-1924") in reply
+    assert bulletin.strip().splitlines()[0] in reply  # the bulletin itself
+    assert ("aucun tour « 1066 »" if fr else "no turn '1066' has been played") in reply
