@@ -50,7 +50,7 @@ clean:
 # Jobs killed at every write point and at 50 random times, and an SMTP server
 # dropping connections in 10 games; prints the counts (a short version runs in make test).
 crash: $(STAMP)
-	MOONSHINE_CRASH=full MOONSHINE_SMTP_ROUNDS=10 $(BIN)/pytest tests/test_crash.py tests/test_crash_mail.py tests/test_crash_inbox.py tests/test_mail_once.py -q -s -p no:cacheprovider
+	MOONSHINE_CRASH=full MOONSHINE_SMTP_ROUNDS=10 $(BIN)/pytest tests/test_crash.py tests/test_crash_mail.py tests/test_crash_inbox.py tests/test_mail_once.py tests/test_run_crash.py -q -s -p no:cacheprovider
 
 # The reports and the archive in headless Chromium at 390 px and 1000 px: PNGs in
 # build/screenshots/; fails if a page scrolls sideways or shows a broken image.

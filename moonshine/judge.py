@@ -261,10 +261,11 @@ class Pass:
                     to=to,
                     subject=f"{mail.subject_prefix(cfg)} judge error: {STEP_WORDS.get(step, step)}",
                     body=body,
-                    msg_id=mail.message_id(cfg, turn, "error", key),
+                    msg_id=mail.message_id(cfg, turn, "error", key, iso(self.now)),
                     date=self.now,
                 )
-                mail.write_outbox(game, turn, [mail.Outgoing(f"error-{key}.eml", msg)])
+                stamp = self.now.astimezone(UTC).strftime("%Y%m%dt%H%M%S")
+                mail.write_outbox(game, turn, [mail.Outgoing(f"error-{key}-{stamp}.eml", msg)])
             save_record(game, self.record)
             self.errors_mailed += 1
             txn.commit(f"Error reported: {step}", [RECORD, f"outbox/{turn}"], git=is_git_repo(self.root))
@@ -295,7 +296,7 @@ STEP_WORDS = {
     "deadline": "setting the deadline",
     "remind": "writing the reminders",
     "votes": "writing the notices of draw and concession votes",
-    "settings": "reading game.yaml",
+    "settings": "reading the game (game.yaml, the current turn's state)",
 }
 
 
@@ -320,18 +321,20 @@ def _pass(root: Path, now: datetime, say: Log) -> None:
     game = Game(root)
     p = Pass(game, now, say)
     p.record = load_record(game)
-    sched: list[Schedule | None] = [None]
+    found: dict[str, Any] = {}
 
     def settings() -> None:
-        sched[0] = schedule_of(game)
-        game.current_turn()
+        found["schedule"] = schedule_of(game)
+        found["turn"] = turn = game.current_turn()
+        found["over"] = is_over(game, turn)
 
     if not p.step("settings", settings):
+        p.step("deliver", lambda: deliver(p))  # the error, to the game master
         return
-    schedule = sched[0]
+    schedule: Schedule | None = found["schedule"]
+    turn: str = found["turn"]
+    over: bool = found["over"]
     p.step("reports", lambda: mail_reports_left(p))
-    turn = game.current_turn()
-    over = is_over(game, turn)
     if not over and schedule is not None:
         p.step("deadline", lambda: ensure_deadline(p, schedule, turn))
     source = mail_source(game)

@@ -1,0 +1,118 @@
+"""The game master is told, once: an error met by ``moonshine run`` (a mailbox
+that cannot be read, a recipient the SMTP server refuses, a game file that
+cannot be read) is mailed to the game master the first time, written to
+run.log every time, and mailed again only once it was mended and came back.
+The rest of the pass goes on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from runkit import GM, address, letter, password, plain, to
+from test_mail import Recorder, Server, free_port, start_server
+
+from moonshine.cli import main
+from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.passwords import hash_password
+
+START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def smtp() -> Iterator[Server]:
+    srv = start_server(Recorder())
+    yield srv
+    srv.controller.stop()
+
+
+def game_with(tmp_path: Path, smtp: Server, source: str) -> Game:
+    game = new_game(tmp_path / "g", seed="errors", use_git=True)
+    cfg = game.config
+    people = dict(cfg.players)
+    for side in ("valley", "genna"):
+        people[side] = Player(name=side, email=[address(side)], password=hash_password(password(side)))
+    extra = {
+        "schedule": {"timezone": "UTC", "every": "48h"},
+        "smtp": smtp.smtp(),
+        "inbox": {"source": source},
+        "referee": {"email": GM},
+    }
+    save_config(game, replace(cfg, players=people, extra={**cfg.extra, **extra}))
+    return Game(game.root)
+
+
+def run(game: Game, now: datetime) -> str:
+    done = CliRunner().invoke(main, ["run", str(game.root), "--now", now.isoformat()])
+    assert "Traceback" not in done.output
+    assert done.exception is None or isinstance(done.exception, SystemExit), repr(done.exception)
+    return done.output
+
+
+def test_a_mailbox_that_cannot_be_read_is_reported_once(
+    tmp_path: Path, smtp: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MOONSHINE_IMAP_PASSWORD", "whatever")
+    port = free_port()  # nothing listens there
+    game = game_with(tmp_path, smtp, f"imap://judge@127.0.0.1:{port}/INBOX")
+    first = run(game, START)
+    assert "ERROR intake" in first and "cannot connect" in first
+    for minutes in (1, 2, 3):
+        again = run(game, START + timedelta(minutes=minutes))
+        assert "ERROR intake" in again  # in the log every time
+    errors = to(smtp.recorder, GM, "judge error")
+    assert len(errors) == 1
+    assert "reading the mailbox" in str(errors[0]["Subject"])
+    assert f"127.0.0.1:{port}" in plain(errors[0])
+    log = (game.root / "run.log").read_text(encoding="utf-8")
+    assert log.count("ERROR intake") == 4 and log.count("error mailed to the game master") == 1
+
+    # mended (a folder of .eml files), then broken again: mailed again
+    box = tmp_path / "mail"
+    box.mkdir()
+    text = game.config_path.read_text(encoding="utf-8")
+    game.config_path.write_text(text.replace(f"imap://judge@127.0.0.1:{port}/INBOX", str(box)), encoding="utf-8")
+    assert "ERROR" not in run(game, START + timedelta(minutes=4))
+    game.config_path.write_text(text, encoding="utf-8")
+    run(game, START + timedelta(minutes=5))
+    assert len(to(smtp.recorder, GM, "judge error")) == 2
+
+
+def test_a_refused_recipient_is_reported_once_and_not_retried(tmp_path: Path, smtp: Server) -> None:
+    box = tmp_path / "mail"
+    box.mkdir()
+    game = game_with(tmp_path, smtp, str(box))
+    smtp.recorder.refuse[address("genna")] = "550 5.1.1 No such user"
+    t = START + timedelta(hours=1)
+    (box / "1.eml").write_bytes(letter("valley", "sell all\n", t, "<v1@players.example.org>"))
+    (box / "2.eml").write_bytes(letter("genna", "sell all\n", t, "<g1@players.example.org>"))
+    out = run(game, t)
+    assert "ERROR deliver" in out and "genna@players.example.org" in out and "550" in out
+    assert len(to(smtp.recorder, address("valley"), "Re: orders")) == 1  # the others go on
+    for minutes in (1, 2):
+        run(game, t + timedelta(minutes=minutes))
+    errors = to(smtp.recorder, GM, "judge error")
+    assert len(errors) == 1
+    assert "550 5.1.1 No such user" in plain(errors[0])
+    assert len(smtp.recorder.received) == 2  # valley's acknowledgement and the error: nothing retried
+
+
+def test_a_game_file_that_cannot_be_read_is_reported_once(tmp_path: Path, smtp: Server) -> None:
+    box = tmp_path / "mail"
+    box.mkdir()
+    game = game_with(tmp_path, smtp, str(box))
+    run(game, START)  # the deadline: 48 hours on
+    state = game.state_path("spring-1924")
+    state.write_text(state.read_text(encoding="utf-8").replace("price:", "price: [", 1), encoding="utf-8")
+    late = START + timedelta(hours=49)
+    out = run(game, late)
+    assert "ERROR" in out and "state.yaml" in out
+    run(game, late + timedelta(minutes=1))
+    errors = to(smtp.recorder, GM, "judge error")
+    assert len(errors) == 1
+    assert "state.yaml" in plain(errors[0])
+    assert not (game.root / "turns" / "autumn-1924").exists()
