@@ -28,7 +28,7 @@ def wait_for_mail(games: Sequence[Path], seconds: float) -> bool:
                 continue
             with imap_box(game, source) as box:
                 conn = box._need()
-                if "IDLE" not in conn.capabilities:
+                if not offers_idle(conn):
                     return False
                 if box.pending():  # mail is there already: the next pass reads it
                     return True
@@ -36,6 +36,14 @@ def wait_for_mail(games: Sequence[Path], seconds: float) -> bool:
         except (MoonshineError, OSError, imaplib.IMAP4.error):
             return False
     return False
+
+
+def offers_idle(conn: imaplib.IMAP4) -> bool:
+    """Whether the server offers IDLE, asked after the login (many servers list
+    their extensions only then)."""
+    typ, data = conn.capability()
+    words = b" ".join(d for d in data if isinstance(d, bytes)).upper().split()
+    return typ == "OK" and b"IDLE" in words
 
 
 def idle(conn: imaplib.IMAP4, seconds: float) -> bool:

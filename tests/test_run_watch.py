@@ -1,0 +1,98 @@
+"""``moonshine run`` started while another job holds the game leaves it alone;
+``moonshine run --watch`` keeps running, and with an IMAP server that offers
+IDLE it answers a message as soon as it arrives instead of at the next poll."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from imapkit import PASSWORD, Server, client, imap_server
+from runkit import MOONSHINE, address, letter, make_game, post, to
+from test_mail import Recorder, start_server
+from test_mail import Server as SmtpServer
+
+from moonshine.gamelock import game_lock
+from moonshine.idle import offers_idle, wait_for_mail
+
+
+@pytest.fixture(scope="module")
+def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with imap_server(tmp_path_factory.mktemp("imap")) as s:
+        yield s
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    srv = start_server(Recorder())
+    yield srv
+    srv.controller.stop()
+
+
+def env() -> dict[str, str]:
+    e = {k: v for k, v in os.environ.items() if k not in ("MOONSHINE_NOW", "MOONSHINE_KILL_AT")}
+    e["MOONSHINE_IMAP_PASSWORD"] = PASSWORD
+    return e
+
+
+def test_a_busy_game_is_left_alone(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
+    schedule = {"every": "48h"}
+    game = make_game(tmp_path / "g", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="busy")
+    with game_lock(game.root, job="adjudicate spring-1924"):
+        done = subprocess.run(
+            [MOONSHINE, "run", str(game.root), "--now", "2026-11-30T08:00:00+00:00"],
+            env=env(),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "busy" in done.stdout and "adjudicate spring-1924" in done.stdout
+    assert "deadlines" not in game.config_path.read_text(encoding="utf-8")  # nothing done
+
+
+def test_watch_answers_at_once_with_imap_idle(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
+    conn = client(imap)
+    try:
+        assert offers_idle(conn)
+    finally:
+        conn.logout()
+    schedule = {"every": "48h"}
+    game = make_game(tmp_path / "g", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="idle")
+    post(imap, "idle")
+    proc = subprocess.Popen(
+        [MOONSHINE, "run", str(game.root), "--watch", "--passes", "2", "--interval", "60"],
+        env=env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while "deadline spring-1924" not in _log(game.root) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # the watcher is waiting in IDLE
+        sent = datetime.now(UTC)
+        post(imap, "idle", letter("valley", "sell all\n", sent, "<idle-1@players.example.org>"))
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, out + err
+    assert len(to(smtp.recorder, address("valley"), "Re: orders")) == 1
+    assert datetime.now(UTC) - sent < timedelta(seconds=25)  # not the 60 s poll
+
+
+def _log(root: Path) -> str:
+    path = root / "run.log"
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def test_without_an_imap_mailbox_the_watcher_polls(tmp_path: Path) -> None:
+    assert wait_for_mail([tmp_path], 0.1) is False  # not a game: nothing to wait on, the caller sleeps
