@@ -11,12 +11,12 @@ command language can take it as one of its commands. Absences are kept in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from moonshine.errors import StateError
 from moonshine.gamedir import Game, atomic_write_text
+from moonshine.records import dataclass
 
 FILE = "absences.yaml"
 MAX_DAYS = 60  # the longest absence a player may declare at once
@@ -141,3 +141,36 @@ def moved(due: datetime, absences: list[Absence], limit: timedelta, zone: Any = 
             after = datetime.combine(a.last + timedelta(days=1), local.timetz())
             new = min(after, due + limit)
     return new
+
+
+# -- by email: the command ``absent`` of the players' command language (moonshine.mailcmd) --
+
+
+def command(req: Any, cmd: Any) -> Any:
+    """``absent FIRST to LAST`` in a message (a ``mailcmd.Request`` and its
+    ``mailcmd.Command``): recorded for the gang whose password checked out."""
+    from moonshine.mailcmd import Result
+    from moonshine.mailtext import phrase
+
+    try:
+        absence = parse(cmd.written, today=req.now.date())
+    except AbsenceError as exc:
+        return Result(cmd, False, phrase("absence.bad", why=str(exc)))
+    add(req.game, req.gang, absence)
+    limit = _limit(req.game)
+    if limit:
+        return Result(cmd, True, phrase("absence.moved", span=absence.text(), limit=_hours(limit)))
+    return Result(cmd, True, phrase("absence.noted", span=absence.text()))
+
+
+def _limit(game: Game) -> timedelta:
+    raw = game.config.extra.get("schedule")
+    if not isinstance(raw, dict) or not raw.get("absence"):
+        return timedelta(0)
+    from moonshine.schedule import parse_duration
+
+    return parse_duration(raw["absence"], "schedule.absence")
+
+
+def _hours(d: timedelta) -> str:
+    return f"{int(d.total_seconds() // 3600)} h"

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "votes": ("mail", "votes_cmd", "Write (and --send) the notices draw and concession votes owe."),
     "report": ("report", "report", "Write a turn's reports, bulletin and map pictures."),
     "site": ("site", "site", "Write the game's public record as a static web site."),
+    "takeover": ("takeover", "takeover", "Hand a gang to a new player: new address, new password, its history."),
     "run": ("run", "run", "One pass of the judge: mail in, answers, reminders, adjudication, reports."),
 }
 

@@ -51,6 +51,7 @@ from moonshine.journal import recover, transaction
 from moonshine.schedule import Schedule, parse_schedule
 
 RECORD = "judge.yaml"
+ABSENCES = "absences.yaml"  # moonshine.absence.FILE
 LOG = "run.log"
 
 Log = Callable[[str], None]
@@ -67,10 +68,12 @@ class Record:
     reminded: dict[str, list[str]] = field(default_factory=dict)  # turn -> reminder times done
     mailed: list[str] = field(default_factory=list)  # turns whose reports went to the outbox
     errors: dict[str, dict[str, str]] = field(default_factory=dict)  # key -> step, text, since
+    scheduled: dict[str, str] = field(default_factory=dict)  # turn -> its deadline before an absence moved it
 
     def data(self) -> dict[str, Any]:
         return {
             "opened": dict(sorted(self.opened.items())),
+            "scheduled": dict(sorted(self.scheduled.items())),
             "reminded": {t: sorted(v) for t, v in sorted(self.reminded.items())},
             "mailed": list(self.mailed),
             "errors": {k: self.errors[k] for k in sorted(self.errors)},
@@ -94,6 +97,7 @@ def load_record(game: Game) -> Record:
             reminded={str(k): [str(x) for x in v or []] for k, v in (raw.get("reminded") or {}).items()},
             mailed=[str(x) for x in raw.get("mailed") or []],
             errors={str(k): {str(a): str(b) for a, b in v.items()} for k, v in (raw.get("errors") or {}).items()},
+            scheduled={str(k): str(v) for k, v in (raw.get("scheduled") or {}).items()},
         )
     except (AttributeError, TypeError):
         raise StateError(str(path), "", "not a record of the judge; move it away to start a new one") from None
@@ -340,6 +344,8 @@ def _pass(root: Path, now: datetime, say: Log) -> None:
     source = mail_source(game)
     if source is not None and not over:
         p.step("intake", lambda: intake(p, schedule, turn, source))
+    if not over and schedule is not None and schedule.absence:
+        p.step("deadline", lambda: move_for_absence(p, schedule, turn))
     if not over and schedule is not None:
         p.step("remind", lambda: remind(p, schedule, turn))
     p.step("votes", lambda: vote_notices(p, turn))
@@ -376,6 +382,31 @@ def ensure_deadline(p: Pass, schedule: Schedule, turn: str) -> None:
     p.log(f"deadline {turn}: {iso(due)} (opened {iso(opened)})")
 
 
+def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
+    """The deadline moved past the absences of the gangs it waits for (by at most
+    ``schedule.absence``), once, from the deadline the schedule gave."""
+    from moonshine.absence import load, moved
+    from moonshine.deadlines import write_deadline
+    from moonshine.zones import zone_of
+
+    game = p.game
+    due = mail.deadline(game.config, turn)
+    if due is None:
+        return
+    scheduled = parse_iso(p.record.scheduled[turn]) if turn in p.record.scheduled else due
+    waiting = set(expected(game, turn))
+    away = [a for side, items in load(game).items() if side in waiting for a in items]
+    new = moved(scheduled, away, schedule.absence, zone_of(game.config, None))
+    if new <= due:
+        return
+    with transaction(p.root, f"run: deadline {turn}", notify=p.log) as txn:
+        write_deadline(game, turn, new)
+        p.record.scheduled.setdefault(turn, iso(scheduled))
+        save_record(game, p.record)
+        txn.commit(f"Deadline of {turn} moved for an absence: {iso(new)}", [GAME_FILE, RECORD], git=is_git_repo(p.root))
+    p.log(f"deadline {turn} moved for an absence: {iso(new)} (was {iso(due)})")
+
+
 def closes(game: Game, schedule: Schedule | None, turn: str, now: datetime) -> tuple[datetime | None, list[str]]:
     """When ``turn`` is adjudicated (None: no deadline), and who is missing."""
     due = mail.deadline(game.config, turn)
@@ -403,7 +434,8 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str) -> None:
     due = mail.deadline(game.config, turn)
     end, waiting = closes(game, schedule, turn, p.now)
     in_grace = due is not None and end is not None and due < p.now < end and bool(waiting)
-    paths = [f"orders/{turn}", f"outbox/{turn}", "press", "votes.yaml"]  # the commands' press logs and votes too
+    # the commands' press logs, votes and absences too
+    paths = [f"orders/{turn}", f"outbox/{turn}", "press", "votes.yaml", ABSENCES]
     forward = (f"Orders by mail for {turn}", paths, is_git_repo(p.root))
     with transaction(p.root, f"run: inbox {turn}", wait=LOCK_WAIT, notify=p.log, forward=forward):
         outcomes = process(game, source, turn=turn, late_ok=in_grace, now=p.now)

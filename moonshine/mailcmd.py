@@ -42,6 +42,7 @@ from moonshine.records import dataclass, field
 
 PRESS, BROADCAST, DRAW, CONCEDE, VOTE = "press", "broadcast", "draw", "concede", "vote"
 STATUS, HISTORY, HELP, PREDICT, OBSERVE, UNKNOWN = "status", "history", "help", "predict", "observe", "unknown"
+ABSENT = "absent"  # moonshine.absence
 BLOCKS = (PRESS, BROADCAST, PREDICT)
 
 # keyword (accents removed, lower case) -> command; English first, then French
@@ -69,6 +70,9 @@ KEYWORDS: dict[str, str] = {
     "prediction": PREDICT,
     "observe": OBSERVE,
     "observer": OBSERVE,
+    "absent": ABSENT,
+    "absence": ABSENT,
+    "away": ABSENT,
 }
 # the keyword each command is shown with, per language
 SHOWN: dict[str, dict[str, str]] = {
@@ -84,6 +88,7 @@ SHOWN: dict[str, dict[str, str]] = {
         HELP: "aide",
         PREDICT: "prédire",
         OBSERVE: "observer",
+        ABSENT: "absent",
     },
 }
 _END = re.compile(r"^(?:end|fin|endpress|endpredict)(?:\s+(?:of\s+|de\s+(?:la\s+)?)?[a-z]+)?\s*\.?$")
@@ -247,7 +252,7 @@ def _handle(req: Request, cmd: Command) -> Result:
             return Result(cmd, False, phrase("press.not_player", sender=req.sender))
         else:
             return Result(cmd, False, phrase("cmd.players_only", command=_shown(req, cmd.name)))
-    from moonshine import info, press, votes, whatif
+    from moonshine import absence, info, press, votes, whatif
 
     handlers: dict[str, Handler] = {
         PRESS: press.private,
@@ -260,6 +265,7 @@ def _handle(req: Request, cmd: Command) -> Result:
         HELP: info.help_text,
         OBSERVE: info.observe,
         PREDICT: whatif.predict,
+        ABSENT: absence.command,
     }
     return handlers[cmd.name](req, cmd)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from moonshine import playertext
+from moonshine import absencetext, playertext
 from moonshine.i18n import check_language, template, the_turn, turn_label
 from moonshine.records import dataclass
 from moonshine.turns import Turn
@@ -265,6 +265,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 MESSAGES.update(playertext.MESSAGES)  # the players' commands by mail: press, votes, status...
+MESSAGES.update(absencetext.MESSAGES)  # the absent command (moonshine.absence)
 
 MONTHS_FR = (
     "janvier",

@@ -1,0 +1,181 @@
+"""A gang (or a power) handed to a new player (``moonshine takeover GANG --email
+ADDR``): the gang's addresses become the new player's alone, it gets a new
+password (the old one no longer works), and the new player is mailed the
+gang's history, every report so far. The password goes in a message of its
+own, sent at once and never written to the outbox or to git; the history goes
+through the outbox like any other mail."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from moonshine import mail
+from moonshine.errors import GameError
+from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, is_git_repo, save_config
+from moonshine.passwords import check_new_password, edit_password_line, hash_password
+
+WORDS = (
+    "amber", "barrel", "copper", "depot", "ember", "fiddle", "garnet", "harbor", "ivory", "juniper", "kettle",
+    "lantern", "marble", "nickel", "oyster", "pepper", "quarry", "ribbon", "saddle", "timber", "umber", "velvet",
+    "walnut", "yonder", "zephyr", "cobalt", "dapple", "falcon", "gravel", "hollow", "meadow", "willow",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Handover:
+    side: str
+    email: str
+    password: str  # shown to the game master only when it could not be mailed
+    history: list[str]  # the turns whose reports the new player gets
+    history_file: str  # the outbox file of the history message
+    password_mailed: bool
+    problem: str = ""
+
+
+def new_password() -> str:
+    """Three words and a number: easy to type on a ``password:`` line."""
+    words = [secrets.choice(WORDS) for _ in range(3)]
+    return "-".join(words) + f"-{secrets.randbelow(90) + 10}"
+
+
+def _address(text: str) -> str:
+    addr = text.strip()
+    if not re.fullmatch(r"[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+", addr):
+        raise GameError(f"{text!r} is not an email address (expected e.g. ann@example.org)")
+    return addr
+
+
+def history(game: Game, side: str) -> list[tuple[str, str]]:
+    """(turn, report text) of every turn reported so far, oldest first."""
+    out = []
+    for turn in game.turns():
+        path = game.turn_dir(turn) / mail.REPORTS / f"{side}.txt"
+        if path.is_file():
+            out.append((turn, path.read_text(encoding="utf-8")))
+    return out
+
+
+def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send: bool = True) -> Handover:
+    from moonshine.journal import transaction
+
+    side = game.side_by_name(gang)
+    if side is None:
+        raise GameError(f"no {game.side_word} {gang!r} in this game ({game.side_word}s: {', '.join(game.sides())})")
+    addr = _address(email)
+    password = new_password()
+    check_new_password(password)
+    cfg = game.config
+    old = cfg.players.get(side, Player())
+    player = replace(old, name=name if name is not None else old.name, email=[addr], password=hash_password(password))
+    want = replace(cfg, players={**cfg.players, side: player})
+    turn = game.current_turn()
+    past = history(game, side)
+    now = datetime.now(UTC).replace(microsecond=0)
+    lang = cfg.language
+    side_name = game.sides()[side]
+    stamp = now.strftime("%Y%m%dt%H%M%S")
+    body = (
+        f"{player.name or 'Hello'},\n\nYou now lead {side_name} in '{cfg.title}'. The current turn is {turn}. "
+        "Your password comes in a separate message. Below is your side's history: every report it received "
+        f"so far ({len(past)}).\n\n"
+        + "\n\n".join(f"==== {t} ====\n\n{text.rstrip()}" for t, text in past)
+        + "\n\n-- \n"
+        + f"The referee of {cfg.title}\n"
+    )
+    msg = mail.text_message(
+        sender=mail.from_address(cfg),
+        to=[addr],
+        subject=f"{mail.subject_prefix(cfg)} {side_name} is yours: the history so far",
+        body=body,
+        msg_id=mail.message_id(cfg, turn, "takeover", side, addr, stamp),
+        date=now,
+        reply_to=mail.from_address(cfg),
+    )
+    name_eml = f"takeover-{side.lower()}-{stamp}.eml"
+    with transaction(game.root, f"takeover {side}") as txn:
+        only_password = replace(cfg, players={**cfg.players, side: replace(old, password=player.password)})
+        text = edit_password_line(game.config_path.read_text(encoding="utf-8"), side, only_password, game)
+        if text is not None:
+            text = _edit_line(text, side, "email", f"[{addr}]")
+        if text is not None and name is not None and name != old.name:
+            text = _edit_line(text, side, "name", json.dumps(name))
+        if text is None or not _same(text, want, game):
+            save_config(game, want)
+        else:
+            atomic_write_text(game.config_path, text)
+        game._config = None
+        mail.write_outbox(game, turn, [mail.Outgoing(name_eml, msg)])
+        txn.commit(f"{side} handed to a new player", ["game.yaml", f"outbox/{turn}"], git=is_git_repo(game.root))
+    mailed, problem = False, ""
+    if send:
+        mailed, problem = _mail_password(game, side_name, addr, password, turn, lang)
+    return Handover(side, addr, password, [t for t, _ in past], name_eml, mailed, problem)
+
+
+def _edit_line(text: str, side: str, key: str, value: str) -> str | None:
+    """``players.SIDE.KEY`` set to ``value`` on its one line; None for another layout."""
+    from moonshine import yamlio
+
+    raw = yamlio.loads(text, "game.yaml")
+    entry = (raw.get("players") or {}).get(side) if isinstance(raw, dict) else None
+    if not isinstance(entry, yamlio.LineDict) or key not in entry:
+        return None
+    lines = text.splitlines(keepends=True)
+    i = entry.line_of(key) - 1
+    pattern = rf"^(\s*{key}:[ \t]*)(\[[^\]\n]*\]|'[^']*'|\"[^\"]*\"|[^#\s\[][^#\n]*?|)([ \t]+#.*)?(\r?\n)?$"
+    m = re.match(pattern, lines[i])
+    if m is None:
+        return None
+    lines[i] = f"{m.group(1).rstrip()} {value}{m.group(3) or ''}\n"
+    if not m.group(2):  # a block list under the key: its items go
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        while i + 1 < len(lines) and lines[i + 1].strip():
+            nxt = lines[i + 1]
+            deeper = len(nxt) - len(nxt.lstrip()) > indent
+            item = len(nxt) - len(nxt.lstrip()) == indent and nxt.lstrip().startswith("- ")
+            if not (deeper or item):
+                break
+            del lines[i + 1]
+    return "".join(lines)
+
+
+def _same(text: str, want: GameConfig, game: Game) -> bool:
+    from moonshine.errors import MoonshineError
+    from moonshine.gamedir import load_config_text
+
+    try:
+        return load_config_text(text, str(game.config_path)) == want
+    except MoonshineError:
+        return False
+
+
+def _mail_password(game: Game, side_name: str, addr: str, password: str, turn: str, lang: str) -> tuple[bool, str]:
+    """Send the password at once, in a message kept nowhere."""
+    cfg = game.config
+    try:
+        settings = mail.smtp_settings(cfg)
+        smtp_password = settings.password()
+    except GameError as exc:
+        return False, str(exc)
+    now = datetime.now(UTC).replace(microsecond=0)
+    msg = mail.text_message(
+        sender=mail.from_address(cfg),
+        to=[addr],
+        subject=f"{mail.subject_prefix(cfg)} your password for {side_name}",
+        body=(
+            f"Your password for {side_name} in '{cfg.title}':\n\n    {password}\n\n"
+            f"Put it on a 'password:' line of every message you send to the judge. Keep it to yourself.\n"
+        ),
+        msg_id=mail.message_id(cfg, turn, "password", addr, now.isoformat()),
+        date=now,
+    )
+    done = asyncio.run(mail._deliver(msg, [addr], settings, smtp_password, lambda _: None))
+    if addr in done.delivered:
+        return True, ""
+    why = done.failed.get(addr) or done.unknown.get(addr) or "not delivered"
+    return False, why
