@@ -159,12 +159,12 @@ def parse_iso(text: str) -> datetime:
 # -- who is expected to send orders ---------------------------------------------------------
 
 
-def expected(game: Game, turn: str) -> list[str]:
+def expected(game: Game, turn: str, *, players_only: bool = True) -> list[str]:
     """The sides that have something to order this turn (every gang in Moonshine;
-    in a classic game the powers with units, retreats or adjustments) and a
-    player with an address: the ones the judge waits for."""
+    in a classic game the powers with units, retreats or adjustments) and (with
+    ``players_only``) a player with an address: the ones the judge waits for."""
     cfg = game.config
-    sides = [s for s in game.sides() if mail.player_addresses(cfg, s)]
+    sides = [s for s in game.sides() if mail.player_addresses(cfg, s) or not players_only]
     if not game.is_classic:
         return sides
     from moonshine.classic.adjustments import adjustment_counts
@@ -553,9 +553,9 @@ def _duration(d: Any) -> str:
 
 def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
     game = p.game
-    expected_sides = expected(game, turn)
     end, waiting = closes(game, schedule, turn, p.now)
-    if expected_sides and (end is None or p.now < end):
+    nothing_to_order = game.is_classic and not expected(game, turn, players_only=False)
+    if not nothing_to_order and (end is None or p.now < end):
         return  # before the deadline (and the grace), or no deadline at all
     late = f"; no orders from {', '.join(waiting)} (they hold)" if waiting else ""
     if game.is_classic:
@@ -563,7 +563,7 @@ def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
     else:
         from moonshine.runner import adjudicate_game
 
-        adjudicate_game(game, turn, force=not expected_sides, now=p.now, notify=p.log)
+        adjudicate_game(game, turn, now=p.now, notify=p.log)
     p.log(f"adjudicated {turn}{late}; next: {game.current_turn()}")
     game._config = None
 

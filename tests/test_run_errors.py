@@ -116,3 +116,13 @@ def test_a_game_file_that_cannot_be_read_is_reported_once(tmp_path: Path, smtp: 
     assert len(errors) == 1
     assert "state.yaml" in plain(errors[0])
     assert not (game.root / "turns" / "autumn-1924").exists()
+
+
+def test_a_game_without_players_waits_for_its_deadline(tmp_path: Path) -> None:
+    game = new_game(tmp_path / "g", seed="empty", use_git=False)
+    save_config(game, replace(game.config, extra={"schedule": {"timezone": "UTC", "every": "48h"}}))
+    game = Game(game.root)
+    for hours in (0, 1, 47):
+        assert "adjudicated" not in run(game, START + timedelta(hours=hours))
+    assert "adjudicated spring-1924" in run(game, START + timedelta(hours=48))
+    assert "adjudicated" not in run(game, START + timedelta(hours=48, minutes=1))  # the next turn waits too
