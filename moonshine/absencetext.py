@@ -16,6 +16,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Absence notée : {span}. Une date limite qui y tombe est repoussée au lendemain, de {limit} au plus "
         "(la limite du meneur de jeu) ; au-delà, les ordres reçus tiennent et sans ordres vos unités tiennent.",
     },
+    "help.cmd.absent": {
+        "en": "{keyword} 2026-12-01 to 2026-12-05: you will be away; the judge does not wait for your orders then",
+        "fr": "{keyword} du 2026-12-01 au 2026-12-05 : vous serez absent ; l'arbitre n'attend alors pas vos ordres",
+    },
     "absence.bad": {
         "en": "not read as an absence: {why}.",
         "fr": "pas lue comme une absence : {why}.",
