@@ -183,7 +183,9 @@ def _suggest(word: str, line: str, order_words: Collection[str]) -> str:
     arrows, long sentences)."""
     if len(word) < 4 or word in order_words or re.search(r"[\d\-=>]", line) or len(line.split()) > 6:
         return ""
-    found = difflib.get_close_matches(word, list(KEYWORDS), n=1, cutoff=0.75)
+    # not ``absent``: its line has dates (no suggestion anyway), and "Sent from my iPhone" is no absence
+    candidates = [k for k, c in KEYWORDS.items() if c != ABSENT]
+    found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.75)
     return found[0] if found else ""
 
 
