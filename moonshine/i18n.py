@@ -356,6 +356,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "credits": {"en": "Credits", "fr": "Crédits"},
     "map.alt": {"en": "Map of {title}", "fr": "Carte : {title}"},
+    "section.charts": {"en": "How the game is going", "fr": "Le cours de la partie"},
+    "charts.attached": {"en": "The charts are attached ({names}).", "fr": "Les graphiques sont joints ({names})."},
     "map.title_shows": {
         "en": "the orders, and the position after them",
         "fr": "les ordres, et la position qui en résulte",

@@ -308,10 +308,29 @@ def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
     return [base / f"{stem}.txt", base / f"{stem}.html", base / "map.png"]
 
 
-def mail_pictures(html: str) -> str:
-    """A report's HTML as saved (showing the ``map.png`` beside it) made the mail's
-    body: the map becomes the attached picture, ``cid:map.png``."""
-    return html.replace('src="map.png"', 'src="cid:map.png"').replace('href="map.png"', 'href="cid:map.png"')
+CHARTS = ("vp.png", "price.png")  # the bulletin's charts, beside it (moonshine.reports.CHART_FILES)
+
+
+def mail_pictures(html: str, names: Sequence[str] = ("map.png",)) -> str:
+    """A report's HTML as saved (showing the ``map.png`` beside it, and the bulletin
+    its charts) made the mail's body: each picture becomes the attached one, ``cid:NAME``."""
+    for name in names:
+        html = html.replace(f'src="{name}"', f'src="cid:{name}"').replace(f'href="{name}"', f'href="cid:{name}"')
+    return html
+
+
+def chart_pictures(game: Game, turn: str) -> list[tuple[str, bytes]]:
+    """The bulletin's charts written beside it (none for a game whose reports have none)."""
+    base = game.turn_dir(turn) / REPORTS
+    out = []
+    for name in CHARTS:
+        path = base / name
+        if path.is_file():
+            try:
+                out.append((name, path.read_bytes()))
+            except OSError as exc:
+                raise GameError(f"cannot read {path}: {exc}") from None
+    return out
 
 
 def _read_reports(paths: list[Path], turn: str) -> tuple[str, str, bytes, datetime]:
@@ -339,11 +358,14 @@ def _report_message(
     files: tuple[str, str, bytes, datetime],
     earlier: Sequence[str] = (),
     results: bytes | None = None,
+    pictures: Sequence[tuple[str, bytes]] = (),
 ) -> EmailMessage:
     """``earlier``: Message-IDs of versions of this report already mailed; a
-    different one is a correction, marked in its subject and first line."""
+    different one is a correction, marked in its subject and first line.
+    ``pictures``: more pictures the HTML shows (the bulletin's charts), attached."""
     text, html, png, date = files
-    content = hashlib.sha256(b"\0".join((text.encode("utf-8"), html.encode("utf-8"), png))).hexdigest()
+    parts = (text.encode("utf-8"), html.encode("utf-8"), png, *(data for _, data in pictures))
+    content = hashlib.sha256(b"\0".join(parts)).hexdigest()
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
     if earlier and msg_id not in earlier:
         mark, line = CORRECTED.get(cfg.language, CORRECTED["en"])
@@ -353,9 +375,14 @@ def _report_message(
         at = body.end() if body else 0
         html = f"{html[:at]}\n<p><strong>{line}</strong></p>\n{html[at:]}"
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
-    html = mail_pictures(html)
+    html = mail_pictures(html, ("map.png", *(name for name, _ in pictures)))
     msg.add_alternative(html, subtype="html", cte=_cte(html))
     msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid="<map.png>")
+    for name, data in pictures:
+        stem = name.removesuffix(".png")
+        msg.add_attachment(
+            data, maintype="image", subtype="png", filename=f"moonshine-{turn}-{stem}.png", cid=f"<{name}>"
+        )
     if results is not None:  # the turn's results for players' tools (moonshine.resultsjson)
         stem = f"moonshine-{turn}" + ("" if key == "bulletin" else f"-{key.lower()}")
         msg.add_attachment(results, maintype="application", subtype="json", filename=f"{stem}.json")
@@ -409,6 +436,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
             subject=subject,
             files=files,
             earlier=sent_versions(game, turn, "bulletin.eml"),
+            pictures=chart_pictures(game, turn),
             results=resultsjson.attachment(game, turn),
         )
         out.append(Outgoing("bulletin.eml", msg))

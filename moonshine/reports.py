@@ -38,6 +38,7 @@ REPORTS_DIR = "reports"
 MAP_FILE = "map.png"
 MAP_CID = "cid:map.png"
 MAP_WIDTH = 1000
+CHART_FILES = ("vp.png", "price.png")  # the bulletin's charts, beside it and attached to its mail
 
 
 # -- the results, typed -------------------------------------------------------------------
@@ -1209,6 +1210,7 @@ def bulletin_context(
     language: str | None = None,
     for_email: bool = False,
     before: GameState | None = None,
+    charts: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """Everything the public bulletin shows, already in its language. Nothing here
     comes from a gang's lines, bids, ledger, stocks or cash. With the turn's opening
@@ -1261,6 +1263,8 @@ def bulletin_context(
     total = sum(gmap.raid_table.values())
     ctx = _common(gmap, config, res, w, for_email)
     winners = _winner_line(gmap, res, w)
+    ctx["charts"] = [{"src": f"cid:{n}" if for_email else n, "title": t} for n, t in charts]
+    ctx["chart_names"] = ", ".join(n for n, _ in charts)
     if before is not None:
         ctx.update(_story_context(gmap, res, before, nxt, w, winners))
     else:
@@ -1402,10 +1406,14 @@ def render_bulletin(
     html: bool = False,
     for_email: bool = False,
     before: GameState | None = None,
+    charts: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The public bulletin (text, or HTML with ``html=True``); with the turn's opening
-    state ``before``, its story and what changed."""
-    ctx = bulletin_context(gmap, config, data, nxt, language=language, for_email=for_email, before=before)
+    state ``before``, its story and what changed; ``charts``: the pictures of the
+    charts beside it (file name, title)."""
+    ctx = bulletin_context(
+        gmap, config, data, nxt, language=language, for_email=for_email, before=before, charts=charts
+    )
     return _render("bulletin.html.j2" if html else "bulletin.txt.j2", ctx)
 
 
@@ -1421,6 +1429,7 @@ def render_all(
     for_email: bool = False,
     seed: str | None = None,
     before: GameState | None = None,
+    charts: Sequence[tuple[str, str]] = (),
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
     and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
@@ -1435,7 +1444,7 @@ def render_all(
     if bulletin:
         for html, ext in ((False, "txt"), (True, "html")):
             out[f"bulletin.{ext}"] = render_bulletin(
-                gmap, config, res, nxt, language=language, html=html, for_email=for_email, before=before
+                gmap, config, res, nxt, language=language, html=html, for_email=for_email, before=before, charts=charts
             )
     return out
 
@@ -1532,6 +1541,16 @@ def write_reports(
         res = as_results(written_turn[0], source=source)
         _check_turn(game, turn, res, source)
         nxt = written_turn[1]
+    base = reports_dir(game, turn)
+    written: list[Path] = []
+    chart_files: list[tuple[str, str]] = []
+    if bulletin and pictures:
+        from moonshine import charts, site
+
+        for name, chart in zip(CHART_FILES, site.charts_until(game, turn, res, lang), strict=True):
+            atomic_write_bytes(base / name, charts.png(chart))
+            written.append(base / name)
+            chart_files.append((name, chart.title))
     texts = render_all(
         gmap,
         game.config,
@@ -1543,9 +1562,8 @@ def write_reports(
         for_email=for_email,
         seed=game.receipt_seed(),
         before=opening_state(game, turn),
+        charts=chart_files,
     )
-    base = reports_dir(game, turn)
-    written: list[Path] = []
     for name, text in texts.items():
         path = base / name
         atomic_write_text(path, text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import shutil
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from moonshine import charts, i18n
@@ -21,7 +22,9 @@ from moonshine.gamedir import Game, atomic_write_bytes, atomic_write_text
 from moonshine.records import dataclass
 from moonshine.reports import (
     RESULTS_FILE,
+    TurnResults,
     bulletin_context,
+    load_results,
     load_turn,
     map_title,
     opening_state,
@@ -125,18 +128,8 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         ctx["site_words"] = WORDS[lang]
         atomic_write_text(page_dir / "index.html", render_template("site_turn.html.j2", ctx))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
-    labels = [_short(t, lang) for t in turns]
-    gangs = {k: (g.name, g.colour) for k, g in gmap.gangs.items()}
     words = WORDS[lang]
-    vp = charts.vp_chart(
-        words["vp"],
-        labels,
-        vp_rows,
-        gangs,
-        target=game.config.house.victory_vp,
-        target_label=words["vp_goal"].format(vp=game.config.house.victory_vp),
-    )
-    price = charts.price_chart(words["price"], labels, prices, words["price_series"])
+    vp, price = game_charts(game, turns, vp_rows, prices, lang)
     for name, chart in (("vp", vp), ("price", price)):
         atomic_write_bytes(out / f"{name}.png", charts.png(chart))
         atomic_write_text(out / f"{name}.svg", charts.svg(chart))
@@ -162,6 +155,38 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     atomic_write_text(out / "index.html", index)
     written.insert(0, out / "index.html")
     return written
+
+
+def game_charts(
+    game: Game, turns: Sequence[str], vp: Sequence[Mapping[str, int]], prices: Sequence[float], language: str
+) -> tuple[charts.Chart, charts.Chart]:
+    """The charts of the game so far: victory points per gang, and the price of a
+    crate, at each of ``turns`` (``vp`` and ``prices`` one per turn)."""
+    words = WORDS[language]
+    labels = [_short(t, language) for t in turns]
+    gangs = {k: (g.name, g.colour) for k, g in game.map.gangs.items()}
+    vp_chart = charts.vp_chart(
+        words["vp"],
+        labels,
+        vp,
+        gangs,
+        target=game.config.house.victory_vp,
+        target_label=words["vp_goal"].format(vp=game.config.house.victory_vp),
+    )
+    return vp_chart, charts.price_chart(words["price"], labels, prices, words["price_series"])
+
+
+def charts_until(game: Game, turn: str, res: TurnResults, language: str) -> tuple[charts.Chart, charts.Chart]:
+    """The charts of the game from its first turn to ``turn``, whose results are ``res``
+    (the earlier turns' are read from the game directory)."""
+    turns = [t for t in adjudicated_turns(game) if Turn.parse(t) < Turn.parse(turn)]
+    vp: list[Mapping[str, int]] = []
+    prices: list[float] = []
+    for t in turns:
+        earlier = load_results(game.turn_dir(t) / RESULTS_FILE)
+        vp.append(dict(earlier.vp))
+        prices.append(earlier.price / 100)
+    return game_charts(game, [*turns, turn], [*vp, dict(res.vp)], [*prices, res.price / 100], language)
 
 
 def _short(turn: str, language: str) -> str:

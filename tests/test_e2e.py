@@ -227,8 +227,14 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert b"\nBcc:" not in content
     bulletin = message_from_bytes(content, policy=policy.default)
     assert isinstance(bulletin, EmailMessage)
-    picture, results = bulletin.iter_attachments()
+    charts = [(reports / name).read_bytes() for name in ("vp.png", "price.png")]
+    picture, vp, price, results = bulletin.iter_attachments()
     assert picture.get_content() == png and results.get_filename() == f"moonshine-{TURN}.json"
+    assert [vp.get_content(), price.get_content()] == charts  # the charts, shown by the HTML
+    assert [a["Content-ID"] for a in (picture, vp, price)] == ["<map.png>", "<vp.png>", "<price.png>"]
+    shown = bulletin.get_body(("html",))
+    assert shown is not None
+    assert all(f'src="cid:{name}"' in shown.get_content() for name in ("map.png", "vp.png", "price.png"))
 
     again = run(game, "mail", TURN, "--send")
     assert again.exit_code == 0, again.output

@@ -215,6 +215,13 @@ def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
     return g
 
 
+def _charts(lang: str) -> list[tuple[str, str]]:
+    """The bulletin's charts as the game master's job writes them beside it."""
+    from moonshine.site import WORDS
+
+    return [("vp.png", WORDS[lang]["vp"]), ("price.png", WORDS[lang]["price"])]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     """The sample game's spring-1924 reports, from a real adjudication, as stored."""
@@ -222,7 +229,10 @@ def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     seed = adjudicated.receipt_seed()
     assert seed is not None  # the receipts are in the golden files
     before = adjudicated.load_state("spring-1924")
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, language=lang, seed=seed, before=before)
+    charts = _charts(lang)
+    files = render_all(
+        adjudicated.map, adjudicated.config, res, nxt, language=lang, seed=seed, before=before, charts=charts
+    )
     for name, text in files.items():
         if name.endswith(".html"):
             assert_html(text)
@@ -236,7 +246,15 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
     base = adjudicated.turn_dir("spring-1924") / "reports"
     res, nxt = load_turn(adjudicated, "spring-1924")
     before = adjudicated.load_state("spring-1924")
-    files = render_all(adjudicated.map, adjudicated.config, res, nxt, seed=adjudicated.receipt_seed(), before=before)
+    files = render_all(
+        adjudicated.map,
+        adjudicated.config,
+        res,
+        nxt,
+        seed=adjudicated.receipt_seed(),
+        before=before,
+        charts=_charts(adjudicated.config.language),
+    )
     for name, text in files.items():
         assert (base / name).read_text(encoding="utf-8") == text, name
     svg, png = render_map(adjudicated.map, res, nxt, adjudicated.config.language)
@@ -645,13 +663,16 @@ def test_write_reports_writes_every_file(written: tuple[Game, list[Path]], sampl
     names = sorted(p.name for p in base.iterdir())
     expected = sorted(
         [f"{g}.{e}" for g in game.map.gangs for e in ("txt", "html")]
-        + ["bulletin.txt", "bulletin.html", "map.svg", "map.png"]
+        + ["bulletin.txt", "bulletin.html", "map.svg", "map.png", "vp.png", "price.png"]
     )
     assert names == expected == sorted(p.name for p in paths)
     assert (base / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = (base / "map.svg").read_text(encoding="utf-8")
     assert "Chicago, spring 1924" in svg
     assert 'data-from="UPT"' in svg and 'data-to="ROG"' in svg  # this turn's orders are drawn
+    bulletin = (base / "bulletin.html").read_text(encoding="utf-8")
+    for chart in ("vp.png", "price.png"):  # the charts, beside the bulletin that shows them
+        assert (base / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f'src="{chart}"' in bulletin
     saved = (base / "outfit.html").read_text(encoding="utf-8")
     assert 'src="map.png"' in saved and "cid:" not in saved  # opened from the disk, it shows the map beside it
 
