@@ -51,10 +51,13 @@ def run(game: Game, *args: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_every_report_mail_carries_the_turns_results_as_valid_json(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_report_mail_carries_the_turns_results_as_valid_json(
+    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+) -> None:
     recorder, port = smtp
     recorder.received.clear()
-    t = make_table(tmp_path, port, recorder)
+    t = make_table(tmp_path, port, recorder, language=language)
     t.send(ADDRESSES["valley"][0], message("valley", "H LOO - LIT", "bribe LAK 1.50"))
     t.send(ADDRESSES["outfit"][0], message("outfit", "H LIN hold", "bribe LAK 2.50"))
     t.judge()

@@ -195,10 +195,13 @@ def test_status_history_help_and_observe(tmp_path: Path, smtp: tuple[Recorder, i
     assert any(STRANGER in x for x in t.texts_of(GM))
 
 
-def test_observers_get_the_bulletin_and_never_a_report(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_observers_get_the_bulletin_and_never_a_report(
+    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+) -> None:
     from moonshine import mail
 
-    t = table(tmp_path, smtp)
+    t = table(tmp_path, smtp, language=language)
     base = t.game.turn_dir(TURN) / "reports"
     base.mkdir(parents=True, exist_ok=True)
     for gang in t.game.sides():
