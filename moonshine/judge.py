@@ -470,8 +470,8 @@ REMIND = {
         "fr": "La date limite est le {due} ({left}).",
     },
     "grace": {
-        "en": "A gang that has sent no orders by then gets {grace} more; after that its units hold.",
-        "fr": "Un gang sans ordres à cette heure a encore {grace} ; ensuite ses unités tiennent.",
+        "en": "Whoever has sent no orders by then gets {grace} more; after that their units hold.",
+        "fr": "Qui n'a pas envoyé d'ordres à cette heure a encore {grace} ; ensuite ses unités tiennent.",
     },
 }
 

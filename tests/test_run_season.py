@@ -93,7 +93,8 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     assert len(to(rec, address("northside"), "Reminder")) == 1
     assert len(to(rec, address("genna"), "Reminder")) == 1
     assert to(rec, address("valley"), "Reminder") == []
-    assert "no orders from" in plain(to(rec, address("northside"), "Reminder")[0])
+    reminder = plain(to(rec, address("northside"), "Reminder")[0])
+    assert "no orders from" in reminder and "gets 12 h more" in reminder
 
     # The deadline passes with Northside missing: the grace period (12 h) holds
     # the turn open; Northside's late orders are taken in it.
