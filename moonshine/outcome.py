@@ -391,32 +391,49 @@ def _moved(s: _Say, o: Moved) -> str:
         out += s(", carried by {units}", units=units(o.carriers))
     if o.circular:
         return out + s(" (circular movement)")
+    out += _supported(s, o.attack.supports)
     if o.dislodging:
-        defence = o.against[0].strength if o.against else 0
-        return out + s(", dislodging {units}", units=units(o.dislodging)) + " " + s.vs(o.attack.strength, defence)
+        defence = o.against[0] if o.against else Force((), 0)
+        out += s(", dislodging {units}", units=units(o.dislodging)) + _supported(s, defence.supports)
+        return out + " " + s.vs(o.attack.strength, defence.strength)
     opposed = max((f.strength for f in o.against), default=0)
     if s.family == CLASSIC or not opposed:  # the classic judges name strengths of dislodgements only
         return out
     return out + " " + s.vs(o.attack.strength, opposed)
 
 
-def _all_units(forces: Iterable[Force]) -> str:
-    return units(u for f in forces for u in f.units)
+def _supported(s: _Say, supports: tuple[str, ...]) -> str:
+    """`` with L BRO's support``: the supports that counted for a side."""
+    if not supports:
+        return ""
+    if len(supports) == 1:
+        return s(" with {a}'s support", a=supports[0])
+    if len(supports) == 2:
+        return s(" with {a}'s and {b}'s support", a=supports[0], b=supports[1])
+    return s(" with the support of {units}", units=units(supports))
+
+
+def _side(s: _Say, f: Force) -> str:
+    """One side of a contest: ``H NSS with L BRO's support (3)``."""
+    return units(f.units) + _supported(s, f.supports) + f" ({f.strength})"
+
+
+def _forces(s: _Say, forces: Iterable[Force]) -> str:
+    return s(" and ").join(_side(s, f) for f in forces)
 
 
 def _head_to_head(s: _Say, o: HeadToHead) -> str:
-    text = s("lost head to head with {units}", units=units(o.against.units))
-    return s.dislodged(text + " " + s.vs(o.attack.strength, o.against.strength), o.dislodged_by)
+    text = s("lost head to head: {attack} against {against}", attack=_side(s, o.attack), against=_side(s, o.against))
+    return s.dislodged(text, o.dislodged_by)
 
 
 def _held_off(s: _Say, o: HeldOff) -> str:
-    text = s("held off by {units}", units=units(o.against.units))
-    return s.dislodged(text + " " + s.vs(o.attack.strength, o.against.strength), o.dislodged_by)
+    text = s("held off: {attack} against {against}", attack=_side(s, o.attack), against=_side(s, o.against))
+    return s.dislodged(text, o.dislodged_by)
 
 
 def _bounced(s: _Say, o: Bounced) -> str:
-    best = max((f.strength for f in o.against), default=0)
-    text = s("bounced with {units}", units=_all_units(o.against)) + " " + s.vs(o.attack.strength, best)
+    text = s("bounced: {attack} against {against}", attack=_side(s, o.attack), against=_forces(s, o.against))
     return s.dislodged(text, o.dislodged_by)
 
 
@@ -547,8 +564,7 @@ def _station_holds(s: _Say, o: StationHolds) -> str:
 
 
 def _stood_off(s: _Say, o: StoodOff) -> str:
-    best = max((f.strength for f in o.against), default=0)
-    return s("stood off by {units}", units=_all_units(o.against)) + " " + s.vs(o.attack.strength, best)
+    return s("stood off: {attack} against {against}", attack=_side(s, o.attack), against=_forces(s, o.against))
 
 
 def _no_usable_retreat(s: _Say, o: NoUsableRetreat) -> str:

@@ -243,13 +243,13 @@ def test_results_give_reasons() -> None:
         ),
     )
     reason = {r.unit: r.reason for r in out.results}
-    assert reason["A PAR"] == "moved to BUR"
+    assert reason["A PAR"] == "moved to BUR with A MAR's support"
     assert reason["A MAR"] == "support given"
-    assert reason["A MUN"] == "bounced with A PAR (1 vs 2)"
+    assert reason["A MUN"] == "bounced: A MUN (1) against A PAR with A MAR's support (2)"
     assert reason["A BER"] == "blocked by own A MUN"
     assert reason["F BRE"] == "illegal: a fleet in BRE cannot reach SPA; it held"
-    assert reason["F LON"] == "bounced with F EDI (1 vs 1)"
-    assert reason["A VEN"] == "held off by F TRI (1 vs 1)"
+    assert reason["F LON"] == "bounced: F LON (1) against F EDI (1)"
+    assert reason["A VEN"] == "held off: A VEN (1) against F TRI (1)"
     assert out.contested == ["NTH"]
 
 
@@ -271,10 +271,12 @@ def test_results_are_values_explained_in_the_readers_language() -> None:
     phase = adjudicate_phase(GMAP, s, orders)
     data = results_data(phase, [])
     french = render_text(GMAP, data, phase.next_state, power=None, language="fr")
-    assert "rebondi contre A PAR (1 contre 2)" in french
+    assert "rebondi : A MUN (1) contre A PAR avec le soutien de A MAR (2)" in french
     assert "illégal : une flotte en BRE ne peut pas atteindre SPA ; l'unité a tenu" in french
     assert "soutien apporté" in french
-    assert "bounced with A PAR (1 vs 2)" in render_text(GMAP, data, phase.next_state, power=None, language="en")
+    assert "bounced: A MUN (1) against A PAR with A MAR's support (2)" in render_text(
+        GMAP, data, phase.next_state, power=None, language="en"
+    )
 
 
 def test_orders_for_other_powers_units_are_ignored_with_the_reason() -> None:
@@ -362,7 +364,7 @@ def test_new_classic_game_and_adjudicate_phases(tmp_path: Path) -> None:
     assert {
         "order": "A MUN - TYR",
         "result": "fails",
-        "reason": "bounced with A VIE (1 vs 1)",
+        "reason": "bounced: A MUN (1) against A VIE (1)",
         "outcome": {
             "kind": "bounced",
             "attack": {"units": ["A MUN"], "strength": 1},

@@ -36,14 +36,17 @@ def test_a_failed_move_names_both_sides_with_their_supports_and_strengths() -> N
     )
     held_off = results[UnitRef(UnitKind.H, "CHI")]
     assert held_off == oc.HeldOff(oc.Force(("H CHI",), 3, ("L BRO",)), oc.Force(("H NSS",), 3, ("L LOO",)))
-    assert oc.explain(held_off) == "held off by H NSS (3 vs 3)"
+    assert oc.explain(held_off) == "held off: H CHI with L BRO's support (3) against H NSS with L LOO's support (3)"
+    assert oc.explain(held_off, "fr") == (
+        "repoussé : H CHI avec le soutien de L BRO (3) contre H NSS avec le soutien de L LOO (3)"
+    )
     assert results[UnitRef(UnitKind.H, "NSS")] == oc.Held(("H CHI",))
     assert results[UnitRef(UnitKind.L, "LOO")] == oc.SupportGiven(1)
 
 
 def test_a_bounce_between_rivals_names_each_rival_force() -> None:
     got = oc.Bounced(oc.Force(("H NSS",), 3, ("L BRO",)), (oc.Force(("H CHI",), 4, ("H PIL",)),))
-    assert oc.explain(got) == "bounced with H CHI (3 vs 4)"
+    assert oc.explain(got) == "bounced: H NSS with L BRO's support (3) against H CHI with H PIL's support (4)"
     assert oc.from_data(oc.to_data(got)) == got
     assert oc.to_data(got) == {
         "kind": "bounced",
@@ -52,7 +55,7 @@ def test_a_bounce_between_rivals_names_each_rival_force() -> None:
     }
 
 
-def test_every_outcome_of_random_turns_round_trips_and_explains_as_before() -> None:
+def test_every_outcome_of_random_turns_round_trips() -> None:
     gmap = load_map("chicago-1920s")
     seen: set[str] = set()
     for seed in range(150):
