@@ -113,13 +113,25 @@ class Game:
         return self.root / GAME_FILE
 
     def turn_dir(self, turn: str) -> Path:
-        return self.root / "turns" / turn
+        return self.root / "turns" / self.turn_name(turn)
 
     def state_path(self, turn: str) -> Path:
         return self.turn_dir(turn) / "state.yaml"
 
     def orders_dir(self, turn: str) -> Path:
-        return self.root / "orders" / turn
+        return self.root / "orders" / self.turn_name(turn)
+
+    def turn_name(self, turn: str) -> str:
+        """A turn as its directories are named: ``printemps-1924`` (French) is
+        ``spring-1924``; a classic game's phases and anything else as written."""
+        if self.is_classic:
+            return turn
+        from moonshine.turns import Turn
+
+        try:
+            return Turn.parse(turn).name
+        except ValueError:
+            return turn
 
     def turns(self) -> list[str]:
         """Turns (a classic game's phases) with a state file, in order."""
@@ -222,6 +234,7 @@ class Game:
 
     def load_state(self, turn: str) -> GameState:
         gmap = self.map  # first: a directory without game.yaml is not a game
+        turn = self.turn_name(turn)
         path = self.state_path(turn)
         if not path.is_file():
             known = ", ".join(self.turns()) or "none"

@@ -1459,6 +1459,7 @@ def reports_dir(game: Game, turn: str) -> Path:
 def load_turn(game: Game, turn: str) -> tuple[TurnResults, GameState]:
     """A turn's results and the next turn's opening state, both checked."""
     _turn(turn)
+    turn = game.turn_name(turn)
     path = game.turn_dir(turn) / RESULTS_FILE
     if not path.is_file():
         raise GameError(f"{path}: no results; adjudicate the turn first ('moonshine adjudicate {turn}')")

@@ -151,6 +151,7 @@ def adjudicate_game(
         t = Turn.parse(turn)
     except ValueError as exc:
         raise GameError(str(exc)) from None
+    turn = t.name  # printemps-1924 is spring-1924
     with transaction(game.root, f"adjudicate {turn}", notify=notify) as txn:
         st = game.load_state(turn)
         nxt = t.next().name

@@ -7,7 +7,10 @@ import re
 from moonshine.records import dataclass
 
 SEASONS = ("spring", "autumn")
-_TURN = re.compile(r"^(spring|autumn)-(\d{4})$")
+# A turn may be written in French too (printemps-1924, automne-1924): the game's
+# canonical name stays the English one.
+_SEASON_WORDS = {"spring": 0, "autumn": 1, "printemps": 0, "automne": 1}
+_TURN = re.compile(r"^(spring|autumn|printemps|automne)-(\d{4})$")
 UNTOUCHABLES_FROM = "spring-1929"
 
 
@@ -21,7 +24,7 @@ class Turn:
         m = _TURN.match(text.strip().lower())
         if not m:
             raise ValueError(f"not a turn name: {text!r} (expected e.g. spring-1924 or autumn-1925)")
-        return cls(int(m.group(2)), SEASONS.index(m.group(1)))
+        return cls(int(m.group(2)), _SEASON_WORDS[m.group(1)])
 
     @property
     def season(self) -> str:

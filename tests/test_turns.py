@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from moonshine.turns import Turn, is_untouchables
@@ -30,3 +33,32 @@ def test_untouchables_from_the_eleventh_turn() -> None:
     assert not is_untouchables("autumn-1928")
     assert is_untouchables("spring-1929")
     assert is_untouchables("autumn-1933")
+
+
+def test_a_turn_may_be_written_in_french() -> None:
+    """printemps-1924 (automne-1924) names the turn spring-1924 (autumn-1924): a
+    French game's players and game master write their turns in French."""
+    assert Turn.parse("printemps-1924").name == "spring-1924"
+    assert Turn.parse("Automne-1924").name == "autumn-1924"
+    with pytest.raises(ValueError):
+        Turn.parse("été-1924")
+
+
+def test_commands_take_a_turn_written_in_french(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from moonshine.cli import main
+
+    root = Path(__file__).resolve().parent.parent
+    game = tmp_path / "game"
+    game.mkdir()
+    for name in ("game.yaml", ".moonshine-secret"):
+        shutil.copy(root / name, game / name)
+    for name in ("orders", "turns"):
+        shutil.copytree(root / name, game / name)
+    done = CliRunner().invoke(main, ["adjudicate", "printemps-1924", "--game", str(game), "--no-commit"])
+    assert done.exit_code == 0, done.output
+    assert (game / "turns" / "spring-1924" / "results.yaml").is_file()
+    shown = CliRunner().invoke(main, ["report", "printemps-1924", "--print", "--game", str(game), "--language", "fr"])
+    assert shown.exit_code == 0, shown.output
+    assert "Bulletin public, printemps 1924" in shown.output

@@ -34,17 +34,17 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
     map.png). With --gang, only that gang's report and the map are written. With
     --print, nothing is written: the text of the gang's report, or of the bulletin,
     is printed."""
-    from moonshine.gamedir import Game
-    from moonshine.reports import print_report, write_reports
+    from moonshine import api
+    from moonshine.reports import write_reports
 
-    game = Game(game_dir)
-    if game.is_classic:
-        _report_classic(game, turn, gang, to_terminal, language)
-        return
+    game = api.open_game(game_dir)
     if to_terminal:
         from moonshine.masking import terminal_safe
 
-        click.echo(terminal_safe(print_report(game, turn, gang=gang, language=language)), nl=False)
+        click.echo(terminal_safe(api.report(game, turn, side=gang, language=language)), nl=False)
+        return
+    if game.is_classic:
+        _report_classic(game, turn, gang, language)
         return
     written = write_reports(game, turn, language=language, gangs=[gang] if gang else None, bulletin=gang is None)
     base = written[0].parent if written else game.turn_dir(turn)
@@ -53,10 +53,9 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
         click.echo(f"  {p.name}")
 
 
-def _report_classic(game: Game, phase: str, power: str | None, to_terminal: bool, language: str | None) -> None:
+def _report_classic(game: Game, phase: str, power: str | None, language: str | None) -> None:
     """A classic phase's reports (--gang names a power)."""
-    from moonshine.classic.game import load_state, write_phase_reports
-    from moonshine.classic.report import load_results, render_text
+    from moonshine.classic.game import write_phase_reports
     from moonshine.errors import GameError
 
     gmap = game.board()
@@ -66,13 +65,6 @@ def _report_classic(game: Game, phase: str, power: str | None, to_terminal: bool
         key = game.side_by_name(power)
         if key is None:
             raise GameError(f"no power {power!r} (powers: {', '.join(gmap.powers)})")
-    if to_terminal:
-        from moonshine.masking import terminal_safe
-
-        data = load_results(game.turn_dir(phase) / "results.yaml")
-        nxt = load_state(game.root, str(data.get("next", "")), gmap)
-        click.echo(terminal_safe(render_text(gmap, data, nxt, power=key, language=lang)), nl=False)
-        return
     written = write_phase_reports(
         game.root, phase, gmap, language=lang, powers=[key] if key else None, bulletin=key is None
     )
