@@ -308,7 +308,8 @@ def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
     return [base / f"{stem}.txt", base / f"{stem}.html", base / "map.png"]
 
 
-CHARTS = ("vp.png", "price.png")  # the bulletin's charts, beside it (moonshine.reports.CHART_FILES)
+# the bulletin's charts, beside it (moonshine.reports.CHART_FILES, a classic game's classic.game.CENTRES_CHART)
+CHARTS = ("vp.png", "price.png", "centres.png")
 
 
 def mail_pictures(html: str, names: Sequence[str] = ("map.png",)) -> str:

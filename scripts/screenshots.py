@@ -7,6 +7,8 @@ at 390 px (a phone) and 1000 px (a desktop). Saves one PNG per page and width in
 build/screenshots/ and fails (exit status 1) when a page scrolls sideways (its
 scroll width exceeds the viewport's) or shows a broken image (naturalWidth 0).
 
+The report and the bulletin are also shot at 390 px in dark mode (…-390-dark.png).
+
 Usage: python scripts/screenshots.py [--out DIR] [--chromium PATH]
 """
 
@@ -93,7 +95,9 @@ def find_chromium(given: str | None) -> str:
     sys.exit("screenshots: no Chromium found (make screenshots installs it with apt-get)")
 
 
-def chromium_args(chromium: str, width: int, height: int) -> list[str]:
+def chromium_args(chromium: str, width: int, height: int, *, dark: bool = False) -> list[str]:
+    """``dark``: the page sees prefers-color-scheme: dark, as in a phone's dark mode."""
+    theme = ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"] if dark else []
     return [
         chromium,
         "--headless",
@@ -105,6 +109,7 @@ def chromium_args(chromium: str, width: int, height: int) -> list[str]:
         "--disable-extensions",
         f"--window-size={width},{height}",
         "--virtual-time-budget=5000",
+        *theme,
     ]
 
 
@@ -164,13 +169,14 @@ def probe(chromium: str, page: Path, width: int) -> Probe:
     return Probe(data["scroll"], data["viewport"], data["height"], data["broken"], data["wide"])
 
 
-def screenshot(chromium: str, page: Path, width: int, height: int, target: Path) -> None:
+def screenshot(chromium: str, page: Path, width: int, height: int, target: Path, *, dark: bool = False) -> None:
     from PIL import Image
 
     copy, host = _framed(page, width, height)
     target.unlink(missing_ok=True)
     try:
-        run([*chromium_args(chromium, max(width, 500), height), f"--screenshot={target}", host.as_uri()])
+        args = chromium_args(chromium, max(width, 500), height, dark=dark)
+        run([*args, f"--screenshot={target}", host.as_uri()])
     finally:
         copy.unlink()
         host.unlink()
@@ -194,6 +200,10 @@ def self_check(chromium: str, out: Path) -> None:
         bad.unlink()
     if not (p.viewport == 390 and p.scroll > p.viewport and p.broken == ["missing.png"]):
         raise SystemExit(f"screenshots: the probe misses a wide page or a broken image ({p})")
+
+
+def _shown(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
 def main() -> int:
@@ -222,9 +232,11 @@ def main() -> int:
             if p.broken:
                 verdict = f"broken image(s): {', '.join(p.broken)}"
                 failures.append(f"{page.name} at {width} px: {verdict}")
-            print(
-                f"{target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}: {p.height} px high, {verdict}"
-            )
+            print(f"{_shown(target)}: {p.height} px high, {verdict}")
+            if width == WIDTHS[0] and page.name in ("report", "bulletin"):  # a phone in dark mode, to look at
+                dark = out / f"{page.name}-{width}-dark.png"
+                screenshot(chromium, page.path, width, min(max(p.height, 600), 16000), dark, dark=True)
+                print(f"{_shown(dark)}: dark mode")
     for f in failures:
         print(f"FAILED: {f}", file=sys.stderr)
     return 1 if failures else 0

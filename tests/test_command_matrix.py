@@ -218,6 +218,18 @@ def test_classic_reports_give_centres_retreats_and_builds(tmp_path: Path) -> Non
     html = (game / "turns" / "fall-1901-retreats" / "reports" / "FRA.html").read_text(encoding="utf-8")
     assert 'src="map.png"' in html and "peut construire 2" in html  # opened from the disk, the map shows
     assert (game / "turns" / "fall-1901-retreats" / "reports" / "map.png").read_bytes()[:4] == b"\x89PNG"
+    # the bulletin shows the supply centres per power, year by year: a chart beside it
+    reports = game / "turns" / "fall-1901-retreats" / "reports"
+    assert (reports / "centres.png").read_bytes()[:4] == b"\x89PNG"
+    assert 'src="centres.png"' in (reports / "bulletin.html").read_text(encoding="utf-8")
+    assert 'src="centres.png"' not in html  # a power's own report has the map only
+    from moonshine.classic.board import standard_map
+    from moonshine.classic.game import centres_chart, load_state
+
+    board = standard_map()
+    chart = centres_chart(game, board, load_state(game, "winter-1901", board), "en")
+    assert chart.turns == ("1901",) and chart.target == 18
+    assert {s.name: s.values for s in chart.series}["France"] == (4.0,)  # as the report says: 4 centre(s)
 
 
 def test_an_interrupted_classic_adjudication_leaves_the_game_as_it_was(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -32,6 +32,9 @@ from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
 from moonshine.classic.state import ClassicState, Phase
 from moonshine.errors import GameError
 from moonshine.records import dataclass
+
+if TYPE_CHECKING:
+    from moonshine.charts import Chart
 
 VARIANT = "classic"
 _HEADER = re.compile(r"^\s*(?:power|puissance|gang|turn|tour|phase|password|passwd|pass|mot de passe|mdp)\s*:", re.I)
@@ -184,6 +187,39 @@ def adjudicate_phase_dir(
     return Adjudicated(outcome, problems, results_path, next_path)
 
 
+CENTRES_CHART = "centres.png"  # the bulletin's chart, beside it and attached to its mail
+_CENTRES_WORDS = {
+    "en": ("Supply centres", "{n} centres win"),
+    "fr": ("Centres de ravitaillement", "{n} centres gagnent"),
+}
+
+
+def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str) -> Chart:
+    """Supply centres per power at the end of each year so far (the last state of
+    each year up to ``nxt``, the position after the phase)."""
+    from moonshine import charts
+
+    last: dict[int, ClassicState] = {}
+    for name in phases(root):
+        ph = Phase.parse(name)
+        if Phase.sort_key(ph) < Phase.sort_key(nxt.phase):
+            last[ph.year] = load_state(root, name, gmap)
+    last[nxt.phase.year] = nxt
+    years = sorted(last)
+    from moonshine.classic.picture import layout_of
+
+    colours = layout_of(gmap).colours
+    title, goal = _CENTRES_WORDS.get(language, _CENTRES_WORDS["en"])
+    return charts.centres_chart(
+        title,
+        [str(y) for y in years],
+        [last[y].owners for y in years],
+        {p: (name, colours[p]) for p, name in gmap.powers.items()},
+        target=gmap.victory_centres,
+        target_label=goal.format(n=gmap.victory_centres),
+    )
+
+
 def write_phase_reports(
     root: Path,
     phase: str,
@@ -210,7 +246,15 @@ def write_phase_reports(
     nxt = load_state(root, str(data.get("next", "")), gmap)
     base = root / "turns" / ph.name / "reports"
     written: list[Path] = []
-    for name, text in render_all(gmap, data, nxt, language=language, powers=powers, bulletin=bulletin).items():
+    charts: list[str] = []
+    if bulletin:
+        from moonshine import charts as charting
+
+        atomic_write_bytes(base / CENTRES_CHART, charting.png(centres_chart(root, gmap, nxt, language)))
+        written.append(base / CENTRES_CHART)
+        charts.append(CENTRES_CHART)
+    texts = render_all(gmap, data, nxt, language=language, powers=powers, bulletin=bulletin, charts=charts)
+    for name, text in texts.items():
         atomic_write_text(base / name, text)
         written.append(base / name)
     for picture in ("map.svg", "map.png"):

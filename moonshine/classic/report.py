@@ -176,7 +176,7 @@ def render_text(
     return "\n".join(out) + "\n"
 
 
-def render_html(text: str, *, image: str, language: str) -> str:
+def render_html(text: str, *, image: str, language: str, charts: Sequence[str] = ()) -> str:
     """The HTML version: the text's lines, wrapped to the screen's width (a phone's
     too), and the map picture fitted to it, linked to the full-size picture."""
     lines = text.rstrip("\n").split("\n")
@@ -193,7 +193,13 @@ def render_html(text: str, *, image: str, language: str) -> str:
         '<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:0;'
         f'font-family:Menlo,Consolas,Courier New,monospace;font-size:13px;line-height:1.4;">{body}</pre>\n'
         f'<p style="margin:12px 0 0 0;"><a href="{src}"><img src="{src}" alt="map" width="672" '
-        'style="display:block;width:100%;max-width:672px;height:auto;border:0;"></a></p>\n</body>\n</html>\n'
+        'style="display:block;width:100%;max-width:672px;height:auto;border:0;"></a></p>\n'
+        + "".join(
+            f'<p style="margin:12px 0 0 0;"><a href="{html.escape(c)}"><img src="{html.escape(c)}" alt="chart" '
+            'width="640" style="display:block;width:100%;max-width:640px;height:auto;border:0;"></a></p>\n'
+            for c in charts
+        )
+        + "</body>\n</html>\n"
     )
 
 
@@ -206,6 +212,7 @@ def render_all(
     powers: Sequence[str] | None = None,
     bulletin: bool = True,
     image: str = "map.png",
+    charts: Sequence[str] = (),
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin."""
     out: dict[str, str] = {}
@@ -216,5 +223,5 @@ def render_all(
     if bulletin:
         text = render_text(gmap, data, nxt, power=None, language=language)
         out["bulletin.txt"] = text
-        out["bulletin.html"] = render_html(text, image=image, language=language)
+        out["bulletin.html"] = render_html(text, image=image, language=language, charts=charts)
     return out
