@@ -1224,7 +1224,7 @@ def bulletin_context(
         gr = res.gangs.get(key)
         if gr is None:
             continue
-        held = [u.unit for u in gr.units if story.is_plain_hold(u.order, u.succeeded, u.reason)]
+        held = [u.unit for u in gr.units if story.is_plain_hold(u.order, u.succeeded, u.reason, u.outcome)]
         blocks.append(
             GangBlock(
                 key=key,
@@ -1232,7 +1232,9 @@ def bulletin_context(
                 colour=g.colour,
                 submitted=gr.orders_file is not None,
                 orders=tuple(
-                    _order_row(w, u) for u in gr.units if not story.is_plain_hold(u.order, u.succeeded, u.reason)
+                    _order_row(w, u)
+                    for u in gr.units
+                    if not story.is_plain_hold(u.order, u.succeeded, u.reason, u.outcome)
                 ),
                 changes=((w("orders.held", n=len(held), units=", ".join(held)),) if held else ()) + _changes(gr, w),
             )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from moonshine import scoring
 from moonshine.geo import GameMap, district_vp
 from moonshine.orders import Hold, parse_canonical
+from moonshine.outcome import Held, Result
 from moonshine.records import dataclass
 from moonshine.state import GameState
 
@@ -111,13 +112,16 @@ def _assaults(res: TurnResults) -> list[TakenStation]:
     return [TakenStation(a.gang, a.unit, a.station) for a in res.assaults if a.succeeded]
 
 
-def is_plain_hold(order: str, succeeded: bool, reason: str) -> bool:
-    """A unit that held and had nothing else happen to it: told in one line per gang."""
+def is_plain_hold(order: str, succeeded: bool, reason: str, value: Result | None = None) -> bool:
+    """A unit that held and had nothing else happen to it: told in one line per gang.
+    The outcome's value says so (``Held`` against no one); a results file of an
+    earlier version, its English reason."""
     try:
         parsed = parse_canonical(order)
     except ValueError:
         return False
-    return isinstance(parsed, Hold) and succeeded and reason == "held"
+    plain = value == Held() if value is not None else reason == "held"
+    return isinstance(parsed, Hold) and succeeded and plain
 
 
 # -- the story -------------------------------------------------------------------------------------

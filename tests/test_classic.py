@@ -323,6 +323,12 @@ def test_a_dislodgement_opens_a_retreat_phase() -> None:
     assert [(d.label(), d.attacker_from) for d in s.dislodged] == [("A RUM", "BUD")]
     out = adjudicate_phase(GMAP, s, _orders(RUS=["A RUM R BUD"]))
     assert out.results[0].reason == "disbanded: cannot retreat to BUD: the attacker came from BUD"
+    assert out.results[0].explain("fr").startswith("dissoute : ne peut pas retraiter en BUD : ")
+    from moonshine.classic.game import results_data
+    from moonshine.classic.report import render_text
+
+    french = render_text(GMAP, results_data(out, []), out.next_state, power=None, language="fr")
+    assert "dissoute : ne peut pas retraiter en BUD" in french  # the retreat's reason is a value too
     assert out.next_state.phase.name == "fall-1905"
     assert sorted(u.label() for u in out.next_state.units) == ["A GAL", "A RUM", "A SEV"]
 

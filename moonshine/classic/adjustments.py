@@ -21,6 +21,7 @@ from moonshine.classic.orders import Build, Disband, Order, Waive, unit_of
 from moonshine.classic.rules import Problem
 from moonshine.classic.state import Unit
 from moonshine.records import dataclass
+from moonshine.text import sentence
 
 
 @dataclass(frozen=True)
@@ -93,16 +94,14 @@ def adjudicate_adjustments(
         for order in orders.get(power, ()):
             ref = unit_of(order)
             label = ref.text() if ref is not None else ""
-            ok, reason, why = False, "", None
+            ok, why, said = False, None, None
             if isinstance(order, Build | Waive):
                 if n <= 0:
                     why = Problem("no_build", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
-                    reason = str(why)
                 elif used >= n:
                     why = Problem("no_build_left", power=gmap.powers[power], n=n)
-                    reason = str(why)
                 elif isinstance(order, Waive):
-                    ok, reason = True, "build waived"
+                    ok, said = True, sentence("build waived")
                 else:
                     problem = _build_problem(gmap, power, order, owners, taken)
                     if problem is None:
@@ -113,34 +112,32 @@ def adjudicate_adjustments(
                         new = Unit(power, order.unit.kind, region)
                         built.append(new)
                         taken.add(prov)
-                        ok, reason = True, f"built {new.label()}"
+                        ok, said = True, sentence("built {unit}", unit=new.label())
                     else:
-                        why, reason = problem, f"build fails: {problem}"
+                        why, said = problem, sentence("build fails: {problem}", problem=problem.message())
                 if ok:
                     used += 1
             elif isinstance(order, Disband):
                 unit = next((u for u in mine if u.province == order.unit.province), None)
                 if n >= 0:
                     why = Problem("no_disband", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
-                    reason = str(why)
                 elif unit is None:
                     why = Problem("no_power_unit", power=gmap.powers[power], prov=order.unit.province)
-                    reason = str(why)
                 elif unit in gone:
                     why = Problem("already_disbanded", unit=unit.label())
-                    reason = str(why)
                 elif used >= -n:
                     why = Problem("no_disband_left", power=gmap.powers[power], n=-n)
-                    reason = str(why)
                 else:
                     gone.add(unit)
                     disbanded.append(unit)
                     used += 1
-                    ok, reason = True, f"disbanded {unit.label()}"
+                    ok, said = True, sentence("disbanded {unit}", unit=unit.label())
             else:
                 why = Problem("not_adjustment", order=order.text())
-                reason = str(why)
-            results.append(Result(power, label, order.text(), ok, reason))
+            if said is None:  # a failed order: its problem says why
+                assert why is not None
+                said = why.message()
+            results.append(Result(power, label, order.text(), ok, said.text(), message=said))
             problems.append(why)
         if n < 0 and used < -n:
             centres = sorted(c for c, o in owners.items() if o == power)

@@ -32,6 +32,7 @@ from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
 from moonshine.classic.state import ClassicState, Phase
 from moonshine.errors import GameError
 from moonshine.records import dataclass
+from moonshine.text import message_data
 
 if TYPE_CHECKING:
     from moonshine.charts import Chart
@@ -87,6 +88,8 @@ def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, An
             row["reason"] = r.reason  # in English, for a person reading the file
             if r.outcome is not None:
                 row["outcome"] = oc.to_data(r.outcome)  # what the reports explain
+            elif r.message is not None:
+                row["message"] = message_data(r.message)  # a retreat's or adjustment's reason, likewise
             out.setdefault(r.power, []).append(row)
         return {p: out[p] for p in sorted(out)}
 

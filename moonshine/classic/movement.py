@@ -39,6 +39,7 @@ from moonshine.classic.rules import CLASSIC, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.records import dataclass
 from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver, Rulebook
+from moonshine.text import Message
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,13 @@ class Result:
     succeeded: bool
     reason: str  # in English
     outcome: oc.Result | None = None  # the movement phase's outcome as a value
+    message: Message | None = None  # a retreat's or an adjustment's reason as a value
 
     def explain(self, language: str) -> str:
-        """The reason in ``language`` (the English text when there is no outcome value)."""
-        return self.reason if self.outcome is None else oc.explain(self.outcome, language, oc.CLASSIC)
+        """The reason in ``language`` (the English text when there is no value)."""
+        if self.outcome is not None:
+            return oc.explain(self.outcome, language, oc.CLASSIC)
+        return self.reason if self.message is None else self.message.text(language)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from moonshine.classic.board import ClassicMap
 from moonshine.classic.rules import retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.errors import GameError
+from moonshine.text import message_from_data
 
 LANGUAGES = ("en", "fr")
 
@@ -97,11 +98,13 @@ def _rows(rows: Any, language: str) -> list[tuple[str, bool, str]]:
     for r in rows or []:
         if isinstance(r, dict):
             reason = str(r.get("reason", ""))
-            if isinstance(r.get("outcome"), dict):
-                try:
+            try:
+                if isinstance(r.get("outcome"), dict):
                     reason = oc.explain(oc.from_data(r["outcome"]), language, oc.CLASSIC)
-                except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                    raise GameError(f"results: {r.get('order', '')}: expected an outcome ({exc})") from None
+                elif isinstance(r.get("message"), dict):
+                    reason = message_from_data(r["message"]).text(language)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise GameError(f"results: {r.get('order', '')}: expected an outcome ({exc})") from None
             out.append((str(r.get("order", "")), r.get("result") == "succeeds", reason))
     return out
 

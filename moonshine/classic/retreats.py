@@ -18,6 +18,7 @@ from moonshine.classic.orders import Disband, Move, Order, Retreat, unit_of
 from moonshine.classic.rules import retreat_problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.records import dataclass
+from moonshine.text import Message, sentence
 
 
 @dataclass(frozen=True)
@@ -46,55 +47,70 @@ def adjudicate_retreats(
             if not isinstance(order, Retreat | Move | Disband):
                 ref = unit_of(order)
                 label = ref.text() if ref is not None else ""
-                why = f"ignored: {order.text()} is not a retreat or a disband; only those exist in the retreat phase"
-                ignored.append(Result(power, label, order.text(), False, why))
+                why = sentence(
+                    "ignored: {order} is not a retreat or a disband; only those exist in the retreat phase",
+                    order=order.text(),
+                )
+                ignored.append(Result(power, label, order.text(), False, why.text(), message=why))
                 continue
             d = by_prov.get(order.unit.province)
             if d is None or d.power != power:
-                who = "" if d is None else f" ({gmap.powers.get(d.power, d.power)}'s)"
-                why = f"ignored: no dislodged unit of this power in {order.unit.province}{who}"
-                ignored.append(Result(power, order.unit.text(), order.text(), False, why))
+                prov = order.unit.province
+                if d is None:
+                    why = sentence("ignored: no dislodged unit of this power in {prov}", prov=prov)
+                else:
+                    why = sentence(
+                        "ignored: no dislodged unit of this power in {prov} ({power}'s)",
+                        prov=prov,
+                        power=gmap.powers.get(d.power, d.power),
+                    )
+                ignored.append(Result(power, order.unit.text(), order.text(), False, why.text(), message=why))
                 continue
             prov = d.unit.province
             if prov in chosen and chosen[prov] != order:
                 clash.setdefault(prov, [chosen[prov].text()]).append(order.text())
             chosen.setdefault(prov, order)
-    plans: dict[str, tuple[Order | None, str | None, str]] = {}  # province -> order, dest region, reason
+    plans: dict[str, tuple[Order | None, str | None, Message]] = {}  # province -> order, dest region, reason
     arriving: dict[str, list[str]] = {}
     for d in dislodged:
         prov = d.unit.province
         mine = chosen.get(prov)
         if prov in clash:
-            plans[prov] = (mine, None, "disbanded: several different orders (" + "; ".join(clash[prov]) + ")")
+            several = sentence("disbanded: several different orders ({orders})", orders="; ".join(clash[prov]))
+            plans[prov] = (mine, None, several)
             continue
         if mine is None:
-            plans[prov] = (None, None, "disbanded: no retreat ordered")
+            plans[prov] = (None, None, sentence("disbanded: no retreat ordered"))
             continue
         if isinstance(mine, Disband):
-            plans[prov] = (mine, None, "disbanded as ordered")
+            plans[prov] = (mine, None, sentence("disbanded as ordered"))
             continue
         assert isinstance(mine, Retreat | Move)
         if isinstance(mine, Move) and mine.via_convoy:
-            plans[prov] = (mine, None, "disbanded: a retreat cannot go by convoy")
+            plans[prov] = (mine, None, sentence("disbanded: a retreat cannot go by convoy"))
             continue
         problem, region = retreat_problem(gmap, d, mine.dest, occupied, standoff)
         if problem is not None:
-            plans[prov] = (mine, None, f"disbanded: cannot retreat to {mine.dest}: {problem}")
+            why = sentence("disbanded: cannot retreat to {dest}: {problem}", dest=mine.dest, problem=problem.message())
+            plans[prov] = (mine, None, why)
             continue
-        plans[prov] = (mine, region, f"retreated to {region}")
+        plans[prov] = (mine, region, sentence("retreated to {district}", district=region))
         arriving.setdefault(province_of(region), []).append(prov)
     for dest, provs in arriving.items():
         if len(provs) > 1:
             for prov in provs:
                 others = ", ".join(by_prov[q].label() for q in provs if q != prov)
-                plans[prov] = (plans[prov][0], None, f"disbanded: its retreat to {dest} clashes with that of {others}")
+                why = sentence(
+                    "disbanded: its retreat to {district} clashes with that of {units}", district=dest, units=others
+                )
+                plans[prov] = (plans[prov][0], None, why)
     results: list[Result] = []
     after = list(units)
     for d in sorted(dislodged, key=lambda x: x.unit.province):
         given, to, reason = plans[d.unit.province]
         text = given.text() if given is not None else f"{d.label()} D"
         ok = to is not None or isinstance(given, Disband)
-        results.append(Result(d.power, d.label(), text, ok, reason))
+        results.append(Result(d.power, d.label(), text, ok, reason.text(), message=reason))
         if to is not None:
             after.append(Unit(d.power, d.kind, to))
     return RetreatOutcome(results, ignored, sorted(after))
