@@ -14,7 +14,6 @@ Within one process the lock is re-entrant: a job that calls another job's code
 from __future__ import annotations
 
 import os
-import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -103,7 +102,7 @@ def game_lock(game_dir: Path | str, *, job: str, wait: float = 0.0) -> Iterator[
         started = datetime.now(UTC).replace(microsecond=0).isoformat()
         fh.seek(0)
         fh.truncate()
-        fh.write(f"{job} (process {os.getpid()} on {socket.gethostname()}, since {started})\n")
+        fh.write(f"{job} (process {os.getpid()} on {_host()}, since {started})\n")
         fh.flush()
         _held[key] = _Held(fh, job, 1)
         try:
@@ -120,3 +119,12 @@ def game_lock(game_dir: Path | str, *, job: str, wait: float = 0.0) -> Iterator[
 
 def _key(game_dir: Path | str) -> Path:
     return Path(game_dir).resolve()
+
+
+def _host() -> str:
+    """This machine's name (``os.uname``: the socket module costs its import)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()

@@ -1522,6 +1522,7 @@ def write_reports(
     pictures: bool = True,
     for_email: bool = False,
     written_turn: tuple[TurnResults | Mapping[str, Any], GameState] | None = None,
+    opening: GameState | None = None,
 ) -> list[Path]:
     """Write TURN's reports under ``turns/TURN/reports/``: ``GANG.txt`` and
     ``GANG.html`` for every gang (or those given), ``bulletin.txt``, ``bulletin.html``,
@@ -1531,7 +1532,8 @@ def write_reports(
     (``moonshine.mail.mail_pictures``; ``for_email=True`` writes that already). The
     ``adjudicate`` command calls it after adjudicating, handing over in
     ``written_turn`` the results' data and the next state it has just written, so that
-    they are not read back; without it, both are read from the game directory."""
+    they are not read back, and in ``opening`` the turn's opening state it has read;
+    without them, they are read from the game directory."""
     gmap = game.map
     lang = i18n.check_language(language or game.config.language)
     for g in gangs or ():
@@ -1564,7 +1566,7 @@ def write_reports(
         bulletin=bulletin,
         for_email=for_email,
         seed=game.receipt_seed(),
-        before=opening_state(game, turn),
+        before=opening if opening is not None else opening_state(game, turn),
         charts=chart_files,
     )
     for name, text in texts.items():
