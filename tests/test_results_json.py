@@ -17,8 +17,11 @@ import pytest
 from click.testing import CliRunner
 from playerkit import ADDRESSES, OBSERVER, TURN, Recorder, make_table, message, smtp_server
 
+from moonshine import outcome as oc
+from moonshine import records
 from moonshine.cli import main
 from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.text import sentence
 
 jsonschema = pytest.importorskip("jsonschema")  # a dev dependency (pyproject.toml)
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "results.schema.json").read_text("utf-8"))
@@ -106,3 +109,110 @@ def test_a_classic_games_reports_carry_valid_json(tmp_path: Path, smtp: tuple[Re
         jsonschema.validate(doc, SCHEMA)
         assert "private" not in doc  # a classic game's results are all public
     assert any(u["order"].startswith("A PAR") for _, doc in found for u in doc["public"]["sides"]["FRA"]["units"])
+
+
+# -- the outcomes: every kind of moonshine.outcome, with its fields, and nothing else ----------
+
+BRO = oc.Force(("L BRO",), 1)
+NSS = oc.Force(("H NSS",), 3, ("L BRO", "M LOO"))
+PROBLEM = sentence("{unit} cannot move to {dest}", unit="H LOO", dest="CHI")
+# one outcome of every kind, every field given a value other than its default
+EVERY_KIND: list[oc.Result] = [
+    oc.Held(against=("H CHI",)),
+    oc.Recruited(),
+    oc.Dislodged(by="H CHI - LOO"),
+    oc.Rejected(PROBLEM, dislodged_by="H CHI - LOO"),
+    oc.Moved("NSS", NSS, (BRO,), ("H LIN",), ("L BRO",), convoyed=True, circular=True),
+    oc.HeadToHead(NSS, BRO, dislodged_by="H CHI - LOO"),
+    oc.HeldOff(NSS, BRO, dislodged_by="H CHI - LOO"),
+    oc.Bounced(NSS, (BRO, BRO), dislodged_by="H CHI - LOO"),
+    oc.Blocked("H LIN", "LIN", head_to_head=True, dislodged_by="H CHI - LOO"),
+    oc.NoRoute("NSS", ("L", "B"), ("LAK",), dislodged_by="H CHI - LOO"),
+    oc.RouteBroken("paradox", ("L BRO",), dislodged_by="H CHI - LOO"),
+    oc.Paradox("carrier", "szykman", dislodged_by="H CHI - LOO"),
+    oc.SupportGiven(2),
+    oc.SupportCut(("H CHI",), dislodged_by="H CHI - LOO"),
+    oc.Void("elsewhere", "H LOO", "NSS", "CHI", dislodged_by="H CHI - LOO"),
+    oc.Carried("H LOO", "NSS"),
+    oc.RouteKept("H LOO", "NSS"),
+    oc.NotNeeded("LOO", "NSS"),
+    oc.CarrierDislodged("H CHI - LAK"),
+    oc.StationTaken(3, 2),
+    oc.StationHolds(1, 2, corrupted=True),
+    oc.StoodOff(NSS, (BRO,)),
+    oc.AssaultDislodged("H CHI - LOO"),
+    oc.Retreated("LIN"),
+    oc.NoRetreatGiven(),
+    oc.NoUsableRetreat((oc.Refusal("LIN", PROBLEM),)),
+    oc.RetreatClash("LIN", ("H CHI",)),
+]
+
+
+def outcome_valid(data: object) -> bool:
+    """Whether ``data`` is an outcome by the schema (as a unit's result of a document)."""
+    unit = {"order": "H LOO - NSS", "result": "failed", "reason": "", "outcome": data}
+    doc = {"format": "moonshine-results", "version": 1, "game": "g", "variant": "moonshine", "turn": TURN}
+    doc["public"] = {"sides": {"valley": {"name": "Valley", "units": [unit]}}, "next": {"turn": "fall-1924"}}
+    return bool(jsonschema.Draft202012Validator(SCHEMA).is_valid(doc))
+
+
+def test_the_schema_names_every_kind_of_outcome_and_its_fields() -> None:
+    assert sorted(type(o).kind for o in EVERY_KIND) == sorted(oc.KINDS)
+    described = {d["$ref"].removeprefix("#/$defs/outcome:") for d in SCHEMA["$defs"]["outcome"]["oneOf"]}
+    assert described == set(oc.KINDS)
+    for kind, cls in oc.KINDS.items():
+        spec = SCHEMA["$defs"][f"outcome:{kind}"]
+        fields = records.fields(cls)
+        assert set(spec["properties"]) == {"kind"} | {f.name for f in fields}, kind
+        assert set(spec["required"]) == {"kind"} | {f.name for f in fields if f.default is records.MISSING}, kind
+        assert spec["properties"]["kind"] == {"const": kind}
+
+
+@pytest.mark.parametrize("value", EVERY_KIND, ids=lambda o: o.kind)
+def test_every_kind_of_outcome_fits_the_schema(value: oc.Result) -> None:
+    data = oc.to_data(value)
+    assert outcome_valid(data), data
+    assert outcome_valid(oc.to_data(type(value)(**{f.name: getattr(value, f.name) for f in records.fields(value)})))
+
+
+@pytest.mark.parametrize("value", EVERY_KIND, ids=lambda o: o.kind)
+def test_a_corrupted_outcome_is_refused_by_the_schema(value: oc.Result) -> None:
+    data = oc.to_data(value)
+    assert not outcome_valid({**data, "kind": "teleported"})  # no such kind
+    assert not outcome_valid({**data, "surprise": 1})  # a field no kind has
+    for other, cls in oc.KINDS.items():  # relabelled as another kind whose fields differ
+        names = {f.name for f in records.fields(cls)}
+        needed = {f.name for f in records.fields(cls) if f.default is records.MISSING}
+        if other != value.kind and (set(data) - {"kind"} - names or needed - set(data)):
+            assert not outcome_valid({**data, "kind": other}), other
+    for name in data:
+        if name != "kind":
+            assert not outcome_valid({**data, name: {"wrong": "type"}}), name
+    for f in records.fields(value):
+        if f.default is records.MISSING:
+            assert not outcome_valid({k: v for k, v in data.items() if k != f.name}), f.name  # a missing field
+
+
+def test_the_outcomes_in_a_mailed_document_fit_and_a_corrupted_one_is_refused(
+    tmp_path: Path, smtp: tuple[Recorder, int]
+) -> None:
+    recorder, port = smtp
+    recorder.received.clear()
+    t = make_table(tmp_path, port, recorder, language="en")
+    t.send(ADDRESSES["valley"][0], message("valley", "H LOO - LIT"))
+    t.judge()
+    run(t.game, "adjudicate", TURN, "--force", "--no-commit")
+    run(t.game, "mail", TURN, "--send")
+    [doc] = [d for _, d in attachments(recorder, ADDRESSES["valley"][0]) if "private" in d]
+    jsonschema.validate(doc, SCHEMA)
+    units = doc["public"]["sides"]["valley"]["units"]
+    kinds = {u["outcome"]["kind"] for u in units}
+    assert kinds and kinds <= set(oc.KINDS)
+    moved = next(u for u in units if u["order"] == "H LOO - LIT")
+    assert moved["outcome"]["kind"] == "held off" and moved["outcome"]["against"]["units"] == ["H LIT"]
+    del moved["outcome"]["attack"]  # a contest without its attacker
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, SCHEMA)
+    moved["outcome"] = {"kind": "vanished"}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, SCHEMA)
