@@ -91,6 +91,10 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     """Write the site into ``out`` (created, or emptied of an older site first);
     returns the files written."""
     lang = i18n.check_language(language or game.config.language)
+    if game.is_classic:
+        from moonshine.classic.site import build_site as build_classic_site
+
+        return build_classic_site(game.root, game.board(), game.config.title, out, language=lang)
     turns = adjudicated_turns(game)
     if not turns:
         raise GameError(f"{game.root}: no turn adjudicated yet, so nothing is public")

@@ -117,6 +117,16 @@ def run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, check=True, text=True, capture_output=True, timeout=120, **kw)  # type: ignore[call-overload, no-any-return]
 
 
+# two phases of a classic game, for its pages (a bounce, a move, a support)
+CLASSIC_ORDERS = [
+    ("spring-1901", "FRA", ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR"]),
+    ("spring-1901", "GER", ["A MUN - BUR", "F KIE - DEN", "A BER - KIE"]),
+    ("spring-1901", "ENG", ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]),
+    ("fall-1901", "FRA", ["A BUR - BEL", "F MAO - POR", "A MAR - SPA"]),
+    ("fall-1901", "ENG", ["F NTH C A YOR - NWY", "A YOR - NWY", "F NWG S F NTH"]),
+]
+
+
 def build(out: Path) -> list[Page]:
     """The sample game adjudicated, its reports and its web archive."""
     moonshine = str(Path(sys.executable).parent / "moonshine")
@@ -134,7 +144,22 @@ def build(out: Path) -> list[Page]:
         shutil.rmtree(site)
     run([moonshine, "site", "--game", str(game), "--out", str(site)])
     reports = game / "turns" / TURN / "reports"
+    classic = out / "classic"
+    if classic.exists():
+        shutil.rmtree(classic)
+    run([moonshine, "new", str(classic), "--variant", "classic", "--no-git", "--seed", "screenshots"])
+    for phase, power, lines in CLASSIC_ORDERS:
+        (classic / "orders" / phase).mkdir(parents=True, exist_ok=True)
+        (classic / "orders" / phase / f"{power}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for phase in dict.fromkeys(p for p, _, _ in CLASSIC_ORDERS):
+        run([moonshine, "adjudicate", phase, "--game", str(classic), "--no-commit"])
+    run([moonshine, "site", "--game", str(classic), "--out", str(classic / "site")])
+    last = CLASSIC_ORDERS[-1][0]
     return [
+        Page("classic-report", classic / "turns" / last / "reports" / "FRA.html"),
+        Page("classic-bulletin", classic / "turns" / last / "reports" / "bulletin.html"),
+        Page("classic-site-index", classic / "site" / "index.html"),
+        Page("classic-site-turn", classic / "site" / "turns" / last / "index.html"),
         Page("report", reports / "outfit.html"),
         Page("bulletin", reports / "bulletin.html"),
         Page("site-index", site / "index.html"),

@@ -124,3 +124,47 @@ def test_a_game_with_no_turn_adjudicated(tmp_path: Path) -> None:
     assert made.exit_code == 0, made.output
     result = CliRunner().invoke(main, ["site", "--game", str(tmp_path / "g")])
     assert result.exit_code == 1 and "no turn adjudicated yet" in result.output
+
+
+def test_a_classic_game_has_its_site(tmp_path: Path) -> None:
+    """A classic game's site: a page per adjudicated phase with its bulletin and map,
+    the timeline, the chart of the supply centres; every link resolves on the disk;
+    no power's report is copied."""
+    root = tmp_path / "classic"
+    runner = CliRunner()
+    assert runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git"]).exit_code == 0
+    orders = {
+        "spring-1901": {"FRA": "A PAR - BUR\nF BRE - MAO\n", "GER": "A MUN - BUR\n"},
+        "fall-1901": {"FRA": "F MAO - POR\nA MAR - SPA\n"},
+    }
+    for phase, files in orders.items():
+        (root / "orders" / phase).mkdir(parents=True, exist_ok=True)
+        for power, text in files.items():
+            (root / "orders" / phase / f"{power}.txt").write_text(text, encoding="utf-8")
+        result = runner.invoke(main, ["adjudicate", phase, "--game", str(root), "--no-commit"])
+        assert result.exit_code == 0, result.output
+    out = tmp_path / "site"
+    result = runner.invoke(main, ["site", "--game", str(root), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    pages = sorted(out.rglob("*.html"))
+    assert [p.relative_to(out).as_posix() for p in pages] == [
+        "index.html",
+        "turns/fall-1901/index.html",
+        "turns/spring-1901/index.html",
+    ]
+    for page in pages:
+        for link in _links(page):
+            assert "://" not in link and not link.startswith("/"), (page, link)
+            assert (page.parent / link).resolve().is_file(), (page, link)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "Spring 1901" in index and "Fall 1901" in index and 'src="centres.png"' in index
+    assert "Supply centres" in (out / "centres.svg").read_text(encoding="utf-8")
+    spring = (out / "turns" / "spring-1901" / "index.html").read_text(encoding="utf-8")
+    assert "A PAR - BUR" in spring and "bounced" in spring  # the bulletin, with its reasons
+    assert 'src="map.png"' in spring and 'href="../fall-1901/index.html"' in spring
+    assert not list(out.rglob("FRA*")) and "report of" not in spring
+    french = tmp_path / "site-fr"
+    result = runner.invoke(main, ["site", "--game", str(root), "--out", str(french), "--language", "fr"])
+    assert result.exit_code == 0, result.output
+    assert "Printemps 1901" in (french / "index.html").read_text(encoding="utf-8")
+    assert "Centres de ravitaillement" in (french / "centres.svg").read_text(encoding="utf-8")

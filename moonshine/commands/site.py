@@ -23,7 +23,7 @@ def site(out: Path | None, language: str | None, game_dir: Path) -> None:
     """Write the game's public record as a static web site: one page per
     adjudicated turn (the bulletin and its map, links to the turns before and
     after), an index with the timeline and the charts (victory points, the price
-    of alcohol), and the rules. Only what the bulletins publish goes in. The pages
+    of alcohol; a classic game's supply centres), and the rules. Only what the bulletins publish goes in. The pages
     open from the disk (file://) as from any static web host."""
     from moonshine.gamedir import Game
     from moonshine.site import build_site
