@@ -87,17 +87,9 @@ def _label(turn: str, language: str) -> str:
     return i18n.turn_label(language, turn, capital=True)
 
 
-def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Path]:
-    """Write the site into ``out`` (created, or emptied of an older site first);
-    returns the files written."""
-    lang = i18n.check_language(language or game.config.language)
-    if game.is_classic:
-        from moonshine.classic.site import build_site as build_classic_site
-
-        return build_classic_site(game.root, game.board(), game.config.title, out, language=lang)
-    turns = adjudicated_turns(game)
-    if not turns:
-        raise GameError(f"{game.root}: no turn adjudicated yet, so nothing is public")
+def _clear(out: Path) -> None:
+    """Make ``out`` ready for a site: created, or emptied of the site written there
+    before; a folder holding anything else is refused."""
     if out.exists():
         if not (out / "index.html").is_file() or not (out / "turns").is_dir():
             if any(out.iterdir()):
@@ -105,6 +97,25 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         else:
             shutil.rmtree(out / "turns")
     out.mkdir(parents=True, exist_ok=True)
+
+
+def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Path]:
+    """Write the site into ``out`` (created, or emptied of an older site first);
+    returns the files written."""
+    lang = i18n.check_language(language or game.config.language)
+    if game.is_classic:
+        from moonshine.classic.site import adjudicated_phases
+        from moonshine.classic.site import build_site as build_classic_site
+
+        phases = adjudicated_phases(game.root)
+        if not phases:
+            raise GameError(f"{game.root}: no phase adjudicated yet, so nothing is public")
+        _clear(out)
+        return build_classic_site(game.root, game.board(), phases, game.config.title, out, language=lang)
+    turns = adjudicated_turns(game)
+    if not turns:
+        raise GameError(f"{game.root}: no turn adjudicated yet, so nothing is public")
+    _clear(out)
     written: list[Path] = []
     gmap = game.map
     vp_rows = []

@@ -10,12 +10,11 @@ relative paths, so the site opens from ``file://`` as from any static host.
 from __future__ import annotations
 
 import html
-import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from moonshine.classic.state import Phase, Step
-from moonshine.errors import GameError
 
 if TYPE_CHECKING:
     from moonshine.classic.board import ClassicMap
@@ -98,9 +97,11 @@ def adjudicated_phases(root: Path) -> list[str]:
     return [p for p in phases(root) if (root / "turns" / p / "results.yaml").is_file()]
 
 
-def build_site(root: Path, gmap: ClassicMap, title: str, out: Path, *, language: str) -> list[Path]:
-    """Write the site of the classic-family game at ``root`` into ``out`` (created,
-    or emptied of an older site first); returns the files written."""
+def build_site(
+    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str
+) -> list[Path]:
+    """Write the site of the classic-family game at ``root``, whose adjudicated phases
+    are ``done`` (oldest first), into the folder ``out``; returns the files written."""
     from moonshine import charts
     from moonshine.classic.game import centres_chart
     from moonshine.classic.layout import load_state
@@ -108,16 +109,6 @@ def build_site(root: Path, gmap: ClassicMap, title: str, out: Path, *, language:
     from moonshine.gamedir import atomic_write_bytes, atomic_write_text
 
     words = WORDS.get(language, WORDS["en"])
-    done = adjudicated_phases(root)
-    if not done:
-        raise GameError(f"{root}: no phase adjudicated yet, so nothing is public")
-    if out.exists():
-        if not (out / "index.html").is_file() or not (out / "turns").is_dir():
-            if any(out.iterdir()):
-                raise GameError(f"{out}: not empty and not a site written by 'moonshine site'; choose another folder")
-        else:
-            shutil.rmtree(out / "turns")
-    out.mkdir(parents=True, exist_ok=True)
     labels = {p: phase_title(Phase.parse(p), language) for p in done}
     written: list[Path] = []
     last_next = None
