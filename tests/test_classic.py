@@ -386,6 +386,26 @@ def test_new_classic_game_and_adjudicate_phases(tmp_path: Path) -> None:
     assert "not the current phase (fall-1901)" in again.output
 
 
+def test_a_bad_orders_file_is_left_out_and_the_others_are_adjudicated(tmp_path: Path) -> None:
+    """A file named after no power, or one that is not text, is left out with the
+    reason in the results; the other powers' orders (one of them in Windows-1252,
+    as an old mail program saves it) are adjudicated."""
+    root = tmp_path / "dip"
+    runner = CliRunner()
+    assert runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git"]).exit_code == 0
+    orders = root / "orders" / "spring-1901"
+    (orders / "FRA.txt").write_bytes("# Fran\xe7ais\nA PAR - BUR\n".encode("cp1252"))
+    (orders / "prussia.txt").write_text("A MUN - BUR\n", encoding="utf-8")
+    (orders / "GER.txt").write_bytes(b"\x00\x01binary")
+    result = runner.invoke(main, ["adjudicate", "spring-1901", "--game", str(root), "--no-commit"])
+    assert result.exit_code == 0, result.output
+    assert "no power is called 'prussia'" in result.output and "the file is left out" in result.output
+    assert "GER.txt: not a text file" in result.output
+    data = yaml.safe_load((root / "turns" / "spring-1901" / "results.yaml").read_text(encoding="utf-8"))
+    assert [r["result"] for r in data["results"]["FRA"] if r["order"] == "A PAR - BUR"] == ["succeeds"]
+    assert len(data["unreadable"]) == 2
+
+
 def test_moonshine_games_keep_no_variant_key(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["new", str(tmp_path / "m"), "--seed", "x", "--no-git"])
     assert result.exit_code == 0, result.output

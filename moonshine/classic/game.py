@@ -67,9 +67,17 @@ def read_orders(directory: Path, gmap: ClassicMap) -> tuple[dict[str, list[Order
     problems: list[str] = []
     if not directory.is_dir():
         return orders, problems
+    from moonshine import orderfile
+
     for path in sorted(directory.glob("*.txt")):
-        power = power_of_file(path, gmap)
-        for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines()[:1000], start=1):
+        # one bad file never voids the others: it is left out, and the results say why
+        try:
+            power = power_of_file(path, gmap)
+            text = orderfile.read(path)
+        except GameError as exc:
+            problems.append(f"{exc}; the file is left out")
+            continue
+        for n, raw in enumerate(text.splitlines()[:1000], start=1):
             line = raw.split("#", 1)[0].strip()
             if not line or _HEADER.match(line):  # power:, turn: (a mailed file's headers)
                 continue
