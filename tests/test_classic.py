@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -404,6 +404,33 @@ def test_a_bad_orders_file_is_left_out_and_the_others_are_adjudicated(tmp_path: 
     data = yaml.safe_load((root / "turns" / "spring-1901" / "results.yaml").read_text(encoding="utf-8"))
     assert [r["result"] for r in data["results"]["FRA"] if r["order"] == "A PAR - BUR"] == ["succeeds"]
     assert len(data["unreadable"]) == 2
+
+
+def test_adjudicating_an_earlier_phase_again_leaves_no_stale_phase(tmp_path: Path) -> None:
+    """--force on the phase before the current one replaces the phase it led to (here a
+    winter that no longer happens); with a later phase already adjudicated, it is
+    refused with the rollback to use."""
+    root = tmp_path / "dip"
+    runner = CliRunner()
+    assert runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git"]).exit_code == 0
+
+    def play(phase: str, text: str, *more: str) -> Result:
+        (root / "orders" / phase).mkdir(parents=True, exist_ok=True)
+        (root / "orders" / phase / "FRA.txt").write_text(text, encoding="utf-8")
+        return runner.invoke(main, ["adjudicate", phase, "--game", str(root), "--no-commit", *more])
+
+    assert play("spring-1901", "A PAR - BUR\n").exit_code == 0
+    assert play("fall-1901", "A BUR - BEL\n").exit_code == 0
+    assert (root / "turns" / "winter-1901" / "state.yaml").is_file()  # France builds
+    again = play("fall-1901", "A BUR H\n", "--force")
+    assert again.exit_code == 0, again.output
+    assert not (root / "turns" / "winter-1901").exists()  # nobody builds now
+    assert (root / "turns" / "spring-1902" / "state.yaml").is_file()
+    assert play("spring-1902", "A BUR - BEL\n").exit_code == 0
+    refused = play("spring-1901", "A PAR - BUR\n", "--force")
+    assert refused.exit_code == 1
+    assert "phases after it: fall-1901, spring-1902, fall-1902" in refused.output
+    assert "moonshine rollback spring-1901" in refused.output
 
 
 def test_moonshine_games_keep_no_variant_key(tmp_path: Path) -> None:

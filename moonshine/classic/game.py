@@ -13,6 +13,7 @@ comment. A line that cannot be read is reported and skipped.
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -171,6 +172,12 @@ def adjudicate_phase_dir(
     results_path = root / "turns" / ph.name / "results.yaml"
     if results_path.exists() and not force:
         raise GameError(f"{ph.name} is already adjudicated ({results_path}); use --force to do it again")
+    later = known[known.index(ph.name) + 1 :]
+    if len(later) > 1 or any((root / "turns" / p / "results.yaml").exists() for p in later):
+        raise GameError(
+            f"{ph.name} is not the game's latest phase (phases after it: {', '.join(later)}); "
+            f"use 'moonshine rollback {ph.name}' first"
+        )
     st = state_mod.load(path, gmap)
     orders, problems = read_orders(orders_dir(root, ph.name), gmap)
     for power, more in (extra_orders or {}).items():
@@ -187,6 +194,14 @@ def adjudicate_phase_dir(
     atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
     atomic_write_text(results_path.with_suffix(".txt"), results_text(gmap, outcome, problems))
     nxt = outcome.next_state
+    for old in later:  # adjudicated again: the phase it led to before goes (its orders stay)
+        from moonshine import journal
+
+        txn = journal.active(root)
+        if txn is not None:
+            txn.remove_tree(root / "turns" / old)
+        else:
+            shutil.rmtree(root / "turns" / old)
     next_path = state_path(root, nxt.phase.name)
     atomic_write_text(next_path, state_mod.dumps(nxt))
     if not nxt.winner:
