@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from samplegame import copy_sample
+
 ROOT = Path(__file__).resolve().parent.parent
 MOONSHINE = [str(Path(sys.executable).parent / "moonshine")]
 ENV_BASE = {
@@ -47,11 +49,7 @@ def git(root: Path, *args: str) -> str:
 
 def sample_game(dest: Path) -> Path:
     """The repository's sample game (spring-1924, every gang's orders), in git."""
-    dest.mkdir(parents=True)
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy2(ROOT / name, dest / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, dest / name)
+    copy_sample(dest)
     (dest / ".gitignore").write_text(".moonshine-secret\n", encoding="utf-8")
     git(dest, "init", "-q")
     git(dest, "add", "-A")

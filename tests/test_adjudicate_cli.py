@@ -8,20 +8,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from samplegame import copy_sample
 
 from moonshine.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def sample(tmp_path: Path) -> Path:
     game = tmp_path / "sample"
-    game.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy(ROOT / name, game / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, game / name)
+    copy_sample(game)
     return game
 
 

@@ -7,10 +7,10 @@ import contextlib
 import io
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from samplegame import copy_sample
 
 from moonshine import api
 from moonshine import outcome as oc
@@ -19,21 +19,12 @@ from moonshine.errors import GameError
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _sample(dest: Path) -> Path:
-    dest.mkdir(parents=True)
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy(ROOT / name, dest / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, dest / name)
-    return dest
-
-
 def test_the_readme_example_runs(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## As a library", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S)
     assert code is not None
-    _sample(tmp_path / "demo-game")
+    copy_sample(tmp_path / "demo-game")
     out = io.StringIO()
     here = os.getcwd()
     os.chdir(tmp_path)
@@ -48,7 +39,7 @@ def test_the_readme_example_runs(tmp_path: Path) -> None:
 
 
 def test_outcomes_are_values_and_the_report_is_the_commands(tmp_path: Path) -> None:
-    game = api.open_game(_sample(tmp_path / "game"))
+    game = api.open_game(copy_sample(tmp_path / "game"))
     ack, ok = api.check(game, "orders/spring-1924/valley.txt", language="fr")
     assert "valley" in ack.lower() and isinstance(ok, bool)
     api.adjudicate(game, "spring-1924", commit=False)

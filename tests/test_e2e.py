@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import mailbox
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from dataclasses import replace
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from samplegame import copy_sample
 from test_mail import Recorder, Server, start_server
 
 from moonshine import receipts
@@ -59,11 +59,7 @@ def server() -> Iterator[Server]:
 def sample_game(tmp_path: Path, server: Server, deadline: datetime) -> Game:
     """A copy of the repository's sample game, with passwords, a deadline and mail settings."""
     root = tmp_path / "game"
-    root.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy2(ROOT / name, root / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, root / name)
+    copy_sample(root)
     for gang in NOT_MAILED:
         (root / "orders" / TURN / f"{gang}.txt").unlink()
     game = Game(root)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import shutil
 import subprocess
 import time
 from dataclasses import replace
@@ -20,7 +19,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_mail_corpus import DEADLINE, PASSWORDS, ROOT, TURN
+from samplegame import copy_sample
+from test_mail_corpus import DEADLINE, PASSWORDS, TURN
 
 from moonshine import inbox
 from moonshine.cli import main
@@ -37,11 +37,7 @@ ORDERS = f"gang: valley\npassword: {PASSWORDS['valley']}\nH LOO - LIT\nL KEN hol
 @pytest.fixture
 def game(tmp_path: Path) -> Game:
     root = tmp_path / "game"
-    root.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy2(ROOT / name, root / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, root / name)
+    copy_sample(root)
     for p in (root / "orders" / TURN).glob("*.txt"):
         p.unlink()
     g = Game(root)

@@ -6,7 +6,6 @@ text; a password only in the quoted copy is never taken)."""
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from samplegame import copy_sample
 
 from moonshine import inbox, intake
 from moonshine.gamedir import Game, save_config
@@ -92,11 +92,7 @@ def test_only_the_new_text_is_read(new: str, old: str, form: str) -> None:
 @pytest.fixture(scope="module")
 def game_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("props") / "game"
-    root.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy2(ROOT / name, root / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, root / name)
+    copy_sample(root)
     for p in (root / "orders" / TURN).glob("*.txt"):
         p.unlink()
     game = Game(root)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
+from samplegame import copy_sample
 
 from moonshine import inbox
 from moonshine.gamedir import Game, save_config
@@ -36,11 +37,7 @@ PASSWORDS = {"valley": "valley-secret-1924", "outfit": "outfit-secret-1924"}
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample game with passwords and a deadline, copied for each message."""
     root = tmp_path_factory.mktemp("corpus") / "game"
-    root.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy2(ROOT / name, root / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, root / name)
+    copy_sample(root)
     for p in (root / "orders" / TURN).glob("*.txt"):
         p.unlink()
     game = Game(root)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from samplegame import copy_sample
 
 from moonshine import state as state_mod
 from moonshine.cli import main
@@ -50,11 +51,7 @@ def test_a_map_without_the_key_is_told_how_to_say_no_raids(tmp_path: Path) -> No
 
 def test_adjudicate_on_a_map_without_raids(tmp_path: Path) -> None:
     game = tmp_path / "game"
-    game.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy(ROOT / name, game / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, game / name)
+    copy_sample(game)
     _no_raid_map(game, "[]")
     config = (game / "game.yaml").read_text(encoding="utf-8")
     (game / "game.yaml").write_text(config.replace("map: chicago-1920s", "map: no-raids.yaml"), encoding="utf-8")

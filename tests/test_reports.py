@@ -19,6 +19,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from samplegame import copy_sample as copy_sample_files
 
 from moonshine import i18n
 from moonshine.cli import main
@@ -54,11 +55,7 @@ LANGS = ("en", "fr")
 
 def copy_sample(dest: Path) -> Game:
     """The sample game at the repository root, copied (as the brief of a real game)."""
-    dest.mkdir(parents=True, exist_ok=True)
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy(ROOT / name, dest / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, dest / name)
+    copy_sample_files(dest)
     return Game(dest)
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from samplegame import copy_sample
 
 from moonshine.turns import Turn, is_untouchables
 
@@ -49,13 +49,8 @@ def test_commands_take_a_turn_written_in_french(tmp_path: Path) -> None:
 
     from moonshine.cli import main
 
-    root = Path(__file__).resolve().parent.parent
     game = tmp_path / "game"
-    game.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy(root / name, game / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(root / name, game / name)
+    copy_sample(game)
     done = CliRunner().invoke(main, ["adjudicate", "printemps-1924", "--game", str(game), "--no-commit"])
     assert done.exit_code == 0, done.output
     assert (game / "turns" / "spring-1924" / "results.yaml").is_file()

@@ -5,7 +5,6 @@ with a size limit; ``passwd`` keeps the game master's comments and layout."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from click.testing import CliRunner
 from crashkit import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from samplegame import copy_sample
 
 from moonshine import yamlio
 from moonshine.cli import main
@@ -85,11 +85,7 @@ def test_check_of_dev_zero_is_a_clear_error() -> None:
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     root = tmp_path / "g"
-    root.mkdir()
-    for name in ("game.yaml", ".moonshine-secret"):
-        shutil.copy(ROOT / name, root / name)
-    for name in ("orders", "turns"):
-        shutil.copytree(ROOT / name, root / name)
+    copy_sample(root)
     return root
 
 
