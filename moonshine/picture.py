@@ -486,26 +486,27 @@ def _lake(layout: Layout, right: float) -> tuple[tuple[Pt, ...], ...]:
 
 # -- district furniture -----------------------------------------------------------------------
 
-CODE_SIZE = 11.0
-UNIT_H = 15.0  # side of an H marker
-UNIT_L = 7.6  # radius of an L marker
-UNIT_GAP = 8.6  # half the distance between an H and an L side by side
+CODE_SIZE = 16.0  # 10.7 px when the 1000 px picture is shown at a mail's 672 px
+UNIT_SIZE = 15.0  # the letter on a unit's marker (10 px at 672 px)
+UNIT_H = 19.0  # side of an H marker
+UNIT_L = 9.8  # radius of an L marker
+UNIT_GAP = 11.0  # half the distance between an H and an L side by side
 
 
 def _code_at(p: Pt) -> Pt:
-    return p[0], p[1] - 7.0
+    return p[0], p[1] - 9.0
 
 
 def _units_at(p: Pt) -> Pt:
-    return p[0], p[1] + 8.5
+    return p[0], p[1] + 11.0
 
 
 def _feature_at(p: Pt) -> Pt:
-    return p[0] - 19.0, p[1] - 7.0
+    return p[0] - 29.0, p[1] - 9.0
 
 
 def _station_at(p: Pt) -> Pt:
-    return p[0] + 19.0, p[1] - 7.0
+    return p[0] + 30.0, p[1] - 9.0
 
 
 def _feature_symbol(kind: Feature, c: Pt, scale: float = 1.0) -> tuple[Item, ...]:
@@ -568,7 +569,7 @@ def _unit_marker(kind: UnitKind, gang_colour: str, c: Pt) -> tuple[Item, ...]:
             ),
         )
     )
-    return (*halo, shape, Label((c[0], c[1] + 0.5), kind.value, 10.0, _on(gang_colour), bold=True))
+    return (*halo, shape, Label((c[0], c[1] + 0.5), kind.value, UNIT_SIZE, _on(gang_colour), bold=True))
 
 
 GHOST_OPACITY = 0.5
@@ -782,11 +783,15 @@ def _arrow_items(
 
 # -- the legend -------------------------------------------------------------------------------
 
-LEGEND_W = 262.0
-ROW = 16.5  # the legend fits in the lake (the picture stays 1000 wide)
+# The legend fits in the lake (the picture stays 1000 wide): beside the Near North Side
+# the lake leaves it 274 px across and 518 px down, hence a 13 px font (8.7 px at a
+# mail's 672 px) rather than the map's 16 px labels.
+LEGEND_W = 272.0
+ROW = 16.5
 HEAD_ROW = 21.0
 PAD = 12.0
-LEGEND_FONT = 12.0
+LEGEND_FONT = 13.0
+HEADING_FONT = 14.0
 
 
 def _legend_height(gmap: GameMap) -> float:
@@ -803,7 +808,7 @@ def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
 
     def heading(text: str) -> None:
         nonlocal cy
-        items.append(Label((x + PAD, cy + 9.0), text, 13.0, TEXT, anchor="start", bold=True))
+        items.append(Label((x + PAD, cy + 9.0), text, HEADING_FONT, TEXT, anchor="start", bold=True))
         cy += HEAD_ROW
 
     def row(symbol: Sequence[Item], text: str) -> None:
@@ -904,8 +909,8 @@ def moved(item: Item, dx: float, dy: float) -> Item:
 
 
 def _raid_badge(text: str, c: Pt) -> tuple[Item, ...]:
-    size = 8.5
-    w, h = len(text) * 0.68 * size + 8.0, 12.5
+    size = 11.0
+    w, h = len(text) * 0.68 * size + 8.0, 15.0
     box = _rounded_rect(c[0] - w / 2, c[1] - h / 2, w, h, 3.0)
     return (
         Poly((box,), Paint(fill=RAID_RED, stroke="#ffffff", width=1.2)),
@@ -956,7 +961,7 @@ def _lake_label(layout: Layout, text: str, avoid: tuple[float, float, float, flo
     if best is None or best[0] < 8.0 * len(text):
         return None
     room, y, x = best
-    return Label(((x + right) / 2, y), text, 14.0, WATER_TEXT, italic=True, halo=0.0)
+    return Label(((x + right) / 2, y), text, 17.0, WATER_TEXT, italic=True, halo=0.0)
 
 
 def build_scene(
@@ -1067,7 +1072,7 @@ def build_scene(
     ]
     items.append(Group((("id", "labels"),), tuple(labels)))
     if st.raid is not None:
-        badge = _raid_badge(words["badge"], _add(layout.labels[st.raid.district], (0.0, -21.0)))
+        badge = _raid_badge(words["badge"], _add(layout.labels[st.raid.district], (0.0, -27.0)))
         items.append(Group((("id", "raid-badge"), ("data-code", st.raid.district)), badge))
     items.append(Group((("id", "failure-marks"),), tuple(crosses)))
 
@@ -1096,7 +1101,7 @@ def build_scene(
         items.append(
             Group(
                 (("id", "credits"),),
-                (Label((MARGIN, height - 8.0), credit + ".", 9.0, "#6b6b6b", anchor="start"),),
+                (Label((MARGIN, height - 8.0), credit + ".", 11.0, "#6b6b6b", anchor="start"),),
             )
         )
     return Scene(width, height, text, tuple(items))

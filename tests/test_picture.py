@@ -27,6 +27,7 @@ from moonshine.picture import (
     Item,
     PictureError,
     Scene,
+    _font,
     _has_glyph,
     _Painter,
     _shape_text,
@@ -443,3 +444,73 @@ def test_a_map_without_a_lake_gets_its_legend_beside_it(tmp_path: Path) -> None:
     assert max(y for _, y in box) <= float(root.get("height", "0"))
     image = Image.open(BytesIO(render_png(gmap, st, width=800)))
     assert image.size == (800, round(800 * float(root.get("height", "0")) / width))
+
+
+# -- readable at the mail's width ------------------------------------------------------
+
+MAIL_WIDTH = 672  # the width the reports' HTML shows the map at (img.map)
+
+
+def _text_box(t: ET.Element) -> tuple[float, float, float, float]:
+    """A label's box as the PNG draws it (its font's advance, the text's height)."""
+    size = float(t.get("font-size", "0"))
+    x, y = float(t.get("x", "0")), float(t.get("y", "0"))
+    w = _font(size).getlength(t.text or "") + (2 * round(size * 0.035) if t.get("font-weight") == "bold" else 0)
+    left = {"start": x, "middle": x - w / 2, "end": x - w}[t.get("text-anchor", "start")]
+    return left, y - 0.36 * size, left + w, y + 0.36 * size
+
+
+def _apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_labels_are_readable_at_the_mails_width(chicago: GameMap, start: GameState, language: str) -> None:
+    """Shown 672 px wide in a mail, the 1000 px picture keeps its district codes and unit
+    letters at 10 px or more, its legend at 8.5 px, every other word at 7 px; the legend
+    stays in the lake (the picture 1000 wide) with its words inside its box; no district
+    code runs into another or into its own district's symbols."""
+    root = parse(render_svg(chicago, busy(start), arrows=sample_arrows(), language=language))
+    width = float(root.get("width", "0"))
+    assert width == 1000
+    shown = MAIL_WIDTH / width
+
+    def sizes(group_id: str) -> list[float]:
+        group = root.find(f".//{NS}g[@id='{group_id}']")
+        assert group is not None
+        return [float(t.get("font-size", "0")) * shown for t in group.iter(f"{NS}text")]
+
+    codes, letters, legend = sizes("labels"), sizes("units"), sizes("legend")
+    assert len(codes) == len(chicago.districts) and len(letters) == len(busy(start).units)
+    assert min(codes + letters) >= 10.0
+    assert min(legend) >= 8.5
+    assert min(float(t.get("font-size", "0")) * shown for t in root.iter(f"{NS}text")) >= 7.0
+
+    box = root.find(f".//{NS}g[@id='legend']/{NS}path")
+    assert box is not None
+    xs = [x for x, _ in path_points(box.get("d", ""))]
+    legend_group = root.find(f".//{NS}g[@id='legend']")
+    assert legend_group is not None
+    for t in legend_group.iter(f"{NS}text"):
+        left, _, right, _ = _text_box(t)
+        assert min(xs) < left and right < max(xs) <= width, t.text
+
+    labels = root.find(f".//{NS}g[@id='labels']")
+    assert labels is not None
+    boxes = {t.text or "": _text_box(t) for t in labels.iter(f"{NS}text")}
+    for (a, box_a), (b, box_b) in itertools.combinations(boxes.items(), 2):
+        assert _apart(box_a, box_b), (a, b)
+    for g in groups(root, "station") + [g for g in root.iter(f"{NS}g") if "feature" in g.get("class", "")]:
+        points = [p for d in g.iter(f"{NS}path") for p in path_points(d.get("d", ""))]
+        points += [
+            (float(c.get("cx", "0")) + dx * float(c.get("r", "0")), float(c.get("cy", "0")))
+            for c in g.iter(f"{NS}circle")
+            for dx in (-1, 1)
+        ]
+        symbol = (
+            min(x for x, _ in points),
+            min(y for _, y in points),
+            max(x for x, _ in points),
+            max(y for _, y in points),
+        )
+        assert _apart(boxes[g.get("data-code", "")], symbol), g.get("data-code")
