@@ -10,7 +10,8 @@ explainer of outcomes (``moonshine.outcome``), ``say("...", ...)`` and
 ``no("...", ...)`` for a message (``moonshine.text.Message``), ``translate(lang,
 "...")``, and the classic rules' ``PROBLEMS``. A ``say`` or ``no`` call still giving its French beside the English fills
 that sentence's translation when the catalogue has none. ``update`` never removes a
-translation a person wrote; it drops sentences no longer in the code."""
+translation a person wrote; it drops sentences no longer in the code. The
+catalogues name no source lines: an edit elsewhere in the code leaves them as they are."""
 
 from __future__ import annotations
 
@@ -110,24 +111,38 @@ def read(language: str) -> Catalog:
         return read_po(f, locale=language, domain=DOMAIN)
 
 
-def update() -> None:
+def po_bytes(language: str) -> bytes:
+    """The catalogue of ``language`` as ``update`` writes it: every sentence of the
+    code, sorted, with its translation, and no source locations (so that moving code
+    about leaves the catalogue unchanged); its header's dates are kept."""
     pot = template()
     french = code_french()
+    old = read(language)
+    new = Catalog(
+        locale=language,
+        domain=DOMAIN,
+        project="moonshine",
+        charset="utf-8",
+        creation_date=old.creation_date,
+        revision_date=old.revision_date,
+    )
+    for m in pot:
+        if not m.id:
+            continue
+        kept = old.get(m.id)
+        string = kept.string if kept is not None and kept.string else ""
+        if not string and language == "fr":
+            string = french.get(str(m.id), "")
+        new.add(m.id, string)
+    buf = io.BytesIO()
+    write_po(buf, new, width=0, no_location=True, omit_header=False, sort_output=True)
+    return buf.getvalue()
+
+
+def update() -> None:
     for language in languages():
-        old = read(language)
-        new = Catalog(locale=language, domain=DOMAIN, project="moonshine", charset="utf-8")
-        for m in pot:
-            if not m.id:
-                continue
-            kept = old.get(m.id)
-            string = kept.string if kept is not None and kept.string else ""
-            if not string and language == "fr":
-                string = french.get(str(m.id), "")
-            new.add(m.id, string, locations=m.locations)
-        buf = io.BytesIO()
-        write_po(buf, new, width=0, omit_header=False, sort_output=True)
-        po_path(language).write_bytes(buf.getvalue())
-        print(f"{po_path(language).relative_to(ROOT)}: {len([m for m in new if m.id])} sentences")
+        po_path(language).write_bytes(po_bytes(language))
+        print(f"{po_path(language).relative_to(ROOT)}: {len(read(language)) - 1} sentences")
 
 
 def mo_bytes(language: str) -> bytes:

@@ -58,3 +58,27 @@ def test_an_unknown_language_is_refused_and_a_missing_sentence_stays_english() -
         text.gettext_for("xx")
     assert text.translate("fr", "no such sentence {n}", n=3) == "no such sentence 3"
     assert text.translate("fr", "held against {units}", units="H LOO") == "a tenu face à H LOO"
+
+
+def _without_tool_version(po: bytes) -> list[bytes]:
+    return [line for line in po.splitlines() if not line.startswith(b'"Generated-By:')]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_catalogue_names_no_source_lines_and_is_as_update_writes_it(language: str) -> None:
+    shipped = catalogue.po_path(language).read_bytes()
+    assert [line for line in shipped.splitlines() if line.startswith(b"#:")] == []
+    assert _without_tool_version(shipped) == _without_tool_version(catalogue.po_bytes(language)), (
+        "run: python scripts/catalogue.py update"
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_moving_code_about_leaves_the_catalogue_unchanged(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = catalogue.po_bytes(language)
+    found = list(catalogue.extracted())
+    assert found
+    # every sentence ten lines further down, and in another file
+    moved = [(msgid, rel.replace(".py", "_moved.py"), line + 10) for msgid, rel, line in found]
+    monkeypatch.setattr(catalogue, "extracted", lambda: iter(moved))
+    assert catalogue.po_bytes(language) == before
