@@ -785,6 +785,28 @@ class _Reject(Exception):
         self.refusal = _REFUSAL_OF.get(reason.key, OTHER)
 
 
+class _Unsolicited(Exception):
+    """Mail from an address that plays no side, naming no side, with no order, password
+    or command in it (spam, mostly): logged for the game master, never answered, so
+    the judge sends nothing back to forged senders."""
+
+
+UNSOLICITED = "not from a player, and no side, order, password or command in it: not answered"
+
+# a line a player writes to the judge: an order (a unit's letter and a place code) or
+# the password line; enough to answer a player writing from an unknown address
+_PLAYERISH = re.compile(r"^\s*(?:[A-Za-z]\s+[A-Za-z]{3}\b|(?:password|mot de passe)\s*:)", re.I | re.M)
+
+
+def _looks_like_orders(r: _Reading) -> bool:
+    if r.msg is None:
+        return True  # unread: the refusal says why
+    try:
+        return any(_PLAYERISH.search(intake.own_text(raw).text) for _, raw in candidate_texts(r.msg))
+    except Exception:  # a message the mail library cannot take apart is answered as before
+        return True
+
+
 def _process_one(ctx: _Context, r: _Reading) -> Outcome:
     origin = r.incoming.origin
     if r.msg is not None and is_automatic(r.msg, r.sender):
@@ -794,6 +816,8 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
         return Outcome(REJECTED, origin, r.message_id, "", None, why, refusal=WRONG_SENDER)
     try:
         return _accept(ctx, r)
+    except _Unsolicited:
+        return Outcome(IGNORED, origin, r.message_id, r.sender, None, UNSOLICITED)
     except _Reject as rej:
         warn = rej.refusal == WRONG_PASSWORD and rej.gang is not None
         reply = _reply_or_none(ctx, r, rej.gang, rej, warn_gang=rej.gang if warn else None)
@@ -943,9 +967,10 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         if r.script:  # commands from someone who plays no gang: help, observe, an observer's status
             return _commands_only(ctx, r, None, _commands(ctx, r, None))
     if not own:
-        raise _Reject(
-            phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"), about=_named_gang(ctx, r)
-        )
+        about = _named_gang(ctx, r)
+        if about is None and r.problem is None and not _looks_like_orders(r):
+            raise _Unsolicited
+        raise _Reject(phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"), about=about)
     if r.problem or r.msg is None:
         raise _Reject(r.problem or phrase("reject.not_read"))
     where, r.own, first = _pick_text(ctx, r, r.msg)

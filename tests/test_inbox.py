@@ -368,6 +368,22 @@ def test_mail_received_before_the_previous_deadline_is_for_an_earlier_turn(tmp_p
     assert not orders_file(game).exists()
 
 
+def test_unsolicited_mail_from_strangers_is_logged_never_answered(tmp_path: Path, fake_reader: None) -> None:
+    """Spam (a stranger's message naming no gang, with no order, password or command)
+    gets no reply, so forged senders get nothing back; a stranger sending orders or
+    naming a gang is still told why they are refused."""
+    game = make_game(tmp_path)
+    spam = order_mail("deals@bulk.example", "Cheap watches!\nVisit our shop today.", subject="Offer")
+    lost = order_mail("eve@evil.example", "L UPT - ROG\n", subject="my orders")
+    named = order_mail("eve@elsewhere.example", "gang: genna\nplease send me the rules\n")
+    result = run_inbox(game, maildir(tmp_path / "box", [spam, lost, named]))
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^ignored\s+-\s+deals@bulk\.example: not from a player.*not answered", result.output, re.M)
+    refused = re.findall(r"^rejected\s.*(eve@\S+) is not a player's address", result.output, re.M)
+    assert sorted(refused) == ["eve@elsewhere.example", "eve@evil.example"]
+    assert sorted(str(r["To"]) for r in replies(game)) == ["eve@elsewhere.example", "eve@evil.example"]
+
+
 def test_late_orders_are_taken_with_late_ok(tmp_path: Path, fake_reader: None) -> None:
     game = make_game(tmp_path)
     source = maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS, date=AFTER)])
