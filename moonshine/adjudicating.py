@@ -103,7 +103,9 @@ def _adjudicate_classic(game: Game, phase: str, *, force: bool, commit: bool, ec
         txn.protect_tree(tdir / "reports")
         done = classic.adjudicate_phase_dir(game.root, phase, force=force, commit=False, gmap=gmap)
         name = done.outcome.phase.name
-        reports = classic.write_phase_reports(game.root, name, gmap, language=game.config.language)
+        reports = classic.write_phase_reports(
+            game.root, name, gmap, language=game.config.language, power_languages=game.side_languages()
+        )
         txn.commit(f"Adjudicate {name}", git=commit and is_git_repo(game.root))
     echo(done.results_path.with_suffix(".txt").read_text(encoding="utf-8").rstrip())
     echo("")

@@ -42,6 +42,7 @@ class Player:
     email: list[str] = field(default_factory=list)
     password: str | None = None  # salted hash, never the password itself
     timezone: str | None = None  # the player's time zone (IANA name): deadlines in their mail are shown in it
+    language: str | None = None  # the player's own language (en, fr) when not the game's: replies and report
 
 
 @dataclass
@@ -55,6 +56,13 @@ class GameConfig:
     variant: str = "moonshine"
     lines: dict[str, int] = field(default_factory=dict, compare=False)  # where keys were read (players.GANG)
     house: HouseRules = field(default_factory=HouseRules)  # rules: (kept in extra as written)
+
+
+def player_language(cfg: GameConfig, side: str | None) -> str:
+    """The language of what a side's player reads: their own (``players.SIDE.language``),
+    else the game's."""
+    player = cfg.players.get(side) if side is not None else None
+    return player.language if player is not None and player.language else cfg.language
 
 
 def seed_hash(seed: str) -> str:
@@ -268,6 +276,10 @@ class Game:
             raise GameError(f"{path}: the seed does not match seed_sha256 in {GAME_FILE}")
         return seed
 
+    def side_languages(self) -> dict[str, str]:
+        """Each side's reading language: its player's own, else the game's."""
+        return {key: player_language(self.config, key) for key in self.sides()}
+
     def receipt_seed(self) -> str | None:
         """The seed receipts are salted with (``moonshine.receipts``): the game's
         secret, or None when this copy of the game has none (no receipt then)."""
@@ -336,8 +348,11 @@ def load_config_text(text: str, src: str) -> GameConfig:
             from moonshine.schedule import zone_named
 
             zone_named(zone, f"players.{gang}.timezone", source=src)
+        own = p.get("language")
+        if own is not None and own not in LANGUAGES:
+            raise StateError(src, f"players.{gang}.language", f"expected one of {', '.join(LANGUAGES)}, found {own!r}")
         players[str(gang)] = Player(
-            name=str(p.get("name") or ""), email=list(email), password=p.get("password"), timezone=zone
+            name=str(p.get("name") or ""), email=list(email), password=p.get("password"), timezone=zone, language=own
         )
     known = {"title", "map", "language", "seed_sha256", "players", "variant"}
     return GameConfig(
@@ -405,6 +420,7 @@ def config_to_yaml(cfg: GameConfig) -> str:
         "players": {
             g: {"name": p.name, "email": list(p.email), "password": p.password}
             | ({"timezone": p.timezone} if p.timezone else {})
+            | ({"language": p.language} if p.language else {})
             for g, p in cfg.players.items()
         },
     }

@@ -54,7 +54,7 @@ from typing import Any
 from moonshine import imapbox, intake, mail, mailcmd, mailtext, masking
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
-from moonshine.gamedir import GAME_FILE, Game, atomic_write_text
+from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, player_language
 from moonshine.gamelock import game_lock
 from moonshine.mailtext import Phrase, phrase, subject_turn
 from moonshine.parser import printable
@@ -302,18 +302,22 @@ class OrderCheck:
     acknowledgement: str  # the orders as understood, for the player
 
 
-def check_orders(text: str, game: Game, st: Any, gang: str | None, *, source: str) -> OrderCheck:
+def check_orders(
+    text: str, game: Game, st: Any, gang: str | None, *, source: str, language: str | None = None
+) -> OrderCheck:
     """The one link to the order reader: read ``text`` (as ``gang``'s orders, or
     as the gang its ``gang:`` line names) and write the acknowledgement. A
-    classic game's orders are read by its own checker (powers, ``power:`` lines)."""
+    classic game's orders are read by its own checker (powers, ``power:`` lines). The
+    acknowledgement is in ``language`` (the reader's), else the game's."""
+    lang = language or game.config.language
     if game.is_classic:
-        return _check_classic(text, game, st, gang, source=source)
+        return _check_classic(text, game, st, gang, source=source, language=lang)
     from moonshine.ack import acknowledgement
     from moonshine.parser import PasswordHeader
     from moonshine.validate import ACCEPTED, read_orders
 
     orders = read_orders(text, game.map, st, gang, source=source, house=game.config.house)
-    ack = acknowledgement(orders, game.map, st, language=game.config.language, seed=game.receipt_seed())
+    ack = acknowledgement(orders, game.map, st, language=lang, seed=game.receipt_seed())
     return OrderCheck(
         header_gang=orders.header_gang,
         header_turn=orders.header_turn,
@@ -326,7 +330,7 @@ def check_orders(text: str, game: Game, st: Any, gang: str | None, *, source: st
     )
 
 
-def _check_classic(text: str, game: Game, st: Any, power: str | None, *, source: str) -> OrderCheck:
+def _check_classic(text: str, game: Game, st: Any, power: str | None, *, source: str, language: str) -> OrderCheck:
     from moonshine.classic.ack import read_submission, render
 
     gmap = game.board()
@@ -341,7 +345,7 @@ def _check_classic(text: str, game: Game, st: Any, power: str | None, *, source:
         accepted=sum(1 for line in lines if line.ok),
         rejected=sum(1 for line in lines if not line.ok),
         problems=(),
-        acknowledgement=render(ack, gmap, language=game.config.language, source=source) if ack is not None else "",
+        acknowledgement=render(ack, gmap, language=language, source=source) if ack is not None else "",
     )
 
 
@@ -516,11 +520,13 @@ class _Context:
     accepting: bool = False  # the game master takes this message (inbox --accept)
     history_numbers: dict[str, int] = field(default_factory=dict)  # gang -> last history file's number
     orphans: dict[tuple[str, str], Path] | None = None  # (gang, Message-ID) -> history file of a killed run
+    reader: str | None = None  # the language of the player whose message is being answered, if not the game's
 
     @property
     def language(self) -> str:
-        """The game's language: the language of every reply."""
-        return self.game.config.language
+        """The language of the reply being written: its player's own
+        (``players.GANG.language``), else the game's."""
+        return self.reader or self.game.config.language
 
     def say(self, key: str, /, **fields: object) -> str:
         return mailtext.text(self.language, key, **fields)
@@ -809,6 +815,9 @@ def _looks_like_orders(r: _Reading) -> bool:
 
 def _process_one(ctx: _Context, r: _Reading) -> Outcome:
     origin = r.incoming.origin
+    # the reply speaks the sender's language when the one side they play has chosen its own
+    own = _gangs_of(ctx, r.sender) if r.sender else []
+    ctx.reader = player_language(ctx.game.config, own[0]) if len(own) == 1 else None
     if r.msg is not None and is_automatic(r.msg, r.sender):
         return Outcome(IGNORED, origin, r.message_id, r.sender, None, "automatic reply or bounce: not answered")
     if not r.sender:
@@ -894,7 +903,9 @@ def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, intake.Ow
         if own.text.strip() or script:
             found.append((where, own, script))
     for where, own, script in found:
-        check = check_orders(own.text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender))
+        check = check_orders(
+            own.text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender), language=ctx.language
+        )
         if check.header_gang is not None:
             r.script = script
             return where, own, check
@@ -944,7 +955,7 @@ def _commands_only(ctx: _Context, r: _Reading, gang: str | None, results: list[m
     else:
         name = ctx.game.sides()[gang]
         lead = ctx.say("reply.commands", gang=name, turn=_as_turn(ctx.turn), received=received, sender=r.sender)
-    body = f"{lead}\n\n{_intake_notes(ctx, r)}\n{_signature(ctx.game)}"
+    body = f"{lead}\n\n{_intake_notes(ctx, r)}\n{_signature(ctx.game, ctx.language)}"
     done = [x.command.name for x in results if x.done]
     refused = [x.command.name for x in results if not x.done]
     reason = "commands: " + "; ".join(
@@ -1090,7 +1101,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     orders unless a later submission stands. The acknowledgement reads ``sent``
     so that its line numbers are the message's."""
     source = ctx.say("ack.source", sender=r.sender, received=received)  # the acknowledgement's "File:" line
-    check = check_orders(sent, ctx.game, ctx.st, gang, source=source)
+    check = check_orders(sent, ctx.game, ctx.st, gang, source=source, language=ctx.language)
     name = ctx.game.sides()[gang]
     if check.accepted == 0 and check.rejected > 0:
         raise _Reject(phrase("reject.nothing_readable", n=check.rejected), gang, check.acknowledgement)
@@ -1195,8 +1206,9 @@ def _deadline_line(ctx: _Context, side: str | None = None) -> str:
     return ctx.say("deadline.line", due=deadline_text(ctx.game.config, side, ctx.due, ctx.language), left=left)
 
 
-def _signature(game: Game) -> str:
-    return "\n-- \n" + mailtext.text(game.config.language, "signature", title=game.config.title) + "\n"
+def _signature(game: Game, language: str | None = None) -> str:
+    lang = language or game.config.language
+    return "\n-- \n" + mailtext.text(lang, "signature", title=game.config.title) + "\n"
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -1242,7 +1254,7 @@ def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "",
         more = ctx.say("reply.open")
     extra = f"\n{notes}\n" if notes else ""
     ack = check.acknowledgement.rstrip()
-    return f"{lead}\n{_deadline_line(ctx, side)} {more}\n\n{ack}\n{extra}{_signature(ctx.game)}"
+    return f"{lead}\n{_deadline_line(ctx, side)} {more}\n\n{ack}\n{extra}{_signature(ctx.game, ctx.language)}"
 
 
 def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
@@ -1261,7 +1273,7 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
     notes = _intake_notes(ctx, r)
     if notes:
         text += f"\n\n{notes}"
-    return f"{text}\n\n{_deadline_line(ctx, rej.gang)}\n{_signature(ctx.game)}"
+    return f"{text}\n\n{_deadline_line(ctx, rej.gang)}\n{_signature(ctx.game, ctx.language)}"
 
 
 def _write_reply(
@@ -1442,7 +1454,6 @@ def reminders(
     the Message-ID carries the date), and warnings for gangs with no address."""
     status = turn_status(game, turn, now=now)
     cfg = game.config
-    lang = cfg.language
     this_turn: Turn | str = status.turn if game.is_classic else Turn.parse(status.turn)  # a classic phase: as named
     family = ".classic" if game.is_classic else ""
     out: list[mail.Outgoing] = []
@@ -1454,6 +1465,7 @@ def reminders(
         if not g.addresses:
             warnings.append(f"{g.gang}: no address in {GAME_FILE} (players.{g.gang}.email): no reminder")
             continue
+        lang = player_language(cfg, g.gang)  # the player's own language, else the game's
         if due is not None:
             from moonshine.zones import deadline_text
 
@@ -1477,7 +1489,7 @@ def reminders(
                 turn=subject_turn(lang, status.turn),
                 gang=g.name,
             ),
-            body="\n\n".join(paragraphs) + "\n" + _signature(game),
+            body="\n\n".join(paragraphs) + "\n" + _signature(game, lang),
             msg_id=mail.message_id(cfg, status.turn, "remind", g.gang, day),
             date=status.now,
             reply_to=mail.from_address(cfg),

@@ -45,7 +45,7 @@ from typing import Any
 
 from moonshine import mail, mailtext
 from moonshine.errors import GameError, MoonshineError, StateError
-from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, is_git_repo
+from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, is_git_repo, player_language
 from moonshine.gamelock import game_lock
 from moonshine.journal import recover, transaction
 from moonshine.schedule import Schedule, parse_schedule
@@ -496,7 +496,6 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
     if not slots:
         return
     cfg = game.config
-    lang = cfg.language
     status = turn_status(game, turn, now=p.now)
     waiting = set(expected(game, turn)) - absent_sides(game, due)
     slot = max(slots)  # a run that missed several reminder times sends one reminder
@@ -506,6 +505,7 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
             continue
         if g.has_orders and not g.rejected:
             continue
+        lang = player_language(cfg, g.gang)  # the player's own language, else the game's
         name = cfg.players[g.gang].name if g.gang in cfg.players and cfg.players[g.gang].name else g.name
         first = (
             _say(lang, "rejected", turn=turn, n=g.rejected)
@@ -582,7 +582,9 @@ def adjudicate_classic(game: Game, phase: str, *, notify: Log) -> None:
         txn.protect_tree(tdir / "reports")
         done = classic.adjudicate_phase_dir(game.root, phase, commit=False, gmap=gmap)
         name = done.outcome.phase.name
-        classic.write_phase_reports(game.root, name, gmap, language=game.config.language)
+        classic.write_phase_reports(
+            game.root, name, gmap, language=game.config.language, power_languages=game.side_languages()
+        )
         txn.commit(f"Adjudicate {name}", git=is_git_repo(game.root))
 
 

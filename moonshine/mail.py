@@ -42,7 +42,7 @@ from typing import Any
 from moonshine import observers, resultsjson
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
-from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text
+from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text, player_language
 
 # dates and time left are written with the mail's words, in English by default
 from moonshine.mailtext import describe_time_left as describe_time_left
@@ -416,7 +416,8 @@ def report_messages(game: Game, turn: str) -> ReportMail:
             continue
         everyone.update(to)
         files = _read_reports(report_paths(game, turn, key), turn)
-        subject = text(lang, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn), gang=side)
+        own = player_language(cfg, key)  # the report is in its player's language
+        subject = text(own, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(own, turn), gang=side)
         name = f"report-{key.lower()}.eml"  # outbox names are lower case (a power is FRA)
         earlier = sent_versions(game, turn, name)
         results = resultsjson.attachment(game, turn, key)

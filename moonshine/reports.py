@@ -1432,16 +1432,19 @@ def render_all(
     seed: str | None = None,
     before: GameState | None = None,
     charts: Sequence[tuple[str, str]] = (),
+    gang_languages: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
     and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
-    receipts in the private reports."""
+    receipts in the private reports. ``gang_languages``: the language of a gang's
+    report when its player reads another than ``language``."""
     res = as_results(data)
     out: dict[str, str] = {}
     for g in gangs if gangs is not None else gmap.gangs:
+        own = (gang_languages or {}).get(g, language)
         for html, ext in ((False, "txt"), (True, "html")):
             out[f"{g}.{ext}"] = render_report(
-                gmap, config, res, nxt, g, language=language, html=html, for_email=for_email, seed=seed
+                gmap, config, res, nxt, g, language=own, html=html, for_email=for_email, seed=seed
             )
     if bulletin:
         for html, ext in ((False, "txt"), (True, "html")):
@@ -1568,6 +1571,8 @@ def write_reports(
         seed=game.receipt_seed(),
         before=opening if opening is not None else opening_state(game, turn),
         charts=chart_files,
+        # each player's report in their own language, unless one language was asked for
+        gang_languages=None if language else game.side_languages(),
     )
     for name, text in texts.items():
         path = base / name

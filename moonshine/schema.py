@@ -233,8 +233,9 @@ GAME = Rec(
                             "email": Null(_ADDRESSES),
                             "password": Null(Str()),
                             "timezone": Null(Str()),
+                            "language": Null(Str()),
                         },
-                        what="a mapping with name, email, password, timezone",
+                        what="a mapping with name, email, password, timezone, language",
                     )
                 ),
                 what="a mapping from gang key to player",

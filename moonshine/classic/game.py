@@ -254,6 +254,7 @@ def write_phase_reports(
     language: str,
     powers: Sequence[str] | None = None,
     bulletin: bool = True,
+    power_languages: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """Write PHASE's reports under ``turns/PHASE/reports/``: ``POWER.txt`` and
     ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
@@ -279,7 +280,16 @@ def write_phase_reports(
         atomic_write_bytes(base / CENTRES_CHART, charting.png(centres_chart(root, gmap, nxt, language)))
         written.append(base / CENTRES_CHART)
         charts.append(CENTRES_CHART)
-    texts = render_all(gmap, data, nxt, language=language, powers=powers, bulletin=bulletin, charts=charts)
+    texts = render_all(
+        gmap,
+        data,
+        nxt,
+        language=language,
+        powers=powers,
+        bulletin=bulletin,
+        charts=charts,
+        power_languages=power_languages,
+    )
     for name, text in texts.items():
         atomic_write_text(base / name, text)
         written.append(base / name)

@@ -216,13 +216,17 @@ def render_all(
     bulletin: bool = True,
     image: str = "map.png",
     charts: Sequence[str] = (),
+    power_languages: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin."""
+    """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin.
+    ``power_languages``: the language of a power's report when its player reads
+    another than ``language``."""
     out: dict[str, str] = {}
     for p in powers if powers is not None else list(gmap.powers):
-        text = render_text(gmap, data, nxt, power=p, language=language)
+        own = (power_languages or {}).get(p, language)
+        text = render_text(gmap, data, nxt, power=p, language=own)
         out[f"{p}.txt"] = text
-        out[f"{p}.html"] = render_html(text, image=image, language=language)
+        out[f"{p}.html"] = render_html(text, image=image, language=own)
     if bulletin:
         text = render_text(gmap, data, nxt, power=None, language=language)
         out["bulletin.txt"] = text

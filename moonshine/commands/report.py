@@ -66,7 +66,13 @@ def _report_classic(game: Game, phase: str, power: str | None, language: str | N
         if key is None:
             raise GameError(f"no power {power!r} (powers: {', '.join(gmap.powers)})")
     written = write_phase_reports(
-        game.root, phase, gmap, language=lang, powers=[key] if key else None, bulletin=key is None
+        game.root,
+        phase,
+        gmap,
+        language=lang,
+        powers=[key] if key else None,
+        bulletin=key is None,
+        power_languages=None if language else game.side_languages(),  # --language: that one for all
     )
     click.echo(f"Wrote {len(written)} files in {written[0].parent}:")
     for p in written:
