@@ -58,7 +58,9 @@ def make_game(tmp_path: Path, **extra: Any) -> Game:
 _FAKE_ORDER = re.compile(r"^(?:[LH] [A-Z]{3} (?:hold|- [A-Z]{3})|sell \d+)$")
 
 
-def fake_check(text: str, game: Game, st: GameState, gang: str | None, *, source: str) -> OrderCheck:
+def fake_check(
+    text: str, game: Game, st: GameState, gang: str | None, *, source: str, language: str | None = None
+) -> OrderCheck:
     header_gang = password = turn = None
     pw_lines: list[int] = []
     accepted = rejected = 0
