@@ -338,9 +338,9 @@ def _pass(root: Path, now: datetime, say: Log) -> None:
     schedule: Schedule | None = found["schedule"]
     turn: str = found["turn"]
     over: bool = found["over"]
-    p.step("reports", lambda: mail_reports_left(p))
-    if not over and schedule is not None:
+    if not over and schedule is not None:  # first: the reports' mail gives the next deadline
         p.step("deadline", lambda: ensure_deadline(p, schedule, turn))
+    p.step("reports", lambda: mail_reports_left(p))
     source = mail_source(game)
     if source is not None and not over:
         p.step("intake", lambda: intake(p, schedule, turn, source))
@@ -352,10 +352,10 @@ def _pass(root: Path, now: datetime, say: Log) -> None:
     p.step("deliver", lambda: deliver(p))
     adjudicated = not over and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn))
     if adjudicated and game.current_turn() != turn:
-        p.step("reports", lambda: mail_reports_left(p))
         nxt = game.current_turn()
-        if schedule is not None and not is_over(game, nxt):
+        if schedule is not None and not is_over(game, nxt):  # first: the reports' mail gives it
             p.step("deadline", lambda: ensure_deadline(p, schedule, nxt))
+        p.step("reports", lambda: mail_reports_left(p))
         p.step("deliver", lambda: deliver(p))
     if p.errors_mailed:  # the game master hears of this pass's errors in this pass
         p.step("deliver", lambda: deliver(p))

@@ -36,6 +36,7 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses, parseaddr
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -360,21 +361,27 @@ def _report_message(
     earlier: Sequence[str] = (),
     results: bytes | None = None,
     pictures: Sequence[tuple[str, bytes]] = (),
+    lead: str = "",
 ) -> EmailMessage:
     """``earlier``: Message-IDs of versions of this report already mailed; a
     different one is a correction, marked in its subject and first line.
-    ``pictures``: more pictures the HTML shows (the bulletin's charts), attached."""
+    ``pictures``: more pictures the HTML shows (the bulletin's charts), attached.
+    ``lead``: a line the mail opens with (the next turn's deadline); the report's
+    files, and so the message's identity, are the same without it."""
     text, html, png, date = files
     parts = (text.encode("utf-8"), html.encode("utf-8"), png, *(data for _, data in pictures))
     content = hashlib.sha256(b"\0".join(parts)).hexdigest()
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
+    lines = [lead] if lead else []
     if earlier and msg_id not in earlier:
         mark, line = CORRECTED.get(cfg.language, CORRECTED["en"])
         subject = f"{mark} {subject}"
+        lines.insert(0, line)
+    for line in reversed(lines):
         text = f"{line}\n\n{text}"
         body = re.search(r"<body[^>]*>", html)
         at = body.end() if body else 0
-        html = f"{html[:at]}\n<p><strong>{line}</strong></p>\n{html[at:]}"
+        html = f"{html[:at]}\n<p><strong>{escape(line)}</strong></p>\n{html[at:]}"
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
     html = mail_pictures(html, ("map.png", *(name for name, _ in pictures)))
     msg.add_alternative(html, subtype="html", cte=_cte(html))
@@ -409,6 +416,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
     out: list[Outgoing] = []
     warnings: list[str] = []
     everyone: set[str] = set()
+    nxt = _turn_after(game, turn)
     for key, side in game.sides().items():  # gangs, or a classic game's powers
         to = player_addresses(cfg, key)
         if not to:
@@ -421,8 +429,9 @@ def report_messages(game: Game, turn: str) -> ReportMail:
         name = f"report-{key.lower()}.eml"  # outbox names are lower case (a power is FRA)
         earlier = sent_versions(game, turn, name)
         results = resultsjson.attachment(game, turn, key)
+        lead = _next_deadline_line(game, nxt, key, own)
         msg = _report_message(
-            cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier, results=results
+            cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier, results=results, lead=lead
         )
         out.append(Outgoing(name, msg))
     files = _read_reports(report_paths(game, turn, None), turn)
@@ -440,11 +449,38 @@ def report_messages(game: Game, turn: str) -> ReportMail:
             earlier=sent_versions(game, turn, "bulletin.eml"),
             pictures=chart_pictures(game, turn),
             results=resultsjson.attachment(game, turn),
+            lead=_next_deadline_line(game, nxt, None, lang),
         )
         out.append(Outgoing("bulletin.eml", msg))
     else:
         warnings.append("no player has an address: no bulletin mailed")
     return ReportMail(out, warnings)
+
+
+def _turn_after(game: Game, turn: str) -> str | None:
+    """The turn (or a classic game's phase) that follows ``turn`` in the game, if opened."""
+    key = game.turn_key(turn)
+    later = [t for t in game.turns() if game.turn_key(t) > key]
+    return min(later, key=game.turn_key) if later else None
+
+
+def _next_deadline_line(game: Game, nxt: str | None, side: str | None, language: str) -> str:
+    """ "Orders for autumn 1924 are due by ...", in the reader's zone and UTC; or
+    nothing when the next turn has no deadline yet."""
+    if nxt is None:
+        return ""
+    due = deadline(game.config, nxt)
+    if due is None:
+        return ""
+    from moonshine.turns import Turn
+    from moonshine.zones import deadline_text
+
+    when = deadline_text(game.config, side, due, language)
+    try:
+        named: Turn | str = Turn.parse(nxt)  # worded in the reader's language
+    except ValueError:
+        named = nxt  # a classic game's phase, as the commands name it
+    return text(language, "deadline.next", turn=named, due=when)
 
 
 # -- the outbox -------------------------------------------------------------------

@@ -31,6 +31,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "time.minutes": {"en": "{n} minutes", "fr": "{n} minutes"},
     "time.minutes#one": {"en": "{n} minute", "fr": "{n} minute"},
     "deadline.line": {"en": "Deadline: {due} ({left}).", "fr": "Date limite : {due} ({left})."},
+    "deadline.next": {
+        "en": "Orders for {turn} are due by {due}.",
+        "fr": "Les ordres pour {turn} sont attendus au plus tard le {due}.",
+    },
     "deadline.none": {
         "en": "No deadline is set for this turn yet.",
         "fr": "Aucune date limite n'est encore fixée pour ce tour.",

@@ -115,6 +115,12 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
         assert len(to(rec, address(side), "bulletin")) == 1, side
     # the next deadline: Monday 7 December 18:00 in Paris
     assert deadlines(game)["autumn-1924"] == "2026-12-07T17:00:00+00:00"
+    # ... which the reports' mail gives first, in each reader's zone and in UTC
+    for side in players:
+        [report] = to(rec, address(side), "private report")
+        assert "2026-12-07 17:00 UTC" in plain(report).split("\n\n", 1)[0], side
+    [bulletin] = to(rec, address("valley"), "bulletin")
+    assert plain(bulletin).startswith("Orders for autumn-1924 are due by ")
 
     # Autumn: nobody writes. At the deadline the grace starts; after it the turn
     # is adjudicated and everyone's units hold.
