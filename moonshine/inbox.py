@@ -815,9 +815,7 @@ def _looks_like_orders(r: _Reading) -> bool:
 
 def _process_one(ctx: _Context, r: _Reading) -> Outcome:
     origin = r.incoming.origin
-    # the reply speaks the sender's language when the one side they play has chosen its own
-    own = _gangs_of(ctx, r.sender) if r.sender else []
-    ctx.reader = player_language(ctx.game.config, own[0]) if len(own) == 1 else None
+    ctx.reader = None  # the game's language, until the sender is known (_accept)
     if r.msg is not None and is_automatic(r.msg, r.sender):
         return Outcome(IGNORED, origin, r.message_id, r.sender, None, "automatic reply or bounce: not answered")
     if not r.sender:
@@ -973,6 +971,8 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     cfg = ctx.game.config
     sides = ctx.game.sides()
     own = _gangs_of(ctx, r.sender)
+    # the reply speaks the sender's language when the one side they play has chosen its own
+    ctx.reader = player_language(cfg, own[0]) if len(own) == 1 else None
     if not own and r.problem is None and r.msg is not None:
         r.own = _pick_text(ctx, r, r.msg)[1]
         if r.script:  # commands from someone who plays no gang: help, observe, an observer's status

@@ -460,8 +460,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
 def _turn_after(game: Game, turn: str) -> str | None:
     """The turn (or a classic game's phase) that follows ``turn`` in the game, if opened."""
     key = game.turn_key(turn)
-    later = [t for t in game.turns() if game.turn_key(t) > key]
-    return min(later, key=game.turn_key) if later else None
+    return next((t for t in game.turns() if game.turn_key(t) > key), None)  # turns() is in order
 
 
 def _next_deadline_line(game: Game, nxt: str | None, side: str | None, language: str) -> str:

@@ -194,10 +194,10 @@ def adjudicate_phase_dir(
     atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
     atomic_write_text(results_path.with_suffix(".txt"), results_text(gmap, outcome, problems))
     nxt = outcome.next_state
-    for old in later:  # adjudicated again: the phase it led to before goes (its orders stay)
-        from moonshine import journal
+    from moonshine import journal
 
-        txn = journal.active(root)
+    txn = journal.active(root)
+    for old in later:  # adjudicated again: the phase it led to before goes (its orders stay)
         if txn is not None:
             txn.remove_tree(root / "turns" / old)
         else:

@@ -63,10 +63,12 @@ def _page(language: str, title: str, body: str) -> str:
     )
 
 
-def _picture(src: str, alt: str, width: int) -> str:
+def _picture(src: str, alt: str, width: int, href: str | None = None) -> str:
+    """A picture fitted to the width, linked to ``href`` (the picture itself by default)."""
     s = html.escape(src)
+    link = html.escape(href or src)
     return (
-        f'<p style="margin:12px 0 0 0;"><a href="{s}"><img src="{s}" alt="{html.escape(alt)}" '
+        f'<p style="margin:12px 0 0 0;"><a href="{link}"><img src="{s}" alt="{html.escape(alt)}" '
         f'width="{width}" {_IMG.format(w=width)}></a></p>\n'
     )
 
@@ -105,7 +107,7 @@ def build_site(
     from moonshine import charts
     from moonshine.classic.game import centres_chart
     from moonshine.classic.layout import load_state
-    from moonshine.classic.report import load_results, render_text
+    from moonshine.classic.report import load_results, render_text, word
     from moonshine.gamedir import atomic_write_bytes, atomic_write_text
 
     words = WORDS.get(language, WORDS["en"])
@@ -126,8 +128,8 @@ def build_site(
                 pictures.append(picture)
         text = render_text(gmap, data, nxt, power=None, language=language)
         lines = text.rstrip("\n").split("\n")
-        # the text's last line says the map is attached; on the site it is shown
-        body_lines = [ln for ln in lines[1:] if ln != lines[-1] or "map.png" not in ln]
+        attached = word("map", language)  # the mail's "the map is attached": on the site it is shown
+        body_lines = [ln for ln in lines[1:] if ln != attached]
         prev = (labels[done[i - 1]], f"../{done[i - 1]}/index.html") if i else None
         after = (labels[done[i + 1]], f"../{done[i + 1]}/index.html") if i + 1 < len(done) else None
         nav = _nav(words, "../../index.html", prev, after)
@@ -150,14 +152,12 @@ def build_site(
     body += f'<p style="color:#555555;">{html.escape(words["public"])}</p>\n'
     body += f"<h2 {_H2}>{html.escape(words['latest'])}: {html.escape(labels[latest])}</h2>\n"
     if (out / "turns" / latest / "map.png").is_file():
-        body += _picture(f"turns/{latest}/map.png", labels[latest], 672).replace(
-            f'href="turns/{latest}/map.png"', f'href="turns/{latest}/index.html"'
-        )
+        body += _picture(f"turns/{latest}/map.png", labels[latest], 672, href=f"turns/{latest}/index.html")
     body += f"<h2 {_H2}>{html.escape(words['phases'])}</h2>\n<ol>\n"
     body += "".join(f'<li><a href="turns/{p}/index.html">{html.escape(labels[p])}</a></li>\n' for p in done)
     body += "</ol>\n"
     body += f"<h2 {_H2}>{html.escape(words['charts'])}</h2>\n"
-    body += _picture("centres.png", chart.title, 640).replace('href="centres.png"', 'href="centres.svg"')
+    body += _picture("centres.png", chart.title, 640, href="centres.svg")
     atomic_write_text(out / "index.html", _page(language, title, body))
     written.insert(0, out / "index.html")
     return written
