@@ -255,3 +255,97 @@ def parse_canonical(text: str) -> Order:
         if form == "bribe":
             return Bribe(g[0], money.dollars(g[1]))
     raise ValueError(f"not an order in canonical form: {text!r}")
+
+
+# -- the notation in a player's language ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The words of the order notation in one language. The symbols are the rules':
+    ``-`` a move, ``x`` an assault (R11); the districts are the map's codes and
+    the unit letters H and L are the same in English and French (homme de main,
+    livreur). What English writes with a symbol (``/``, ``->``) French writes with
+    its verb (``soutient``, ``transporte``), as French players do."""
+
+    hold: str  # "{u} hold"
+    support: str  # "{u} / {t}"
+    transport: str  # "{u} -> {t}"
+    via: str
+    retreat: str
+    recruit: str
+    disband: str
+    sell: str
+    sell_all: str
+    store: str
+    bribe: str
+    decimal: str  # the decimal mark of a bribe's amount
+
+
+GRAMMARS: dict[str, Grammar] = {
+    "en": Grammar(
+        hold="{u} hold",
+        support="{u} / {t}",
+        transport="{u} -> {t}",
+        via="via",
+        retreat="retreat",
+        recruit="recruit",
+        disband="disband",
+        sell="sell",
+        sell_all="all",
+        store="store",
+        bribe="bribe",
+        decimal=".",
+    ),
+    "fr": Grammar(
+        hold="{u} tient",
+        support="{u} soutient {t}",
+        transport="{u} transporte {t}",
+        via="par",
+        retreat="retraite",
+        recruit="recruter",
+        disband="licencier",
+        sell="vendre",
+        sell_all="tout",
+        store="stocker",
+        bribe="corrompre",
+        decimal=",",
+    ),
+}
+
+
+def notation(order: Order, language: str = "en") -> str:
+    """``order`` as a player of ``language`` writes it: English is the canonical text
+    (``text()``), French says ``H LOO tient``, ``L KEN soutient H HYD``, ``recruter H
+    LOO``, ``corrompre NSS 12,50``. The order parser (``moonshine.parser``) reads every
+    one of them back to ``order``; a language without a grammar gets the canonical text."""
+    g = GRAMMARS.get(language)
+    if g is None:
+        return order.text()
+    if isinstance(order, Hold):
+        return g.hold.format(u=order.unit.text())
+    if isinstance(order, Move):
+        steps = " - ".join((order.unit.text(), *order.path, order.dest))
+        return steps + (f" {g.via} {', '.join(order.via)}" if order.via else "")
+    if isinstance(order, SupportHold):
+        return g.support.format(u=order.unit.text(), t=order.target.text())
+    if isinstance(order, SupportMove):
+        return g.support.format(u=order.unit.text(), t=order.target.text()) + f" - {order.dest}"
+    if isinstance(order, SupportAssault):
+        return g.support.format(u=order.unit.text(), t=order.target.text()) + f" x {order.station}"
+    if isinstance(order, Assault):
+        return f"{order.unit.text()} x {order.station}"
+    if isinstance(order, Transport):
+        return g.transport.format(u=order.unit.text(), t=order.target.text()) + f" - {order.dest}"
+    if isinstance(order, Retreat):
+        return f"{g.retreat} {order.unit.text()} - {', '.join(order.choices)}"
+    if isinstance(order, Recruit):
+        return f"{g.recruit} {order.kind.value} {order.district}"
+    if isinstance(order, Disband):
+        return f"{g.disband} {order.unit.text()}"
+    if isinstance(order, Sell):
+        return f"{g.sell} {g.sell_all if order.crates is None else order.crates}"
+    if isinstance(order, Store):
+        return f"{g.store} {', '.join(order.warehouses)}"
+    amount = money.fmt(order.amount).lstrip("$").replace(".", g.decimal)
+    return f"{g.bribe} {order.station} {amount}"

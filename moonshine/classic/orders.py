@@ -13,6 +13,15 @@ The reader also takes the usual variants: ``->`` for ``-``, words for letters
 ``build``, ``waive``), ``stp(sc)`` for ``STP/SC``, ``build A war`` as well as
 ``A war build``, any case. A supported or convoyed unit may omit its type
 (``F NTH C LON - BEL``), as the DATC allows (4.C.1).
+
+French players write the same letters (A armée, F flotte; S soutien, C convoi,
+R retraite, D dissolution) or the words, which ``notation(order, "fr")`` writes
+and the reader takes back::
+
+    A PAR tient              F NTH convoie A LON - NWY   A PAR retraite BUR
+    A PAR - BUR              A MUN soutient A PAR - BUR  dissoudre A PAR
+    A LON - NWY par convoi   A MUN soutient A PAR        construire F LON
+    renoncer
 """
 
 from __future__ import annotations
@@ -178,7 +187,24 @@ _WORDS = {
     "b": "B",
     "build": "B",
     "builds": "B",
+    # French
+    "tient": "H",
+    "tenir": "H",
+    "soutient": "S",
+    "soutien": "S",
+    "soutenir": "S",
+    "convoie": "C",
+    "convoi": "C",
+    "convoyer": "C",
+    "retraite": "R",
+    "dissoudre": "D",
+    "dissous": "D",
+    "dissoute": "D",
+    "construire": "B",
+    "construit": "B",
+    "construction": "B",
 }
+_WAIVE = ("waive", "waived", "renoncer", "renonce", "renonciation")
 _LOC = re.compile(r"^([a-z]{3})(?:[/(]?(nc|sc|ec|wc)\)?)?$", re.IGNORECASE)
 _TOKEN = re.compile(r"->|[-–—→]|[^\s\-–—→]+")
 
@@ -188,16 +214,17 @@ def _tokens(text: str) -> list[str]:
     out: list[str] = []
     for t in raw:
         low = t.lower()
-        if low in ("a", "army"):
+        if low in ("a", "army", "armée", "armee"):
             out.append("A")
-        elif low in ("f", "fleet"):
+        elif low in ("f", "fleet", "flotte"):
             out.append("F")
         elif low in _WORDS:
             out.append(_WORDS[low])
         else:
             out.append(t)
-    # "via convoy" / "by convoy" at the end
-    if len(out) >= 2 and out[-2].lower() in ("via", "by") and out[-1] == "C":
+    # "via convoy" / "by convoy" / "par convoi" at the end
+    english = len(out) >= 2 and out[-2].lower() in ("via", "by") and out[-1] == "C"
+    if english or [t.lower() for t in raw[-2:]] == ["par", "convoi"]:
         out[-2:] = ["VIA"]
     return out
 
@@ -233,7 +260,7 @@ def parse_order(text: str) -> Order:
     toks = _tokens(text)
     if not toks:
         raise OrderError(f"{text!r}: empty order")
-    if len(toks) == 1 and toks[0].lower() in ("waive", "waived"):
+    if len(toks) == 1 and toks[0].lower() in _WAIVE:
         return Waive()
     if toks[0] == "B":  # "build A WAR"
         unit, i = _unit(toks, 1, text)
@@ -287,3 +314,76 @@ def _need(toks: list[str], i: int, text: str, what: str) -> str:
 def _end(toks: list[str], i: int, text: str) -> None:
     if i < len(toks):
         raise OrderError(f"{text!r}: unexpected {' '.join(toks[i:])!r} at the end")
+
+
+# -- the notation in a player's language ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The words of the classic notation in one language; the provinces are the
+    board's codes, the unit letters A and F the same in English and French."""
+
+    hold: str  # "{u} H"
+    move: str  # "{u} - {d}"
+    by_convoy: str  # " via convoy"
+    support: str  # "{u} S {t}"
+    convoy: str  # "{u} C {t} - {d}"
+    retreat: str  # "{u} R {d}"
+    disband: str  # "{u} D"
+    build: str  # "{u} B"
+    waive: str
+
+
+GRAMMARS: dict[str, Grammar] = {
+    "en": Grammar(
+        hold="{u} H",
+        move="{u} - {d}",
+        by_convoy=" via convoy",
+        support="{u} S {t}",
+        convoy="{u} C {t} - {d}",
+        retreat="{u} R {d}",
+        disband="{u} D",
+        build="{u} B",
+        waive="WAIVE",
+    ),
+    "fr": Grammar(
+        hold="{u} tient",
+        move="{u} - {d}",
+        by_convoy=" par convoi",
+        support="{u} soutient {t}",
+        convoy="{u} convoie {t} - {d}",
+        retreat="{u} retraite {d}",
+        disband="dissoudre {u}",
+        build="construire {u}",
+        waive="renoncer",
+    ),
+}
+
+
+def notation(order: Order, language: str = "en") -> str:
+    """``order`` as a player of ``language`` writes it: English is the standard
+    notation (``text()``), French says ``A MUN soutient A PAR - BUR``, ``F NTH
+    convoie A LON - NWY``, ``construire F LON``. ``parse_order`` reads every one of
+    them back to ``order``; a language without a grammar gets the standard text."""
+    g = GRAMMARS.get(language)
+    if g is None:
+        return order.text()
+    if isinstance(order, Waive):
+        return g.waive
+    u = order.unit.text()
+    if isinstance(order, Hold):
+        return g.hold.format(u=u)
+    if isinstance(order, Move):
+        return g.move.format(u=u, d=order.dest) + (g.by_convoy if order.via_convoy else "")
+    if isinstance(order, SupportHold):
+        return g.support.format(u=u, t=order.target.text())
+    if isinstance(order, SupportMove):
+        return g.support.format(u=u, t=order.target.text()) + f" - {order.dest}"
+    if isinstance(order, Convoy):
+        return g.convoy.format(u=u, t=order.target.text(), d=order.dest)
+    if isinstance(order, Retreat):
+        return g.retreat.format(u=u, d=order.dest)
+    if isinstance(order, Disband):
+        return g.disband.format(u=u)
+    return g.build.format(u=u)
