@@ -1,0 +1,78 @@
+"""Golden files of the acknowledgement, for Moonshine and the classic family, in
+English and French: one orders file with every kind of order, written in a mix of
+notations (canonical, French words, full names), some accepted, some rejected.
+``UPDATE_GOLDEN=1 pytest tests/test_ack_golden.py`` rewrites them after a wanted
+change; review the diff."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from moonshine.ack import acknowledgement
+from moonshine.classic.ack import check_orders, render
+from moonshine.classic.board import standard_map
+from moonshine.classic.state import initial_state as classic_start
+from moonshine.geo import load_map
+from moonshine.state import initial_state
+from moonshine.validate import read_orders
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "ack"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+MOONSHINE = """gang: valley
+password: hunter2
+H LOO - Near South Side
+H NSS / H LOO - NSS
+H NSS soutient H HYD
+L KEN - NSS
+H HYD tient
+L BRO -> H HYD - WAS
+L GRA hold
+L FIV - BRO - GRA
+retreat H LOO - NSS, GRA
+recruter H KEN
+recruit L GRA
+licencier L GRA
+sell 3
+store HYD
+bribe LOO 12.50
+corrompre MAR 9
+"""
+
+CLASSIC = """power: France
+A PAR - BUR
+A MAR S A PAR - BUR
+F BRE soutient A MAR
+F BRE - MAO
+A MAR tient
+A PAR - GAS par convoi
+F BRE C A PAR - LON
+A MAR - XYZ
+"""
+
+
+def _moonshine(language: str) -> str:
+    gmap = load_map("chicago-1920s")
+    st = initial_state(gmap)
+    orders = read_orders(MOONSHINE, gmap, st, source="orders/spring-1924/valley.txt")
+    return acknowledgement(orders, gmap, st, language=language)
+
+
+def _classic(language: str) -> str:
+    gmap = standard_map()
+    ack = check_orders(gmap, classic_start(gmap), "FRA", CLASSIC)
+    return render(ack, gmap, language=language, source="orders/spring-1901/FRA.txt")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("family", ["moonshine", "classic"])
+def test_golden_acknowledgement(family: str, language: str) -> None:
+    text = (_moonshine if family == "moonshine" else _classic)(language)
+    path = GOLDEN / f"{family}.{language}.txt"
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{path} differs; if the change is wanted: UPDATE_GOLDEN=1"
