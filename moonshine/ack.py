@@ -1,7 +1,10 @@
 """The acknowledgement a player gets for an orders file: every line as the referee
-understood it, what is accepted, rejected (and why, and how to fix it) or replaced,
-the units left without orders, and the money the orders need. Plain text, English
-or French; pure (the email work sends it, ``moonshine check`` prints it)."""
+understood it, in the notation of the reader's language (``orders.notation``: a
+French reader sees ``H LOO tient``, ``recruter H KEN``), what is accepted, rejected
+(and why, and how to fix it) or replaced, the units left without orders, and the
+money the orders need. Plain text, English or French; pure (the email work sends
+it, ``moonshine check`` prints it). What the player wrote is repeated under a line
+when it differs from the echo, unless it was the canonical notation."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import textwrap
 from moonshine import receipts
 from moonshine.geo import GameMap
 from moonshine.i18n import money_text, the_turn
+from moonshine.orders import notation
 from moonshine.parser import PasswordHeader, join, printable, unquote
 from moonshine.state import GameState
 from moonshine.validate import ACCEPTED, HEADER, REJECTED, REPLACED, GangOrders, MoneySummary, OrderLine
@@ -83,8 +87,8 @@ _LABELS: dict[str, tuple[str, str]] = {
         "WARNING: these orders need {x} more than your cash. R17 will:",
         "ATTENTION : ces ordres demandent {x} de plus que votre argent. R17 va :",
     ),
-    "cancel": ("cancel {o} (line {n})", "annuler {o} (ligne {n})"),
-    "cut": ("cut {o} (line {n}) to {a}", "réduire {o} (ligne {n}) à {a}"),
+    "cancel": ("cancel {o} (line {n})", "annuler « {o} » (ligne {n})"),
+    "cut": ("cut {o} (line {n}) to {a}", "réduire « {o} » (ligne {n}) à {a}"),
     "unpaid": (
         "disband {n} unit(s) for unpaid upkeep, the most recently recruited first: {u}",
         "licencier {n} unité(s) faute d'entretien payé, les plus récemment recrutées d'abord : {u}",
@@ -145,15 +149,17 @@ def _line_block(line: OrderLine, language: str) -> list[str]:
             else (line.reason.text(language) if line.reason else printable(written))
         )
     elif line.order is not None:
-        shown = line.order.text()
+        shown = notation(line.order, language)
     else:
         shown = "'" + printable(written, 60) + "'"
     label = f"{_t('line', language)} {line.number:>3}"
     head = f"  {label}  {shown:<34} {status}" if len(shown) <= 34 else f"  {label}  {shown}  {status}"
     out = [head.rstrip()]
     if line.order is not None:
+        # What the player wrote is shown when it differs from the echo, unless it is
+        # the canonical notation, which every game reads.
         bare = written.split("#", 1)[0]
-        if _squash(bare) != _squash(line.order.text()):
+        if _squash(bare) not in (_squash(shown), _squash(line.order.text())):
             out += _wrap(_t("wrote", language, text=printable(bare.strip(), 70)))
     if line.status == HEADER:
         return out
@@ -188,9 +194,9 @@ def _money_block(m: MoneySummary, language: str) -> list[str]:
         out.append("")
         out += _wrap(_t("short", language, x=fmt(m.needed - m.cash)), "  ")
         for number, r in m.cancelled:
-            out += _wrap("- " + _t("cancel", language, o=r.text(), n=number), "    ")
+            out += _wrap("- " + _t("cancel", language, o=notation(r, language), n=number), "    ")
         for number, b, kept in m.cut:
-            out += _wrap("- " + _t("cut", language, o=b.text(), n=number, a=fmt(kept)), "    ")
+            out += _wrap("- " + _t("cut", language, o=notation(b, language), n=number, a=fmt(kept)), "    ")
         if m.unpaid_units:
             who = ", ".join(
                 ref.text() + (f" ({_t('unpaid_arrested', language)})" if arrested else "") for ref, arrested in m.unpaid

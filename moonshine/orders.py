@@ -12,6 +12,7 @@ from moonshine import money
 from moonshine.geo import UnitKind
 from moonshine.money import Money
 from moonshine.records import dataclass
+from moonshine.text import Message
 
 
 @dataclass(frozen=True, order=True)
@@ -349,3 +350,9 @@ def notation(order: Order, language: str = "en") -> str:
         return f"{g.store} {', '.join(order.warehouses)}"
     amount = money.fmt(order.amount).lstrip("$").replace(".", g.decimal)
     return f"{g.bribe} {order.station} {amount}"
+
+
+def spoken(order: Order) -> Message:
+    """The order as a value inside a sentence for a player: in the notation of the
+    sentence's language (``« H HYD tient »`` in French)."""
+    return Message(notation(order, "en"), notation(order, "fr"))

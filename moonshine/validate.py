@@ -29,6 +29,7 @@ from moonshine.orders import (
     Transport,
     UnitOrder,
     UnitRef,
+    spoken,
 )
 from moonshine.parser import (
     GangHeader,
@@ -682,15 +683,16 @@ def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap, st: Gam
             if not own(target):
                 continue
             theirs, n = order_of(target)
+            want: Order
             if isinstance(order, SupportMove | Transport):
                 fits = isinstance(theirs, Move) and theirs.dest == order.dest
-                want = f"{target.text()} - {order.dest}"
+                want = Move(target, order.dest)
             elif isinstance(order, SupportAssault):
                 fits = isinstance(theirs, Assault) and theirs.station == order.station
-                want = f"{target.text()} x {order.station}"
+                want = Assault(target, order.station)
             else:
                 fits = not isinstance(theirs, Move)
-                want = f"{target.text()} hold"
+                want = Hold(target)
             if fits:
                 continue
             if n is None:
@@ -698,7 +700,7 @@ def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap, st: Gam
                     "{t} has no order '{w}' in this file: this order will not help it",
                     "{t} n'a pas l'ordre « {w} » dans ce fichier : cet ordre ne l'aidera pas",
                     t=target.text(),
-                    w=want,
+                    w=spoken(want),
                 )
             else:
                 note = say(
@@ -706,7 +708,7 @@ def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap, st: Gam
                     "l'ordre de {t} (ligne {n}) n'est pas « {w} » : cet ordre ne l'aidera pas",
                     t=target.text(),
                     n=n,
-                    w=want,
+                    w=spoken(want),
                 )
             line.notes.append(note)
         elif isinstance(order, Move) and ref.kind is UnitKind.H:
@@ -719,7 +721,7 @@ def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap, st: Gam
                             "your {c} is not ordered '{w}': it will not carry {u}",
                             "votre {c} n'a pas l'ordre « {w} » : elle ne transportera pas {u}",
                             c=carrier.text(),
-                            w=wanted.text(),
+                            w=spoken(wanted),
                             u=ref.text(),
                         )
                     )

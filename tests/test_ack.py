@@ -93,11 +93,36 @@ def test_in_french(chicago: GameMap, start: GameState) -> None:
         "           remarque : L KEN tient sa position (R12)",
         "  Sans ordre valable, ces unités tiennent leur position : L BRO, L FIV, L GRA,",
         "  ATTENTION : ces ordres demandent 8 $ de plus que votre argent. R17 va :",
-        "    - annuler recruit H KEN (ligne 7)",
+        "  ligne   7  recruter H KEN                     accepté",
+        "    - annuler « recruter H KEN » (ligne 7)",
         "  6 ligne(s) d'ordres : 4 acceptée(s), 1 rejetée(s), 1 remplacée(s).",
     ]:
         assert expected in text.splitlines(), expected
     assert "REJECTED" not in text and "accepted" not in text
+
+
+def test_french_echoes_orders_in_french_notation(chicago: GameMap, start: GameState) -> None:
+    orders = "H LOO tient\nH NSS / H LOO\nL KEN soutient H HYD\nH HYD - WAS\nL BRO -> H HYD - WAS\nvendre tout"
+    french = ack(chicago, start, orders, "fr", gang="valley").splitlines()
+    for expected in [
+        "  ligne   1  H LOO tient                        accepté",
+        "  ligne   2  H NSS soutient H LOO               accepté",
+        "  ligne   3  L KEN soutient H HYD               accepté",
+        "           remarque : l'ordre de H HYD (ligne 4) n'est pas « H HYD tient » :",
+        "  ligne   5  L BRO transporte H HYD - WAS       accepté",
+        "  ligne   6  vendre tout                        accepté",
+    ]:
+        assert expected in french, expected
+    assert not any("vous avez écrit" in line for line in french)  # both notations are read as they are
+    english = ack(chicago, start, orders, "en", gang="valley").splitlines()
+    for expected in [
+        "  line   1  H LOO hold                         accepted",
+        "           you wrote: H LOO tient",
+        "  line   2  H NSS / H LOO                      accepted",
+        "           note: H HYD's own order (line 4) is not 'H HYD hold': this order",
+        "  line   6  sell all                           accepted",
+    ]:
+        assert expected in english, expected
 
 
 def test_password_is_never_echoed(chicago: GameMap, start: GameState) -> None:

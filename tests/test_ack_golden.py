@@ -76,3 +76,20 @@ def test_golden_acknowledgement(family: str, language: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8"), f"{path} differs; if the change is wanted: UPDATE_GOLDEN=1"
+
+
+def test_classic_check_in_french_echoes_french_notation(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from moonshine.cli import main
+
+    root = tmp_path / "dip"
+    runner = CliRunner()
+    assert runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git"]).exit_code == 0
+    path = root / "orders" / "spring-1901" / "FRA.txt"
+    path.write_text("F BRE H\nA MAR S A PAR - BUR\nA PAR - BUR\n", encoding="utf-8")
+    french = runner.invoke(main, ["check", str(path), "--game", str(root), "--language", "fr"])
+    assert "  ligne   1  F BRE tient                    accepté" in french.output.splitlines(), french.output
+    assert "  ligne   2  A MAR soutient A PAR - BUR     accepté" in french.output.splitlines()
+    english = runner.invoke(main, ["check", str(path), "--game", str(root)])
+    assert "  line   2  A MAR S A PAR - BUR            accepted" in english.output.splitlines(), english.output

@@ -80,10 +80,11 @@ def test_no_gang_anywhere(game_dir: Path) -> None:
 
 
 def test_in_french(game_dir: Path) -> None:
-    path = orders_file(game_dir, "valley-fr.txt", "bande : Valley Gang\nhomme de main LOO va vers NSS\n")
+    path = orders_file(game_dir, "valley-fr.txt", "bande : Valley Gang\nhomme de main LOO va vers NSS\nL KEN hold\n")
     result = check(game_dir, str(path), "--language", "fr")
     assert result.exit_code == 0
     assert "  ligne   2  H LOO - NSS                        accepté" in result.output
+    assert "  ligne   3  L KEN tient                        accepté" in result.output  # French notation
 
 
 def test_older_turn(game_dir: Path) -> None:

@@ -56,6 +56,8 @@ def test_a_french_player_in_an_english_game(tmp_path: Path, server: Server) -> N
         replies[str(msg["To"])] = plain(msg)
     assert "Vos ordres pour le printemps 1924 ont été reçus" in replies["valley@players.example.org"]
     assert "accepté" in replies["valley@players.example.org"]
+    assert "L KEN tient" in replies["valley@players.example.org"]  # the orders in French notation
+    assert "H SOD hold" in replies["genna@players.example.org"]
     assert "Orders for Genna Crime Family" in replies["genna@players.example.org"]  # the game's language
 
     done = run(game, "adjudicate", TURN, "--force")

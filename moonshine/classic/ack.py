@@ -1,6 +1,7 @@
 """The acknowledgement of a classic-family orders file: every line as understood
-(canonical notation and, where a person reads, full province names), accepted or
-rejected with the reason and a suggestion, and the units left without an order.
+(in the notation of the reader's language, ``orders.notation``, and, where a
+person reads, full province names), accepted or rejected with the reason and a
+suggestion, and the units left without an order.
 
 The reasons come from the rules module (``moonshine.classic.rules``), the one the
 adjudicator calls, so a check and the adjudication cannot disagree: a movement
@@ -29,6 +30,7 @@ from moonshine.classic.orders import (
     SupportHold,
     SupportMove,
     Waive,
+    notation,
     parse_order,
     unit_of,
 )
@@ -186,6 +188,28 @@ _ORDER_WORDS = {
     "via",
     "waive",
     "waived",
+    # French
+    "armée",
+    "armee",
+    "flotte",
+    "tient",
+    "tenir",
+    "soutient",
+    "soutien",
+    "soutenir",
+    "convoie",
+    "convoi",
+    "convoyer",
+    "retraite",
+    "dissoudre",
+    "dissous",
+    "dissoute",
+    "construire",
+    "construit",
+    "construction",
+    "renoncer",
+    "renonce",
+    "renonciation",
 }
 
 
@@ -218,13 +242,17 @@ def _unknown_place(gmap: ClassicMap, text: str) -> str | None:
     return None
 
 
+# First words of an order: what follows them is a unit and its province.
+_LEADS = ("a", "f", "army", "fleet", "build", "disband", "armée", "flotte", "construire", "dissoudre")
+
+
 def _read(gmap: ClassicMap, number: int, raw: str) -> AckLine:
     text = raw.strip()
     try:
         order = parse_order(text)
     except OrderError as exc:
         bad = _unknown_place(gmap, text)
-        if bad is not None and text.split()[0].lower() in ("a", "f", "army", "fleet", "build", "disband"):
+        if bad is not None and text.split()[0].lower() in _LEADS:
             return AckLine(number, text, detail=("unknown_place", {"token": bad}), suggestion=_suggest(gmap, bad))
         detail = str(exc).split(": ", 1)[-1]
         return AckLine(number, text, detail=("unreadable", {"detail": detail}), suggestion=("write_like", {}))
@@ -412,7 +440,7 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
     out += ["", word("understood", lang)]
     label = word("line", lang)
     for line in ack.lines:
-        shown = line.order.text() if line.order is not None and not line.noted else repr(line.text)
+        shown = notation(line.order, lang) if line.order is not None and not line.noted else repr(line.text)
         if line.noted:
             out.append(f"  {label} {line.number:>3}  {line.text:<30} {word('noted', lang)}")
             continue
