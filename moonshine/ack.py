@@ -13,7 +13,7 @@ import textwrap
 
 from moonshine import receipts
 from moonshine.geo import GameMap
-from moonshine.i18n import money_text, the_turn
+from moonshine.i18n import money_text, semicolon, the_turn
 from moonshine.orders import notation
 from moonshine.parser import PasswordHeader, join, printable, unquote
 from moonshine.state import GameState
@@ -132,7 +132,7 @@ def _wrap(text: str, indent: str = _INDENT, hang: str = "  ") -> list[str]:
 
 
 def _sep(language: str) -> str:
-    return " ; " if language == "fr" else "; "
+    return semicolon(language)
 
 
 def _squash(text: str) -> str:

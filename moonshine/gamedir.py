@@ -16,6 +16,7 @@ from moonshine.geo import GameMap, load_map
 from moonshine.houserules import HouseRules
 from moonshine.records import dataclass, field
 from moonshine.state import GameState
+from moonshine.text import languages
 from moonshine.turns import Turn
 
 if TYPE_CHECKING:
@@ -33,7 +34,6 @@ SECRET_FILE = ".moonshine-secret"
 # Never committed: the secret, the locks (the game's and older games' inbox locks), and
 # the journal of an interrupted inbox run (moonshine.inbox.JOURNAL).
 IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal", ".*.tmp", "run.log")
-LANGUAGES = ("en", "fr")
 
 
 @dataclass
@@ -316,8 +316,8 @@ def load_config_text(text: str, src: str) -> GameConfig:
     if not isinstance(map_ref, str) or not map_ref:
         raise StateError(at("map"), "map", "missing: the map's name (e.g. chicago-1920s) or path")
     language = raw.get("language", "en")
-    if language not in LANGUAGES:
-        raise StateError(at("language"), "language", f"expected one of {', '.join(LANGUAGES)}, found {language!r}")
+    if language not in languages():
+        raise StateError(at("language"), "language", f"expected one of {', '.join(languages())}, found {language!r}")
     variant = raw.get("variant", "moonshine")
     if not variants.is_known(variant):
         raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
@@ -349,8 +349,10 @@ def load_config_text(text: str, src: str) -> GameConfig:
 
             zone_named(zone, f"players.{gang}.timezone", source=src)
         own = p.get("language")
-        if own is not None and own not in LANGUAGES:
-            raise StateError(src, f"players.{gang}.language", f"expected one of {', '.join(LANGUAGES)}, found {own!r}")
+        if own is not None and own not in languages():
+            raise StateError(
+                src, f"players.{gang}.language", f"expected one of {', '.join(languages())}, found {own!r}"
+            )
         players[str(gang)] = Player(
             name=str(p.get("name") or ""), email=list(email), password=p.get("password"), timezone=zone, language=own
         )

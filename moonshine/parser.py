@@ -36,11 +36,10 @@ from moonshine.orders import (
     UnitRef,
 )
 from moonshine.records import dataclass
-from moonshine.text import Message, say
+from moonshine.text import Message, fmt, say
 from moonshine.turns import Turn
 
 MAX_LINE = 500  # characters; an order is a few words
-LANGUAGES = ("en", "fr")
 
 
 # -- sentences for players, in two languages ---------------------------------------
@@ -84,7 +83,7 @@ class ParseError(ValueError):
     def describe(self, language: str = "en") -> str:
         out = self.reason.text(language)
         if self.suggestion is not None:
-            out += (" ; " if language == "fr" else "; ") + self.suggestion.text(language)
+            out += fmt(language, "format.semicolon") + self.suggestion.text(language)
         return out
 
 

@@ -29,7 +29,7 @@ from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, S
 from moonshine.picture import Arrow, Dislodged
 from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
-from moonshine.text import Message, message_from_data
+from moonshine.text import Message, languages, message_from_data
 from moonshine.turns import Turn
 
 TEMPLATES_DIR = Path(moonshine.__file__).resolve().parent / "templates"
@@ -338,7 +338,7 @@ def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
                 message=r.text(x, "message", k, default=""),
                 translations={
                     lang: r.text(x, f"message_{lang}", k)
-                    for lang in i18n.LANGUAGES
+                    for lang in languages()
                     if lang != "en" and x.get(f"message_{lang}")
                 },
                 reason=None if x.get("reason") is None else _text_value(r, x["reason"], f"{k}.reason"),

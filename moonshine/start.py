@@ -11,7 +11,6 @@ import os
 import sys
 from pathlib import Path
 
-_LANGUAGES = ("en", "fr")
 # command -> (its one argument, the options taking a value, the flags)
 _PLAIN: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "check": ("FILE", ("--game", "--turn", "--gang", "--language"), ()),
@@ -52,8 +51,13 @@ def plain_command(args: list[str]) -> tuple[str, dict[str, str]] | None:
         else:
             found[argument] = arg
         i += 1
-    if argument not in found or found.get("--language", "en") not in _LANGUAGES:
+    if argument not in found:
         return None
+    if "--language" in found:
+        from moonshine.text import languages
+
+        if found["--language"] not in languages():
+            return None
     game = found.get("--game", ".")
     if not game or os.path.isfile(game) or os.path.exists(os.path.join(game, ".moonshine-journal")):
         return None  # click's own message for a file given as the game; the CLI recovers a killed job

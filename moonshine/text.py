@@ -9,39 +9,106 @@ them with Babel, a tool of the developers only). Adding a language is adding one
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import gettext
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from moonshine.records import dataclass, field
-
-if TYPE_CHECKING:
-    import gettext
 
 DOMAIN = "moonshine"
 LOCALE = Path(__file__).resolve().parent / "locale"
 SOURCE = "en"  # the language the code writes in
 
 
+_where = [LOCALE]  # the folder of the catalogues (a test points it elsewhere)
+
+
+def use_locale(folder: Path | None) -> None:
+    """Read the catalogues from ``folder`` (None: the package's own) from now on."""
+    _where[0] = LOCALE if folder is None else folder
+    languages.cache_clear()
+    translations.cache_clear()
+
+
+@functools.cache
 def languages() -> tuple[str, ...]:
     """The languages a player may read: English and every catalogue shipped."""
-    found = sorted(p.parent.parent.name for p in LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    found = sorted(p.parent.parent.name for p in _where[0].glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
     return (SOURCE, *(lang for lang in found if lang != SOURCE))
+
+
+def check_language(language: str) -> str:
+    """``language`` if a player may read it; ValueError naming the known ones if not."""
+    if language not in languages():
+        raise ValueError(f"unknown language {language!r} (expected {' or '.join(languages())})")
+    return language
 
 
 @functools.cache
 def translations(language: str) -> gettext.NullTranslations:
     """The compiled catalogue of ``language`` (English: none, the text as written)."""
-    import gettext
-
     if language == SOURCE:
         return gettext.NullTranslations()
-    path = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    path = _where[0] / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     try:
         with path.open("rb") as f:
             return gettext.GNUTranslations(f)
     except FileNotFoundError:
         raise ValueError(f"unknown language {language!r} (expected {' or '.join(languages())})") from None
+
+
+_ENGLISH = gettext.NullTranslations()
+
+# A keyed catalogue of the code (``MESSAGES: Catalogue = {"report.title": "Private report"}``):
+# key -> the English, or (singular, plural) for a sentence whose words follow a count
+# ``n``. The key is the gettext context (``msgctxt``), the English its ``msgid``;
+# ``scripts/catalogue.py`` extracts every module-level dict annotated ``Catalogue``.
+Entry = str | tuple[str, str]
+Catalogue = dict[str, Entry]
+
+
+def keyed(language: str, catalogue: Mapping[str, Entry], key: str, n: object = None) -> str:
+    """The text of ``key`` in ``language`` (``pgettext``, or ``npgettext`` with the
+    count ``n`` for a singular / plural pair: a count that is not a whole number takes
+    the plural). A sentence the language's catalogue lacks stays in English."""
+    try:
+        entry = catalogue[key]
+    except KeyError:
+        raise KeyError(f"no message {key!r} in the catalogue") from None
+    t = _ENGLISH if language == SOURCE else translations(language)
+    if isinstance(entry, tuple):
+        count = n if isinstance(n, int) and not isinstance(n, bool) else 2
+        return t.npgettext(key, entry[0], entry[1], count)
+    return t.pgettext(key, entry)
+
+
+# How a language writes punctuation, numbers and money: the catalogue decides, so that a
+# new language needs no code.
+FORMATS: Catalogue = {
+    "format.colon": ": ",
+    "format.semicolon": "; ",
+    "format.thousands": ",",
+    "format.decimal": ".",
+    "format.money": "${amount}",
+}
+
+
+def fmt(language: str, key: str) -> str:
+    """One of ``FORMATS`` in ``language``."""
+    return keyed(language, FORMATS, key)
+
+
+def number(language: str, n: int) -> str:
+    """``4,096`` in English, ``4 096`` (no-break space) in French."""
+    return f"{n:,}".replace(",", fmt(language, "format.thousands"))
+
+
+def dollars(language: str, english: str) -> str:
+    """A sum as English writes it (``$12.50``, ``-$3``), written the language's way:
+    ``12,50 $``, ``-3 $`` in French."""
+    sign = "-" if english.startswith("-") else ""
+    amount = english.lstrip("-").lstrip("$").replace(".", fmt(language, "format.decimal"))
+    return sign + fmt(language, "format.money").format(amount=amount)
 
 
 def gettext_for(language: str) -> Callable[[str], str]:
@@ -100,10 +167,7 @@ class Amount:
         return cls(money.fmt(cents))
 
     def text(self, language: str = "en") -> str:
-        if language == "en":
-            return self.dollars
-        sign = "-" if self.dollars.startswith("-") else ""
-        return f"{sign}{self.dollars.lstrip('-').lstrip('$').replace('.', ',')} $"
+        return dollars(language, self.dollars)
 
 
 def sentence(en: str, **params: object) -> Message:

@@ -9,8 +9,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from moonshine.gamedir import GameConfig
-from moonshine.i18n import check_language
-from moonshine.mailtext import MONTHS_FR, fmt_time
+from moonshine.mailtext import date_text, fmt_time
 
 _UTC_NAMES = ("UTC", "Etc/UTC", "Etc/GMT", "GMT", "Universal", "Zulu")
 
@@ -36,10 +35,7 @@ def local_time(when: datetime, zone: ZoneInfo, language: str = "en") -> str:
     local = when.astimezone(zone)
     abbrev = local.tzname() or ""
     name = f"{abbrev} ({zone.key})" if abbrev and abbrev != zone.key else zone.key
-    if check_language(language) == "en":
-        return f"{local.strftime('%Y-%m-%d %H:%M')} {name}"
-    day = "1er" if local.day == 1 else str(local.day)
-    return f"{day} {MONTHS_FR[local.month - 1]} {local.year} à {local.hour} h {local.minute:02d} {name}"
+    return date_text(language, local, name)
 
 
 def deadline_text(cfg: GameConfig, side: str | None, when: datetime, language: str | None = None) -> str:

@@ -19,9 +19,12 @@ import ast
 import io
 import re
 import sys
+import tomllib
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
@@ -31,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "moonshine"
 LOCALE = PACKAGE / "locale"
 DOMAIN = "moonshine"
+ISSUES = "the issues of the moonshine repository"  # no public address yet
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
 KEYWORDS = {"s": None, "say": None, "no": None, "sentence": None, "translate": (2,), "gettext": None}
 
@@ -39,8 +43,12 @@ def sources() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if "locale" not in p.parts)
 
 
-def extracted() -> Iterator[tuple[str, str, int]]:
-    """Every sentence of the code: (msgid, file, line)."""
+MsgId = str | tuple[str, str]  # a sentence, or its singular and plural
+
+
+def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
+    """Every sentence of the code: (context, msgid, file, line). A keyed catalogue's
+    entry has its key as context (see ``moonshine.text.Catalogue``)."""
     for path in sources():
         rel = path.relative_to(ROOT).as_posix()
         for lineno, message, _comments, _context in extract_from_file(
@@ -48,9 +56,35 @@ def extracted() -> Iterator[tuple[str, str, int]]:
         ):
             # the keys of the mail's older catalogue (``reply.reason``) are not sentences
             if isinstance(message, str) and message.strip() and not KEY.fullmatch(message):
-                yield message, rel, lineno
+                yield None, message, rel, lineno
+        yield from keyed(path)
     for en, _, rel, lineno in problems():
-        yield en, rel, lineno
+        yield None, en, rel, lineno
+
+
+def keyed(path: Path) -> Iterator[tuple[str | None, MsgId, str, int]]:
+    """The entries of the module-level dicts annotated ``Catalogue`` in ``path``:
+    key -> English, or key -> (singular, plural)."""
+    rel = path.relative_to(ROOT).as_posix()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.annotation, ast.Name)
+            and node.annotation.id == "Catalogue"
+            and isinstance(node.value, ast.Dict)
+        ):
+            continue
+        for k, v in zip(node.value.keys, node.value.values, strict=True):
+            key = ast.literal_eval(k) if k is not None else None
+            entry = ast.literal_eval(v)
+            if not isinstance(key, str):
+                raise SystemExit(f"{rel}:{v.lineno}: a catalogue's key must be a string, found {key!r}")
+            if isinstance(entry, tuple) and len(entry) == 2 and all(isinstance(e, str) for e in entry):
+                yield key, (entry[0], entry[1]), rel, v.lineno
+            elif isinstance(entry, str):
+                yield key, entry, rel, v.lineno
+            else:
+                raise SystemExit(f"{rel}:{v.lineno}: {key!r}: expected an English text or (singular, plural)")
 
 
 def problems() -> Iterator[tuple[str, str, str, int]]:
@@ -93,8 +127,13 @@ def code_french() -> dict[str, str]:
 
 def template() -> Catalog:
     cat = Catalog(domain=DOMAIN, project="moonshine", charset="utf-8")
-    for msgid, rel, lineno in extracted():
-        cat.add(msgid, locations=[(rel, lineno)])
+    seen: dict[tuple[str | None, str], tuple[MsgId, str]] = {}
+    for context, msgid, rel, lineno in extracted():
+        first = msgid[0] if isinstance(msgid, tuple) else msgid
+        other = seen.setdefault((context, first), (msgid, rel))
+        if other[0] != msgid:
+            raise SystemExit(f"{rel}:{lineno}: {context}: {msgid!r} differs from {other[0]!r} in {other[1]}")
+        cat.add(msgid, locations=[(rel, lineno)], context=context)
     return cat
 
 
@@ -111,6 +150,50 @@ def read(language: str) -> Catalog:
         return read_po(f, locale=language, domain=DOMAIN)
 
 
+def version() -> str:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return str(tomllib.load(f)["project"]["version"])
+
+
+PLACEHOLDERS = ("FULL NAME", "EMAIL@ADDRESS", "LL@li.org", "LANGUAGE")
+
+
+def _kept(value: object, default: str) -> str:
+    """A header's value as a translator wrote it, or ``default`` for Babel's placeholder."""
+    text = str(value or "")
+    return default if not text or any(p in text for p in PLACEHOLDERS) else text
+
+
+def header(language: str, old: Catalog | None) -> Catalog:
+    """An empty catalogue of ``language`` with its header: the project and its version,
+    the language, its team and last translator (kept as a translator writes them), and
+    the dates (kept, so that ``update`` changes nothing when the code has not)."""
+    name = Locale.parse(language).english_name
+    created = old.creation_date if old is not None else datetime.now(UTC)
+    revised = old.revision_date if old is not None and isinstance(old.revision_date, datetime) else created
+    team = f"moonshine's {name} translators"
+    return Catalog(
+        locale=language,
+        domain=DOMAIN,
+        header_comment=(
+            f"# {name} translations of moonshine's player-facing text.\n"
+            "# This file is distributed under the same license as the moonshine project.\n"
+            "# Written by `python scripts/catalogue.py update`: fill in the msgstr lines, then run\n"
+            "# `python scripts/catalogue.py compile`."
+        ),
+        project="moonshine",
+        version=version(),
+        copyright_holder="the moonshine developers",
+        msgid_bugs_address=ISSUES,
+        last_translator=_kept(old.last_translator if old is not None else None, team),
+        language_team=_kept(old.language_team if old is not None else None, team),
+        charset="utf-8",
+        creation_date=created,
+        revision_date=revised,
+        fuzzy=False,
+    )
+
+
 def po_bytes(language: str) -> bytes:
     """The catalogue of ``language`` as ``update`` writes it: every sentence of the
     code, sorted, with its translation, and no source locations (so that moving code
@@ -118,22 +201,20 @@ def po_bytes(language: str) -> bytes:
     pot = template()
     french = code_french()
     old = read(language)
-    new = Catalog(
-        locale=language,
-        domain=DOMAIN,
-        project="moonshine",
-        charset="utf-8",
-        creation_date=old.creation_date,
-        revision_date=old.revision_date,
-    )
+    new = header(language, old)
     for m in pot:
         if not m.id:
             continue
-        kept = old.get(m.id)
-        string = kept.string if kept is not None and kept.string else ""
-        if not string and language == "fr":
-            string = french.get(str(m.id), "")
-        new.add(m.id, string)
+        kept = old.get(m.id, context=m.context)
+        string: str | tuple[str, ...]
+        if isinstance(m.id, tuple | list):
+            plural = kept is not None and isinstance(kept.string, tuple | list) and all(kept.string)
+            string = tuple(kept.string) if plural and kept is not None else ("",) * new.num_plurals
+        else:
+            string = str(kept.string) if kept is not None and isinstance(kept.string, str) else ""
+            if not string and language == "fr" and m.context is None:
+                string = french.get(str(m.id), "")
+        new.add(m.id, string, context=m.context)
     buf = io.BytesIO()
     write_po(buf, new, width=0, no_location=True, omit_header=False, sort_output=True)
     return buf.getvalue()

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from moonshine import variants
-from moonshine.gamedir import LANGUAGES, new_game
+from moonshine.gamedir import new_game
+from moonshine.text import languages
 
 
 @click.command("new")
@@ -15,7 +16,7 @@ from moonshine.gamedir import LANGUAGES, new_game
 @click.option("--map", "map_name", default="chicago-1920s", show_default=True, help="Bundled map name or YAML file.")
 @click.option("--seed", default=None, help="The game's secret seed for the raid draws (default: a random one).")
 @click.option("--title", default=None, help="The game's title, shown in reports.")
-@click.option("--language", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Reports' language.")
+@click.option("--language", type=click.Choice(languages()), default="en", show_default=True, help="Reports' language.")
 @click.option("--no-git", is_flag=True, help="Do not make the directory a git repository.")
 @click.option(
     "--variant",

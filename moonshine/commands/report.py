@@ -11,7 +11,7 @@ from moonshine.commands.common import game_option
 
 if TYPE_CHECKING:
     from moonshine.gamedir import Game
-from moonshine.i18n import LANGUAGES
+from moonshine.text import languages
 
 
 @click.command("report")
@@ -24,7 +24,7 @@ from moonshine.i18n import LANGUAGES
     help="Print one report (the gang's, or the bulletin) instead of writing files.",
 )
 @click.option(
-    "--language", type=click.Choice(LANGUAGES), help="Language of the reports (default: the game's, from game.yaml)."
+    "--language", type=click.Choice(languages()), help="Language of the reports (default: the game's, from game.yaml)."
 )
 @game_option
 def report(turn: str, gang: str | None, to_terminal: bool, language: str | None, game_dir: Path) -> None:

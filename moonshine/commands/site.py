@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from moonshine.commands.common import game_option
-from moonshine.i18n import LANGUAGES
+from moonshine.text import languages
 
 
 @click.command("site")
@@ -17,7 +17,7 @@ from moonshine.i18n import LANGUAGES
     default=None,
     help="The folder to write the site in (default: site/ in the game directory).",
 )
-@click.option("--language", type=click.Choice(LANGUAGES), help="The site's language (default: the game's).")
+@click.option("--language", type=click.Choice(languages()), help="The site's language (default: the game's).")
 @game_option
 def site(out: Path | None, language: str | None, game_dir: Path) -> None:
     """Write the game's public record as a static web site: one page per
