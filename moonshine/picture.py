@@ -1244,9 +1244,17 @@ def _reach(paint: Paint) -> float:
     return paint.width / 2 if paint.stroke else 0.0
 
 
+def _label_reach(label: Label) -> tuple[float, float]:
+    """How far a label's ink can reach from its point, across and up or down, in scene
+    units: more than its glyphs (none of the font's is wider than its size), their
+    stroke and halo, and the accents and dashes drawn by hand can take."""
+    margin = label.size + label.halo
+    return label.size * len(label.text) + margin, 1.5 * label.size + margin
+
+
 def _bounds(items: Iterable[Item]) -> Box | None:
-    """The scene-unit box holding everything these items draw, or None when that is not
-    known without drawing (text)."""
+    """The scene-unit box holding everything these items draw (a label's by a generous
+    estimate), or None when there is nothing to draw."""
     x0 = y0 = math.inf
     x1 = y1 = -math.inf
     for item in items:
@@ -1285,9 +1293,10 @@ def _bounds(items: Iterable[Item]) -> Box | None:
             r = item.r + _reach(item.paint)
             box = (item.centre[0] - r, item.centre[1] - r, item.centre[0] + r, item.centre[1] + r)
         else:
-            return None
+            across, up = _label_reach(item)
+            box = (item.at[0] - across, item.at[1] - up, item.at[0] + across, item.at[1] + up)
         x0, y0, x1, y1 = min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])
-    return x0, y0, x1, y1
+    return (x0, y0, x1, y1) if x0 <= x1 else None
 
 
 def _blend(image: Image.Image, layer: Image.Image, at: tuple[int, int]) -> None:
@@ -1318,7 +1327,7 @@ class _Painter:
         w, h = image.size
         bounds = _bounds(items)
         if bounds is None:
-            return 0, 0, w, h
+            return None
         pad = 3  # round caps, curved joints and anti-aliasing slack, in pixels
         x0 = max(0, math.floor(bounds[0] * self.k - self.origin[0]) - pad)
         y0 = max(0, math.floor(bounds[1] * self.k - self.origin[1]) - pad)

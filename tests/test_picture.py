@@ -23,9 +23,13 @@ from moonshine.picture import (
     NEUTRAL,
     SUPERSAMPLE,
     Arrow,
+    Dislodged,
     Group,
     Item,
+    Label,
+    Paint,
     PictureError,
+    Poly,
     Scene,
     _font,
     _has_glyph,
@@ -357,6 +361,44 @@ def test_png_layers_at_their_own_size_give_the_same_picture(chicago: GameMap, st
     plain.draw(scene.items, plain.image)
     small.draw(scene.items, small.image)
     assert ImageChops.difference(plain.image, small.image).getbbox() is None
+
+
+def test_png_translucent_labels_on_layers_their_size_change_no_pixel(chicago: GameMap, start: GameState) -> None:
+    """Dislodged units are faded markers with their letter on them, a translucent group
+    holding text: its layer is just the size the text can reach, and the picture is the
+    one full-canvas layers give, pixel for pixel, at the edges of the picture too."""
+    ghosts = (
+        Dislodged("westside", UnitKind.H, "SLA", "ARC"),
+        Dislodged("ragen", UnitKind.L, "WLA", None),
+        Dislodged("valley", UnitKind.L, "LOO", "GOL"),
+    )
+    scene = build_scene(chicago, busy(start), arrows=sample_arrows(), dislodged=ghosts)
+    words = ("W", "Wagon — MMM", "entrepôt Unités", "iiii", "H")
+    edges = tuple(
+        Group(
+            (),
+            (
+                Poly((((x - 4.0, y - 4.0), (x + 4.0, y - 4.0), (x + 4.0, y + 4.0)),), Paint(fill="#aa3322")),
+                Label((x, y), text, size, "#224488", anchor=anchor, bold=bold, halo=halo),
+            ),
+            0.6,
+        )
+        for (x, y), text, size, anchor, bold, halo in zip(
+            ((1.0, 1.0), (scene.width - 2.0, 5.0), (0.5, scene.height - 1.0), (300.0, 400.0), (999.0, 1.0)),
+            words,
+            (16.0, 22.0, 13.0, 30.0, 9.5),
+            ("start", "end", "middle", "middle", "end"),
+            (True, False, True, False, True),
+            (0.0, 2.5, 1.0, 3.0, 0.0),
+            strict=True,
+        )
+    )
+    scene = Scene(scene.width, scene.height, scene.title, (*scene.items, *edges))
+    for k in (1.6, 800 / scene.width * SUPERSAMPLE, 2.0):
+        plain, small = _FullCanvasPainter(scene, k), _Painter(scene, k)
+        plain.draw(scene.items, plain.image)
+        small.draw(scene.items, small.image)
+        assert ImageChops.difference(plain.image, small.image).getbbox() is None, k
 
 
 def test_png_font_draws_every_legend_word(chicago: GameMap) -> None:
