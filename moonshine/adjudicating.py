@@ -22,16 +22,27 @@ Echo = Callable[[str], None]
 def adjudicate(turn: str, game_dir: Path, *, force: bool, commit: bool, echo: Echo) -> None:
     """Adjudicate TURN in the game at ``game_dir`` and ``echo`` the summary, line by
     line. Raises a ``MoonshineError`` for what cannot be adjudicated."""
+    import gc
+
     from moonshine import variants
     from moonshine.gamedir import Game
-    from moonshine.runner import adjudicate_game
 
     game = Game(game_dir)
     _refuse_after_vote(game)
     if variants.get(game.config.variant).family == variants.CLASSIC:
         _adjudicate_classic(game, turn, force=force, commit=commit, echo=echo)
         return
-    done = adjudicate_game(game, turn, force=force, commit=commit, notify=echo)
+    from moonshine import reports  # noqa: F401  (loaded before the freeze below)
+    from moonshine.runner import adjudicate_game
+
+    # What exists already (the modules' objects, some 40,000: functions, classes, their
+    # dictionaries) outlives the turn: kept out of the cyclic collector's walks while it
+    # runs, which then see only what the turn builds.
+    gc.freeze()
+    try:
+        done = adjudicate_game(game, turn, force=force, commit=commit, notify=echo)
+    finally:
+        gc.unfreeze()
     for line in summary(game.map, done.result):
         echo(line)
     echo("")

@@ -47,6 +47,20 @@ def test_adjudicating_twice_gives_identical_bytes(sample: Path, tmp_path: Path) 
     assert (sample / "turns/spring-1924/results.yaml").read_bytes() == before
 
 
+def test_adjudicating_leaves_the_collector_as_it_found_it(sample: Path) -> None:
+    """The turn runs with what existed before it kept out of the cyclic collector's
+    walks; afterwards (done or refused) nothing stays frozen, so that a process adjudicating
+    game after game, as the judge does, still has its garbage collected."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    assert run("adjudicate", "spring-1924", "--game", str(sample), "--no-commit")[0] == 0
+    assert gc.get_freeze_count() == 0
+    (sample / "turns" / "autumn-1924" / "state.yaml").write_text("not: [a state", encoding="utf-8")
+    assert run("adjudicate", "autumn-1924", "--game", str(sample), "--force", "--no-commit")[0] == 1
+    assert gc.get_freeze_count() == 0
+
+
 def test_adjudicate_refuses_to_redo_without_force(sample: Path) -> None:
     assert run("adjudicate", "spring-1924", "--game", str(sample), "--no-commit")[0] == 0
     code, out = run("adjudicate", "spring-1924", "--game", str(sample))
