@@ -17,13 +17,12 @@ from moonshine.houserules import HouseRules
 from moonshine.records import dataclass, field
 from moonshine.state import GameState
 from moonshine.text import languages
-from moonshine.turns import Turn
 
 if TYPE_CHECKING:
     import subprocess
 
     from moonshine.classic.board import ClassicMap
-    from moonshine.classic.state import ClassicState
+    from moonshine.variants.layout import Layout
 
 # moonshine.journal.JOURNAL_DIR (the journal, its lock and git are imported only by the
 # commands that write: a player's check reads the game and never loads them)
@@ -132,32 +131,11 @@ class Game:
     def turn_name(self, turn: str) -> str:
         """A turn as its directories are named: ``printemps-1924`` (French) is
         ``spring-1924``; a classic game's phases and anything else as written."""
-        if self.is_classic:
-            return turn
-        from moonshine.turns import Turn
-
-        try:
-            return Turn.parse(turn).name
-        except ValueError:
-            return turn
+        return self.layout.turn_name(turn)
 
     def turns(self) -> list[str]:
         """Turns (a classic game's phases) with a state file, in order."""
-        if self.is_classic:
-            from moonshine.classic.layout import phases
-
-            return phases(self.root)
-        base = self.root / "turns"
-        found = []
-        if base.is_dir():
-            for p in base.iterdir():
-                try:
-                    Turn.parse(p.name)
-                except ValueError:
-                    continue
-                if (p / "state.yaml").is_file():
-                    found.append(p.name)
-        return sorted(found, key=Turn.parse)
+        return self.layout.turns(self.root)
 
     def current_turn(self) -> str:
         ts = self.turns()
@@ -183,17 +161,11 @@ class Game:
     def sides(self) -> dict[str, str]:
         """Who plays, by key: the gangs (Moonshine) or the powers (classic family),
         with their names."""
-        if self.is_classic:
-            return dict(self.board().powers)
-        return {k: g.name for k, g in self.map.gangs.items()}
+        return self.layout.sides(self)
 
     def side_by_name(self, name: str) -> str | None:
         """The key of the gang or power called ``name`` (its key or its name, any case)."""
-        if not self.is_classic:
-            found = self.map.gang_by_name(name)
-            return None if found is None else found.key
-        wanted = name.strip().casefold()
-        return next((k for k, v in self.sides().items() if wanted in (k.casefold(), v.casefold())), None)
+        return self.layout.side_by_name(self, name)
 
     @property
     def side_word(self) -> str:
@@ -213,31 +185,24 @@ class Game:
         return variants.get(self.config.variant)
 
     @property
-    def is_classic(self) -> bool:
-        """A game of the classic family (Diplomacy's rules, powers and phases)."""
-        return self.variant.family == variants.CLASSIC
+    def layout(self) -> Layout:
+        """The variant's turns, sides and states (``moonshine.variants.layout``)."""
+        return self.variant.layout
 
     def board(self) -> ClassicMap:
         """The board of a classic-family game."""
-        from moonshine.classic.board import board
-
-        if not self.is_classic:
-            raise GameError(f"{self.root}: a Moonshine game has a map, not a classic board")
-        return board(self.config.map)
+        return self.layout.load_board(self, self.config.map)
 
     @property
     def map(self) -> GameMap:
         if self._map is None:
-            if self.is_classic:
-                raise GameError(
-                    f"{self.root}: this is a game of the {self.variant.name} variant ({self.variant.title}); "
-                    "this command plays Moonshine games only"
-                )
+            refusal = self.layout.map_refusal(self, self.variant.name, self.variant.title)
+            if refusal is not None:
+                raise GameError(refusal)
             ref = self.config.map
             candidate = self.root / ref
             self._map = load_map(candidate if candidate.suffix in (".yaml", ".yml") and candidate.exists() else ref)
-            if self.config.variant == "moonshine":
-                check_players(self.config, self._map.gangs, str(self.config_path))
+            check_players(self.config, self._map.gangs, str(self.config_path))
         return self._map
 
     def load_state(self, turn: str) -> GameState:
@@ -255,11 +220,7 @@ class Game:
     def load_any_state(self, turn: str) -> Any:
         """The state at the start of ``turn``: a ``GameState``, or for a classic game
         the phase's ``ClassicState``."""
-        if self.is_classic:
-            from moonshine.classic.layout import load_state
-
-            return load_state(self.root, turn, self.board())
-        return self.load_state(turn)
+        return self.layout.load_state(self, turn)
 
     def save_state(self, st: GameState) -> Path:
         st.normalise(self.map)
@@ -322,7 +283,7 @@ def load_config_text(text: str, src: str) -> GameConfig:
     if not variants.is_known(variant):
         raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     _check_deadlines(raw.get("deadlines"), src, variant)
-    if raw.get("rules") and variants.get(variant).family == variants.CLASSIC:
+    if raw.get("rules") and not variants.get(variant).layout.house_rules:
         raise StateError(at("rules"), "rules", "house rules (victory_vp, minimum_bribe) are for Moonshine games")
     house = houserules.from_config(raw.get("rules"), src, yamlio.line_of(raw, "rules"))
     if raw.get("schedule") is not None:
@@ -509,98 +470,3 @@ def _known_paths(root: Path, paths: list[str], run: Callable[..., subprocess.Com
     return [
         p for p in dict.fromkeys(paths) if (root / p).exists() or any(t == p or t.startswith(p + "/") for t in tracked)
     ]
-
-
-def new_game(
-    root: Path,
-    *,
-    map_name: str = "chicago-1920s",
-    seed: str | None = None,
-    title: str | None = None,
-    language: str = "en",
-    use_git: bool = True,
-    variant: str = "moonshine",
-) -> Game:
-    """Create a game directory with its first turn's state (R3) and, when git is
-    available, a repository with a first commit. ``variant`` names a variant of
-    the registry (``moonshine.variants``): ``"classic"`` is Diplomacy on the
-    standard board, and every board of the classic family is played by
-    ``moonshine.classic.game``."""
-    if (root / GAME_FILE).exists():
-        raise GameError(f"{root}: already a game directory ({GAME_FILE} exists)")
-    if root.exists() and any(p.name != ".git" for p in root.iterdir()):
-        raise GameError(f"{root}: the directory is not empty")
-    if variants.get(variant).family == variants.CLASSIC:
-        return _new_classic_game(root, board_name=variant, title=title, language=language, use_git=use_git)
-    import secrets
-    import subprocess
-
-    from moonshine.police import open_turn
-
-    gmap = load_map(map_name)
-    seed = seed if seed is not None else secrets.token_hex(16)
-    if not seed.strip():
-        raise GameError("the seed cannot be empty")
-    root.mkdir(parents=True, exist_ok=True)
-    cfg = GameConfig(
-        title=title or f"Moonshine: {gmap.title}",
-        map=map_name,
-        language=language,
-        seed_sha256=seed_hash(seed),
-        players={g: Player(name="", email=[]) for g in gmap.gangs},
-    )
-    game = Game(root)
-    secret_path = root / SECRET_FILE
-    atomic_write_text(secret_path, seed + "\n")
-    secret_path.chmod(0o600)
-    atomic_write_text(root / ".gitignore", "".join(f"{pattern}\n" for pattern in IGNORED))
-    atomic_write_text(game.config_path, config_to_yaml(cfg))
-    start = state_mod.initial_state(gmap)
-    open_turn(gmap, start, seed)  # the first turn's raid is drawn when the game is created (R21)
-    game.save_state(start)
-    game.orders_dir(start.turn).mkdir(parents=True, exist_ok=True)
-    (game.orders_dir(start.turn) / ".keep").touch()
-    if use_git and git_available():
-        if not is_git_repo(root):
-            subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
-        git_commit(root, f"New game: {cfg.title}, {start.turn}")
-    return game
-
-
-def _new_classic_game(root: Path, *, board_name: str, title: str | None, language: str, use_git: bool) -> Game:
-    from moonshine.classic.board import board
-
-    gmap = board(board_name)
-    root.mkdir(parents=True, exist_ok=True)
-    cfg = GameConfig(
-        title=title or gmap.info.title,
-        map=board_name,
-        language=language,
-        players={p: Player(name="", email=[]) for p in gmap.powers},
-        variant=board_name,
-    )
-    atomic_write_text(root / GAME_FILE, config_to_yaml(cfg))
-    write_first_phase(root, board_name, title=cfg.title, use_git=use_git)
-    return Game(root)
-
-
-def write_first_phase(root: Path, board_name: str, *, title: str | None, use_git: bool) -> ClassicState:
-    """Write the first phase of a game of the classic family on the bundled board
-    ``board_name`` into ``root`` (game.yaml is the caller's); commit it when git is
-    available. Returns the starting state."""
-    import subprocess
-
-    from moonshine.classic import state as classic_state
-    from moonshine.classic.board import board
-    from moonshine.classic.layout import orders_dir, state_path
-
-    st = classic_state.initial_state(board(board_name))
-    atomic_write_text(state_path(root, st.phase.name), classic_state.dumps(st))
-    odir = orders_dir(root, st.phase.name)
-    odir.mkdir(parents=True, exist_ok=True)
-    (odir / ".keep").touch()
-    if use_git and git_available():
-        if not is_git_repo(root):
-            subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
-        git_commit(root, f"New game: {title or 'Diplomacy'}, {st.phase.name}")
-    return st

@@ -51,9 +51,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from moonshine import imapbox, intake, mail, mailcmd, mailtext, masking
+from moonshine import families, imapbox, intake, mail, mailcmd, mailcommands, mailtext, masking
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
+from moonshine.families.base import OrderCheck as OrderCheck
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, player_language
 from moonshine.gamelock import game_lock
 from moonshine.mailtext import Phrase, phrase, subject_turn
@@ -288,65 +289,16 @@ def is_automatic(msg: Message, sender: str) -> bool:
 # -- the order reader, through one adapter -----------------------------------------
 
 
-@dataclass(frozen=True)
-class OrderCheck:
-    """What the order reader made of a submission."""
-
-    header_gang: str | None  # the gang key its ``gang:`` line names
-    header_turn: str | None  # the turn its ``turn:`` line names
-    password: str | None  # what its password line says
-    password_lines: tuple[int, ...]  # those lines' numbers (from 1), never saved
-    accepted: int  # valid orders
-    rejected: int  # lines rejected, each with its reason in the acknowledgement
-    problems: tuple[str, ...]  # problems with the whole text
-    acknowledgement: str  # the orders as understood, for the player
-
-
 def check_orders(
     text: str, game: Game, st: Any, gang: str | None, *, source: str, language: str | None = None
 ) -> OrderCheck:
     """The one link to the order reader: read ``text`` (as ``gang``'s orders, or
-    as the gang its ``gang:`` line names) and write the acknowledgement. A
-    classic game's orders are read by its own checker (powers, ``power:`` lines). The
-    acknowledgement is in ``language`` (the reader's), else the game's."""
+    as the gang its ``gang:`` line names) and write the acknowledgement, with the
+    game's rule family (``moonshine.families``: a classic game's orders name powers,
+    with ``power:`` lines). The acknowledgement is in ``language`` (the reader's),
+    else the game's."""
     lang = language or game.config.language
-    if game.is_classic:
-        return _check_classic(text, game, st, gang, source=source, language=lang)
-    from moonshine.ack import acknowledgement
-    from moonshine.parser import PasswordHeader
-    from moonshine.validate import ACCEPTED, read_orders
-
-    orders = read_orders(text, game.map, st, gang, source=source, house=game.config.house)
-    ack = acknowledgement(orders, game.map, st, language=lang, seed=game.receipt_seed())
-    return OrderCheck(
-        header_gang=orders.header_gang,
-        header_turn=orders.header_turn,
-        password=orders.password,
-        password_lines=tuple(line.number for line in orders.lines if isinstance(line.header, PasswordHeader)),
-        accepted=orders.count(ACCEPTED),
-        rejected=orders.rejected,
-        problems=tuple(orders.problems),
-        acknowledgement=ack,
-    )
-
-
-def _check_classic(text: str, game: Game, st: Any, power: str | None, *, source: str, language: str) -> OrderCheck:
-    from moonshine.classic.ack import read_submission, render
-
-    gmap = game.board()
-    sub = read_submission(gmap, st, text, power)
-    ack = sub.ack
-    lines = [line for line in ack.lines if not line.noted] if ack is not None else []
-    return OrderCheck(
-        header_gang=sub.power,
-        header_turn=sub.turn,
-        password=sub.password,
-        password_lines=sub.password_lines,
-        accepted=sum(1 for line in lines if line.ok),
-        rejected=sum(1 for line in lines if not line.ok),
-        problems=(),
-        acknowledgement=render(ack, gmap, language=language, source=source) if ack is not None else "",
-    )
+    return families.of(game).check_orders(text, game, st, gang, source=source, language=lang)
 
 
 # -- the turn's log -------------------------------------------------------------------
@@ -626,13 +578,8 @@ def is_closed(game: Game, turn: str) -> bool:
     adjudication is on disk): orders for it are no longer taken."""
     from moonshine.runner import RESULTS_FILE
 
-    if game.is_classic:  # the phase after depends on the outcome: its results say it is done
-        return (game.turn_dir(turn) / "results.yaml").is_file()
-    try:
-        nxt = Turn.parse(turn).next().name
-    except ValueError:
-        return False
-    return (game.turn_dir(turn) / RESULTS_FILE).is_file() or game.state_path(nxt).is_file()
+    nxt = game.layout.turn_after(turn)  # None for a classic phase: the one after depends on the outcome
+    return (game.turn_dir(turn) / RESULTS_FILE).is_file() or (nxt is not None and game.state_path(nxt).is_file())
 
 
 @dataclass(frozen=True)
@@ -940,7 +887,7 @@ def _commands(ctx: _Context, r: _Reading, gang: str | None) -> list[mailcmd.Resu
         due=ctx.due,
         secrets=r.secrets,
     )
-    results = mailcmd.execute(req, r.script)
+    results = mailcommands.execute(req, r.script)
     r.answer = mailcmd.render(ctx.language, results)
     return results
 
@@ -1168,8 +1115,8 @@ def _parse_time(value: Any) -> datetime | None:
 def _format_help(gang: str, ctx: _Context | None = None) -> Phrase:
     """How to send orders, with ``gang``'s key in the example (a classic game's
     example has a power and its orders)."""
-    classic = ctx is not None and ctx.game.is_classic
-    return phrase("help.format.classic" if classic else "help.format", gang=gang)
+    messages = families.of(ctx.game).messages if ctx is not None else ""
+    return phrase("help.format" + messages, gang=gang)
 
 
 @dataclass(frozen=True)
@@ -1181,19 +1128,12 @@ class _Side:
 def _previous_deadline(game: Game, turn: str) -> datetime | None:
     """The deadline of the turn (or phase) before ``turn``: orders sent before it
     were meant for that one."""
-    known = game.turns()
-    if game.is_classic:
-        before = known[: known.index(turn)] if turn in known else []
-        return mail.deadline(game.config, before[-1]) if before else None
-    return mail.deadline(game.config, Turn.parse(turn).previous().name)
+    before = game.layout.turn_before(turn, game.turns())
+    return mail.deadline(game.config, before) if before is not None else None
 
 
 def _chatter(game: Game) -> intake.ChatterTest:
-    if game.is_classic:
-        from moonshine.classic.ack import chatter_test
-
-        return chatter_test(game.board())
-    return intake.chatter_test(game.map)
+    return families.of(game).chatter_test(game)
 
 
 def _deadline_line(ctx: _Context, side: str | None = None) -> str:
@@ -1454,8 +1394,8 @@ def reminders(
     the Message-ID carries the date), and warnings for gangs with no address."""
     status = turn_status(game, turn, now=now)
     cfg = game.config
-    this_turn: Turn | str = status.turn if game.is_classic else Turn.parse(status.turn)  # a classic phase: as named
-    family = ".classic" if game.is_classic else ""
+    this_turn = game.layout.turn_in_text(status.turn)  # a classic phase: as named
+    family = families.of(game).messages
     out: list[mail.Outgoing] = []
     warnings: list[str] = []
     due = status.deadline

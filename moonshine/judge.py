@@ -43,7 +43,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
-from moonshine import mail, mailtext
+from moonshine import families, mail, mailtext
 from moonshine.errors import GameError, MoonshineError, StateError
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, is_git_repo, player_language
 from moonshine.gamelock import game_lock
@@ -165,21 +165,7 @@ def expected(game: Game, turn: str, *, players_only: bool = True) -> list[str]:
     ``players_only``) a player with an address: the ones the judge waits for."""
     cfg = game.config
     sides = [s for s in game.sides() if mail.player_addresses(cfg, s) or not players_only]
-    if not game.is_classic:
-        return sides
-    from moonshine.classic.adjustments import adjustment_counts
-    from moonshine.classic.state import Step
-
-    st = game.load_any_state(turn)
-    if st.winner:
-        return []
-    if st.phase.step is Step.RETREATS:
-        who = {d.power for d in st.dislodged}
-    elif st.phase.step is Step.ADJUSTMENTS:
-        who = {p for p, n in adjustment_counts(game.board(), st.units, st.owners).items() if n}
-    else:
-        who = {u.power for u in st.units}
-    return [s for s in sides if s in who]
+    return game.layout.expected(game, turn, sides)
 
 
 def missing(game: Game, turn: str, expected_sides: list[str], absent: set[str]) -> list[str]:
@@ -191,7 +177,7 @@ def is_over(game: Game, turn: str) -> bool:
     from moonshine import votes
 
     st = game.load_any_state(turn)
-    return bool(st.winner if game.is_classic else st.winners) or votes.ended(game) is not None
+    return bool(game.layout.winners(st)) or votes.ended(game) is not None
 
 
 def previous_turn(game: Game, turn: str) -> str | None:
@@ -516,7 +502,7 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
         grace = f" {_say(lang, 'grace', grace=_duration(schedule.grace))}" if schedule.grace else ""
         body = (
             f"{name},\n\n{first}\n{when}{grace}\n\n"
-            + mailtext.text(lang, "remind.default" + (".classic" if game.is_classic else ""))
+            + mailtext.text(lang, "remind.default" + families.of(game).messages)
             + "\n\n-- \n"
             + mailtext.text(lang, "signature", title=cfg.title)
             + "\n"
@@ -554,38 +540,13 @@ def _duration(d: Any) -> str:
 def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
     game = p.game
     end, waiting = closes(game, schedule, turn, p.now)
-    nothing_to_order = game.is_classic and not expected(game, turn, players_only=False)
+    nothing_to_order = not expected(game, turn, players_only=False)  # a classic phase with no retreat, no build
     if not nothing_to_order and (end is None or p.now < end):
         return  # before the deadline (and the grace), or no deadline at all
     late = f"; no orders from {', '.join(waiting)} (they hold)" if waiting else ""
-    if game.is_classic:
-        adjudicate_classic(game, turn, notify=p.log)
-    else:
-        from moonshine.runner import adjudicate_game
-
-        adjudicate_game(game, turn, now=p.now, notify=p.log)
+    families.of(game).adjudicate(game, turn, now=p.now, notify=p.log)
     p.log(f"adjudicated {turn}{late}; next: {game.current_turn()}")
     game._config = None
-
-
-def adjudicate_classic(game: Game, phase: str, *, notify: Log) -> None:
-    """A classic-family phase as one transaction: results, pictures, next state and
-    reports (as ``moonshine adjudicate`` does)."""
-    from moonshine.classic import game as classic
-    from moonshine.classic.state import Phase
-
-    gmap = game.board()
-    with transaction(game.root, f"adjudicate {phase}", notify=notify) as txn:
-        tdir = game.turn_dir(Phase.parse(phase).name)
-        for picture in ("map.svg", "map.png"):
-            txn.protect(tdir / picture)
-        txn.protect_tree(tdir / "reports")
-        done = classic.adjudicate_phase_dir(game.root, phase, commit=False, gmap=gmap)
-        name = done.outcome.phase.name
-        classic.write_phase_reports(
-            game.root, name, gmap, language=game.config.language, power_languages=game.side_languages()
-        )
-        txn.commit(f"Adjudicate {name}", git=is_git_repo(game.root))
 
 
 def mail_reports_left(p: Pass) -> None:

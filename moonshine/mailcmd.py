@@ -24,9 +24,10 @@ the order reader: their line numbers stay those of the message, as for the
 password line. A line whose first word is close to a keyword and is no order
 word is an unknown command, answered with a suggestion.
 
-``read`` is pure: text in, commands out. ``execute`` does what they ask through
-``moonshine.press``, ``moonshine.votes`` and ``moonshine.whatif`` and returns one
-result per command, each with its sentence in the game's language."""
+``read`` is pure: text in, commands out. ``moonshine.mailcommands.execute``
+does what they ask through ``moonshine.press``, ``moonshine.votes`` and the
+game's family's prediction, and returns one result per command, each with its
+sentence in the game's language."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from moonshine.mailtext import Phrase, phrase
+from moonshine.mailtext import Phrase
 from moonshine.records import dataclass, field
 
 PRESS, BROADCAST, DRAW, CONCEDE, VOTE = "press", "broadcast", "draw", "concede", "vote"
@@ -229,52 +230,6 @@ class Result:
 
 
 Handler = Callable[[Request, Command], Result]
-
-
-def execute(req: Request, script: Script) -> list[Result]:
-    """Do what each command asks, in order; one refused command never stops the
-    others, and a defect in one is its own refusal."""
-    out: list[Result] = []
-    for cmd in script.commands:
-        try:
-            out.append(_handle(req, cmd))
-        except Exception as exc:  # one command must not void the others
-            out.append(Result(cmd, False, phrase("cmd.failed", error=f"{type(exc).__name__}: {exc}")))
-    return out
-
-
-def _handle(req: Request, cmd: Command) -> Result:
-    if cmd.name == UNKNOWN:
-        return Result(cmd, False, phrase("cmd.unknown", word=cmd.written[:40], keyword=_shown(req, cmd.suggestion)))
-    open_to_all = (HELP, OBSERVE)
-    if cmd.name not in open_to_all and req.gang is None:
-        if cmd.name in (STATUS, HISTORY) and req.observer:
-            pass
-        elif cmd.name in (PRESS, BROADCAST):
-            return Result(cmd, False, phrase("press.not_player", sender=req.sender))
-        else:
-            return Result(cmd, False, phrase("cmd.players_only", command=_shown(req, cmd.name)))
-    from moonshine import absence, info, press, votes, whatif
-
-    handlers: dict[str, Handler] = {
-        PRESS: press.private,
-        BROADCAST: press.broadcast,
-        DRAW: votes.propose,
-        CONCEDE: votes.propose,
-        VOTE: votes.vote,
-        STATUS: info.status,
-        HISTORY: info.history,
-        HELP: info.help_text,
-        OBSERVE: info.observe,
-        PREDICT: whatif.predict,
-        ABSENT: absence.command,
-    }
-    return handlers[cmd.name](req, cmd)
-
-
-def _shown(req: Request, key_or_name: str) -> str:
-    name = KEYWORDS.get(key_or_name, key_or_name)
-    return SHOWN.get(req.language, SHOWN["en"]).get(name, key_or_name)
 
 
 def render(language: str, results: list[Result]) -> str:

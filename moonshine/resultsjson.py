@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from moonshine import schema, yamlio
+from moonshine import yamlio
 from moonshine.gamedir import Game
 
 FORMAT = "moonshine-results"
 VERSION = 1
-_PUBLIC_TOP = ("price", "sold", "raid", "assaults", "corruption", "vp", "winners")
 
 
 def _results(game: Game, turn: str) -> dict[str, Any] | None:
@@ -31,61 +30,8 @@ def _results(game: Game, turn: str) -> dict[str, Any] | None:
     raw = yamlio.load(path, what="results file")
     if not isinstance(raw, dict):
         return None
-    if not game.is_classic:
-        schema.check(raw, schema.RESULTS, str(path))
+    game.layout.check_results(raw, str(path))
     return raw
-
-
-def _plain(value: Any) -> Any:
-    """YAML values as JSON ones: dates as text, mappings with text keys."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)
-
-
-def _public(game: Game, raw: dict[str, Any]) -> dict[str, Any]:
-    sides = game.sides()
-    if game.is_classic:
-        rows = raw.get("results") or {}
-        return {
-            "sides": {
-                key: {"name": name, "units": _plain(rows.get(key) or [])} for key, name in sides.items() if key in rows
-            },
-            "next": {"turn": str(raw.get("next", ""))},
-            "notes": _plain(raw.get("notes") or []),
-        }
-    gangs = raw.get("gangs") or {}
-    out: dict[str, Any] = {k: _plain(raw.get(k)) for k in _PUBLIC_TOP}
-    out["sides"] = {
-        key: {
-            "name": sides.get(key, key),
-            "submitted": gr.get("orders_file") is not None,
-            "units": _plain(gr.get("units") or []),
-            "dislodged": _plain(gr.get("dislodged") or []),
-            "adjustments": _plain(gr.get("adjustments") or []),
-            "vp": gr.get("vp", 0),
-        }
-        for key, gr in gangs.items()
-    }
-    nxt = raw.get("next") or {}
-    out["next"] = {k: _plain(nxt.get(k)) for k in ("turn", "price", "price_reason", "returns", "raid")}
-    return out
-
-
-def _private(raw: dict[str, Any], side: str) -> dict[str, Any] | None:
-    gr = (raw.get("gangs") or {}).get(side)
-    if gr is None:
-        return None
-    return {
-        "side": side,
-        "orders": _plain(gr.get("lines") or []),
-        "bids": _plain(gr.get("bids") or []),
-        "ledger": _plain(gr.get("ledger") or {}),
-    }
 
 
 def document(game: Game, turn: str, side: str | None = None) -> dict[str, Any] | None:
@@ -100,10 +46,10 @@ def document(game: Game, turn: str, side: str | None = None) -> dict[str, Any] |
         "game": game.config.title,
         "variant": game.config.variant,
         "turn": turn,
-        "public": _public(game, raw),
+        "public": game.layout.public_results(raw, game.sides()),
     }
-    if side is not None and not game.is_classic:
-        mine = _private(raw, side)
+    if side is not None:
+        mine = game.layout.private_results(raw, side)
         if mine is not None:
             doc["private"] = mine
     return doc

@@ -37,7 +37,7 @@ def play(gmap: GameMap, seed: str, turns: int) -> Iterator[Played]:
 def play_into(root: Path, gmap_name: str, seed: str, turns: int) -> Iterator[TurnResult]:
     """The same game, written as a game directory turn by turn through the game
     master's own path (orders files, ``adjudicate``)."""
-    from moonshine.gamedir import new_game
+    from moonshine.families import new_game
     from moonshine.runner import adjudicate_game, orders_file
 
     game = new_game(root, map_name=gmap_name, seed=seed, use_git=False)

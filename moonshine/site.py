@@ -87,7 +87,7 @@ def _label(turn: str, language: str) -> str:
     return i18n.turn_label(language, turn, capital=True)
 
 
-def _clear(out: Path) -> None:
+def clear_folder(out: Path) -> None:
     """Make ``out`` ready for a site: created, or emptied of the site written there
     before; a folder holding anything else is refused."""
     if out.exists():
@@ -100,22 +100,14 @@ def _clear(out: Path) -> None:
 
 
 def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Path]:
-    """Write the site into ``out`` (created, or emptied of an older site first);
-    returns the files written."""
+    """Write a Moonshine game's site into ``out`` (created, or emptied of an older
+    site first); returns the files written. (The game's family writes it:
+    ``moonshine.families``.)"""
     lang = i18n.check_language(language or game.config.language)
-    if game.is_classic:
-        from moonshine.classic.site import adjudicated_phases
-        from moonshine.classic.site import build_site as build_classic_site
-
-        phases = adjudicated_phases(game.root)
-        if not phases:
-            raise GameError(f"{game.root}: no phase adjudicated yet, so nothing is public")
-        _clear(out)
-        return build_classic_site(game.root, game.board(), phases, game.config.title, out, language=lang)
     turns = adjudicated_turns(game)
     if not turns:
         raise GameError(f"{game.root}: no turn adjudicated yet, so nothing is public")
-    _clear(out)
+    clear_folder(out)
     written: list[Path] = []
     gmap = game.map
     vp_rows = []

@@ -141,10 +141,7 @@ def save(root: Path, proposals: list[Proposal]) -> None:
 def survivors(game: Game, st: Any) -> list[str]:
     """The gangs (or powers) still in the game: with a unit, or a district or
     supply centre of their own (a Moonshine gang also with units under arrest)."""
-    if game.is_classic:
-        alive = {u.power for u in st.units} | set(st.owners.values())
-    else:
-        alive = {u.gang for u in st.units} | set(st.control.values()) | {a.gang for a in st.arrested}
+    alive = game.layout.survivors(st)
     return [g for g in game.sides() if g in alive]
 
 

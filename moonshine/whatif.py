@@ -46,12 +46,9 @@ UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, SupportAssault, Assault, Tr
 
 
 def predict(req: Request, cmd: Command) -> Result:
-    """Adjudicate the block's orders on the turn's position and mail the result."""
+    """A Moonshine game's prediction: the block's orders adjudicated on the turn's
+    position, the result mailed (the block is closed: ``moonshine.mailcommands``)."""
     game = req.game
-    if not cmd.closed:
-        return Result(cmd, False, phrase("predict.unclosed"))
-    if game.is_classic:
-        return _predict_classic(req, cmd)
     from moonshine.adjudicator import adjudicate
     from moonshine.validate import ACCEPTED, read_orders
 
@@ -197,7 +194,7 @@ def _mail(req: Request, cmd: Command, text: str, png: bytes | None) -> None:
     req.outgoing.append(item)
 
 
-def _predict_classic(req: Request, cmd: Command) -> Result:
+def predict_classic(req: Request, cmd: Command) -> Result:
     """A classic game's prediction: each line read by the board's checker as the
     order of the power whose unit it names (or the power a ``power:`` line in the
     block names), the phase adjudicated by the same function as the real one."""

@@ -278,3 +278,14 @@ def read_text(path: Path, *, limit: int = MAX_BYTES, what: str = "file") -> str:
 def load(path: Path, *, limit: int = MAX_BYTES, what: str = "file") -> Any:
     """A YAML file read strictly (size limit, UTF-8, no duplicate keys)."""
     return loads(read_text(path, limit=limit, what=what), str(path))
+
+
+def plain(value: Any) -> Any:
+    """YAML values as JSON ones: dates as text, mappings with text keys."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)

@@ -20,7 +20,8 @@ from typing import Any
 from aiosmtpd.controller import Controller
 
 from moonshine import inbox, mail, votes
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.passwords import hash_password
 
 TURN = "spring-1924"

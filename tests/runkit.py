@@ -18,7 +18,8 @@ from typing import Any
 from imapkit import PASSWORD, USER, Server, client
 from test_mail import Recorder
 
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.passwords import hash_password
 
 JUDGE = "judge@moonshine.example.org"

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from moonshine.cli import main
-from moonshine.gamedir import Game, new_game
+from moonshine.families import new_game
+from moonshine.gamedir import Game
 from moonshine.state import initial_state
 
 GANGS = "outfit, valley, genna, northside, unione, southside, westside, ragen"

@@ -257,9 +257,9 @@ def test_results_are_values_explained_in_the_readers_language() -> None:
     """The classic results are outcomes (who bounced whom, with which supports and
     strengths), and a French report explains them in French."""
     from moonshine import outcome as oc
-    from moonshine.classic.game import results_data
     from moonshine.classic.phases import adjudicate_phase
     from moonshine.classic.report import render_text
+    from moonshine.families.classic import results_data
 
     s = initial_state(GMAP)
     orders = _orders(FRA=["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - SPA"], GER=["A MUN - BUR"])
@@ -324,8 +324,8 @@ def test_a_dislodgement_opens_a_retreat_phase() -> None:
     out = adjudicate_phase(GMAP, s, _orders(RUS=["A RUM R BUD"]))
     assert out.results[0].reason == "disbanded: cannot retreat to BUD: the attacker came from BUD"
     assert out.results[0].explain("fr").startswith("dissoute : ne peut pas retraiter en BUD : ")
-    from moonshine.classic.game import results_data
     from moonshine.classic.report import render_text
+    from moonshine.families.classic import results_data
 
     french = render_text(GMAP, results_data(out, []), out.next_state, power=None, language="fr")
     assert "dissoute : ne peut pas retraiter en BUD" in french  # the retreat's reason is a value too

@@ -20,12 +20,12 @@ from PIL import Image
 
 from moonshine.classic import picture
 from moonshine.classic.board import ClassicMap, board, load_classic_map, province_of
-from moonshine.classic.game import adjudicate_phase_dir, create
 from moonshine.classic.orders import Convoy, Move, Order, SupportHold, SupportMove, parse_order
 from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
 from moonshine.classic.state import ClassicState, from_data, initial_state
 from moonshine.colours import closest_pairs, mix
 from moonshine.errors import MapError
+from moonshine.families.classic import adjudicate_phase_dir, create
 from moonshine.picture import scene_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -461,8 +461,8 @@ def test_adjudicate_without_a_layout_writes_no_map(tmp_path: Path) -> None:
     gmap = load_classic_map(folder)
     game = tmp_path / "game"
     game.mkdir()
-    from moonshine.classic import game as game_mod
     from moonshine.classic import state as state_mod
+    from moonshine.families import classic as game_mod
     from moonshine.gamedir import atomic_write_text
 
     atomic_write_text(game_mod.state_path(game, "spring-1901"), state_mod.dumps(initial_state(gmap)))

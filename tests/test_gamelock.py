@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from moonshine.errors import GameError
-from moonshine.gamedir import git_commit, new_game
+from moonshine.families import new_game
+from moonshine.gamedir import git_commit
 from moonshine.gamelock import LOCK_FILE, game_lock, held_by_us
 
 HOLD = """

@@ -69,7 +69,8 @@ def test_the_walker_finds_a_cycle() -> None:
 
 def test_no_import_cycle_through_the_variants() -> None:
     graph = import_graph()
-    assert "moonshine.classic.game" in graph and "moonshine.gamedir" in graph["moonshine.classic.game"]
+    # imports inside functions count: the classic family's game layer reads the game directory in its methods
+    assert "moonshine.gamedir" in graph["moonshine.families.classic"]
     involved = [
         group
         for group in cycles(graph)

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 
 from moonshine import inbox
 from moonshine.cli import main
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.gamelock import LOCK_FILE
 from moonshine.inbox import OrderCheck, orders_text, split_lines
 from moonshine.intake import html_to_text

@@ -274,7 +274,8 @@ def test_a_reply_that_cannot_be_written_does_not_change_what_became_of_the_messa
 
 
 def test_an_interrupted_runs_journal_is_never_committed(tmp_path: Path) -> None:
-    from moonshine.gamedir import git_commit, new_game
+    from moonshine.families import new_game
+    from moonshine.gamedir import git_commit
 
     root = tmp_path / "g"
     new_game(root, seed="s")

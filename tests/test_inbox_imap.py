@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from imapkit import PASSWORD, USER, Server, client, imap_server
 
 from moonshine.cli import main
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.passwords import hash_password
 
 TURN = "spring-1924"

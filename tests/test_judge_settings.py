@@ -14,7 +14,8 @@ import pytest
 from moonshine import schedule, schema
 from moonshine.deadlines import write_deadline
 from moonshine.errors import StateError
-from moonshine.gamedir import Game, load_config_text, new_game
+from moonshine.families import new_game
+from moonshine.gamedir import Game, load_config_text
 from moonshine.mail import deadline
 from moonshine.zones import deadline_text
 

@@ -21,7 +21,8 @@ from PIL import Image
 from moonshine import mail
 from moonshine.cli import main
 from moonshine.errors import GameError, StateError
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 
 TURN = "spring-1924"
 PLAYERS = {

@@ -92,7 +92,8 @@ def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], l
 
     from playerkit import REFEREE
 
-    from moonshine.gamedir import Game, Player, new_game, save_config
+    from moonshine.families import new_game
+    from moonshine.gamedir import Game, Player, save_config
     from moonshine.passwords import hash_password
 
     recorder, port = smtp

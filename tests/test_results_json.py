@@ -20,7 +20,8 @@ from playerkit import ADDRESSES, OBSERVER, TURN, Recorder, make_table, message, 
 from moonshine import outcome as oc
 from moonshine import records
 from moonshine.cli import main
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.text import sentence
 
 jsonschema = pytest.importorskip("jsonschema")  # a dev dependency (pyproject.toml)

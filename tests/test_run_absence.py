@@ -19,7 +19,8 @@ from test_mail import Recorder, Server, start_server
 
 from moonshine import absence
 from moonshine.cli import main
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)

@@ -17,7 +17,8 @@ from runkit import GM, address, letter, password, plain, to
 from test_mail import Recorder, Server, free_port, start_server
 
 from moonshine.cli import main
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)

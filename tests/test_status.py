@@ -17,7 +17,8 @@ from test_mail import Recorder, start_server
 
 from moonshine.cli import main
 from moonshine.errors import GameError
-from moonshine.gamedir import Game, Player, load_config, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, load_config, save_config
 from moonshine.inbox import reminders, turn_status
 from moonshine.mail import describe_time_left
 from moonshine.passwords import hash_password, set_password, verify_password

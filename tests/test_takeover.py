@@ -17,7 +17,8 @@ from runkit import plain, to
 from test_mail import Recorder, Server, start_server
 
 from moonshine.cli import main
-from moonshine.gamedir import Game, Player, new_game, save_config
+from moonshine.families import new_game
+from moonshine.gamedir import Game, Player, save_config
 from moonshine.passwords import hash_password, verify_password
 
 OLD = "old-valley-password"

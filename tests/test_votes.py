@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Table, make_table, message, smtp_server
 
-from moonshine import votes
+from moonshine import mailcommands, votes
 from moonshine.cli import main
 from moonshine.gamedir import Game
 from moonshine.turns import Turn
@@ -252,12 +252,12 @@ def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Rec
         st = t.game.load_state(TURN)
         return mailcmd.Request(t.game, TURN, st, NOW, TERRY, "valley", "<one@player.example>")
 
-    first = mailcmd.execute(request(), script)
-    again = mailcmd.execute(request(), script)
+    first = mailcommands.execute(request(), script)
+    again = mailcommands.execute(request(), script)
     assert [r.done for r in first + again] == [True, True]
     assert first[0].say == again[0].say
     assert [q.number for q in votes.load(t.game.root)] == [1]
-    other = mailcmd.execute(
+    other = mailcommands.execute(
         mailcmd.Request(t.game, TURN, t.game.load_state(TURN), NOW, TERRY, "valley", "<two@x>"), script
     )
     assert not other[0].done  # another message asking the same: the same proposal is open

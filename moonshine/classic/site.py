@@ -1,4 +1,5 @@
-"""A classic-family game's public record as a static web site (``moonshine site``).
+"""The pages of a classic-family game's public record as a static web site
+(``moonshine site``; the site is written by ``moonshine.families.classic``).
 
 One page per adjudicated phase (the phase's public bulletin and its map, with
 links to the phases before and after), and an index with the timeline of the
@@ -10,14 +11,12 @@ relative paths, so the site opens from ``file://`` as from any static host.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from moonshine.classic.state import Phase, Step
 
 if TYPE_CHECKING:
-    from moonshine.classic.board import ClassicMap
+    pass
 
 WORDS = {
     "en": {
@@ -90,74 +89,3 @@ def phase_title(phase: Phase, language: str) -> str:
         return text[:1].upper() + text[1:]
     text = f"{phase.season.value.capitalize()} {phase.year}"
     return text + " (retreats)" if phase.step is Step.RETREATS else text
-
-
-def adjudicated_phases(root: Path) -> list[str]:
-    """The phases with results, oldest first."""
-    from moonshine.classic.layout import phases
-
-    return [p for p in phases(root) if (root / "turns" / p / "results.yaml").is_file()]
-
-
-def build_site(
-    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str
-) -> list[Path]:
-    """Write the site of the classic-family game at ``root``, whose adjudicated phases
-    are ``done`` (oldest first), into the folder ``out``; returns the files written."""
-    from moonshine import charts
-    from moonshine.classic.game import centres_chart
-    from moonshine.classic.layout import load_state
-    from moonshine.classic.report import load_results, render_text, word
-    from moonshine.gamedir import atomic_write_bytes, atomic_write_text
-
-    words = WORDS.get(language, WORDS["en"])
-    labels = {p: phase_title(Phase.parse(p), language) for p in done}
-    written: list[Path] = []
-    last_next = None
-    for i, phase in enumerate(done):
-        data = load_results(root / "turns" / phase / "results.yaml")
-        nxt = load_state(root, str(data.get("next", "")), gmap)
-        last_next = nxt
-        page = out / "turns" / phase
-        pictures: list[str] = []
-        for picture in ("map.png", "map.svg"):
-            src = root / "turns" / phase / picture
-            if src.is_file():
-                atomic_write_bytes(page / picture, src.read_bytes())
-                written.append(page / picture)
-                pictures.append(picture)
-        text = render_text(gmap, data, nxt, power=None, language=language)
-        lines = text.rstrip("\n").split("\n")
-        attached = word("map", language)  # the mail's "the map is attached": on the site it is shown
-        body_lines = [ln for ln in lines[1:] if ln != attached]
-        prev = (labels[done[i - 1]], f"../{done[i - 1]}/index.html") if i else None
-        after = (labels[done[i + 1]], f"../{done[i + 1]}/index.html") if i + 1 < len(done) else None
-        nav = _nav(words, "../../index.html", prev, after)
-        body = nav + f"<h1 {_H1}>{html.escape(lines[0])}</h1>\n"
-        body += f"<pre {_PRE}>{html.escape(chr(10).join(body_lines))}</pre>\n"
-        if "map.png" in pictures:
-            body += _picture("map.png", f"{gmap.info.title}, {labels[phase]}", 672)
-        if "map.svg" in pictures:
-            body += f'<p><a href="map.svg">{html.escape(words["svg"])}</a></p>\n'
-        body += nav
-        atomic_write_text(page / "index.html", _page(language, lines[0], body))
-        written.append(page / "index.html")
-    assert last_next is not None
-    chart = centres_chart(root, gmap, last_next, language)
-    atomic_write_bytes(out / "centres.png", charts.png(chart))
-    atomic_write_text(out / "centres.svg", charts.svg(chart))
-    written += [out / "centres.png", out / "centres.svg"]
-    latest = done[-1]
-    body = f"<h1 {_H1}>{html.escape(title)}</h1>\n"
-    body += f'<p style="color:#555555;">{html.escape(words["public"])}</p>\n'
-    body += f"<h2 {_H2}>{html.escape(words['latest'])}: {html.escape(labels[latest])}</h2>\n"
-    if (out / "turns" / latest / "map.png").is_file():
-        body += _picture(f"turns/{latest}/map.png", labels[latest], 672, href=f"turns/{latest}/index.html")
-    body += f"<h2 {_H2}>{html.escape(words['phases'])}</h2>\n<ol>\n"
-    body += "".join(f'<li><a href="turns/{p}/index.html">{html.escape(labels[p])}</a></li>\n' for p in done)
-    body += "</ol>\n"
-    body += f"<h2 {_H2}>{html.escape(words['charts'])}</h2>\n"
-    body += _picture("centres.png", chart.title, 640, href="centres.svg")
-    atomic_write_text(out / "index.html", _page(language, title, body))
-    written.insert(0, out / "index.html")
-    return written

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from moonshine import variants
-from moonshine.gamedir import new_game
+from moonshine import families, variants
+from moonshine.families import new_game
 from moonshine.text import languages
 
 
@@ -32,20 +32,9 @@ def new(
     """Create a game directory: game.yaml, orders/, and turns/START/state.yaml.
     The secret seed is kept in .moonshine-secret (not in git); game.yaml keeps
     only its SHA-256, which the first bulletin publishes."""
-    spec = variants.get(variant)
-    if spec.family == variants.CLASSIC:
-        from moonshine.classic.game import phases
-
-        game = new_game(directory, title=title, language=language, use_git=not no_git, variant=variant)
-        first = phases(game.root)[0]
-        title = game.config.title
-        click.echo(f"Created {game.root}: {title}, variant {spec.name} ({spec.title}), first phase {first}.")
-        click.echo(
-            f"Next: add players' addresses to {game.config_path}, collect orders in {game.root}/orders/{first}/."
-        )
-        return
-    game = new_game(directory, map_name=map_name, seed=seed, title=title, language=language, use_git=not no_git)
-    turn = game.current_turn()
-    click.echo(f"Created {game.root}: {game.config.title}, map {game.config.map}, first turn {turn}.")
-    click.echo(f"Seed hash (publish it): {game.config.seed_sha256}")
-    click.echo(f"Next: add players' addresses to {game.config_path}, collect orders in {game.orders_dir(turn)}/.")
+    family = families.get(variant)
+    game = new_game(
+        directory, map_name=map_name, seed=seed, title=title, language=language, use_git=not no_git, variant=variant
+    )
+    for line in family.created(game):
+        click.echo(line)

@@ -24,7 +24,7 @@ def check(map_name: str, any_gangs: bool) -> None:
     balance. Exits 1 when the map has problems."""
     from moonshine import variants
 
-    if map_name in variants.names() and variants.get(map_name).family == variants.CLASSIC:
+    if map_name in variants.names() and not variants.get(map_name).layout.map_check:
         raise click.ClickException(
             f"{map_name} is a board of the classic family (moonshine/maps/{map_name}/), read and checked when a "
             "game is created; 'map check' checks Moonshine maps (chicago-1920s or a YAML file)"

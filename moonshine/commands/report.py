@@ -10,7 +10,7 @@ import click
 from moonshine.commands.common import game_option
 
 if TYPE_CHECKING:
-    from moonshine.gamedir import Game
+    pass
 from moonshine.text import languages
 
 
@@ -34,8 +34,7 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
     map.png). With --gang, only that gang's report and the map are written. With
     --print, nothing is written: the text of the gang's report, or of the bulletin,
     is printed."""
-    from moonshine import api
-    from moonshine.reports import write_reports
+    from moonshine import api, families
 
     game = api.open_game(game_dir)
     if to_terminal:
@@ -43,37 +42,8 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
 
         click.echo(terminal_safe(api.report(game, turn, side=gang, language=language)), nl=False)
         return
-    if game.is_classic:
-        _report_classic(game, turn, gang, language)
-        return
-    written = write_reports(game, turn, language=language, gangs=[gang] if gang else None, bulletin=gang is None)
+    written = families.of(game).write_reports(game, turn, side=gang, language=language)
     base = written[0].parent if written else game.turn_dir(turn)
     click.echo(f"Wrote {len(written)} files in {base}:")
-    for p in written:
-        click.echo(f"  {p.name}")
-
-
-def _report_classic(game: Game, phase: str, power: str | None, language: str | None) -> None:
-    """A classic phase's reports (--gang names a power)."""
-    from moonshine.classic.game import write_phase_reports
-    from moonshine.errors import GameError
-
-    gmap = game.board()
-    lang = language or game.config.language
-    key = None
-    if power is not None:
-        key = game.side_by_name(power)
-        if key is None:
-            raise GameError(f"no power {power!r} (powers: {', '.join(gmap.powers)})")
-    written = write_phase_reports(
-        game.root,
-        phase,
-        gmap,
-        language=lang,
-        powers=[key] if key else None,
-        bulletin=key is None,
-        power_languages=None if language else game.side_languages(),  # --language: that one for all
-    )
-    click.echo(f"Wrote {len(written)} files in {written[0].parent}:")
     for p in written:
         click.echo(f"  {p.name}")

@@ -25,10 +25,10 @@ def site(out: Path | None, language: str | None, game_dir: Path) -> None:
     after), an index with the timeline and the charts (victory points, the price
     of alcohol; a classic game's supply centres), and the rules. Only what the bulletins publish goes in. The pages
     open from the disk (file://) as from any static web host."""
+    from moonshine import families
     from moonshine.gamedir import Game
-    from moonshine.site import build_site
 
     game = Game(game_dir)
     target = out if out is not None else game.root / "site"
-    written = build_site(game, target, language=language)
+    written = families.of(game).build_site(game, target, language=language)
     click.echo(f"Wrote the site in {target}/ ({len(written)} files); open {target / 'index.html'}")

@@ -73,15 +73,17 @@ def rollback(turn: str, game_dir: Path, no_commit: bool) -> None:
 def reveal(game_dir: Path, force: bool) -> None:
     """Show the game's secret seed once the game has ended, so that players can
     recompute every raid draw (R21)."""
+    from moonshine import families
+
     game = Game(game_dir)
-    if game.is_classic:
+    if not families.of(game).reveals_seed:
         raise click.ClickException(
             f"a game of the {game.variant.name} variant draws nothing at random: it has no secret seed to reveal"
         )
     from moonshine.votes import ended
 
-    st = game.load_state(game.current_turn())
-    if not st.winners and ended(game) is None and not force:
+    st = game.load_any_state(game.current_turn())
+    if not game.layout.winners(st) and ended(game) is None and not force:
         raise click.ClickException("the game is not over; the seed stays secret until it is (use --force to override)")
     click.echo(f"Seed: {game.secret()}")
     click.echo(f"SHA-256: {game.config.seed_sha256}")

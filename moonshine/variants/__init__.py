@@ -13,6 +13,7 @@ from functools import cache
 
 from moonshine.errors import GameError
 from moonshine.records import dataclass
+from moonshine.variants.layout import CLASSIC_LAYOUT, MOONSHINE_LAYOUT, Layout
 
 MOONSHINE = "moonshine"
 CLASSIC = "classic"
@@ -27,21 +28,22 @@ class Variant:
     map: str  # the map (Moonshine) or board (classic family) a new game uses
 
     @property
+    def layout(self) -> Layout:
+        """The family's turns, sides and states (``moonshine.variants.layout``)."""
+        return LAYOUTS[self.family]
+
+    @property
     def side(self) -> str:
         """What a player leads, as the game's messages say it: a gang, or a power."""
-        return "power" if self.family == CLASSIC else "gang"
+        return self.layout.side
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         """A key ordering the variant's turns (``spring-1924``) or phases
         (``spring-1901-retreats``); ValueError for a name that is neither."""
-        if self.family == CLASSIC:
-            from moonshine.classic.state import Phase
+        return self.layout.turn_key(name)
 
-            return Phase.parse(name).sort_key()
-        from moonshine.turns import Turn
 
-        t = Turn.parse(name)
-        return (t.year, t.season_index)
+LAYOUTS: dict[str, Layout] = {MOONSHINE: MOONSHINE_LAYOUT, CLASSIC: CLASSIC_LAYOUT}
 
 
 _MOONSHINE = Variant(
