@@ -53,6 +53,7 @@ from typing import Any
 
 from moonshine import families, imapbox, intake, mail, mailcmd, mailcommands, mailtext, masking
 from moonshine import state as state_mod
+from moonshine.chatter import ChatterTest
 from moonshine.errors import GameError, StateError
 from moonshine.families.base import OrderCheck as OrderCheck
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, player_language
@@ -467,7 +468,7 @@ class _Context:
     limit: int
     seen: set[str]
     log: TurnLog
-    chatter: intake.ChatterTest
+    chatter: ChatterTest
     closed: bool = False  # the turn is adjudicated: orders are kept for the game master, not taken
     accepting: bool = False  # the game master takes this message (inbox --accept)
     history_numbers: dict[str, int] = field(default_factory=dict)  # gang -> last history file's number
@@ -1132,7 +1133,7 @@ def _previous_deadline(game: Game, turn: str) -> datetime | None:
     return mail.deadline(game.config, before) if before is not None else None
 
 
-def _chatter(game: Game) -> intake.ChatterTest:
+def _chatter(game: Game) -> ChatterTest:
     return families.of(game).chatter_test(game)
 
 

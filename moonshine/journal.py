@@ -331,7 +331,7 @@ def recover(game_dir: Path | str) -> list[str]:
     if raw.get("state") == COMMITTING:
         commit = raw.get("commit") or {}
         if commit.get("git", True):
-            from moonshine.gamedir import git_commit, is_git_repo
+            from moonshine.gitrepo import git_commit, is_git_repo
 
             if is_git_repo(root):
                 git_commit(root, str(commit.get("message", job)), [str(p) for p in commit.get("paths") or []])
@@ -406,7 +406,7 @@ def transaction(
 
 def _finish(root: Path, txn: Transaction) -> None:
     if txn.use_git and txn.commit_paths:
-        from moonshine.gamedir import git_commit, is_git_repo
+        from moonshine.gitrepo import git_commit, is_git_repo
 
         if is_git_repo(root):
             write_point()

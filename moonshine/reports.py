@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -31,6 +31,9 @@ from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
 from moonshine.text import Message, languages, message_from_data
 from moonshine.turns import Turn
+
+if TYPE_CHECKING:
+    from moonshine.charts import Chart
 
 TEMPLATES_DIR = Path(moonshine.__file__).resolve().parent / "templates"
 RESULTS_FILE = "results.yaml"
@@ -1461,6 +1464,26 @@ def reports_dir(game: Game, turn: str) -> Path:
     return game.turn_dir(turn) / REPORTS_DIR
 
 
+def adjudicated_turns(game: Game) -> list[str]:
+    """The turns with results, oldest first."""
+    return [t for t in game.turns() if (game.turn_dir(t) / RESULTS_FILE).is_file()]
+
+
+def charts_until(game: Game, turn: str, res: TurnResults, language: str) -> tuple[Chart, Chart]:
+    """The charts of the game from its first turn to ``turn``, whose results are ``res``
+    (the earlier turns' are read from the game directory)."""
+    turns = [t for t in adjudicated_turns(game) if Turn.parse(t) < Turn.parse(turn)]
+    vp: list[Mapping[str, int]] = []
+    prices: list[float] = []
+    for t in turns:
+        earlier = load_results(game.turn_dir(t) / RESULTS_FILE)
+        vp.append(dict(earlier.vp))
+        prices.append(earlier.price / 100)
+    from moonshine.gamecharts import game_charts
+
+    return game_charts(game, [*turns, turn], [*vp, dict(res.vp)], [*prices, res.price / 100], language)
+
+
 def load_turn(game: Game, turn: str) -> tuple[TurnResults, GameState]:
     """A turn's results and the next turn's opening state, both checked."""
     _turn(turn)
@@ -1553,9 +1576,9 @@ def write_reports(
     written: list[Path] = []
     chart_files: list[tuple[str, str]] = []
     if bulletin and pictures:
-        from moonshine import charts, site
+        from moonshine import charts
 
-        for name, chart in zip(CHART_FILES, site.charts_until(game, turn, res, lang), strict=True):
+        for name, chart in zip(CHART_FILES, charts_until(game, turn, res, lang), strict=True):
             atomic_write_bytes(base / name, charts.png(chart))
             written.append(base / name)
             chart_files.append((name, chart.title))

@@ -13,25 +13,22 @@ from __future__ import annotations
 
 import html
 import shutil
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from moonshine import charts, i18n
 from moonshine.errors import GameError
+from moonshine.gamecharts import game_charts
 from moonshine.gamedir import Game, atomic_write_bytes, atomic_write_text
 from moonshine.records import dataclass
 from moonshine.reports import (
-    RESULTS_FILE,
-    TurnResults,
+    adjudicated_turns,
     bulletin_context,
-    load_results,
     load_turn,
     map_title,
     opening_state,
     render_map,
     render_template,
 )
-from moonshine.turns import Turn
 
 RULES_FILE = Path(__file__).resolve().parent / "RULES.md"
 
@@ -43,10 +40,6 @@ WORDS = {
         "latest": "Latest turn",
         "charts": "How the game went",
         "rules": "The rules",
-        "vp": "Victory points",
-        "vp_goal": "{vp} VP win",
-        "price": "Price of a crate of alcohol",
-        "price_series": "Price",
         "previous": "Previous turn",
         "next": "Next turn",
         "svg": "The map as SVG (zoom without limit)",
@@ -58,10 +51,6 @@ WORDS = {
         "latest": "Dernier tour",
         "charts": "Le cours de la partie",
         "rules": "Les règles",
-        "vp": "Points de victoire",
-        "vp_goal": "{vp} PV gagnent",
-        "price": "Prix d'une caisse d'alcool",
-        "price_series": "Prix",
         "previous": "Tour précédent",
         "next": "Tour suivant",
         "svg": "La carte en SVG (zoom sans limite)",
@@ -76,11 +65,6 @@ class TurnLink:
     name: str  # spring-1924
     label: str  # Spring 1924, or Printemps 1924
     href: str  # relative to the page that links
-
-
-def adjudicated_turns(game: Game) -> list[str]:
-    """The turns with results, oldest first."""
-    return [t for t in game.turns() if (game.turn_dir(t) / RESULTS_FILE).is_file()]
 
 
 def _label(turn: str, language: str) -> str:
@@ -162,45 +146,6 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     atomic_write_text(out / "index.html", index)
     written.insert(0, out / "index.html")
     return written
-
-
-def game_charts(
-    game: Game, turns: Sequence[str], vp: Sequence[Mapping[str, int]], prices: Sequence[float], language: str
-) -> tuple[charts.Chart, charts.Chart]:
-    """The charts of the game so far: victory points per gang, and the price of a
-    crate, at each of ``turns`` (``vp`` and ``prices`` one per turn)."""
-    words = WORDS[language]
-    labels = [_short(t, language) for t in turns]
-    gangs = {k: (g.name, g.colour) for k, g in game.map.gangs.items()}
-    vp_chart = charts.vp_chart(
-        words["vp"],
-        labels,
-        vp,
-        gangs,
-        target=game.config.house.victory_vp,
-        target_label=words["vp_goal"].format(vp=game.config.house.victory_vp),
-    )
-    return vp_chart, charts.price_chart(words["price"], labels, prices, words["price_series"])
-
-
-def charts_until(game: Game, turn: str, res: TurnResults, language: str) -> tuple[charts.Chart, charts.Chart]:
-    """The charts of the game from its first turn to ``turn``, whose results are ``res``
-    (the earlier turns' are read from the game directory)."""
-    turns = [t for t in adjudicated_turns(game) if Turn.parse(t) < Turn.parse(turn)]
-    vp: list[Mapping[str, int]] = []
-    prices: list[float] = []
-    for t in turns:
-        earlier = load_results(game.turn_dir(t) / RESULTS_FILE)
-        vp.append(dict(earlier.vp))
-        prices.append(earlier.price / 100)
-    return game_charts(game, [*turns, turn], [*vp, dict(res.vp)], [*prices, res.price / 100], language)
-
-
-def _short(turn: str, language: str) -> str:
-    """``S24`` / ``A24`` (``P24`` / ``A24`` in French) for a chart's axis."""
-    t = Turn.parse(turn)
-    first = {"en": {"spring": "S", "autumn": "A"}, "fr": {"spring": "P", "autumn": "A"}}[language][t.season]
-    return f"{first}{t.year % 100:02d}"
 
 
 def _rules_page(game: Game, language: str) -> str:

@@ -10,8 +10,8 @@ small functions below (``_control_*``, ``_vp_*``, ``_dislodged``, ``_assaults``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from moonshine import scoring
 from moonshine.geo import GameMap, district_vp
@@ -20,8 +20,44 @@ from moonshine.outcome import Held, Result
 from moonshine.records import dataclass
 from moonshine.state import GameState
 
-if TYPE_CHECKING:
-    from moonshine.reports import TurnResults
+
+class _DislodgedUnit(Protocol):
+    @property
+    def unit(self) -> str: ...
+    @property
+    def by(self) -> str: ...
+    @property
+    def retreated_to(self) -> str | None: ...
+
+
+class _GangResults(Protocol):
+    @property
+    def dislodged(self) -> Sequence[_DislodgedUnit]: ...
+
+
+class _Assault(Protocol):
+    @property
+    def gang(self) -> str: ...
+    @property
+    def unit(self) -> str: ...
+    @property
+    def station(self) -> str: ...
+    @property
+    def succeeded(self) -> bool: ...
+
+
+class TurnResults(Protocol):
+    """What the story reads of a turn's results (``moonshine.reports.TurnResults``
+    is one): its victory points, corruption, dislodgements and assaults."""
+
+    @property
+    def vp(self) -> Mapping[str, int]: ...
+    @property
+    def corruption(self) -> Mapping[str, str]: ...
+    @property
+    def gangs(self) -> Mapping[str, _GangResults]: ...
+    @property
+    def assaults(self) -> Sequence[_Assault]: ...
 
 
 @dataclass(frozen=True)

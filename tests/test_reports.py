@@ -222,7 +222,7 @@ def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
 
 def _charts(lang: str) -> list[tuple[str, str]]:
     """The bulletin's charts as the game master's job writes them beside it."""
-    from moonshine.site import WORDS
+    from moonshine.gamecharts import WORDS
 
     return [("vp.png", WORDS[lang]["vp"]), ("price.png", WORDS[lang]["price"])]
 

@@ -39,7 +39,7 @@ from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.records import dataclass, field
 
 if TYPE_CHECKING:
-    from moonshine.intake import ChatterTest
+    from moonshine.chatter import ChatterTest
 
 LANGUAGES = ("en", "fr")
 
@@ -525,7 +525,7 @@ def read_submission(gmap: ClassicMap, st: ClassicState, text: str, power: str | 
 def chatter_test(gmap: ClassicMap) -> ChatterTest:
     """The mail intake's test for lines that are plainly not orders (a greeting, a
     sign-off), with the board's words: its provinces' codes and names."""
-    from moonshine.intake import ChatterTest
+    from moonshine.chatter import ChatterTest
     from moonshine.parser import fold
 
     places: set[tuple[str, ...]] = set()

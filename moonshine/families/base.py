@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from moonshine.records import dataclass
 
 if TYPE_CHECKING:
+    from moonshine.chatter import ChatterTest
     from moonshine.gamedir import Game
-    from moonshine.intake import ChatterTest
     from moonshine.mailcmd import Command, Request
     from moonshine.mailcmd import Result as CommandResult
     from moonshine.outcome import Result

@@ -41,8 +41,8 @@ from moonshine.text import message_data
 
 if TYPE_CHECKING:
     from moonshine.charts import Chart
+    from moonshine.chatter import ChatterTest
     from moonshine.gamedir import Game
-    from moonshine.intake import ChatterTest
     from moonshine.mailcmd import Command, Request
     from moonshine.mailcmd import Result as CommandResult
 

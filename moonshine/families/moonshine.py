@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from moonshine.families.base import Notify, OrderCheck, OrderOutcome
 
 if TYPE_CHECKING:
+    from moonshine.chatter import ChatterTest
     from moonshine.gamedir import Game
     from moonshine.geo import GameMap
-    from moonshine.intake import ChatterTest
     from moonshine.mailcmd import Command, Request
     from moonshine.mailcmd import Result as CommandResult
     from moonshine.turn import TurnResult
@@ -143,9 +143,9 @@ class MoonshineFamily:
         return ack, orders.ok
 
     def chatter_test(self, game: Game) -> ChatterTest:
-        from moonshine import intake
+        from moonshine.chatter import chatter_test
 
-        return intake.chatter_test(game.map)
+        return chatter_test(game.map)
 
     def adjudicate(
         self,
