@@ -170,7 +170,9 @@ def test_the_rule_families_and_the_engine_reach_nothing_of_the_game_layer() -> N
 
 
 # Asking which family or variant a game plays: is_classic, family == ..., variant == "classic" (a name).
-FAMILY_TEST = re.compile(r"\bis_classic\b|\bfamily\s*[!=]=|\bvariant\s*[!=]=\s*(?:[\"']|variants\.|MOONSHINE\b|CLASSIC\b)")
+FAMILY_TEST = re.compile(
+    r"\bis_classic\b|\bfamily\s*[!=]=|\bvariant\s*[!=]=\s*(?:[\"']|variants\.|MOONSHINE\b|CLASSIC\b)"
+)
 # Where it belongs: the registries and the families' implementations.
 MAY_ASK = ("moonshine.variants", "moonshine.families")
 # moonshine.outcome's explainer words a few outcomes as each family's judges do (its own argument).
