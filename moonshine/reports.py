@@ -25,7 +25,17 @@ from moonshine.errors import GameError, StateError
 from moonshine.gamedir import Game, GameConfig, atomic_write_bytes, atomic_write_text
 from moonshine.geo import UPKEEP, Feature, GameMap, UnitKind
 from moonshine.money import Money, dollars
-from moonshine.orders import Assault, Hold, Move, SupportAssault, SupportHold, SupportMove, Transport, parse_canonical
+from moonshine.orders import (
+    Assault,
+    Hold,
+    Move,
+    SupportAssault,
+    SupportHold,
+    SupportMove,
+    Transport,
+    notation,
+    parse_canonical,
+)
 from moonshine.picture import Arrow, Dislodged
 from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
@@ -862,21 +872,35 @@ def _line_row(w: Words, ln: LineRecord) -> LineRow:
     old = ln.translations.get(w.language) or ln.message  # a file of an earlier version
     message = old if ln.reason is None else ln.reason.text(w.language)
     written = ln.text.split("#")[0].strip()
+    understood = in_notation(ln.understood, w.language)
     if ln.status == "header":
         note = message
     elif ok:
-        bits = [] if ln.understood in ("", written) else [f"{w('orders.understood')} {ln.understood}"]
+        same = written in ("", ln.understood, understood)  # what was written reads as it is
+        bits = [] if same or not understood else [f"{w('orders.understood')} {understood}"]
         note = w.semi.join([*bits, message] if message else bits)
     else:
         note = w.word(ln.status) + (w.colon + message if message else "")
-        note += f" ({ln.understood})" if ln.understood else ""
-    return LineRow(ln.number, ln.text.strip(), ln.understood, w.word(ln.status), message, ok, note)
+        note += f" ({understood})" if understood else ""
+    return LineRow(ln.number, ln.text.strip(), understood, w.word(ln.status), message, ok, note)
+
+
+def in_notation(order: str, language: str) -> str:
+    """An order a results file stores (canonical text) in the notation of the
+    reader's language (``orders.notation``); a text that is no order stays as it is."""
+    if language == "en" or not order:
+        return order
+    try:
+        return notation(parse_canonical(order), language)
+    except ValueError:
+        return order
 
 
 def _order_row(w: Words, u: UnitResult) -> OrderRow:
     result = w.word("succeeded" if u.succeeded else "failed")
     reason = w.explain(u.outcome, u.reason)
-    return OrderRow(u.order, u.succeeded, result, reason, u.order + w.colon + (reason or result))
+    order = in_notation(u.order, w.language)
+    return OrderRow(order, u.succeeded, result, reason, order + w.colon + (reason or result))
 
 
 def _dislodged_text(w: Words, d: Dislodgement) -> str:
@@ -1021,7 +1045,10 @@ def report_context(
             "receipt": _receipt(seed, res.turn, gang, gr),
             "units": [_order_row(w, u) for u in gr.units],
             "dislodged": [TextRow(d.unit, _dislodged_text(w, d)) for d in gr.dislodged],
-            "adjustments": [TextRow(w.word(a.kind), a.order + w.colon + w.reason(a.reason)) for a in gr.adjustments],
+            "adjustments": [
+                TextRow(w.word(a.kind), in_notation(a.order, w.language) + w.colon + w.reason(a.reason))
+                for a in gr.adjustments
+            ],
             "bids": [
                 {
                     "station": f"{b.station} ({_station(gmap, b.station)})",

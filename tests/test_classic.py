@@ -274,9 +274,10 @@ def test_results_are_values_explained_in_the_readers_language() -> None:
     assert "rebondi : A MUN (1) contre A PAR avec le soutien de A MAR (2)" in french
     assert "illégal : une flotte en BRE ne peut pas atteindre SPA ; l'unité a tenu" in french
     assert "soutien apporté" in french
-    assert "bounced: A MUN (1) against A PAR with A MAR's support (2)" in render_text(
-        GMAP, data, phase.next_state, power=None, language="en"
-    )
+    assert "    A MAR soutient A PAR - BUR   réussi" in french  # the orders in French notation
+    english = render_text(GMAP, data, phase.next_state, power=None, language="en")
+    assert "bounced: A MUN (1) against A PAR with A MAR's support (2)" in english
+    assert "    A MAR S A PAR - BUR" in english
 
 
 def test_orders_for_other_powers_units_are_ignored_with_the_reason() -> None:

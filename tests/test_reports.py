@@ -440,9 +440,21 @@ def test_lines_written_differently_or_rejected_say_how_they_were_read(
         chicago, sample_config, d, nxt, "valley", language="fr"
     )
     unione = render_report(chicago, sample_config, d, nxt, "unione", language="fr")
-    assert "     3  H FUL soutient H CHI\n        -> compris comme H FUL / H CHI\n" in unione
+    # French reads the orders in French notation: a line written so needs no "understood as"
+    assert "     3  H FUL soutient H CHI\n     4  H LIT - EGP\n" in unione
+    assert re.search(r"\n  H FUL soutient H CHI +réussi", unione) and "H FUL / H CHI" not in unione, unione
+    unione_en = render_report(chicago, sample_config, d, nxt, "unione")
+    assert "     3  H FUL soutient H CHI\n        -> understood as H FUL / H CHI\n" in unione_en
     page = render_report(chicago, sample_config, d, nxt, "valley", html=True)
     assert "H ZZZ - LOO" in page and "rejected</span>: no district ZZZ on this map" in page
+    d["gangs"]["valley"]["lines"][-1] = {
+        "line": 12,
+        "text": "homme de main LOO tenir",
+        "status": "accepted",
+        "understood": "H LOO hold",
+    }
+    fr = render_report(chicago, sample_config, d, nxt, "valley", language="fr")
+    assert "    12  homme de main LOO tenir\n        -> compris comme H LOO tient\n" in fr
 
 
 def test_no_orders_dislodgements_and_arrests(
