@@ -13,6 +13,7 @@ import pytest
 from moonshine import story
 from moonshine.gamedir import GameConfig
 from moonshine.geo import GameMap, load_map
+from moonshine.orders import notation, parse_canonical
 from moonshine.reports import end_of_turn_control, read_results, render_bulletin
 from moonshine.results import to_data
 from moonshine.simulate import Played, play
@@ -115,8 +116,8 @@ def test_plain_holds_are_one_line_per_gang(chicago: GameMap, played: list[Played
                 text,
             ), gang
         others = [u for u in gr.units if not story.is_plain_hold(u.order, u.succeeded, u.reason)]
-        for u in others:
-            assert f"  {u.order}" in text
+        for u in others:  # in the notation of the bulletin's language
+            assert f"  {notation(parse_canonical(u.order), lang)}" in text
 
 
 def test_the_raid_draws_come_last_and_whole(chicago: GameMap, played: list[Played]) -> None:
