@@ -241,3 +241,16 @@ def test_what_the_classic_checker_accepts_it_accepts_in_either_notation(
     again = check_orders(_CLASSIC, _CLASSIC_START, power, "\n".join(classic.notation(o, language) for o in written))
     assert any(line.ok for line in first.lines)
     assert [(line.order, line.ok) for line in again.lines] == [(line.order, line.ok) for line in first.lines]
+
+
+def test_a_classic_reason_names_the_order_in_the_readers_notation() -> None:
+    from moonshine.classic.ack import render
+
+    ack = check_orders(_CLASSIC, _CLASSIC_START, "FRA", "A PAR R BUR\n")
+    french = render(ack, _CLASSIC, language="fr").splitlines()
+    assert "           A PAR retraite BUR n'est pas un ordre de la phase de mouvement" in french
+    english = render(ack, _CLASSIC, language="en").splitlines()
+    assert "           A PAR R BUR is not an order of the movement phase" in english
+    problem = ack.lines[0].problem
+    assert problem is not None  # and as a message of the catalogue (a results file stores it)
+    assert problem.message().text("fr") == "A PAR retraite BUR n'est pas un ordre de la phase de mouvement"

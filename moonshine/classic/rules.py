@@ -13,7 +13,17 @@ from types import MappingProxyType
 
 from moonshine import routes
 from moonshine.classic.board import ClassicMap, Kind, province_of
-from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from moonshine.classic.orders import (
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    OrderError,
+    SupportHold,
+    SupportMove,
+    notation,
+    parse_order,
+)
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void
 from moonshine.records import dataclass, field
@@ -173,6 +183,8 @@ class Problem:
     def text(self, language: str = "en") -> str:
         template = PROBLEMS[self.key].get(language) or PROBLEMS[self.key]["en"]
         words = {k: _OR.get(language, " or ").join(v) if isinstance(v, tuple) else v for k, v in self.values}
+        if isinstance(words.get("order"), str):  # an order, in the reader's notation
+            words["order"] = _in_notation(str(words["order"]), language)
         return template.format(**words)
 
     def __str__(self) -> str:
@@ -187,8 +199,19 @@ class Problem:
                 return " or ".join(v) if isinstance(v, tuple) else v
             return say("{a} or {b}", "{a} ou {b}", a=", ".join(v[:-1]), b=v[-1])
 
+        def order(v: str | int | tuple[str, ...]) -> object:
+            return Message(str(v), _in_notation(str(v), "fr")) if isinstance(v, str) else value(v)
+
         t = PROBLEMS[self.key]
-        return Message(t["en"], t["fr"], tuple((k, value(v)) for k, v in self.values))
+        return Message(t["en"], t["fr"], tuple((k, order(v) if k == "order" else value(v)) for k, v in self.values))
+
+
+def _in_notation(text: str, language: str) -> str:
+    """An order's standard text in the notation of ``language`` (``orders.notation``)."""
+    try:
+        return notation(parse_order(text), language)
+    except OrderError:
+        return text
 
 
 @dataclass
