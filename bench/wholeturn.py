@@ -150,7 +150,7 @@ def orders_texts(data: dict[str, Any], seed: int) -> dict[str, list[str]]:
 
 def make_game(base: Path, n: int) -> Path:
     """A game directory on a grid of about ``n`` districts, its orders written."""
-    from moonshine.gamedir import new_game
+    from moonshine.families import new_game
 
     data, geo = grid_map(n)
     mapdir = base / "map"

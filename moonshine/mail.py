@@ -309,7 +309,7 @@ def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
     return [base / f"{stem}.txt", base / f"{stem}.html", base / "map.png"]
 
 
-# the bulletin's charts, beside it (moonshine.reports.CHART_FILES, a classic game's classic.game.CENTRES_CHART)
+# the bulletin's charts, beside it (moonshine.reports.CHART_FILES, a classic game's families.classic.CENTRES_CHART)
 CHARTS = ("vp.png", "price.png", "centres.png")
 
 

@@ -16,9 +16,10 @@ A block with any line the checker cannot take for any gang (a unit that does
 not exist, a district unknown...) is refused whole, each such line with its
 reason, so that a prediction never silently leaves an order out.
 
-A classic game's prediction is read by the board's checker (``power:`` lines
-inside the block) and adjudicated by the function that adjudicates the phase,
-whichever phase it is (movement, retreats or adjustments)."""
+A classic game's prediction (``moonshine.families.classic``) is read by the
+board's checker (``power:`` lines inside the block) and adjudicated by the
+function that adjudicates the phase, whichever phase it is (movement, retreats
+or adjustments)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ from moonshine.orders import (
     UnitRef,
 )
 
-_GANG_LINE = re.compile(r"^\s*(?:gang|bande|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+GANG_LINE = re.compile(r"^\s*(?:gang|bande|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, SupportAssault, Assault, Transport)
 
 
@@ -67,7 +68,7 @@ def predict(req: Request, cmd: Command) -> Result:
         number = cmd.line + offset
         if not line.strip():
             continue
-        m = _GANG_LINE.match(line)
+        m = GANG_LINE.match(line)
         if m:
             named = game.side_by_name(m.group(1))
             if named is None:
@@ -105,7 +106,7 @@ def predict(req: Request, cmd: Command) -> Result:
     outcome = adjudicate(gmap, st, orders, retreats)
     text = _account(req, outcome, whose, skipped)
     png = _picture(req, outcome)
-    _mail(req, cmd, text, png)
+    mail_prediction(req, cmd, text, png)
     return Result(cmd, True, phrase("predict.done", n=len(orders) + len(retreats)))
 
 
@@ -169,7 +170,7 @@ def _picture(req: Request, outcome: object) -> bytes | None:
         return None
 
 
-def _mail(req: Request, cmd: Command, text: str, png: bytes | None) -> None:
+def mail_prediction(req: Request, cmd: Command, text: str, png: bytes | None) -> None:
     cfg = req.game.config
     lang = req.language
     key = hashlib.sha256(f"{req.message_id}|{cmd.line}".encode()).hexdigest()[:12]
@@ -192,77 +193,3 @@ def _mail(req: Request, cmd: Command, text: str, png: bytes | None) -> None:
     item = mail.Outgoing(f"predict-{key}.eml", msg)
     mail.write_outbox(req.game, req.turn, [item])
     req.outgoing.append(item)
-
-
-def predict_classic(req: Request, cmd: Command) -> Result:
-    """A classic game's prediction: each line read by the board's checker as the
-    order of the power whose unit it names (or the power a ``power:`` line in the
-    block names), the phase adjudicated by the same function as the real one."""
-    from moonshine.classic.ack import check_orders, word
-    from moonshine.classic.orders import Order
-    from moonshine.classic.phases import adjudicate_phase
-
-    game = req.game
-    gmap = game.board()
-    st = req.st
-    lang = req.language
-    assert req.gang is not None
-    powers = list(gmap.powers)
-    orders: dict[str, list[Order]] = {}
-    problems: list[str] = []
-    named: str | None = None
-    for offset, line in enumerate(cmd.body, 1):
-        number = cmd.line + offset
-        if not line.strip():
-            continue
-        m = _GANG_LINE.match(line)
-        if m:
-            named = game.side_by_name(m.group(1))
-            if named is None:
-                problems.append(mailtext.text(lang, "predict.no_gang", n=number, name=m.group(1)[:40]))
-            continue
-        tried = [named] if named else [req.gang, *(p for p in powers if p != req.gang)]
-        first_reason = ""
-        for power in tried:
-            ack = check_orders(gmap, st, power, line)
-            read = [x for x in ack.lines if not x.noted]
-            if read and read[0].ok and read[0].order is not None:
-                orders.setdefault(power, []).append(read[0].order)
-                break
-            if read and not first_reason:
-                x = read[0]
-                if x.problem is not None:
-                    first_reason = x.problem.text(lang)
-                elif x.detail is not None:
-                    first_reason = word(x.detail[0], lang, **x.detail[1])
-        else:
-            shown = line.strip()[:60]
-            problems.append(mailtext.text(lang, "predict.bad_line", n=number, text=shown, reason=first_reason or "?"))
-    if problems:
-        return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
-    if not orders:
-        return Result(cmd, False, phrase("predict.empty"))
-    outcome = adjudicate_phase(gmap, st, orders)
-    sides = game.sides()
-    lines = [mailtext.text(lang, "predict.head", turn=mailtext.subject_turn(lang, req.turn))]
-    for power in powers:
-        rows = [r for r in outcome.results if r.power == power]
-        if not rows:
-            continue
-        lines.append(f"{sides.get(power, power)}:")
-        for r in rows:
-            mark = mailtext.text(lang, "predict.ok" if r.succeeded else "predict.failed")
-            lines.append(f"  {r.order}: {mark} ({r.explain(lang)})")
-    lines.extend(outcome.notes)
-    lines.append(mailtext.text(lang, "predict.note_classic"))
-    text = "\n".join(lines)
-    png: bytes | None
-    try:
-        from moonshine.classic.picture import render_png
-
-        title = mailtext.text(lang, "predict.title", turn=mailtext.subject_turn(lang, req.turn))
-        png = render_png(gmap, st, outcome, title=title, language=lang)
-    except Exception:  # a board without a layout: the text alone
-        png = None
-    _mail(req, cmd, text, png)
-    return Result(cmd, True, phrase("predict.done", n=sum(len(v) for v in orders.values())))

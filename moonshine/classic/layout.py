@@ -1,7 +1,7 @@
 """Where a classic game's files are: ``turns/PHASE/state.yaml`` (the state at the
-start of each phase) and ``orders/PHASE/POWER.txt``. The game directory
-(``moonshine.gamedir``) and the classic game (``moonshine.classic.game``) both read
-it; it reads neither."""
+start of each phase) and ``orders/PHASE/POWER.txt``. The variant's layout
+(``moonshine.variants.layout``) and the classic family's game layer
+(``moonshine.families.classic``) both read it; it reads neither."""
 
 from __future__ import annotations
 

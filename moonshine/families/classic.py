@@ -569,6 +569,80 @@ class ClassicFamily:
         return build_site(game.root, game.board(), done, game.config.title, out, language=lang)
 
     def predict(self, req: Request, cmd: Command) -> CommandResult:
-        from moonshine.whatif import predict_classic
+        return predict(req, cmd)
 
-        return predict_classic(req, cmd)
+
+def predict(req: Request, cmd: Command) -> CommandResult:
+    """A classic game's prediction: each line read by the board's checker as the
+    order of the power whose unit it names (or the power a ``power:`` line in the
+    block names), the phase adjudicated by the same function as the real one."""
+    from moonshine import mailtext
+    from moonshine.classic.ack import check_orders, word
+    from moonshine.mailcmd import Result
+    from moonshine.mailtext import phrase
+    from moonshine.whatif import GANG_LINE, mail_prediction
+
+    game = req.game
+    gmap = game.board()
+    st = req.st
+    lang = req.language
+    assert req.gang is not None
+    powers = list(gmap.powers)
+    orders: dict[str, list[Order]] = {}
+    problems: list[str] = []
+    named: str | None = None
+    for offset, line in enumerate(cmd.body, 1):
+        number = cmd.line + offset
+        if not line.strip():
+            continue
+        m = GANG_LINE.match(line)
+        if m:
+            named = game.side_by_name(m.group(1))
+            if named is None:
+                problems.append(mailtext.text(lang, "predict.no_gang", n=number, name=m.group(1)[:40]))
+            continue
+        tried = [named] if named else [req.gang, *(p for p in powers if p != req.gang)]
+        first_reason = ""
+        for power in tried:
+            ack = check_orders(gmap, st, power, line)
+            read = [x for x in ack.lines if not x.noted]
+            if read and read[0].ok and read[0].order is not None:
+                orders.setdefault(power, []).append(read[0].order)
+                break
+            if read and not first_reason:
+                x = read[0]
+                if x.problem is not None:
+                    first_reason = x.problem.text(lang)
+                elif x.detail is not None:
+                    first_reason = word(x.detail[0], lang, **x.detail[1])
+        else:
+            shown = line.strip()[:60]
+            problems.append(mailtext.text(lang, "predict.bad_line", n=number, text=shown, reason=first_reason or "?"))
+    if problems:
+        return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
+    if not orders:
+        return Result(cmd, False, phrase("predict.empty"))
+    outcome = adjudicate_phase(gmap, st, orders)
+    sides = game.sides()
+    lines = [mailtext.text(lang, "predict.head", turn=mailtext.subject_turn(lang, req.turn))]
+    for power in powers:
+        rows = [r for r in outcome.results if r.power == power]
+        if not rows:
+            continue
+        lines.append(f"{sides.get(power, power)}:")
+        for r in rows:
+            mark = mailtext.text(lang, "predict.ok" if r.succeeded else "predict.failed")
+            lines.append(f"  {r.order}: {mark} ({r.explain(lang)})")
+    lines.extend(outcome.notes)
+    lines.append(mailtext.text(lang, "predict.note_classic"))
+    text = "\n".join(lines)
+    png: bytes | None
+    try:
+        from moonshine.classic.picture import render_png
+
+        title = mailtext.text(lang, "predict.title", turn=mailtext.subject_turn(lang, req.turn))
+        png = render_png(gmap, st, outcome, title=title, language=lang)
+    except Exception:  # a board without a layout: the text alone
+        png = None
+    mail_prediction(req, cmd, text, png)
+    return Result(cmd, True, phrase("predict.done", n=sum(len(v) for v in orders.values())))
