@@ -93,3 +93,40 @@ def test_classic_check_in_french_echoes_french_notation(tmp_path: Path) -> None:
     assert "  ligne   2  A MAR soutient A PAR - BUR     accepté" in french.output.splitlines()
     english = runner.invoke(main, ["check", str(path), "--game", str(root)])
     assert "  line   2  A MAR S A PAR - BUR            accepted" in english.output.splitlines(), english.output
+
+
+def test_classic_reply_by_mail_in_french_echoes_french_notation(tmp_path: Path) -> None:
+    from dataclasses import replace
+    from datetime import UTC, datetime
+    from email import policy
+    from email.message import EmailMessage
+    from email.parser import BytesParser
+    from email.utils import format_datetime
+
+    from click.testing import CliRunner
+
+    from moonshine.cli import main
+    from moonshine.gamedir import Game, save_config
+
+    root = tmp_path / "dip"
+    runner = CliRunner()
+    assert runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git"]).exit_code == 0
+    game = Game(root)
+    players = dict(game.config.players)
+    players["FRA"] = replace(players["FRA"], email=["anne@example.org"], language="fr")
+    save_config(game, replace(game.config, players=players))
+    assert runner.invoke(main, ["passwd", "FRA", "--password", "walnut-42", "--game", str(root)]).exit_code == 0
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "anne@example.org", "judge@example.org", "ordres"
+    msg["Date"], msg["Message-ID"] = format_datetime(datetime.now(UTC)), "<one@example.org>"
+    msg.set_content("power: France\npassword: walnut-42\nF BRE H\nA MAR S A PAR - BUR\nA PAR - BUR\n")
+    box = tmp_path / "box"
+    box.mkdir()
+    (box / "1.eml").write_bytes(msg.as_bytes())
+    done = runner.invoke(main, ["inbox", str(box), "--game", str(root)])
+    assert done.exit_code == 0, done.output
+    (reply,) = sorted((root / "outbox" / "spring-1901").glob("reply-*.eml"))
+    parsed = BytesParser(policy=policy.default).parsebytes(reply.read_bytes())
+    body = parsed.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "  ligne   4  A MAR soutient A PAR - BUR     accepté" in body.splitlines(), body
+    assert "  ligne   3  F BRE tient                    accepté" in body.splitlines()

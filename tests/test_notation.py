@@ -140,9 +140,10 @@ codes = hs.lists(code, min_size=1, max_size=3).map(tuple)
 @hs.composite
 def moves(draw: hs.DrawFn) -> Move:
     u = draw(unit)
+    via = draw(hs.lists(code, max_size=3).map(tuple))  # an L's is kept as written, and rejected
     if u.kind is L:
-        return Move(u, draw(code), draw(hs.lists(code, max_size=1).map(tuple)))
-    return Move(u, draw(code), (), draw(hs.lists(code, max_size=3).map(tuple)))
+        return Move(u, draw(code), draw(hs.lists(code, max_size=1).map(tuple)), via)
+    return Move(u, draw(code), (), via)
 
 
 orders: hs.SearchStrategy[Order] = hs.one_of(
@@ -170,6 +171,7 @@ def test_every_order_reads_back_from_its_notation(order: Order, language: str) -
     assert parse_line(text, _MAP) == order
     assert parse_line(text.lower(), _MAP) == order
     if language == "en":
+        assert text == order.text()
         assert parse_canonical(text) == order
 
 
