@@ -54,7 +54,7 @@ _NO_IDS: Sequence[int] = ()
 _NO_REF = UnitRef(UnitKind.L, "")  # a plan's reference until _plan gives it one
 _HOLD_ACT = Act()
 _L = UnitKind.L
-_NEW_HOLDS = say("a unit recruited this turn holds (R18)", "une unité recrutée ce tour-ci tient (R18)")
+_NEW_HOLDS = say("a unit recruited this turn holds (R18)")
 
 
 def _kind(kind: UnitKind) -> str:
@@ -264,7 +264,7 @@ def _static_problem(order: UnitOrder, i: int, board: _Board, pos: moonshine_rule
     the rules module says it (the order checker calls the same function), or None."""
     ref = board.refs[i]
     if not _same(order.unit, ref):
-        return say("the order is for {u}, not {v}", "l'ordre est pour {u}, pas {v}", u=order.unit.text(), v=ref.text())
+        return say("the order is for {u}, not {v}", u=order.unit.text(), v=ref.text())
     return moonshine_rules.check_unit_order(pos, order).reason
 
 

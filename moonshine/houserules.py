@@ -41,7 +41,6 @@ class HouseRules:
         if 0 < amount < self.minimum_bribe:
             return say(
                 "a bribe of {amount} is below this game's minimum of {least} (house rule, R19)",
-                "un pot-de-vin de {amount} est en dessous du minimum de cette partie, {least} (règle maison, R19)",
                 amount=Amount.of(amount),
                 least=Amount.of(self.minimum_bribe),
             )
@@ -52,27 +51,22 @@ class HouseRules:
         if self.victory_vp == VICTORY_VP:
             victory = say(
                 "Victory: {vp} victory points at the end of a turn (R24).",
-                "Victoire : {vp} points de victoire à la fin d'un tour (R24).",
                 vp=self.victory_vp,
             )
         else:
             victory = say(
                 "Victory: {vp} victory points at the end of a turn (R24), instead of {usual} (house rule).",
-                "Victoire : {vp} points de victoire à la fin d'un tour (R24), au lieu de {usual} (règle maison).",
                 vp=self.victory_vp,
                 usual=VICTORY_VP,
             )
         if self.minimum_bribe == money.STEP:
             bribe = say(
                 "Corruption: a bid for a police station is at least {least} (R19).",
-                "Corruption : une offre pour un poste de police est d'au moins {least} (R19).",
                 least=Amount.of(money.STEP),
             )
         else:
             bribe = say(
                 "Corruption: a bid for a police station is at least {least} (R19), instead of {usual} (house rule).",
-                "Corruption : une offre pour un poste de police est d'au moins {least} (R19), "
-                "au lieu de {usual} (règle maison).",
                 least=Amount.of(self.minimum_bribe),
                 usual=Amount.of(money.STEP),
             )

@@ -12,7 +12,6 @@ from moonshine import money
 from moonshine.geo import UnitKind
 from moonshine.money import Money
 from moonshine.records import dataclass
-from moonshine.text import Message
 
 
 @dataclass(frozen=True, order=True)
@@ -352,7 +351,17 @@ def notation(order: Order, language: str = "en") -> str:
     return f"{g.bribe} {order.station} {amount}"
 
 
-def spoken(order: Order) -> Message:
-    """The order as a value inside a sentence for a player: in the notation of the
-    sentence's language (``« H HYD tient »`` in French)."""
-    return Message(notation(order, "en"), notation(order, "fr"))
+@dataclass(frozen=True)
+class Spoken:
+    """An order inside a sentence for a player, in the notation of the sentence's
+    language (``H HYD tient`` in French): a ``moonshine.text.Localized`` value."""
+
+    order: Order
+
+    def text(self, language: str = "en") -> str:
+        return notation(self.order, language)
+
+
+def spoken(order: Order) -> Spoken:
+    """The order as a value inside a sentence for a player (``Spoken``)."""
+    return Spoken(order)

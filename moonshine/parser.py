@@ -36,7 +36,7 @@ from moonshine.orders import (
     UnitRef,
 )
 from moonshine.records import dataclass
-from moonshine.text import Message, fmt, say
+from moonshine.text import Choices, Message, fmt, say
 from moonshine.turns import Turn
 
 MAX_LINE = 500  # characters; an order is a few words
@@ -153,7 +153,7 @@ def _header(body: str, gmap: GameMap) -> Header | None:
     value = m.group("value").strip()
     if key in ("password", "passwd", "pass", "mot de passe", "mdp"):
         if not value:
-            raise OrderSyntaxError(body, say("the password line is empty", "la ligne du mot de passe est vide"))
+            raise OrderSyntaxError(body, say("the password line is empty"))
         return PasswordHeader(value)
     value = value.split("#", 1)[0].strip()
     if key in ("turn", "tour"):
@@ -162,18 +162,18 @@ def _header(body: str, gmap: GameMap) -> Header | None:
         except ValueError:
             raise OrderSyntaxError(
                 body,
-                say("not a turn: {q}", "ce n'est pas un tour : {q}", q=quote(value)),
-                say("write it like spring-1924 or autumn-1925", "écrivez-le comme spring-1924 ou autumn-1925"),
+                say("not a turn: {q}", q=quote(value)),
+                say("write it like spring-1924 or autumn-1925"),
             ) from None
     if not value:
         raise UnknownGangError(
             body,
-            say("the gang line names no gang", "la ligne du gang ne nomme aucun gang"),
-            say("gangs: {g}", "gangs : {g}", g=join(gmap.gangs)),
+            say("the gang line names no gang"),
+            say("gangs: {g}", g=join(gmap.gangs)),
         )
     gang = gmap.gang_by_name(value)
     if gang is None:
-        raise UnknownGangError(body, say("no gang {q}", "aucun gang {q}", q=quote(value)), _gang_hint(value, gmap))
+        raise UnknownGangError(body, say("no gang {q}", q=quote(value)), _gang_hint(value, gmap))
     return GangHeader(gang.key)
 
 
@@ -184,8 +184,8 @@ def _gang_hint(value: str, gmap: GameMap) -> Message:
     close = difflib.get_close_matches(value.lower()[:60], list(choices), n=1, cutoff=0.6)
     if close:
         g = gmap.gangs[choices[close[0]]]
-        return say("did you mean {name} ({key})?", "vouliez-vous dire {name} ({key}) ?", name=g.name, key=g.key)
-    return say("gangs: {g}", "gangs : {g}", g=join(gmap.gangs))
+        return say("did you mean {name} ({key})?", name=g.name, key=g.key)
+    return say("gangs: {g}", g=join(gmap.gangs))
 
 
 def resolve_gang(value: str, gmap: GameMap) -> str:
@@ -193,7 +193,7 @@ def resolve_gang(value: str, gmap: GameMap) -> str:
     UnknownGangError with a suggestion."""
     gang = gmap.gang_by_name(value)
     if gang is None:
-        raise UnknownGangError(value, say("no gang {q}", "aucun gang {q}", q=quote(value)), _gang_hint(value, gmap))
+        raise UnknownGangError(value, say("no gang {q}", q=quote(value)), _gang_hint(value, gmap))
     return gang.key
 
 
@@ -374,8 +374,7 @@ class Names:
         shown = [self.labels[c] for c in codes[:2]]
         return say(
             "did you mean {choices}?",
-            "vouliez-vous dire {choices} ?",
-            choices=Message(" or ".join(shown), " ou ".join(shown)),
+            choices=Choices(tuple(shown)),
         )
 
 
@@ -425,7 +424,7 @@ def names_of(gmap: GameMap) -> Names:
 _ORDER_WORDS = sorted({p[0] for t in (VERBS, KINDS) for p in t if len(p[0]) > 2 and p[0].isalpha()})
 
 
-_A_DISTRICT = say("a district", "un quartier")
+_A_DISTRICT = say("a district")
 
 
 class _Parser:
@@ -456,26 +455,18 @@ class _Parser:
                 return meaning
         return None
 
-    def fail(self, en: str, fr: str, suggestion: Message | None = None, **params: object) -> OrderSyntaxError:
-        return OrderSyntaxError(self.line, say(en, fr, **params), suggestion)
+    def fail(self, reason: Message, suggestion: Message | None = None) -> OrderSyntaxError:
+        return OrderSyntaxError(self.line, reason, suggestion)
 
     def expected(self, what: Message) -> OrderSyntaxError:
         tok = self.peek()
         after = self.done_so_far()
         if tok is None:
-            return self.fail(
-                "expected {what} after {after}", "{what} attendu après {after}", what=what, after=quote(after)
-            )
+            return self.fail(say("expected {what} after {after}", what=what, after=quote(after)))
         if not after:
-            return self.fail(
-                "expected {what}, found {found}", "{what} attendu, trouvé {found}", what=what, found=quote(tok.text)
-            )
+            return self.fail(say("expected {what}, found {found}", what=what, found=quote(tok.text)))
         return self.fail(
-            "expected {what} after {after}, found {found}",
-            "{what} attendu après {after}, trouvé {found}",
-            what=what,
-            after=quote(after),
-            found=quote(tok.text),
+            say("expected {what} after {after}, found {found}", what=what, after=quote(after), found=quote(tok.text))
         )
 
     def end(self) -> None:
@@ -484,10 +475,7 @@ class _Parser:
             return
         rest = self.line[tok.start :].strip()
         raise self.fail(
-            "unexpected {rest} after {done} (one order per line)",
-            "{rest} inattendu après {done} (un ordre par ligne)",
-            rest=quote(rest),
-            done=quote(self.done_so_far()),
+            say("unexpected {rest} after {done} (one order per line)", rest=quote(rest), done=quote(self.done_so_far()))
         )
 
     # -- pieces ------------------------------------------------------------------------
@@ -512,11 +500,10 @@ class _Parser:
                 self.line,
                 say(
                     "{q} could be {choices}",
-                    "{q} peut désigner {choices}",
                     q=quote(typed),
-                    choices=say("{a} or {b}", "{a} ou {b}", a=", ".join(choices[:-1]), b=choices[-1]),
+                    choices=say("{a} or {b}", a=", ".join(choices[:-1]), b=choices[-1]),
                 ),
-                say("write the district's code", "écrivez le code du quartier"),
+                say("write the district's code"),
             )
         run = [tok]
         for nxt in self.toks[self.pos + 1 : self.pos + 5]:
@@ -524,9 +511,7 @@ class _Parser:
                 break
             run.append(nxt)
         typed = self.line[run[0].start : run[-1].start + len(run[-1].text)]
-        raise UnknownDistrictError(
-            self.line, say("no district {q}", "aucun quartier {q}", q=quote(typed)), self.names.suggest(typed)
-        )
+        raise UnknownDistrictError(self.line, say("no district {q}", q=quote(typed)), self.names.suggest(typed))
 
     def district_list(self) -> tuple[str, ...]:
         out = [self.district()]
@@ -554,27 +539,21 @@ class _Parser:
     def unit(self) -> UnitRef:
         kind = self.kind()
         if kind is None:
-            raise self._missing_kind(say("a unit (H or L and its district)", "une unité (H ou L et son quartier)"))
+            raise self._missing_kind(say("a unit (H or L and its district)"))
         return UnitRef(kind, self.district())
 
     def _missing_kind(self, what: Message) -> OrderSyntaxError:
         code, n = self.names.at(self.keys, self.pos)
         if n and code is not None:
             return self.fail(
-                "missing the unit type before {code}",
-                "il manque le type d'unité avant {code}",
-                say(
-                    "write H {code} (henchman) or L {code} (delivery man)",
-                    "écrivez H {code} (homme de main) ou L {code} (livreur)",
-                    code=code,
-                ),
-                code=code,
+                say("missing the unit type before {code}", code=code),
+                say("write H {code} (henchman) or L {code} (delivery man)", code=code),
             )
         return self.expected(what)
 
     def station(self) -> str:
         self.match(STATION_BEFORE)
-        code = self.district(say("a police station's district", "le quartier d'un poste de police"))
+        code = self.district(say("a police station's district"))
         self.match(STATION_AFTER)
         return code
 
@@ -587,7 +566,7 @@ class _Parser:
             self.pos += 1
             tok = self.peek()
         if tok is None or tok.kind != "num":
-            raise self.expected(say("an amount of dollars", "un montant en dollars"))
+            raise self.expected(say("an amount of dollars"))
         self.pos += 1
         self.match(AMOUNT_AFTER)
         from fractions import Fraction
@@ -595,14 +574,12 @@ class _Parser:
         value = Fraction(tok.text.replace(",", "."))
         cents = value * 100
         if negative:
-            raise AmountError(self.line, say("a bribe cannot be negative", "un pot-de-vin ne peut pas être négatif"))
+            raise AmountError(self.line, say("a bribe cannot be negative"))
         if cents.denominator != 1:
             raise AmountError(
                 self.line,
-                say("{q} is not an amount of money", "{q} n'est pas une somme d'argent", q=quote(tok.text)),
-                say(
-                    "bribes move in steps of $0.50, e.g. 12.50", "les pots-de-vin vont par pas de $0.50, par ex. 12.50"
-                ),
+                say("{q} is not an amount of money", q=quote(tok.text)),
+                say("bribes move in steps of $0.50, e.g. 12.50"),
             )
         return int(cents)
 
@@ -612,7 +589,7 @@ class _Parser:
         if verb == "recruit":
             kind = self.kind()
             if kind is None:
-                raise self._missing_kind(say("the unit type (H or L)", "le type d'unité (H ou L)"))
+                raise self._missing_kind(say("the unit type (H or L)"))
             out: Order = Recruit(kind, self.district())
         elif verb == "disband":
             out = Disband(self.unit())
@@ -643,13 +620,12 @@ class _Parser:
             self.pos += 1
             tok = self.peek()
         if tok is None or tok.kind != "num":
-            raise self.expected(say("a number of crates", "un nombre de caisses"))
+            raise self.expected(say("a number of crates"))
         if not tok.text.isdigit():
             raise AmountError(
                 self.line,
                 say(
                     "{q} is not a whole number of crates",
-                    "{q} n'est pas un nombre entier de caisses",
                     q=quote(tok.text),
                 ),
             )
@@ -673,22 +649,13 @@ class _Parser:
             if first is not None and first.kind == "word":
                 code, n = self.names.at(self.keys, self.pos)
                 if n and code is not None:
-                    raise self._missing_kind(say("a unit", "une unité"))
+                    raise self._missing_kind(say("a unit"))
                 raise self.fail(
-                    "not an order: no order starts with {q}",
-                    "ce n'est pas un ordre : aucun ordre ne commence par {q}",
-                    self._order_hint(first),
-                    q=quote(first.text),
+                    say("not an order: no order starts with {q}", q=quote(first.text)), self._order_hint(first)
                 )
             raise self.fail(
-                "not an order",
-                "ce n'est pas un ordre",
-                say(
-                    "an order starts with a unit (H LOO ...) or with recruit, disband, sell, store, bribe or retreat",
-                    "un ordre commence par une unité (H LOO ...) ou par recruter, licencier, vendre, stocker, "
-                    "corrompre ou retraite",
-                ),
-                q=quote(self.line),
+                say("not an order", q=quote(self.line)),
+                say("an order starts with a unit (H LOO ...) or with recruit, disband, sell, store, bribe or retreat"),
             )
         unit = UnitRef(kind, self.district())
         if self.at_end():
@@ -707,12 +674,11 @@ class _Parser:
                 return self.move(unit)  # "H LOO -> NSS": an arrow for a move
             target = self.unit()
             if not self.match(MOVE):
-                raise self.expected(say("'-' and the destination", "'-' et la destination"))
+                raise self.expected(say("'-' and the destination"))
             return Transport(unit, target, self.district())
         raise self.expected(
             say(
                 "'-' (move), '/' (support), 'x' (assault), '->' (transport) or 'hold'",
-                "'-' (avance), '/' (soutien), 'x' (assaut), '->' (transport) ou 'tenir'",
             )
         )
 
@@ -720,16 +686,14 @@ class _Parser:
         key = tok.key
         if len(key) == 4 and key[0] in "hl" and (key[1:],) in self.names.by_words:
             fixed = f"{key[0].upper()} {key[1:].upper()}"
-            return say("did you mean {f}?", "vouliez-vous dire {f} ?", f=quote(fixed))
+            return say("did you mean {f}?", f=quote(fixed))
         import difflib
 
         close = difflib.get_close_matches(key[:30], _ORDER_WORDS, n=1, cutoff=0.75)
         if close:
-            return say("did you mean {w}?", "vouliez-vous dire {w} ?", w=quote(close[0]))
+            return say("did you mean {w}?", w=quote(close[0]))
         return say(
             "an order starts with a unit (H LOO ...) or with recruit, disband, sell, store, bribe or retreat",
-            "un ordre commence par une unité (H LOO ...) ou par recruter, licencier, vendre, stocker, "
-            "corrompre ou retraite",
         )
 
     def move(self, unit: UnitRef) -> Move:
@@ -757,7 +721,6 @@ class _Parser:
         raise self.expected(
             say(
                 "'-' (a move), 'x' (an assault) or nothing (a hold)",
-                "'-' (une avance), 'x' (un assaut) ou rien (tenir)",
             )
         )
 
@@ -775,8 +738,8 @@ def parse_line(text: str, gmap: GameMap) -> Parsed | None:
     if len(body) > MAX_LINE:
         raise OrderSyntaxError(
             body,
-            say("line too long ({n} characters)", "ligne trop longue ({n} caractères)", n=len(body)),
-            say("write one order per line", "écrivez un ordre par ligne"),
+            say("line too long ({n} characters)", n=len(body)),
+            say("write one order per line"),
         )
     header = _header(body, gmap)
     if header is not None:
@@ -795,5 +758,5 @@ def parse_order(text: str, gmap: GameMap) -> Order:
     """One order (not a header, not blank); raises a ParseError subclass."""
     parsed = parse_line(text, gmap)
     if parsed is None or isinstance(parsed, GangHeader | PasswordHeader | TurnHeader):
-        raise OrderSyntaxError(text, say("not an order: {q}", "ce n'est pas un ordre : {q}", q=quote(text)))
+        raise OrderSyntaxError(text, say("not an order: {q}", q=quote(text)))
     return parsed

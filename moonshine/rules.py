@@ -64,8 +64,8 @@ class Verdict:
         return self.reason is None
 
 
-def no(en: str, fr: str, hint: Message | None = None, **params: object) -> Verdict:
-    return Verdict(say(en, fr, **params), hint)
+def no(en: str, hint: Message | None = None, **params: object) -> Verdict:
+    return Verdict(say(en, **params), hint)
 
 
 OK = Verdict()
@@ -185,7 +185,7 @@ def check_unit_order(pos: Position, order: UnitOrder | Retreat) -> Verdict:
     names = [order.unit.district] if isinstance(order, Retreat) else order_districts(order)
     unknown = [d for d in names if d not in pos.gmap.districts]
     if unknown:
-        return no("no district {d} on this map", "aucun quartier {d} sur cette carte", d=join(unknown))
+        return no("no district {d} on this map", d=join(unknown))
     if isinstance(order, Hold):
         return OK
     if isinstance(order, Move):
@@ -200,49 +200,41 @@ def check_unit_order(pos: Position, order: UnitOrder | Retreat) -> Verdict:
 
 
 def neighbours_hint(gmap: GameMap, code: str) -> Message:
-    return say("neighbours of {d}: {n}", "voisins de {d} : {n}", d=code, n=join(gmap.map_order(gmap.neighbours(code))))
+    return say("neighbours of {d}: {n}", d=code, n=join(gmap.map_order(gmap.neighbours(code))))
 
 
 def station_hint(gmap: GameMap, code: str) -> Message:
     p = gmap.precinct_of(code)
     name = gmap.districts[p].station or p
-    return say(
-        "{d} depends on the station in {p} ({name})", "{d} dépend du poste de {p} ({name})", d=code, p=p, name=name
-    )
+    return say("{d} depends on the station in {p} ({name})", d=code, p=p, name=name)
 
 
 def _check_move(pos: Position, order: Move) -> Verdict:
     gmap = pos.gmap
     unit, origin, dest = order.unit, order.unit.district, order.dest
     if dest == origin:
-        return no("{u} is already in {d}", "{u} est déjà en {d}", u=unit.text(), d=dest)
+        return no("{u} is already in {d}", u=unit.text(), d=dest)
     if unit.kind is UnitKind.L:
         if order.via:
             return no(
                 "a delivery man is not transported (R10): it goes by its own path (R8)",
-                "un livreur n'est pas transporté (R10) : il suit son propre chemin (R8)",
                 say(
                     "write its path: {e}",
-                    "écrivez son chemin : {e}",
                     e=" - ".join([unit.text(), (order.path or order.via)[0], dest]),
                 ),
             )
         if len(order.path) > 1:
-            return no(
-                "a delivery man moves at most two districts (R8)", "un livreur avance d'au plus deux quartiers (R8)"
-            )
+            return no("a delivery man moves at most two districts (R8)")
         steps = [origin, *order.path, dest] if order.path else []
         if len(set(steps)) != len(steps):
             return no(
                 "the path {r} passes a district twice",
-                "le chemin {r} passe deux fois par un même quartier",
                 r=" - ".join(steps),
             )
         for a, b in itertools.pairwise(steps):
             if not gmap.adjacent(a, b):
                 return no(
                     "{b} is not next to {a} (R8)",
-                    "{b} n'est pas voisin de {a} (R8)",
                     neighbours_hint(gmap, a),
                     a=a,
                     b=b,
@@ -251,8 +243,7 @@ def _check_move(pos: Position, order: Move) -> Verdict:
         if dest not in within:
             return no(
                 "{d} is more than two districts from {o} (R8)",
-                "{d} est à plus de deux quartiers de {o} (R8)",
-                say("within reach of {u}: {r}", "à portée de {u} : {r}", u=unit.text(), r=join(gmap.map_order(within))),
+                say("within reach of {u}: {r}", u=unit.text(), r=join(gmap.map_order(within))),
                 d=dest,
                 o=origin,
             )
@@ -261,10 +252,8 @@ def _check_move(pos: Position, order: Move) -> Verdict:
     if order.path:
         return no(
             "a henchman moves one district (R8)",
-            "un homme de main avance d'un seul quartier (R8)",
             say(
                 "to be carried, write {e}",
-                "pour être transporté, écrivez {e}",
                 e=f"{unit.text()} - {dest} via {', '.join(order.path)}",
             ),
         )
@@ -273,14 +262,12 @@ def _check_move(pos: Position, order: Move) -> Verdict:
         if len(set(route)) != len(route):
             return no(
                 "the route {r} passes a district twice",
-                "la route {r} passe deux fois par un même quartier",
                 r=" - ".join(route),
             )
         for c in order.via:
             if c not in pos.carriers:
                 return no(
                     "no delivery man in {c} to carry {u} (R10)",
-                    "pas de livreur en {c} pour transporter {u} (R10)",
                     u=unit.text(),
                     c=c,
                 )
@@ -288,7 +275,6 @@ def _check_move(pos: Position, order: Move) -> Verdict:
             if not gmap.adjacent(a, b):
                 return no(
                     "{b} is not next to {a}: the route {r} is broken (R10)",
-                    "{b} n'est pas voisin de {a} : la route {r} est coupée (R10)",
                     a=a,
                     b=b,
                     r=" - ".join(route),
@@ -301,7 +287,6 @@ def _check_move(pos: Position, order: Move) -> Verdict:
             notes=(
                 say(
                     "{d} is not next to {o}: {u} goes only if delivery men carry it (R10)",
-                    "{d} n'est pas voisin de {o} : {u} n'y va que si des livreurs la transportent (R10)",
                     d=dest,
                     o=origin,
                     u=unit.text(),
@@ -310,7 +295,6 @@ def _check_move(pos: Position, order: Move) -> Verdict:
         )
     return no(
         "{d} is not next to {o}, and no chain of delivery men can carry {u} there (R8, R10)",
-        "{d} n'est pas voisin de {o} et aucune chaîne de livreurs ne peut y transporter {u} (R8, R10)",
         neighbours_hint(gmap, origin),
         d=dest,
         o=origin,
@@ -325,11 +309,11 @@ def retreat_choice_problem(gmap: GameMap, ref: UnitRef, d: str) -> Message | Non
     """Why a listed retreat district can never be taken, whatever the turn brings
     (R7, R8), or None."""
     if d not in gmap.districts:
-        return say("no such district", "quartier inconnu")
+        return say("no such district")
     if d == ref.district:
-        return say("its own district", "son propre quartier")
+        return say("its own district")
     if d not in reach(gmap, ref.kind, ref.district):
-        return say("out of reach of {u} (R8)", "hors de portée de {u} (R8)", u=ref.text())
+        return say("out of reach of {u} (R8)", u=ref.text())
     return None
 
 
@@ -343,7 +327,7 @@ def check_retreat(gmap: GameMap, order: Retreat) -> Verdict:
     seen: set[str] = set()
     for d in order.choices:
         if d in seen:
-            notes.append(say("{d} is listed twice: skipped", "{d} figure deux fois : ignoré", d=d))
+            notes.append(say("{d} is listed twice: skipped", d=d))
             continue
         seen.add(d)
         problem = retreat_choice_problem(gmap, ref, d)
@@ -351,14 +335,13 @@ def check_retreat(gmap: GameMap, order: Retreat) -> Verdict:
             usable += 1
         else:
             notes.append(
-                say("{d} is skipped (R7): {p}", "{d} est ignoré (R7) : {p}", d=d, p=problem),
+                say("{d} is skipped (R7): {p}", d=d, p=problem),
             )
     if not usable:
         within = reach(gmap, ref.kind, ref.district) if ref.district in gmap.districts else set()
         return no(
             "a unit retreats only where it could move (R7, R8): {u} cannot reach {b}",
-            "une unité ne retraite que là où elle pourrait avancer (R7, R8) : {u} ne peut pas atteindre {b}",
-            say("within reach of {u}: {r}", "à portée de {u} : {r}", u=ref.text(), r=join(gmap.map_order(within))),
+            say("within reach of {u}: {r}", u=ref.text(), r=join(gmap.map_order(within))),
             u=ref.text(),
             b=join(order.choices),
         )
@@ -392,13 +375,13 @@ def retreat_problem(
         return problem
     for s in standing:
         if s.gang != gang:
-            return say("{g}'s {k} stands there", "un {k} de {g} s'y trouve", g=s.gang, k=s.kind.value)
+            return say("{g}'s {k} stands there", g=s.gang, k=s.kind.value)
         if s.kind is ref.kind:
-            return say("own {k} stands there", "votre propre {k} s'y trouve", k=s.kind.value)
+            return say("own {k} stands there", k=s.kind.value)
     if d in barred:
-        return say("the attacker came from there", "l'attaquant venait de là")
+        return say("the attacker came from there")
     if d in standoffs:
-        return say("left empty by a standoff", "laissé vide par un rebond")
+        return say("left empty by a standoff")
     return None
 
 
@@ -425,19 +408,16 @@ def _check_assault(pos: Position, order: Assault) -> Verdict:
     if unit.kind.value not in MOONSHINE.assault_kinds:
         return no(
             "only a henchman assaults a police station (R11)",
-            "seul un homme de main donne l'assaut à un poste de police (R11)",
         )
     if not gmap.districts[station].has_station:
         return no(
             "there is no police station in {d}",
-            "il n'y a pas de poste de police à {d}",
             station_hint(gmap, station),
             d=station,
         )
     if station != unit.district and not gmap.adjacent(unit.district, station):
         return no(
             "the station in {s} is neither in {u}'s district nor next to it (R11)",
-            "le poste de {s} n'est ni dans le quartier de {u} ni dans un quartier voisin (R11)",
             s=station,
             u=unit.text(),
         )
@@ -448,20 +428,18 @@ def _check_transport(pos: Position, order: Transport) -> Verdict:
     gmap = pos.gmap
     carrier, target, dest = order.unit.district, order.target, order.dest
     if order.unit.kind is not UnitKind.L:
-        return no("only a delivery man transports (R10)", "seul un livreur transporte (R10)")
+        return no("only a delivery man transports (R10)")
     if target.kind is not UnitKind.H:
         return no(
             "only a henchman is transported (R10): a delivery man moves two districts by itself (R8)",
-            "seul un homme de main est transporté (R10) : un livreur avance seul de deux quartiers (R8)",
         )
     if pos.unit(target) is None:
-        return no("there is no {t} to transport", "il n'y a pas d'unité {t} à transporter", t=target.text())
+        return no("there is no {t} to transport", t=target.text())
     if target.district == dest:
-        return no("{t} is already in {d}", "{t} est déjà en {d}", t=target.text(), d=dest)
+        return no("{t} is already in {d}", t=target.text(), d=dest)
     if carrier in (target.district, dest):
         return no(
             "a delivery man carries a henchman from a neighbouring district to another one (R10)",
-            "un livreur transporte un homme de main d'un quartier voisin à un autre (R10)",
         )
     # the carrier's chain of delivery men must touch both ends (R10)
     usable, held = pos.carriers, target.district
@@ -469,7 +447,6 @@ def _check_transport(pos: Position, order: Transport) -> Verdict:
     if not any(gmap.adjacent(c, target.district) for c in links) or not any(gmap.adjacent(c, dest) for c in links):
         return no(
             "no chain of delivery men through {c} links {o} to {d} (R10)",
-            "aucune chaîne de livreurs passant par {c} ne relie {o} à {d} (R10)",
             c=carrier,
             o=target.district,
             d=dest,
@@ -481,22 +458,19 @@ def _check_support(pos: Position, order: SupportHold | SupportMove | SupportAssa
     gmap = pos.gmap
     unit, target = order.unit, order.target
     if target == unit:
-        return no("a unit cannot support itself", "une unité ne peut pas se soutenir elle-même")
+        return no("a unit cannot support itself")
     on_board = pos.unit(target) is not None
     if isinstance(order, SupportHold):
         d = target.district
         if d == unit.district:
             return no(
                 "{u} stands in {d}: its presence already counts in {d}'s defence, it cannot also support it (R9)",
-                "{u} se trouve en {d} : sa présence compte déjà dans la défense de {d}, elle ne peut pas "
-                "aussi la soutenir (R9)",
                 u=unit.text(),
                 d=d,
             )
         if not gmap.adjacent(unit.district, d):
             return no(
                 "{u} is not next to {d}: a supporting unit must be next to the district it supports (R9)",
-                "{u} n'est pas voisine de {d} : une unité qui soutient doit être voisine du quartier soutenu (R9)",
                 neighbours_hint(gmap, unit.district),
                 u=unit.text(),
                 d=d,
@@ -508,8 +482,6 @@ def _check_support(pos: Position, order: SupportHold | SupportMove | SupportAssa
                     say(
                         "there is no {t} on the board now: this support counts only if one is recruited there "
                         "this turn",
-                        "il n'y a pas d'unité {t} sur la carte : ce soutien ne compte que si une unité y est "
-                        "recrutée à ce tour",
                         t=target.text(),
                     ),
                 )
@@ -518,57 +490,48 @@ def _check_support(pos: Position, order: SupportHold | SupportMove | SupportAssa
     if not on_board:
         return no(
             "there is no {t} on the board to support",
-            "il n'y a pas d'unité {t} à soutenir sur la carte",
             t=target.text(),
         )
     if isinstance(order, SupportMove):
         dest = order.dest
         if target.district == dest:
-            return no("{t} is already in {d}", "{t} est déjà en {d}", t=target.text(), d=dest)
+            return no("{t} is already in {d}", t=target.text(), d=dest)
         if unit.district == dest:
             return no(
                 "{u} stands in {d}: it cannot support a move into its own district (R9)",
-                "{u} se trouve en {d} : elle ne peut pas soutenir une avance dans son propre quartier (R9)",
                 u=unit.text(),
                 d=dest,
             )
         if not gmap.adjacent(unit.district, dest):
             return no(
                 "{u} is not next to {d}, where the move goes: a supporting unit must be next to it (R9)",
-                "{u} n'est pas voisine de {d}, où va l'avance : une unité qui soutient doit en être voisine (R9)",
                 neighbours_hint(gmap, unit.district),
                 u=unit.text(),
                 d=dest,
             )
         if not can_reach(pos, target, dest):
-            return no(
-                "{t} cannot reach {d} (R8, R10)", "{t} ne peut pas atteindre {d} (R8, R10)", t=target.text(), d=dest
-            )
+            return no("{t} cannot reach {d} (R8, R10)", t=target.text(), d=dest)
         return OK
     station = order.station
     if not gmap.districts[station].has_station:
         return no(
             "there is no police station in {d}",
-            "il n'y a pas de poste de police à {d}",
             station_hint(gmap, station),
             d=station,
         )
     if target.kind is not UnitKind.H:
         return no(
             "only a henchman assaults a police station (R11)",
-            "seul un homme de main donne l'assaut à un poste de police (R11)",
         )
     if target.district != station and not gmap.adjacent(target.district, station):
         return no(
             "{t} is neither in {s} nor next to it: it cannot assault that station (R11)",
-            "{t} n'est ni en {s} ni dans un quartier voisin : elle ne peut pas donner l'assaut à ce poste (R11)",
             t=target.text(),
             s=station,
         )
     if unit.district != station and not gmap.adjacent(unit.district, station):
         return no(
             "{u} is neither in {s} nor next to it: it cannot support an assault there (R9)",
-            "{u} n'est ni en {s} ni dans un quartier voisin : elle ne peut pas y soutenir un assaut (R9)",
             u=unit.text(),
             s=station,
         )

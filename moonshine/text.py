@@ -12,8 +12,9 @@ import functools
 import gettext
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
-from moonshine.records import dataclass, field
+from moonshine.records import dataclass
 
 DOMAIN = "moonshine"
 LOCALE = Path(__file__).resolve().parent / "locale"
@@ -90,6 +91,7 @@ FORMATS: Catalogue = {
     "format.thousands": ",",
     "format.decimal": ".",
     "format.money": "${amount}",
+    "format.or": " or ",
 }
 
 
@@ -129,28 +131,38 @@ def translate(language: str, msgid: str, /, **fields: object) -> str:
     return out.format(**fields) if fields else out
 
 
+@runtime_checkable
+class Localized(Protocol):
+    """A value a sentence writes in its own language (a message, a sum, a list of choices,
+    an order in the reader's notation)."""
+
+    def text(self, language: str = "en") -> str: ...
+
+
 @dataclass(frozen=True)
 class Message:
     """A sentence for a player: its English template (the catalogue's key) and its
     parameters, inserted as they are (codes, numbers, quoted text) or, when they are
-    Messages, in the same language. ``fr``: the French the code gives beside the
-    English, which ``scripts/catalogue.py`` puts into the French catalogue."""
+    ``Localized`` values (messages, sums), in the same language."""
 
     en: str
-    fr: str = field(compare=False)  # the catalogue's French, when the code gives it
     params: tuple[tuple[str, object], ...] = ()
 
     def text(self, language: str = "en") -> str:
-        template = self.fr if language == "fr" and self.fr else gettext_for(language)(self.en)
-        values = {k: (v.text(language) if isinstance(v, Message | Amount) else v) for k, v in self.params}
+        template = gettext_for(language)(self.en)
+        values = {k: (v.text(language) if isinstance(v, Localized) else v) for k, v in self.params}
         return template.format(**values)
 
     def __str__(self) -> str:
         return self.text("en")
 
 
-def say(en: str, fr: str, **params: object) -> Message:
-    return Message(en, fr, tuple(sorted(params.items())))
+def say(en: str, /, **params: object) -> Message:
+    """The message ``en`` (a sentence of the catalogue), its fields ``params``."""
+    return Message(en, tuple(sorted(params.items())))
+
+
+sentence = say
 
 
 @dataclass(frozen=True)
@@ -170,9 +182,14 @@ class Amount:
         return dollars(language, self.dollars)
 
 
-def sentence(en: str, **params: object) -> Message:
-    """A message whose French (and every other language) is the catalogue's."""
-    return Message(en, "", tuple(sorted(params.items())))
+@dataclass(frozen=True)
+class Choices:
+    """Words offered as alternatives: ``LOO or NSS``, ``LOO ou NSS`` in French."""
+
+    words: tuple[str, ...]
+
+    def text(self, language: str = "en") -> str:
+        return fmt(language, "format.or").join(self.words)
 
 
 def message_data(m: Message) -> dict[str, object]:
@@ -189,6 +206,10 @@ def _param_data(v: object) -> object:
         return message_data(v)
     if isinstance(v, Amount):
         return {"money": v.dollars}
+    if isinstance(v, Choices):
+        return {"choices": list(v.words)}
+    if isinstance(v, Localized):
+        return v.text("en")
     return v
 
 
@@ -203,10 +224,12 @@ def message_from_data(data: object) -> Message:
     for k, v in raw.items():
         if isinstance(v, dict) and "money" in v:
             params[str(k)] = Amount(str(v["money"]))
+        elif isinstance(v, dict) and isinstance(v.get("choices"), list):
+            params[str(k)] = Choices(tuple(str(w) for w in v["choices"]))
         elif isinstance(v, dict):
             params[str(k)] = message_from_data(v)
         elif isinstance(v, str | int | float):
             params[str(k)] = v
         else:
             raise ValueError(f"{k}: expected a text, a number, money or a message, found {v!r}")
-    return Message(data["text"], "", tuple(sorted(params.items())))
+    return Message(data["text"], tuple(sorted(params.items())))

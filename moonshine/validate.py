@@ -165,8 +165,8 @@ class GangOrders:
         return [line.order.text() for line in self.lines if line.status == ACCEPTED and line.order is not None]
 
 
-def _no(en: str, fr: str, hint: Message | None = None, **params: object) -> Verdict:
-    return rules.no(en, fr, hint, **params)
+def _no(en: str, hint: Message | None = None, **params: object) -> Verdict:
+    return rules.no(en, hint, **params)
 
 
 _OK = rules.OK
@@ -208,12 +208,12 @@ def check_order(
     ctx = _Ctx(gmap, st, gang, recruiting or {}, position or rules.Position.of(gmap, st), house)
     unknown = [d for d in _districts(order) if d not in gmap.districts]
     if unknown:
-        return _no("no district {d} on this map", "aucun quartier {d} sur cette carte", d=join(unknown))
+        return _no("no district {d} on this map", d=join(unknown))
     if isinstance(order, Recruit):
         return _check_recruit(ctx, order)
     if isinstance(order, Sell):
         if order.crates is not None and order.crates < 0:
-            return _no("cannot sell a negative number of crates", "on ne peut pas vendre un nombre négatif de caisses")
+            return _no("cannot sell a negative number of crates")
         return _OK
     if isinstance(order, Store):
         return _check_store(ctx, order)
@@ -256,8 +256,6 @@ def _own_unit(ctx: _Ctx, ref: UnitRef, *, new_ok: bool) -> Verdict | None:
                 return _no(
                     "{u} was arrested in this turn's raid and is held at the station in {s}: "
                     "an arrested unit takes no orders until it comes back next turn (R22)",
-                    "{u} a été arrêtée lors de la descente de ce tour et est retenue au poste de {s} : "
-                    "une unité arrêtée ne reçoit pas d'ordre avant son retour au tour suivant (R22)",
                     u=ref.text(),
                     s=a.station,
                 )
@@ -268,7 +266,6 @@ def _own_unit(ctx: _Ctx, ref: UnitRef, *, new_ok: bool) -> Verdict | None:
                     notes=(
                         say(
                             "{u} is recruited this turn (line {n}): a new unit holds (R18)",
-                            "{u} est recrutée à ce tour (ligne {n}) : une nouvelle unité tient sa position (R18)",
                             u=ref.text(),
                             n=line,
                         ),
@@ -276,31 +273,27 @@ def _own_unit(ctx: _Ctx, ref: UnitRef, *, new_ok: bool) -> Verdict | None:
                 )
             return _no(
                 "{u} is only recruited this turn (line {n}): a new unit holds during its first turn (R18)",
-                "{u} n'est recrutée qu'à ce tour (ligne {n}) : une nouvelle unité tient sa position "
-                "pendant son premier tour (R18)",
                 u=ref.text(),
                 n=line,
             )
         other_kind = UnitKind.L if ref.kind is UnitKind.H else UnitKind.H
         other = st.unit_at(other_kind, ref.district)
         if other is not None and other.gang == ctx.gang:
-            hint = say("your unit in {d} is {o}", "votre unité en {d} est {o}", d=ref.district, o=other.label())
+            hint = say("your unit in {d} is {o}", d=ref.district, o=other.label())
         else:
-            hint = say("your units: {units}", "vos unités : {units}", units=ctx.units_text())
-        return _no("there is no {u} on the board", "il n'y a pas d'unité {u} sur la carte", hint, u=ref.text())
+            hint = say("your units: {units}", units=ctx.units_text())
+        return _no("there is no {u} on the board", hint, u=ref.text())
     if unit.gang != ctx.gang:
         owner = ctx.gmap.gangs[unit.gang].name if unit.gang in ctx.gmap.gangs else unit.gang
         return _no(
             "{u} is not yours: it belongs to {g} (R12)",
-            "{u} n'est pas à vous : elle appartient à {g} (R12)",
-            say("your units: {units}", "vos unités : {units}", units=ctx.units_text()),
+            say("your units: {units}", units=ctx.units_text()),
             u=ref.text(),
             g=owner,
         )
     if unit.recruited == st.turn and not new_ok:
         return _no(
             "{u} was recruited this turn: a new unit holds during its first turn (R18)",
-            "{u} a été recrutée à ce tour : une nouvelle unité tient sa position pendant son premier tour (R18)",
             u=ref.text(),
         )
     return None
@@ -312,22 +305,19 @@ def _check_recruit(ctx: _Ctx, order: Recruit) -> Verdict:
         mine = [c for c in ctx.gmap.districts if st.control.get(c) == ctx.gang]
         return _no(
             "you do not control {d} (R18)",
-            "vous ne contrôlez pas {d} (R18)",
-            say("your districts: {ds}", "vos quartiers : {ds}", ds=join(mine) or "-"),
+            say("your districts: {ds}", ds=join(mine) or "-"),
             d=d,
         )
     others = [u for u in st.units_in(d) if u.gang != ctx.gang]
     if others:
         return _no(
             "another gang's unit stands in {d} ({u}) (R18)",
-            "une unité d'un autre gang se trouve en {d} ({u}) (R18)",
             d=d,
             u=others[0].label(),
         )
     if st.unit_at(order.kind, d) is not None:
         return _no(
             "{d} already holds your {u}: one unit of each type per district (R4, R18)",
-            "{d} a déjà votre unité {u} : une unité de chaque type par quartier (R4, R18)",
             d=d,
             u=f"{order.kind.value} {d}",
         )
@@ -340,7 +330,7 @@ def _check_store(ctx: _Ctx, order: Store) -> Verdict:
     notes: list[Message] = []
     for d in order.warehouses:
         if d in seen:
-            return _no("{d} is listed twice", "{d} figure deux fois", d=d)
+            return _no("{d} is listed twice", d=d)
         seen.add(d)
         if gmap.districts[d].feature is not Feature.WAREHOUSE:
             mine = [
@@ -350,8 +340,7 @@ def _check_store(ctx: _Ctx, order: Store) -> Verdict:
             ]
             return _no(
                 "{d} is not a warehouse (R16)",
-                "{d} n'est pas un entrepôt (R16)",
-                say("your warehouses: {w}", "vos entrepôts : {w}", w=join(mine) or "-"),
+                say("your warehouses: {w}", w=join(mine) or "-"),
                 d=d,
             )
         if st.control.get(d) != ctx.gang:
@@ -359,8 +348,6 @@ def _check_store(ctx: _Ctx, order: Store) -> Verdict:
                 say(
                     "you do not control {d} now: it takes crates only if you hold it after this turn's moves "
                     "(R13, R16)",
-                    "vous ne contrôlez pas {d} : il ne reçoit des caisses que si vous le tenez après les "
-                    "mouvements de ce tour (R13, R16)",
                     d=d,
                 )
             )
@@ -370,15 +357,12 @@ def _check_store(ctx: _Ctx, order: Store) -> Verdict:
 def _check_bribe(ctx: _Ctx, order: Bribe) -> Verdict:
     d = order.station
     if not ctx.gmap.districts[d].has_station:
-        return _no(
-            "there is no police station in {d}", "il n'y a pas de poste de police à {d}", ctx.station_hint(d), d=d
-        )
+        return _no("there is no police station in {d}", ctx.station_hint(d), d=d)
     if order.amount <= 0:
-        return _no("a bribe of $0 buys nothing", "un pot-de-vin de 0 $ n'achète rien")
+        return _no("a bribe of $0 buys nothing")
     if order.amount % money.STEP:
         return _no(
             "money moves in steps of $0.50 (R17), not {a}",
-            "l'argent se compte par pas de 0,50 $ (R17), pas {a}",
             a=money.fmt(order.amount),
         )
     refusal = ctx.house.bribe_refusal(order.amount)
@@ -420,7 +404,6 @@ def read_orders(
         result.issues.append(
             say(
                 "the file has {n} lines: only the first {m} are read",
-                "le fichier a {n} lignes : seules les {m} premières sont lues",
                 n=len(raw),
                 m=MAX_LINES,
             )
@@ -431,7 +414,7 @@ def read_orders(
         for line in result.lines:
             if line.order is not None:
                 line.status = REJECTED
-                line.reason = say("not checked: the file names no gang", "non vérifié : le fichier ne nomme aucun gang")
+                line.reason = say("not checked: the file names no gang")
         return result
     _validate(result, gmap, st, result.gang, house)
     return result
@@ -451,7 +434,7 @@ def _read_lines(raw_lines: list[str], gmap: GameMap) -> list[OrderLine]:
                     number,
                     raw,
                     COMMENT,
-                    reason=say("signature: the rest is not read", "signature : la suite n'est pas lue"),
+                    reason=say("signature: the rest is not read"),
                 )
             )
             continue
@@ -478,15 +461,13 @@ def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None,
         h = line.header
         if isinstance(h, GangHeader):
             said.append((line.number, h.gang))
-            line.reason = say(
-                "gang: {name} ({key})", "gang : {name} ({key})", name=_gang_name(gmap, h.gang), key=h.gang
-            )
+            line.reason = say("gang: {name} ({key})", name=_gang_name(gmap, h.gang), key=h.gang)
         elif isinstance(h, PasswordHeader):
             result.password = h.password
-            line.reason = say("password given", "mot de passe fourni")
+            line.reason = say("password given")
         elif isinstance(h, TurnHeader):
             result.header_turn = h.turn
-            line.reason = say("turn: {t}", "tour : {t}", t=h.turn)
+            line.reason = say("turn: {t}", t=h.turn)
     if said:
         result.header_gang = said[0][1]
         for number, key in said[1:]:
@@ -494,7 +475,6 @@ def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None,
                 result.issues.append(
                     say(
                         "the gang lines disagree: line {a} says {g1}, line {b} says {g2}",
-                        "les lignes de gang se contredisent : ligne {a} {g1}, ligne {b} {g2}",
                         a=said[0][0],
                         g1=said[0][1],
                         b=number,
@@ -505,16 +485,13 @@ def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None,
     if gang is not None:
         g = gmap.gang_by_name(gang)
         if g is None:
-            result.issues.append(
-                say("no gang {q} (gangs: {gs})", "aucun gang {q} (gangs : {gs})", q=quote(gang), gs=join(gmap.gangs))
-            )
+            result.issues.append(say("no gang {q} (gangs: {gs})", q=quote(gang), gs=join(gmap.gangs)))
             return
         result.gang = g.key
         if result.header_gang is not None and result.header_gang != g.key:
             result.issues.append(
                 say(
                     "the file says gang: {h}, but these orders are read for {g}",
-                    "le fichier indique le gang {h}, mais ces ordres sont lus pour {g}",
                     h=result.header_gang,
                     g=g.key,
                 )
@@ -528,7 +505,6 @@ def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None,
         result.issues.append(
             say(
                 "no gang: add a line 'gang: NAME' (gangs: {gs})",
-                "aucun gang : ajoutez une ligne « gang: NOM » (gangs : {gs})",
                 gs=join(gmap.gangs),
             )
         )
@@ -536,7 +512,6 @@ def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None,
         result.issues.append(
             say(
                 "these orders say turn {h}, but the turn being played is {t}",
-                "ces ordres indiquent le tour {h}, mais le tour en cours est {t}",
                 h=result.header_turn,
                 t=st.turn,
             )
@@ -569,9 +544,9 @@ def _validate(
         before = slots.get(key)
         if before is not None:
             before.status = REPLACED
-            before.reason = say("replaced by line {n}", "remplacé par la ligne {n}", n=line.number)
+            before.reason = say("replaced by line {n}", n=line.number)
             before.notes.clear()
-            line.notes.insert(0, say("replaces line {n}", "remplace la ligne {n}", n=before.number))
+            line.notes.insert(0, say("replaces line {n}", n=before.number))
         slots[key] = line
 
     # A disbanded unit takes no other order (R17: disbanding comes first).
@@ -582,7 +557,6 @@ def _validate(
             line.status = REJECTED
             line.reason = say(
                 "{u} is disbanded (line {n}): a disbanded unit takes no other order",
-                "{u} est licenciée (ligne {n}) : une unité licenciée ne reçoit pas d'autre ordre",
                 u=ref.text(),
                 n=disbanded[ref].number,
             )
@@ -627,9 +601,9 @@ def _validate(
             continue
         counted = unit_lines.get(ref)
         if counted is not None:
-            line.notes.append(say("{u} follows line {n}", "{u} suit la ligne {n}", u=ref.text(), n=counted.number))
+            line.notes.append(say("{u} follows line {n}", u=ref.text(), n=counted.number))
         else:
-            line.notes.append(say("{u} holds (R12)", "{u} tient sa position (R12)", u=ref.text()))
+            line.notes.append(say("{u} holds (R12)", u=ref.text()))
 
     result.money = money_summary(
         st,
@@ -698,14 +672,12 @@ def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap, st: Gam
             if n is None:
                 note = say(
                     "{t} has no order '{w}' in this file: this order will not help it",
-                    "{t} n'a pas l'ordre « {w} » dans ce fichier : cet ordre ne l'aidera pas",
                     t=target.text(),
                     w=spoken(want),
                 )
             else:
                 note = say(
                     "{t}'s own order (line {n}) is not '{w}': this order will not help it",
-                    "l'ordre de {t} (ligne {n}) n'est pas « {w} » : cet ordre ne l'aidera pas",
                     t=target.text(),
                     n=n,
                     w=spoken(want),
@@ -719,7 +691,6 @@ def _cross_notes(unit_lines: Mapping[UnitRef, OrderLine], gmap: GameMap, st: Gam
                     line.notes.append(
                         say(
                             "your {c} is not ordered '{w}': it will not carry {u}",
-                            "votre {c} n'a pas l'ordre « {w} » : elle ne transportera pas {u}",
                             c=carrier.text(),
                             w=spoken(wanted),
                             u=ref.text(),

@@ -8,10 +8,18 @@ with the standard library):
 A sentence is extracted from the calls that write one: ``s("...")`` in the
 explainer of outcomes (``moonshine.outcome``), ``say("...", ...)`` and
 ``no("...", ...)`` for a message (``moonshine.text.Message``), ``translate(lang,
-"...")``, and the classic rules' ``PROBLEMS``. A ``say`` or ``no`` call still giving its French beside the English fills
-that sentence's translation when the catalogue has none. ``update`` never removes a
-translation a person wrote; it drops sentences no longer in the code. The
-catalogues name no source lines: an edit elsewhere in the code leaves them as they are."""
+"...")``, the classic rules' ``PROBLEMS``, and every module-level dict annotated
+``Catalogue`` (``moonshine.text``: key -> English, or (singular, plural)), whose keys
+become the entries' ``msgctxt``. The code holds the English only: every other language
+is its ``.po``. ``update`` never removes a translation a person wrote; it drops
+sentences no longer in the code, and adds new ones untranslated (a sentence without a
+translation is shown in English). The catalogues name no source lines: an edit
+elsewhere in the code leaves them as they are.
+
+Adding a language: ``python scripts/catalogue.py new LANG`` writes
+``moonshine/locale/LANG/LC_MESSAGES/moonshine.po`` with every sentence untranslated
+and its header (``Plural-Forms`` from the language's rules); translate it, then
+``compile``. See README.md, "Adding a language"."""
 
 from __future__ import annotations
 
@@ -36,7 +44,7 @@ LOCALE = PACKAGE / "locale"
 DOMAIN = "moonshine"
 ISSUES = "the issues of the moonshine repository"  # no public address yet
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
-KEYWORDS = {"s": None, "say": None, "no": None, "sentence": None, "translate": (2,), "gettext": None}
+KEYWORDS = {"s": None, "say": None, "no": None, "_no": None, "sentence": None, "translate": (2,), "gettext": None}
 
 
 def sources() -> list[Path]:
@@ -58,7 +66,7 @@ def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
             if isinstance(message, str) and message.strip() and not KEY.fullmatch(message):
                 yield None, message, rel, lineno
         yield from keyed(path)
-    for en, _, rel, lineno in problems():
+    for en, rel, lineno in problems():
         yield None, en, rel, lineno
 
 
@@ -87,42 +95,15 @@ def keyed(path: Path) -> Iterator[tuple[str | None, MsgId, str, int]]:
                 raise SystemExit(f"{rel}:{v.lineno}: {key!r}: expected an English text or (singular, plural)")
 
 
-def problems() -> Iterator[tuple[str, str, str, int]]:
-    """The classic rules' problems (``PROBLEMS``: key -> {"en": ..., "fr": ...}), whose
-    English is a message's key once stored in a results file: (en, fr, file, line)."""
+def problems() -> Iterator[tuple[str, str, int]]:
+    """The classic rules' problems (``PROBLEMS``: key -> English), whose English is a
+    message's key once stored in a results file: (en, file, line)."""
     path = PACKAGE / "classic" / "rules.py"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.AnnAssign | ast.Assign):
-            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
-            if not any(isinstance(t, ast.Name) and t.id == "PROBLEMS" for t in targets):
-                continue
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "PROBLEMS":
             assert isinstance(node.value, ast.Dict)
             for entry in node.value.values:
-                assert isinstance(entry, ast.Dict)
-                pair = {
-                    k.value: v.value
-                    for k, v in zip(entry.keys, entry.values, strict=True)
-                    if isinstance(k, ast.Constant) and isinstance(v, ast.Constant)
-                }
-                yield str(pair["en"]), str(pair.get("fr", "")), path.relative_to(ROOT).as_posix(), entry.lineno
-
-
-def code_french() -> dict[str, str]:
-    """The French the code itself still gives beside the English (``say(en, fr)``)."""
-    found: dict[str, str] = {en: fr for en, fr, _, _ in problems() if fr}
-    for path in sources():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                not isinstance(node, ast.Call)
-                or not isinstance(node.func, ast.Name)
-                or node.func.id not in ("say", "no")
-            ):
-                continue
-            args = node.args[:2]
-            if len(args) == 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
-                en, fr = (str(a.value) for a in args if isinstance(a, ast.Constant))
-                found.setdefault(en, fr)
-    return found
+                yield str(ast.literal_eval(entry)), path.relative_to(ROOT).as_posix(), entry.lineno
 
 
 def template() -> Catalog:
@@ -199,7 +180,6 @@ def po_bytes(language: str) -> bytes:
     code, sorted, with its translation, and no source locations (so that moving code
     about leaves the catalogue unchanged); its header's dates are kept."""
     pot = template()
-    french = code_french()
     old = read(language)
     new = header(language, old)
     for m in pot:
@@ -212,8 +192,6 @@ def po_bytes(language: str) -> bytes:
             string = tuple(kept.string) if plural and kept is not None else ("",) * new.num_plurals
         else:
             string = str(kept.string) if kept is not None and isinstance(kept.string, str) else ""
-            if not string and language == "fr" and m.context is None:
-                string = french.get(str(m.id), "")
         new.add(m.id, string, context=m.context)
     buf = io.BytesIO()
     write_po(buf, new, width=0, no_location=True, omit_header=False, sort_output=True)

@@ -28,7 +28,7 @@ from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void
 from moonshine.records import dataclass, field
 from moonshine.resolver import Act, Rulebook
-from moonshine.text import Message, say
+from moonshine.text import Choices, Message, gettext_for, say
 
 CLASSIC = Rulebook(
     strengths=MappingProxyType({"A": 1, "F": 1}),
@@ -42,128 +42,56 @@ MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 
 # -- what is wrong with an order: a value, worded in each language from one catalogue ------
 
-# key -> {language: template}; the templates' fields are the Problem's values (a tuple of
-# coasts is joined with "or" / "ou").
-PROBLEMS: dict[str, dict[str, str]] = {
-    "no_province": {"en": "no province {prov} on the map", "fr": "pas de province {prov} sur la carte"},
-    "already_there": {"en": "{unit} is already in {prov}", "fr": "{unit} est déjà en {prov}"},
-    "army_sea": {"en": "an army cannot enter the sea ({name})", "fr": "une armée ne peut pas entrer en mer ({name})"},
-    "no_convoy_chain": {
-        "en": "no chain of fleets at sea could convoy it from {origin} to {prov}",
-        "fr": "aucune chaîne de flottes en mer ne peut la convoyer de {origin} à {prov}",
-    },
-    "not_next": {
-        "en": "{prov} is not next to {origin}, and no chain of fleets at sea could convoy it there",
-        "fr": "{prov} n'est pas voisine de {origin}, et aucune chaîne de flottes en mer ne peut l'y convoyer",
-    },
-    "only_armies_convoyed": {"en": "only armies can be convoyed", "fr": "seules les armées peuvent être convoyées"},
-    "no_coast": {"en": "{prov} has no coast {coast}", "fr": "{prov} n'a pas de côte {coast}"},
-    "fleet_cannot_reach": {
-        "en": "a fleet in {region} cannot reach {prov}",
-        "fr": "une flotte en {region} ne peut pas atteindre {prov}",
-    },
-    "fleet_inland": {
-        "en": "a fleet cannot enter the inland province {name}",
-        "fr": "une flotte ne peut pas entrer dans la province intérieure {name}",
-    },
-    "coast_needed": {
-        "en": "the coast of {prov} must be given ({coasts})",
-        "fr": "il faut préciser la côte de {prov} ({coasts})",
-    },
-    "no_unit_to_support": {"en": "there is no unit in {prov} to support", "fr": "aucune unité à soutenir en {prov}"},
-    "support_itself": {"en": "a unit cannot support itself", "fr": "une unité ne peut pas se soutenir elle-même"},
-    "cannot_support_there": {
-        "en": "{unit} could not move to {prov}, so it cannot support there",
-        "fr": "{unit} ne pourrait pas aller en {prov}, elle ne peut donc pas y soutenir",
-    },
-    "support_into_own": {
-        "en": "a unit cannot support a move into its own province {prov}",
-        "fr": "une unité ne peut pas soutenir un mouvement vers sa propre province {prov}",
-    },
-    "move_to_own": {
-        "en": "{prov} cannot move to its own province",
-        "fr": "{prov} ne peut pas aller dans sa propre province",
-    },
-    "supported_army_sea": {
-        "en": "the army in {prov} cannot enter the sea",
-        "fr": "l'armée en {prov} ne peut pas entrer en mer",
-    },
-    "supported_army_cannot_reach": {
-        "en": "the army in {origin} could not reach {prov}, even by convoy (without this unit)",
-        "fr": "l'armée en {origin} ne pourrait pas atteindre {prov}, même par convoi (sans cette unité)",
-    },
-    "supported_fleet_cannot_reach": {
-        "en": "the fleet in {region} cannot reach {prov}",
-        "fr": "la flotte en {region} ne peut pas atteindre {prov}",
-    },
-    "convoy_at_sea": {"en": "only a fleet at sea can convoy", "fr": "seule une flotte en mer peut convoyer"},
-    "no_unit_to_convoy": {"en": "there is no unit in {prov} to convoy", "fr": "aucune unité à convoyer en {prov}"},
-    "no_convoy_route": {
-        "en": "the fleet is on no convoy route from {origin} to {prov}",
-        "fr": "la flotte n'est sur aucune route de convoi de {origin} à {prov}",
-    },
-    "not_movement_phase": {
-        "en": "{order} is not an order of the movement phase",
-        "fr": "{order} n'est pas un ordre de la phase de mouvement",
-    },
-    "not_movement": {"en": "{order} is not a movement order", "fr": "{order} n'est pas un ordre de mouvement"},
-    "not_retreat": {
-        "en": "{order} is not a retreat or a disband; only those exist in the retreat phase",
-        "fr": "{order} n'est ni une retraite ni une dissolution, seuls ordres de la phase de retraite",
-    },
-    "not_adjustment": {
-        "en": "{order} is not an adjustment order (build, disband or waive)",
-        "fr": "{order} n'est pas un ordre d'ajustement (construction, dissolution ou renonciation)",
-    },
-    "several_orders": {
-        "en": "several different orders for this unit: {orders}",
-        "fr": "plusieurs ordres différents pour cette unité : {orders}",
-    },
-    "army_cannot_move": {
-        "en": "an army in {region} cannot move to {prov}",
-        "fr": "une armée en {region} ne peut pas aller en {prov}",
-    },
-    "occupied": {"en": "{prov} is occupied", "fr": "{prov} est occupée"},
-    "attacker_came_from": {"en": "the attacker came from {prov}", "fr": "l'attaquant venait de {prov}"},
-    "standoff": {"en": "{prov} was left empty by a standoff", "fr": "{prov} est restée vide après un affrontement"},
-    "retreat_by_convoy": {"en": "a retreat cannot go by convoy", "fr": "une retraite ne peut pas passer par convoi"},
-    "no_unit": {"en": "there is no unit in {prov}", "fr": "il n'y a pas d'unité en {prov}"},
-    "not_yours": {"en": "the unit in {prov} is {whose}'s", "fr": "l'unité en {prov} appartient à : {whose}"},
-    "no_dislodged": {
-        "en": "no dislodged unit of this power in {prov}",
-        "fr": "aucune unité délogée de cette puissance en {prov}",
-    },
-    "not_home": {
-        "en": "{prov} is not a home supply centre of {power}",
-        "fr": "{prov} n'est pas un centre d'origine de : {power}",
-    },
-    "not_owned": {"en": "{power} does not own {prov} now", "fr": "{power} ne possède pas {prov} à présent"},
-    "not_empty": {"en": "{prov} is not empty", "fr": "{prov} n'est pas vide"},
-    "build_fleet_inland": {
-        "en": "a fleet cannot be built in the inland province {name}",
-        "fr": "une flotte ne peut pas être construite dans la province intérieure {name}",
-    },
-    "build_coast_needed": {"en": "the coast must be given ({coasts})", "fr": "il faut préciser la côte ({coasts})"},
-    "no_build": {
-        "en": "no build: {power} has {centres} centres for {units} units",
-        "fr": "pas de construction : {power} a {centres} centres pour {units} unités",
-    },
-    "no_build_left": {
-        "en": "no build left: {power} may build {n}",
-        "fr": "plus de construction possible : {power} peut construire {n}",
-    },
-    "no_disband": {
-        "en": "no disband due: {power} has {centres} centres for {units} units",
-        "fr": "aucune dissolution due : {power} a {centres} centres pour {units} unités",
-    },
-    "no_disband_left": {
-        "en": "no disband left: {power} must disband {n}",
-        "fr": "plus de dissolution due : {power} doit dissoudre {n}",
-    },
-    "already_disbanded": {"en": "{unit} is already disbanded", "fr": "{unit} est déjà dissoute"},
-    "no_power_unit": {"en": "no unit of {power} in {prov}", "fr": "aucune unité de {power} en {prov}"},
+# key -> the English template, a sentence of the gettext catalogue (its translations are the
+# catalogues'); the templates' fields are the Problem's values (a tuple of coasts is
+# joined with "or").
+PROBLEMS: dict[str, str] = {
+    "no_province": "no province {prov} on the map",
+    "already_there": "{unit} is already in {prov}",
+    "army_sea": "an army cannot enter the sea ({name})",
+    "no_convoy_chain": "no chain of fleets at sea could convoy it from {origin} to {prov}",
+    "not_next": "{prov} is not next to {origin}, and no chain of fleets at sea could convoy it there",
+    "only_armies_convoyed": "only armies can be convoyed",
+    "no_coast": "{prov} has no coast {coast}",
+    "fleet_cannot_reach": "a fleet in {region} cannot reach {prov}",
+    "fleet_inland": "a fleet cannot enter the inland province {name}",
+    "coast_needed": "the coast of {prov} must be given ({coasts})",
+    "no_unit_to_support": "there is no unit in {prov} to support",
+    "support_itself": "a unit cannot support itself",
+    "cannot_support_there": "{unit} could not move to {prov}, so it cannot support there",
+    "support_into_own": "a unit cannot support a move into its own province {prov}",
+    "move_to_own": "{prov} cannot move to its own province",
+    "supported_army_sea": "the army in {prov} cannot enter the sea",
+    "supported_army_cannot_reach": "the army in {origin} could not reach {prov}, even by convoy (without this unit)",
+    "supported_fleet_cannot_reach": "the fleet in {region} cannot reach {prov}",
+    "convoy_at_sea": "only a fleet at sea can convoy",
+    "no_unit_to_convoy": "there is no unit in {prov} to convoy",
+    "no_convoy_route": "the fleet is on no convoy route from {origin} to {prov}",
+    "not_movement_phase": "{order} is not an order of the movement phase",
+    "not_movement": "{order} is not a movement order",
+    "not_retreat": "{order} is not a retreat or a disband; only those exist in the retreat phase",
+    "not_adjustment": "{order} is not an adjustment order (build, disband or waive)",
+    "several_orders": "several different orders for this unit: {orders}",
+    "army_cannot_move": "an army in {region} cannot move to {prov}",
+    "occupied": "{prov} is occupied",
+    "attacker_came_from": "the attacker came from {prov}",
+    "standoff": "{prov} was left empty by a standoff",
+    "retreat_by_convoy": "a retreat cannot go by convoy",
+    "no_unit": "there is no unit in {prov}",
+    "not_yours": "the unit in {prov} is {whose}'s",
+    "no_dislodged": "no dislodged unit of this power in {prov}",
+    "not_home": "{prov} is not a home supply centre of {power}",
+    "not_owned": "{power} does not own {prov} now",
+    "not_empty": "{prov} is not empty",
+    "build_fleet_inland": "a fleet cannot be built in the inland province {name}",
+    "build_coast_needed": "the coast must be given ({coasts})",
+    "no_build": "no build: {power} has {centres} centres for {units} units",
+    "no_build_left": "no build left: {power} may build {n}",
+    "no_disband": "no disband due: {power} has {centres} centres for {units} units",
+    "no_disband_left": "no disband left: {power} must disband {n}",
+    "already_disbanded": "{unit} is already disbanded",
+    "no_power_unit": "no unit of {power} in {prov}",
 }
-_OR = {"en": " or ", "fr": " ou "}
 
 
 @dataclass(frozen=True)
@@ -181,8 +109,8 @@ class Problem:
         object.__setattr__(self, "values", tuple(sorted(values.items())))
 
     def text(self, language: str = "en") -> str:
-        template = PROBLEMS[self.key].get(language) or PROBLEMS[self.key]["en"]
-        words = {k: _OR.get(language, " or ").join(v) if isinstance(v, tuple) else v for k, v in self.values}
+        template = gettext_for(language)(PROBLEMS[self.key])
+        words = {k: Choices(v).text(language) if isinstance(v, tuple) else v for k, v in self.values}
         if isinstance(words.get("order"), str):  # an order, in the reader's notation
             words["order"] = _in_notation(str(words["order"]), language)
         return template.format(**words)
@@ -197,13 +125,23 @@ class Problem:
         def value(v: str | int | tuple[str, ...]) -> object:
             if not isinstance(v, tuple) or len(v) < 2:
                 return " or ".join(v) if isinstance(v, tuple) else v
-            return say("{a} or {b}", "{a} ou {b}", a=", ".join(v[:-1]), b=v[-1])
+            return say("{a} or {b}", a=", ".join(v[:-1]), b=v[-1])
 
         def order(v: str | int | tuple[str, ...]) -> object:
-            return Message(str(v), _in_notation(str(v), "fr")) if isinstance(v, str) else value(v)
+            return OrderText(str(v)) if isinstance(v, str) else value(v)
 
-        t = PROBLEMS[self.key]
-        return Message(t["en"], t["fr"], tuple((k, order(v) if k == "order" else value(v)) for k, v in self.values))
+        return Message(PROBLEMS[self.key], tuple((k, order(v) if k == "order" else value(v)) for k, v in self.values))
+
+
+@dataclass(frozen=True)
+class OrderText:
+    """An order's standard text inside a sentence, written in the notation of the
+    sentence's language (a ``moonshine.text.Localized`` value)."""
+
+    order: str
+
+    def text(self, language: str = "en") -> str:
+        return _in_notation(self.order, language)
 
 
 def _in_notation(text: str, language: str) -> str:
