@@ -13,112 +13,74 @@ import textwrap
 
 from moonshine import receipts
 from moonshine.geo import GameMap
-from moonshine.i18n import money_text, semicolon, the_turn
+from moonshine.i18n import money_text, semicolon
+from moonshine.mailtext import sentence_turn
 from moonshine.orders import notation
 from moonshine.parser import PasswordHeader, join, printable, unquote
 from moonshine.state import GameState
+from moonshine.text import Catalogue, keyed, languages
 from moonshine.validate import ACCEPTED, HEADER, REJECTED, REPLACED, GangOrders, MoneySummary, OrderLine
 
 WIDTH = 78
 _INDENT = " " * 11
 
-_LABELS: dict[str, tuple[str, str]] = {
-    "title": ("Moonshine: orders for {turn}", "Moonshine : ordres pour {turn}"),
-    "gang": ("Gang: {name} ({key})", "Gang : {name} ({key})"),
-    "no_gang": ("Gang: unknown", "Gang : inconnu"),
-    "file": ("File: {source}", "Fichier : {source}"),
-    "password": ("Password: given", "Mot de passe : fourni"),
-    "password_line": ("password: ****", "mot de passe : ****"),
-    "receipt": (
-        "Receipt: {receipt} (your report after the turn lists the orders it covers and how to check it)",
-        "Reçu : {receipt} (votre rapport après le tour donne les ordres qu'il couvre et comment le vérifier)",
+_LABELS: Catalogue = {
+    "ack.title": "Moonshine: orders for {turn}",
+    "ack.gang": "Gang: {name} ({key})",
+    "ack.no_gang": "Gang: unknown",
+    "ack.file": "File: {source}",
+    "ack.password": "Password: given",
+    "ack.password_line": "password: ****",
+    "ack.receipt": "Receipt: {receipt} (your report after the turn lists the orders it covers and how to check it)",
+    "ack.signature": "line {n}: {text}",
+    "ack.problems": "PROBLEMS",
+    "ack.orders": "ORDERS AS UNDERSTOOD",
+    "ack.no_orders": "No orders in this file: your units hold, the most you can is sold, no bribe (R12).",
+    "ack.line": "line",
+    "ack.accepted": "accepted",
+    "ack.rejected": "REJECTED",
+    "ack.replaced": "replaced",
+    "ack.header": "noted",
+    "ack.wrote": "you wrote: {text}",
+    "ack.hint": "hint: {text}",
+    "ack.note": "note: {text}",
+    "ack.units": "UNITS",
+    "ack.unordered": "Without a valid order, these units hold: {units}",
+    "ack.all_ordered": "Every unit of yours has an order.",
+    "ack.arrested": "Arrested this turn (no orders; back next turn, R22): {units}",
+    "ack.economy": "SALES AND STORAGE",
+    "ack.sell": "Sell: {n} crates (at most what you hold and your territory absorbs, R15)",
+    "ack.sell_max": "Sell: no sell order, the most you can is sold (R15)",
+    "ack.store": "Store: {w}, then your other warehouses in map order (R16)",
+    "ack.store_default": "Store: your warehouses in map order (R16)",
+    "ack.money": "MONEY (R17)",
+    "ack.cash": "cash at the start of the turn",
+    "ack.upkeep": "upkeep: {n} units x $2",
+    "ack.recruits": "recruits: {n} x $2",
+    "ack.bribes": "bribes",
+    "ack.bribe": "  bribe {s}",
+    "ack.total": "total to pay",
+    "ack.left": "left (sales are paid at the end of the turn)",
+    "ack.short": "WARNING: these orders need {x} more than your cash. R17 will:",
+    "ack.cancel": "cancel {o} (line {n})",
+    "ack.cut": "cut {o} (line {n}) to {a}",
+    "ack.unpaid": "disband {n} unit(s) for unpaid upkeep, the most recently recruited first: {u}",
+    "ack.unpaid_arrested": "arrested",
+    "ack.summary": "SUMMARY",
+    "ack.counts": "{lines} order line(s): {a} accepted, {r} rejected, {p} replaced.",
+    "ack.all_good": "All your orders are accepted.",
+    "ack.fix": (
+        "Rejected orders are not carried out (a unit whose order is rejected holds). To change your orders, "
+        "send a complete new file before the deadline: the latest one replaces the earlier ones (R12)."
     ),
-    "signature": ("line {n}: {text}", "ligne {n} : {text}"),
-    "problems": ("PROBLEMS", "PROBLÈMES"),
-    "orders": ("ORDERS AS UNDERSTOOD", "ORDRES TELS QUE COMPRIS"),
-    "no_orders": (
-        "No orders in this file: your units hold, the most you can is sold, no bribe (R12).",
-        "Aucun ordre dans ce fichier : vos unités tiennent, le maximum est vendu, aucun pot-de-vin (R12).",
-    ),
-    "line": ("line", "ligne"),
-    ACCEPTED: ("accepted", "accepté"),
-    REJECTED: ("REJECTED", "REJETÉ"),
-    REPLACED: ("replaced", "remplacé"),
-    HEADER: ("noted", "noté"),
-    "wrote": ("you wrote: {text}", "vous avez écrit : {text}"),
-    "hint": ("hint: {text}", "conseil : {text}"),
-    "note": ("note: {text}", "remarque : {text}"),
-    "units": ("UNITS", "UNITÉS"),
-    "unordered": (
-        "Without a valid order, these units hold: {units}",
-        "Sans ordre valable, ces unités tiennent leur position : {units}",
-    ),
-    "all_ordered": ("Every unit of yours has an order.", "Chacune de vos unités a un ordre."),
-    "arrested": (
-        "Arrested this turn (no orders; back next turn, R22): {units}",
-        "Arrêtées à ce tour (pas d'ordre ; retour au tour suivant, R22) : {units}",
-    ),
-    "economy": ("SALES AND STORAGE", "VENTES ET STOCKAGE"),
-    "sell": (
-        "Sell: {n} crates (at most what you hold and your territory absorbs, R15)",
-        "Vente : {n} caisses (au plus ce que vous détenez et ce que votre territoire consomme, R15)",
-    ),
-    "sell_max": (
-        "Sell: no sell order, the most you can is sold (R15)",
-        "Vente : pas d'ordre de vente, le maximum possible est vendu (R15)",
-    ),
-    "store": (
-        "Store: {w}, then your other warehouses in map order (R16)",
-        "Stockage : {w}, puis vos autres entrepôts dans l'ordre de la carte (R16)",
-    ),
-    "store_default": (
-        "Store: your warehouses in map order (R16)",
-        "Stockage : vos entrepôts dans l'ordre de la carte (R16)",
-    ),
-    "money": ("MONEY (R17)", "ARGENT (R17)"),
-    "cash": ("cash at the start of the turn", "argent au début du tour"),
-    "upkeep": ("upkeep: {n} units x $2", "entretien : {n} unités x 2 $"),
-    "recruits": ("recruits: {n} x $2", "recrutements : {n} x 2 $"),
-    "bribes": ("bribes", "pots-de-vin"),
-    "bribe": ("  bribe {s}", "  pot-de-vin {s}"),
-    "total": ("total to pay", "total à payer"),
-    "left": ("left (sales are paid at the end of the turn)", "reste (les ventes sont payées en fin de tour)"),
-    "short": (
-        "WARNING: these orders need {x} more than your cash. R17 will:",
-        "ATTENTION : ces ordres demandent {x} de plus que votre argent. R17 va :",
-    ),
-    "cancel": ("cancel {o} (line {n})", "annuler « {o} » (ligne {n})"),
-    "cut": ("cut {o} (line {n}) to {a}", "réduire « {o} » (ligne {n}) à {a}"),
-    "unpaid": (
-        "disband {n} unit(s) for unpaid upkeep, the most recently recruited first: {u}",
-        "licencier {n} unité(s) faute d'entretien payé, les plus récemment recrutées d'abord : {u}",
-    ),
-    "unpaid_arrested": ("arrested", "arrêtée"),
-    "summary": ("SUMMARY", "BILAN"),
-    "counts": (
-        "{lines} order line(s): {a} accepted, {r} rejected, {p} replaced.",
-        "{lines} ligne(s) d'ordres : {a} acceptée(s), {r} rejetée(s), {p} remplacée(s).",
-    ),
-    "all_good": ("All your orders are accepted.", "Tous vos ordres sont acceptés."),
-    "fix": (
-        "Rejected orders are not carried out (a unit whose order is rejected holds). "
-        "To change your orders, send a complete new file before the deadline: "
-        "the latest one replaces the earlier ones (R12).",
-        "Un ordre rejeté n'est pas exécuté (une unité dont l'ordre est rejeté tient sa position). "
-        "Pour changer vos ordres, envoyez un nouveau fichier complet avant la date limite : "
-        "le dernier reçu remplace les précédents (R12).",
-    ),
-    "resend": (
-        "You may send a complete new file before the deadline: the latest one replaces the earlier ones (R12).",
-        "Vous pouvez envoyer un nouveau fichier complet avant la date limite : "
-        "le dernier reçu remplace les précédents (R12).",
+    "ack.resend": (
+        "You may send a complete new file before the deadline: the latest one replaces the earlier ones (R12)."
     ),
 }
 
 
 def _t(label: str, language: str, /, **params: object) -> str:
-    en, fr = _LABELS[label]
-    return (fr if language == "fr" else en).format(**params)
+    return keyed(language, _LABELS, f"ack.{label}").format(**params)
 
 
 _UNIT = re.compile(r"\b([LH]) ([A-Z]{3})\b")
@@ -210,8 +172,8 @@ def acknowledgement(
 ) -> str:
     """The plain-text reply to an orders file, in ``language`` ("en" or "fr"). With
     the game's secret ``seed``, it ends with the receipt of the recorded orders."""
-    lang = "fr" if language == "fr" else "en"
-    turn = the_turn(lang, orders.turn) if lang == "fr" else orders.turn  # English keeps the turn's name (R25)
+    lang = language if language in languages() else "en"
+    turn = sentence_turn(lang, orders.turn)  # English keeps the turn's name (R25)
     out: list[str] = [_t("title", lang, turn=turn)]
     if orders.gang is not None and orders.gang in gmap.gangs:
         out.append(_t("gang", lang, name=gmap.gangs[orders.gang].name, key=orders.gang))

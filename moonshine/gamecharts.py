@@ -9,25 +9,20 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from moonshine import charts
+from moonshine.text import Catalogue, keyed
 from moonshine.turns import Turn
 
 if TYPE_CHECKING:
     from moonshine.gamedir import Game
 
 # The charts' own words (their titles, the VP target's label, the price's series).
-WORDS = {
-    "en": {
-        "vp": "Victory points",
-        "vp_goal": "{vp} VP win",
-        "price": "Price of a crate of alcohol",
-        "price_series": "Price",
-    },
-    "fr": {
-        "vp": "Points de victoire",
-        "vp_goal": "{vp} PV gagnent",
-        "price": "Prix d'une caisse d'alcool",
-        "price_series": "Prix",
-    },
+WORDS: Catalogue = {
+    "charts.axis.spring": "S",  # a turn on a chart's axis: S24, A24
+    "charts.axis.autumn": "A",
+    "charts.vp": "Victory points",
+    "charts.vp_goal": "{vp} VP win",
+    "charts.price": "Price of a crate of alcohol",
+    "charts.price_series": "Price",
 }
 
 
@@ -36,7 +31,7 @@ def game_charts(
 ) -> tuple[charts.Chart, charts.Chart]:
     """The charts of the game so far: victory points per gang, and the price of a
     crate, at each of ``turns`` (``vp`` and ``prices`` one per turn)."""
-    words = WORDS[language]
+    words = {key.removeprefix("charts."): keyed(language, WORDS, key) for key in WORDS if "axis" not in key}
     labels = [_short(t, language) for t in turns]
     gangs = {k: (g.name, g.colour) for k, g in game.map.gangs.items()}
     vp_chart = charts.vp_chart(
@@ -53,5 +48,5 @@ def game_charts(
 def _short(turn: str, language: str) -> str:
     """``S24`` / ``A24`` (``P24`` / ``A24`` in French) for a chart's axis."""
     t = Turn.parse(turn)
-    first = {"en": {"spring": "S", "autumn": "A"}, "fr": {"spring": "P", "autumn": "A"}}[language][t.season]
+    first = keyed(language, WORDS, f"charts.axis.{t.season}")
     return f"{first}{t.year % 100:02d}"

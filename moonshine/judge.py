@@ -49,6 +49,7 @@ from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, is_git_repo, p
 from moonshine.gamelock import game_lock
 from moonshine.journal import recover, transaction
 from moonshine.schedule import Schedule, parse_schedule
+from moonshine.text import Catalogue, keyed, languages
 
 RECORD = "judge.yaml"
 ABSENCES = "absences.yaml"  # moonshine.absence.FILE
@@ -436,35 +437,20 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str) -> None:
 
 # -- reminders -------------------------------------------------------------------------------------
 
-REMIND = {
-    "subject": {
-        "en": "{prefix} Reminder: {turn}, orders for {gang}",
-        "fr": "{prefix} Rappel : {turn}, ordres de {gang}",
-    },
-    "missing": {
-        "en": "The judge has no orders from {gang} for {turn} yet.",
-        "fr": "L'arbitre n'a encore reçu aucun ordre de {gang} pour {turn}.",
-    },
-    "rejected": {
-        "en": "Your orders for {turn} have {n} rejected line(s): those units hold unless you send a corrected "
-        "complete file (the acknowledgement you received names each line and why).",
-        "fr": "Vos ordres pour {turn} ont {n} ligne(s) rejetée(s) : ces unités tiennent sauf si vous envoyez un "
-        "fichier complet corrigé (l'accusé de réception nomme chaque ligne et la raison).",
-    },
-    "deadline": {
-        "en": "The deadline is {due} ({left}).",
-        "fr": "La date limite est le {due} ({left}).",
-    },
-    "grace": {
-        "en": "Whoever has sent no orders by then gets {grace} more; after that their units hold.",
-        "fr": "Qui n'a pas envoyé d'ordres à cette heure a encore {grace} ; ensuite ses unités tiennent.",
-    },
+REMIND: Catalogue = {
+    "judge.remind.subject": "{prefix} Reminder: {turn}, orders for {gang}",
+    "judge.remind.missing": "The judge has no orders from {gang} for {turn} yet.",
+    "judge.remind.rejected": (
+        "Your orders for {turn} have {n} rejected line(s): those units hold unless you send a corrected "
+        "complete file (the acknowledgement you received names each line and why)."
+    ),
+    "judge.remind.deadline": "The deadline is {due} ({left}).",
+    "judge.remind.grace": "Whoever has sent no orders by then gets {grace} more; after that their units hold.",
 }
 
 
 def _say(lang: str, key: str, **fields: object) -> str:
-    texts = REMIND[key]
-    return texts.get(lang, texts["en"]).format(**fields)
+    return keyed(lang if lang in languages() else "en", REMIND, f"judge.remind.{key}").format(**fields)
 
 
 def remind(p: Pass, schedule: Schedule, turn: str) -> None:

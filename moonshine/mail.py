@@ -50,6 +50,7 @@ from moonshine.mailtext import describe_time_left as describe_time_left
 from moonshine.mailtext import fmt_time as fmt_time
 from moonshine.mailtext import subject_turn, text
 from moonshine.records import dataclass, field
+from moonshine.text import Catalogue, keyed
 
 DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
 SECURITIES = ("starttls", "tls", "none")
@@ -374,7 +375,7 @@ def _report_message(
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
     lines = [lead] if lead else []
     if earlier and msg_id not in earlier:
-        mark, line = CORRECTED.get(cfg.language, CORRECTED["en"])
+        mark, line = (keyed(cfg.language, CORRECTED, f"mail.corrected.{k}") for k in ("mark", "line"))
         subject = f"{mark} {subject}"
         lines.insert(0, line)
     for line in reversed(lines):
@@ -399,9 +400,9 @@ def _report_message(
 
 
 # A report mailed again after the turn was adjudicated again (rollback): subject mark, first line.
-CORRECTED = {
-    "en": ("[corrected]", "CORRECTED: this report replaces the one mailed earlier for this turn."),
-    "fr": ("[corrigé]", "CORRIGÉ : ce rapport remplace celui envoyé plus tôt pour ce tour."),
+CORRECTED: Catalogue = {
+    "mail.corrected.mark": "[corrected]",
+    "mail.corrected.line": "CORRECTED: this report replaces the one mailed earlier for this turn.",
 }
 
 

@@ -27,10 +27,10 @@ from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.geometry import Shape, load_geometry
 from moonshine.records import dataclass
 from moonshine.state import GameState, Unit
+from moonshine.text import Catalogue, keyed, languages
 from moonshine.turns import Turn
 
 ARROW_KINDS = ("move", "support", "transport", "assault", "retreat")
-LANGUAGES = ("en", "fr")
 
 
 class PictureError(MoonshineError, ValueError):
@@ -78,61 +78,32 @@ class Dislodged:
 
 # -- words ------------------------------------------------------------------------------
 
-_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "gangs": "Gangs",
-        "neutral": "neutral",
-        "units": "Units",
-        "H": "henchman (H)",
-        "L": "delivery man (L)",
-        "districts": "Districts",
-        "supply": "supply zone",
-        "speakeasy": "speakeasy",
-        "warehouse": "warehouse",
-        "station": "police station",
-        "corrupted": "station corrupted (gang colour)",
-        "raid": "raided this turn",
-        "orders": "Orders",
-        "move": "move",
-        "support": "support",
-        "transport": "transport",
-        "assault": "assault on a station",
-        "retreat": "retreat",
-        "failed": "failed (any order)",
-        "hold_support": "support to a unit that holds",
-        "dislodged": "dislodged (crossed: disbanded)",
-        "lake": "Lake Michigan",
-        "badge": "RAID",
-        "spring": "Spring",
-        "autumn": "Autumn",
-    },
-    "fr": {
-        "gangs": "Gangs",
-        "neutral": "neutre",
-        "units": "Unités",
-        "H": "homme de main (H)",
-        "L": "livreur (L)",
-        "districts": "Quartiers",
-        "supply": "zone d'approvisionnement",
-        "speakeasy": "speakeasy",
-        "warehouse": "entrepôt",
-        "station": "poste de police",
-        "corrupted": "poste corrompu (couleur du gang)",
-        "raid": "descente de ce tour",
-        "orders": "Ordres",
-        "move": "avance",
-        "support": "soutien",
-        "transport": "transport",
-        "assault": "assaut d'un poste",
-        "retreat": "retraite",
-        "failed": "échec (tout ordre)",
-        "hold_support": "soutien d'une unité qui tient",
-        "dislodged": "délogée (barrée : dissoute)",
-        "lake": "Lac Michigan",
-        "badge": "DESCENTE",
-        "spring": "Printemps",
-        "autumn": "Automne",
-    },
+_WORDS: Catalogue = {
+    "picture.gangs": "Gangs",
+    "picture.neutral": "neutral",
+    "picture.units": "Units",
+    "picture.H": "henchman (H)",
+    "picture.L": "delivery man (L)",
+    "picture.districts": "Districts",
+    "picture.supply": "supply zone",
+    "picture.speakeasy": "speakeasy",
+    "picture.warehouse": "warehouse",
+    "picture.station": "police station",
+    "picture.corrupted": "station corrupted (gang colour)",
+    "picture.raid": "raided this turn",
+    "picture.orders": "Orders",
+    "picture.move": "move",
+    "picture.support": "support",
+    "picture.transport": "transport",
+    "picture.assault": "assault on a station",
+    "picture.retreat": "retreat",
+    "picture.failed": "failed (any order)",
+    "picture.hold_support": "support to a unit that holds",
+    "picture.dislodged": "dislodged (crossed: disbanded)",
+    "picture.lake": "Lake Michigan",
+    "picture.badge": "RAID",
+    "picture.spring": "Spring",
+    "picture.autumn": "Autumn",
 }
 
 # -- colours ----------------------------------------------------------------------------
@@ -922,9 +893,9 @@ def _raid_badge(text: str, c: Pt) -> tuple[Item, ...]:
 
 
 def _words(language: str) -> dict[str, str]:
-    if language not in _WORDS:
-        raise PictureError(f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
-    return _WORDS[language]
+    if language not in languages():
+        raise PictureError(f"unknown language {language!r} (expected {' or '.join(languages())})")
+    return {key.removeprefix("picture."): keyed(language, _WORDS, key) for key in _WORDS}
 
 
 def _default_title(gmap: GameMap, st: GameState, words: dict[str, str]) -> str:

@@ -39,7 +39,7 @@ from moonshine.orders import (
 from moonshine.picture import Arrow, Dislodged
 from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
-from moonshine.text import Message, languages, message_from_data
+from moonshine.text import Message, gettext_for, languages, message_from_data
 from moonshine.turns import Turn
 
 if TYPE_CHECKING:
@@ -1228,7 +1228,7 @@ def _and(w: Words, names: list[str]) -> str:
     """``A, B and C`` / ``A, B et C``."""
     if len(names) < 2:
         return "".join(names)
-    return ", ".join(names[:-1]) + (" et " if w.language == "fr" else " and ") + names[-1]
+    return ", ".join(names[:-1]) + gettext_for(w.language)(" and ") + names[-1]
 
 
 def bulletin_context(

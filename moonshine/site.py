@@ -29,35 +29,27 @@ from moonshine.reports import (
     render_map,
     render_template,
 )
+from moonshine.text import Catalogue, keyed
 
 RULES_FILE = Path(__file__).resolve().parent / "RULES.md"
 
 # The site's own words (the bulletin's come from the reports' catalogue).
-WORDS = {
-    "en": {
-        "home": "The game",
-        "turns": "The turns",
-        "latest": "Latest turn",
-        "charts": "How the game went",
-        "rules": "The rules",
-        "previous": "Previous turn",
-        "next": "Next turn",
-        "svg": "The map as SVG (zoom without limit)",
-        "public": "The public record of the game: bulletins, maps and charts. Private reports are not here.",
-    },
-    "fr": {
-        "home": "La partie",
-        "turns": "Les tours",
-        "latest": "Dernier tour",
-        "charts": "Le cours de la partie",
-        "rules": "Les règles",
-        "previous": "Tour précédent",
-        "next": "Tour suivant",
-        "svg": "La carte en SVG (zoom sans limite)",
-        "public": "Les archives publiques de la partie : bulletins, cartes et graphiques. "
-        "Les rapports privés n'y sont pas.",
-    },
+WORDS: Catalogue = {
+    "site.home": "The game",
+    "site.turns": "The turns",
+    "site.latest": "Latest turn",
+    "site.charts": "How the game went",
+    "site.rules": "The rules",
+    "site.previous": "Previous turn",
+    "site.next": "Next turn",
+    "site.svg": "The map as SVG (zoom without limit)",
+    "site.public": "The public record of the game: bulletins, maps and charts. Private reports are not here.",
 }
+
+
+def words_of(language: str) -> dict[str, str]:
+    """The site's words in ``language``, by key."""
+    return {key.removeprefix("site."): keyed(language, WORDS, key) for key in WORDS}
 
 
 @dataclass(frozen=True)
@@ -116,10 +108,10 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             ),
             "svg": "map.svg",
         }
-        ctx["site_words"] = WORDS[lang]
+        ctx["site_words"] = words_of(lang)
         atomic_write_text(page_dir / "index.html", render_template("site_turn.html.j2", ctx))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
-    words = WORDS[lang]
+    words = words_of(lang)
     vp, price = game_charts(game, turns, vp_rows, prices, lang)
     for name, chart in (("vp", vp), ("price", price)):
         atomic_write_bytes(out / f"{name}.png", charts.png(chart))
@@ -154,7 +146,7 @@ def _rules_page(game: Game, language: str) -> str:
         text = RULES_FILE.read_text(encoding="utf-8")
     except OSError:
         raise GameError(f"{RULES_FILE}: the rules book is missing from the installation") from None
-    words = WORDS[language]
+    words = words_of(language)
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{language}">\n<head>\n<meta charset="utf-8">\n'

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
@@ -126,9 +126,32 @@ def languages() -> list[str]:
     return sorted(p.parent.parent.name for p in LOCALE.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
 
 
+class _Catalog(Catalog):
+    """Babel's catalogue, keeping the ``Plural-Forms`` a translator wrote for a language
+    Babel does not know (it writes none for such a language)."""
+
+    def _get_headers(self) -> list[tuple[str, str]]:
+        headers: list[tuple[str, str]] = super().mime_headers
+        if self.locale is None and not any(name == "Plural-Forms" for name, _ in headers):
+            at = next((i + 1 for i, (name, _) in enumerate(headers) if name == "Language-Team"), 0)
+            headers.insert(at, ("Plural-Forms", self.plural_forms))  # before Generated-By, which ends the lines
+        return headers
+
+    mime_headers = property(_get_headers, Catalog.mime_headers.fset)  # type: ignore[attr-defined]
+
+
+def _locale(language: str) -> Locale | None:
+    try:
+        return Locale.parse(language)
+    except (ValueError, UnknownLocaleError):
+        return None  # a language Babel does not know: its header says how it counts
+
+
 def read(language: str) -> Catalog:
     with po_path(language).open("rb") as f:
-        return read_po(f, locale=language, domain=DOMAIN)
+        cat = read_po(f, locale=language, domain=DOMAIN)
+    cat.__class__ = _Catalog
+    return cat
 
 
 def version() -> str:
@@ -149,11 +172,12 @@ def header(language: str, old: Catalog | None) -> Catalog:
     """An empty catalogue of ``language`` with its header: the project and its version,
     the language, its team and last translator (kept as a translator writes them), and
     the dates (kept, so that ``update`` changes nothing when the code has not)."""
-    name = Locale.parse(language).english_name
+    known = _locale(language)
+    name = known.english_name if known is not None else language
     created = old.creation_date if old is not None else datetime.now(UTC)
     revised = old.revision_date if old is not None and isinstance(old.revision_date, datetime) else created
     team = f"moonshine's {name} translators"
-    return Catalog(
+    cat = _Catalog(
         locale=language,
         domain=DOMAIN,
         header_comment=(
@@ -173,6 +197,9 @@ def header(language: str, old: Catalog | None) -> Catalog:
         revision_date=revised,
         fuzzy=False,
     )
+    if known is None and old is not None:  # the counting rule the translator wrote
+        cat._num_plurals, cat._plural_expr = old._num_plurals, old._plural_expr
+    return cat
 
 
 def po_bytes(language: str) -> bytes:
@@ -180,12 +207,12 @@ def po_bytes(language: str) -> bytes:
     code, sorted, with its translation, and no source locations (so that moving code
     about leaves the catalogue unchanged); its header's dates are kept."""
     pot = template()
-    old = read(language)
+    old = read(language) if po_path(language).exists() else None
     new = header(language, old)
     for m in pot:
         if not m.id:
             continue
-        kept = old.get(m.id, context=m.context)
+        kept = old.get(m.id, context=m.context) if old is not None else None
         string: str | tuple[str, ...]
         if isinstance(m.id, tuple | list):
             plural = kept is not None and isinstance(kept.string, tuple | list) and all(kept.string)
@@ -201,7 +228,18 @@ def po_bytes(language: str) -> bytes:
 def update() -> None:
     for language in languages():
         po_path(language).write_bytes(po_bytes(language))
-        print(f"{po_path(language).relative_to(ROOT)}: {len(read(language)) - 1} sentences")
+        print(f"{po_path(language)}: {len(read(language)) - 1} sentences")
+
+
+def new(language: str) -> None:
+    """A catalogue for a new language: every sentence of the code, untranslated (a
+    sentence left so is shown in English)."""
+    path = po_path(language)
+    if path.exists():
+        sys.exit(f"{path} exists: translate it, then run compile")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(po_bytes(language))
+    print(f"{path} written: check its Plural-Forms line, translate its msgstr lines, then run compile")
 
 
 def mo_bytes(language: str) -> bytes:
@@ -214,7 +252,7 @@ def compile_all() -> None:
     for language in languages():
         path = po_path(language).with_suffix(".mo")
         path.write_bytes(mo_bytes(language))
-        print(f"{path.relative_to(ROOT)} written")
+        print(f"{path} written")
 
 
 if __name__ == "__main__":
@@ -223,5 +261,7 @@ if __name__ == "__main__":
         update()
     elif command == "compile":
         compile_all()
+    elif command == "new" and len(sys.argv) == 3:
+        new(sys.argv[2])
     else:
-        sys.exit("usage: python scripts/catalogue.py update|compile")
+        sys.exit("usage: python scripts/catalogue.py update|compile|new LANG")

@@ -19,7 +19,6 @@ from PIL import Image, ImageChops
 
 from moonshine.geo import GameMap, UnitKind, build_map
 from moonshine.picture import (
-    _WORDS,
     NEUTRAL,
     SUPERSAMPLE,
     Arrow,
@@ -35,6 +34,7 @@ from moonshine.picture import (
     _has_glyph,
     _Painter,
     _shape_text,
+    _words,
     build_scene,
     png_size,
     render_png,
@@ -43,6 +43,7 @@ from moonshine.picture import (
     tint,
 )
 from moonshine.state import Arrested, GameState, Raid, Unit, initial_state
+from moonshine.text import languages
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -403,7 +404,7 @@ def test_png_translucent_labels_on_layers_their_size_change_no_pixel(chicago: Ga
 
 def test_png_font_draws_every_legend_word(chicago: GameMap) -> None:
     """The font Pillow always has lacks accents and dashes: they are drawn by hand."""
-    for words in _WORDS.values():
+    for words in (_words(lang) for lang in languages()):
         for text in [*words.values(), *(g.name for g in chicago.gangs.values()), "Automne 1925 — bulletin"]:
             base, _ = _shape_text(text)
             assert all(_has_glyph(ch) for ch in base), text

@@ -37,98 +37,68 @@ from moonshine.classic.orders import (
 from moonshine.classic.rules import Board, Problem, assign, problem, retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.records import dataclass, field
+from moonshine.text import Catalogue, keyed, languages
 
 if TYPE_CHECKING:
     from moonshine.chatter import ChatterTest
 
-LANGUAGES = ("en", "fr")
 
 # The words of the acknowledgement (the reasons are the rules module's PROBLEMS).
-WORDS: dict[str, dict[str, str]] = {
-    "title": {"en": "{board}: orders of {power} for {phase}", "fr": "{board} : ordres de {power}, {phase}"},
-    "file": {"en": "File: {file}", "fr": "Fichier : {file}"},
-    "understood": {"en": "ORDERS AS UNDERSTOOD", "fr": "ORDRES TELS QUE COMPRIS"},
-    "line": {"en": "line", "fr": "ligne"},
-    "ok": {"en": "accepted", "fr": "accepté"},
-    "rejected": {"en": "REJECTED", "fr": "REJETÉ"},
-    "noted": {"en": "noted", "fr": "noté"},
-    "units": {"en": "UNITS", "fr": "UNITÉS"},
-    "hold": {
-        "en": "Without a valid order, these units hold: {units}",
-        "fr": "Sans ordre valable, ces unités tiennent leur position : {units}",
-    },
-    "disband": {
-        "en": "Without a valid retreat, these units are disbanded: {units}",
-        "fr": "Sans retraite valable, ces unités sont dissoutes : {units}",
-    },
-    "all_ordered": {"en": "Every unit has an order.", "fr": "Chaque unité a un ordre."},
-    "builds": {
-        "en": "{power} may build {n} unit(s) in its empty home centres: {homes}",
-        "fr": "{power} peut construire {n} unité(s) dans ses centres d'origine libres : {homes}",
-    },
-    "disbands": {
-        "en": "{power} must disband {n} unit(s); if too few disbands are ordered, the units farthest "
-        "from its centres go first",
-        "fr": "{power} doit dissoudre {n} unité(s) ; s'il en manque, les unités les plus éloignées de ses "
-        "centres partent d'abord",
-    },
-    "no_adjustment": {
-        "en": "{power} has as many units as supply centres: nothing to build or disband",
-        "fr": "{power} a autant d'unités que de centres : rien à construire ni à dissoudre",
-    },
-    "summary": {"en": "SUMMARY", "fr": "BILAN"},
-    "counts": {
-        "en": "{n} order line(s): {ok} accepted, {bad} rejected.",
-        "fr": "{n} ligne(s) d'ordres : {ok} acceptée(s), {bad} rejetée(s).",
-    },
-    "advice": {
-        "en": "A rejected order is not carried out (the unit holds, or in a retreat is disbanded). "
-        "To change your orders, send a complete new file before the deadline.",
-        "fr": "Un ordre rejeté n'est pas exécuté (l'unité tient, ou en retraite est dissoute). "
-        "Pour changer vos ordres, envoyez un nouveau fichier complet avant la date limite.",
-    },
-    "did_you_mean": {"en": "did you mean {what}?", "fr": "vouliez-vous dire {what} ?"},
-    "unknown_place": {
-        "en": "{token!r} is not a province of the board",
-        "fr": "{token!r} n'est pas une province de la carte",
-    },
-    "unreadable": {"en": "cannot be read: {detail}", "fr": "illisible : {detail}"},
-    "write_like": {
-        "en": "write it like A PAR - BUR, F NTH C A LON - NWY, A MUN S A PAR - BUR, A PAR R BUR, A PAR B",
-        "fr": "écrivez-le comme A PAR - BUR, F NTH C A LON - NWY, A MUN S A PAR - BUR, A PAR R BUR, A PAR B",
-    },
-    "twice": {
-        "en": "a second order for {unit} (line {first}): a unit with several orders holds",
-        "fr": "un deuxième ordre pour {unit} (ligne {first}) : une unité qui a plusieurs ordres tient",
-    },
-    "several": {
-        "en": "several different orders for {unit} (lines {lines}): none is carried out, the unit holds",
-        "fr": "plusieurs ordres différents pour {unit} (lignes {lines}) : aucun n'est exécuté, l'unité tient",
-    },
-    "movement": {"en": "movement", "fr": "mouvement"},
-    "retreats": {"en": "retreats", "fr": "retraites"},
-    "adjustments": {"en": "adjustments", "fr": "ajustements"},
-    "moves_to": {"en": "{unit} moves to {dest}", "fr": "{unit} va en {dest}"},
-    "by_convoy": {"en": " by convoy", "fr": " par convoi"},
-    "holds": {"en": "{unit} holds", "fr": "{unit} tient"},
-    "supports_hold": {"en": "{unit} supports {target} holding", "fr": "{unit} soutient {target} sur place"},
-    "supports_move": {"en": "{unit} supports {target} to {dest}", "fr": "{unit} soutient {target} vers {dest}"},
-    "convoys": {"en": "{unit} convoys {target} to {dest}", "fr": "{unit} convoie {target} vers {dest}"},
-    "retreats_to": {"en": "{unit} retreats to {dest}", "fr": "{unit} fait retraite en {dest}"},
-    "disbanded": {"en": "{unit} is disbanded", "fr": "{unit} est dissoute"},
-    "build": {"en": "build {unit}", "fr": "construire {unit}"},
-    "waive": {"en": "a build waived", "fr": "renonciation à une construction"},
-    "army": {"en": "the army in {place}", "fr": "l'armée en {place}"},
-    "fleet": {"en": "the fleet in {place}", "fr": "la flotte en {place}"},
-    "an_army": {"en": "an army in {place}", "fr": "une armée en {place}"},
-    "a_fleet": {"en": "a fleet in {place}", "fr": "une flotte en {place}"},
-    "unit_in": {"en": "the unit in {place}", "fr": "l'unité en {place}"},
+WORDS: Catalogue = {
+    "classic.ack.title": "{board}: orders of {power} for {phase}",
+    "classic.ack.file": "File: {file}",
+    "classic.ack.understood": "ORDERS AS UNDERSTOOD",
+    "classic.ack.line": "line",
+    "classic.ack.ok": "accepted",
+    "classic.ack.rejected": "REJECTED",
+    "classic.ack.noted": "noted",
+    "classic.ack.units": "UNITS",
+    "classic.ack.hold": "Without a valid order, these units hold: {units}",
+    "classic.ack.disband": "Without a valid retreat, these units are disbanded: {units}",
+    "classic.ack.all_ordered": "Every unit has an order.",
+    "classic.ack.builds": "{power} may build {n} unit(s) in its empty home centres: {homes}",
+    "classic.ack.disbands": (
+        "{power} must disband {n} unit(s); if too few disbands are ordered, the units farthest from its "
+        "centres go first"
+    ),
+    "classic.ack.no_adjustment": "{power} has as many units as supply centres: nothing to build or disband",
+    "classic.ack.summary": "SUMMARY",
+    "classic.ack.counts": "{n} order line(s): {ok} accepted, {bad} rejected.",
+    "classic.ack.advice": (
+        "A rejected order is not carried out (the unit holds, or in a retreat is disbanded). To change your "
+        "orders, send a complete new file before the deadline."
+    ),
+    "classic.ack.did_you_mean": "did you mean {what}?",
+    "classic.ack.unknown_place": "{token!r} is not a province of the board",
+    "classic.ack.unreadable": "cannot be read: {detail}",
+    "classic.ack.write_like": (
+        "write it like A PAR - BUR, F NTH C A LON - NWY, A MUN S A PAR - BUR, A PAR R BUR, A PAR B"
+    ),
+    "classic.ack.twice": "a second order for {unit} (line {first}): a unit with several orders holds",
+    "classic.ack.several": "several different orders for {unit} (lines {lines}): none is carried out, the unit holds",
+    "classic.ack.movement": "movement",
+    "classic.ack.retreats": "retreats",
+    "classic.ack.adjustments": "adjustments",
+    "classic.ack.moves_to": "{unit} moves to {dest}",
+    "classic.ack.by_convoy": " by convoy",
+    "classic.ack.holds": "{unit} holds",
+    "classic.ack.supports_hold": "{unit} supports {target} holding",
+    "classic.ack.supports_move": "{unit} supports {target} to {dest}",
+    "classic.ack.convoys": "{unit} convoys {target} to {dest}",
+    "classic.ack.retreats_to": "{unit} retreats to {dest}",
+    "classic.ack.disbanded": "{unit} is disbanded",
+    "classic.ack.build": "build {unit}",
+    "classic.ack.waive": "a build waived",
+    "classic.ack.army": "the army in {place}",
+    "classic.ack.fleet": "the fleet in {place}",
+    "classic.ack.an_army": "an army in {place}",
+    "classic.ack.a_fleet": "a fleet in {place}",
+    "classic.ack.unit_in": "the unit in {place}",
 }
 
 
 def word(key: str, language: str, **values: object) -> str:
-    table = WORDS[key]
-    return (table.get(language) or table["en"]).format(**values)
+    return keyed(language if language in languages() else "en", WORDS, f"classic.ack.{key}").format(**values)
 
 
 @dataclass(frozen=True)
@@ -430,7 +400,7 @@ def describe(order: Order, gmap: ClassicMap, language: str) -> str:
 
 def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: str = "") -> str:
     """The acknowledgement as the player reads it."""
-    lang = language if language in LANGUAGES else "en"
+    lang = language if language in languages() else "en"
     step = {Step.MOVEMENT: "movement", Step.RETREATS: "retreats", Step.ADJUSTMENTS: "adjustments"}[ack.step]
     name = gmap.powers.get(ack.power, ack.power)
     phase = f"{Phase.parse(ack.phase).label(lang)} ({word(step, lang)})"

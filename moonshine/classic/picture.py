@@ -62,6 +62,7 @@ from moonshine.picture import (
     scene_svg,
 )
 from moonshine.records import dataclass, field
+from moonshine.text import Catalogue, keyed, languages
 
 LAYOUT_FILE = "layout.yaml"
 LABEL_ABOVE = 27.0  # a province's code stands this far above its unit unless placed
@@ -69,85 +70,44 @@ MIN_EDGE = 10.0  # a shared edge shorter than this does not show a border: a lin
 
 # -- words ---------------------------------------------------------------------------------
 
-_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "spring": "Spring",
-        "fall": "Autumn",
-        "winter": "Winter",
-        "retreats": "retreats",
-        "movement_title": "{season} {year}: orders and results",
-        "retreats_title": "{season} {year}, retreats: orders and results",
-        "adjustments_title": "{season} {year}: builds and disbands",
-        "position_title": "{season} {year}: position",
-        "powers": "Powers",
-        "centres": "{n} centres",
-        "centre": "1 centre",
-        "board": "Board",
-        "land": "land",
-        "impassable": "impassable",
-        "sea": "sea",
-        "centre_mark": "supply centre (owner's colour)",
-        "coast": "coast of a province with two",
-        "coast_tags": "nc, sc, ec: ",
-        "army_border": "border for armies only",
-        "fleet_border": "border for fleets only",
-        "both_border": "border for armies and fleets",
-        "no_border": "no border",
-        "link": "border where the shapes do not touch",
-        "orders": "Units and orders",
-        "army": "army (A)",
-        "fleet": "fleet (F)",
-        "move": "move",
-        "support": "support to a move",
-        "support_hold": "support to a unit that holds",
-        "convoy": "convoy (ring round the fleet)",
-        "retreat": "retreat",
-        "failed": "failed (dashed, crossed)",
-        "dislodged": "dislodged",
-        "built": "built",
-        "disbanded": "disbanded",
-        "neutral": "neutral",
-    },
-    "fr": {
-        "spring": "Printemps",
-        "fall": "Automne",
-        "winter": "Hiver",
-        "retreats": "retraites",
-        "movement_title": "{season} {year} : ordres et résultats",
-        "retreats_title": "{season} {year}, retraites : ordres et résultats",
-        "adjustments_title": "{season} {year} : constructions et dissolutions",
-        "position_title": "{season} {year} : position",
-        "powers": "Puissances",
-        "centres": "{n} centres",
-        "centre": "1 centre",
-        "board": "Carte",
-        "land": "terre",
-        "impassable": "infranchissable",
-        "sea": "mer",
-        "centre_mark": "centre (couleur du possesseur)",
-        "coast": "côte d'une province à deux côtes",
-        "coast_tags": "nc, sc, ec : ",
-        "army_border": "frontière pour armées seulement",
-        "fleet_border": "frontière pour flottes seulement",
-        "both_border": "frontière pour armées et flottes",
-        "no_border": "pas de frontière",
-        "link": "frontière là où les formes ne se touchent pas",
-        "orders": "Unités et ordres",
-        "army": "armée (A)",
-        "fleet": "flotte (F)",
-        "move": "mouvement",
-        "support": "soutien d'un mouvement",
-        "support_hold": "soutien d'une unité qui tient",
-        "convoy": "convoi (anneau autour de la flotte)",
-        "retreat": "retraite",
-        "failed": "échec (tirets, croix)",
-        "dislodged": "délogée",
-        "built": "construite",
-        "disbanded": "dissoute",
-        "neutral": "neutre",
-    },
+_WORDS: Catalogue = {
+    "classic.picture.spring": "Spring",
+    "classic.picture.fall": "Autumn",
+    "classic.picture.winter": "Winter",
+    "classic.picture.retreats": "retreats",
+    "classic.picture.movement_title": "{season} {year}: orders and results",
+    "classic.picture.retreats_title": "{season} {year}, retreats: orders and results",
+    "classic.picture.adjustments_title": "{season} {year}: builds and disbands",
+    "classic.picture.position_title": "{season} {year}: position",
+    "classic.picture.powers": "Powers",
+    "classic.picture.centres": "{n} centres",
+    "classic.picture.centre": "1 centre",
+    "classic.picture.board": "Board",
+    "classic.picture.land": "land",
+    "classic.picture.impassable": "impassable",
+    "classic.picture.sea": "sea",
+    "classic.picture.centre_mark": "supply centre (owner's colour)",
+    "classic.picture.coast": "coast of a province with two",
+    "classic.picture.coast_tags": "nc, sc, ec: ",
+    "classic.picture.army_border": "border for armies only",
+    "classic.picture.fleet_border": "border for fleets only",
+    "classic.picture.both_border": "border for armies and fleets",
+    "classic.picture.no_border": "no border",
+    "classic.picture.link": "border where the shapes do not touch",
+    "classic.picture.orders": "Units and orders",
+    "classic.picture.army": "army (A)",
+    "classic.picture.fleet": "fleet (F)",
+    "classic.picture.move": "move",
+    "classic.picture.support": "support to a move",
+    "classic.picture.support_hold": "support to a unit that holds",
+    "classic.picture.convoy": "convoy (ring round the fleet)",
+    "classic.picture.retreat": "retreat",
+    "classic.picture.failed": "failed (dashed, crossed)",
+    "classic.picture.dislodged": "dislodged",
+    "classic.picture.built": "built",
+    "classic.picture.disbanded": "disbanded",
+    "classic.picture.neutral": "neutral",
 }
-LANGUAGES = tuple(_WORDS)
 
 # -- colours -------------------------------------------------------------------------------
 
@@ -573,9 +533,9 @@ LEGEND_HEAD = 25.0
 
 
 def _words(language: str) -> dict[str, str]:
-    if language not in _WORDS:
-        raise MapError("picture", "language", f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
-    return _WORDS[language]
+    if language not in languages():
+        raise MapError("picture", "language", f"unknown language {language!r} (expected {' or '.join(languages())})")
+    return {key.removeprefix("classic.picture."): keyed(language, _WORDS, key) for key in _WORDS}
 
 
 def _dist(a: Pt, b: Pt) -> float:

@@ -20,42 +20,34 @@ from moonshine.classic.orders import OrderError, notation, parse_order
 from moonshine.classic.rules import retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.errors import GameError
-from moonshine.text import message_from_data
+from moonshine.text import Catalogue, keyed, languages, message_from_data
 
-LANGUAGES = ("en", "fr")
-
-WORDS: dict[str, dict[str, str]] = {
-    "report": {"en": "{board}: report of {power} for {phase}", "fr": "{board} : rapport de {power}, {phase}"},
-    "bulletin": {"en": "{board}: bulletin of {phase}", "fr": "{board} : bulletin, {phase}"},
-    "your_results": {"en": "YOUR ORDERS AND THEIR RESULTS", "fr": "VOS ORDRES ET LEURS RÉSULTATS"},
-    "results": {"en": "RESULTS", "fr": "RÉSULTATS"},
-    "ignored": {"en": "Orders ignored", "fr": "Ordres ignorés"},
-    "ok": {"en": "succeeds", "fr": "réussit"},
-    "fails": {"en": "FAILS", "fr": "ÉCHOUE"},
-    "centres": {"en": "SUPPLY CENTRES", "fr": "CENTRES DE RAVITAILLEMENT"},
-    "centre_row": {"en": "{power}: {n} centre(s), {units} unit(s)", "fr": "{power} : {n} centre(s), {units} unité(s)"},
-    "adjust": {"en": "BUILDS AND DISBANDS OWED", "fr": "CONSTRUCTIONS ET DISSOLUTIONS DUES"},
-    "build_n": {"en": "{power} may build {n}", "fr": "{power} peut construire {n}"},
-    "disband_n": {"en": "{power} must disband {n}", "fr": "{power} doit dissoudre {n}"},
-    "nothing_owed": {"en": "No power builds or disbands.", "fr": "Aucune puissance ne construit ni ne dissout."},
-    "dislodged": {"en": "DISLODGED UNITS", "fr": "UNITÉS DÉLOGÉES"},
-    "retreat_to": {
-        "en": "{unit} ({power}) may retreat to: {options}",
-        "fr": "{unit} ({power}) peut se retirer en : {options}",
-    },
-    "no_retreat": {
-        "en": "{unit} ({power}) has nowhere to retreat: it is disbanded",
-        "fr": "{unit} ({power}) n'a aucune retraite : elle est dissoute",
-    },
-    "notes": {"en": "EVENTS", "fr": "ÉVÉNEMENTS"},
-    "next": {"en": "Next phase: {phase}", "fr": "Phase suivante : {phase}"},
-    "winner": {"en": "The game is over: {power} wins.", "fr": "La partie est terminée : {power} l'emporte."},
-    "map": {"en": "The map of the phase is attached (map.png).", "fr": "La carte de la phase est jointe (map.png)."},
+WORDS: Catalogue = {
+    "classic.report.report": "{board}: report of {power} for {phase}",
+    "classic.report.bulletin": "{board}: bulletin of {phase}",
+    "classic.report.your_results": "YOUR ORDERS AND THEIR RESULTS",
+    "classic.report.results": "RESULTS",
+    "classic.report.ignored": "Orders ignored",
+    "classic.report.ok": "succeeds",
+    "classic.report.fails": "FAILS",
+    "classic.report.centres": "SUPPLY CENTRES",
+    "classic.report.centre_row": "{power}: {n} centre(s), {units} unit(s)",
+    "classic.report.adjust": "BUILDS AND DISBANDS OWED",
+    "classic.report.build_n": "{power} may build {n}",
+    "classic.report.disband_n": "{power} must disband {n}",
+    "classic.report.nothing_owed": "No power builds or disbands.",
+    "classic.report.dislodged": "DISLODGED UNITS",
+    "classic.report.retreat_to": "{unit} ({power}) may retreat to: {options}",
+    "classic.report.no_retreat": "{unit} ({power}) has nowhere to retreat: it is disbanded",
+    "classic.report.notes": "EVENTS",
+    "classic.report.next": "Next phase: {phase}",
+    "classic.report.winner": "The game is over: {power} wins.",
+    "classic.report.map": "The map of the phase is attached (map.png).",
 }
 
 
 def word(key: str, language: str, **values: object) -> str:
-    return (WORDS[key].get(language) or WORDS[key]["en"]).format(**values)
+    return keyed(language, WORDS, f"classic.report.{key}", values.get("n")).format(**values)
 
 
 def _label(phase: str, language: str) -> str:
@@ -129,7 +121,7 @@ def render_text(
     language: str,
 ) -> str:
     """A power's private report (``power``) or the bulletin (None), as text."""
-    lang = language if language in LANGUAGES else "en"
+    lang = language if language in languages() else "en"
     phase = _label(str(data.get("phase", "")), lang)
 
     def name(p: str) -> str:

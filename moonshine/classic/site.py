@@ -13,32 +13,21 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from moonshine.classic.state import Phase, Step
+from moonshine.classic.state import Phase
+from moonshine.text import Catalogue, keyed, languages
 
 if TYPE_CHECKING:
     pass
 
-WORDS = {
-    "en": {
-        "home": "The game",
-        "phases": "The phases",
-        "latest": "Latest phase",
-        "charts": "How the game went",
-        "previous": "Previous phase",
-        "next": "Next phase",
-        "svg": "The map as SVG (zoom without limit)",
-        "public": "The public record of the game: bulletins, maps and the chart of the supply centres.",
-    },
-    "fr": {
-        "home": "La partie",
-        "phases": "Les phases",
-        "latest": "Dernière phase",
-        "charts": "Le cours de la partie",
-        "previous": "Phase précédente",
-        "next": "Phase suivante",
-        "svg": "La carte en SVG (zoom sans limite)",
-        "public": "Les archives publiques de la partie : bulletins, cartes et graphique des centres.",
-    },
+WORDS: Catalogue = {
+    "classic.site.home": "The game",
+    "classic.site.phases": "The phases",
+    "classic.site.latest": "Latest phase",
+    "classic.site.charts": "How the game went",
+    "classic.site.previous": "Previous phase",
+    "classic.site.next": "Next phase",
+    "classic.site.svg": "The map as SVG (zoom without limit)",
+    "classic.site.public": "The public record of the game: bulletins, maps and the chart of the supply centres.",
 }
 
 _BODY = (
@@ -81,11 +70,14 @@ def _nav(words: dict[str, str], home: str, prev: tuple[str, str] | None, nxt: tu
     return '<p style="margin:8px 0;">' + " · ".join(parts) + "</p>\n"
 
 
+def words_of(language: str) -> dict[str, str]:
+    """The site's words in ``language`` (English for a language it does not know), by key."""
+    lang = language if language in languages() else "en"
+    return {key.removeprefix("classic.site."): keyed(lang, WORDS, key) for key in WORDS}
+
+
 def phase_title(phase: Phase, language: str) -> str:
     """``Fall 1901 (retreats)`` for a person (``Automne 1901 (retraites)`` in French);
     the commands' own names (``fall-1901-retreats``) are for typing."""
-    if language == "fr":
-        text = phase.label("fr")
-        return text[:1].upper() + text[1:]
-    text = f"{phase.season.value.capitalize()} {phase.year}"
-    return text + " (retreats)" if phase.step is Step.RETREATS else text
+    text = phase.words(language if language in languages() else "en")
+    return text[:1].upper() + text[1:]

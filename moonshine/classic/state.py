@@ -25,6 +25,7 @@ import yaml
 from moonshine.classic.board import ClassicMap, Kind, province_of, region_code
 from moonshine.errors import StateError
 from moonshine.records import dataclass, field
+from moonshine.text import Catalogue, keyed, languages
 
 
 class Season(StrEnum):
@@ -41,7 +42,16 @@ class Step(StrEnum):
 
 _PHASE = re.compile(r"^(spring|fall|autumn|winter|printemps|automne|hiver)-(\d{4})(-retreats|-retraites)?$")
 _SEASON_WORDS = {"printemps": "spring", "automne": "fall", "autumn": "fall", "hiver": "winter"}
-_FRENCH = {"spring": "printemps", "fall": "automne", "winter": "hiver"}
+# How a phase is written for a reader: ``phase.form`` says whether a sentence names it as
+# the commands take it (``name``: ``fall-1901-retreats``) or in words (``label``:
+# ``automne 1901 (retraites)`` in French).
+PHASES: Catalogue = {
+    "phase.form": "name",
+    "phase.spring": "spring {year}",
+    "phase.fall": "fall {year}",
+    "phase.winter": "winter {year}",
+    "phase.retreats": "{phase} (retreats)",
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -71,10 +81,13 @@ class Phase:
     def label(self, language: str = "en") -> str:
         """``spring-1901`` in English (the name the commands take); ``printemps 1901``,
         ``automne 1901 (retraites)``, ``hiver 1901`` in French."""
-        if language != "fr":
-            return self.name
-        text = f"{_FRENCH[self.season.value]} {self.year}"
-        return text + " (retraites)" if self.step is Step.RETREATS else text
+        lang = language if language in languages() else "en"
+        return self.name if keyed(lang, PHASES, "phase.form") == "name" else self.words(lang)
+
+    def words(self, language: str = "en") -> str:
+        """The phase in words: ``fall 1901 (retreats)``, ``automne 1901 (retraites)``."""
+        text = keyed(language, PHASES, f"phase.{self.season.value}").format(year=self.year)
+        return keyed(language, PHASES, "phase.retreats").format(phase=text) if self.step is Step.RETREATS else text
 
     def sort_key(self) -> tuple[int, int, int]:
         order = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}

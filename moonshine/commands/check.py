@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from moonshine.commands.common import game_option
+from moonshine.text import languages
 
 
 @click.command("check")
@@ -23,7 +24,7 @@ from moonshine.commands.common import game_option
 )
 @click.option(
     "--language",
-    type=click.Choice(["en", "fr"]),
+    type=click.Choice(languages()),
     default=None,
     help="The acknowledgement's language (default: the game's).",
 )

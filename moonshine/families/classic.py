@@ -37,7 +37,7 @@ from moonshine.classic.state import ClassicState, Phase
 from moonshine.errors import GameError
 from moonshine.families.base import Notify, OrderCheck, OrderOutcome
 from moonshine.records import dataclass
-from moonshine.text import message_data
+from moonshine.text import Catalogue, keyed, languages, message_data
 
 if TYPE_CHECKING:
     from moonshine.charts import Chart
@@ -234,9 +234,9 @@ def adjudicate_phase_dir(
 
 
 CENTRES_CHART = "centres.png"  # the bulletin's chart, beside it and attached to its mail
-_CENTRES_WORDS = {
-    "en": ("Supply centres", "{n} centres win"),
-    "fr": ("Centres de ravitaillement", "{n} centres gagnent"),
+_CENTRES_WORDS: Catalogue = {
+    "classic.centres.title": "Supply centres",
+    "classic.centres.goal": "{n} centres win",
 }
 
 
@@ -255,7 +255,8 @@ def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str
     from moonshine.classic.picture import layout_of
 
     colours = layout_of(gmap).colours
-    title, goal = _CENTRES_WORDS.get(language, _CENTRES_WORDS["en"])
+    lang = language if language in languages() else "en"
+    title, goal = (keyed(lang, _CENTRES_WORDS, f"classic.centres.{k}") for k in ("title", "goal"))
     return charts.centres_chart(
         title,
         [str(y) for y in years],
@@ -333,10 +334,10 @@ def build_site(
     are ``done`` (oldest first), into the folder ``out``; returns the files written."""
     from moonshine import charts
     from moonshine.classic.report import load_results, render_text, word
-    from moonshine.classic.site import _H1, _H2, _PRE, WORDS, _nav, _page, _picture, phase_title
+    from moonshine.classic.site import _H1, _H2, _PRE, _nav, _page, _picture, phase_title, words_of
     from moonshine.gamedir import atomic_write_bytes, atomic_write_text
 
-    words = WORDS.get(language, WORDS["en"])
+    words = words_of(language)
     labels = {p: phase_title(Phase.parse(p), language) for p in done}
     written: list[Path] = []
     last_next = None
