@@ -26,12 +26,17 @@ WORDS: Catalogue = {
 }
 
 
+def words_of(language: str) -> dict[str, str]:
+    """The charts' words in ``language``, by key."""
+    return {key.removeprefix("charts."): keyed(language, WORDS, key) for key in WORDS if ".axis." not in key}
+
+
 def game_charts(
     game: Game, turns: Sequence[str], vp: Sequence[Mapping[str, int]], prices: Sequence[float], language: str
 ) -> tuple[charts.Chart, charts.Chart]:
     """The charts of the game so far: victory points per gang, and the price of a
     crate, at each of ``turns`` (``vp`` and ``prices`` one per turn)."""
-    words = {key.removeprefix("charts."): keyed(language, WORDS, key) for key in WORDS if "axis" not in key}
+    words = words_of(language)
     labels = [_short(t, language) for t in turns]
     gangs = {k: (g.name, g.colour) for k, g in game.map.gangs.items()}
     vp_chart = charts.vp_chart(

@@ -222,9 +222,10 @@ def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
 
 def _charts(lang: str) -> list[tuple[str, str]]:
     """The bulletin's charts as the game master's job writes them beside it."""
-    from moonshine.gamecharts import WORDS
+    from moonshine.gamecharts import words_of
 
-    return [("vp.png", WORDS[lang]["vp"]), ("price.png", WORDS[lang]["price"])]
+    words = words_of(lang)
+    return [("vp.png", words["vp"]), ("price.png", words["price"])]
 
 
 @pytest.mark.parametrize("lang", LANGS)
