@@ -170,7 +170,7 @@ def _money_block(m: MoneySummary, language: str) -> list[str]:
 def acknowledgement(
     orders: GangOrders, gmap: GameMap, st: GameState, *, language: str = "en", seed: str | None = None
 ) -> str:
-    """The plain-text reply to an orders file, in ``language`` ("en" or "fr"). With
+    """The plain-text reply to an orders file, in ``language`` (any of the catalogue's). With
     the game's secret ``seed``, it ends with the receipt of the recorded orders."""
     lang = language if language in languages() else "en"
     turn = sentence_turn(lang, orders.turn)  # English keeps the turn's name (R25)

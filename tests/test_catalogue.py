@@ -99,3 +99,20 @@ def test_moving_code_about_leaves_the_catalogue_unchanged(language: str, monkeyp
     moved = [(context, msgid, rel.replace(".py", "_moved.py"), line + 10) for context, msgid, rel, line in found]
     monkeypatch.setattr(catalogue, "extracted", lambda: iter(moved))
     assert catalogue.po_bytes(language) == before
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_header_names_the_project_and_the_language_not_babels_placeholders(language: str) -> None:
+    shipped = catalogue.po_path(language).read_text(encoding="utf-8")
+    header = shipped.split("\n\n", 1)[0]
+    for placeholder in ("ORGANIZATION", "FIRST AUTHOR", "EMAIL@ADDRESS", "VERSION", "LL@li.org", "YEAR-MO-DA"):
+        assert placeholder not in header, placeholder
+    assert "#, fuzzy" not in header  # a fuzzy header makes gettext tools skip the catalogue
+    po = catalogue.read(language)
+    assert po.project == "moonshine"
+    assert po.version == catalogue.version()
+    assert f'"Language: {language}\\n"' in header
+    assert "Plural-Forms: nplurals=" in header
+    compiled = gettext.GNUTranslations(io.BytesIO(catalogue.po_path(language).with_suffix(".mo").read_bytes()))
+    assert compiled.info()["language"] == language
+    assert compiled.info()["project-id-version"] == f"moonshine {catalogue.version()}"
