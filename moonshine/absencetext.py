@@ -1,5 +1,5 @@
-"""The words of the ``absent`` command (``moonshine.absence``) in English and
-French; ``moonshine.mailtext.MESSAGES`` takes them in."""
+"""The words of the ``absent`` command (``moonshine.absence``), in English (the
+gettext catalogue translates them); ``moonshine.mailtext.MESSAGES`` takes them in."""
 
 from __future__ import annotations
 

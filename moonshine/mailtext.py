@@ -174,8 +174,8 @@ def phrase(key: str, /, **fields: object) -> Phrase:
 
 def text(language: str, key: str, /, **fields: object) -> str:
     """The catalogue's text for ``key`` in ``language``, its fields written in that
-    language (see ``shown``). A whole-number field ``n`` that takes the singular
-    picks ``key#one`` when the catalogue has it."""
+    language (see ``shown``). A whole-number field ``n`` picks the singular or a
+    plural form, as the language counts (its catalogue's ``Plural-Forms``)."""
     return keyed(check_language(language), MESSAGES, key, fields.get("n")).format(
         **{k: (v if k == "n" else shown(language, v)) for k, v in fields.items()}
     )

@@ -1,5 +1,6 @@
 """The words of the players' commands by mail (``moonshine.mailcmd``: press,
-votes, status, history, help, observe, predict) in English and French. Part of
+votes, status, history, help, observe, predict), in English (the gettext catalogue
+translates them: ``moonshine.text``). Part of
 the mail catalogue: ``moonshine.mailtext.MESSAGES`` takes them in, and they are
 written through ``mailtext.text`` like every other phrase of the referee's mail."""
 

@@ -1,5 +1,5 @@
 """A classic phase's reports: each power's private report and the public bulletin,
-in text and HTML, English and French. They give the results with their reasons,
+in text and HTML, in any language of the catalogue. They give the results with their reasons,
 the supply centres per power, after the fall the builds or disbands owed, the
 dislodged units and where they may retreat, and the map picture of the phase
 (``map.png``, attached to the mail and shown inline in the HTML)."""
