@@ -11,7 +11,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from moonshine import variants
+from moonshine import families, variants
 from moonshine.classic.board import MAP_DIR, board, load_classic_map
 from moonshine.classic.orders import parse_order
 from moonshine.classic.phases import adjudicate_phase
@@ -27,6 +27,25 @@ def test_registry_names_every_variant_once_moonshine_first() -> None:
     assert variants.get("classic").family == variants.CLASSIC
     assert variants.get("pure").family == variants.CLASSIC
     assert variants.get("pure").title == "Pure"
+
+
+def test_every_variant_leads_to_its_familys_values() -> None:
+    """One lookup from the variant to its family's layout (turns, sides, states)
+    and to its family in the game layer; each family's own turn names."""
+    for name in variants.names():
+        spec = variants.get(name)
+        assert families.get(name).name == spec.family
+        assert spec.layout is variants.LAYOUTS[spec.family]
+    pure, moonshine = variants.get("pure").layout, variants.get("moonshine").layout
+    assert pure.turn_key("fall-1901-retreats") > pure.turn_key("fall-1901") > pure.turn_key("spring-1901")
+    assert pure.turn_after("spring-1901") is None  # retreats or not: the outcome says
+    assert (
+        moonshine.turn_name("printemps-1924") == "spring-1924" and moonshine.turn_after("spring-1924") == "autumn-1924"
+    )
+    with pytest.raises(ValueError):
+        moonshine.turn_key("winter-1901")
+    assert (families.get("pure").messages, families.get("moonshine").messages) == (".classic", "")
+    assert not families.get("classic").reveals_seed and families.get("moonshine").reveals_seed
 
 
 def test_unknown_variant_is_refused_with_a_suggestion() -> None:
