@@ -365,3 +365,14 @@ class Spoken:
 def spoken(order: Order) -> Spoken:
     """The order as a value inside a sentence for a player (``Spoken``)."""
     return Spoken(order)
+
+
+def restate(text: str, language: str) -> str:
+    """An order's canonical text (as results files store it) in the notation of
+    ``language``; a text that is no canonical order stays as it is."""
+    if language == "en" or not text:
+        return text
+    try:
+        return notation(parse_canonical(text), language)
+    except ValueError:
+        return text

@@ -33,8 +33,8 @@ from moonshine.orders import (
     SupportHold,
     SupportMove,
     Transport,
-    notation,
     parse_canonical,
+    restate,
 )
 from moonshine.picture import Arrow, Dislodged
 from moonshine.records import dataclass, field
@@ -872,7 +872,7 @@ def _line_row(w: Words, ln: LineRecord) -> LineRow:
     old = ln.translations.get(w.language) or ln.message  # a file of an earlier version
     message = old if ln.reason is None else ln.reason.text(w.language)
     written = ln.text.split("#")[0].strip()
-    understood = in_notation(ln.understood, w.language)
+    understood = restate(ln.understood, w.language)
     if ln.status == "header":
         note = message
     elif ok:
@@ -885,21 +885,10 @@ def _line_row(w: Words, ln: LineRecord) -> LineRow:
     return LineRow(ln.number, ln.text.strip(), understood, w.word(ln.status), message, ok, note)
 
 
-def in_notation(order: str, language: str) -> str:
-    """An order a results file stores (canonical text) in the notation of the
-    reader's language (``orders.notation``); a text that is no order stays as it is."""
-    if language == "en" or not order:
-        return order
-    try:
-        return notation(parse_canonical(order), language)
-    except ValueError:
-        return order
-
-
 def _order_row(w: Words, u: UnitResult) -> OrderRow:
     result = w.word("succeeded" if u.succeeded else "failed")
     reason = w.explain(u.outcome, u.reason)
-    order = in_notation(u.order, w.language)
+    order = restate(u.order, w.language)
     return OrderRow(order, u.succeeded, result, reason, order + w.colon + (reason or result))
 
 
@@ -1046,7 +1035,7 @@ def report_context(
             "units": [_order_row(w, u) for u in gr.units],
             "dislodged": [TextRow(d.unit, _dislodged_text(w, d)) for d in gr.dislodged],
             "adjustments": [
-                TextRow(w.word(a.kind), in_notation(a.order, w.language) + w.colon + w.reason(a.reason))
+                TextRow(w.word(a.kind), restate(a.order, w.language) + w.colon + w.reason(a.reason))
                 for a in gr.adjustments
             ],
             "bids": [

@@ -40,6 +40,7 @@ from moonshine.orders import (
     Transport,
     UnitOrder,
     UnitRef,
+    notation,
 )
 
 GANG_LINE = re.compile(r"^\s*(?:gang|bande|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
@@ -125,9 +126,10 @@ def _account(req: Request, outcome: object, whose: dict[UnitRef, str], skipped: 
             continue
         lines.append(f"{gangs[gang]}:")
         for ref, res in rows:
-            given = (
-                res.given.text() if res.given is not None else mailtext.text(lang, "predict.no_order", unit=ref.text())
-            )
+            if res.given is not None:
+                given = notation(res.given, lang)  # in the notation of the reader's language
+            else:
+                given = mailtext.text(lang, "predict.no_order", unit=ref.text())
             mark = mailtext.text(lang, "predict.ok" if res.succeeded else "predict.failed")
             reason = explain(res.outcome, lang)
             lines.append(f"  {given}: {mark} ({reason})")

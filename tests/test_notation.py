@@ -256,3 +256,13 @@ def test_a_classic_reason_names_the_order_in_the_readers_notation() -> None:
     problem = ack.lines[0].problem
     assert problem is not None  # and as a message of the catalogue (a results file stores it)
     assert problem.message().text("fr") == "A PAR retraite BUR n'est pas un ordre de la phase de mouvement"
+
+
+def test_a_stored_order_is_restated_in_the_readers_notation() -> None:
+    from moonshine.orders import restate
+
+    assert restate("L KEN / H HYD", "fr") == "L KEN soutient H HYD"
+    assert restate("L KEN / H HYD", "en") == "L KEN / H HYD"
+    assert restate("not an order", "fr") == "not an order"  # a file of an earlier version: as it is
+    assert classic.restate("F NTH C A LON - NWY", "fr") == "F NTH convoie A LON - NWY"
+    assert classic.restate("?", "fr") == "?"

@@ -387,3 +387,14 @@ def notation(order: Order, language: str = "en") -> str:
     if isinstance(order, Disband):
         return g.disband.format(u=u)
     return g.build.format(u=u)
+
+
+def restate(text: str, language: str) -> str:
+    """An order's standard text (as results files store it) in the notation of
+    ``language``; a text that is no order stays as it is."""
+    if language == "en" or not text:
+        return text
+    try:
+        return notation(parse_order(text), language)
+    except OrderError:
+        return text

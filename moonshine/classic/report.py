@@ -16,7 +16,7 @@ import yaml
 from moonshine import outcome as oc
 from moonshine.classic.adjustments import adjustment_counts
 from moonshine.classic.board import ClassicMap
-from moonshine.classic.orders import OrderError, notation, parse_order
+from moonshine.classic.orders import restate
 from moonshine.classic.rules import retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.errors import GameError
@@ -99,17 +99,8 @@ def _rows(rows: Any, language: str) -> list[tuple[str, bool, str]]:
                     reason = message_from_data(r["message"]).text(language)
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise GameError(f"results: {r.get('order', '')}: expected an outcome ({exc})") from None
-            out.append((_in_notation(str(r.get("order", "")), language), r.get("result") == "succeeds", reason))
+            out.append((restate(str(r.get("order", "")), language), r.get("result") == "succeeds", reason))
     return out
-
-
-def _in_notation(order: str, language: str) -> str:
-    """A results file's order (standard notation) in the reader's notation
-    (``orders.notation``); a text that is no order stays as it is."""
-    try:
-        return notation(parse_order(order), language) if order else order
-    except OrderError:
-        return order
 
 
 def render_text(

@@ -18,11 +18,9 @@ from moonshine.classic.orders import (
     Hold,
     Move,
     Order,
-    OrderError,
     SupportHold,
     SupportMove,
-    notation,
-    parse_order,
+    restate,
 )
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void
@@ -112,7 +110,7 @@ class Problem:
         template = gettext_for(language)(PROBLEMS[self.key])
         words = {k: Choices(v).text(language) if isinstance(v, tuple) else v for k, v in self.values}
         if isinstance(words.get("order"), str):  # an order, in the reader's notation
-            words["order"] = _in_notation(str(words["order"]), language)
+            words["order"] = restate(str(words["order"]), language)
         return template.format(**words)
 
     def __str__(self) -> str:
@@ -141,15 +139,7 @@ class OrderText:
     order: str
 
     def text(self, language: str = "en") -> str:
-        return _in_notation(self.order, language)
-
-
-def _in_notation(text: str, language: str) -> str:
-    """An order's standard text in the notation of ``language`` (``orders.notation``)."""
-    try:
-        return notation(parse_order(text), language)
-    except OrderError:
-        return text
+        return restate(self.order, language)
 
 
 @dataclass

@@ -579,6 +579,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
     block names), the phase adjudicated by the same function as the real one."""
     from moonshine import mailtext
     from moonshine.classic.ack import check_orders, word
+    from moonshine.classic.orders import restate
     from moonshine.mailcmd import Result
     from moonshine.mailtext import phrase
     from moonshine.whatif import GANG_LINE, mail_prediction
@@ -633,7 +634,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
         lines.append(f"{sides.get(power, power)}:")
         for r in rows:
             mark = mailtext.text(lang, "predict.ok" if r.succeeded else "predict.failed")
-            lines.append(f"  {r.order}: {mark} ({r.explain(lang)})")
+            lines.append(f"  {restate(r.order, lang)}: {mark} ({r.explain(lang)})")
     lines.extend(outcome.notes)
     lines.append(mailtext.text(lang, "predict.note_classic"))
     text = "\n".join(lines)
