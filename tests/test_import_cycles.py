@@ -1,14 +1,18 @@
 """The package's imports, module-level and inside functions alike (and those
-only for the type checker), read one way: no cycle anywhere in the package; the
-rule families (``moonshine.classic``, the registry of variants) and the engine
-reach nothing of the game layer; and only the registries and the families'
-implementations ask which family or variant a game plays."""
+only for the type checker), read one way: no cycle anywhere in the package; every
+module has a floor (the README's layout table) and imports nothing on a higher
+one, so the rule families and the engine reach nothing of rendering or the game
+layer; and only the registries and the families' implementations ask which
+family or variant a game plays."""
 
 from __future__ import annotations
 
 import ast
 import re
 from pathlib import Path
+
+import pytest
+from test_layout_doc import layout_section
 
 PACKAGE = Path(__file__).resolve().parent.parent / "moonshine"
 
@@ -77,96 +81,87 @@ def test_no_import_cycle_in_the_package() -> None:
     assert cycles(graph) == []
 
 
-# The game layer: what touches the game directory, git, clocks and mail, and the commands.
-GAME_LAYER = (
-    "moonshine.commands",
-    "moonshine.families",
-    "moonshine.cli",
-    "moonshine.start",
-    "moonshine.api",
-    "moonshine.adjudicating",
-    "moonshine.checking",
-    "moonshine.gamedir",
-    "moonshine.gitrepo",
-    "moonshine.journal",
-    "moonshine.gamelock",
-    "moonshine.runner",
-    "moonshine.judge",
-    "moonshine.schedule",
-    "moonshine.deadlines",
-    "moonshine.inbox",
-    "moonshine.intake",
-    "moonshine.imapbox",
-    "moonshine.idle",
-    "moonshine.mail",
-    "moonshine.mailcmd",
-    "moonshine.mailcommands",
-    "moonshine.press",
-    "moonshine.votes",
-    "moonshine.info",
-    "moonshine.absence",
-    "moonshine.whatif",
-    "moonshine.observers",
-    "moonshine.passwords",
-    "moonshine.takeover",
-    "moonshine.resultsjson",
-    "moonshine.reports",
-    "moonshine.site",
-    "moonshine.charts",
-    "moonshine.gamecharts",
-    "moonshine.simulate",
-)
-# The rules and the engine: pure values and functions, whatever the game directory.
-ENGINE = (
-    "moonshine.classic",
-    "moonshine.variants",
-    "moonshine.resolver",
-    "moonshine.outcome",
-    "moonshine.rules",
-    "moonshine.adjudicator",
-    "moonshine.routes",
-    "moonshine.turn",
-    "moonshine.validate",
-    "moonshine.orders",
-    "moonshine.parser",
-    "moonshine.state",
-    "moonshine.geo",
-    "moonshine.turns",
-    "moonshine.police",
-    "moonshine.upkeep",
-    "moonshine.scoring",
-    "moonshine.chatter",
-)
+# -- the floors ---------------------------------------------------------------------------------
+# Each module's floor is a column of the README's layout table (one place: the README shows it, this
+# test reads it). A module imports only modules on its own floor or on a lower one.
 
 
-def _within(module: str, prefixes: tuple[str, ...]) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
+def floors_of(section: str, packages: set[str]) -> dict[str, int]:
+    """The floor of each module the layout table names, by dotted name (``classic/board.py`` is
+    ``moonshine.classic.board``; a folder that is a package, ``classic/``, names its ``__init__``).
+    A module named on two floors is an error of the table."""
+    found: dict[str, int] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or not cells[0].isdigit():
+            continue
+        floor = int(cells[0])
+        names = [
+            m[: -len(".py")]
+            for m in re.findall(r"`([\w/]+\.py)`", cells[-1])
+            if not m.startswith(("tests/", "scripts/"))
+        ]
+        names += [f[:-1] for f in re.findall(r"`(\w+/)`", cells[-1]) if f[:-1] in packages]
+        for name in names:
+            dotted = "moonshine." + name.replace("/", ".")
+            assert found.setdefault(dotted, floor) == floor, f"{name} is on floors {found[dotted]} and {floor}"
+    return found
 
 
-def reached(graph: dict[str, set[str]], start: str) -> set[str]:
-    """Every module ``start`` imports, directly or through others."""
-    seen: set[str] = set()
-    todo = [start]
-    while todo:
-        for m in graph[todo.pop()]:
-            if m not in seen:
-                seen.add(m)
-                todo.append(m)
-    return seen
+def module_floors() -> dict[str, int]:
+    section = layout_section((PACKAGE.parent / "README.md").read_text(encoding="utf-8"))
+    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    return {"moonshine": 0} | floors_of(section, packages)  # the package's __init__: its version
 
 
-def test_the_layer_test_sees_a_wrong_arrow() -> None:
-    graph = {"moonshine.resolver": {"moonshine.x"}, "moonshine.x": {"moonshine.inbox"}, "moonshine.inbox": set()}
-    assert [m for m in reached(graph, "moonshine.resolver") if _within(m, GAME_LAYER)] == ["moonshine.inbox"]
+def upward(graph: dict[str, set[str]], floors: dict[str, int]) -> list[str]:
+    """Every import of a module on a higher floor than the importer's, as ``a (n) -> b (m)``."""
+    return [
+        f"{m} ({floors[m]}) -> {x} ({floors[x]})"
+        for m in sorted(graph)
+        for x in sorted(graph[m])
+        if floors[x] > floors[m]
+    ]
 
 
-def test_the_rule_families_and_the_engine_reach_nothing_of_the_game_layer() -> None:
-    graph = import_graph()
-    engine = [m for m in graph if _within(m, ENGINE)]
-    assert "moonshine.classic.ack" in engine and "moonshine.resolver" in engine
-    assert all(_within(m, GAME_LAYER) for m in ("moonshine.families.classic", "moonshine.commands.turn"))
-    wrong = {m: sorted(x for x in reached(graph, m) if _within(x, GAME_LAYER)) for m in engine}
-    assert {m: found for m, found in wrong.items() if found} == {}
+def test_the_floor_reader_and_the_walker_see_an_arrow_up() -> None:
+    table = "\n".join(
+        (
+            "| floor | role | modules |",
+            "| --- | --- | --- |",
+            "| 0 | leaves | `errors.py` (see `tests/t.py`) |",
+            "| 2 | rules | `geo.py`, `classic/`: `classic/board.py` |",
+            "| 4 | game | `gamedir.py` (`locale/x.po`) |",
+        )
+    )
+    floors = floors_of(table, {"classic"})
+    assert floors == {
+        "moonshine.errors": 0,
+        "moonshine.geo": 2,
+        "moonshine.classic": 2,
+        "moonshine.classic.board": 2,
+        "moonshine.gamedir": 4,
+    }
+    graph = {"moonshine.geo": {"moonshine.errors", "moonshine.classic.board"}, "moonshine.gamedir": {"moonshine.geo"}}
+    graph |= {"moonshine.errors": set(), "moonshine.classic": set(), "moonshine.classic.board": {"moonshine.gamedir"}}
+    assert upward(graph, floors) == ["moonshine.classic.board (2) -> moonshine.gamedir (4)"]
+    with pytest.raises(AssertionError, match="geo is on floors 2 and 4"):
+        floors_of(table + "\n| 4 | again | `geo.py` |", set())
+
+
+def test_every_module_has_a_floor() -> None:
+    floors = module_floors()
+    assert sorted(m for m in import_graph() if m not in floors) == []
+    # the floors read from the command line (6) down to the leaves (0)
+    assert (floors["moonshine.cli"], floors["moonshine.api"], floors["moonshine.gamedir"]) == (6, 5, 4)
+    assert (floors["moonshine.picture"], floors["moonshine.classic.rules"], floors["moonshine.resolver"]) == (3, 2, 1)
+    assert floors["moonshine.errors"] == floors["moonshine"] == 0
+
+
+def test_the_imports_read_one_way_down_the_floors() -> None:
+    """commands -> game -> render -> variants -> engine, leaves for all: no import, at module
+    level, inside a function or for the type checker alone, reaches a higher floor."""
+    assert upward(import_graph(), module_floors()) == []
 
 
 # Asking which family or variant a game plays: is_classic, family == ..., variant == "classic" (a name).
@@ -184,6 +179,10 @@ def test_the_family_test_pattern() -> None:
     assert all(FAMILY_TEST.search(line) for line in asks)
     fine = ("variant = game.variant", "if cfg.variant != GameConfig.variant", "families.of(game).messages")
     assert not any(FAMILY_TEST.search(line) for line in fine)
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
 def test_only_the_registries_ask_which_family_a_game_plays() -> None:
