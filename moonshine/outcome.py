@@ -21,10 +21,22 @@ from moonshine import records
 from moonshine.records import dataclass
 from moonshine.text import Message, message_data, message_from_data
 
-# The words of a rule family: Moonshine transports an H with delivery men (L); the
-# classic family convoys an army with fleets.
-MOONSHINE = "moonshine"
-CLASSIC = "classic"
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """How a rule family's judges word a few outcomes: a value the family gives (its
+    layout's ``wording``), which the explainer reads without asking which family it
+    words. The defaults are Moonshine's: an H transported by delivery men (L) along a
+    route, the strengths a move met, the strength a support gave."""
+
+    convoys: bool = False  # an army convoyed by fleets (else a unit transported by carriers, along a route)
+    illegal_holds: bool = False  # an illegal order: "illegal: ...; it held" (else "rejected: ...")
+    strengths_when_dislodging: bool = False  # a move names the strengths it met only when it dislodges
+    support_adds_one: bool = False  # a support given names no strength: it always adds 1
+    blocked_plainly: bool = False  # "blocked by own X", saying neither which way nor where X stays
+
+
+DEFAULT_WORDING = Wording()  # Moonshine's words
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,11 +356,11 @@ def units(names: Iterable[str]) -> str:
 class _Say:
     """The catalogue's sentences in one language."""
 
-    def __init__(self, language: str, family: str) -> None:
+    def __init__(self, language: str, wording: Wording) -> None:
         from moonshine import text
 
         self.language = language
-        self.family = family
+        self.words = wording
         self.gettext = text.gettext_for(language)
 
     def __call__(self, msgid: str, /, **fields: object) -> str:
@@ -377,7 +389,7 @@ def _held(s: _Say, o: Held) -> str:
 
 def _rejected(s: _Say, o: Rejected) -> str:
     problem = s.message(o.problem)
-    if s.family == CLASSIC:  # it held, and then it may have been dislodged
+    if s.words.illegal_holds:  # it held, and then it may have been dislodged
         return s.dislodged(s.then(s("illegal: {problem}", problem=problem), s("it held")), o.dislodged_by)
     first = s("rejected: {problem}", problem=problem)
     return s.then(first, s("dislodged by {by}", by=o.dislodged_by) if o.dislodged_by else s("it held"))
@@ -397,7 +409,7 @@ def _moved(s: _Say, o: Moved) -> str:
         out += s(", dislodging {units}", units=units(o.dislodging)) + _supported(s, defence.supports)
         return out + " " + s.vs(o.attack.strength, defence.strength)
     opposed = max((f.strength for f in o.against), default=0)
-    if s.family == CLASSIC or not opposed:  # the classic judges name strengths of dislodgements only
+    if s.words.strengths_when_dislodging or not opposed:
         return out
     return out + " " + s.vs(o.attack.strength, opposed)
 
@@ -438,7 +450,7 @@ def _bounced(s: _Say, o: Bounced) -> str:
 
 
 def _blocked(s: _Say, o: Blocked) -> str:
-    if s.family == CLASSIC:
+    if s.words.blocked_plainly:
         text = s("blocked by own {unit}", unit=o.by)
     elif o.head_to_head:
         text = s("blocked by own {unit} coming the other way", unit=o.by)
@@ -448,7 +460,7 @@ def _blocked(s: _Say, o: Blocked) -> str:
 
 
 def _no_route(s: _Say, o: NoRoute) -> str:
-    if s.family == CLASSIC:
+    if s.words.convoys:
         text = s("no convoy: no fleet is ordered to convoy it to {dest}", dest=o.dest)
     elif o.missing:
         text = s(
@@ -464,21 +476,21 @@ def _no_route(s: _Say, o: NoRoute) -> str:
 
 
 def _route_broken(s: _Say, o: RouteBroken) -> str:
-    classic = s.family == CLASSIC
+    convoys = s.words.convoys
     carriers = units(o.carriers)
     if o.cause == "paradox":
-        if classic:
+        if convoys:
             text = s("convoy broken: convoy paradox, {units} held (Szykman rule)", units=carriers)
         elif len(o.carriers) == 1:
             text = s("route broken: transport paradox, {units} holds (Szykman rule)", units=carriers)
         else:
             text = s("route broken: transport paradox, {units} hold (Szykman rule)", units=carriers)
     elif o.cause == "dislodged":
-        if classic:
+        if convoys:
             text = s("convoy broken: {units} dislodged", units=carriers)
         else:
             text = s("route broken: {units} dislodged", units=carriers)
-    elif classic:
+    elif convoys:
         text = s("no convoy route: the convoying fleets do not reach the destination")
     else:
         text = s("route broken: the carriers do not reach the destination")
@@ -486,18 +498,18 @@ def _route_broken(s: _Say, o: RouteBroken) -> str:
 
 
 def _paradox(s: _Say, o: Paradox) -> str:
-    classic = s.family == CLASSIC
+    convoys = s.words.convoys
     if o.act == "carrier":
-        if o.rule == "szykman" and classic:
+        if o.rule == "szykman" and convoys:
             text = s("convoy paradox: the fleet holds (Szykman rule)")
         elif o.rule == "szykman":
             text = s("transport paradox: the carrier holds (Szykman rule)")
-        elif classic:
+        elif convoys:
             text = s("paradox: the orders contradict each other, the fleet holds")
         else:
             text = s("paradox: the orders contradict each other, the carrier holds")
         return s.dislodged(text, o.dislodged_by)
-    if o.act == "support" and classic:
+    if o.act == "support" and convoys:
         text = s("paradox: the orders contradict each other, the support fails (backup rule)")
     elif o.act == "support":
         text = s("paradox: the orders contradict each other, support fails (backup rule)")
@@ -507,7 +519,7 @@ def _paradox(s: _Say, o: Paradox) -> str:
 
 
 def _support_given(s: _Say, o: SupportGiven) -> str:
-    if s.family == CLASSIC or not o.strength:  # a classic support always adds 1
+    if s.words.support_adds_one or not o.strength:
         return s("support given")
     return s("support given (+{n})", n=o.strength)
 
@@ -541,19 +553,19 @@ def _void(s: _Say, o: Void) -> str:
 
 
 def _carried(s: _Say, o: Carried) -> str:
-    if s.family == CLASSIC:
+    if s.words.convoys:
         return s("convoyed {unit} to {dest}", unit=o.target, dest=o.dest)
     return s("carried {unit} to {dest}", unit=o.target, dest=o.dest)
 
 
 def _route_kept(s: _Say, o: RouteKept) -> str:
-    if s.family == CLASSIC:
+    if s.words.convoys:
         return s("the fleet held its place, but {unit} did not reach {dest}", unit=o.target, dest=o.dest)
     return s("kept the route, but {unit} did not reach {dest}", unit=o.target, dest=o.dest)
 
 
 def _carrier_dislodged(s: _Say, o: CarrierDislodged) -> str:
-    if s.family == CLASSIC:
+    if s.words.convoys:
         return s("convoy disrupted: dislodged by {by}", by=o.by)
     return s("route broken: dislodged by {by}", by=o.by)
 
@@ -606,15 +618,15 @@ _EXPLAIN: dict[type[Result], Callable[[_Say, Any], str]] = {
 
 
 @functools.lru_cache(maxsize=8)
-def _say(language: str, family: str) -> _Say:
-    return _Say(language, family)
+def _say(language: str, wording: Wording) -> _Say:
+    return _Say(language, wording)
 
 
-def explain(outcome: Result, language: str = "en", family: str = MOONSHINE) -> str:
-    """The outcome as a sentence a player reads, in ``language``, with the words of
-    the rule ``family`` (``MOONSHINE``: transports and L; ``CLASSIC``: convoys and
-    fleets)."""
-    return _EXPLAIN[type(outcome)](_say(language, family), outcome)
+def explain(outcome: Result, language: str = "en", wording: Wording = DEFAULT_WORDING) -> str:
+    """The outcome as a sentence a player reads, in ``language``, with the words a
+    rule family gives (``wording``; the default, Moonshine's: transports and L; the
+    classic family's, ``moonshine.classic.rules.WORDING``: convoys and fleets)."""
+    return _EXPLAIN[type(outcome)](_say(language, wording), outcome)
 
 
 # -- as data (results files) ------------------------------------------------------------------

@@ -75,3 +75,24 @@ def test_every_outcome_of_random_turns_round_trips() -> None:
 def test_unknown_outcomes_and_fields_are_refused(data: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         oc.from_data(data)
+
+
+def test_each_family_gives_the_words_its_explanations_use() -> None:
+    from moonshine import variants
+    from moonshine.classic.rules import WORDING
+
+    moonshine_words = variants.get("moonshine").layout.wording
+    assert moonshine_words == oc.DEFAULT_WORDING
+    assert variants.get("classic").layout.wording is variants.get("pure").layout.wording is WORDING
+    said = {
+        (oc.Carried("H LOO", "NSS"), "carried H LOO to NSS", "convoyed H LOO to NSS"),
+        (oc.SupportGiven(2), "support given (+2)", "support given"),
+        (
+            oc.Blocked("H LOO", "NSS", head_to_head=True),
+            "blocked by own H LOO coming the other way",
+            "blocked by own H LOO",
+        ),
+    }
+    for value, moonshine_text, classic_text in said:
+        assert oc.explain(value, "en", moonshine_words) == oc.explain(value) == moonshine_text
+        assert oc.explain(value, "en", WORDING) == classic_text

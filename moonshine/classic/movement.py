@@ -35,7 +35,7 @@ from moonshine import outcome as oc
 from moonshine import records
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, unit_of
-from moonshine.classic.rules import CLASSIC, Board, Problem, assign, problem
+from moonshine.classic.rules import CLASSIC, WORDING, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.records import dataclass
 from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver, Rulebook
@@ -57,7 +57,7 @@ class Result:
     def explain(self, language: str) -> str:
         """The reason in ``language`` (the English text when there is no value)."""
         if self.outcome is not None:
-            return oc.explain(self.outcome, language, oc.CLASSIC)
+            return oc.explain(self.outcome, language, WORDING)
         return self.reason if self.message is None else self.message.text(language)
 
 
@@ -174,7 +174,7 @@ class _Report:
         results = []
         for i, p in enumerate(self.plans):
             ok, value = self.result(i)
-            reason = oc.explain(value, "en", oc.CLASSIC)
+            reason = oc.explain(value, "en", WORDING)
             results.append(Result(p.unit.power, p.unit.label(), self.order_text(i), ok, reason, value))
         dislodged: list[Dislodged] = []
         units: list[Unit] = []

@@ -17,7 +17,7 @@ from moonshine import outcome as oc
 from moonshine.classic.adjustments import adjustment_counts
 from moonshine.classic.board import ClassicMap
 from moonshine.classic.orders import restate
-from moonshine.classic.rules import retreat_problem
+from moonshine.classic.rules import WORDING, retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.errors import GameError
 from moonshine.text import Catalogue, keyed, languages, message_from_data
@@ -94,7 +94,7 @@ def _rows(rows: Any, language: str) -> list[tuple[str, bool, str]]:
             reason = str(r.get("reason", ""))
             try:
                 if isinstance(r.get("outcome"), dict):
-                    reason = oc.explain(oc.from_data(r["outcome"]), language, oc.CLASSIC)
+                    reason = oc.explain(oc.from_data(r["outcome"]), language, WORDING)
                 elif isinstance(r.get("message"), dict):
                     reason = message_from_data(r["message"]).text(language)
             except (ValueError, KeyError, TypeError, AttributeError) as exc:

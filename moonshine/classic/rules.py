@@ -23,10 +23,16 @@ from moonshine.classic.orders import (
     restate,
 )
 from moonshine.classic.state import Dislodged, Unit
-from moonshine.outcome import Void
+from moonshine.outcome import Void, Wording
 from moonshine.records import dataclass, field
 from moonshine.resolver import Act, Rulebook
 from moonshine.text import Choices, Message, gettext_for, say
+
+# How the classic judges word outcomes: armies convoyed by fleets; an illegal order holds;
+# strengths named only when a unit is dislodged; a support always adds 1.
+WORDING = Wording(
+    convoys=True, illegal_holds=True, strengths_when_dislodging=True, support_adds_one=True, blocked_plainly=True
+)
 
 CLASSIC = Rulebook(
     strengths=MappingProxyType({"A": 1, "F": 1}),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from moonshine.gamedir import Game
     from moonshine.mailcmd import Command, Request
     from moonshine.mailcmd import Result as CommandResult
-    from moonshine.outcome import Result
+    from moonshine.outcome import Result, Wording
 
 Notify = Callable[[str], None]
 
@@ -50,13 +50,13 @@ class OrderOutcome:
     succeeded: bool
     outcome: Result | None  # None: a results file of an earlier version
     reason: str  # the English sentence the file gives
-    family: str  # the rule family's words for the explanation
+    wording: Wording  # the words the rule family gives its explanations
 
     def explain(self, language: str = "en") -> str:
         """The outcome as a sentence in ``language``."""
         from moonshine import outcome
 
-        return self.reason if self.outcome is None else outcome.explain(self.outcome, language, self.family)
+        return self.reason if self.outcome is None else outcome.explain(self.outcome, language, self.wording)
 
 
 class Family(Protocol):

@@ -550,13 +550,14 @@ class ClassicFamily:
         from moonshine.classic.report import load_results
 
         data = load_results(game.turn_dir(turn) / "results.yaml")
+        words = game.variant.layout.wording
         for side, rows in (data.get("results") or {}).items():
             for r in rows or []:
                 value = oc.from_data(r["outcome"]) if isinstance(r.get("outcome"), dict) else None
                 order = str(r.get("order", ""))
                 unit = " ".join(order.split()[:2])
                 ok = r.get("result") == "succeeds"
-                yield OrderOutcome(str(side), unit, order, ok, value, str(r.get("reason", "")), oc.CLASSIC)
+                yield OrderOutcome(str(side), unit, order, ok, value, str(r.get("reason", "")), words)
 
     def build_site(self, game: Game, out: Path, *, language: str | None) -> list[Path]:
         from moonshine import i18n

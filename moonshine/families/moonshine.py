@@ -187,13 +187,13 @@ class MoonshineFamily:
         return print_report(game, turn, gang=side, language=language)
 
     def outcomes(self, game: Game, turn: str) -> Iterator[OrderOutcome]:
-        from moonshine import outcome
         from moonshine.reports import load_turn
 
         res, _ = load_turn(game, turn)
+        words = game.variant.layout.wording
         for side, gr in res.gangs.items():
             for u in gr.units:
-                yield OrderOutcome(side, u.unit, u.order, u.succeeded, u.outcome, u.reason, outcome.MOONSHINE)
+                yield OrderOutcome(side, u.unit, u.order, u.succeeded, u.outcome, u.reason, words)
 
     def build_site(self, game: Game, out: Path, *, language: str | None) -> list[Path]:
         from moonshine.site import build_site

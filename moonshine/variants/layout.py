@@ -18,6 +18,7 @@ from moonshine.yamlio import plain
 if TYPE_CHECKING:
     from moonshine.classic.board import ClassicMap
     from moonshine.geo import GameMap
+    from moonshine.outcome import Wording
     from moonshine.state import GameState
 
 
@@ -40,6 +41,11 @@ class Layout(Protocol):
     side: str  # what a player leads, as the game's messages say it: gang, power
     house_rules: bool  # whether a game.yaml may set house rules (rules:)
     map_check: bool  # whether 'moonshine map check' reads the family's maps (else they are checked when read)
+
+    @property
+    def wording(self) -> Wording:
+        """How the family's judges word outcomes (the explainer's words)."""
+        ...
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         """A key ordering the turns; ValueError for a name that is not one."""
@@ -122,6 +128,12 @@ class MoonshineLayout:
     side = "gang"
     house_rules = True
     map_check = True
+
+    @property
+    def wording(self) -> Wording:
+        from moonshine.outcome import DEFAULT_WORDING
+
+        return DEFAULT_WORDING  # the explainer's defaults are Moonshine's words
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         from moonshine.turns import Turn
@@ -238,6 +250,12 @@ class ClassicLayout:
     side = "power"
     house_rules = False
     map_check = False
+
+    @property
+    def wording(self) -> Wording:
+        from moonshine.classic.rules import WORDING
+
+        return WORDING
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         from moonshine.classic.state import Phase
