@@ -89,6 +89,10 @@ WORDS: Catalogue = {
     "classic.ack.disbanded": "{unit} is disbanded",
     "classic.ack.build": "build {unit}",
     "classic.ack.waive": "a build waived",
+    # a province in full in a sentence: {code} its code (STP/SC), {name} its name in the
+    # reader's language, {coast} " (SC)" or nothing; a language whose prepositions
+    # depend on the province (French: en Bourgogne, à Paris) may write the code first
+    "classic.ack.place": "{name}{coast}",
     "classic.ack.army": "the army in {place}",
     "classic.ack.fleet": "the fleet in {place}",
     "classic.ack.an_army": "an army in {place}",
@@ -188,6 +192,8 @@ def _suggest(gmap: ClassicMap, token: str) -> tuple[str, dict[str, object]] | No
     t = token.split("/", 1)[0].split("(", 1)[0]
     codes = list(gmap.provinces)
     names = {v.name.upper(): k for k, v in gmap.provinces.items()}
+    for named in gmap.translations.values():
+        names.update({name.upper(): code for (kind, code), name in named.items() if kind == "province"})
     found = names.get(t.upper())
     if found is None:
         close = difflib.get_close_matches(t.upper(), codes, n=3, cutoff=0.6)
@@ -197,7 +203,7 @@ def _suggest(gmap: ClassicMap, token: str) -> tuple[str, dict[str, object]] | No
         found = close[0] if close else None
     if found is None:
         return None
-    return "did_you_mean", {"what": f"{found} ({gmap.provinces[found].name})"}
+    return "did_you_mean", {"province": found}  # named in the reader's language by render
 
 
 def _unknown_place(gmap: ClassicMap, text: str) -> str | None:
@@ -361,12 +367,12 @@ def _with(line: AckLine, why: Problem | None) -> AckLine:
 # -- text ----------------------------------------------------------------------------
 
 
-def _place(gmap: ClassicMap, region: str) -> str:
+def _place(gmap: ClassicMap, region: str, language: str) -> str:
     prov = province_of(region)
     if prov not in gmap.provinces:
         return region
     coast = f" ({region.split('/', 1)[1].upper()})" if "/" in region else ""
-    return gmap.provinces[prov].name + coast
+    return word("place", language, code=region, name=gmap.province_name(prov, language), coast=coast)
 
 
 def describe(order: Order, gmap: ClassicMap, language: str) -> str:
@@ -375,34 +381,34 @@ def describe(order: Order, gmap: ClassicMap, language: str) -> str:
         return word("waive", language)
     ref = unit_of(order)
     assert ref is not None
-    unit = word("army" if ref.kind.value == "A" else "fleet", language, place=_place(gmap, ref.region))
+    unit = word("army" if ref.kind.value == "A" else "fleet", language, place=_place(gmap, ref.region, language))
     if isinstance(order, Build):
         kind = "an_army" if ref.kind.value == "A" else "a_fleet"
-        return word("build", language, unit=word(kind, language, place=_place(gmap, ref.region)))
+        return word("build", language, unit=word(kind, language, place=_place(gmap, ref.region, language)))
     if isinstance(order, Hold):
         return word("holds", language, unit=unit)
     if isinstance(order, Disband):
         return word("disbanded", language, unit=unit)
     if isinstance(order, Move):
-        text = word("moves_to", language, unit=unit, dest=_place(gmap, order.dest))
+        text = word("moves_to", language, unit=unit, dest=_place(gmap, order.dest, language))
         return text + (word("by_convoy", language) if order.via_convoy else "")
     if isinstance(order, Retreat):
-        return word("retreats_to", language, unit=unit, dest=_place(gmap, order.dest))
+        return word("retreats_to", language, unit=unit, dest=_place(gmap, order.dest, language))
     t = order.target
     key = "unit_in" if t.kind is None else "army" if t.kind.value == "A" else "fleet"
-    target = word(key, language, place=_place(gmap, t.region))
+    target = word(key, language, place=_place(gmap, t.region, language))
     if isinstance(order, SupportHold):
         return word("supports_hold", language, unit=unit, target=target)
     if isinstance(order, SupportMove):
-        return word("supports_move", language, unit=unit, target=target, dest=_place(gmap, order.dest))
-    return word("convoys", language, unit=unit, target=target, dest=_place(gmap, order.dest))
+        return word("supports_move", language, unit=unit, target=target, dest=_place(gmap, order.dest, language))
+    return word("convoys", language, unit=unit, target=target, dest=_place(gmap, order.dest, language))
 
 
 def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: str = "") -> str:
     """The acknowledgement as the player reads it."""
     lang = language if language in languages() else "en"
     step = {Step.MOVEMENT: "movement", Step.RETREATS: "retreats", Step.ADJUSTMENTS: "adjustments"}[ack.step]
-    name = gmap.powers.get(ack.power, ack.power)
+    name = gmap.power_name(ack.power, lang)
     phase = f"{Phase.parse(ack.phase).label(lang)} ({word(step, lang)})"
     out = [word("title", lang, board=gmap.info.title, power=f"{name} ({ack.power})", phase=phase)]
     if source:
@@ -423,11 +429,14 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
         if line.detail is not None:
             out.append(f"           {word(line.detail[0], lang, **line.detail[1])}")
         if line.suggestion is not None:
-            out.append(f"           {word(line.suggestion[0], lang, **line.suggestion[1])}")
+            values = dict(line.suggestion[1])
+            if isinstance(prov := values.get("province"), str):
+                values["what"] = f"{prov} ({gmap.province_name(prov, lang)})"
+            out.append(f"           {word(line.suggestion[0], lang, **values)}")
     out += ["", word("units", lang)]
     if ack.step is Step.ADJUSTMENTS:
         if ack.owed > 0:
-            homes = ", ".join(f"{c} ({gmap.provinces[c].name})" for c in ack.homes) or "-"
+            homes = ", ".join(f"{c} ({gmap.province_name(c, lang)})" for c in ack.homes) or "-"
             out.append(f"  {word('builds', lang, power=name, n=ack.owed, homes=homes)}")
         elif ack.owed < 0:
             out.append(f"  {word('disbands', lang, power=name, n=-ack.owed)}")

@@ -8,6 +8,12 @@ regions, each usable by armies ("land"), fleets ("sea") or both ("coast").
 A province holds one unit at most; a fleet stands on a coast of a province with
 coasts (``STP/SC``). Codes are upper case: ``STP`` is the province and the army's
 region, ``STP/SC`` a fleet's region.
+
+The names in ``provinces.csv`` and ``variant.yaml`` are English. A board may give
+its provinces and powers names in another language as data beside it: an
+optional ``names.<language>.csv`` (``names.fr.csv``) with the columns
+``kind,code,name`` (kind ``province`` or ``power``), one row per name. A name the file does not give, or a language
+with no file, falls back to the English one.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from moonshine.records import dataclass
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 MAP_DIR = MAPS_DIR / "classic"
 BOARD_FILE = "variant.yaml"
+NAMES_GLOB = "names.*.csv"
 
 COASTS = {"n": "NC", "s": "SC", "e": "EC", "w": "WC"}
 
@@ -92,6 +99,8 @@ class ClassicMap:
     ) -> None:
         self.info = info
         self.directory: Path | None = None  # the board's folder, when read from one
+        # language -> (kind, code) -> the name in that language, from names.<language>.csv
+        self.translations: dict[str, dict[tuple[str, str], str]] = {}
         self.powers: Mapping[str, str] = info.powers
         self.victory_centres = info.victory_centres
         self.provinces = dict(provinces)
@@ -174,9 +183,25 @@ class ClassicMap:
                     queue.append(q)
         return dist
 
-    def name(self, region: str) -> str:
+    def province_name(self, code: str, language: str = "en") -> str:
+        """The province's name in ``language`` (the English one when the board has none)."""
+        found = self.translations.get(language, {}).get(("province", code))
+        if found is not None:
+            return found
+        return self.provinces[code].name if code in self.provinces else code
+
+    def power_name(self, code: str, language: str = "en") -> str:
+        """The power's name in ``language`` (the English one when the board has none)."""
+        found = self.translations.get(language, {}).get(("power", code))
+        return found if found is not None else self.powers.get(code, code)
+
+    def power_names(self, language: str = "en") -> dict[str, str]:
+        """Every power's code and name in ``language``, in the board's order."""
+        return {p: self.power_name(p, language) for p in self.powers}
+
+    def name(self, region: str, language: str = "en") -> str:
         prov = province_of(region)
-        base = self.provinces[prov].name if prov in self.provinces else region
+        base = self.province_name(prov, language)
         return base if region == prov else f"{base} ({region.split('/', 1)[1].lower()})"
 
 
@@ -187,6 +212,48 @@ def _rows(path: Path) -> list[list[str]]:
     except OSError as exc:
         raise MapError(str(path), "", f"cannot read ({exc.strerror or exc})") from None
     return rows[1:]
+
+
+def _translations(directory: Path, gmap: ClassicMap) -> dict[str, dict[tuple[str, str], str]]:
+    """The board's ``names.<language>.csv`` files, each checked: the header
+    ``kind,code,name``, then one row per province or power of this board (kind
+    ``province`` or ``power``: ``ENG`` is England and the English Channel), each
+    once, each with a name."""
+    out: dict[str, dict[tuple[str, str], str]] = {}
+    codes = {"province": set(gmap.provinces), "power": set(gmap.powers)}
+    for path in sorted(directory.glob(NAMES_GLOB)):
+        language = path.name.removeprefix("names.").removesuffix(".csv")
+        src = path.name
+        if not language.isalpha():
+            raise MapError(src, "", "expected a file name such as names.fr.csv (names.<language>.csv)")
+        try:
+            with path.open(encoding="utf-8", newline="") as fh:
+                rows = [[c.strip() for c in row] for row in csv.reader(fh)]
+        except OSError as exc:
+            raise MapError(src, "", f"cannot read ({exc.strerror or exc})") from None
+        except UnicodeDecodeError as exc:
+            raise MapError(src, "", f"not UTF-8 text ({exc})") from None
+        if not rows or [c.lower() for c in rows[0]] != ["kind", "code", "name"]:
+            raise MapError(src, "line 1", "expected the header 'kind,code,name'")
+        names: dict[tuple[str, str], str] = {}
+        for number, row in enumerate(rows[1:], start=2):
+            if not any(row):
+                continue
+            where = f"line {number}"
+            if len(row) != 3:
+                raise MapError(src, where, f"expected kind,code,name, found {','.join(row)!r}")
+            kind, code, name = row[0].lower(), row[1].upper(), row[2]
+            if kind not in codes:
+                raise MapError(src, where, f"unknown kind {row[0]!r} (expected province or power)")
+            if code not in codes[kind]:
+                raise MapError(src, where, f"{row[1]!r} is no {kind} of this board")
+            if not name:
+                raise MapError(src, where, f"no name given for the {kind} {code}")
+            if (kind, code) in names:
+                raise MapError(src, where, f"the {kind} {code} is named twice")
+            names[(kind, code)] = name
+        out[language] = names
+    return out
 
 
 def _board_info(directory: Path) -> BoardInfo:
@@ -271,6 +338,7 @@ def load_classic_map(directory: Path = MAP_DIR) -> ClassicMap:
             raise MapError("borders.csv", ",".join(row), f"unknown terrain {row[2]!r}") from None
     gmap = ClassicMap(provinces, {p: tuple(sorted(v)) for p, v in coasts.items()}, borders, info)
     gmap.directory = directory
+    gmap.translations = _translations(directory, gmap)
     for power, texts in info.start.items():
         for text in texts:
             kind, _, where = text.strip().partition(" ")

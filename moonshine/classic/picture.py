@@ -677,10 +677,11 @@ class _Drawn:
 
 
 class _Scene:
-    def __init__(self, gmap: ClassicMap, layout: BoardLayout, words: dict[str, str]) -> None:
+    def __init__(self, gmap: ClassicMap, layout: BoardLayout, words: dict[str, str], language: str = "en") -> None:
         self.gmap = gmap
         self.layout = layout
         self.words = words
+        self.language = language  # the names of provinces and powers
         self.dx = MARGIN
         self.dy = TITLE_H
 
@@ -715,7 +716,7 @@ class _Scene:
         for cell in lay.offboard_cells:
             items.append(Poly((tuple(self.xy(p) for p in cell),), Paint(fill=OFFBOARD, stroke="#b5b5b5", width=1.0)))
         for code in lay.provinces:
-            name = self.gmap.provinces[code].name
+            name = self.gmap.province_name(code, self.language)
             if lay.kind == "cells":
                 rings = tuple(tuple(self.xy(p) for p in ring) for ring in lay.shapes.get(code, ()))
                 shape: Item = Poly(rings, Paint(fill=self.fill(code, owners)))
@@ -772,7 +773,8 @@ class _Scene:
             sea = prov.terrain is Terrain.SEA
             group: list[Item] = [Label(at, code, CODE_SIZE, SEA_TEXT if sea else TEXT, bold=True, italic=sea, halo=3.0)]
             if lay.kind == "nodes":
-                group.append(Label(self.xy((p.at[0], p.at[1] + UNIT_R + 16)), prov.name, NAME_SIZE, TEXT, halo=3.0))
+                name = self.gmap.province_name(code, self.language)
+                group.append(Label(self.xy((p.at[0], p.at[1] + UNIT_R + 16)), name, NAME_SIZE, TEXT, halo=3.0))
             if prov.supply:
                 c = (at[0] + _text_width(code, CODE_SIZE) / 2 + CENTRE_R + 4, at[1])
                 owner = owners.get(code)
@@ -1018,7 +1020,7 @@ def _unit_group(sc: _Scene, unit: Unit, at: Pt, mark: str, role: str = "unit") -
     attrs = [("class", role), ("data-unit", unit.label()), ("data-power", unit.power)]
     if mark:
         attrs.append(("data-mark", mark))
-    title = f"{sc.gmap.powers[unit.power]}: {unit.label()}" + (f" ({sc.words[mark]})" if mark else "")
+    title = f"{sc.gmap.power_name(unit.power, sc.language)}: {unit.label()}" + (f" ({sc.words[mark]})" if mark else "")
     attrs.append(("data-title", title))
     return Group(tuple(attrs), tuple(items))
 
@@ -1072,7 +1074,7 @@ def build_scene(
     words = _words(language)
     layout = layout or layout_of(gmap)
     how = drawing(gmap, layout)
-    sc = _Scene(gmap, layout, words)
+    sc = _Scene(gmap, layout, words, language)
     step = st.phase.step
     nxt = outcome.next_state if outcome is not None else None
     after = set(nxt.units) if nxt is not None else set()
@@ -1159,7 +1161,7 @@ def _legend(
         return x + 16, y
 
     powers: list[tuple[list[Item], str]] = []
-    for p, name in gmap.powers.items():
+    for p, name in gmap.power_names(sc.language).items():
         n = len(st.centres_of(p))
         count = w["centre"] if n == 1 else w["centres"].format(n=n)
 

@@ -116,7 +116,7 @@ def render_text(
     phase = _label(str(data.get("phase", "")), lang)
 
     def name(p: str) -> str:
-        return f"{gmap.powers.get(p, p)} ({p})"
+        return f"{gmap.power_name(p, lang)} ({p})"
 
     if power is None:
         out = [word("bulletin", lang, board=gmap.info.title, phase=phase), ""]

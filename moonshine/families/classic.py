@@ -173,8 +173,10 @@ def adjudicate_phase_dir(
     commit: bool = True,
     gmap: ClassicMap | None = None,
     extra_orders: Mapping[str, Sequence[Order]] | None = None,
+    language: str = "en",
 ) -> Adjudicated:
-    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``."""
+    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``;
+    the map picture names the provinces and powers in ``language``."""
     from moonshine.classic.picture import has_layout, render_both
     from moonshine.gamedir import atomic_write_bytes, atomic_write_text, git_commit
 
@@ -208,7 +210,7 @@ def adjudicate_phase_dir(
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
     if has_layout(gmap):  # the map picture, beside the results (written first: results imply a picture)
-        svg, png = render_both(gmap, st, outcome)
+        svg, png = render_both(gmap, st, outcome, language=language)
         atomic_write_text(results_path.with_name("map.svg"), svg)
         atomic_write_bytes(results_path.with_name("map.png"), png)
     atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
@@ -261,7 +263,7 @@ def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str
         title,
         [str(y) for y in years],
         [last[y].owners for y in years],
-        {p: (name, colours[p]) for p, name in gmap.powers.items()},
+        {p: (name, colours[p]) for p, name in gmap.power_names(lang).items()},
         target=gmap.victory_centres,
         target_label=goal.format(n=gmap.victory_centres),
     )
@@ -501,7 +503,9 @@ class ClassicFamily:
             for picture in ("map.svg", "map.png"):
                 txn.protect(tdir / picture)
             txn.protect_tree(tdir / "reports")
-            done = adjudicate_phase_dir(game.root, turn, force=force, commit=False, gmap=gmap)
+            done = adjudicate_phase_dir(
+                game.root, turn, force=force, commit=False, gmap=gmap, language=game.config.language
+            )
             name = done.outcome.phase.name
             reports = write_phase_reports(
                 game.root, name, gmap, language=game.config.language, power_languages=game.side_languages()

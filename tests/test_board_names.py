@@ -1,0 +1,129 @@
+"""A board's names in the reader's language: ``names.<language>.csv`` beside the
+board (kind, code, name), checked by the loader, read wherever a name is written
+in full; a language without a file reads the English names."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from moonshine.classic.board import MAPS_DIR, board, load_classic_map
+from moonshine.classic.picture import build_scene
+from moonshine.classic.report import render_text
+from moonshine.classic.state import initial_state
+from moonshine.cli import main
+from moonshine.errors import MapError
+from moonshine.picture import scene_svg
+
+# The usual names of the French edition of the game, for a few of them.
+FRENCH = {
+    ("power", "ENG"): "Angleterre",
+    ("power", "GER"): "Allemagne",
+    ("power", "AUS"): "Autriche",
+    ("power", "ITA"): "Italie",
+    ("power", "RUS"): "Russie",
+    ("power", "TUR"): "Turquie",
+    ("power", "FRA"): "France",
+    ("province", "ENG"): "Manche",
+    ("province", "NTH"): "Mer du Nord",
+    ("province", "NAO"): "Atlantique Nord",
+    ("province", "MAO"): "Atlantique moyen",
+    ("province", "BUR"): "Bourgogne",
+    ("province", "MAR"): "Marseille",
+    ("province", "LON"): "Londres",
+    ("province", "VEN"): "Venise",
+    ("province", "MOS"): "Moscou",
+    ("province", "STP"): "Saint-Pétersbourg",
+    ("province", "CON"): "Constantinople",
+    ("province", "BLA"): "Mer Noire",
+    ("province", "BOT"): "Golfe de Botnie",
+}
+
+
+@pytest.mark.parametrize("name", ["classic", "pure"])
+def test_every_province_and_power_has_a_french_name(name: str) -> None:
+    gmap = board(name)
+    french = gmap.translations["fr"]
+    assert {c for k, c in french if k == "province"} == set(gmap.provinces)
+    assert {c for k, c in french if k == "power"} == set(gmap.powers)
+    # a translation, not a copy: most names differ from the English ones
+    changed = [c for c in gmap.provinces if gmap.province_name(c, "fr") != gmap.provinces[c].name]
+    assert len(changed) >= len(gmap.provinces) // 3
+
+
+@pytest.mark.parametrize(("key", "name"), sorted(FRENCH.items()))
+def test_the_usual_french_names(key: tuple[str, str], name: str) -> None:
+    gmap = board("classic")
+    kind, code = key
+    assert (gmap.power_name(code, "fr") if kind == "power" else gmap.province_name(code, "fr")) == name
+
+
+def test_a_language_without_names_reads_the_english_ones() -> None:
+    gmap = board("classic")
+    assert gmap.power_names("en") == dict(gmap.powers)
+    assert gmap.power_name("ENG", "de") == "England"
+    assert gmap.province_name("ENG", "de") == "English Channel"
+    assert gmap.name("STP/SC", "en") == "St Petersburg (sc)"
+    assert gmap.name("STP/SC", "fr") == "Saint-Pétersbourg (sc)"
+
+
+def _copy(tmp_path: Path, names: str) -> Path:
+    folder = tmp_path / "board"
+    shutil.copytree(MAPS_DIR / "classic", folder)
+    (folder / "names.fr.csv").write_text(names, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("names", "where", "problem"),
+    [
+        ("code,name\nENG,Manche\n", "line 1", "expected the header 'kind,code,name'"),
+        ("kind,code,name\nprovince,XYZ,Nulle part\n", "line 2", "'XYZ' is no province of this board"),
+        ("kind,code,name\npower,BUR,Bourgogne\n", "line 2", "'BUR' is no power of this board"),
+        ("kind,code,name\nprovince,bur,Bourgogne\nprovince,par,\n", "line 3", "no name given for the province PAR"),
+        ("kind,code,name\ncity,PAR,Paris\n", "line 2", "unknown kind 'city' (expected province or power)"),
+        ("kind,code,name\nprovince,par,Paris\nprovince,PAR,Lutèce\n", "line 3", "the province PAR is named twice"),
+        ("kind,code,name\nprovince,par\n", "line 2", "expected kind,code,name, found 'province,par'"),
+    ],
+)
+def test_a_bad_names_file_is_a_clear_error(tmp_path: Path, names: str, where: str, problem: str) -> None:
+    with pytest.raises(MapError) as caught:
+        load_classic_map(_copy(tmp_path, names))
+    assert (caught.value.source, caught.value.key, caught.value.problem) == ("names.fr.csv", where, problem)
+
+
+def test_a_partial_names_file_falls_back_name_by_name(tmp_path: Path) -> None:
+    gmap = load_classic_map(_copy(tmp_path, "kind,code,name\nprovince,bur,Bourgogne\n\npower,ENG,Angleterre\n"))
+    assert (gmap.province_name("BUR", "fr"), gmap.province_name("PAR", "fr")) == ("Bourgogne", "Paris")
+    assert (gmap.power_name("ENG", "fr"), gmap.power_name("GER", "fr")) == ("Angleterre", "Germany")
+
+
+def test_the_french_report_and_picture_name_the_powers_in_french() -> None:
+    gmap = board("classic")
+    st = initial_state(gmap)
+    data = {"phase": "spring-1901", "results": {}, "ignored": {}}
+    fr = render_text(gmap, data, st, power="ENG", language="fr")
+    en = render_text(gmap, data, st, power="ENG", language="en")
+    assert "Angleterre (ENG)" in fr and "Allemagne (GER)" in fr and "England" not in fr
+    assert "England (ENG)" in en and "Angleterre" not in en
+    svg = scene_svg(build_scene(gmap, st, language="fr"))
+    assert "Angleterre: 3 centres" in svg and "Allemagne: 3 centres" in svg
+    assert "England" not in svg and "Manche (ENG)" in svg
+
+
+def test_the_french_acknowledgement_names_the_provinces_in_french(tmp_path: Path) -> None:
+    game = tmp_path / "g"
+    made = CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git", "--language", "fr"])
+    assert made.exit_code == 0, made.output
+    orders = game / "orders" / "spring-1901" / "FRA.txt"
+    orders.write_text("A PAR - BUR\nF BRE - MAO\nA MAR - Bourgone\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
+    assert "l'armée en PAR (Paris) va en BUR (Bourgogne)" in out
+    assert "la flotte en BRE (Brest) va en MAO (Atlantique moyen)" in out
+    assert "vouliez-vous dire BUR (Bourgogne) ?" in out  # a misspelt French name is recognised
+    english = CliRunner().invoke(main, ["check", "--game", str(game), "--language", "en", str(orders)]).output
+    assert "the army in Paris moves to Burgundy" in english
+    assert "did you mean BUR (Burgundy)?" in english
