@@ -394,6 +394,27 @@ def _shapes(path: Path) -> dict[str, Shape]:
 
 @functools.lru_cache(maxsize=8)
 def _layout(path: Path) -> Layout:
+    """The districts on the canvas, and the lake's shore: from the cache directory
+    (``moonshine.cache``, keyed by the geometry file's bytes and the canvas's measures),
+    or worked out from the GeoJSON and kept there."""
+    from moonshine import cache
+
+    try:
+        key = f"layout {CANVAS_W!r} {MARGIN!r} {TITLE_H!r}\n".encode() + path.read_bytes()
+    except OSError:
+        return _make_layout(path)  # the geometry's reader says what is wrong
+    found = cache.load_value("layout", key)
+    if isinstance(found, tuple) and len(found) == 6:
+        frame, outlines, labels, map_w, map_h, east = found
+        return Layout(Frame(*frame), outlines, labels, map_w, map_h, east)
+    layout = _make_layout(path)
+    f = layout.frame
+    value = ((f.lon0, f.lat1, f.kx, f.scale, f.ox, f.oy), layout.outlines, layout.labels)
+    cache.store_value("layout", key, (*value, layout.map_w, layout.map_h, layout.east))
+    return layout
+
+
+def _make_layout(path: Path) -> Layout:
     shapes = _shapes(path)
     pts = [p for s in shapes.values() for poly in s.polygons for ring in poly for p in ring]
     lon0, lon1 = min(p[0] for p in pts), max(p[0] for p in pts)
@@ -1651,18 +1672,14 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     width, height = image.size
     stride = width * 3
     raw = memoryview(image.tobytes())
-    packer = zlib.compressobj(level)
-    parts = []
-    for y in range(height):
-        parts.append(packer.compress(b"\x00"))
-        parts.append(packer.compress(raw[y * stride : (y + 1) * stride]))
-    parts.append(packer.flush())
+    rows = b"".join(b"\x00" + raw[y * stride : (y + 1) * stride] for y in range(height))
+    packed = zlib.compress(rows, level)  # one call: the same stream as row by row, sooner
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, deflate, no interlace
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", packed) + chunk(b"IEND", b"")
 
 
 def scene_png(scene: Scene, width: int = 1000) -> bytes:

@@ -57,6 +57,38 @@ def test_the_cache_follows_the_map_files_content(tmp_path: Path, own_cache: Path
     assert len(list(own_cache.glob("*/map-*.bin"))) == 2
 
 
+def test_the_pictures_layout_is_worked_out_once_and_follows_the_geometry(tmp_path: Path, own_cache: Path) -> None:
+    """The districts' outlines on the canvas come from the cache the second time, the
+    same to the last bit of every coordinate; a damaged entry or an edited geometry
+    file is worked out again."""
+    from moonshine import picture
+
+    geometry = map_copy(tmp_path).with_suffix(".geojson")
+    made = picture._make_layout(geometry)
+    picture._layout.cache_clear()
+    assert picture._layout(geometry) == made
+    entries = list(own_cache.glob("*/layout-*.bin"))
+    assert len(entries) == 1
+    picture._layout.cache_clear()
+    assert picture._layout(geometry) == made  # from the cache
+    entries[0].write_bytes(entries[0].read_bytes()[:100])  # cut short
+    picture._layout.cache_clear()
+    assert picture._layout(geometry) == made
+    data = json.loads(geometry.read_text(encoding="utf-8"))
+    for feature in data["features"]:
+        if feature["properties"]["code"] == "ROG":
+            feature["properties"]["label_point"] = [-87.67, 42.01]
+    geometry.write_text(json.dumps(data), encoding="utf-8")
+    picture._layout.cache_clear()
+    picture._shapes.cache_clear()  # the shapes read in this process
+    moved = picture._layout(geometry)
+    assert moved.labels["ROG"] != made.labels["ROG"]
+    assert moved == picture._make_layout(geometry)
+    assert len(list(own_cache.glob("*/layout-*.bin"))) == 2
+    picture._layout.cache_clear()
+    picture._shapes.cache_clear()
+
+
 def test_no_cache_when_turned_off_or_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = map_copy(tmp_path)
     monkeypatch.setenv(cache.ENV_VAR, "")
