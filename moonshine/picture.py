@@ -1108,7 +1108,8 @@ def _num(v: float) -> str:
 
 
 def _pairs(points: Sequence[Pt]) -> str:
-    return "L".join(f"{_num(x)} {_num(y)}" for x, y in points)
+    # each number as _num writes it: with one decimal, "-0.0" can only be a whole number
+    return "L".join([f"{x:.1f} {y:.1f}" for x, y in points]).replace("-0.0", "0.0")
 
 
 def _svg_paint(el: ET.Element, paint: Paint, *, line: bool) -> None:
@@ -1363,7 +1364,8 @@ class _Painter:
                 self.text(d, image, item)
 
     def poly(self, d: ImageDraw.ImageDraw, image: Image.Image, item: Poly) -> None:
-        rings = [[self.xy(p) for p in ring] for ring in item.rings]
+        k, (ox, oy) = self.k, self.origin
+        rings = [[(x * k - ox, y * k - oy) for x, y in ring] for ring in item.rings]  # self.xy, inlined
         if item.paint.fill:
             if len(rings) == 1:
                 d.polygon(rings[0], fill=item.paint.fill)
@@ -1386,8 +1388,9 @@ class _Painter:
             return
         pieces = [tuple(points)] if paint.dash is None else _dashes(points, *paint.dash)
         w = paint.width * self.k
+        k, (ox, oy) = self.k, self.origin
         for piece in pieces:
-            pts = [self.xy(p) for p in piece]
+            pts = [(x * k - ox, y * k - oy) for x, y in piece]  # self.xy, inlined
             d.line(pts, fill=paint.stroke, width=max(1, round(w)), joint="curve")
             if w >= 2.5:
                 r = w / 2

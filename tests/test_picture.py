@@ -32,7 +32,9 @@ from moonshine.picture import (
     Scene,
     _font,
     _has_glyph,
+    _num,
     _Painter,
+    _pairs,
     _shape_text,
     _words,
     build_scene,
@@ -119,6 +121,24 @@ def busy(start: GameState) -> GameState:
 
 
 # -- the SVG ---------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st_.lists(
+        st_.tuples(
+            st_.one_of(st_.floats(-2000, 2000), st_.sampled_from([-0.0, -0.04, -0.05, -0.06, -0.95, -10.04])),
+            st_.floats(-2000, 2000),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_svg_coordinates_have_one_decimal_and_no_negative_zero(points: list[tuple[float, float]]) -> None:
+    """A path's points as ``x y`` pairs joined by ``L``, each number as ``_num`` writes
+    it: one decimal, and never ``-0.0`` (a coordinate that rounds to zero is ``0.0``)."""
+    assert _pairs(points).split("L") == [f"{_num(x)} {_num(y)}" for x, y in points]
+    assert all(_num(v) != "-0.0" and _num(v) == f"{v:.1f}".replace("-0.0", "0.0") for v in (-0.04, 0.04, -0.0))
 
 
 def test_svg_has_every_district_with_its_controller(chicago: GameMap, start: GameState) -> None:
