@@ -130,3 +130,20 @@ def test_classic_reply_by_mail_in_french_echoes_french_notation(tmp_path: Path) 
     body = parsed.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     assert "  ligne   4  A MAR soutient A PAR - BUR     accepté" in body.splitlines(), body
     assert "  ligne   3  F BRE tient                    accepté" in body.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("header", "en", "fr"),
+    [
+        ("puissance: fra", "power: France (FRA)", "puissance : France (FRA)"),
+        ("power: Germany", "power: Germany (GER)", "puissance : Allemagne (GER)"),
+        ("tour: printemps-1901", "turn: spring-1901", "tour : printemps 1901"),
+        ("phase: fall-1901-retreats", "turn: fall-1901-retreats", "tour : automne 1901 (retraites)"),
+        ("power: Narnia", "power: Narnia", "power: Narnia"),  # names no power: echoed as written
+    ],
+)
+def test_a_classic_header_line_is_echoed_in_the_readers_language(header: str, en: str, fr: str) -> None:
+    gmap = standard_map()
+    ack = check_orders(gmap, classic_start(gmap), "FRA", f"{header}\nA PAR - BUR\n")
+    for language, line, echo, noted in (("en", "line", en, "noted"), ("fr", "ligne", fr, "noté")):
+        assert f"  {line}   1  {echo:<30} {noted}" in render(ack, gmap, language=language).splitlines()

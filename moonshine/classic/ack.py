@@ -52,6 +52,8 @@ WORDS: Catalogue = {
     "classic.ack.ok": "accepted",
     "classic.ack.rejected": "REJECTED",
     "classic.ack.noted": "noted",
+    "classic.ack.power_header": "power: {name} ({code})",
+    "classic.ack.turn_header": "turn: {phase}",
     "classic.ack.units": "UNITS",
     "classic.ack.hold": "Without a valid order, these units hold: {units}",
     "classic.ack.disband": "Without a valid retreat, these units are disbanded: {units}",
@@ -404,6 +406,23 @@ def describe(order: Order, gmap: ClassicMap, language: str) -> str:
     return word("convoys", language, unit=unit, target=target, dest=_place(gmap, order.dest, language))
 
 
+def _header(text: str, gmap: ClassicMap, language: str) -> str:
+    """A header line in the reader's language (``puissance : France (FRA)``,
+    ``tour : printemps 1901``); as written when it names no power or phase."""
+    m = _HEADER.match(text)
+    if m is None:
+        return text
+    what, value = m.group(1).casefold(), m.group(2).strip()
+    if what in ("power", "puissance", "gang"):
+        wanted = value.casefold()
+        code = next((k for k, v in gmap.powers.items() if wanted in (k.casefold(), v.casefold())), None)
+        return text if code is None else word("power_header", language, name=gmap.power_name(code, language), code=code)
+    try:
+        return word("turn_header", language, phase=Phase.parse(value).label(language))
+    except ValueError:
+        return text
+
+
 def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: str = "") -> str:
     """The acknowledgement as the player reads it."""
     lang = language if language in languages() else "en"
@@ -418,7 +437,7 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
     for line in ack.lines:
         shown = notation(line.order, lang) if line.order is not None and not line.noted else repr(line.text)
         if line.noted:
-            out.append(f"  {label} {line.number:>3}  {line.text:<30} {word('noted', lang)}")
+            out.append(f"  {label} {line.number:>3}  {_header(line.text, gmap, lang):<30} {word('noted', lang)}")
             continue
         verdict = word("ok" if line.ok else "rejected", lang)
         out.append(f"  {label} {line.number:>3}  {shown:<30} {verdict}")
