@@ -154,10 +154,10 @@ class Game:
             raise GameError(f"{self.state_path(turn)}: no state for {turn} (turns in this game: {known})")
 
     # -- who plays ------------------------------------------------------------------
-    def sides(self) -> dict[str, str]:
+    def sides(self, language: str = "en") -> dict[str, str]:
         """Who plays, by key: the gangs (Moonshine) or the powers (classic family),
-        with their names."""
-        return self.layout.sides(self)
+        with their names (a board's names in ``language``, where it has them)."""
+        return self.layout.sides(self, language)
 
     def side_by_name(self, name: str) -> str | None:
         """The key of the gang or power called ``name`` (its key or its name, any case)."""

@@ -831,7 +831,7 @@ def _named_gang(ctx: _Context, r: _Reading) -> str | None:
 
 
 def _gang_names(ctx: _Context) -> str:
-    return ", ".join(f"{k} ({name})" for k, name in ctx.game.sides().items())
+    return ", ".join(f"{k} ({name})" for k, name in ctx.game.sides(ctx.language).items())
 
 
 def _gangs_of(ctx: _Context, sender: str) -> list[str]:
@@ -899,7 +899,7 @@ def _commands_only(ctx: _Context, r: _Reading, gang: str | None, results: list[m
     if gang is None:
         lead = ctx.say("reply.commands_stranger", title=ctx.game.config.title, received=received)
     else:
-        name = ctx.game.sides()[gang]
+        name = ctx.game.sides(ctx.language)[gang]
         lead = ctx.say("reply.commands", gang=name, turn=_as_turn(ctx.turn), received=received, sender=r.sender)
     body = f"{lead}\n\n{_intake_notes(ctx, r)}\n{_signature(ctx.game, ctx.language)}"
     done = [x.command.name for x in results if x.done]
@@ -1050,7 +1050,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     so that its line numbers are the message's."""
     source = ctx.say("ack.source", sender=r.sender, received=received)  # the acknowledgement's "File:" line
     check = check_orders(sent, ctx.game, ctx.st, gang, source=source, language=ctx.language)
-    name = ctx.game.sides()[gang]
+    name = ctx.game.sides(ctx.language)[gang]
     if check.accepted == 0 and check.rejected > 0:
         raise _Reject(phrase("reject.nothing_readable", n=check.rejected), gang, check.acknowledgement)
     standing = ctx.log.current.get(gang)

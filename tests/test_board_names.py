@@ -11,11 +11,14 @@ import pytest
 from click.testing import CliRunner
 
 from moonshine.classic.board import MAPS_DIR, board, load_classic_map
+from moonshine.classic.orders import parse_order
+from moonshine.classic.phases import Event, adjudicate_phase
 from moonshine.classic.picture import build_scene
-from moonshine.classic.report import render_text
-from moonshine.classic.state import initial_state
+from moonshine.classic.report import event_text, render_text
+from moonshine.classic.state import from_data, initial_state
 from moonshine.cli import main
 from moonshine.errors import MapError
+from moonshine.families.classic import results_data
 from moonshine.picture import scene_svg
 
 # The usual names of the French edition of the game, for a few of them.
@@ -127,3 +130,72 @@ def test_the_french_acknowledgement_names_the_provinces_in_french(tmp_path: Path
     english = CliRunner().invoke(main, ["check", "--game", str(game), "--language", "en", str(orders)]).output
     assert "the army in Paris moves to Burgundy" in english
     assert "did you mean BUR (Burgundy)?" in english
+
+
+def test_the_events_between_phases_are_values_worded_in_the_readers_language() -> None:
+    gmap = board("classic")
+    fall = from_data(
+        {
+            "phase": "fall-1901",
+            "units": {"ENG": ["F NTH"], "GER": ["A BER"], "FRA": ["A BUR"]},
+            "owners": {"ENG": ["LON"], "GER": ["BER", "MUN"], "FRA": ["PAR"]},
+        },
+        gmap,
+    )
+    orders = {"ENG": [parse_order("F NTH - BEL")], "FRA": [parse_order("A BUR - MUN")]}
+    outcome = adjudicate_phase(gmap, fall, orders)
+    taken = [Event("taken", "ENG", province="BEL"), Event("taken", "FRA", province="MUN", before="GER")]
+    assert outcome.events == taken
+    assert results_data(outcome, [])["events"] == [
+        {"event": "taken", "power": "ENG", "province": "BEL"},
+        {"event": "taken", "power": "FRA", "province": "MUN", "before": "GER"},
+    ]
+    assert [Event.from_data(e.to_data()) for e in taken] == taken
+    # the results file's English notes are unchanged; the reports word the values
+    assert outcome.notes == ["Belgium (BEL) taken by England", "Munich (MUN) taken by France from Germany"]
+    assert [event_text(gmap, e, "en") for e in taken] == outcome.notes
+    assert [event_text(gmap, e, "fr") for e in taken] == [
+        "Belgique (BEL) : centre pris ; propriétaire : Angleterre",
+        "Munich (MUN) : centre pris ; propriétaire : France (avant : Allemagne)",
+    ]
+    report = render_text(gmap, results_data(outcome, []), outcome.next_state, power=None, language="fr")
+    assert "Munich (MUN) : centre pris ; propriétaire : France (avant : Allemagne)" in report
+    assert "taken by" not in report
+
+
+GOLDEN = Path(__file__).parent / "golden" / "classic"
+SPRING = {
+    "ENG": "F LON - NTH\nF EDI - NWG\nA LVP - YOR\n",
+    "FRA": "A PAR - BUR\nF BRE - MAO\nA MAR S A PAR - BUR\n",
+    "GER": "A MUN - RUH\nF KIE - DEN\nA BER - KIE\n",
+}
+FALL = {
+    "ENG": "F NTH C A YOR - NWY\nA YOR - NWY\nF NWG S F NTH\n",
+    "FRA": "A BUR - BEL\nF MAO - SPA/NC\nA MAR - MUN\n",
+    "GER": "A RUH - HOL\nF DEN H\nA KIE - BER\n",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_golden_classic_reports(tmp_path: Path, language: str) -> None:
+    """A classic game's fall reports (England's and the bulletin), with centres taken
+    and builds owed: the names in full are the reader's language's."""
+    import os
+
+    game = tmp_path / "g"
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", str(game), "--variant", "classic", "--no-git", "--language", language])
+    assert made.exit_code == 0, made.output
+    for phase, orders in (("spring-1901", SPRING), ("fall-1901", FALL)):
+        for power, text in orders.items():
+            (game / "orders" / phase / f"{power}.txt").write_text(text, encoding="utf-8")
+        done = runner.invoke(main, ["adjudicate", phase, "--game", str(game)])
+        assert done.exit_code == 0, done.output
+    reports = game / "turns" / "fall-1901" / "reports"
+    for name in ("ENG.txt", "bulletin.txt"):
+        text = (reports / name).read_text(encoding="utf-8")
+        path = GOLDEN / language / name
+        if os.environ.get("UPDATE_GOLDEN"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        assert text == path.read_text(encoding="utf-8"), f"{path} differs; if the change is wanted: UPDATE_GOLDEN=1"

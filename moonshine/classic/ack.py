@@ -515,7 +515,8 @@ def read_submission(gmap: ClassicMap, st: ClassicState, text: str, power: str | 
     code = power
     if code is None and named is not None:
         wanted = named.casefold()
-        code = next((k for k, v in gmap.powers.items() if wanted in (k.casefold(), v.casefold())), None)
+        names = [(k, v) for lang in ("en", *sorted(gmap.translations)) for k, v in gmap.power_names(lang).items()]
+        code = next((k for k, v in names if wanted in (k.casefold(), v.casefold())), None)
     ack = check_orders(gmap, st, code, "\n".join(lines)) if code is not None else None
     return Submission(code, named, turn, password, tuple(password_lines), ack)
 

@@ -21,12 +21,59 @@ from moonshine.records import dataclass, field
 
 
 @dataclass(frozen=True)
+class Event:
+    """Something that happens to the board between phases, as a value: a centre
+    ``taken`` by ``power`` (from ``before``, if anyone owned it), ``power``'s
+    ``unit`` disbanded in ``civil_disorder``, or ``power`` ``wins`` with
+    ``centres`` supply centres. The reports word it in the reader's language."""
+
+    kind: str  # taken, civil_disorder, wins
+    power: str
+    province: str = ""
+    before: str = ""
+    unit: str = ""
+    centres: int = 0
+
+    def to_data(self) -> dict[str, str | int]:
+        fields: dict[str, str | int] = {
+            "province": self.province,
+            "before": self.before,
+            "unit": self.unit,
+            "centres": self.centres,
+        }
+        return {"event": self.kind, "power": self.power} | {k: v for k, v in fields.items() if v}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, object]) -> Event:
+        centres = data.get("centres", 0)
+        return cls(
+            kind=str(data["event"]),
+            power=str(data["power"]),
+            province=str(data.get("province", "")),
+            before=str(data.get("before", "")),
+            unit=str(data.get("unit", "")),
+            centres=centres if isinstance(centres, int) else 0,
+        )
+
+    def note(self, gmap: ClassicMap) -> str:
+        """The event in English, for the results file a person reads."""
+        power = gmap.powers.get(self.power, self.power)
+        if self.kind == "taken":
+            was = f" from {gmap.powers.get(self.before, self.before)}" if self.before else ""
+            return f"{gmap.provinces[self.province].name} ({self.province}) taken by {power}{was}"
+        if self.kind == "wins":
+            return f"{power} owns {self.centres} supply centres and wins the game"
+        return f"{power}: {self.unit} disbanded in civil disorder"
+
+
+@dataclass(frozen=True)
 class PhaseOutcome:
     phase: Phase
     results: list[Result]
     ignored: list[Result]
     next_state: ClassicState
     notes: list[str] = field(default_factory=list)  # centres changing hands, civil disorder, the winner
+    events: list[Event] = field(default_factory=list)  # the same, as values
 
 
 def adjudicate_phase(gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Sequence[Order]]) -> PhaseOutcome:
@@ -46,22 +93,23 @@ def adjudicate_phase(gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Se
             )
             nxt.normalise()
             return PhaseOutcome(phase, moved.results, moved.ignored, nxt)
-        nxt, notes = after_season(gmap, phase, moved.units, st.owners)
-        return PhaseOutcome(phase, moved.results, moved.ignored, nxt, notes)
+        nxt, events = after_season(gmap, phase, moved.units, st.owners)
+        return PhaseOutcome(phase, moved.results, moved.ignored, nxt, [e.note(gmap) for e in events], events)
     if phase.step is Step.RETREATS:
         retreated = adjudicate_retreats(gmap, st.units, st.dislodged, st.contested, orders)
-        nxt, notes = after_season(gmap, phase, retreated.units, st.owners)
-        return PhaseOutcome(phase, retreated.results, retreated.ignored, nxt, notes)
+        nxt, events = after_season(gmap, phase, retreated.units, st.owners)
+        notes = [e.note(gmap) for e in events]
+        return PhaseOutcome(phase, retreated.results, retreated.ignored, nxt, notes, events)
     adjusted = adjudicate_adjustments(gmap, st.units, st.owners, orders)
-    notes = [f"{gmap.powers[u.power]}: {u.label()} disbanded in civil disorder" for u in adjusted.civil_disorder]
+    events = [Event("civil_disorder", u.power, unit=u.label()) for u in adjusted.civil_disorder]
     nxt = ClassicState(Phase(phase.year + 1, Season.SPRING, Step.MOVEMENT), list(adjusted.units), dict(st.owners))
     nxt.normalise()
-    return PhaseOutcome(phase, adjusted.results, [], nxt, notes)
+    return PhaseOutcome(phase, adjusted.results, [], nxt, [e.note(gmap) for e in events], events)
 
 
 def after_season(
     gmap: ClassicMap, phase: Phase, units: Sequence[Unit], owners: Mapping[str, str]
-) -> tuple[ClassicState, list[str]]:
+) -> tuple[ClassicState, list[Event]]:
     """The state after a season's movement and retreats: fall after spring; after
     fall, the centres change hands, then winter if anyone must adjust."""
     if phase.season is Season.SPRING:
@@ -69,22 +117,20 @@ def after_season(
         st.normalise()
         return st, []
     new_owners = dict(owners)
-    notes = []
+    events: list[Event] = []
     for u in sorted(units):
         if gmap.provinces[u.province].supply and new_owners.get(u.province) != u.power:
-            before = new_owners.get(u.province)
-            was = f" from {gmap.powers[before]}" if before else ""
-            notes.append(f"{gmap.provinces[u.province].name} ({u.province}) taken by {gmap.powers[u.power]}{was}")
+            events.append(Event("taken", u.power, province=u.province, before=new_owners.get(u.province) or ""))
             new_owners[u.province] = u.power
     counts = {p: sum(1 for o in new_owners.values() if o == p) for p in gmap.powers}
     leaders = [p for p in gmap.powers if counts[p] >= gmap.victory_centres]
     winner = max(leaders, key=lambda p: counts[p]) if leaders else None
     if winner:
-        notes.append(f"{gmap.powers[winner]} owns {counts[winner]} supply centres and wins the game")
+        events.append(Event("wins", winner, centres=counts[winner]))
     if any(adjustment_counts(gmap, units, new_owners).values()):
         nxt = Phase(phase.year, Season.WINTER, Step.ADJUSTMENTS)
     else:
         nxt = Phase(phase.year + 1, Season.SPRING, Step.MOVEMENT)
     st = ClassicState(nxt, list(units), new_owners, winner=winner)
     st.normalise()
-    return st, notes
+    return st, events

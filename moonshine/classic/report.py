@@ -17,6 +17,7 @@ from moonshine import outcome as oc
 from moonshine.classic.adjustments import adjustment_counts
 from moonshine.classic.board import ClassicMap
 from moonshine.classic.orders import restate
+from moonshine.classic.phases import Event
 from moonshine.classic.rules import WORDING, retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.errors import GameError
@@ -40,6 +41,10 @@ WORDS: Catalogue = {
     "classic.report.retreat_to": "{unit} ({power}) may retreat to: {options}",
     "classic.report.no_retreat": "{unit} ({power}) has nowhere to retreat: it is disbanded",
     "classic.report.notes": "EVENTS",
+    "classic.report.taken": "{province} taken by {power}",
+    "classic.report.taken_from": "{province} taken by {power} from {before}",
+    "classic.report.civil_disorder": "{power}: {unit} disbanded in civil disorder",
+    "classic.report.wins": "{power} owns {n} supply centres and wins the game",
     "classic.report.next": "Next phase: {phase}",
     "classic.report.winner": "The game is over: {power} wins.",
     "classic.report.map": "The map of the phase is attached (map.png).",
@@ -48,6 +53,20 @@ WORDS: Catalogue = {
 
 def word(key: str, language: str, **values: object) -> str:
     return keyed(language, WORDS, f"classic.report.{key}", values.get("n")).format(**values)
+
+
+def event_text(gmap: ClassicMap, event: Event, language: str) -> str:
+    """An event between phases in the reader's language, with the board's names in it."""
+    lang = language if language in languages() else "en"
+    power = gmap.power_name(event.power, lang)
+    if event.kind == "taken":
+        province = f"{gmap.province_name(event.province, lang)} ({event.province})"
+        if event.before:
+            return word("taken_from", lang, province=province, power=power, before=gmap.power_name(event.before, lang))
+        return word("taken", lang, province=province, power=power)
+    if event.kind == "wins":
+        return word("wins", lang, power=power, n=event.centres)
+    return word("civil_disorder", lang, power=power, unit=event.unit)
 
 
 def _label(phase: str, language: str) -> str:
@@ -161,7 +180,14 @@ def render_text(
                 out.append(f"  {word('retreat_to', lang, unit=label, power=p, options=', '.join(options))}")
             else:
                 out.append(f"  {word('no_retreat', lang, unit=label, power=p)}")
-    notes = [str(n) for n in data.get("notes") or []]
+    events = data.get("events")
+    if isinstance(events, list):  # the events as values, worded in the reader's language
+        try:
+            notes = [event_text(gmap, Event.from_data(e), lang) for e in events]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise GameError(f"results: events: expected an event ({exc})") from None
+    else:  # a results file written before the events were values: its English notes
+        notes = [str(n) for n in data.get("notes") or []]
     if notes:
         out += ["", word("notes", lang)] + [f"  {n}" for n in notes]
     out.append("")

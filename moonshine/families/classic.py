@@ -132,7 +132,9 @@ def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, An
     if problems:
         data["unreadable"] = list(problems)
     if outcome.notes:
-        data["notes"] = list(outcome.notes)
+        data["notes"] = list(outcome.notes)  # in English, for a person reading the file
+    if outcome.events:
+        data["events"] = [e.to_data() for e in outcome.events]  # what the reports word
     return data
 
 
@@ -585,6 +587,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
     from moonshine import mailtext
     from moonshine.classic.ack import check_orders, word
     from moonshine.classic.orders import restate
+    from moonshine.classic.report import event_text
     from moonshine.mailcmd import Result
     from moonshine.mailtext import phrase
     from moonshine.whatif import GANG_LINE, mail_prediction
@@ -630,7 +633,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
     if not orders:
         return Result(cmd, False, phrase("predict.empty"))
     outcome = adjudicate_phase(gmap, st, orders)
-    sides = game.sides()
+    sides = gmap.power_names(lang)
     lines = [mailtext.text(lang, "predict.head", turn=mailtext.subject_turn(lang, req.turn))]
     for power in powers:
         rows = [r for r in outcome.results if r.power == power]
@@ -640,7 +643,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
         for r in rows:
             mark = mailtext.text(lang, "predict.ok" if r.succeeded else "predict.failed")
             lines.append(f"  {restate(r.order, lang)}: {mark} ({r.explain(lang)})")
-    lines.extend(outcome.notes)
+    lines.extend(event_text(gmap, e, lang) for e in outcome.events)
     lines.append(mailtext.text(lang, "predict.note_classic"))
     text = "\n".join(lines)
     png: bytes | None

@@ -74,8 +74,8 @@ class Layout(Protocol):
         """The turn before ``turn`` (``known``: the game's turns, in order)."""
         ...
 
-    def sides(self, game: GameFiles) -> dict[str, str]:
-        """Who plays, by key, with their names."""
+    def sides(self, game: GameFiles, language: str = "en") -> dict[str, str]:
+        """Who plays, by key, with their names (in ``language`` where the board has them)."""
         ...
 
     def side_by_name(self, game: GameFiles, name: str) -> str | None:
@@ -182,7 +182,7 @@ class MoonshineLayout:
 
         return Turn.parse(turn).previous().name
 
-    def sides(self, game: GameFiles) -> dict[str, str]:
+    def sides(self, game: GameFiles, language: str = "en") -> dict[str, str]:
         return {k: g.name for k, g in game.map.gangs.items()}
 
     def side_by_name(self, game: GameFiles, name: str) -> str | None:
@@ -280,12 +280,15 @@ class ClassicLayout:
         before = known[: known.index(turn)] if turn in known else []
         return before[-1] if before else None
 
-    def sides(self, game: GameFiles) -> dict[str, str]:
-        return dict(game.board().powers)
+    def sides(self, game: GameFiles, language: str = "en") -> dict[str, str]:
+        return game.board().power_names(language)
 
     def side_by_name(self, game: GameFiles, name: str) -> str | None:
+        """A power by its code or its name in any language of the board (England, Angleterre)."""
         wanted = name.strip().casefold()
-        return next((k for k, v in self.sides(game).items() if wanted in (k.casefold(), v.casefold())), None)
+        gmap = game.board()
+        names = [(k, v) for lang in ("en", *sorted(gmap.translations)) for k, v in gmap.power_names(lang).items()]
+        return next((k for k, v in names if wanted in (k.casefold(), v.casefold())), None)
 
     def load_board(self, game: GameFiles, name: str) -> ClassicMap:
         from moonshine.classic.board import board
