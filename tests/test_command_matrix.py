@@ -64,7 +64,7 @@ def test_check_acknowledges_every_line(games: dict[str, Path], variant: str) -> 
     assert "accepted" in result.output
     french = run(game, "check", str(path), "--language", "fr", "--turn", "printemps-1901")
     assert "vouliez-vous dire PAR (Paris) ?" in french.output and "accepté" in french.output
-    assert "ordres de France (FRA), printemps 1901 (mouvement)" in french.output
+    assert "France (FRA) : ordres, printemps 1901 (mouvement)" in french.output
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

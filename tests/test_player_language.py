@@ -103,6 +103,6 @@ def test_a_classic_players_report_in_their_language(tmp_path: Path) -> None:
     done = runner.invoke(main, ["adjudicate", "spring-1901", "--game", str(root), "--no-commit"])
     assert done.exit_code == 0, done.output
     reports = root / "turns" / "spring-1901" / "reports"
-    assert "rapport de" in (reports / "FRA.txt").read_text(encoding="utf-8")
+    assert "France (FRA) : rapport, printemps 1901" in (reports / "FRA.txt").read_text(encoding="utf-8")
     assert "report of" in (reports / "ENG.txt").read_text(encoding="utf-8")
     assert "bulletin of" in (reports / "bulletin.txt").read_text(encoding="utf-8")
