@@ -199,3 +199,16 @@ def test_golden_classic_reports(tmp_path: Path, language: str) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         assert text == path.read_text(encoding="utf-8"), f"{path} differs; if the change is wanted: UPDATE_GOLDEN=1"
+
+
+def test_a_power_is_found_by_its_code_or_its_name_in_any_language(tmp_path: Path) -> None:
+    gmap = board("classic")
+    found = [gmap.power_by_name(t) for t in ("ENG", "england", " Angleterre ", "allemagne", "Prussia")]
+    assert found == ["ENG", "ENG", "ENG", "GER", None]
+    game = tmp_path / "g"
+    made = CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git", "--language", "fr"])
+    assert made.exit_code == 0, made.output
+    orders = game / "orders" / "spring-1901" / "ENG.txt"
+    orders.write_text("puissance : Angleterre\nF LON - NTH\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
+    assert "puissance : Angleterre (ENG)" in out, out

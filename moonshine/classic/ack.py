@@ -414,8 +414,7 @@ def _header(text: str, gmap: ClassicMap, language: str) -> str:
         return text
     what, value = m.group(1).casefold(), m.group(2).strip()
     if what in ("power", "puissance", "gang"):
-        wanted = value.casefold()
-        code = next((k for k, v in gmap.powers.items() if wanted in (k.casefold(), v.casefold())), None)
+        code = gmap.power_by_name(value)
         return text if code is None else word("power_header", language, name=gmap.power_name(code, language), code=code)
     try:
         return word("turn_header", language, phase=Phase.parse(value).label(language))
@@ -514,9 +513,7 @@ def read_submission(gmap: ClassicMap, st: ClassicState, text: str, power: str | 
             turn = m.group(1).lower()
     code = power
     if code is None and named is not None:
-        wanted = named.casefold()
-        names = [(k, v) for lang in ("en", *sorted(gmap.translations)) for k, v in gmap.power_names(lang).items()]
-        code = next((k for k, v in names if wanted in (k.casefold(), v.casefold())), None)
+        code = gmap.power_by_name(named)
     ack = check_orders(gmap, st, code, "\n".join(lines)) if code is not None else None
     return Submission(code, named, turn, password, tuple(password_lines), ack)
 

@@ -199,6 +199,16 @@ class ClassicMap:
         """Every power's code and name in ``language``, in the board's order."""
         return {p: self.power_name(p, language) for p in self.powers}
 
+    def power_by_name(self, text: str) -> str | None:
+        """The power ``text`` names: its code or its name in any language of the board
+        (``ENG``, ``England``, ``Angleterre``), any case; None when it names none."""
+        wanted = text.strip().casefold()
+        for language in ("en", *sorted(self.translations)):
+            for code, name in self.power_names(language).items():
+                if wanted in (code.casefold(), name.casefold()):
+                    return code
+        return None
+
     def name(self, region: str, language: str = "en") -> str:
         prov = province_of(region)
         base = self.province_name(prov, language)

@@ -72,13 +72,10 @@ def create(root: Path, title: str | None, use_git: bool, board_name: str = MAP_N
 
 
 def power_of_file(path: Path, gmap: ClassicMap) -> str:
-    """``ENG.txt``, ``eng.txt`` or ``england.txt`` -> ``ENG``."""
-    stem = path.stem.strip().upper()
-    if stem in gmap.powers:
-        return stem
-    for code, name in gmap.powers.items():
-        if stem == name.upper():
-            return code
+    """``ENG.txt``, ``eng.txt``, ``england.txt`` or ``angleterre.txt`` -> ``ENG``."""
+    code = gmap.power_by_name(path.stem)
+    if code is not None:
+        return code
     raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(gmap.powers)} or a power's name)")
 
 

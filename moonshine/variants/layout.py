@@ -285,10 +285,7 @@ class ClassicLayout:
 
     def side_by_name(self, game: GameFiles, name: str) -> str | None:
         """A power by its code or its name in any language of the board (England, Angleterre)."""
-        wanted = name.strip().casefold()
-        gmap = game.board()
-        names = [(k, v) for lang in ("en", *sorted(gmap.translations)) for k, v in gmap.power_names(lang).items()]
-        return next((k for k, v in names if wanted in (k.casefold(), v.casefold())), None)
+        return game.board().power_by_name(name)
 
     def load_board(self, game: GameFiles, name: str) -> ClassicMap:
         from moonshine.classic.board import board
