@@ -145,9 +145,21 @@ class Transaction:
         }
         _fsync_write(self.dir / JOURNAL_FILE, _dump(data).encode("utf-8"))
 
-    def _backup(self, path: Path, *, sync: bool = True) -> str:
+    def _backup(self, path: Path, *, sync: bool = True, link: bool = False) -> str:
+        """Save ``path``'s content in the journal as a numbered file. ``link=True``: a
+        hard link to the file rather than a copy, where the filesystem allows one. That
+        holds the old content only because a job never changes a file in place: every
+        write replaces the file by a new one (``atomic_write_bytes``) and removing a
+        tree unlinks its files, so the link keeps the old file as it was."""
         self._count += 1
         name = f"{self._count:05d}"
+        if link:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(path, self.dir / name)
+                return name
+            except OSError:  # no hard links here (another device, some filesystems): copy
+                (self.dir / name).unlink(missing_ok=True)
         _fsync_write(self.dir / name, path.read_bytes(), sync=sync)
         return name
 
@@ -185,7 +197,7 @@ class Transaction:
         if path.is_dir():
             for p in sorted(path.rglob("*")):
                 if p.is_file():
-                    files[p.relative_to(path).as_posix()] = self._backup(p, sync=False)
+                    files[p.relative_to(path).as_posix()] = self._backup(p, sync=False, link=True)
             if files:  # the backups durable, with one sync, before the journal lists them
                 os.sync()
         entry = {"path": rel, "tree": True, "backup": None, "files": files, "dirs": self._new_dirs(path / "x")}

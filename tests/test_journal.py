@@ -3,6 +3,7 @@ commits of only the turn's files, the warning of a rollback after the reports we
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -178,3 +179,46 @@ def test_a_jobs_files_are_made_durable_once_before_its_commit_point(
     events.clear()
     atomic_write_text(tmp_path / "alone.txt", "x\n")
     assert events == ["fsync"]
+
+
+def _undone_tree_job(tmp_path: Path) -> tuple[Path, list[os.stat_result]]:
+    """A tree of three files protected, rewritten, partly removed, and the job failing;
+    returns the tree and the stat of each backup as the job saw them."""
+    from moonshine import journal
+
+    tree = tmp_path / "turns" / "spring-1924" / "reports"
+    tree.mkdir(parents=True)
+    for i in range(3):
+        (tree / f"{i}.txt").write_text(f"old {i}\n", encoding="utf-8")
+    seen: list[os.stat_result] = []
+    with pytest.raises(GameError), transaction(tmp_path, "test") as txn:
+        txn.protect_tree(tree)
+        seen = [os.stat(tmp_path / journal.JOURNAL_DIR / name) for name in txn.entries[0]["files"].values()]
+        for i in range(3):
+            atomic_write_text(tree / f"{i}.txt", f"new {i}\n")
+        (tree / "0.txt").unlink()
+        txn.remove_tree(tree)
+        raise GameError("bad orders")
+    return tree, seen
+
+
+def test_a_protected_trees_backups_are_links_that_keep_the_old_files(tmp_path: Path) -> None:
+    """Saving a reports tree before a job rewrites it copies nothing: each backup is a
+    hard link to the old file, which the job's writes (always a new file replacing the
+    old one) and removals leave as it was, so undoing the job gives it back."""
+    tree, seen = _undone_tree_job(tmp_path)
+    assert [s.st_nlink for s in seen] == [2, 2, 2]  # the file and its backup: one inode
+    assert sorted(p.name for p in tree.iterdir()) == ["0.txt", "1.txt", "2.txt"]
+    assert all((tree / f"{i}.txt").read_text(encoding="utf-8") == f"old {i}\n" for i in range(3))
+    assert not (tmp_path / JOURNAL_DIR).exists()
+
+
+def test_without_hard_links_a_protected_tree_is_copied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_links(src: object, dst: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    tree, seen = _undone_tree_job(tmp_path)
+    assert [s.st_nlink for s in seen] == [1, 1, 1]  # copies
+    assert all((tree / f"{i}.txt").read_text(encoding="utf-8") == f"old {i}\n" for i in range(3))
+    assert not (tmp_path / JOURNAL_DIR).exists()
