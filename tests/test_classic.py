@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from moonshine.classic import orders as orders_mod
 from moonshine.classic import state as state_mod
 from moonshine.classic.adjustments import adjudicate_adjustments
 from moonshine.classic.board import Kind, standard_map
@@ -167,6 +168,27 @@ def test_every_order_has_one_canonical_text_that_reads_back(order: Order) -> Non
     text = order.text()
     assert parse_order(text) == order
     assert parse_order(text.lower()) == order
+
+
+_written = st.lists(
+    st.sampled_from(["A", "F", "a", "H", "S", "C", "-", "->", "via", "convoy", "PAR", "STP/SC", "stp/nc", "XYZ", ""])
+    | _region,
+    max_size=8,
+).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_order.map(lambda o: o.text()), _written))
+def test_the_one_match_reader_agrees_with_the_tokenising_reader(text: str) -> None:
+    fast = orders_mod._canonical(text)
+    try:
+        slow: Order | str = orders_mod._read(text)
+    except OrderError as err:
+        slow = str(err)
+    if fast is not None:
+        assert fast == slow
+    if isinstance(slow, Hold | Move | SupportHold | SupportMove | Convoy) and text == slow.text():
+        assert fast == slow  # a canonical movement order is read in one match
 
 
 # -- the state file --------------------------------------------------------------------

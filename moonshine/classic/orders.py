@@ -255,8 +255,43 @@ def _target(toks: list[str], i: int, text: str) -> tuple[Target, int]:
     return Target(None, _loc(toks[i], text)), i + 1
 
 
+# An order in canonical text (as ``text()`` writes it), read in one match; any other
+# writing goes through the tokenising reader below, which gives the same value.
+_REGION = r"[A-Z]{3}(?:/(?:NC|SC|EC|WC))?"
+_CANONICAL = re.compile(
+    rf"([AF]) ({_REGION})(?:"
+    rf"( H)"
+    rf"| - ({_REGION})( via convoy)?"
+    rf"| ([SC]) (?:([AF]) )?({_REGION})(?: - ({_REGION}))?"
+    r")"
+)
+_KINDS = {"A": Kind.ARMY, "F": Kind.FLEET}
+
+
+def _canonical(text: str) -> Order | None:
+    m = _CANONICAL.fullmatch(text)
+    if m is None:
+        return None
+    kind, region, hold, dest, via, verb, tkind, tregion, tdest = m.groups()
+    unit = UnitRef(_KINDS[kind], region)
+    if hold is not None:
+        return Hold(unit)
+    if dest is not None:
+        return Move(unit, dest, via is not None)
+    target = Target(_KINDS[tkind] if tkind is not None else None, tregion)
+    if tdest is None:
+        return SupportHold(unit, target) if verb == "S" else None  # a convoy needs a destination
+    return SupportMove(unit, target, tdest) if verb == "S" else Convoy(unit, target, tdest)
+
+
 def parse_order(text: str) -> Order:
     """Read one order; raise ``OrderError`` quoting the text when it cannot be read."""
+    fast = _canonical(text)
+    return fast if fast is not None else _read(text)
+
+
+def _read(text: str) -> Order:
+    """The tokenising reader: every writing the notation allows."""
     toks = _tokens(text)
     if not toks:
         raise OrderError(f"{text!r}: empty order")
