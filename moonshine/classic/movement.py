@@ -50,15 +50,21 @@ class Result:
     unit: str  # the unit's label on the board, e.g. "F STP/SC"
     order: str  # the order as given, in canonical text; "A PAR H" when none was given
     succeeded: bool
-    reason: str  # in English
+    said: str  # the reason in English when there is no outcome value ("" when there is)
     outcome: oc.Result | None = None  # the movement phase's outcome as a value
     message: Message | None = None  # a retreat's or an adjustment's reason as a value
+
+    @property
+    def reason(self) -> str:
+        """The reason in English (worded when asked for: most results are never read
+        as text in English)."""
+        return self.said if self.outcome is None else oc.explain(self.outcome, "en", WORDING)
 
     def explain(self, language: str) -> str:
         """The reason in ``language`` (the English text when there is no value)."""
         if self.outcome is not None:
             return oc.explain(self.outcome, language, WORDING)
-        return self.reason if self.message is None else self.message.text(language)
+        return self.said if self.message is None else self.message.text(language)
 
 
 @dataclass(frozen=True)
@@ -153,11 +159,12 @@ class _Report:
         self.plans = board.plans
         self.core = core
         n = len(self.plans)
+        self.unit_labels = [p.unit.label() for p in self.plans]
         self.dislodgers = [core.dislodgers(i) for i in range(n)]
         self.moved = [core.acts[i].kind is ActKind.MOVE and core.succeeded(i) for i in range(n)]
 
     def label(self, i: int) -> str:
-        return self.plans[i].unit.label()
+        return self.unit_labels[i]
 
     def labels(self, ids: Sequence[int]) -> str:
         return ", ".join(sorted(self.label(i) for i in ids))
@@ -174,8 +181,7 @@ class _Report:
         results = []
         for i, p in enumerate(self.plans):
             ok, value = self.result(i)
-            reason = oc.explain(value, "en", WORDING)
-            results.append(Result(p.unit.power, p.unit.label(), self.order_text(i), ok, reason, value))
+            results.append(Result(p.unit.power, self.unit_labels[i], self.order_text(i), ok, "", value))
         dislodged: list[Dislodged] = []
         units: list[Unit] = []
         occupied: set[str] = set()
@@ -208,11 +214,12 @@ class _Report:
             )
             for power, order, reason in ignored
         ]
-        return MovementOutcome(results, rejected, sorted(dislodged), contested, sorted(units))
+        return MovementOutcome(results, rejected, sorted(dislodged), contested, sorted(units, key=_unit_order))
 
     # -- one unit's result ----------------------------------------------------------------
     def labels_of(self, ids: Iterable[int]) -> tuple[str, ...]:
-        return tuple(sorted(self.label(i) for i in ids))
+        labels = self.unit_labels
+        return tuple(sorted([labels[i] for i in ids]))
 
     def by_dislodged(self, i: int) -> str:
         return self.by(i) if self.dislodgers[i] else ""
@@ -341,6 +348,11 @@ class _Report:
         if core.succeeded(t):
             return True, oc.Carried(self.label(t), core.acts[t].dest)
         return True, oc.RouteKept(self.label(t), core.acts[t].dest)
+
+
+def _unit_order(u: Unit) -> tuple[str, str, str]:
+    """A unit's place in the sorted units (as the ordering of ``Unit`` puts it)."""
+    return (u.power, u.kind.value, u.region)
 
 
 def _label(order: Order) -> str:
