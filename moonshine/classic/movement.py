@@ -148,7 +148,10 @@ def adjudicate_movement(
     an order for another power's unit is ignored."""
     board = Board(gmap, units)
     ignored = _plan(board, orders, rules)
-    pieces = [Piece(p.unit.power, k := p.unit.kind.value, p.unit.province, rules.strengths[k]) for p in board.plans]
+    pieces = [
+        Piece(p.unit.power, k := p.unit.kind.value, prov, rules.strengths[k])
+        for p, prov in zip(board.plans, board.provinces, strict=True)
+    ]
     core = Resolver(rules, pieces, [p.act for p in board.plans], gmap.near).run()
     return _Report(board, core).outcome(ignored)
 

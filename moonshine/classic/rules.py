@@ -164,15 +164,15 @@ class Plan:
 class Board:
     def __init__(self, gmap: ClassicMap, units: Sequence[Unit]) -> None:
         self.gmap = gmap
-        self.plans = [Plan(u) for u in sorted(units, key=lambda u: (u.province, u.region))]
+        placed = sorted((province_of(u.region), u.region, u) for u in units)
+        self.plans = [Plan(u) for _, _, u in placed]
+        self.provinces = [prov for prov, _, _ in placed]  # each plan's unit's province
         self.at: dict[str, int] = {}
-        for i, p in enumerate(self.plans):
-            if p.unit.province in self.at:
-                raise ValueError(f"two units in {p.unit.province}")
-            self.at[p.unit.province] = i
-        self.fleet_seas = frozenset(
-            p.unit.province for p in self.plans if p.unit.kind is Kind.FLEET and gmap.is_sea(p.unit.province)
-        )
+        for i, prov in enumerate(self.provinces):
+            if prov in self.at:
+                raise ValueError(f"two units in {prov}")
+            self.at[prov] = i
+        self.fleet_seas = frozenset(prov for prov, _, u in placed if u.kind is Kind.FLEET and gmap.is_sea(prov))
 
     # -- geography with the position ------------------------------------------------
     def reaches(self, i: int, province: str) -> bool:
