@@ -129,6 +129,13 @@ class ClassicMap:
         self.fleet_nb = {r: frozenset(v) for r, v in fleet.items()}
         self.near = {p: frozenset(v) for p, v in near.items()}
         self.supply_centres = tuple(sorted(p for p, v in self.provinces.items() if v.supply))
+        # Looked up for every order: whether a province is sea, and per fleet region the
+        # regions of each province it can move to (the provinces it borders only).
+        self._sea = {p: v.terrain is Terrain.SEA for p, v in self.provinces.items()}
+        self._fleet_to: dict[str, dict[str, tuple[str, ...]]] = {}
+        for r, nb in self.fleet_nb.items():
+            provs = {province_of(b) for b in nb}
+            self._fleet_to[r] = {prov: tuple(x for x in self.fleet_regions(prov) if x in nb) for prov in provs}
 
     # -- where units may stand ------------------------------------------------------
     def fleet_regions(self, province: str) -> tuple[str, ...]:
@@ -148,7 +155,7 @@ class ClassicMap:
         return region in self.fleet_regions(prov)
 
     def is_sea(self, province: str) -> bool:
-        return self.provinces[province].terrain is Terrain.SEA
+        return self._sea[province]
 
     def is_coastal(self, province: str) -> bool:
         """A land province an army may be convoyed from or to."""
@@ -160,6 +167,11 @@ class ClassicMap:
 
     def fleet_targets(self, region: str, province: str) -> tuple[str, ...]:
         """The regions of ``province`` a fleet in ``region`` can move to."""
+        known = self._fleet_to.get(region)
+        if known is not None:
+            found = known.get(province)
+            if found is not None:
+                return found
         nb = self.fleet_nb.get(region, frozenset())
         return tuple(r for r in self.fleet_regions(province) if r in nb)
 

@@ -38,7 +38,7 @@ from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, Sup
 from moonshine.classic.rules import CLASSIC, WORDING, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.records import dataclass
-from moonshine.resolver import Act, ActKind, Backup, Piece, Resolver, Rulebook
+from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
 from moonshine.text import Message
 
 
@@ -148,11 +148,12 @@ def adjudicate_movement(
     an order for another power's unit is ignored."""
     board = Board(gmap, units)
     ignored = _plan(board, orders, rules)
-    pieces = [
-        Piece(p.unit.power, k := p.unit.kind.value, prov, rules.strengths[k])
-        for p, prov in zip(board.plans, board.provinces, strict=True)
-    ]
-    core = Resolver(rules, pieces, [p.act for p in board.plans], gmap.near).run()
+    plans = board.plans
+    gangs = [p.unit.power for p in plans]
+    kinds = [p.unit.kind.value for p in plans]
+    strengths = [rules.strengths[k] for k in kinds]
+    acts = [p.act for p in plans]
+    core = Resolver.from_columns(rules, gangs, kinds, board.provinces, strengths, acts, gmap.near).run()
     return _Report(board, core).outcome(ignored)
 
 
@@ -197,7 +198,7 @@ class _Report:
                         u.power,
                         u.kind,
                         u.region,
-                        self.core.pieces[m].at,
+                        self.core.loc[m],
                         # DATC 4.A.5: it may retreat where a convoyed attacker came from
                         self.core.acts[m].convoyed and self.core.rules.retreat_to_transported_attackers_origin,
                     )
@@ -229,7 +230,7 @@ class _Report:
 
     def counted(self, supports: Sequence[int], excluded: Collection[str] = ()) -> tuple[str, ...]:
         core = self.core
-        return self.labels_of(s for s in supports if core.pieces[s].gang not in excluded and core.succeeded(s))
+        return self.labels_of(s for s in supports if core.gang[s] not in excluded and core.succeeded(s))
 
     def attack_force(self, i: int) -> oc.Force:
         core = self.core
@@ -265,18 +266,16 @@ class _Report:
             return self.convoy_result(i)
         if by:
             return False, oc.Dislodged(by)
-        attackers = [m for m in core.into.get(p.unit.province, []) if core.pieces[m].gang != p.unit.power]
+        attackers = [m for m in core.into.get(self.board.provinces[i], []) if core.gang[m] != p.unit.power]
         return True, oc.Held(self.labels_of(attackers))
 
     def move_result(self, i: int, by: str) -> tuple[bool, oc.Result]:
         core = self.core
         dest = self.plans[i].dest
-        gang = core.pieces[i].gang
+        gang = core.gang[i]
         if core.succeeded(i):
             beaten = [v for v in core.at.get(core.acts[i].dest, []) if i in self.dislodgers[v]]
-            stay = [
-                v for v in core.at_dest[i] if core.pieces[v].gang != gang and (v in core.h2h[i] or not core.leaves(v))
-            ]
+            stay = [v for v in core.at_dest[i] if core.gang[v] != gang and (v in core.h2h[i] or not core.leaves(v))]
             against = (self.defence_force(i, stay), *(self.prevent_force(j) for j in core.rivals[i]))
             return True, oc.Moved(
                 dest,
@@ -304,7 +303,7 @@ class _Report:
             return False, oc.Blocked(self.label(blocker), core.acts[i].dest, blocker in core.h2h[i], by)
         attack, defence = core.attack(i), core.defence(i)
         if attack <= defence:
-            h2h = [v for v in core.h2h[i] if core.pieces[v].gang != gang]
+            h2h = [v for v in core.h2h[i] if core.gang[v] != gang]
             if h2h:
                 return False, oc.HeadToHead(self.attack_force(i), self.defence_force(i, h2h), by)
             holders = [v for v in core.at.get(core.acts[i].dest, []) if not core.leaves(v)]
