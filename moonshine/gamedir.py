@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -390,3 +390,42 @@ def config_to_yaml(cfg: GameConfig) -> str:
 def save_config(game: Game, cfg: GameConfig) -> None:
     atomic_write_text(game.config_path, config_to_yaml(cfg))
     game._config = cfg
+
+
+# -- sections of game.yaml read by several commands (light: no mail machinery) ---------
+
+
+def config_section(cfg: GameConfig, name: str) -> dict[str, Any]:
+    """A section of game.yaml (smtp, deadlines, inbox, ...): a mapping, empty when absent."""
+    raw = cfg.extra.get(name)
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise StateError(GAME_FILE, name, f"expected a mapping, found {raw!r}")
+    return raw
+
+
+def parse_deadline(value: Any, key: str) -> datetime:
+    """A deadline from game.yaml: an ISO 8601 time with its time zone."""
+    if isinstance(value, datetime):
+        when = value
+    elif isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise StateError(
+                GAME_FILE, key, f"not a date and time: {value!r} (expected e.g. 2024-03-01T18:00:00+00:00)"
+            ) from None
+    else:
+        raise StateError(GAME_FILE, key, f"expected a date and time like 2024-03-01T18:00:00+00:00, found {value!r}")
+    if when.tzinfo is None:
+        raise StateError(GAME_FILE, key, f"{value!r} has no time zone: add one, e.g. +00:00 for UTC")
+    return when.astimezone(UTC)
+
+
+def deadline(cfg: GameConfig, turn: str) -> datetime | None:
+    """The turn's deadline (UTC) from ``deadlines:`` in game.yaml, or None."""
+    raw = config_section(cfg, "deadlines")
+    if turn not in raw:
+        return None
+    return parse_deadline(raw[turn], f"deadlines.{turn}")

@@ -44,6 +44,9 @@ from moonshine import observers, resultsjson
 from moonshine import state as state_mod
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import GAME_FILE, Game, GameConfig, atomic_write_text, player_language
+from moonshine.gamedir import config_section as config_section
+from moonshine.gamedir import deadline as deadline
+from moonshine.gamedir import parse_deadline as parse_deadline
 
 # dates and time left are written with the mail's words, in English by default
 from moonshine.mailtext import describe_time_left as describe_time_left
@@ -93,16 +96,6 @@ class SmtpSettings:
                 f"(named by smtp.password_env in {GAME_FILE})"
             )
         return value
-
-
-def config_section(cfg: GameConfig, name: str) -> dict[str, Any]:
-    """A section of game.yaml (smtp, deadlines, inbox, ...): a mapping, empty when absent."""
-    raw = cfg.extra.get(name)
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise StateError(GAME_FILE, name, f"expected a mapping, found {raw!r}")
-    return raw
 
 
 def _number(raw: dict[str, Any], section: str, key: str, default: float, *, minimum: float) -> float:
@@ -174,32 +167,6 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
         attempts=int(attempts),
         retry_delay=_number(raw, "smtp", "retry_delay", 2, minimum=0),
     )
-
-
-def parse_deadline(value: Any, key: str) -> datetime:
-    """A deadline from game.yaml: an ISO 8601 time with its time zone."""
-    if isinstance(value, datetime):
-        when = value
-    elif isinstance(value, str):
-        try:
-            when = datetime.fromisoformat(value.strip())
-        except ValueError:
-            raise StateError(
-                GAME_FILE, key, f"not a date and time: {value!r} (expected e.g. 2024-03-01T18:00:00+00:00)"
-            ) from None
-    else:
-        raise StateError(GAME_FILE, key, f"expected a date and time like 2024-03-01T18:00:00+00:00, found {value!r}")
-    if when.tzinfo is None:
-        raise StateError(GAME_FILE, key, f"{value!r} has no time zone: add one, e.g. +00:00 for UTC")
-    return when.astimezone(UTC)
-
-
-def deadline(cfg: GameConfig, turn: str) -> datetime | None:
-    """The turn's deadline (UTC) from ``deadlines:`` in game.yaml, or None."""
-    raw = config_section(cfg, "deadlines")
-    if turn not in raw:
-        return None
-    return parse_deadline(raw[turn], f"deadlines.{turn}")
 
 
 def max_message_bytes(cfg: GameConfig) -> int:

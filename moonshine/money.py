@@ -13,7 +13,7 @@ Money = int  # cents
 STEP = 50  # $0.50
 
 
-def _ratio(text: str) -> tuple[int, int]:
+def ratio(text: str) -> tuple[int, int]:
     """A number written as text, as an exact ratio: plain decimals (``12``,
     ``12.50``) here, any other form ``fractions.Fraction`` reads (``25/2``,
     ``1.25e1``) there. Raises ValueError or ZeroDivisionError as it does."""
@@ -36,7 +36,7 @@ def dollars(value: object, *, where: str = "") -> Money:
     if isinstance(value, str):
         text = value.strip().lstrip("$").strip()
         try:
-            numerator, denominator = _ratio(text)
+            numerator, denominator = ratio(text)
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"{where}not an amount of money: {value!r}") from None
     elif isinstance(value, int):

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import TypeAlias
 
 from moonshine.geo import GameMap, UnitKind
-from moonshine.money import Money
+from moonshine.money import Money, ratio
 from moonshine.orders import (
     Assault,
     Bribe,
@@ -569,19 +569,17 @@ class _Parser:
             raise self.expected(say("an amount of dollars"))
         self.pos += 1
         self.match(AMOUNT_AFTER)
-        from fractions import Fraction
-
-        value = Fraction(tok.text.replace(",", "."))
-        cents = value * 100
+        numerator, denominator = ratio(tok.text.replace(",", "."))
+        cents, rest = divmod(numerator * 100, denominator)
         if negative:
             raise AmountError(self.line, say("a bribe cannot be negative"))
-        if cents.denominator != 1:
+        if rest != 0:
             raise AmountError(
                 self.line,
                 say("{q} is not an amount of money", q=quote(tok.text)),
                 say("bribes move in steps of $0.50, e.g. 12.50"),
             )
-        return int(cents)
+        return cents
 
     # -- orders --------------------------------------------------------------------------
     def order(self) -> Order:

@@ -1489,7 +1489,7 @@ def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: Spri
             return None  # the picture's edge cuts the label
         if box[0] > 0 and box[1] > 0 and box[2] < w and box[3] < h:
             mask = canvas.crop(box)
-            return box[0] - left, box[1] - top, mask.width, mask.height, mask.tobytes()
+            return box[0] - left, box[1] - top, mask.width, mask.height, raw_bytes(mask)
         span, rise = 2 * span, 2 * rise  # the canvas was too small
     return None
 
@@ -1551,7 +1551,7 @@ Mark: TypeAlias = tuple[int, int, str]  # first and last index in the base text,
 def _ink(ch: str) -> bytes:
     image = Image.new("L", (32, 32), 0)
     ImageDraw.Draw(image).text((4, 4), ch, font=_font(20.0), fill=255)
-    return image.tobytes()
+    return raw_bytes(image)
 
 
 @functools.cache
@@ -1660,6 +1660,33 @@ def _draw_mark(d: ImageDraw.ImageDraw, points: tuple[Pt, ...], dot: bool, width:
 PNG_COMPRESS_LEVEL = 3
 
 
+def raw_bytes(image: Image.Image) -> bytes:
+    """The image's pixels as ``image.tobytes()`` gives them, by the same raw encoder,
+    without the import ``tobytes`` makes only for its buffer size (``PIL.ImageFile``,
+    which imports ``logging``): the picture then loads no file-format machinery at all.
+    Falls back on ``tobytes`` should Pillow's encoder factory be unavailable."""
+    getencoder = getattr(Image, "_getencoder", None)
+    width, height = image.size
+    if getencoder is None or width == 0 or height == 0:
+        return image.tobytes()
+    image.load()
+    encoder = getencoder(image.mode, "raw", image.mode)
+    try:
+        encoder.setimage(image.im, (0, 0, width, height))
+        bufsize = max(65536, width * 4)  # tobytes's: ImageFile.MAXBLOCK, or a row at most 4 bytes a pixel
+        output = []
+        while True:
+            _, errcode, data = encoder.encode(bufsize)
+            output.append(data)
+            if errcode:
+                break
+        if errcode < 0:
+            raise PictureError(f"Pillow's raw encoder failed ({errcode})")
+    finally:
+        encoder.cleanup()
+    return b"".join(output)
+
+
 def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     """An RGB image as a PNG file, written here rather than by Pillow's PNG plugin:
     every row unfiltered (filter type 0), then zlib at ``level``. A map is mostly
@@ -1674,7 +1701,7 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
         raise PictureError(f"a PNG is written from an RGB image, not {image.mode}")
     width, height = image.size
     stride = width * 3
-    raw = memoryview(image.tobytes())
+    raw = memoryview(raw_bytes(image))
     rows = b"".join(b"\x00" + raw[y * stride : (y + 1) * stride] for y in range(height))
     packed = zlib.compress(rows, level)  # one call: the same stream as row by row, sooner
 

@@ -121,7 +121,7 @@ def gangs_without_orders(game: Game, turn: str) -> list[str]:
 def check_deadline(game: Game, turn: str, now: datetime | None = None) -> None:
     """Before the turn's deadline (``deadlines:`` in game.yaml) a turn is not
     adjudicated: players may still send or change orders."""
-    from moonshine.mail import deadline
+    from moonshine.gamedir import deadline
 
     due = deadline(game.config, turn)
     now = now or datetime.now(UTC)

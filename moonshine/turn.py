@@ -5,7 +5,6 @@ of the next turn (R20 to R23). Pure: map, state, orders and seed in; result out.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 
 from moonshine import money, rules, scoring
 from moonshine.adjudicator import Outcome, adjudicate
@@ -414,6 +413,8 @@ def new_price(price: Money, previous_sold: int | None, sold: int) -> tuple[Money
         return price, sentence("unchanged: first turn (R20)")
     if previous_sold == 0 or sold == 0:
         return price, sentence("unchanged: no sales in one of the last two turns (R20)")
+    from fractions import Fraction  # on a price change only
+
     exact = Fraction(previous_sold, sold) * Fraction(price, 100)
     p = max(MIN_PRICE, money.round_half(exact))
     return p, sentence(

@@ -201,3 +201,19 @@ def test_the_fast_check_imports_nothing_heavy(where: Path) -> None:
     assert done[0] == 0 and "All your orders are accepted." in done[1]
     modules = {m.split(".")[0] for m in eval(done[1].rstrip().splitlines()[-1])}
     assert not modules & set(HEAVY)
+
+
+def test_the_adjudication_imports_no_logging_and_no_exact_fractions(where: Path, tmp_path: Path) -> None:
+    """The whole turn (orders with bribes read, reports and pictures written) loads
+    neither Pillow's file-format machinery nor the logging it brings (the map's pixels
+    are read by the raw encoder alone) nor fractions and decimal (plain amounts like
+    ``bribe LOG 6`` are read as whole cents), nor the mail machinery (asyncio, ssl) for
+    the turn's deadline in game.yaml."""
+    game = _copy(where, tmp_path / "game")
+    assert "bribe" in (game / "orders" / "spring-1924" / "northside.txt").read_text(encoding="utf-8")
+    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(sorted(sys.modules))')")
+    done = _run(code, ["adjudicate", "spring-1924", "--no-commit"], game)
+    assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
+    assert (game / "turns" / "spring-1924" / "reports" / "map.png").is_file()
+    modules = set(eval(done[1].rstrip().splitlines()[-1]))
+    assert modules & {"logging", "PIL.ImageFile", "fractions", "decimal", "moonshine.mail", "asyncio", "ssl"} == set()
