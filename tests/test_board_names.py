@@ -113,7 +113,8 @@ def test_the_french_report_and_picture_name_the_powers_in_french() -> None:
     assert "Angleterre (ENG)" in fr and "Allemagne (GER)" in fr and "England" not in fr
     assert "England (ENG)" in en and "Angleterre" not in en
     svg = scene_svg(build_scene(gmap, st, language="fr"))
-    assert "Angleterre: 3 centres" in svg and "Allemagne: 3 centres" in svg
+    assert "Angleterre : 3 centres" in svg and "Allemagne : 3 centres" in svg  # French spacing before the colon
+    assert "Angleterre: " not in svg
     assert "England" not in svg and "Manche (ENG)" in svg
 
 

@@ -117,9 +117,10 @@ def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], l
         if "prédiction" in str(m["Subject"]) or "prediction" in str(m["Subject"])
     ]
     text = body(result)
-    assert "A PAR - BUR: " + ("succeeds" if language == "en" else "réussit") in text
-    assert "A MUN - BUR: " + ("fails" if language == "en" else "échoue") in text
-    assert ("A MAR S A PAR - BUR: " if language == "en" else "A MAR soutient A PAR - BUR: ") in text
+    colon = ": " if language == "en" else " : "  # French spaces the colon
+    assert "A PAR - BUR" + colon + ("succeeds" if language == "en" else "réussit") in text
+    assert "A MUN - BUR" + colon + ("fails" if language == "en" else "échoue") in text
+    assert ("A MAR S A PAR - BUR" if language == "en" else "A MAR soutient A PAR - BUR") + colon in text
     [png] = [p for p in result.iter_attachments() if p.get_content_type() == "image/png"]
     assert png.get_content()[:4] == b"\x89PNG"
     refused = [body(m) for m in t.inbox_of("fra@powers.example") if "again" in str(m["Subject"])]

@@ -62,7 +62,7 @@ from moonshine.picture import (
     scene_svg,
 )
 from moonshine.records import dataclass, field
-from moonshine.text import Catalogue, keyed, languages
+from moonshine.text import Catalogue, fmt, keyed, languages
 
 LAYOUT_FILE = "layout.yaml"
 LABEL_ABOVE = 27.0  # a province's code stands this far above its unit unless placed
@@ -1020,7 +1020,9 @@ def _unit_group(sc: _Scene, unit: Unit, at: Pt, mark: str, role: str = "unit") -
     attrs = [("class", role), ("data-unit", unit.label()), ("data-power", unit.power)]
     if mark:
         attrs.append(("data-mark", mark))
-    title = f"{sc.gmap.power_name(unit.power, sc.language)}: {unit.label()}" + (f" ({sc.words[mark]})" if mark else "")
+    title = f"{sc.gmap.power_name(unit.power, sc.language)}{fmt(sc.language, 'format.colon')}{unit.label()}" + (
+        f" ({sc.words[mark]})" if mark else ""
+    )
     attrs.append(("data-title", title))
     return Group(tuple(attrs), tuple(items))
 
@@ -1170,7 +1172,7 @@ def _legend(
                 Poly(((_sq(at(x, y), 9.0)),), Paint(fill=mix(sc.colour(p), LAND, TINT), stroke=ARMY_LINE, width=1.0))
             ]
 
-        powers.append((swatch(0, 0), f"{name}: {count}"))
+        powers.append((swatch(0, 0), f"{name}{fmt(sc.language, 'format.colon')}{count}"))
     columns.append((w["powers"], powers))
 
     board: list[tuple[list[Item], str]] = []

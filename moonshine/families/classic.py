@@ -37,7 +37,7 @@ from moonshine.classic.state import ClassicState, Phase
 from moonshine.errors import GameError
 from moonshine.families.base import Notify, OrderCheck, OrderOutcome
 from moonshine.records import dataclass
-from moonshine.text import Catalogue, keyed, languages, message_data
+from moonshine.text import Catalogue, fmt, keyed, languages, message_data
 
 if TYPE_CHECKING:
     from moonshine.charts import Chart
@@ -378,7 +378,9 @@ def build_site(
     latest = done[-1]
     body = f"<h1 {_H1}>{html.escape(title)}</h1>\n"
     body += f'<p style="color:#555555;">{html.escape(words["public"])}</p>\n'
-    body += f"<h2 {_H2}>{html.escape(words['latest'])}: {html.escape(labels[latest])}</h2>\n"
+    body += (
+        f"<h2 {_H2}>{html.escape(words['latest'])}{fmt(language, 'format.colon')}{html.escape(labels[latest])}</h2>\n"
+    )
     if (out / "turns" / latest / "map.png").is_file():
         body += _picture(f"turns/{latest}/map.png", labels[latest], 672, href=f"turns/{latest}/index.html")
     body += f"<h2 {_H2}>{html.escape(words['phases'])}</h2>\n<ol>\n"
@@ -639,7 +641,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
         lines.append(f"{sides.get(power, power)}:")
         for r in rows:
             mark = mailtext.text(lang, "predict.ok" if r.succeeded else "predict.failed")
-            lines.append(f"  {restate(r.order, lang)}: {mark} ({r.explain(lang)})")
+            lines.append(f"  {restate(r.order, lang)}{fmt(lang, 'format.colon')}{mark} ({r.explain(lang)})")
     lines.extend(event_text(gmap, e, lang) for e in outcome.events)
     lines.append(mailtext.text(lang, "predict.note_classic"))
     text = "\n".join(lines)
