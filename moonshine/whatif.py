@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from moonshine import mail, mailtext
 from moonshine.mailcmd import Command, Request, Result
@@ -33,6 +35,7 @@ from moonshine.orders import (
     Assault,
     Hold,
     Move,
+    Order,
     Retreat,
     SupportAssault,
     SupportHold,
@@ -47,6 +50,47 @@ GANG_LINE = re.compile(r"^\s*(?:gang|bande|power|puissance)\s*:\s*(.*?)\s*$", re
 UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, SupportAssault, Assault, Transport)
 
 
+T = TypeVar("T")
+
+
+def read_block(
+    req: Request, cmd: Command, sides: Sequence[str], read: Callable[[str, str], tuple[T | None, str]]
+) -> tuple[list[tuple[str, T, int]], list[str]]:
+    """The lines of a ``predict`` block, each read as the order of the side a
+    ``gang:``/``power:`` line names, else of the sender's side, else of the first
+    other side (in ``sides``' order) whose unit it names. ``read(side, line)`` gives
+    the order taken, or None and the reason it was not. Returns (side, order, line
+    number) for every line taken, and a problem for each line no side can take and
+    each side line naming no side."""
+    assert req.gang is not None
+    lang = req.language
+    taken: list[tuple[str, T, int]] = []
+    problems: list[str] = []
+    named: str | None = None
+    for offset, line in enumerate(cmd.body, 1):
+        number = cmd.line + offset
+        if not line.strip():
+            continue
+        m = GANG_LINE.match(line)
+        if m:
+            named = req.game.side_by_name(m.group(1))
+            if named is None:
+                problems.append(mailtext.text(lang, "predict.no_gang", n=number, name=m.group(1)[:40]))
+            continue
+        tried = [named] if named else [req.gang, *(s for s in sides if s != req.gang)]
+        first_reason = ""
+        for side in tried:
+            order, reason = read(side, line)
+            if order is not None:
+                taken.append((side, order, number))
+                break
+            first_reason = first_reason or reason
+        else:
+            shown = line.strip()[:60]
+            problems.append(mailtext.text(lang, "predict.bad_line", n=number, text=shown, reason=first_reason or "?"))
+    return taken, problems
+
+
 def predict(req: Request, cmd: Command) -> Result:
     """A Moonshine game's prediction: the block's orders adjudicated on the turn's
     position, the result mailed (the block is closed: ``moonshine.mailcommands``)."""
@@ -57,49 +101,30 @@ def predict(req: Request, cmd: Command) -> Result:
     gmap = game.map
     st = req.st
     lang = req.language
-    assert req.gang is not None
     orders: dict[UnitRef, UnitOrder] = {}
     retreats: dict[UnitRef, Retreat] = {}
     whose: dict[UnitRef, str] = {}
-    problems: list[str] = []
     skipped: list[int] = []
-    named: str | None = None
-    order_of_gangs = list(gmap.gangs)
-    for offset, line in enumerate(cmd.body, 1):
-        number = cmd.line + offset
-        if not line.strip():
-            continue
-        m = GANG_LINE.match(line)
-        if m:
-            named = game.side_by_name(m.group(1))
-            if named is None:
-                problems.append(mailtext.text(lang, "predict.no_gang", n=number, name=m.group(1)[:40]))
-            continue
-        tried = [named] if named else [req.gang, *(g for g in order_of_gangs if g != req.gang)]
-        taken = False
-        first_reason = ""
-        for gang in tried:
-            read = read_orders(line + "\n", gmap, st, gang)
-            accepted = [x for x in read.lines if x.status == ACCEPTED and x.order is not None]
-            if not accepted:
-                if not first_reason:
-                    rejected = [x for x in read.lines if x.reason is not None]
-                    first_reason = rejected[0].reason.text(lang) if rejected and rejected[0].reason else ""
-                continue
-            order = accepted[0].order
-            if isinstance(order, Retreat):
-                retreats[order.unit] = order
-                whose[order.unit] = gang
-            elif isinstance(order, UNIT_ORDERS):
-                orders[order.unit] = order
-                whose[order.unit] = gang
-            else:
-                skipped.append(number)
-            taken = True
-            break
-        if not taken:
-            shown = line.strip()[:60]
-            problems.append(mailtext.text(lang, "predict.bad_line", n=number, text=shown, reason=first_reason or "?"))
+
+    def read(gang: str, line: str) -> tuple[Order | None, str]:
+        lines = read_orders(line + "\n", gmap, st, gang).lines
+        accepted = [x.order for x in lines if x.status == ACCEPTED and x.order is not None]
+        if accepted:
+            return accepted[0], ""
+        rejected = [x for x in lines if x.reason is not None]
+        return None, rejected[0].reason.text(lang) if rejected and rejected[0].reason else ""
+
+    taken: list[tuple[str, Order, int]]
+    taken, problems = read_block(req, cmd, list(gmap.gangs), read)
+    for gang, order, number in taken:
+        if isinstance(order, Retreat):
+            retreats[order.unit] = order
+            whose[order.unit] = gang
+        elif isinstance(order, UNIT_ORDERS):
+            orders[order.unit] = order
+            whose[order.unit] = gang
+        else:
+            skipped.append(number)
     if problems:
         return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
     if not orders and not retreats:

@@ -589,44 +589,29 @@ def predict(req: Request, cmd: Command) -> CommandResult:
     from moonshine.classic.report import event_text
     from moonshine.mailcmd import Result
     from moonshine.mailtext import phrase
-    from moonshine.whatif import GANG_LINE, mail_prediction
+    from moonshine.whatif import mail_prediction, read_block
 
-    game = req.game
-    gmap = game.board()
+    gmap = req.game.board()
     st = req.st
     lang = req.language
-    assert req.gang is not None
     powers = list(gmap.powers)
+
+    def read(power: str, line: str) -> tuple[Order | None, str]:
+        read_lines = [x for x in check_orders(gmap, st, power, line).lines if not x.noted]
+        if not read_lines:
+            return None, ""
+        x = read_lines[0]
+        if x.ok and x.order is not None:
+            return x.order, ""
+        if x.problem is not None:
+            return None, x.problem.text(lang)
+        return None, word(x.detail[0], lang, **x.detail[1]) if x.detail is not None else ""
+
+    taken: list[tuple[str, Order, int]]
+    taken, problems = read_block(req, cmd, powers, read)
     orders: dict[str, list[Order]] = {}
-    problems: list[str] = []
-    named: str | None = None
-    for offset, line in enumerate(cmd.body, 1):
-        number = cmd.line + offset
-        if not line.strip():
-            continue
-        m = GANG_LINE.match(line)
-        if m:
-            named = game.side_by_name(m.group(1))
-            if named is None:
-                problems.append(mailtext.text(lang, "predict.no_gang", n=number, name=m.group(1)[:40]))
-            continue
-        tried = [named] if named else [req.gang, *(p for p in powers if p != req.gang)]
-        first_reason = ""
-        for power in tried:
-            ack = check_orders(gmap, st, power, line)
-            read = [x for x in ack.lines if not x.noted]
-            if read and read[0].ok and read[0].order is not None:
-                orders.setdefault(power, []).append(read[0].order)
-                break
-            if read and not first_reason:
-                x = read[0]
-                if x.problem is not None:
-                    first_reason = x.problem.text(lang)
-                elif x.detail is not None:
-                    first_reason = word(x.detail[0], lang, **x.detail[1])
-        else:
-            shown = line.strip()[:60]
-            problems.append(mailtext.text(lang, "predict.bad_line", n=number, text=shown, reason=first_reason or "?"))
+    for power, order, _ in taken:
+        orders.setdefault(power, []).append(order)
     if problems:
         return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
     if not orders:
