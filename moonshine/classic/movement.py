@@ -29,6 +29,7 @@ other coast head to head (no coastal crawl, 6.B.13).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from moonshine import outcome as oc
@@ -67,13 +68,54 @@ class Result:
         return self.said if self.message is None else self.message.text(language)
 
 
-@dataclass(frozen=True)
 class MovementOutcome:
-    results: list[Result]  # one per unit on the board, in province order
-    ignored: list[Result]  # orders for no unit of the ordering power
-    dislodged: list[Dislodged]
-    contested: list[str]  # provinces left empty by a standoff: no retreat there
-    units: list[Unit]  # the units not dislodged, where they now stand
+    """What a movement phase did: the units not dislodged (where they now stand), the
+    dislodged, the provinces a standoff left empty, the ignored orders, and one result
+    per unit on the board. The results are worked out from the decisions when first
+    read (every reason a value then): adjudicating a phase to go on to the next, or
+    to compare its positions, reads none of them."""
+
+    __slots__ = ("_report", "_results", "contested", "dislodged", "ignored", "units")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        results: list[Result] | _Report,
+        ignored: list[Result],
+        dislodged: list[Dislodged],
+        contested: list[str],
+        units: list[Unit],
+    ) -> None:
+        self._report: _Report | None = results if isinstance(results, _Report) else None
+        self._results: list[Result] | None = None if isinstance(results, _Report) else results
+        self.ignored = ignored  # orders for no unit of the ordering power
+        self.dislodged = dislodged
+        self.contested = contested  # provinces left empty by a standoff: no retreat there
+        self.units = units  # the units not dislodged, where they now stand
+
+    @property
+    def results(self) -> list[Result]:
+        """One per unit on the board, in province order."""
+        if self._results is None:
+            assert self._report is not None
+            self._results = self._report.results()
+            self._report = None
+        return self._results
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.results, self.ignored, self.dislodged, self.contested, self.units)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, MovementOutcome)
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        return (
+            f"MovementOutcome(results={self.results!r}, ignored={self.ignored!r}, dislodged={self.dislodged!r}, "
+            f"contested={self.contested!r}, units={self.units!r})"
+        )
 
     def result_for(self, province: str) -> Result | None:
         for r in self.results:
@@ -154,18 +196,59 @@ def adjudicate_movement(
     strengths = [rules.strengths[k] for k in kinds]
     acts = [p.act for p in plans]
     core = Resolver.from_columns(rules, gangs, kinds, board.provinces, strengths, acts, gmap.near).run()
-    return _Report(board, core).outcome(ignored)
+    return _outcome(board, core, ignored)
+
+
+def _outcome(board: Board, core: Resolver, ignored: list[tuple[str, Order, Problem]]) -> MovementOutcome:
+    """The positions after the phase, read from the decisions; the results wait in a
+    ``_Report`` until they are read."""
+    plans = board.plans
+    op, loc = core.op, core.loc
+    dislodgers = [core.dislodgers(i) for i in core.ids]
+    dislodged: list[Dislodged] = []
+    units: list[Unit] = []
+    occupied: set[str] = set()
+    carried_origin = core.rules.retreat_to_transported_attackers_origin
+    for i, p in enumerate(plans):
+        u = p.unit
+        by = dislodgers[i]
+        if by:
+            m = by[0]
+            # DATC 4.A.5: it may retreat where a convoyed attacker came from
+            dislodged.append(Dislodged(u.power, u.kind, u.region, loc[m], core.acts[m].convoyed and carried_origin))
+            continue
+        if op[i] is ActKind.MOVE and core.succeeded(i):
+            units.append(Unit(u.power, u.kind, p.dest))
+            occupied.add(core.dest[i])
+        else:
+            units.append(u)
+            occupied.add(loc[i])
+    contested = sorted(
+        d for d, movers in core.into.items() if d not in occupied and any(core.prevent(m) > 0 for m in movers)
+    )
+    rejected = [
+        Result(power, order.unit.text() if hasattr(order, "unit") else "", order.text(), False, f"ignored: {reason}")
+        for power, order, reason in ignored
+    ]
+    dislodged.sort()
+    units.sort(key=_UNIT_ORDER)
+    return MovementOutcome(_Report(board, core, dislodgers), rejected, dislodged, contested, units)
+
+
+# A unit's place in the sorted units (as the ordering of ``Unit`` puts it; a Kind
+# compares as its letter).
+_UNIT_ORDER = operator.attrgetter("power", "kind", "region")
 
 
 class _Report:
-    def __init__(self, board: Board, core: Resolver) -> None:
+    """Each unit's result, as a value, from the decisions."""
+
+    def __init__(self, board: Board, core: Resolver, dislodgers: list[Sequence[int]]) -> None:
         self.board = board
         self.plans = board.plans
         self.core = core
-        n = len(self.plans)
+        self.dislodgers = dislodgers
         self.unit_labels = [p.unit.label() for p in self.plans]
-        self.dislodgers = [core.dislodgers(i) for i in range(n)]
-        self.moved = [core.acts[i].kind is ActKind.MOVE and core.succeeded(i) for i in range(n)]
 
     def label(self, i: int) -> str:
         return self.unit_labels[i]
@@ -181,44 +264,12 @@ class _Report:
         m = self.dislodgers[i][0]
         return self.order_text(m)
 
-    def outcome(self, ignored: list[tuple[str, Order, Problem]]) -> MovementOutcome:
+    def results(self) -> list[Result]:
         results = []
         for i, p in enumerate(self.plans):
             ok, value = self.result(i)
             results.append(Result(p.unit.power, self.unit_labels[i], self.order_text(i), ok, "", value))
-        dislodged: list[Dislodged] = []
-        units: list[Unit] = []
-        occupied: set[str] = set()
-        for i, p in enumerate(self.plans):
-            if self.dislodgers[i]:
-                m = self.dislodgers[i][0]
-                u = p.unit
-                dislodged.append(
-                    Dislodged(
-                        u.power,
-                        u.kind,
-                        u.region,
-                        self.core.loc[m],
-                        # DATC 4.A.5: it may retreat where a convoyed attacker came from
-                        self.core.acts[m].convoyed and self.core.rules.retreat_to_transported_attackers_origin,
-                    )
-                )
-                continue
-            region = p.dest if self.moved[i] else p.unit.region
-            units.append(Unit(p.unit.power, p.unit.kind, region))
-            occupied.add(region.split("/", 1)[0])
-        contested = sorted(
-            d
-            for d, movers in self.core.into.items()
-            if d not in occupied and any(self.core.prevent(m) > 0 for m in movers)
-        )
-        rejected = [
-            Result(
-                power, order.unit.text() if hasattr(order, "unit") else "", order.text(), False, f"ignored: {reason}"
-            )
-            for power, order, reason in ignored
-        ]
-        return MovementOutcome(results, rejected, sorted(dislodged), contested, sorted(units, key=_unit_order))
+        return results
 
     # -- one unit's result ----------------------------------------------------------------
     def labels_of(self, ids: Iterable[int]) -> tuple[str, ...]:
@@ -350,11 +401,6 @@ class _Report:
         if core.succeeded(t):
             return True, oc.Carried(self.label(t), core.acts[t].dest)
         return True, oc.RouteKept(self.label(t), core.acts[t].dest)
-
-
-def _unit_order(u: Unit) -> tuple[str, str, str]:
-    """A unit's place in the sorted units (as the ordering of ``Unit`` puts it)."""
-    return (u.power, u.kind.value, u.region)
 
 
 def _label(order: Order) -> str:
