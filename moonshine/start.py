@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 # command -> (its one argument, the options taking a value, the flags)
 _PLAIN: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
@@ -105,10 +106,31 @@ def _run(command: str, found: dict[str, str]) -> int:
         return 1
 
 
+def _end(code: int) -> NoReturn:
+    """End the process now, as ``sys.exit(code)`` would but without tearing down its
+    objects one by one (the modules, the map, the turn: some 30,000 objects, 50 ms
+    of a 300 ms ``adjudicate``); the system frees the memory in one go. Everything
+    the command wrote is already closed (files are written atomically, each closed
+    before it is renamed); what remains is flushed here: standard output and error,
+    after the functions registered to run at exit (``atexit``, which also runs
+    ``weakref.finalize``'s) have run."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone (``| head``), or a closed stream
+            code = code or 1
+    os._exit(code)
+
+
 def main() -> None:
+    """The console script. A plain command ends the process when it is done (``_end``):
+    call ``main`` only as a process's entry point."""
     plain = plain_command(sys.argv[1:])
     if plain is not None:
-        sys.exit(_run(*plain))
+        _end(_run(*plain))
     from moonshine.cli import main as cli_main
 
     cli_main()

@@ -6,6 +6,7 @@ click command line."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,9 @@ from moonshine.start import plain_check, plain_command
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = "import sys; from moonshine.start import main; main()"
+# FAST, printing a value when the command is done: a plain command ends its process at
+# once, after the functions registered with atexit
+AT_EXIT = "import atexit, sys; atexit.register(lambda: print({})); from moonshine.start import main; main()"
 CLICK = "import sys; from moonshine.cli import main; main(prog_name='moonshine')"
 
 # (what the case shows, the arguments after "check"; GAME is the game directory)
@@ -67,7 +71,7 @@ def test_the_fast_check_answers_as_the_command_line_does(where: Path, args: list
 
 
 def test_the_fast_check_loads_no_click(where: Path) -> None:
-    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(\"click\" in sys.modules)')")
+    code = AT_EXIT.format("'click' in sys.modules")
     done = _run(code, ["check", "orders/spring-1924/valley.txt"], where)
     assert done[0] == 0 and "All your orders are accepted." in done[1]
     assert done[1].rstrip().endswith("False")
@@ -160,7 +164,7 @@ def test_the_fast_adjudication_does_what_the_command_line_does(
 
 def test_the_fast_adjudication_loads_no_click(where: Path, tmp_path: Path) -> None:
     game = _copy(where, tmp_path / "game")
-    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(\"click\" in sys.modules)')")
+    code = AT_EXIT.format("'click' in sys.modules")
     done = _run(code, ["adjudicate", "spring-1924", "--no-commit"], game)
     assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
     assert done[1].rstrip().endswith("False")
@@ -195,7 +199,7 @@ HEAVY = (
 def test_the_fast_check_imports_nothing_heavy(where: Path) -> None:
     """(Once the cache holds the parsed map and the compiled classes: filling it
     writes temporary files.)"""
-    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(sorted(sys.modules))')")
+    code = AT_EXIT.format("sorted(sys.modules)")
     _run(FAST, ["check", "orders/spring-1924/valley.txt"], where)
     done = _run(code, ["check", "orders/spring-1924/valley.txt"], where)
     assert done[0] == 0 and "All your orders are accepted." in done[1]
@@ -211,9 +215,29 @@ def test_the_adjudication_imports_no_logging_and_no_exact_fractions(where: Path,
     the turn's deadline in game.yaml."""
     game = _copy(where, tmp_path / "game")
     assert "bribe" in (game / "orders" / "spring-1924" / "northside.txt").read_text(encoding="utf-8")
-    code = FAST.replace("main()", "exec('try:\\n main()\\nfinally:\\n print(sorted(sys.modules))')")
+    code = AT_EXIT.format("sorted(sys.modules)")
     done = _run(code, ["adjudicate", "spring-1924", "--no-commit"], game)
     assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
     assert (game / "turns" / "spring-1924" / "reports" / "map.png").is_file()
     modules = set(eval(done[1].rstrip().splitlines()[-1]))
     assert modules & {"logging", "PIL.ImageFile", "fractions", "decimal", "moonshine.mail", "asyncio", "ssl"} == set()
+
+
+def test_a_plain_command_ends_at_once_yet_keeps_what_runs_at_exit(where: Path, tmp_path: Path) -> None:
+    """A plain command ends its process without tearing it down, but what is due at
+    exit still happens: the compiled record constructors are kept in the cache
+    directory (for the next command), and the whole acknowledgement reaches the reader
+    even through a pipe."""
+    from moonshine import cache
+
+    env = dict(os.environ, **{cache.ENV_VAR: str(tmp_path / "cache")})
+    args = ["check", "orders/spring-1924/valley.txt"]
+    done = subprocess.run([sys.executable, "-c", FAST, *args], cwd=where, env=env, capture_output=True, check=False)
+    assert done.returncode == 0 and b"All your orders are accepted." in done.stdout
+    assert done.stdout.endswith(b"how to check it)\n")  # to its last line
+    kept = [p.name for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert any(name.startswith("records") for name in kept), kept
+    # a reader that stops early (``| head -1``): no traceback, no hang
+    shell = f"{sys.executable} -c '{FAST}' {' '.join(args)} | head -1"
+    piped = subprocess.run(shell, shell=True, cwd=where, env=env, capture_output=True, text=True, check=False)
+    assert piped.stdout.count("\n") == 1 and "Traceback" not in piped.stderr
