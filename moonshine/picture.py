@@ -4,7 +4,7 @@ arrows, the raided district and a legend.
 
 The picture is first built as a small scene of plain shapes (polygons, lines,
 circles, labels, groups) in a fixed coordinate system 1000 units wide; the same
-scene is then written out as SVG (with ``xml.etree.ElementTree``) or drawn as PNG
+scene is then written out as SVG (the bytes ElementTree would write) or drawn as PNG
 (with Pillow, at twice the size and scaled down to smooth the edges). Output is
 deterministic: same inputs, same bytes."""
 
@@ -15,7 +15,6 @@ import functools
 import itertools
 import math
 import unicodedata
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeAlias
@@ -1112,86 +1111,113 @@ def _pairs(points: Sequence[Pt]) -> str:
     return "L".join([f"{x:.1f} {y:.1f}" for x, y in points]).replace("-0.0", "0.0")
 
 
-def _svg_paint(el: ET.Element, paint: Paint, *, line: bool) -> None:
-    el.set("fill", paint.fill or "none")
-    if paint.stroke:
-        el.set("stroke", paint.stroke)
-        el.set("stroke-width", _num(paint.width))
-        el.set("stroke-linejoin", "round")
-        if line:
-            el.set("stroke-linecap", "round")
-        if paint.dash:
-            el.set("stroke-dasharray", f"{_num(paint.dash[0])} {_num(paint.dash[1])}")
+# The SVG is written as ElementTree writes an element tree indented by ``ET.indent(root,
+# space=" ")`` (the same bytes: attributes in the order set, ``" />"`` for an empty
+# element, the same escapes), without building the tree or loading the module.
+_ATTR_ESCAPES = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"}
+)
+_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
-def _svg_item(parent: ET.Element, item: Item) -> None:
-    if isinstance(item, Group):
-        g = ET.SubElement(parent, "g")
-        for k, v in item.attrs:
-            if k != "data-title":
-                g.set(k, v)
-        if item.opacity < 1:
-            g.set("opacity", _num(item.opacity) if item.opacity >= 0.1 else f"{item.opacity:.2f}")
-        for k, v in item.attrs:
-            if k == "data-title":
-                ET.SubElement(g, "title").text = v
-        for child in item.items:
-            _svg_item(g, child)
-    elif isinstance(item, Poly):
-        el = ET.SubElement(parent, "path", {"d": "".join("M" + _pairs(r) + "Z" for r in item.rings)})
-        _svg_paint(el, item.paint, line=False)
-        if len(item.rings) > 1:
-            el.set("fill-rule", "evenodd")
-    elif isinstance(item, Line):
-        el = ET.SubElement(parent, "path", {"d": "M" + _pairs(item.points)})
-        _svg_paint(el, Paint(None, item.paint.stroke, item.paint.width, item.paint.dash), line=True)
-    elif isinstance(item, Circle):
-        el = ET.SubElement(
-            parent, "circle", {"cx": _num(item.centre[0]), "cy": _num(item.centre[1]), "r": _num(item.r)}
-        )
-        _svg_paint(el, item.paint, line=False)
+def _tag(name: str, attrs: dict[str, str]) -> str:
+    """An element's start tag, without its closing ``>``."""
+    return "<" + name + "".join([f' {k}="{v.translate(_ATTR_ESCAPES)}"' for k, v in attrs.items()])
+
+
+def _leaf(out: list[str], name: str, attrs: dict[str, str], text: str | None = None) -> None:
+    """An element without children: with its text, or empty."""
+    if text:
+        out.append(f"{_tag(name, attrs)}>{text.translate(_TEXT_ESCAPES)}</{name}>")
     else:
-        el = ET.SubElement(
-            parent,
-            "text",
-            {
-                "x": _num(item.at[0]),
-                "y": _num(item.at[1]),
-                "font-size": _num(item.size),
-                "fill": item.colour,
-                "text-anchor": item.anchor,
-                "dominant-baseline": "central",
-            },
-        )
+        out.append(_tag(name, attrs) + " />")
+
+
+def _svg_paint(attrs: dict[str, str], paint: Paint, *, line: bool) -> None:
+    attrs["fill"] = paint.fill or "none"
+    if paint.stroke:
+        attrs["stroke"] = paint.stroke
+        attrs["stroke-width"] = _num(paint.width)
+        attrs["stroke-linejoin"] = "round"
+        if line:
+            attrs["stroke-linecap"] = "round"
+        if paint.dash:
+            attrs["stroke-dasharray"] = f"{_num(paint.dash[0])} {_num(paint.dash[1])}"
+
+
+def _svg_item(out: list[str], item: Item, level: int) -> None:
+    """The item's element, at ``level`` (its children indented one space more)."""
+    attrs: dict[str, str]
+    if isinstance(item, Group):
+        attrs = {k: v for k, v in item.attrs if k != "data-title"}
+        if item.opacity < 1:
+            attrs["opacity"] = _num(item.opacity) if item.opacity >= 0.1 else f"{item.opacity:.2f}"
+        titles = [v for k, v in item.attrs if k == "data-title"]
+        if not titles and not item.items:
+            out.append(_tag("g", attrs) + " />")
+            return
+        out.append(_tag("g", attrs) + ">")
+        inner = "\n" + " " * (level + 1)
+        for title in titles:
+            out.append(inner)
+            _leaf(out, "title", {}, title)
+        for child in item.items:
+            out.append(inner)
+            _svg_item(out, child, level + 1)
+        out.append("\n" + " " * level + "</g>")
+    elif isinstance(item, Poly):
+        attrs = {"d": "".join("M" + _pairs(r) + "Z" for r in item.rings)}
+        _svg_paint(attrs, item.paint, line=False)
+        if len(item.rings) > 1:
+            attrs["fill-rule"] = "evenodd"
+        _leaf(out, "path", attrs)
+    elif isinstance(item, Line):
+        attrs = {"d": "M" + _pairs(item.points)}
+        _svg_paint(attrs, Paint(None, item.paint.stroke, item.paint.width, item.paint.dash), line=True)
+        _leaf(out, "path", attrs)
+    elif isinstance(item, Circle):
+        attrs = {"cx": _num(item.centre[0]), "cy": _num(item.centre[1]), "r": _num(item.r)}
+        _svg_paint(attrs, item.paint, line=False)
+        _leaf(out, "circle", attrs)
+    else:
+        attrs = {
+            "x": _num(item.at[0]),
+            "y": _num(item.at[1]),
+            "font-size": _num(item.size),
+            "fill": item.colour,
+            "text-anchor": item.anchor,
+            "dominant-baseline": "central",
+        }
         if item.bold:
-            el.set("font-weight", "bold")
+            attrs["font-weight"] = "bold"
         if item.italic:
-            el.set("font-style", "italic")
+            attrs["font-style"] = "italic"
         if item.halo:
-            el.set("stroke", HALO)
-            el.set("stroke-width", _num(item.halo))
-            el.set("stroke-linejoin", "round")
-            el.set("paint-order", "stroke")
-        el.text = item.text
+            attrs["stroke"] = HALO
+            attrs["stroke-width"] = _num(item.halo)
+            attrs["stroke-linejoin"] = "round"
+            attrs["paint-order"] = "stroke"
+        _leaf(out, "text", attrs, item.text)
 
 
 def scene_svg(scene: Scene) -> str:
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "width": f"{scene.width:g}",
-            "height": f"{scene.height:g}",
-            "viewBox": f"0 0 {scene.width:g} {scene.height:g}",
-            "font-family": "Helvetica, Arial, sans-serif",
-        },
-    )
-    ET.SubElement(root, "title").text = scene.title
-    ET.SubElement(root, "rect", {"width": "100%", "height": "100%", "fill": BACKGROUND})
+    """The scene as an SVG document."""
+    root = {
+        "xmlns": "http://www.w3.org/2000/svg",
+        "width": f"{scene.width:g}",
+        "height": f"{scene.height:g}",
+        "viewBox": f"0 0 {scene.width:g} {scene.height:g}",
+        "font-family": "Helvetica, Arial, sans-serif",
+    }
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n', _tag("svg", root), ">\n "]
+    _leaf(out, "title", {}, scene.title)
+    out.append("\n ")
+    _leaf(out, "rect", {"width": "100%", "height": "100%", "fill": BACKGROUND})
     for item in scene.items:
-        _svg_item(root, item)
-    ET.indent(root, space=" ")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        out.append("\n ")
+        _svg_item(out, item, 1)
+    out.append("\n</svg>\n")
+    return "".join(out)
 
 
 def render_svg(
