@@ -14,6 +14,7 @@ import bisect
 import functools
 import itertools
 import math
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -1120,9 +1121,14 @@ _ATTR_ESCAPES = str.maketrans(
 _TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
+_ESCAPED = re.compile('[&<>"\r\n\t]').search  # a value holding none is written as it is
+
+
 def _tag(name: str, attrs: dict[str, str]) -> str:
     """An element's start tag, without its closing ``>``."""
-    return "<" + name + "".join([f' {k}="{v.translate(_ATTR_ESCAPES)}"' for k, v in attrs.items()])
+    return (
+        "<" + name + "".join([f' {k}="{v.translate(_ATTR_ESCAPES) if _ESCAPED(v) else v}"' for k, v in attrs.items()])
+    )
 
 
 def _leaf(out: list[str], name: str, attrs: dict[str, str], text: str | None = None) -> None:
