@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: screenshots crash install demo test lint typecheck unit package bench bench-deps agree clean
+.PHONY: screenshots crash install demo test lint typecheck unit package bench bench-deps agree clean compare-turns
 
 install: $(STAMP)
 
@@ -43,6 +43,11 @@ bench-deps: $(STAMP)
 
 bench: bench-deps
 	$(BIN)/python -m bench
+
+# Whole turns written by revision BEFORE and by the working tree, compared byte by byte
+# (PNG pictures pixel by pixel): make compare-turns BEFORE=9d7d926
+compare-turns: $(STAMP)
+	$(BIN)/python scripts/compare_turns.py $(BEFORE)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,148 @@
+"""Byte comparison of whole turns written by two revisions of the code.
+
+    .venv/bin/python scripts/compare_turns.py BEFORE [AFTER]
+
+BEFORE and AFTER are git revisions (AFTER defaults to the working tree). Each
+revision's ``moonshine`` package is taken out of git into a scratch directory and
+run, with this virtual environment's libraries, on the same games:
+
+- the sample game's first turn adjudicated (``adjudicate spring-1924 --no-commit``),
+  in English and again with ``language: fr`` in its game.yaml: results, next state,
+  every report and bulletin (text and HTML), charts and the map (SVG and PNG);
+- a game of eight turns played by the computer players (``simulate``), then every
+  turn's reports written in English and in French (``report --language``) and its
+  web site (``site``).
+
+Every file the two revisions wrote must be byte-identical, except PNG pictures,
+which are compared pixel by pixel: the script prints how many differ and by how
+much. Exits 1 if a file other than a PNG differs, or one revision wrote a file the
+other did not.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ("game.yaml", ".moonshine-secret", "orders", "turns")
+TURNS = 8
+
+
+def extract(revision: str | None, dest: Path) -> Path:
+    """The ``moonshine`` package of ``revision`` (None: the working tree) under ``dest``,
+    with the rules book its ``RULES.md`` links to."""
+    dest.mkdir(parents=True)
+    if revision is None:
+        shutil.copytree(ROOT / "moonshine", dest / "moonshine", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy2(ROOT / "RULES.md", dest / "RULES.md")
+    else:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", revision, "moonshine", "RULES.md"], check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest
+
+
+def moonshine(code: Path, cwd: Path, *args: str) -> None:
+    """Run the command line of the code under ``code``, in ``cwd``."""
+    env = dict(os.environ, PYTHONPATH=str(code), MOONSHINE_CACHE_DIR="")
+    script = "import sys; from moonshine.cli import main; main(sys.argv[1:], prog_name='moonshine')"
+    done = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"moonshine {' '.join(args)} failed in {cwd}:\n{done.stdout}{done.stderr}")
+
+
+def sample_game(dest: Path, language: str) -> Path:
+    dest.mkdir(parents=True)
+    for name in SAMPLE:
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, dest / name)
+    config = dest / "game.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("language: en", f"language: {language}"), encoding="utf-8")
+    return dest
+
+
+def play(code: Path, out: Path) -> None:
+    """Everything one revision writes, under ``out``."""
+    for language in ("en", "fr"):
+        game = sample_game(out / f"sample-{language}", language)
+        moonshine(code, game, "adjudicate", "spring-1924", "--no-commit")
+    played = out / "played"
+    moonshine(code, out, "simulate", "--turns", str(TURNS), "--seed", "compare", "--out", str(played))
+    turns = sorted(p.name for p in (played / "turns").iterdir() if (p / "results.yaml").is_file())
+    for turn in turns:
+        for language in ("en", "fr"):
+            moonshine(code, played, "report", turn, "--language", language)
+            reports = played / "turns" / turn / "reports"
+            reports.rename(reports.with_name(f"reports-{language}"))
+    moonshine(code, played, "site", "--out", str(out / "site"))
+
+
+def files(root: Path) -> dict[str, Path]:
+    skip = {".git", ".moonshine.lock"}
+    return {
+        str(p.relative_to(root)): p
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not skip & set(p.relative_to(root).parts)
+    }
+
+
+def pixels(a: Path, b: Path) -> str:
+    from PIL import Image, ImageChops
+
+    with Image.open(a) as x, Image.open(b) as y:
+        if x.size != y.size:
+            return f"sizes differ: {x.size} and {y.size}"
+        diff = ImageChops.difference(x.convert("RGB"), y.convert("RGB"))
+        changed = sum(1 for v in diff.convert("L").getdata() if v)
+        worst = max(hi for _, hi in diff.getextrema())
+    total = x.size[0] * x.size[1]
+    return f"{changed} of {total} pixels differ ({100 * changed / total:.3f}%), by at most {worst} of 255"
+
+
+def compare(before: Path, after: Path) -> int:
+    a, b = files(before), files(after)
+    bad = 0
+    for name in sorted(a.keys() - b.keys()):
+        print(f"only before: {name}")
+        bad += 1
+    for name in sorted(b.keys() - a.keys()):
+        print(f"only after: {name}")
+        bad += 1
+    same = 0
+    for name in sorted(a.keys() & b.keys()):
+        if a[name].read_bytes() == b[name].read_bytes():
+            same += 1
+        elif name.endswith(".png"):
+            print(f"picture {name}: {pixels(a[name], b[name])}")
+        else:
+            print(f"DIFFERS: {name}")
+            bad += 1
+    print(f"{same} of {len(a.keys() & b.keys())} files byte-identical; {bad} problems")
+    return 1 if bad else 0
+
+
+def main(argv: Sequence[str]) -> int:
+    if not 1 <= len(argv) <= 2:
+        print(__doc__)
+        return 2
+    before_rev, after_rev = argv[0], argv[1] if len(argv) == 2 else None
+    with tempfile.TemporaryDirectory(prefix="moonshine-compare-") as tmp:
+        out = {}
+        for side, rev in (("before", before_rev), ("after", after_rev)):
+            code = extract(rev, Path(tmp) / "code" / side)
+            out[side] = Path(tmp) / side
+            out[side].mkdir()
+            play(code, out[side])
+        return compare(out["before"], out["after"])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
