@@ -102,8 +102,8 @@ def pixels(a: Path, b: Path) -> str:
             return f"sizes differ: {x.size} and {y.size}"
         diff = ImageChops.difference(x.convert("RGB"), y.convert("RGB"))
         total = x.size[0] * x.size[1]
-        r, g, b = diff.split()
-        changed = total - ImageChops.lighter(ImageChops.lighter(r, g), b).histogram()[0]
+        red, green, blue = diff.split()
+        changed = total - ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()[0]
         counts = diff.histogram()  # 256 per channel: how many pixels differ by 0, 1, ... 255
         worst = max((i % 256 for i, n in enumerate(counts) if n), default=0)
     return f"{changed} of {total} pixels differ ({100 * changed / total:.3f}%), by at most {worst} of 255"
