@@ -1,13 +1,13 @@
 """The referee's cache directory: what it derives from its own files (the maps' YAML
-as parsed data, the report templates compiled, the map pictures' labels drawn and
-their districts laid out), so that a command started again does not redo that work.
-Entries are keyed by the content they come from and by the package's version; the
-directory is safe to delete at any time, and a missing, unwritable or damaged cache
-only costs the time to redo the work.
+as parsed data, the map pictures' labels drawn and their districts laid out), so
+that a command started again does not redo that work. Entries are keyed by the
+content they come from and by the package's version; the directory is safe to
+delete at any time, and a missing, unwritable or damaged cache only costs the time
+to redo the work.
 
 Where: ``$MOONSHINE_CACHE_DIR`` if set (empty: no cache), else
 ``$XDG_CACHE_HOME/moonshine``, else ``~/.cache/moonshine``; one subdirectory per
-version. Nothing secret is ever cached: only maps, templates, and the labels and the
+version. Nothing secret is ever cached: only maps, and the labels and the
 layout of the pictures every player receives."""
 
 from __future__ import annotations

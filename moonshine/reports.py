@@ -4,7 +4,7 @@ HTML, English or French, and the map picture's arrows.
 Everything here is a pure function of the map, the game's configuration, the turn's
 results (``turns/TURN/results.yaml``, written by ``moonshine.results.to_data``) and
 the next turn's opening state, except ``write_reports`` which reads and writes the
-game directory. Templates live in the package's ``templates/`` folder.
+game directory. The pages themselves are written by ``moonshine.pages``.
 
 Privacy (R19): unit orders and their results, raids, control, VP and who corrupts
 which station are public; a gang's order lines, sales, bids, stocks, ledger and cash
@@ -16,10 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jinja2
-
-import moonshine
-from moonshine import i18n, receipts, scoring, story
+from moonshine import i18n, pages, receipts, scoring, story
 from moonshine import outcome as oc
 from moonshine.errors import GameError, StateError
 from moonshine.gamedir import Game, GameConfig, atomic_write_bytes, atomic_write_text
@@ -45,7 +42,6 @@ from moonshine.turns import Turn
 if TYPE_CHECKING:
     from moonshine.charts import Chart
 
-TEMPLATES_DIR = Path(moonshine.__file__).resolve().parent / "templates"
 RESULTS_FILE = "results.yaml"
 REPORTS_DIR = "reports"
 MAP_FILE = "map.png"
@@ -1328,54 +1324,6 @@ def bulletin_context(
 # -- rendering ----------------------------------------------------------------------------------
 
 
-def _autoescape(name: str | None) -> bool:
-    return name is not None and ".html" in name
-
-
-def _environment(directory: Path) -> jinja2.Environment:
-    """The templates of ``directory``: each compiled once per process (kept, never
-    checked for changes again), and its compiled code kept in the cache directory,
-    keyed by the template's source, for the next process."""
-    from moonshine import cache
-
-    where = cache.cache_dir()
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(directory)),
-        undefined=jinja2.StrictUndefined,
-        autoescape=_autoescape,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        auto_reload=False,
-        bytecode_cache=_bytecode_cache(where / "templates") if where is not None else None,
-    )
-    env.filters["pad"] = lambda text, width: str(text).ljust(int(width))
-    env.filters["rpad"] = lambda text, width: str(text).rjust(int(width))
-    env.filters["width"] = lambda rows, attr: max((len(str(getattr(r, attr))) for r in rows), default=0)
-    return env
-
-
-def _bytecode_cache(directory: Path) -> jinja2.BytecodeCache | None:
-    try:
-        directory.mkdir(exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(str(directory))
-
-
-_ENV: dict[Path, jinja2.Environment] = {}
-
-
-def environment(directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
-    """The templates' environment, one per directory and process."""
-    env = _ENV.get(directory)
-    if env is None:
-        if not (directory / "report.txt.j2").is_file():
-            raise GameError(f"{directory}: the report templates are missing (report.txt.j2, ...)")
-        env = _ENV[directory] = _environment(directory)
-    return env
-
-
 def inline_css(page: str) -> str:
     """The page with its stylesheet's rules written into each element's ``style``
     (mail programs that drop ``<style>`` still show it right); at-rules (the
@@ -1389,15 +1337,6 @@ def inline_css(page: str) -> str:
     if charset in out:
         out = out.replace(charset + "\n", "", 1).replace("<head>", "<head>" + charset + "\n", 1)
     return out if out.endswith("\n") else out + "\n"
-
-
-def render_template(name: str, ctx: Mapping[str, Any]) -> str:
-    """A template rendered; an HTML page with its CSS inlined."""
-    text = environment().get_template(name).render(**ctx)
-    return inline_css(text) if name.endswith(".html.j2") else text
-
-
-_render = render_template
 
 
 def render_report(
@@ -1414,7 +1353,7 @@ def render_report(
 ) -> str:
     """One gang's private report (text, or HTML with ``html=True``)."""
     ctx = report_context(gmap, config, data, nxt, gang, language=language, for_email=for_email, seed=seed)
-    return _render("report.html.j2" if html else "report.txt.j2", ctx)
+    return inline_css(pages.report_html(ctx)) if html else pages.report_txt(ctx)
 
 
 def render_bulletin(
@@ -1435,7 +1374,7 @@ def render_bulletin(
     ctx = bulletin_context(
         gmap, config, data, nxt, language=language, for_email=for_email, before=before, charts=charts
     )
-    return _render("bulletin.html.j2" if html else "bulletin.txt.j2", ctx)
+    return inline_css(pages.bulletin_html(ctx)) if html else pages.bulletin_txt(ctx)
 
 
 def render_all(
@@ -1640,7 +1579,6 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
 __all__ = [
     "MAP_CID",
     "MAP_FILE",
-    "TEMPLATES_DIR",
     "TurnResults",
     "arrows_from_results",
     "bulletin_context",

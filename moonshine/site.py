@@ -15,7 +15,7 @@ import html
 import shutil
 from pathlib import Path
 
-from moonshine import charts, i18n
+from moonshine import charts, i18n, pages
 from moonshine.errors import GameError
 from moonshine.gamecharts import game_charts
 from moonshine.gamedir import Game, atomic_write_bytes, atomic_write_text
@@ -23,11 +23,11 @@ from moonshine.records import dataclass
 from moonshine.reports import (
     adjudicated_turns,
     bulletin_context,
+    inline_css,
     load_turn,
     map_title,
     opening_state,
     render_map,
-    render_template,
 )
 from moonshine.text import Catalogue, keyed
 
@@ -86,6 +86,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     clear_folder(out)
     written: list[Path] = []
     gmap = game.map
+    words = words_of(lang)
     vp_rows = []
     prices = []
     for i, turn in enumerate(turns):
@@ -98,20 +99,15 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         atomic_write_text(page_dir / "map.svg", svg)
         before = opening_state(game, turn)
         ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before)
-        ctx["site"] = {
-            "home": "../../index.html",
-            "prev": TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None,
-            "next": (
-                TurnLink(turns[i + 1], _label(turns[i + 1], lang), f"../{turns[i + 1]}/index.html")
-                if i + 1 < len(turns)
-                else None
-            ),
-            "svg": "map.svg",
-        }
-        ctx["site_words"] = words_of(lang)
-        atomic_write_text(page_dir / "index.html", render_template("site_turn.html.j2", ctx))
+        prev = TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None
+        nxt_link = (
+            TurnLink(turns[i + 1], _label(turns[i + 1], lang), f"../{turns[i + 1]}/index.html")
+            if i + 1 < len(turns)
+            else None
+        )
+        page = pages.site_turn_html(ctx, home="../../index.html", prev=prev, nxt=nxt_link, svg="map.svg", words=words)
+        atomic_write_text(page_dir / "index.html", inline_css(page))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
-    words = words_of(lang)
     vp, price = game_charts(game, turns, vp_rows, prices, lang)
     for name, chart in (("vp", vp), ("price", price)):
         atomic_write_bytes(out / f"{name}.png", charts.png(chart))
@@ -121,20 +117,17 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     atomic_write_text(out / "rules.html", rules)
     written.append(out / "rules.html")
     links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html") for t in turns]
-    index = render_template(
-        "site_index.html.j2",
-        dict(
-            lang=lang,
-            game_title=game.config.title,
-            title=game.config.title,
-            turns=links,
-            latest=links[-1],
-            latest_map=f"turns/{turns[-1]}/map.png",
-            latest_map_title=map_title(gmap, turns[-1], lang),
-            words=words,
-            charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
-        ),
+    index = pages.site_index_html(
+        lang=lang,
+        game_title=game.config.title,
+        title=game.config.title,
+        words=words,
+        turns=links,
+        latest_map=f"turns/{turns[-1]}/map.png",
+        latest_map_title=map_title(gmap, turns[-1], lang),
+        charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
     )
+    index = inline_css(index)
     atomic_write_text(out / "index.html", index)
     written.insert(0, out / "index.html")
     return written

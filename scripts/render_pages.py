@@ -177,6 +177,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         one = copy.deepcopy(raw)
         one["winners"] = ["valley"]
         n += render_turn(out / "fixture-won-one", chicago, cfg, as_results(one), fnxt, None, None)
+        edge = copy.deepcopy(raw)
+        gangs = list(edge["gangs"].values())
+        gangs[0]["lines"] = []  # an orders file with no lines
+        gangs[1]["orders_file"] = None  # no orders file
+        gangs[1]["lines"] = []
+        gangs[2]["ledger"]["balanced"] = False
+        gangs[2]["ledger"]["notes"] = ["A note & <more>"]
+        gangs[3]["units"] = []
+        n += render_turn(out / "fixture-edge", chicago, cfg, as_results(edge), fnxt, fbefore, seed)
         hcfg, hraw = hostile(cfg, raw)
         n += render_turn(out / "fixture-hostile", chicago, hcfg, as_results(hraw), fnxt, fbefore, seed)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The package as users install it: build a wheel, install it (not editable) into
 # a fresh venv outside the checkout, then create and adjudicate a game of each
-# built-in variant from there. Maps and templates must come from the wheel.
+# built-in variant from there. The maps and the rules book must come from the wheel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -13,7 +13,7 @@ trap 'echo "wheel check failed; its log:" >&2; cat "$log" >&2' ERR
 $PYTHON -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$work"/dist/moonshine-*.whl >>"$log" 2>&1
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml templates/report.txt.j2 RULES.md; do
+for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml RULES.md; do
   test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f" >&2; exit 1; }
 done
 cd "$work"

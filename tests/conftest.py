@@ -14,7 +14,7 @@ from moonshine.state import GameState, initial_state
 
 @pytest.fixture(scope="session", autouse=True)
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The referee's cache (parsed maps, compiled templates) in a directory of the test
+    """The referee's cache (parsed maps, the pictures' labels) in a directory of the test
     run's own, not the user's."""
     path = tmp_path_factory.mktemp("cache")
     os.environ["MOONSHINE_CACHE_DIR"] = str(path)

@@ -1,4 +1,4 @@
-"""The reports: every template in both languages, golden files for the sample game,
+"""The reports: every page in both languages, golden files for the sample game,
 privacy between gangs (R19), the French reasons, the map's arrows and the
 ``moonshine report`` command."""
 
@@ -9,6 +9,8 @@ import html
 import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from samplegame import copy_sample as copy_sample_files
 
-from moonshine import i18n
+from moonshine import i18n, pages
 from moonshine.cli import main
 from moonshine.errors import StateError
 from moonshine.gamedir import Game, GameConfig
@@ -29,7 +31,6 @@ from moonshine.geo import GameMap, UnitKind
 from moonshine.picture import Arrow
 from moonshine.reports import (
     MAP_CID,
-    TEMPLATES_DIR,
     arrows_from_results,
     load_turn,
     read_results,
@@ -153,12 +154,47 @@ def test_every_report_renders_for_every_gang(
     assert heading in out["valley.txt"]
 
 
-def test_templates_use_only_known_messages() -> None:
-    used: set[str] = set()
-    for path in TEMPLATES_DIR.glob("*.j2"):
-        used |= set(re.findall(r"""_\("([a-z_.]+)\"""", path.read_text(encoding="utf-8")))
-    assert used, "the templates use the catalogue"
+def test_pages_use_only_known_messages() -> None:
+    source = (Path(pages.__file__)).read_text(encoding="utf-8")
+    used = set(re.findall(r"""\b_\(\s*["']([a-z_.]+)["']""", source))
+    assert {"report.heading", "bulletin.heading", "section.receipt", "seed.command"} <= used
     assert used <= set(i18n.MESSAGES), sorted(used - set(i18n.MESSAGES))
+
+
+def test_a_players_hostile_order_line_is_escaped_in_the_html_report(
+    chicago: GameMap, sample_config: GameConfig, data: dict[str, Any], nxt: GameState
+) -> None:
+    """What a player wrote is shown as text, never run as HTML: in the report's page
+    the tags and the ampersand are escaped; the text report shows the line as written."""
+    d = fresh(data)
+    hostile = "<script>alert('x') & \"y\"</script>"
+    d["gangs"]["valley"]["lines"][1]["text"] += " # " + hostile
+    page = render_report(chicago, sample_config, d, nxt, "valley", html=True)
+    assert "<script" not in page and "&lt;script&gt;alert(" in page and "&amp; " in page
+    assert_html(page)
+    assert html.unescape(hostile) in html.unescape(page)
+    text = render_report(chicago, sample_config, d, nxt, "valley")
+    assert hostile in text
+
+
+def test_adjudicate_loads_no_template_engine(tmp_path: Path) -> None:
+    """The whole turn, its reports and bulletin in text and HTML written, without
+    jinja2 (importing it cost more than starting the interpreter)."""
+    g = copy_sample(tmp_path / "game")
+    code = "import sys\nfrom moonshine.start import main\ntry:\n    main()\nfinally:\n    print(sorted(sys.modules))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "adjudicate", "spring-1924", "--no-commit"],
+        cwd=g.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (g.turn_dir("spring-1924") / "reports" / "valley.html").is_file()
+    assert (g.turn_dir("spring-1924") / "reports" / "bulletin.txt").is_file()
+    modules = {m.split(".")[0] for m in eval(done.stdout.rstrip().splitlines()[-1])}
+    assert "moonshine" in modules
+    assert not {"jinja2", "markupsafe"} & modules
 
 
 def _forms(entry: str | tuple[str, str]) -> tuple[str, ...]:
