@@ -181,7 +181,11 @@ def test_adjudicate_loads_no_template_engine(tmp_path: Path) -> None:
     """The whole turn, its reports and bulletin in text and HTML written, without
     jinja2 (importing it cost more than starting the interpreter)."""
     g = copy_sample(tmp_path / "game")
-    code = "import sys\nfrom moonshine.start import main\ntry:\n    main()\nfinally:\n    print(sorted(sys.modules))\n"
+    # the console script ends a plain command's process at once, after what atexit runs
+    code = (
+        "import atexit, sys; atexit.register(lambda: print(sorted(sys.modules)));"
+        " from moonshine.start import main; main()"
+    )
     done = subprocess.run(
         [sys.executable, "-c", code, "adjudicate", "spring-1924", "--no-commit"],
         cwd=g.root,
