@@ -128,55 +128,66 @@ def _plan(
     board: Board, orders: Mapping[str, Sequence[Order]], rules: Rulebook = CLASSIC
 ) -> list[tuple[str, Order, Problem]]:
     given, ignored = assign(board, orders)
-    for i, p in enumerate(board.plans):
-        options = given.get(i, [])
-        if not options:
-            continue
+    plans = board.plans
+    # Convoys legally ordered, by (army, destination): the fleets' powers.
+    convoys: dict[tuple[int, str], set[str]] = {}
+    for i, options in given.items():
+        p = plans[i]
         p.given = options[0]
         if len(options) == 1:
             p.order = options[0]
             p.problem = problem(board, i, options[0])
-            continue
-        # Several orders for one unit: the illegal ones are ignored; if more than
-        # one legal order is left, the unit holds (DATC 4.D.3, choice c).
-        legal = [o for o in options if problem(board, i, o) is None]
-        if len(legal) == 1:
-            p.given = p.order = legal[0]
-            problem(board, i, legal[0])
         else:
-            p.order = None
-            p.problem = Problem("several_orders", orders="; ".join(o.text() for o in options))
-    # Convoys legally ordered, by (army, destination): the fleets' powers.
-    convoys: dict[tuple[int, str], set[str]] = {}
-    for p in board.plans:
-        if isinstance(p.order, Convoy) and p.problem is None:
-            convoys.setdefault((p.target, p.dest), set()).add(p.unit.power)
-    for i, p in enumerate(board.plans):
+            # Several orders for one unit: the illegal ones are ignored; if more than
+            # one legal order is left, the unit holds (DATC 4.D.3, choice c).
+            legal = [o for o in options if problem(board, i, o) is None]
+            if len(legal) == 1:
+                p.given = p.order = legal[0]
+                problem(board, i, legal[0])
+            else:
+                p.order = None
+                p.problem = Problem("several_orders", orders="; ".join(o.text() for o in options))
+        if type(p.order) is Convoy and p.problem is None:
+            key = (p.target, p.dest)
+            powers = convoys.get(key)
+            if powers is None:
+                convoys[key] = {p.unit.power}
+            else:
+                powers.add(p.unit.power)
+    own_carriers = rules.own_carrier_means_transport
+    for i in given:
+        p = plans[i]
         order = p.order
-        if p.problem is not None or order is None or isinstance(order, Hold):
+        if p.problem is not None or order is None:
             continue
-        if isinstance(order, Move):
-            dest = p.dest.split("/", 1)[0]
-            if p.unit.kind.value in rules.carried_kinds and not p.convoyed and rules.own_carrier_means_transport:
+        kind = type(order)
+        if kind is Move:
+            dest = p.dest if "/" not in p.dest else p.dest.split("/", 1)[0]
+            if own_carriers and not p.convoyed and p.unit.kind in rules.carried_kinds:
                 # An adjacent move goes by convoy when a fleet of the army's own power is
                 # legally ordered to convoy it there (DATC 4.A.3, 2000/2023 rules).
-                p.convoyed = p.unit.power in convoys.get((i, dest), set())
-            p.act = Act(ActKind.MOVE, dest=dest, direct=not p.convoyed, convoyed=p.convoyed)
-        elif isinstance(order, SupportHold):
-            p.act = Act(ActKind.SUPPORT_HOLD, target=p.target)
-        elif isinstance(order, SupportMove):
-            p.act = Act(ActKind.SUPPORT_MOVE, target=p.target, dest=p.dest)
-        elif isinstance(order, Convoy):
-            p.act = Act(ActKind.CONVOY, target=p.target, dest=p.dest)
-    # A support naming a coast must match the coast of the move it supports (4.B.4).
-    for p in board.plans:
-        order = p.order
-        if isinstance(order, SupportMove) and p.problem is None and "/" in order.dest:
-            t = board.plans[p.target]
-            if t.unit.kind is Kind.FLEET and isinstance(t.order, Move) and t.problem is None and t.dest != order.dest:
-                p.void = oc.Void("elsewhere", t.unit.label(), order.dest, t.dest)
-                p.act = Act()
+                powers = convoys.get((i, dest))
+                p.convoyed = powers is not None and p.unit.power in powers
+            p.act = Act(_MOVE, -1, dest, not p.convoyed, p.convoyed)
+        elif kind is SupportMove:
+            assert isinstance(order, SupportMove)
+            p.act = Act(_SUPPORT_MOVE, p.target, p.dest)
+            if "/" in order.dest:
+                # A support naming a coast must match the coast of the move it supports (4.B.4).
+                t = plans[p.target]
+                if t.unit.kind is Kind.FLEET and type(t.order) is Move and t.problem is None and t.dest != order.dest:
+                    p.void = oc.Void("elsewhere", t.unit.label(), order.dest, t.dest)
+                    p.act = _HOLD
+        elif kind is SupportHold:
+            p.act = Act(_SUPPORT_HOLD, p.target)
+        elif kind is Convoy:
+            p.act = Act(_CONVOY, p.target, p.dest)
     return [(power, order, reason) for power, order, reason in ignored]
+
+
+_MOVE, _SUPPORT_HOLD, _SUPPORT_MOVE, _CONVOY = ActKind.MOVE, ActKind.SUPPORT_HOLD, ActKind.SUPPORT_MOVE, ActKind.CONVOY
+_HOLD = Act()
+_LETTERS = {Kind.ARMY: "A", Kind.FLEET: "F"}
 
 
 # -- step 2: the core, step 3: results ---------------------------------------------------
@@ -192,8 +203,9 @@ def adjudicate_movement(
     ignored = _plan(board, orders, rules)
     plans = board.plans
     gangs = [p.unit.power for p in plans]
-    kinds = [p.unit.kind.value for p in plans]
-    strengths = [rules.strengths[k] for k in kinds]
+    kinds = [_LETTERS[p.unit.kind] for p in plans]
+    strength = rules.strengths
+    strengths = [strength[k] for k in kinds]
     acts = [p.act for p in plans]
     core = Resolver.from_columns(rules, gangs, kinds, board.provinces, strengths, acts, gmap.near).run()
     return _outcome(board, core, ignored)
@@ -204,7 +216,12 @@ def _outcome(board: Board, core: Resolver, ignored: list[tuple[str, Order, Probl
     ``_Report`` until they are read."""
     plans = board.plans
     op, loc = core.op, core.loc
-    dislodgers = [core.dislodgers(i) for i in core.ids]
+    # Only a unit at a move's destination can be dislodged.
+    dislodgers: list[Sequence[int]] = [()] * len(plans)
+    at = core.at
+    for d in core.into:
+        for v in at.get(d, ()):
+            dislodgers[v] = core.dislodgers(v)
     dislodged: list[Dislodged] = []
     units: list[Unit] = []
     occupied: set[str] = set()
@@ -217,7 +234,7 @@ def _outcome(board: Board, core: Resolver, ignored: list[tuple[str, Order, Probl
             # DATC 4.A.5: it may retreat where a convoyed attacker came from
             dislodged.append(Dislodged(u.power, u.kind, u.region, loc[m], core.acts[m].convoyed and carried_origin))
             continue
-        if op[i] is ActKind.MOVE and core.succeeded(i):
+        if op[i] is _MOVE and core.succeeded(i):
             units.append(Unit(u.power, u.kind, p.dest))
             occupied.add(core.dest[i])
         else:
@@ -248,7 +265,7 @@ class _Report:
         self.plans = board.plans
         self.core = core
         self.dislodgers = dislodgers
-        self.unit_labels = [p.unit.label() for p in self.plans]
+        self.unit_labels: list[str] = []
 
     def label(self, i: int) -> str:
         return self.unit_labels[i]
@@ -265,6 +282,7 @@ class _Report:
         return self.order_text(m)
 
     def results(self) -> list[Result]:
+        self.unit_labels = [p.unit.label() for p in self.plans]
         results = []
         for i, p in enumerate(self.plans):
             ok, value = self.result(i)

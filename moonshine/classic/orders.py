@@ -50,7 +50,7 @@ class UnitRef:
         return province_of(self.region)
 
     def text(self) -> str:
-        return f"{self.kind.value} {self.region}"
+        return self.kind + " " + self.region  # a Kind is its letter
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from moonshine.classic.orders import (
 )
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void, Wording
-from moonshine.records import dataclass, field
+from moonshine.records import dataclass
 from moonshine.resolver import Act, Rulebook
 from moonshine.text import Choices, Message, gettext_for, say
 
@@ -148,7 +148,17 @@ class OrderText:
         return restate(self.order, language)
 
 
-@dataclass
+_ARMY, _FLEET = Kind.ARMY, Kind.FLEET
+_NOWHERE: frozenset[str] = frozenset()
+_HOLD = Act()  # a unit's act until its order is read: it holds
+
+
+def _province(region: str) -> str:
+    """``STP/SC`` -> ``STP`` (``province_of``, inline where it is asked per order)."""
+    return region if "/" not in region else region.split("/", 1)[0]
+
+
+@dataclass(slots=True)
 class Plan:
     unit: Unit
     order: Order | None = None  # the order carried out (None: hold)
@@ -158,28 +168,31 @@ class Plan:
     target: int = -1
     convoyed: bool = False
     void: Void | None = None  # a support whose coast does not match the move
-    act: Act = field(default_factory=Act)
+    act: Act = _HOLD
 
 
 class Board:
     def __init__(self, gmap: ClassicMap, units: Sequence[Unit]) -> None:
         self.gmap = gmap
-        placed = sorted((province_of(u.region), u.region, u) for u in units)
+        regions = gmap.regions
+        placed = sorted((regions.get(u.region) or province_of(u.region), u.region, u) for u in units)
         self.plans = [Plan(u) for _, _, u in placed]
-        self.provinces = [prov for prov, _, _ in placed]  # each plan's unit's province
-        self.at: dict[str, int] = {}
-        for i, prov in enumerate(self.provinces):
-            if prov in self.at:
-                raise ValueError(f"two units in {prov}")
-            self.at[prov] = i
-        self.fleet_seas = frozenset(prov for prov, _, u in placed if u.kind is Kind.FLEET and gmap.is_sea(prov))
+        self.provinces = provinces = [prov for prov, _, _ in placed]  # each plan's unit's province
+        self.at: dict[str, int] = dict(zip(provinces, range(len(provinces)), strict=True))
+        if len(self.at) < len(provinces):
+            seen: set[str] = set()
+            for prov in provinces:
+                if prov in seen:
+                    raise ValueError(f"two units in {prov}")
+                seen.add(prov)
+        self.fleet_seas = frozenset(prov for prov, _, u in placed if u.kind is _FLEET and gmap.is_sea(prov))
 
     # -- geography with the position ------------------------------------------------
     def reaches(self, i: int, province: str) -> bool:
         """Could unit i move to the province (any coast of it)?"""
         u = self.plans[i].unit
-        if u.kind is Kind.ARMY:
-            return self.gmap.army_adjacent(u.region, province)
+        if u.kind is _ARMY:
+            return _province(province) in self.gmap.army_nb.get(self.provinces[i], _NOWHERE)
         return bool(self.gmap.fleet_targets(u.region, province))
 
     def route_possible(self, origin: str, dest: str, seas: frozenset[str]) -> bool:
@@ -219,35 +232,36 @@ class Board:
 # -- step 1: legality ----------------------------------------------------------------
 
 
-def _move_problem(board: Board, p: Plan, order: Move) -> Problem | None:
+def _move_problem(board: Board, i: int, p: Plan, order: Move) -> Problem | None:
     g, u = board.gmap, p.unit
-    dest_prov = order.dest.split("/", 1)[0]
+    origin = board.provinces[i]
+    dest = order.dest
+    dest_prov = _province(dest)
     if dest_prov not in g.provinces:
         return Problem("no_province", prov=dest_prov)
-    if dest_prov == u.province:
+    if dest_prov == origin:
         return Problem("already_there", unit=u.label(), prov=dest_prov)
-    if u.kind is Kind.ARMY:
+    if u.kind is _ARMY:
         if g.is_sea(dest_prov):
             return Problem("army_sea", name=g.name(dest_prov))
         p.dest = dest_prov  # a coast in an army's order is ignored (DATC 4.B.6)
-        adjacent = g.army_adjacent(u.region, dest_prov)
-        if adjacent and not order.via_convoy:
+        if not order.via_convoy and dest_prov in g.army_nb.get(origin, _NOWHERE):
             return None
-        if board.route_possible(u.province, dest_prov, board.fleet_seas):
+        if board.route_possible(origin, dest_prov, board.fleet_seas):
             p.convoyed = True
             return None
         if order.via_convoy:
-            return Problem("no_convoy_chain", origin=u.province, prov=dest_prov)
-        return Problem("not_next", prov=dest_prov, origin=u.province)
+            return Problem("no_convoy_chain", origin=origin, prov=dest_prov)
+        return Problem("not_next", prov=dest_prov, origin=origin)
     if order.via_convoy:
         return Problem("only_armies_convoyed")
     reachable = g.fleet_targets(u.region, dest_prov)
-    if "/" in order.dest:
-        if order.dest not in g.regions:
-            return Problem("no_coast", prov=dest_prov, coast=order.dest.split("/", 1)[1])
-        if order.dest not in reachable:
-            return Problem("fleet_cannot_reach", region=u.region, prov=order.dest)
-        p.dest = order.dest
+    if "/" in dest:
+        if dest not in g.regions:
+            return Problem("no_coast", prov=dest_prov, coast=dest.split("/", 1)[1])
+        if dest not in reachable:
+            return Problem("fleet_cannot_reach", region=u.region, prov=dest)
+        p.dest = dest
         return None
     if not reachable:
         if not g.fleet_regions(dest_prov):
@@ -262,7 +276,7 @@ def _move_problem(board: Board, p: Plan, order: Move) -> Problem | None:
 def _support_problem(board: Board, i: int, order: SupportHold | SupportMove) -> Problem | None:
     g = board.gmap
     p = board.plans[i]
-    tprov = order.target.province
+    tprov = _province(order.target.region)
     j = board.at.get(tprov)
     if j is None:
         return Problem("no_unit_to_support", prov=tprov)
@@ -274,28 +288,29 @@ def _support_problem(board: Board, i: int, order: SupportHold | SupportMove) -> 
             return Problem("cannot_support_there", unit=p.unit.label(), prov=tprov)
         p.dest = tprov
         return None
-    dest_prov = order.dest.split("/", 1)[0]
+    dest = order.dest
+    dest_prov = _province(dest)
     if dest_prov not in g.provinces:
         return Problem("no_province", prov=dest_prov)
-    if dest_prov == p.unit.province:
+    if dest_prov == board.provinces[i]:
         return Problem("support_into_own", prov=dest_prov)
     if dest_prov == tprov:
         return Problem("move_to_own", prov=tprov)
     if not board.reaches(i, dest_prov):
         return Problem("cannot_support_there", unit=p.unit.label(), prov=dest_prov)
     t = board.plans[j].unit
-    if t.kind is Kind.ARMY:
+    if t.kind is _ARMY:
         if g.is_sea(dest_prov):
             return Problem("supported_army_sea", prov=tprov)
-        if not g.army_adjacent(t.region, dest_prov) and not board.route_possible(
-            tprov, dest_prov, board.fleet_seas - {p.unit.province}
+        if dest_prov not in g.army_nb.get(tprov, _NOWHERE) and not board.route_possible(
+            tprov, dest_prov, board.fleet_seas - {board.provinces[i]}
         ):
             return Problem("supported_army_cannot_reach", origin=tprov, prov=dest_prov)
     else:
         reachable = g.fleet_targets(t.region, dest_prov)
-        if "/" in order.dest:
-            if order.dest not in reachable:
-                return Problem("supported_fleet_cannot_reach", region=t.region, prov=order.dest)
+        if "/" in dest:
+            if dest not in reachable:
+                return Problem("supported_fleet_cannot_reach", region=t.region, prov=dest)
         elif not reachable:
             return Problem("supported_fleet_cannot_reach", region=t.region, prov=dest_prov)
     p.dest = dest_prov
@@ -305,59 +320,70 @@ def _support_problem(board: Board, i: int, order: SupportHold | SupportMove) -> 
 def _convoy_problem(board: Board, i: int, order: Convoy) -> Problem | None:
     g = board.gmap
     p = board.plans[i]
-    if p.unit.kind is not Kind.FLEET or not g.is_sea(p.unit.province):
+    origin = board.provinces[i]
+    if p.unit.kind is not _FLEET or not g.is_sea(origin):
         return Problem("convoy_at_sea")
-    tprov = order.target.province
+    tprov = _province(order.target.region)
     j = board.at.get(tprov)
     if j is None:
         return Problem("no_unit_to_convoy", prov=tprov)
-    if board.plans[j].unit.kind is not Kind.ARMY:
+    if board.plans[j].unit.kind is not _ARMY:
         return Problem("only_armies_convoyed")
-    dest_prov = order.dest.split("/", 1)[0]
+    dest_prov = _province(order.dest)
     if dest_prov not in g.provinces:
         return Problem("no_province", prov=dest_prov)
     p.target = j
     p.dest = dest_prov
-    if not board.necessary(p.unit.province, tprov, dest_prov):
+    if not board.necessary(origin, tprov, dest_prov):
         return Problem("no_convoy_route", origin=tprov, prov=dest_prov)
     return None
 
 
 def problem(board: Board, i: int, order: Order) -> Problem | None:
+    """What makes ``order`` illegal for unit i (None when it is legal); the unit's
+    plan gets the order's destination, target and route as the rules read them."""
     p = board.plans[i]
     p.dest, p.target, p.convoyed = "", -1, False
-    if isinstance(order, Hold):
+    kind = type(order)
+    if kind is Move:
+        return _move_problem(board, i, p, order)  # type: ignore[arg-type]
+    if kind is Hold:
         return None
-    if isinstance(order, Move):
-        return _move_problem(board, p, order)
-    if isinstance(order, SupportHold | SupportMove):
-        return _support_problem(board, i, order)
-    if isinstance(order, Convoy):
-        return _convoy_problem(board, i, order)
+    if kind is SupportMove or kind is SupportHold:
+        return _support_problem(board, i, order)  # type: ignore[arg-type]
+    if kind is Convoy:
+        return _convoy_problem(board, i, order)  # type: ignore[arg-type]
     return Problem("not_movement", order=order.text())
 
 
 def assign(
     board: Board, orders: Mapping[str, Sequence[Order]]
 ) -> tuple[dict[int, list[Order]], list[tuple[str, Order, Problem]]]:
+    """Each unit's orders (by its index on the board), each once, in the order given;
+    the orders for no unit of the ordering power, with the reason."""
     given: dict[int, list[Order]] = {}
     ignored: list[tuple[str, Order, Problem]] = []
+    at, plans = board.at, board.plans
     for power in sorted(orders):
         for order in orders[power]:
             if not isinstance(order, MOVEMENT_ORDERS):
                 ignored.append((power, order, Problem("not_movement_phase", order=order.text())))
                 continue
-            i = board.at.get(order.unit.province)
+            prov = _province(order.unit.region)
+            i = at.get(prov)
             if i is None:
-                ignored.append((power, order, Problem("no_unit", prov=order.unit.province)))
+                ignored.append((power, order, Problem("no_unit", prov=prov)))
                 continue
-            owner = board.plans[i].unit.power
+            owner = plans[i].unit.power
             if owner != power:
                 whose = board.gmap.powers.get(owner, owner)
-                ignored.append((power, order, Problem("not_yours", prov=order.unit.province, whose=whose)))
+                ignored.append((power, order, Problem("not_yours", prov=prov, whose=whose)))
                 continue
-            if order not in given.setdefault(i, []):
-                given[i].append(order)
+            known = given.get(i)
+            if known is None:
+                given[i] = [order]
+            elif order not in known:
+                known.append(order)
     return given, ignored
 
 

@@ -105,7 +105,7 @@ class Unit:
         return province_of(self.region)
 
     def label(self) -> str:
-        return f"{self.kind.value} {self.region}"
+        return self.kind + " " + self.region  # a Kind is its letter
 
 
 @dataclass(frozen=True, order=True)
