@@ -365,6 +365,16 @@ class Resolver:
         for root in ids:
             if not decides[root] or index[root] >= 0:
                 continue
+            # Most decisions read none: each is a group of its own, decided at once
+            # (here and where it is first reached below), without entering the stack.
+            first = self._reads(root)
+            if not first:
+                index[root] = ids[count]
+                count += 1
+                res[root] = self._move(root, keep=True) if op[root] is _MOVE else self._adjudicate(root)
+                resolved[root] = True
+                continue
+            reads[root] = first
             work: list[tuple[int, int]] = [(root, 0)]
             while work:
                 node, k = work.pop()
@@ -373,11 +383,18 @@ class Resolver:
                     count += 1
                     stack.append(node)
                     on_stack[node] = True
-                    reads[node] = self._reads(node)
                 succ = reads[node]
                 for pos in range(k, len(succ)):
                     nxt = succ[pos]
                     if index[nxt] < 0:
+                        found = self._reads(nxt)
+                        if not found:
+                            index[nxt] = ids[count]
+                            count += 1
+                            res[nxt] = self._move(nxt, keep=True) if op[nxt] is _MOVE else self._adjudicate(nxt)
+                            resolved[nxt] = True
+                            continue
+                        reads[nxt] = found
                         work.append((node, pos + 1))
                         work.append((nxt, 0))
                         break
@@ -503,27 +520,32 @@ class Resolver:
             self.backup[i] = Backup.PARADOX
             self._settle(i, False)
 
-    def _reads(self, i: int) -> list[int]:
+    def _reads(self, i: int) -> Sequence[int]:
         """The decisions order i's conditions read (a superset is harmless), sorted."""
         op = self.op[i]
         out: list[int] = []
         if op is _MOVE:
             self._move_reads(i, out)
-        elif op is _CONVOY:
-            gang = self.gang[i]
-            for m in self.into_at[i]:
-                if self.gang[m] != gang:
-                    self._move_reads(m, out)  # DATC 5.D: not m itself
         else:
-            carriers = self.carriers
-            for m in self.cutters(i):
-                if carriers[m]:
-                    out.extend(carriers[m].values())
+            into = self.into_at[i]
+            if not into:  # nothing moves into its district: a support or convoy reads nothing
+                return _NONE
             gang = self.gang[i]
-            out.extend(m for m in self.into_at[i] if self.gang[m] != gang)
+            if op is _CONVOY:
+                for m in into:
+                    if self.gang[m] != gang:
+                        self._move_reads(m, out)  # DATC 5.D: not m itself
+            else:
+                carriers = self.carriers
+                for m in self.cutters(i):
+                    if carriers[m]:
+                        out.extend(carriers[m].values())
+                out.extend(m for m in into if self.gang[m] != gang)
         if not out:
-            return out
+            return _NONE
         decides = self.decides
+        if len(out) == 1:
+            return out if decides[out[0]] else _NONE
         return sorted({r for r in out if decides[r]})
 
     def _move_reads(self, i: int, out: list[int]) -> None:
