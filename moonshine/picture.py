@@ -16,7 +16,7 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TypeAlias
 
@@ -1692,31 +1692,38 @@ def _draw_mark(d: ImageDraw.ImageDraw, points: tuple[Pt, ...], dot: bool, width:
 PNG_COMPRESS_LEVEL = 3
 
 
-def raw_bytes(image: Image.Image) -> bytes:
-    """The image's pixels as ``image.tobytes()`` gives them, by the same raw encoder,
-    without the import ``tobytes`` makes only for its buffer size (``PIL.ImageFile``,
-    which imports ``logging``): the picture then loads no file-format machinery at all.
-    Falls back on ``tobytes`` should Pillow's encoder factory be unavailable."""
-    getencoder = getattr(Image, "_getencoder", None)
+def _raw_pieces(image: Image.Image, bufsize: int) -> Iterator[bytes]:
+    """The image's pixels as ``image.tobytes()`` gives them, in pieces of at most
+    ``bufsize`` bytes, by the same raw encoder (``raw_bytes``)."""
     width, height = image.size
-    if getencoder is None or width == 0 or height == 0:
-        return image.tobytes()
     image.load()
-    encoder = getencoder(image.mode, "raw", image.mode)
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
     try:
         encoder.setimage(image.im, (0, 0, width, height))
-        bufsize = max(65536, width * 4)  # tobytes's: ImageFile.MAXBLOCK, or a row at most 4 bytes a pixel
-        output = []
         while True:
             _, errcode, data = encoder.encode(bufsize)
-            output.append(data)
+            yield data
             if errcode:
                 break
         if errcode < 0:
             raise PictureError(f"Pillow's raw encoder failed ({errcode})")
     finally:
         encoder.cleanup()
-    return b"".join(output)
+
+
+def raw_bytes(image: Image.Image) -> bytes:
+    """The image's pixels as ``image.tobytes()`` gives them, by the same raw encoder,
+    without the import ``tobytes`` makes only for its buffer size (``PIL.ImageFile``,
+    which imports ``logging``): the picture then loads no file-format machinery at all.
+    Falls back on ``tobytes`` should Pillow's encoder factory be unavailable."""
+    width, height = image.size
+    if not hasattr(Image, "_getencoder") or width == 0 or height == 0:
+        return image.tobytes()
+    # tobytes's buffer: ImageFile.MAXBLOCK, or a row at most 4 bytes a pixel
+    return b"".join(_raw_pieces(image, max(65536, width * 4)))
+
+
+PNG_PIECE = 65536  # bytes of rows compressed at a time
 
 
 def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -1725,7 +1732,10 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     flat colour, which deflate packs well as it is: the file is smaller than with
     Pillow's adaptive filters (which try five filters on every row, two thirds of its
     encoding time), it is written in a third of the time, and saving loads none of
-    Pillow's file-format plugins. Deterministic: same pixels, same bytes."""
+    Pillow's file-format plugins. The rows go to zlib some 64 KB at a time (the same
+    stream as all at once), so that the picture's pixels are never copied whole:
+    two copies of a 5 MB picture are memory a new process must first map, slower than
+    the copying. Deterministic: same pixels, same bytes."""
     import struct
     import zlib
 
@@ -1733,15 +1743,29 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
         raise PictureError(f"a PNG is written from an RGB image, not {image.mode}")
     width, height = image.size
     stride = width * 3
-    raw = memoryview(raw_bytes(image))
-    rows = b"".join(b"\x00" + raw[y * stride : (y + 1) * stride] for y in range(height))
-    packed = zlib.compress(rows, level)  # one call: the same stream as row by row, sooner
+    packer = zlib.compressobj(level)
+    packed: list[bytes] = []
+    if hasattr(Image, "_getencoder") and width and height:
+        pieces: Iterable[bytes] = _raw_pieces(image, max(1, PNG_PIECE // stride) * stride)
+    else:
+        pieces = [image.tobytes()]
+    pending = b""
+    for piece in pieces:
+        pending = pending + piece if pending else piece
+        whole = len(pending) // stride
+        if whole:
+            rows = memoryview(pending)
+            packed.append(
+                packer.compress(b"".join([b"\x00" + rows[y * stride : (y + 1) * stride] for y in range(whole)]))
+            )
+            pending = pending[whole * stride :]
+    packed.append(packer.flush())
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, deflate, no interlace
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", packed) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(packed)) + chunk(b"IEND", b"")
 
 
 def scene_png(scene: Scene, width: int = 1000) -> bytes:
