@@ -35,7 +35,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from moonshine import outcome as oc
 from moonshine import records
 from moonshine.classic.board import ClassicMap, Kind
-from moonshine.classic.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, unit_of
+from moonshine.classic.orders import Convoy, Move, Order, SupportHold, SupportMove, unit_of
 from moonshine.classic.rules import CLASSIC, WORDING, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.records import dataclass
@@ -266,6 +266,7 @@ class _Report:
         self.core = core
         self.dislodgers = dislodgers
         self.unit_labels: list[str] = []
+        self.order_texts: list[str] = []
 
     def label(self, i: int) -> str:
         return self.unit_labels[i]
@@ -274,32 +275,42 @@ class _Report:
         return ", ".join(sorted(self.label(i) for i in ids))
 
     def order_text(self, i: int) -> str:
-        p = self.plans[i]
-        return p.given.text() if p.given is not None else Hold(UnitRef(p.unit.kind, p.unit.region)).text()
+        return self.order_texts[i]
 
     def by(self, i: int) -> str:
         m = self.dislodgers[i][0]
-        return self.order_text(m)
+        return self.order_texts[m]
 
     def results(self) -> list[Result]:
-        self.unit_labels = [p.unit.label() for p in self.plans]
+        plans = self.plans
+        self.unit_labels = labels = [p.unit.label() for p in plans]
+        # The order as given, in canonical text; "A PAR H" when none was given.
+        self.order_texts = texts = [
+            p.given.text() if p.given is not None else labels[i] + " H" for i, p in enumerate(plans)
+        ]
         results = []
-        for i, p in enumerate(self.plans):
+        for i, p in enumerate(plans):
             ok, value = self.result(i)
-            results.append(Result(p.unit.power, self.unit_labels[i], self.order_text(i), ok, "", value))
+            results.append(Result(p.unit.power, labels[i], texts[i], ok, "", value))
         return results
 
     # -- one unit's result ----------------------------------------------------------------
     def labels_of(self, ids: Iterable[int]) -> tuple[str, ...]:
         labels = self.unit_labels
-        return tuple(sorted([labels[i] for i in ids]))
+        found = [labels[i] for i in ids]
+        if len(found) < 2:
+            return tuple(found)
+        found.sort()
+        return tuple(found)
 
     def by_dislodged(self, i: int) -> str:
-        return self.by(i) if self.dislodgers[i] else ""
+        return self.order_texts[self.dislodgers[i][0]] if self.dislodgers[i] else ""
 
     def counted(self, supports: Sequence[int], excluded: Collection[str] = ()) -> tuple[str, ...]:
+        if not supports:
+            return ()
         core = self.core
-        return self.labels_of(s for s in supports if core.gang[s] not in excluded and core.succeeded(s))
+        return self.labels_of([s for s in supports if core.gang[s] not in excluded and core.succeeded(s)])
 
     def attack_force(self, i: int) -> oc.Force:
         core = self.core
