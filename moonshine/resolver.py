@@ -686,10 +686,14 @@ class Resolver:
     def _move(self, i: int, keep: bool = False) -> bool:
         if not self.path(i):
             return False
-        if self.own_blocker(i) is not None:
-            return False
-        attack = self.attack(i)
-        defence = self.defence(i)
+        if self.at_dest[i]:
+            if self.own_blocker(i) is not None:
+                return False
+            attack = self.attack(i)
+            defence = self.defence(i)
+        else:  # an empty destination: no unit of its own to block it, nothing to beat
+            attack = self.attack(i) if self.move_sup[i] else self.strength[i]
+            defence = 0
         if keep:
             self.kept_strengths[i] = (attack, defence)
         if attack <= defence:
