@@ -511,10 +511,20 @@ def _message_id(raw: bytes, msg: Message | None) -> str:
     return mid if mid else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@no-message-id>"
 
 
+def _header_block(raw: bytes) -> bytes:
+    """The message's header block: its bytes up to the first empty line (all of them
+    when it has none)."""
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i >= 0]
+    return raw[: min(ends) + 1] if ends else raw
+
+
 def _read(incoming: Incoming, limit: int) -> _Reading:
     parser = BytesParser(policy=policy.default)
+    # a message over the limit is refused unread: only its header block is parsed (the
+    # mail library holds a parsed text several times over: 55 MB for a 7 MB photo)
+    too_big = len(incoming.raw) > limit
     try:
-        headers = parser.parsebytes(incoming.raw, headersonly=True)
+        headers = parser.parsebytes(_header_block(incoming.raw) if too_big else incoming.raw, headersonly=True)
     except Exception as exc:  # malformed mail must never stop the run
         why = phrase("reject.unreadable", error=type(exc).__name__)
         return _Reading(incoming, _message_id(incoming.raw, None), problem=why)
@@ -522,7 +532,7 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
     r.sender = sender_of(headers)
     r.subject = masking.mask(_header(headers, "Subject")[:200])
     r.received, r.by_server = _received(headers)
-    if len(incoming.raw) > limit:
+    if too_big:
         r.problem = phrase("reject.too_big", size=len(incoming.raw), limit=limit)
         return r
     try:

@@ -406,6 +406,32 @@ def test_oversize_message_is_rejected_with_the_limit(tmp_path: Path, fake_reader
     assert any("more than the 4,096 bytes" in reply_text(r) for r in replies(game))
 
 
+def test_an_oversize_message_is_refused_without_being_read_whole(tmp_path: Path, fake_reader: None) -> None:
+    """A player's photo of 5 MB is refused on its size, its sender, subject and date
+    read from its header block alone: reading it takes a small part of its size in
+    memory, not the several copies the mail library makes of a text it parses."""
+    import tracemalloc
+
+    photo = order_mail(TERRY, VALLEY_ORDERS, subject="my orders, and the board")
+    photo.add_attachment(bytes(range(256)) * (5 * 4096), maintype="image", subtype="jpeg", filename="board.jpg")
+    raw = photo.as_bytes()
+    assert len(raw) > 5_000_000
+    tracemalloc.start()
+    try:
+        reading = inbox._read(inbox.Incoming(raw, "test"), 512 * 1024)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert reading.problem is not None and reading.problem.key == "reject.too_big"
+    assert reading.sender == TERRY and reading.subject == "my orders, and the board"
+    assert reading.received == datetime(2024, 2, 28, 10, 0, tzinfo=UTC)
+    assert peak < len(raw) // 4, f"reading a {len(raw):,}-byte message took {peak:,} bytes"
+    game = make_game(tmp_path)
+    result = run_inbox(game, maildir(tmp_path / "box", [photo]))
+    assert re.search(r"^rejected\s.*more than the 524,288 bytes this game accepts", result.output, re.M)
+    assert any("more than the 524,288 bytes" in reply_text(r) for r in replies(game))
+
+
 def test_bounces_and_automatic_replies_are_logged_never_answered(tmp_path: Path, fake_reader: None) -> None:
     game = make_game(tmp_path)
     auto = order_mail(TERRY, "I am on holiday until March.")
