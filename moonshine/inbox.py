@@ -610,8 +610,8 @@ def _head(entry: Entry, index: int) -> _Head:
     except Exception:  # gone or unreadable: the second pass says so
         return _Head(entry, index, "", f"<unreadable.{index}@no-message-id>", None)
     digest = hashlib.sha256(raw).hexdigest()
-    try:
-        headers = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+    try:  # the header block alone: the same headers, without the body's copies
+        headers = BytesParser(policy=policy.default).parsebytes(_header_block(raw), headersonly=True)
     except Exception:
         return _Head(entry, index, digest, _message_id(raw, None), None)
     return _Head(entry, index, digest, _message_id(raw, headers), received_time(headers))
