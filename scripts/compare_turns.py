@@ -11,7 +11,10 @@ run, with this virtual environment's libraries, on the same games:
   every report and bulletin (text and HTML), charts and the map (SVG and PNG);
 - a game of eight turns played by the computer players (``simulate``), then every
   turn's reports written in English and in French (``report --language``) and its
-  web site (``site``).
+  web site (``site``);
+- a classic game of twelve phases (movement, retreats, adjustments) with random legal
+  orders (``bench.classic``'s) written as the powers' orders files, each phase
+  adjudicated, then its reports in both languages and its web site.
 
 Every file the two revisions wrote must be byte-identical, except PNG pictures,
 which are compared pixel by pixel: the script prints how many differ and by how
@@ -32,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ("game.yaml", ".moonshine-secret", "orders", "turns")
 TURNS = 8
+PHASES = 12
 
 
 def extract(revision: str | None, dest: Path) -> Path:
@@ -69,6 +73,44 @@ def sample_game(dest: Path, language: str) -> Path:
     return dest
 
 
+def play_classic(code: Path, out: Path) -> None:
+    """A classic game played phase by phase with random legal orders, each phase's
+    orders drawn from the position the revision under test wrote."""
+    import random
+
+    sys.path.insert(0, str(ROOT))
+    from bench.classic import _other_phase_orders, random_orders
+    from moonshine.classic.board import standard_map
+    from moonshine.classic.layout import load_state, phases
+    from moonshine.classic.orders import notation
+    from moonshine.classic.state import Step
+
+    game = out / "classic"
+    moonshine(code, out, "new", str(game), "--variant", "classic", "--seed", "compare", "--no-git")
+    gmap, rnd = standard_map(), random.Random(1901)
+    for _ in range(PHASES):
+        phase = phases(game)[-1]
+        st = load_state(game, phase, gmap)
+        if st.winner:
+            break
+        if st.phase.step is Step.MOVEMENT:
+            texts = random_orders(rnd, gmap, st.units)
+        else:
+            texts = {p: [notation(o) for o in os] for p, os in _other_phase_orders(rnd, gmap, st).items()}
+        for power, lines in texts.items():
+            if lines:
+                orders = game / "orders" / phase / f"{power}.txt"
+                orders.parent.mkdir(parents=True, exist_ok=True)
+                orders.write_text(f"power: {power}\n" + "".join(line + "\n" for line in lines), encoding="utf-8")
+        moonshine(code, game, "adjudicate", phase, "--no-commit")
+    for phase in phases(game)[:-1]:
+        for language in ("en", "fr"):
+            moonshine(code, game, "report", phase, "--language", language)
+            reports = game / "turns" / phase / "reports"
+            reports.rename(reports.with_name(f"reports-{language}"))
+    moonshine(code, game, "site", "--out", str(out / "classic-site"))
+
+
 def play(code: Path, out: Path) -> None:
     """Everything one revision writes, under ``out``."""
     for language in ("en", "fr"):
@@ -83,6 +125,7 @@ def play(code: Path, out: Path) -> None:
             reports = played / "turns" / turn / "reports"
             reports.rename(reports.with_name(f"reports-{language}"))
     moonshine(code, played, "site", "--out", str(out / "site"))
+    play_classic(code, out)
 
 
 def files(root: Path) -> dict[str, Path]:
