@@ -6,8 +6,9 @@ Positions: random legal games from the standard start with a fixed seed, played
 through movement, retreats and adjustments for five years; every fall position
 from 1903 on is kept with one set of random legal orders (moves, supports that
 mostly match, convoys). Both engines read the same order texts; the timed work
-is reading the orders and adjudicating (for ``diplomacy``: ``set_orders`` and
-``process`` on a game already holding the position). The final positions of the
+is reading the orders and adjudicating, every unit's result included (for
+``diplomacy``: ``set_orders`` and ``process`` on a game already holding the
+position). The final positions of the
 two engines (the units not dislodged) are compared as a cross-check.
 
 ``diplomacy`` is not a dependency of the project: ``make bench`` installs it into
@@ -164,8 +165,12 @@ def _median_ms(fn: Callable[[], Any], repeat: int) -> float:
 
 
 def ours(units: list[Unit], texts: dict[str, list[str]]) -> set[str]:
-    """Adjudicate; the units that were not dislodged, where they now stand."""
+    """Adjudicate, with every unit's result and its reason (as ``diplomacy``'s
+    ``process`` works out each order's result); the units that were not dislodged,
+    where they now stand."""
     out = adjudicate_movement(standard_map(), units, _parse(texts))
+    if len(out.results) != len(units):  # the results are built when first read: read here, timed
+        raise SystemExit(f"classic: {len(out.results)} results for {len(units)} units")
     return {f"{u.power} {u.label()}" for u in out.units}
 
 
