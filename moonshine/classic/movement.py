@@ -35,7 +35,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from moonshine import outcome as oc
 from moonshine import records
 from moonshine.classic.board import ClassicMap, Kind
-from moonshine.classic.orders import Convoy, Move, Order, SupportHold, SupportMove, unit_of
+from moonshine.classic.orders import Convoy, Move, Order, SupportHold, SupportMove
 from moonshine.classic.rules import CLASSIC, WORDING, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.records import dataclass
@@ -430,8 +430,3 @@ class _Report:
         if core.succeeded(t):
             return True, oc.Carried(self.label(t), core.acts[t].dest)
         return True, oc.RouteKept(self.label(t), core.acts[t].dest)
-
-
-def _label(order: Order) -> str:
-    ref = unit_of(order)
-    return ref.text() if ref is not None else ""
