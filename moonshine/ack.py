@@ -18,7 +18,7 @@ from moonshine.mailtext import sentence_turn
 from moonshine.orders import notation
 from moonshine.parser import PasswordHeader, join, printable, unquote
 from moonshine.state import GameState
-from moonshine.text import Catalogue, keyed, languages
+from moonshine.text import Catalogue, fill, keyed, languages
 from moonshine.validate import ACCEPTED, HEADER, REJECTED, REPLACED, GangOrders, MoneySummary, OrderLine
 
 WIDTH = 78
@@ -80,7 +80,7 @@ _LABELS: Catalogue = {
 
 
 def _t(label: str, language: str, /, **params: object) -> str:
-    return keyed(language, _LABELS, f"ack.{label}").format(**params)
+    return fill(language, keyed(language, _LABELS, f"ack.{label}"), **params)
 
 
 _UNIT = re.compile(r"\b([LH]) ([A-Z]{3})\b")

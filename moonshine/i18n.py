@@ -8,7 +8,7 @@ from __future__ import annotations
 from moonshine import money
 from moonshine.geo import Feature, UnitKind
 from moonshine.money import Money
-from moonshine.text import Catalogue, dollars, fmt, keyed
+from moonshine.text import Catalogue, dollars, fill, fmt, keyed
 from moonshine.text import check_language as check_language
 from moonshine.turns import Turn
 
@@ -280,8 +280,7 @@ TURNS: Catalogue = {
 def message(language: str, key: str, /, **fields: object) -> str:
     """The reports' catalogue text for ``key`` in ``language``, its ``{fields}`` filled
     (a whole number ``n`` picks the singular or the plural)."""
-    text = keyed(check_language(language), MESSAGES, key, fields.get("n"))
-    return text.format(**fields) if fields else text
+    return fill(language, keyed(check_language(language), MESSAGES, key, fields.get("n")), **fields)
 
 
 def word(language: str, text: str) -> str:

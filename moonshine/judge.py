@@ -49,7 +49,7 @@ from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, is_git_repo, p
 from moonshine.gamelock import game_lock
 from moonshine.journal import recover, transaction
 from moonshine.schedule import Schedule, parse_schedule
-from moonshine.text import Catalogue, keyed, languages
+from moonshine.text import Catalogue, fill, keyed, languages
 
 RECORD = "judge.yaml"
 ABSENCES = "absences.yaml"  # moonshine.absence.FILE
@@ -450,7 +450,8 @@ REMIND: Catalogue = {
 
 
 def _say(lang: str, key: str, **fields: object) -> str:
-    return keyed(lang if lang in languages() else "en", REMIND, f"judge.remind.{key}").format(**fields)
+    lang = lang if lang in languages() else "en"
+    return fill(lang, keyed(lang, REMIND, f"judge.remind.{key}"), **fields)
 
 
 def remind(p: Pass, schedule: Schedule, turn: str) -> None:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from moonshine import absencetext, playertext
 from moonshine.i18n import check_language, the_turn, turn_label
 from moonshine.records import dataclass
-from moonshine.text import Catalogue, keyed
+from moonshine.text import Catalogue, fill, keyed
 from moonshine.text import number as number
 from moonshine.turns import Turn
 
@@ -176,8 +176,10 @@ def text(language: str, key: str, /, **fields: object) -> str:
     """The catalogue's text for ``key`` in ``language``, its fields written in that
     language (see ``shown``). A whole-number field ``n`` picks the singular or a
     plural form, as the language counts (its catalogue's ``Plural-Forms``)."""
-    return keyed(check_language(language), MESSAGES, key, fields.get("n")).format(
-        **{k: (v if k == "n" else shown(language, v)) for k, v in fields.items()}
+    return fill(
+        language,
+        keyed(check_language(language), MESSAGES, key, fields.get("n")),
+        **{k: (v if k == "n" else shown(language, v)) for k, v in fields.items()},
     )
 
 

@@ -362,9 +362,10 @@ class _Say:
         self.language = language
         self.words = wording
         self.gettext = text.gettext_for(language)
+        self.fill = text.fill
 
     def __call__(self, msgid: str, /, **fields: object) -> str:
-        return self.gettext(msgid).format(**fields)
+        return self.fill(self.language, self.gettext(msgid), **fields)
 
     def vs(self, a: int, b: int) -> str:
         s = self

@@ -92,6 +92,9 @@ FORMATS: Catalogue = {
     "format.decimal": ".",
     "format.money": "${amount}",
     "format.or": " or ",
+    # words a language shortens before a vowel, "word shortened" pairs separated by |:
+    # French "de d'|que qu'" writes "poste d'ENG", "ordres d'Angleterre"; English has none
+    "format.elision": "(none)",
 }
 
 
@@ -113,6 +116,46 @@ def dollars(language: str, english: str) -> str:
     return sign + fmt(language, "format.money").format(amount=amount)
 
 
+_VOWELS = frozenset("aeiouAEIOUàâäéèêëîïôöùûüÀÂÄÉÈÊËÎÏÔÖÙÛÜ")  # not h nor y: Hyde Park, Yale
+
+
+@functools.cache
+def _elisions(language: str) -> tuple[tuple[str, str], ...]:
+    """The language's ``format.elision`` pairs: (word, its shortened form)."""
+    pairs = []
+    for pair in keyed(language, FORMATS, "format.elision").split("|"):
+        word, _, short = pair.strip().partition(" ")
+        if word and short:
+            pairs.append((word, short.strip()))
+    return tuple(pairs)
+
+
+def fill(language: str, template: str, /, **fields: object) -> str:
+    """``template`` (a sentence of the catalogue in ``language``) with its ``{fields}``
+    filled, and the language's elisions made where a field begins with a vowel: in
+    French ``poste de {d}`` reads ``poste d'ENG``, ``Ordres de {power}`` reads
+    ``Ordres d'Angleterre`` (``format.elision``; the word must stand alone before the
+    field, as in ``de {d}``, not ``Inde {d}``)."""
+    if fields and "{" in template:
+        for word, short in _elisions(language) if language != SOURCE else ():
+            if word + " {" not in template:
+                continue
+            for name, value in fields.items():
+                spot = f"{word} {{{name}}}"
+                if spot in template and str(value)[:1] in _VOWELS:
+                    template = _at_word_start(template, spot, short + "{" + name + "}")
+    return template.format(**fields) if fields else template
+
+
+def _at_word_start(template: str, spot: str, by: str) -> str:
+    """``template`` with ``spot`` replaced by ``by`` where ``spot`` starts a word."""
+    parts = template.split(spot)
+    out = parts[0]
+    for part in parts[1:]:
+        out += (by if not out or not (out[-1].isalnum() or out[-1] in "'’") else spot) + part
+    return out
+
+
 def gettext_for(language: str) -> Callable[[str], str]:
     """The function that translates an English sentence into ``language``; a sentence
     the catalogue lacks stays in English (never dropped)."""
@@ -127,8 +170,7 @@ def _same(text: str) -> str:
 
 def translate(language: str, msgid: str, /, **fields: object) -> str:
     """``msgid`` in ``language``, its ``{fields}`` filled."""
-    out = gettext_for(language)(msgid)
-    return out.format(**fields) if fields else out
+    return fill(language, gettext_for(language)(msgid), **fields)
 
 
 @runtime_checkable
@@ -151,7 +193,7 @@ class Message:
     def text(self, language: str = "en") -> str:
         template = gettext_for(language)(self.en)
         values = {k: (v.text(language) if isinstance(v, Localized) else v) for k, v in self.params}
-        return template.format(**values)
+        return fill(language, template, **values)
 
     def __str__(self) -> str:
         return self.text("en")

@@ -293,7 +293,7 @@ def test_results_are_values_explained_in_the_readers_language() -> None:
     phase = adjudicate_phase(GMAP, s, orders)
     data = results_data(phase, [])
     french = render_text(GMAP, data, phase.next_state, power=None, language="fr")
-    assert "rebondi : A MUN (1) contre A PAR avec le soutien de A MAR (2)" in french
+    assert "rebondi : A MUN (1) contre A PAR avec le soutien d'A MAR (2)" in french
     assert "illégal : une flotte en BRE ne peut pas atteindre SPA ; l'unité a tenu" in french
     assert "soutien apporté" in french
     assert "    A MAR soutient A PAR - BUR   réussi" in french  # the orders in French notation

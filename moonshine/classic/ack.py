@@ -37,7 +37,7 @@ from moonshine.classic.orders import (
 from moonshine.classic.rules import Board, Problem, assign, problem, retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.records import dataclass, field
-from moonshine.text import Catalogue, keyed, languages
+from moonshine.text import Catalogue, fill, keyed, languages
 
 if TYPE_CHECKING:
     from moonshine.chatter import ChatterTest
@@ -104,7 +104,8 @@ WORDS: Catalogue = {
 
 
 def word(key: str, language: str, **values: object) -> str:
-    return keyed(language if language in languages() else "en", WORDS, f"classic.ack.{key}").format(**values)
+    lang = language if language in languages() else "en"
+    return fill(lang, keyed(lang, WORDS, f"classic.ack.{key}"), **values)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from moonshine.classic.phases import Event
 from moonshine.classic.rules import WORDING, retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
 from moonshine.errors import GameError
-from moonshine.text import Catalogue, keyed, languages, message_from_data
+from moonshine.text import Catalogue, fill, keyed, languages, message_from_data
 
 WORDS: Catalogue = {
     "classic.report.report": "{board}: report of {power} for {phase}",
@@ -52,7 +52,7 @@ WORDS: Catalogue = {
 
 
 def word(key: str, language: str, **values: object) -> str:
-    return keyed(language, WORDS, f"classic.report.{key}", values.get("n")).format(**values)
+    return fill(language, keyed(language, WORDS, f"classic.report.{key}", values.get("n")), **values)
 
 
 def event_text(gmap: ClassicMap, event: Event, language: str) -> str:

@@ -26,7 +26,7 @@ from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void, Wording
 from moonshine.records import dataclass
 from moonshine.resolver import Act, Rulebook
-from moonshine.text import Choices, Message, gettext_for, say
+from moonshine.text import Choices, Message, fill, gettext_for, say
 
 # How the classic judges word outcomes: armies convoyed by fleets; an illegal order holds;
 # strengths named only when a unit is dislodged; a support always adds 1.
@@ -117,7 +117,7 @@ class Problem:
         words = {k: Choices(v).text(language) if isinstance(v, tuple) else v for k, v in self.values}
         if isinstance(words.get("order"), str):  # an order, in the reader's notation
             words["order"] = restate(str(words["order"]), language)
-        return template.format(**words)
+        return fill(language, template, **words)
 
     def __str__(self) -> str:
         return self.text("en")
