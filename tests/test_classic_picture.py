@@ -469,3 +469,23 @@ def test_adjudicate_without_a_layout_writes_no_map(tmp_path: Path) -> None:
     done = adjudicate_phase_dir(game, "spring-1901", commit=False, gmap=gmap)
     assert done.results_path.is_file()
     assert not (done.results_path.parent / "map.svg").exists()
+
+
+def test_the_legend_counts_centres_as_the_language_counts() -> None:
+    """French counts 0 and 1 in the singular: ``Autriche : 0 centre``; English
+    ``Austria: 0 centres``; both ``Turkey: 1 centre``."""
+    from moonshine.classic.board import standard_map
+    from moonshine.classic.picture import build_scene
+    from moonshine.classic.state import initial_state
+    from moonshine.picture import scene_svg
+
+    gmap = standard_map()
+    st = initial_state(gmap)
+    for centre, owner in list(st.owners.items()):
+        if owner == "AUS":
+            del st.owners[centre]
+    st.owners = {c: o for c, o in st.owners.items() if o != "TUR"} | {"CON": "TUR"}
+    french = scene_svg(build_scene(gmap, st, None, title="x", language="fr"))
+    english = scene_svg(build_scene(gmap, st, None, title="x", language="en"))
+    assert "Autriche : 0 centre<" in french and "Turquie : 1 centre<" in french and "Russie : 4 centres<" in french
+    assert "Austria: 0 centres<" in english and "Turkey: 1 centre<" in english

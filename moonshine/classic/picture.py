@@ -62,7 +62,7 @@ from moonshine.picture import (
     scene_svg,
 )
 from moonshine.records import dataclass, field
-from moonshine.text import Catalogue, fmt, keyed, languages
+from moonshine.text import Catalogue, fill, fmt, keyed, languages
 
 LAYOUT_FILE = "layout.yaml"
 LABEL_ABOVE = 27.0  # a province's code stands this far above its unit unless placed
@@ -80,8 +80,7 @@ _WORDS: Catalogue = {
     "classic.picture.adjustments_title": "{season} {year}: builds and disbands",
     "classic.picture.position_title": "{season} {year}: position",
     "classic.picture.powers": "Powers",
-    "classic.picture.centres": "{n} centres",
-    "classic.picture.centre": "1 centre",
+    "classic.picture.centres": ("{n} centre", "{n} centres"),
     "classic.picture.board": "Board",
     "classic.picture.land": "land",
     "classic.picture.impassable": "impassable",
@@ -1165,7 +1164,7 @@ def _legend(
     powers: list[tuple[list[Item], str]] = []
     for p, name in gmap.power_names(sc.language).items():
         n = len(st.centres_of(p))
-        count = w["centre"] if n == 1 else w["centres"].format(n=n)
+        count = fill(sc.language, keyed(sc.language, _WORDS, "classic.picture.centres", n), n=n)
 
         def swatch(x: float, y: float, p: str = p) -> list[Item]:
             return [
