@@ -602,8 +602,8 @@ class _Report:
 
     def support_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
-        if core.void[i]:
-            return False, ResultCode.VOID, self.void_reason(i)
+        if core.void[i]:  # matching no order; the unit may be dislodged all the same
+            return False, ResultCode.VOID, records.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         if core.backup.get(i) is Backup.PARADOX:
             return False, ResultCode.PARADOX, oc.Paradox("support")
         if core.succeeded(i):
@@ -638,7 +638,7 @@ class _Report:
     def transport_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         if core.void[i]:
-            return False, ResultCode.VOID, self.void_reason(i)
+            return False, ResultCode.VOID, records.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         by = self.by_dislodged(i)
         if core.backup.get(i) is Backup.SZYKMAN:
             return False, ResultCode.PARADOX, oc.Paradox("carrier", "szykman", by)

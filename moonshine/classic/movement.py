@@ -393,8 +393,8 @@ class _Report:
 
     def support_result(self, i: int) -> tuple[bool, oc.Result]:
         core = self.core
-        if core.void[i]:
-            return False, self.void_reason(i)
+        if core.void[i]:  # matching no order; the unit may be dislodged all the same
+            return False, records.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         if core.backup.get(i) is Backup.PARADOX:
             return False, oc.Paradox("support")
         if core.succeeded(i):
@@ -418,7 +418,7 @@ class _Report:
     def convoy_result(self, i: int) -> tuple[bool, oc.Result]:
         core = self.core
         if core.void[i]:
-            return False, self.void_reason(i)
+            return False, records.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         by = self.by_dislodged(i)
         if core.backup.get(i) is Backup.SZYKMAN:
             return False, oc.Paradox("carrier", "szykman", by)
