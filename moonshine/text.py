@@ -234,9 +234,23 @@ class Choices:
         return fmt(language, "format.or").join(self.words)
 
 
+@dataclass(frozen=True)
+class Names:
+    """A name in every language that has its own (a province: ``Mid-Atlantic Ocean``,
+    ``Atlantique moyen``), English first; a sentence in another language writes the
+    English one."""
+
+    names: tuple[tuple[str, str], ...]  # (language, name)
+
+    def text(self, language: str = "en") -> str:
+        found = dict(self.names)
+        return found.get(language) or found.get(SOURCE) or (self.names[0][1] if self.names else "")
+
+
 def message_data(m: Message) -> dict[str, object]:
     """A message as plain data (a results file stores it): its English text, the
-    catalogue's key, and its parameters (a sum of money as ``{money: "$3"}``)."""
+    catalogue's key, and its parameters (a sum of money as ``{money: "$3"}``, a
+    place's names as ``{names: {en: Mid-Atlantic Ocean, fr: Atlantique moyen}}``)."""
     out: dict[str, object] = {"text": m.en}
     if m.params:
         out["params"] = {k: _param_data(v) for k, v in m.params}
@@ -250,6 +264,8 @@ def _param_data(v: object) -> object:
         return {"money": v.dollars}
     if isinstance(v, Choices):
         return {"choices": list(v.words)}
+    if isinstance(v, Names):
+        return {"names": dict(v.names)}
     if isinstance(v, Localized):
         return v.text("en")
     return v
@@ -268,10 +284,12 @@ def message_from_data(data: object) -> Message:
             params[str(k)] = Amount(str(v["money"]))
         elif isinstance(v, dict) and isinstance(v.get("choices"), list):
             params[str(k)] = Choices(tuple(str(w) for w in v["choices"]))
+        elif isinstance(v, dict) and isinstance(v.get("names"), dict) and v["names"]:
+            params[str(k)] = Names(tuple((str(lang), str(name)) for lang, name in v["names"].items()))
         elif isinstance(v, dict):
             params[str(k)] = message_from_data(v)
         elif isinstance(v, str | int | float):
             params[str(k)] = v
         else:
-            raise ValueError(f"{k}: expected a text, a number, money or a message, found {v!r}")
+            raise ValueError(f"{k}: expected a text, a number, money, names or a message, found {v!r}")
     return Message(data["text"], tuple(sorted(params.items())))

@@ -213,3 +213,25 @@ def test_a_power_is_found_by_its_code_or_its_name_in_any_language(tmp_path: Path
     orders.write_text("puissance : Angleterre\nF LON - NTH\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
     assert "puissance : Angleterre (ENG)" in out, out
+
+
+def test_a_reason_naming_a_province_names_it_in_the_readers_language(tmp_path: Path) -> None:
+    """An army sent to sea, a fleet sent inland: the refusal names the province in the
+    reader's language, in the acknowledgement and in the report written from the stored
+    results (the name is kept in every language the board has)."""
+    game = tmp_path / "g"
+    made = CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git", "--language", "fr"])
+    assert made.exit_code == 0, made.output
+    orders = game / "orders" / "spring-1901" / "FRA.txt"
+    orders.write_text("A PAR - ENG\nF BRE - PAR\nA MAR H\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
+    assert "une armée ne peut pas entrer en mer (Manche)" in out, out
+    assert "English Channel" not in out
+    english = CliRunner().invoke(main, ["check", "--game", str(game), "--language", "en", str(orders)]).output
+    assert "an army cannot enter the sea (English Channel)" in english, english
+    done = CliRunner().invoke(main, ["adjudicate", "spring-1901", "--game", str(game), "--no-commit"])
+    assert done.exit_code == 0, done.output
+    report = (game / "turns" / "spring-1901" / "reports" / "FRA.txt").read_text(encoding="utf-8")
+    assert "une armée ne peut pas entrer en mer (Manche)" in report, report
+    results = (game / "turns" / "spring-1901" / "results.yaml").read_text(encoding="utf-8")
+    assert "fr: Manche" in results and "en: English Channel" in results

@@ -55,7 +55,7 @@ def _build_problem(
         return None  # a coast in an army's build is ignored
     regions = gmap.fleet_regions(prov)
     if not regions:
-        return Problem("build_fleet_inland", name=gmap.name(prov))
+        return Problem("build_fleet_inland", name=gmap.names(prov))
     if len(regions) > 1 and order.unit.region not in regions:
         return Problem("build_coast_needed", coasts=tuple(regions))
     if len(regions) == 1 and "/" in order.unit.region and order.unit.region != regions[0]:

@@ -28,6 +28,7 @@ import yaml
 
 from moonshine.errors import MapError
 from moonshine.records import dataclass
+from moonshine.text import Names
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 MAP_DIR = MAPS_DIR / "classic"
@@ -225,6 +226,12 @@ class ClassicMap:
         prov = province_of(region)
         base = self.province_name(prov, language)
         return base if region == prov else f"{base} ({region.split('/', 1)[1].lower()})"
+
+    def names(self, region: str) -> Names:
+        """The region's name in English and in each language the board names it in,
+        as a sentence's value (each reader sees it in their language)."""
+        others = ((lang, self.name(region, lang)) for lang in sorted(self.translations))
+        return Names((("en", self.name(region)), *others))
 
 
 def _rows(path: Path) -> list[list[str]]:

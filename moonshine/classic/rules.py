@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import TypeAlias
 
 from moonshine import routes
 from moonshine.classic.board import ClassicMap, Kind, province_of
@@ -26,7 +27,7 @@ from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void, Wording
 from moonshine.records import dataclass
 from moonshine.resolver import Act, Rulebook
-from moonshine.text import Choices, Message, fill, gettext_for, say
+from moonshine.text import Choices, Message, Names, fill, gettext_for, say
 
 # How the classic judges word outcomes: armies convoyed by fleets; an illegal order holds;
 # strengths named only when a unit is dislodged; a support always adds 1.
@@ -98,15 +99,18 @@ PROBLEMS: dict[str, str] = {
 }
 
 
+Value: TypeAlias = str | int | tuple[str, ...] | Names  # a problem's value: a code, a count, choices, a place
+
+
 @dataclass(frozen=True)
 class Problem:
     """Why an order cannot be carried out: a key of ``PROBLEMS`` and its values.
     ``str()`` is the English sentence; ``text(language)`` any language's."""
 
     key: str
-    values: tuple[tuple[str, str | int | tuple[str, ...]], ...] = ()
+    values: tuple[tuple[str, Value], ...] = ()
 
-    def __init__(self, key: str, **values: str | int | tuple[str, ...]) -> None:
+    def __init__(self, key: str, **values: Value) -> None:
         if key not in PROBLEMS:
             raise KeyError(key)
         object.__setattr__(self, "key", key)
@@ -114,7 +118,10 @@ class Problem:
 
     def text(self, language: str = "en") -> str:
         template = gettext_for(language)(PROBLEMS[self.key])
-        words = {k: Choices(v).text(language) if isinstance(v, tuple) else v for k, v in self.values}
+        words = {
+            k: Choices(v).text(language) if isinstance(v, tuple) else v.text(language) if isinstance(v, Names) else v
+            for k, v in self.values
+        }
         if isinstance(words.get("order"), str):  # an order, in the reader's notation
             words["order"] = restate(str(words["order"]), language)
         return fill(language, template, **words)
@@ -126,12 +133,12 @@ class Problem:
         """The problem as a message of the catalogue (``moonshine.outcome`` stores it):
         the template's English is its key; a list of coasts is joined with "or"."""
 
-        def value(v: str | int | tuple[str, ...]) -> object:
+        def value(v: Value) -> object:
             if not isinstance(v, tuple) or len(v) < 2:
                 return " or ".join(v) if isinstance(v, tuple) else v
             return say("{a} or {b}", a=", ".join(v[:-1]), b=v[-1])
 
-        def order(v: str | int | tuple[str, ...]) -> object:
+        def order(v: Value) -> object:
             return OrderText(str(v)) if isinstance(v, str) else value(v)
 
         return Message(PROBLEMS[self.key], tuple((k, order(v) if k == "order" else value(v)) for k, v in self.values))
@@ -243,7 +250,7 @@ def _move_problem(board: Board, i: int, p: Plan, order: Move) -> Problem | None:
         return Problem("already_there", unit=u.label(), prov=dest_prov)
     if u.kind is _ARMY:
         if g.is_sea(dest_prov):
-            return Problem("army_sea", name=g.name(dest_prov))
+            return Problem("army_sea", name=g.names(dest_prov))
         p.dest = dest_prov  # a coast in an army's order is ignored (DATC 4.B.6)
         if not order.via_convoy and dest_prov in g.army_nb.get(origin, _NOWHERE):
             return None
@@ -265,7 +272,7 @@ def _move_problem(board: Board, i: int, p: Plan, order: Move) -> Problem | None:
         return None
     if not reachable:
         if not g.fleet_regions(dest_prov):
-            return Problem("fleet_inland", name=g.name(dest_prov))
+            return Problem("fleet_inland", name=g.names(dest_prov))
         return Problem("fleet_cannot_reach", region=u.region, prov=dest_prov)
     if len(reachable) > 1:
         return Problem("coast_needed", prov=dest_prov, coasts=tuple(reachable))
