@@ -36,6 +36,7 @@ in any turn's log is never processed again.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import mailbox
@@ -344,10 +345,24 @@ def load_log(game: Game, turn: str) -> TurnLog:
     return TurnLog([s for s in subs if isinstance(s, dict)], {str(k): v for k, v in current.items()})
 
 
+LOG_HEAD = "# Orders received by mail for this turn (moonshine inbox). 'current' is what stands.\n"
+
+
+def log_text(log: TurnLog) -> str:
+    """The turn's log as its file holds it: the YAML of ``{current, submissions}``,
+    written a submission at a time (the same text as the whole mapping at once, but
+    the memory it takes is one submission's, not the whole turn's: a run reading a
+    thousand messages writes the log of all of them)."""
+    current = {g: log.current[g] for g in sorted(log.current)}
+    if not log.submissions:
+        return LOG_HEAD + state_mod.dump_yaml({"current": current, "submissions": []})
+    parts = [LOG_HEAD, state_mod.dump_yaml({"current": current}), "submissions:\n"]
+    parts += [state_mod.dump_yaml([sub]) for sub in log.submissions]
+    return "".join(parts)
+
+
 def save_log(game: Game, turn: str, log: TurnLog) -> None:
-    head = "# Orders received by mail for this turn (moonshine inbox). 'current' is what stands.\n"
-    data = {"current": {g: log.current[g] for g in sorted(log.current)}, "submissions": log.submissions}
-    atomic_write_text(log_path(game, turn), head + state_mod.dump_yaml(data))
+    atomic_write_text(log_path(game, turn), log_text(log))
 
 
 def processed_ids(game: Game) -> set[str]:
@@ -662,6 +677,11 @@ def _process(
                 outcomes.append(Outcome("duplicate", h.entry.origin, h.message_id, "", None, "already processed"))
                 continue
             outcome, r = _process_entry(ctx, h)
+            # The mail library's parsed message is full of reference cycles, which the
+            # young generations' collection frees now (not the cyclic collector's next
+            # full pass, rare with the command line's thresholds): the memory a run
+            # takes stays that of one message, not of every message read so far.
+            gc.collect(1)
             if h.digest:
                 digests.add(h.digest)
             if r.checked:

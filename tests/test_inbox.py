@@ -907,3 +907,35 @@ def test_a_killed_runs_history_file_is_written_again_in_place(tmp_path: Path) ->
     assert sorted(p.name for p in history.iterdir()) == ["valley-1.txt", "valley-2.txt"]
     assert "H LOO - NSS" in orphan.read_text(encoding="utf-8") and "# from: " in orphan.read_text(encoding="utf-8")
     assert recorded.read_text(encoding="utf-8") == "# message-id: <other@valley.example>\nL KEN hold\n"
+
+
+_pieces = ["a", "Z", " ", ": ", "#", "- ", "'", '"', "\n", "é", "—", "😀", "x" * 30, "yes", "null", "1.5"]
+_texts = st.lists(st.sampled_from(_pieces), max_size=12).map("".join)  # long lines fold at 100 columns
+_submission = st.fixed_dictionaries(
+    {
+        "message_id": _texts,
+        "digest": st.sampled_from(["", "ab" * 32]),
+        "checked": st.booleans(),
+        "from": _texts,
+        "gang": st.one_of(st.none(), st.sampled_from(["valley", "outfit"])),
+        "received": st.one_of(st.none(), st.just("2024-02-27T08:00:00+00:00")),
+        "outcome": st.sampled_from(["accepted", "rejected", "ignored"]),
+        "reason": _texts,
+        "reply": st.one_of(st.none(), _texts),
+    }
+)
+
+
+_gangs = st.sampled_from(["valley", "outfit", "genna"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_submission, max_size=6), st.dictionaries(_gangs, st.fixed_dictionaries({"from": _texts}), max_size=3))
+def test_the_log_written_a_submission_at_a_time_is_the_whole_mappings_yaml(
+    submissions: list[dict[str, Any]], current: dict[str, dict[str, Any]]
+) -> None:
+    from moonshine.state import dump_yaml
+
+    log = inbox.TurnLog(submissions, current)
+    whole = {"current": {g: current[g] for g in sorted(current)}, "submissions": submissions}
+    assert inbox.log_text(log) == inbox.LOG_HEAD + dump_yaml(whole)
