@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import random
 import statistics
 import string
@@ -17,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from moonshine import GC_THRESHOLDS
 from moonshine.adjudicator import adjudicate
 from moonshine.geo import GameMap, UnitKind, build_map, load_map
 from moonshine.orders import (
@@ -121,12 +123,20 @@ def grid_state(rnd: random.Random, gmap: GameMap) -> GameState:
 
 
 def samples_ms(fn: Callable[[], object], repeat: int) -> list[float]:
-    """The time of each of ``repeat`` calls, in ms."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
+    """The time of each of ``repeat`` calls, in ms, with the cyclic collector set as a
+    command sets it (``moonshine.GC_THRESHOLDS``): with the interpreter's defaults, its
+    full passes over the benchmark's own objects (a 10,000-district board, its states)
+    would weigh on the big grid more than on the small one."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        times = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1000)
+    finally:
+        gc.set_threshold(*before)
     return times
 
 

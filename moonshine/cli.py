@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from moonshine import __version__
+from moonshine import GC_THRESHOLDS, __version__
 from moonshine.errors import MoonshineError
 
 # name -> (module under moonshine.commands, attribute, one-line help for the listing)
@@ -43,7 +43,7 @@ def _tune_collector() -> None:
     of them the bigger the board, so that a turn of 10,000 units spends as long in it as
     in its work. Collections every 50,000 new objects instead of 700 keep that cost in
     step with the work; reference counting still frees nearly everything at once."""
-    gc.set_threshold(50_000, 20, 10)
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class LazyGroup(click.Group):

@@ -79,9 +79,10 @@ def _echo(line: str) -> None:
 def _run(command: str, found: dict[str, str]) -> int:
     import gc
 
+    from moonshine import GC_THRESHOLDS
     from moonshine.errors import MoonshineError
 
-    gc.set_threshold(50_000, 20, 10)  # as moonshine.cli does for every command
+    gc.set_threshold(*GC_THRESHOLDS)  # as moonshine.cli does for every command
     game = Path(found.get("--game", "."))
     try:
         if command == "adjudicate":
