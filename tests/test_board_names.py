@@ -118,10 +118,16 @@ def test_the_french_report_and_picture_name_the_powers_in_french() -> None:
     assert "England" not in svg and "Manche (ENG)" in svg
 
 
-def test_the_french_acknowledgement_names_the_provinces_in_french(tmp_path: Path) -> None:
+def french_classic_game(tmp_path: Path) -> Path:
+    """A new classic game whose reports are in French, at spring 1901."""
     game = tmp_path / "g"
     made = CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git", "--language", "fr"])
     assert made.exit_code == 0, made.output
+    return game
+
+
+def test_the_french_acknowledgement_names_the_provinces_in_french(tmp_path: Path) -> None:
+    game = french_classic_game(tmp_path)
     orders = game / "orders" / "spring-1901" / "FRA.txt"
     orders.write_text("A PAR - BUR\nF BRE - MAO\nA MAR - Bourgone\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
@@ -206,9 +212,7 @@ def test_a_power_is_found_by_its_code_or_its_name_in_any_language(tmp_path: Path
     gmap = board("classic")
     found = [gmap.power_by_name(t) for t in ("ENG", "england", " Angleterre ", "allemagne", "Prussia")]
     assert found == ["ENG", "ENG", "ENG", "GER", None]
-    game = tmp_path / "g"
-    made = CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git", "--language", "fr"])
-    assert made.exit_code == 0, made.output
+    game = french_classic_game(tmp_path)
     orders = game / "orders" / "spring-1901" / "ENG.txt"
     orders.write_text("puissance : Angleterre\nF LON - NTH\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
@@ -219,9 +223,7 @@ def test_a_reason_naming_a_province_names_it_in_the_readers_language(tmp_path: P
     """An army sent to sea, a fleet sent inland: the refusal names the province in the
     reader's language, in the acknowledgement and in the report written from the stored
     results (the name is kept in every language the board has)."""
-    game = tmp_path / "g"
-    made = CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git", "--language", "fr"])
-    assert made.exit_code == 0, made.output
+    game = french_classic_game(tmp_path)
     orders = game / "orders" / "spring-1901" / "FRA.txt"
     orders.write_text("A PAR - ENG\nF BRE - PAR\nA MAR H\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output

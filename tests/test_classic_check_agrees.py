@@ -22,16 +22,23 @@ POWERS = sorted(GMAP.powers)
 EXAMPLES = int(os.environ.get("MOONSHINE_AGREEMENT_EXAMPLES", "60"))
 
 
-@st.composite
-def positions(draw: st.DrawFn) -> ClassicState:
-    chosen = draw(st.lists(st.sampled_from(PROVINCES), min_size=2, max_size=14, unique=True))
+def units_in(draw: st.DrawFn, provinces: list[str]) -> list[Unit]:
+    """A unit in each province, of a kind it can hold (a fleet on one of its coasts),
+    of one of three powers."""
     units = []
-    for prov in chosen:
+    for prov in provinces:
         fleet_regions = GMAP.fleet_regions(prov)
         kinds = ([Kind.ARMY] if not GMAP.is_sea(prov) else []) + ([Kind.FLEET] if fleet_regions else [])
         kind = draw(st.sampled_from(kinds))
         region = draw(st.sampled_from(fleet_regions)) if kind is Kind.FLEET else prov
         units.append(Unit(draw(st.sampled_from(POWERS[:3])), kind, region))
+    return units
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> ClassicState:
+    chosen = draw(st.lists(st.sampled_from(PROVINCES), min_size=2, max_size=14, unique=True))
+    units = units_in(draw, chosen)
     state = ClassicState(Phase(1901, Season.SPRING, Step.MOVEMENT), units, {})
     state.normalise()
     return state

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_classic_check_agrees import units_in
 
 from moonshine import outcome as oc
 from moonshine.classic.board import Kind, province_of, standard_map
@@ -36,13 +37,7 @@ def phases(draw: st.DrawFn) -> tuple[list[Unit], dict[str, list[Order]]]:
     centre = draw(st.sampled_from(PROVINCES))
     around = sorted({centre} | GMAP.near[centre] | {q for p in GMAP.near[centre] for q in GMAP.near[p]})
     chosen = draw(st.lists(st.sampled_from(around), min_size=min(4, len(around)), max_size=16, unique=True))
-    units = []
-    for prov in chosen:
-        fleet_regions = GMAP.fleet_regions(prov)
-        kinds = ([Kind.ARMY] if not GMAP.is_sea(prov) else []) + ([Kind.FLEET] if fleet_regions else [])
-        kind = draw(st.sampled_from(kinds))
-        region = draw(st.sampled_from(fleet_regions)) if kind is Kind.FLEET else prov
-        units.append(Unit(draw(st.sampled_from(POWERS[:3])), kind, region))
+    units = units_in(draw, chosen)
     occupied = {u.province for u in units}
     moves: dict[Unit, str] = {}
     texts: list[tuple[str, str]] = []
