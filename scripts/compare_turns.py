@@ -1,6 +1,6 @@
 """Byte comparison of whole turns written by two revisions of the code.
 
-    .venv/bin/python scripts/compare_turns.py BEFORE [AFTER]
+    .venv/bin/python scripts/compare_turns.py BEFORE [AFTER] [--keep DIR]
 
 BEFORE and AFTER are git revisions (AFTER defaults to the working tree). Each
 revision's ``moonshine`` package is taken out of git into a scratch directory and
@@ -19,7 +19,8 @@ run, with this virtual environment's libraries, on the same games:
 Every file the two revisions wrote must be byte-identical, except PNG pictures,
 which are compared pixel by pixel: the script prints how many differ and by how
 much. Exits 1 if a file other than a PNG differs, or one revision wrote a file the
-other did not.
+other did not. ``--keep DIR`` keeps both sides' files in ``DIR/before`` and
+``DIR/after``, to read the differences with ``diff -r``.
 """
 
 from __future__ import annotations
@@ -175,10 +176,19 @@ def compare(before: Path, after: Path) -> int:
 
 
 def main(argv: Sequence[str]) -> int:
-    if not 1 <= len(argv) <= 2:
+    args = list(argv)
+    keep = None
+    if "--keep" in args:  # --keep DIR: the two sides' files stay there, to diff
+        at = args.index("--keep")
+        keep = Path(args[at + 1]) if at + 1 < len(args) else None
+        del args[at : at + 2]
+        if keep is None or keep.exists():
+            print("--keep needs a folder that does not exist yet")
+            return 2
+    if not 1 <= len(args) <= 2:
         print(__doc__)
         return 2
-    before_rev, after_rev = argv[0], argv[1] if len(argv) == 2 else None
+    before_rev, after_rev = args[0], args[1] if len(args) == 2 else None
     with tempfile.TemporaryDirectory(prefix="moonshine-compare-") as tmp:
         out = {}
         for side, rev in (("before", before_rev), ("after", after_rev)):
@@ -186,7 +196,13 @@ def main(argv: Sequence[str]) -> int:
             out[side] = Path(tmp) / side
             out[side].mkdir()
             play(code, out[side])
-        return compare(out["before"], out["after"])
+        status = compare(out["before"], out["after"])
+        if keep is not None:
+            keep.mkdir(parents=True)
+            for side in out:
+                shutil.copytree(out[side], keep / side)
+            print(f"the files are kept in {keep}/before and {keep}/after")
+        return status
 
 
 if __name__ == "__main__":
