@@ -339,18 +339,7 @@ def _check_deadlines(raw: Any, src: str, variant: str = variants.MOONSHINE) -> N
             variants.get(variant).turn_key(str(turn))
         except ValueError as exc:
             raise StateError(line, key, str(exc)) from None
-        when = value
-        if isinstance(value, str):
-            try:
-                when = datetime.fromisoformat(value.strip())
-            except ValueError:
-                raise StateError(
-                    line, key, f"not a real date and time: {value!r} (expected e.g. 2024-03-01T18:00:00+00:00)"
-                ) from None
-        if not isinstance(when, datetime):
-            raise StateError(line, key, f"expected a date and time like 2024-03-01T18:00:00+00:00, found {value!r}")
-        if when.tzinfo is None:
-            raise StateError(line, key, f"{value!r} has no time zone: add one, e.g. +00:00 for UTC")
+        parse_deadline(value, key, where=line)
 
 
 def check_players(cfg: GameConfig, gangs: Iterable[str], source: str) -> None:
@@ -405,8 +394,9 @@ def config_section(cfg: GameConfig, name: str) -> dict[str, Any]:
     return raw
 
 
-def parse_deadline(value: Any, key: str) -> datetime:
-    """A deadline from game.yaml: an ISO 8601 time with its time zone."""
+def parse_deadline(value: Any, key: str, *, where: str = GAME_FILE) -> datetime:
+    """A deadline from game.yaml (``where``: the file, or its line): an ISO 8601 time
+    with its time zone, in UTC."""
     if isinstance(value, datetime):
         when = value
     elif isinstance(value, str):
@@ -414,12 +404,12 @@ def parse_deadline(value: Any, key: str) -> datetime:
             when = datetime.fromisoformat(value.strip())
         except ValueError:
             raise StateError(
-                GAME_FILE, key, f"not a date and time: {value!r} (expected e.g. 2024-03-01T18:00:00+00:00)"
+                where, key, f"not a real date and time: {value!r} (expected e.g. 2024-03-01T18:00:00+00:00)"
             ) from None
     else:
-        raise StateError(GAME_FILE, key, f"expected a date and time like 2024-03-01T18:00:00+00:00, found {value!r}")
+        raise StateError(where, key, f"expected a date and time like 2024-03-01T18:00:00+00:00, found {value!r}")
     if when.tzinfo is None:
-        raise StateError(GAME_FILE, key, f"{value!r} has no time zone: add one, e.g. +00:00 for UTC")
+        raise StateError(where, key, f"{value!r} has no time zone: add one, e.g. +00:00 for UTC")
     return when.astimezone(UTC)
 
 
