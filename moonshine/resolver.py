@@ -349,13 +349,17 @@ class Resolver:
         self.res[i] = value
         self.resolved[i] = True
 
+    def _decide_alone(self, i: int) -> None:
+        """Settle a decision that reads no other (a move keeps what it found out)."""
+        self._settle(i, self._move(i, keep=True) if self.op[i] is _MOVE else self._adjudicate(i))
+
     def run(self) -> Resolver:
         """Resolve every decision: the read graph's strongly connected groups (Tarjan's
         algorithm, iterative, roots in order) are solved as they are found, each after
         every group it reads. A decision's reads are found when it is first visited and
         dropped once it is settled, so that they live only while they are needed."""
         n = len(self.acts)
-        ids, decides, resolved, res, op = self.ids, self.decides, self.resolved, self.res, self.op
+        ids, decides = self.ids, self.decides
         reads: list[Sequence[int]] = [_NONE] * n
         index = [-1] * n
         low = [0] * n
@@ -371,8 +375,7 @@ class Resolver:
             if not first:
                 index[root] = ids[count]
                 count += 1
-                res[root] = self._move(root, keep=True) if op[root] is _MOVE else self._adjudicate(root)
-                resolved[root] = True
+                self._decide_alone(root)
                 continue
             reads[root] = first
             work: list[tuple[int, int]] = [(root, 0)]
@@ -391,8 +394,7 @@ class Resolver:
                         if not found:
                             index[nxt] = ids[count]
                             count += 1
-                            res[nxt] = self._move(nxt, keep=True) if op[nxt] is _MOVE else self._adjudicate(nxt)
-                            resolved[nxt] = True
+                            self._decide_alone(nxt)
                             continue
                         reads[nxt] = found
                         work.append((node, pos + 1))
@@ -418,8 +420,7 @@ class Resolver:
                             self._solve([node], reads)
                             reads[node] = _NONE
                         else:
-                            res[node] = self._move(node, keep=True) if op[node] is _MOVE else self._adjudicate(node)
-                            resolved[node] = True
+                            self._decide_alone(node)
                             reads[node] = _NONE
                     if work:
                         parent = work[-1][0]
