@@ -3,15 +3,32 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The locked set of every package, runtime and dev, with exact versions and hashes
+# (written by `make lock` from pyproject.toml's ranges; see README, "Set-up").
+LOCK := requirements/dev.txt
 
-.PHONY: screenshots crash install demo test lint typecheck unit package bench bench-deps agree clean compare-turns
+.PHONY: screenshots crash install demo test lint typecheck unit package bench bench-deps agree clean compare-turns lock catalogue-newest
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The lock first (pip itself and the build backend included), then the project over it,
+# editable, with the locked setuptools and no other download.
+$(STAMP): $(LOCK) pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+# Refresh the locks to the newest releases that pyproject.toml's ranges allow, for every
+# Python from 3.11 on (uv's universal resolution), then install them: run it to take new
+# releases or after changing a dependency in pyproject.toml, then `make test`, and commit
+# requirements/ with the change.
+UV_COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes --upgrade
+lock: $(STAMP)
+	$(UV_COMPILE) pyproject.toml requirements/build.in --extra dev -o requirements/dev.txt
+	$(UV_COMPILE) pyproject.toml -o requirements/runtime.txt
+	$(UV_COMPILE) requirements/bench.in -c requirements/dev.txt -o requirements/bench.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -38,8 +55,16 @@ test: lint typecheck package unit
 agree: $(STAMP)
 	MOONSHINE_AGREEMENT_EXAMPLES=300 $(BIN)/pytest -q tests/test_agreement.py tests/test_classic_check_agrees.py
 
+# The catalogue tests with the newest Babel on top of the locked one: a release that
+# extracts differently, or counts French otherwise, shows here before `make lock` takes it.
+catalogue-newest: $(STAMP)
+	@newest=$$(mktemp -d) && trap 'rm -rf "$$newest"' EXIT && \
+	$(BIN)/python -m pip install --quiet --upgrade --target "$$newest" babel && \
+	PYTHONPATH="$$newest" $(BIN)/python -c 'import babel; print("Babel", babel.__version__, "(newest)")' && \
+	PYTHONPATH="$$newest" $(BIN)/pytest -q -p no:cacheprovider tests/test_catalogue.py
+
 bench-deps: $(STAMP)
-	$(BIN)/python -m pip install --quiet diplomacy  # for bench/classic.py only, not a project dependency
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/bench.txt  # bench/classic.py only
 
 bench: bench-deps
 	$(BIN)/python -m bench
@@ -50,7 +75,7 @@ compare-turns: $(STAMP)
 	$(BIN)/python scripts/compare_turns.py $(BEFORE)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-newest build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
 
 # Jobs killed at every write point and at 50 random times, and an SMTP server
 # dropping connections in 10 games; prints the counts (a short version runs in make test).

@@ -9,9 +9,22 @@ work=$(mktemp -d)
 log="$work/log"
 trap 'rm -rf "$work"' EXIT
 trap 'echo "wheel check failed; its log:" >&2; cat "$log" >&2' ERR
-.venv/bin/python -m build --wheel --outdir "$work/dist" . >"$log" 2>&1
+# Built with the locked build backend, installed over the locked runtime packages.
+.venv/bin/python -m build --wheel --no-isolation --outdir "$work/dist" . >"$log" 2>&1
 $PYTHON -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet "$work"/dist/moonshine-*.whl >>"$log" 2>&1
+"$work/venv/bin/python" -m pip install --quiet --require-hashes -r requirements/runtime.txt >>"$log" 2>&1
+"$work/venv/bin/python" -m pip install --quiet --no-deps "$work"/dist/moonshine-*.whl >>"$log" 2>&1
+# The package's papers: the licence in the metadata and the typing marker.
+wheel=$(ls "$work"/dist/moonshine-*.whl)
+"$work/venv/bin/python" - "$wheel" <<'PY' >>"$log" 2>&1 || { echo "wheel check: the wheel's papers are incomplete" >&2; exit 1; }
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+meta = zipfile.ZipFile(sys.argv[1]).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+assert "License-Expression: MIT" in meta, "no licence in METADATA"
+assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), "no LICENSE file in the wheel"
+assert "moonshine/py.typed" in names, "no py.typed"
+assert "Programming Language :: Python :: 3.13" in meta
+PY
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml RULES.md; do
   test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f" >&2; exit 1; }
