@@ -44,7 +44,10 @@ LOCALE = PACKAGE / "locale"
 DOMAIN = "moonshine"
 ISSUES = "the issues of the moonshine repository"  # no public address yet
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
-KEYWORDS = {"s": None, "say": None, "no": None, "_no": None, "sentence": None, "translate": (2,), "gettext": None}
+KEYWORDS = {"say": None, "no": None, "_no": None, "sentence": None, "translate": (2,), "gettext": None}
+# ``s("...")`` writes a sentence in the explainer of outcomes alone: elsewhere ``s`` is
+# an ordinary name (``s.get("digest")`` is no sentence, though an extractor may read it so)
+KEYWORDS_OF = {"moonshine/outcome.py": {**KEYWORDS, "s": None}}
 
 
 def sources() -> list[Path]:
@@ -59,8 +62,9 @@ def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
     entry has its key as context (see ``moonshine.text.Catalogue``)."""
     for path in sources():
         rel = path.relative_to(ROOT).as_posix()
+        keywords = KEYWORDS_OF.get(rel, KEYWORDS)
         for lineno, message, _comments, _context in extract_from_file(
-            "python", str(path), keywords=KEYWORDS, comment_tags=(), options={}
+            "python", str(path), keywords=keywords, comment_tags=(), options={}
         ):
             # the keys of the mail's older catalogue (``reply.reason``) are not sentences
             if isinstance(message, str) and message.strip() and not KEY.fullmatch(message):
@@ -184,7 +188,8 @@ def header(language: str, old: Catalog | None) -> Catalog:
             f"# {name} translations of moonshine's player-facing text.\n"
             "# This file is distributed under the same license as the moonshine project.\n"
             "# Written by `python scripts/catalogue.py update`: fill in the msgstr lines, then run\n"
-            "# `python scripts/catalogue.py compile`."
+            "# `python scripts/catalogue.py compile`. The Plural-Forms line is the translators'\n"
+            "# choice: `update` keeps it as written."
         ),
         project="moonshine",
         version=version(),
@@ -197,8 +202,10 @@ def header(language: str, old: Catalog | None) -> Catalog:
         revision_date=revised,
         fuzzy=False,
     )
-    if known is None and old is not None:  # the counting rule the translator wrote
-        cat._num_plurals, cat._plural_expr = old._num_plurals, old._plural_expr
+    if old is not None:
+        # The counting rule is the translator's choice, written in the catalogue's header,
+        # never replaced by the one a newer Babel brings from CLDR (README, "Adding a language").
+        cat.mime_headers = [("Plural-Forms", old.plural_forms)]
     return cat
 
 
