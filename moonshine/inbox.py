@@ -1346,6 +1346,25 @@ class GangStatus:
         last = f" (last from {self.last_refused_from})" if self.last_refused_from else ""
         return f"refused: {counts}{last}"
 
+    def as_json(self) -> dict[str, object]:
+        """This side's row of ``moonshine status --json``."""
+        if self.has_orders:
+            orders = "received" if self.received is not None else "on file"
+        else:
+            orders = "missing"
+        return {
+            "side": self.gang,
+            "name": self.name,
+            "orders": orders,
+            "received": self.received.isoformat() if self.received is not None else None,
+            "accepted": self.accepted,
+            "rejected": self.rejected,
+            "addresses": list(self.addresses),
+            "password_set": self.has_password,
+            "refused": dict(self.refused),
+            "last_refused_from": self.last_refused_from or None,
+        }
+
     def line(self) -> str:
         if self.has_orders and self.received is not None:
             counts = f"{self.accepted} order(s)" + (f", {self.rejected} rejected" if self.rejected else "")
@@ -1378,6 +1397,19 @@ class TurnStatus:
 
     def time_left(self, language: str = "en") -> str:
         return mail.describe_time_left(self.deadline, self.now, language)
+
+    def as_json(self) -> dict[str, object]:
+        """The turn's status for a game master's scripts (``moonshine status --json``):
+        the deadline and the seconds left (negative once passed), and every side's row."""
+        left = int((self.deadline - self.now).total_seconds()) if self.deadline is not None else None
+        return {
+            "turn": self.turn,
+            "deadline": self.deadline.isoformat() if self.deadline is not None else None,
+            "now": self.now.isoformat(),
+            "seconds_left": left,
+            "missing": self.missing,
+            "sides": [g.as_json() for g in self.gangs],
+        }
 
 
 def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = None) -> TurnStatus:

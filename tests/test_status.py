@@ -289,3 +289,36 @@ def test_reminder_without_deadline_in_both_languages(tmp_path: Path) -> None:
     save_config(game, replace(load_config(game.config_path), language="fr"))
     [french, *_], _ = reminders(Game(game.root), TURN, now=DEADLINE)
     assert "pour le printemps 1924.\nAucune date limite n'est encore fixée.\n" in french.message.get_content()
+
+
+def test_status_as_json_for_scripts(tmp_path: Path) -> None:
+    import json
+
+    game = make_game(tmp_path, deadline="2099-01-01T00:00:00+00:00")
+    give_orders(game, "valley", received="2024-02-28T10:00:00+00:00")
+    give_orders(game, "outfit")  # put there by hand
+    set_password(game, "valley", "a long enough secret")
+    result = run(game, "status", "--json")
+    assert result.exit_code == 0, result.output
+    status = json.loads(result.output)
+    assert status["turn"] == TURN
+    assert status["deadline"] == "2099-01-01T00:00:00+00:00"
+    assert status["seconds_left"] > 0
+    assert status["missing"] == ["genna", "northside", "unione", "southside", "westside", "ragen"]
+    sides = {s["side"]: s for s in status["sides"]}
+    assert list(sides) == list(game.sides())
+    assert sides["valley"] == {
+        "side": "valley",
+        "name": game.sides()["valley"],
+        "orders": "received",
+        "received": "2024-02-28T10:00:00+00:00",
+        "accepted": 4,
+        "rejected": 1,
+        "addresses": ["terry@valley.example"],
+        "password_set": True,
+        "refused": {},
+        "last_refused_from": None,
+    }
+    assert sides["outfit"]["orders"] == "on file" and sides["outfit"]["password_set"] is False
+    assert sides["genna"]["orders"] == "missing"
+    assert sides["ragen"]["addresses"] == []

@@ -159,8 +159,14 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
 
 @click.command("status")
 @click.argument("turn", required=False)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the status as JSON (every side's orders, refusals, addresses, password; the deadline).",
+)
 @game_option
-def status_cmd(turn: str | None, game_dir: Path) -> None:
+def status_cmd(turn: str | None, as_json: bool, game_dir: Path) -> None:
     """Show which gangs have sent orders for TURN (default: the current turn),
     which have not, and the time left before the deadline."""
     from moonshine.inbox import turn_status
@@ -168,6 +174,11 @@ def status_cmd(turn: str | None, game_dir: Path) -> None:
 
     game = Game(game_dir)
     st = turn_status(game, turn)
+    if as_json:
+        import json
+
+        click.echo(json.dumps(st.as_json(), indent=2, ensure_ascii=False))
+        return
     due = f"deadline {fmt_time(st.deadline)}, {st.time_left()}" if st.deadline else st.time_left()
     click.echo(f"{st.turn}: {due}")
     for g in st.gangs:
