@@ -4,7 +4,7 @@ memory is bounded by the largest message, not by the mailbox.
 Time: mboxes of 100 and 1,000 messages (a mix a real referee's address gets:
 mostly strangers' junk, some players' orders, some wrong passwords), each read
 by ``moonshine inbox`` in a fresh process on a fresh copy of the sample game;
-the median of 3 runs. Target: 1,000 messages in at most 10x the time of 100.
+the median of 3 runs of the CPU time. Target: 1,000 messages in at most 10x the CPU time of 100.
 
 Memory: the peak resident memory of a fresh process reading mboxes of 100 and
 1,000 messages of 100 KB each (10 MB and 100 MB), and one with a single 20 MB
@@ -90,11 +90,11 @@ def one(game: str, source: str) -> None:
     """In a fresh process: read ``source`` into ``game``; print seconds and peak memory."""
     from moonshine.cli import main as cli
 
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         cli(["inbox", source, "--game", game], standalone_mode=False)
     finally:
-        took = time.perf_counter() - started
+        took = time.process_time() - started
         peak = peak_mb()
         sys.stdout.flush()
         print(json.dumps({"seconds": took, "peak_mb": peak}), file=sys.stderr)
@@ -127,10 +127,12 @@ def main(argv: list[str] | None = None) -> int:
             runs = [_measure(base, mbox, f"t{count}-{r}")["seconds"] for r in range(RUNS)]
             times[count] = statistics.median(runs)
             per = 1000 * times[count] / count
-            print(f"inbox: {count:>5} messages in {times[count]:.2f} s (median of {RUNS}; {per:.1f} ms per message)")
+            print(
+                f"inbox: {count:>5} messages in {times[count]:.2f} s CPU (median of {RUNS}; {per:.1f} ms per message)"
+            )
         ratio = times[1000] / times[100]
         verdict = "ok" if ratio <= GROWTH_TARGET else "TOO SLOW"
-        print(f"inbox: 1,000 messages take {ratio:.1f}x the time of 100 (target at most {GROWTH_TARGET:g}x): {verdict}")
+        print(f"inbox: 1,000 messages take {ratio:.1f}x the CPU of 100 (target at most {GROWTH_TARGET:g}x): {verdict}")
         status = status or (ratio > GROWTH_TARGET)
         peaks: dict[str, float] = {}
         cases = {
