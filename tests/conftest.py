@@ -6,10 +6,25 @@ import os
 import sys
 from pathlib import Path
 
+import goldenkit
 import pytest
+from hypothesis import settings
 
 from moonshine.geo import GameMap, load_map
 from moonshine.state import GameState, initial_state
+
+# Hypothesis: a run on a developer's machine explores new examples each time; CI (and
+# anyone reproducing a red CI run: HYPOTHESIS_PROFILE=ci make test) draws the same
+# examples every run and prints how to replay a failure (@reproduce_failure).
+settings.register_profile("ci", derandomize=True, print_blob=True, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if goldenkit.MODE not in (None, "1"):
+        raise pytest.UsageError(
+            f"UPDATE_GOLDEN={goldenkit.MODE!r}: set it to 1 to rewrite the golden files, or leave it unset"
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -38,3 +53,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for name in ("test_cases", "test_datc", "test_agreement"):
         for line in getattr(sys.modules.get(name), "summary", list)():
             terminalreporter.write_line(line)
+    if goldenkit.UPDATE:
+        terminalreporter.write_line(f"UPDATE_GOLDEN=1: {len(goldenkit.changed)} golden file(s) changed")
+        for line in goldenkit.changed:
+            terminalreporter.write_line(f"  {line}")

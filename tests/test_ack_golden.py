@@ -6,9 +6,9 @@ change; review the diff."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+import goldenkit
 import pytest
 
 from moonshine.ack import acknowledgement
@@ -20,7 +20,6 @@ from moonshine.state import initial_state
 from moonshine.validate import read_orders
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ack"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 MOONSHINE = """gang: valley
 password: hunter2
@@ -71,11 +70,7 @@ def _classic(language: str) -> str:
 @pytest.mark.parametrize("family", ["moonshine", "classic"])
 def test_golden_acknowledgement(family: str, language: str) -> None:
     text = (_moonshine if family == "moonshine" else _classic)(language)
-    path = GOLDEN / f"{family}.{language}.txt"
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{path} differs; if the change is wanted: UPDATE_GOLDEN=1"
+    goldenkit.check(GOLDEN / f"{family}.{language}.txt", text)
 
 
 def test_classic_check_in_french_echoes_french_notation(tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import html
-import os
 import re
 import shutil
 import subprocess
@@ -16,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import goldenkit
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -48,7 +48,6 @@ from moonshine.text import languages
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FIXTURE = GOLDEN / "fixture"
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 LANGS = ("en", "fr")
 
 
@@ -237,19 +236,6 @@ def test_french_reports_carry_no_english_sentence(
 # -- golden files -----------------------------------------------------------------------------
 
 
-def check_golden(directory: Path, files: dict[str, str]) -> None:
-    """Compare with the stored files; UPDATE_GOLDEN=1 rewrites them."""
-    if UPDATE:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            (directory / name).write_text(text, encoding="utf-8")
-    stored = sorted(p.name for p in directory.iterdir()) if directory.is_dir() else []
-    assert stored == sorted(files), f"{directory}: run UPDATE_GOLDEN=1 pytest tests/test_reports.py"
-    for name, text in files.items():
-        expected = (directory / name).read_text(encoding="utf-8")
-        assert text == expected, f"{directory / name} differs; if the change is wanted: UPDATE_GOLDEN=1"
-
-
 @pytest.fixture(scope="module")
 def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
     """A copy of the sample game with spring-1924 adjudicated for real."""
@@ -282,7 +268,7 @@ def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     for name, text in files.items():
         if name.endswith(".html"):
             assert_html(text)
-    check_golden(GOLDEN / "sample" / lang, files)
+    goldenkit.check_directory(GOLDEN / "sample" / lang, files)
 
 
 def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
@@ -313,10 +299,7 @@ def test_golden_sample_arrows(adjudicated: Game) -> None:
     """The arrows the sample game's spring-1924 map draws, as stored."""
     res, _ = load_turn(adjudicated, "spring-1924")
     text = "".join(f"{a}\n" for a in arrows_from_results(res, adjudicated.map))
-    path = GOLDEN / "sample" / "arrows.txt"
-    if UPDATE:
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{path} differs; if the change is wanted: UPDATE_GOLDEN=1"
+    goldenkit.check(GOLDEN / "sample" / "arrows.txt", text)
 
 
 # -- privacy (R19) ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def crates_in_game(s: GameState) -> int:
     return sum(s.stocks.values()) + sum(s.confiscated.values())
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.text(min_size=1, max_size=12))
 def test_simulated_games_keep_the_books(chicago: GameMap, seed: str) -> None:
     produced = sold = lost = destroyed = 0
