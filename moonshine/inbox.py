@@ -1348,14 +1348,10 @@ class GangStatus:
 
     def as_json(self) -> dict[str, object]:
         """This side's row of ``moonshine status --json``."""
-        if self.has_orders:
-            orders = "received" if self.received is not None else "on file"
-        else:
-            orders = "missing"
         return {
             "side": self.gang,
             "name": self.name,
-            "orders": orders,
+            "orders": "missing" if not self.has_orders else "on file" if self.received is None else "received",
             "received": self.received.isoformat() if self.received is not None else None,
             "accepted": self.accepted,
             "rejected": self.rejected,
