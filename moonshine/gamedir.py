@@ -4,6 +4,7 @@ and ``turns/TURN/state.yaml``; kept in git when git is available."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -102,6 +103,9 @@ def _umask() -> int:
     return mask
 
 
+TURN_DIR_NAME = re.compile(r"[a-z]+-[0-9]{4}(?:-[a-z]+)?")  # a turn's directory: spring-1924, fall-1901-retreats
+
+
 class Game:
     """A game directory on disk. Loads lazily; every path it hands out is inside it."""
 
@@ -126,8 +130,14 @@ class Game:
 
     def turn_name(self, turn: str) -> str:
         """A turn as its directories are named: ``printemps-1924`` (French) is
-        ``spring-1924``; a classic game's phases and anything else as written."""
-        return self.layout.turn_name(turn)
+        ``spring-1924``; a classic game's phases as written. A GameError for a name that
+        is not a turn (or phase) of this game's variant, before any path is built from
+        it: a name from the command line or a mail never leads outside the game."""
+        self.turn_key(turn)
+        name = self.layout.turn_name(turn)
+        if not TURN_DIR_NAME.fullmatch(name):
+            raise GameError(f"not a turn name: {turn!r}")
+        return name
 
     def turns(self) -> list[str]:
         """Turns (a classic game's phases) with a state file, in order."""

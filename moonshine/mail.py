@@ -187,7 +187,7 @@ def player_addresses(cfg: GameConfig, gang: str) -> list[str]:
 
 
 def outbox_dir(game: Game, turn: str) -> Path:
-    return game.root / "outbox" / turn
+    return game.root / "outbox" / game.turn_name(turn)
 
 
 def mail_domain(cfg: GameConfig) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -9,6 +10,22 @@ from typing import Any, TypeVar
 import click
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+_TURN_SHAPE = re.compile(r"[a-z]+-[0-9]{4}(?:-[a-z]+)?")
+
+
+def turn_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A turn or phase name as the commands take it (``spring-1924``, ``automne-1925``,
+    ``fall-1901-retreats``), refused before the command does anything when it has any
+    other shape (a path, ``..``, a 300-character string); the game then checks that
+    it is one of its own turns."""
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if len(text) <= 40 and _TURN_SHAPE.fullmatch(text):
+        return text
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    raise click.BadParameter(f"{shown!r} is not a turn name (e.g. spring-1924, autumn-1925, fall-1901-retreats)")
 
 
 def game_option(func: F) -> F:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from moonshine.commands.common import game_option
+from moonshine.commands.common import game_option, turn_name
 from moonshine.gamedir import Game, git_commit
 
 
@@ -53,7 +53,7 @@ def _send(game: Game, turn: str, names: list[str], *, resend_unknown: bool = Fal
 
 
 @click.command("mail")
-@click.argument("turn")
+@click.argument("turn", callback=turn_name)
 @click.option("--send", is_flag=True, help="Deliver the messages by SMTP (settings: smtp in game.yaml).")
 @click.option(
     "--resend-unknown",
@@ -96,7 +96,9 @@ def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> Non
 
 @click.command("inbox")
 @click.argument("source")
-@click.option("--turn", default=None, help="The turn the orders are for (default: the game's current turn).")
+@click.option(
+    "--turn", callback=turn_name, default=None, help="The turn the orders are for (default: the game's current turn)."
+)
 @click.option("--late-ok", is_flag=True, help="Accept orders received after the turn's deadline.")
 @click.option(
     "--accept",
@@ -129,7 +131,7 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
     if not is_imap_url(source) and not Path(source).exists():
         raise click.BadParameter(f"{source} does not exist (expected a Maildir, an mbox, .eml files, or imaps://...)")
     game = Game(game_dir)
-    turn = turn or game.current_turn()
+    turn = game.turn_name(turn) if turn else game.current_turn()  # checked before anything is written
     # the game's lock, and a commit of what the run wrote even if it is killed before its own
     paths = [f"orders/{turn}", "outbox", "press", "votes.yaml"]  # the commands' press logs and votes too
     forward = (f"Orders by mail for {turn}", paths, is_git_repo(game.root))
@@ -158,7 +160,7 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
 
 
 @click.command("status")
-@click.argument("turn", required=False)
+@click.argument("turn", callback=turn_name, required=False)
 @click.option(
     "--json",
     "as_json",
@@ -191,7 +193,7 @@ def status_cmd(turn: str | None, as_json: bool, game_dir: Path) -> None:
 
 
 @click.command("remind")
-@click.argument("turn", required=False)
+@click.argument("turn", callback=turn_name, required=False)
 @click.option("--send", is_flag=True, help="Deliver the reminders by SMTP.")
 @game_option
 def remind_cmd(turn: str | None, send: bool, game_dir: Path) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from moonshine.commands.common import game_option
+from moonshine.commands.common import game_option, turn_name
 
 if TYPE_CHECKING:
     pass
@@ -15,7 +15,7 @@ from moonshine.text import languages
 
 
 @click.command("report")
-@click.argument("turn")
+@click.argument("turn", callback=turn_name)
 @click.option("--gang", help="Only this gang's report (by key, e.g. outfit); with --print, print it.")
 @click.option(
     "--print",

@@ -7,12 +7,12 @@ from pathlib import Path
 import click
 
 from moonshine import money
-from moonshine.commands.common import game_option
+from moonshine.commands.common import game_option, turn_name
 from moonshine.gamedir import Game
 
 
 @click.command("adjudicate")
-@click.argument("turn")
+@click.argument("turn", callback=turn_name)
 @game_option
 @click.option("--force", is_flag=True, help="Adjudicate before the deadline, or again a turn already adjudicated.")
 @click.option("--no-commit", is_flag=True, help="Do not commit the turn in the game's git repository.")
@@ -33,7 +33,7 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
 
 
 @click.command("rollback")
-@click.argument("turn")
+@click.argument("turn", callback=turn_name)
 @game_option
 @click.option("--no-commit", is_flag=True, help="Do not commit the rollback.")
 def rollback(turn: str, game_dir: Path, no_commit: bool) -> None:
