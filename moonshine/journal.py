@@ -50,6 +50,58 @@ JOURNAL_FILE = "journal.yaml"
 WRITING = "writing"
 COMMITTING = "committing"
 
+# What a game directory holds of its own: the files and trees a job reads and writes.
+# (The repository's root is a sample game too, beside the project's sources: those,
+# .git and a virtual environment are not the game's.)
+GAME_ENTRIES = (
+    "game.yaml",
+    ".moonshine-secret",
+    ".moonshine.lock",
+    "orders",
+    "turns",
+    "outbox",
+    "press",
+    "site",
+    "votes.yaml",
+    "judge.yaml",
+    "absences.yaml",
+    "run.log",
+    JOURNAL_DIR,
+)
+
+
+def check_contained(game_dir: Path | str) -> None:
+    """Refuse a game whose own files lead outside it: a symbolic link among them (a
+    file, or a directory such as ``orders/TURN/history``) whose target is not inside
+    the game directory. A job would read it into the reports and results, or write
+    through it. Links that stay inside the game are fine; nothing is followed."""
+    root = Path(game_dir)
+    top = root.resolve()
+
+    def check(path: Path) -> None:
+        target = path.resolve()
+        if not target.is_relative_to(top):
+            rel = path.relative_to(root).as_posix()
+            raise GameError(
+                f"{rel}: a symbolic link to {target}, outside the game directory {top}; "
+                "every file of a game stays inside it: put the file itself there instead of the link"
+            )
+
+    def walk(directory: Path) -> None:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    check(Path(entry.path))
+                elif entry.is_dir(follow_symlinks=False):
+                    walk(Path(entry.path))
+
+    for name in GAME_ENTRIES:
+        path = root / name
+        if path.is_symlink():
+            check(path)
+        elif path.is_dir():
+            walk(path)
+
 
 # -- write points (crash injection) --------------------------------------------------
 
@@ -381,6 +433,7 @@ def transaction(
     stay (mail sent): nothing is undone; the commit of ``paths`` is made at the
     end, or by the next command if the job is killed."""
     root = Path(game_dir)
+    check_contained(root)
     with game_lock(root, job=job, wait=wait):
         key = root.resolve()
         outer = _active.get(key)

@@ -57,3 +57,58 @@ def test_the_library_builds_no_path_from_a_name_that_is_no_turn(game: Game, name
         with pytest.raises(GameError, match="turn name"):
             build(name)
     assert game.orders_dir("printemps-1924") == game.root / "orders" / "spring-1924"
+
+
+# -- symbolic links out of the game ----------------------------------------------------
+
+
+def _orders_game(tmp_path: Path) -> tuple[Game, Path]:
+    game = new_game(tmp_path / "g", seed="edge")
+    maildir = tmp_path / "mail"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    return game, maildir
+
+
+@pytest.mark.parametrize(
+    ("link", "target_is_dir"),
+    [("orders/spring-1924/genna.txt", False), ("orders/spring-1924/history", True), ("outbox/spring-1924", True)],
+)
+def test_a_symbolic_link_leading_out_of_the_game_is_refused(tmp_path: Path, link: str, target_is_dir: bool) -> None:
+    game, maildir = _orders_game(tmp_path)
+    outside = tmp_path / "outside"
+    if target_is_dir:
+        outside.mkdir()
+    else:
+        outside.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (game.root / link).parent.mkdir(parents=True, exist_ok=True)
+    (game.root / link).symlink_to(outside)
+    for argv in (["adjudicate", "spring-1924", "--force"], ["inbox", str(maildir)]):
+        result = CliRunner().invoke(main, [*argv, "--game", str(game.root)])
+        assert result.exit_code == 1, result.output
+        assert f"Error: {link}: a symbolic link to {outside.resolve()}, outside the game directory" in result.output
+    assert not (game.root / "turns" / "spring-1924" / "results.yaml").exists()
+    assert "root:x" not in "".join(
+        p.read_text(errors="replace") for p in game.root.rglob("*") if p.is_file() and not p.is_symlink()
+    )
+    if target_is_dir:
+        assert list(outside.iterdir()) == []  # nothing written through the link
+
+
+def test_a_symbolic_link_inside_the_game_is_fine(tmp_path: Path) -> None:
+    game, _ = _orders_game(tmp_path)
+    (game.root / "notes").mkdir()
+    (game.root / "notes" / "genna.txt").write_text("gang: genna\nH NWS hold\n")
+    (game.root / "orders" / "spring-1924").mkdir(parents=True, exist_ok=True)
+    (game.root / "orders" / "spring-1924" / "genna.txt").symlink_to(game.root / "notes" / "genna.txt")
+    result = CliRunner().invoke(main, ["adjudicate", "spring-1924", "--force", "--game", str(game.root)])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> None:
+    from moonshine import absence, gamedir, gamelock, gitrepo, judge, journal, press, votes
+
+    for name in (gamedir.GAME_FILE, gitrepo.SECRET_FILE, gamelock.LOCK_FILE, press.LOG_DIR, votes.FILE):
+        assert name in journal.GAME_ENTRIES
+    for name in (judge.RECORD, judge.ABSENCES, absence.FILE, judge.LOG, journal.JOURNAL_DIR):
+        assert name in journal.GAME_ENTRIES
