@@ -106,7 +106,7 @@ def test_a_symbolic_link_inside_the_game_is_fine(tmp_path: Path) -> None:
 
 
 def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> None:
-    from moonshine import absence, gamedir, gamelock, gitrepo, judge, journal, press, votes
+    from moonshine import absence, gamedir, gamelock, gitrepo, journal, judge, press, votes
 
     for name in (gamedir.GAME_FILE, gitrepo.SECRET_FILE, gamelock.LOCK_FILE, press.LOG_DIR, votes.FILE):
         assert name in journal.GAME_ENTRIES
