@@ -338,8 +338,17 @@ STATE = Rec(
     }
 )
 
+# what the referee made of an orders line (moonshine.validate.STATUSES), and of a unit's order
+LINE_STATUSES = ("accepted", "rejected", "replaced", "comment", "header", "blank")
+UNIT_RESULTS = ("succeeded", "failed")
 _LINE = Rec(
-    required={"line": Int(), "text": Str(), "status": Str(), "understood": Str(), "message": Str()},
+    required={
+        "line": Int(),
+        "text": Str(),
+        "status": Enum(LINE_STATUSES),
+        "understood": Str(),
+        "message": Str(),
+    },
     # reason: the message as a value, in any language; message_fr: written by earlier versions
     optional={"message_fr": Str(), "reason": _MESSAGE},
 )
@@ -393,7 +402,7 @@ _GANG_RESULTS = Rec(
         # the outcome (moonshine.outcome.to_data), which files of earlier versions lack
         "units": ListOf(
             Rec(
-                required={"unit": Str(), "order": Str(), "result": Str(), "reason": Str()},
+                required={"unit": Str(), "order": Str(), "result": Enum(UNIT_RESULTS), "reason": Str()},
                 optional={"outcome": _OUTCOME},
             )
         ),

@@ -292,4 +292,19 @@ def message_from_data(data: object) -> Message:
             params[str(k)] = v
         else:
             raise ValueError(f"{k}: expected a text, a number, money, names or a message, found {v!r}")
+    _check_fields(data["text"], params)
     return Message(data["text"], tuple(sorted(params.items())))
+
+
+def _check_fields(text: str, params: Mapping[str, object]) -> None:
+    """A message's text is a format whose every field is among its params (ValueError
+    otherwise: an unbalanced brace, a field with no value), so that it can be worded."""
+    import string
+
+    try:
+        fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError as exc:
+        raise ValueError(f"the message's text {text!r} is not a format: {exc}") from None
+    missing = sorted(f for f in fields if f.split(".")[0].split("[")[0] not in params)
+    if missing:
+        raise ValueError(f"the message's text {text!r} names {', '.join(missing)}, which its params lack")
