@@ -8,16 +8,14 @@ from pathlib import Path
 
 import click
 
-from moonshine.commands.common import game_option, turn_name
+from moonshine.commands.common import game_option
 from moonshine.text import languages
 
 
 @click.command("check")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=True, exists=False))
 @game_option
-@click.option(
-    "--turn", callback=turn_name, default=None, metavar="TURN", help="The turn to check against (default: the latest)."
-)
+@click.option("--turn", default=None, metavar="TURN", help="The turn to check against (default: the latest).")
 @click.option(
     "--gang",
     default=None,
