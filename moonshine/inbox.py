@@ -167,11 +167,6 @@ def read_source(source: Path) -> Iterator[Incoming]:
 # -- taking a message apart ---------------------------------------------------------
 
 
-def candidate_texts(msg: Message) -> list[tuple[str, str]]:
-    """The texts orders may be in, in order of preference (``moonshine.intake``)."""
-    return intake.texts(msg)
-
-
 def find_line(pattern: re.Pattern[str], text: str) -> str | None:
     """What the first line matching ``pattern`` says, before the signature
     (``-- ``), after which the order reader reads nothing."""
@@ -512,6 +507,8 @@ class _Reading:
     received: datetime | None = None
     problem: Phrase | None = None
     own: intake.OwnText | None = None  # the player's own text, once found
+    texts: list[tuple[str, str]] = field(default_factory=list)  # the texts orders may be in (intake.texts)
+    texts_failed: bool = False  # the mail library could not take its texts apart
     secrets: tuple[str, ...] = ()  # what its password lines say, quoted or not: masked in anything written
     checked: bool = False  # its sender and password checked out
     digest: str = ""  # sha256 of its bytes
@@ -550,15 +547,19 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
     if too_big:
         r.problem = phrase("reject.too_big", size=len(incoming.raw), limit=limit)
         return r
+    if intake.too_many_parts(incoming.raw):  # refused before its parts are parsed
+        r.problem = phrase("reject.too_many_parts", limit=intake.MAX_PARTS, depth=intake.MAX_DEPTH)
+        return r
     try:
         r.msg = parser.parsebytes(incoming.raw)
     except Exception as exc:
         r.problem = phrase("reject.not_parsed", error=type(exc).__name__)
         return r
     try:
-        r.secrets = tuple(v for _, text in intake.texts(r.msg) for v in masking.password_values(text))
-    except Exception:  # a body that cannot be decoded gives no secret to mask
-        r.secrets = ()
+        r.texts = intake.texts(r.msg)
+    except Exception:  # a body that cannot be decoded: no text, and no secret to mask
+        r.texts, r.texts_failed = [], True
+    r.secrets = tuple(v for _, text in r.texts for v in masking.password_values(text))
     r.subject = masking.mask(r.subject, r.secrets)
     return r
 
@@ -786,7 +787,7 @@ def _looks_like_orders(r: _Reading) -> bool:
     if r.msg is None:
         return True  # unread: the refusal says why
     try:
-        return any(_PLAYERISH.search(intake.own_text(raw).text) for _, raw in candidate_texts(r.msg))
+        return r.texts_failed or any(_PLAYERISH.search(intake.own_text(raw).text) for _, raw in r.texts)
     except Exception:  # a message the mail library cannot take apart is answered as before
         return True
 
@@ -851,7 +852,7 @@ def _named_gang(ctx: _Context, r: _Reading) -> str | None:
     if r.msg is None:
         return None
     try:
-        for _, raw in candidate_texts(r.msg):
+        for _, raw in r.texts:
             named = find_line(_GANG_LINE, intake.own_text(raw).text)
             if named is not None:
                 return ctx.game.side_by_name(named)
@@ -868,12 +869,12 @@ def _gangs_of(ctx: _Context, sender: str) -> list[str]:
     return [g for g in ctx.game.sides() if sender in {a.lower() for a in mail.player_addresses(ctx.game.config, g)}]
 
 
-def _pick_text(ctx: _Context, r: _Reading, msg: Message) -> tuple[str, intake.OwnText, OrderCheck | None]:
+def _pick_text(ctx: _Context, r: _Reading) -> tuple[str, intake.OwnText, OrderCheck | None]:
     """The player's own text (``moonshine.intake``) of the first candidate whose
     ``gang:`` line names a gang, as the reader sees it; else the first with
     something in it."""
     found: list[tuple[str, intake.OwnText, mailcmd.Script]] = []
-    for where, raw in candidate_texts(msg):
+    for where, raw in r.texts:
         own, script = _without_commands(ctx, intake.own_text(raw))
         own = intake.ignore_chatter(own, ctx.chatter)
         if own.text.strip() or script:
@@ -952,7 +953,7 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     # the reply speaks the sender's language when the one side they play has chosen its own
     ctx.reader = player_language(cfg, own[0]) if len(own) == 1 else None
     if not own and r.problem is None and r.msg is not None:
-        r.own = _pick_text(ctx, r, r.msg)[1]
+        r.own = _pick_text(ctx, r)[1]
         if r.script:  # commands from someone who plays no gang: help, observe, an observer's status
             return _commands_only(ctx, r, None, _commands(ctx, r, None))
     if not own:
@@ -962,7 +963,7 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         raise _Reject(phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"), about=about)
     if r.problem or r.msg is None:
         raise _Reject(r.problem or phrase("reject.not_read"))
-    where, r.own, first = _pick_text(ctx, r, r.msg)
+    where, r.own, first = _pick_text(ctx, r)
     text = r.own.text
     if not text.strip():
         raise _Reject(phrase("reject.no_text"), help_text=_format_help(own[0], ctx))

@@ -76,6 +76,38 @@ class OwnText:
 # -- decoding a message --------------------------------------------------------------------
 
 MAX_TEXT = 1_000_000  # characters of one text read at most: orders are a few hundred
+# A mail's MIME parts read at most, and how deep they may nest: a phone's message has
+# two to six; thousands of tiny parts would cost a stranger nothing and the judge seconds.
+MAX_PARTS = 64
+MAX_DEPTH = 8
+
+
+def too_many_parts(raw: bytes) -> bool:
+    """Whether a message has more than ``MAX_PARTS`` MIME parts or nests them deeper
+    than ``MAX_DEPTH``: to be refused before it is parsed for reading. Ordinary mail is
+    told apart from the raw bytes alone (a part starts at a line ``--boundary``); only a
+    message with many such lines has its structure parsed, by the mail library's cheap
+    legacy policy, which leaves the headers unparsed."""
+    if raw.count(b"\n--") <= MAX_PARTS:
+        return False
+    from email import policy
+    from email.parser import BytesParser
+
+    try:
+        root = BytesParser(policy=policy.compat32).parsebytes(raw)
+    except Exception:
+        return True
+    count = 0
+    stack: list[tuple[Message, int]] = [(root, 0)]
+    while stack:
+        part, depth = stack.pop()
+        count += 1
+        if count > MAX_PARTS or depth > MAX_DEPTH:
+            return True
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            stack.extend((p, depth + 1) for p in payload if isinstance(p, Message))
+    return False
 
 
 class _HtmlText(HTMLParser):
@@ -204,16 +236,18 @@ def texts(msg: Message) -> list[tuple[str, str]]:
     plain: list[tuple[str, str]] = []
     attached: list[tuple[str, str]] = []
     html: list[tuple[str, str]] = []
-    stack: list[Message] = [msg]
-    while stack:
-        part = stack.pop(0)
+    stack: list[tuple[Message, int]] = [(msg, 0)]
+    seen = 0
+    while stack and seen < MAX_PARTS:  # the first parts only, however many there are
+        part, depth = stack.pop(0)
+        seen += 1
         ctype = part.get_content_type()
         if ctype == "message/rfc822" or ctype.startswith("message/"):
             continue  # a forwarded message is someone else's text
         if part.is_multipart():
             payload = part.get_payload()
-            if isinstance(payload, list):
-                stack[0:0] = [p for p in payload if isinstance(p, Message)]
+            if isinstance(payload, list) and depth < MAX_DEPTH:
+                stack[0:0] = [(p, depth + 1) for p in payload if isinstance(p, Message)]
             continue
         if ctype == "text/plain" and _is_attachment(part):
             attached.append(("attachment", decode_part(part)))

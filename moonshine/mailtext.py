@@ -72,6 +72,9 @@ MESSAGES: Catalogue = {
         "the message is {size} bytes, more than the {limit} bytes this game accepts; send the orders as "
         "plain text without pictures or attachments"
     ),
+    "reject.too_many_parts": (
+        "the message has more than {limit} parts, or parts nested more than {depth} deep; send the orders as plain text"
+    ),
     "reject.unreadable": "unreadable message ({error})",
     "reject.not_parsed": "the message could not be read ({error}); send the orders as plain text",
     "reject.not_read": "the message could not be read",

@@ -112,3 +112,48 @@ def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> 
         assert name in journal.GAME_ENTRIES
     for name in (judge.RECORD, judge.ABSENCES, absence.FILE, judge.LOG, journal.JOURNAL_DIR):
         assert name in journal.GAME_ENTRIES
+
+
+# -- a stranger's mail costs little ------------------------------------------------------
+
+
+def _many_parts(count: int, *, nested: int = 0) -> bytes:
+    """A message of ``count`` tiny text parts (498 KB for 6,000), or parts nested
+    ``nested`` deep."""
+    head = (
+        "From: stranger@elsewhere.example\r\nTo: judge@moonshine.example\r\nSubject: hello\r\n"
+        "Message-ID: <bomb@elsewhere.example>\r\nDate: Wed, 28 Feb 2024 10:00:00 +0000\r\nMIME-Version: 1.0\r\n"
+    )
+    if nested:
+        body = "Content-Type: text/plain\r\n\r\ngang: valley\r\nH LOO - NSS\r\n"
+        for level in range(nested):
+            b = f"level{level}"
+            body = f"Content-Type: multipart/mixed; boundary={b}\r\n\r\n--{b}\r\n{body}\r\n--{b}--\r\n"
+        return (head + body).encode()
+    b = "BOUNDARY"
+    parts = "".join(f"--{b}\r\nContent-Type: text/plain\r\n\r\nx\r\n" for _ in range(count))
+    return (head + f"Content-Type: multipart/mixed; boundary={b}\r\n\r\n{parts}--{b}--\r\n").encode()
+
+
+@pytest.mark.parametrize("raw", [_many_parts(6000), _many_parts(65), _many_parts(0, nested=40)])
+def test_a_mail_of_many_parts_is_refused_before_its_parts_are_read(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    from moonshine import inbox, intake
+
+    read: list[object] = []
+    monkeypatch.setattr(intake, "texts", lambda msg: read.append(msg) or [])
+    reading = inbox._read(inbox.Incoming(raw, "test"), 1_000_000)
+    assert reading.problem is not None and reading.problem.key == "reject.too_many_parts"
+    assert reading.sender == "stranger@elsewhere.example"
+    assert read == []  # no part was taken apart for its text
+
+
+def test_a_mail_of_a_few_parts_is_read() -> None:
+    from moonshine import inbox, intake
+
+    raw = _many_parts(intake.MAX_PARTS - 1)
+    reading = inbox._read(inbox.Incoming(raw, "test"), 1_000_000)
+    assert reading.problem is None
+    assert len(reading.texts) == intake.MAX_PARTS - 1
+    nested = inbox._read(inbox.Incoming(_many_parts(0, nested=intake.MAX_DEPTH - 1), "test"), 1_000_000)
+    assert nested.problem is None
+    assert [text for _, text in nested.texts] == ["gang: valley\nH LOO - NSS\n"]
