@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 
 from moonshine.errors import GameError, MoonshineError
 from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, save_config
@@ -19,7 +20,48 @@ SCHEME = "scrypt"
 N, R, P = 2**14, 8, 1
 SALT_BYTES = 16
 HASH_BYTES = 32
-MIN_LENGTH = 4
+MIN_LENGTH = 10
+# The words of a generated passphrase: 256 plain words, so each word is 8 bits of chance.
+WORDS = (
+    "amber", "anchor", "apple", "arrow", "attic", "autumn", "badge", "bakery", "banjo", "barley", "barrel",
+    "basket", "beacon", "beaver", "bellows", "berry", "biscuit", "blanket", "bonnet", "bottle", "bramble", "breeze",
+    "brick", "bridge", "bucket", "bugle", "buggy", "butter", "button", "cabin", "cactus", "candle", "canyon",
+    "carpet", "carriage", "castle", "cedar", "cellar", "chapel", "cherry", "chimney", "cider", "cinder", "circus",
+    "clover", "cobalt", "cocoa", "compass", "copper", "cordial", "cotton", "cradle", "crane", "cricket", "crystal",
+    "cupboard", "curtain", "dahlia", "daisy", "dapple", "delta", "depot", "desert", "dinner", "dollar", "donkey",
+    "dragon", "drum", "eagle", "easel", "ember", "engine", "falcon", "fathom", "feather", "fender", "ferry",
+    "fiddle", "fig", "flannel", "flute", "forest", "fountain", "fox", "garden", "garnet", "gazette", "ginger",
+    "glacier", "glove", "granite", "grape", "gravel", "griddle", "guitar", "hammer", "harbor", "harvest", "hazel",
+    "heather", "helmet", "heron", "hickory", "hollow", "honey", "horizon", "hornet", "iceberg", "indigo", "island",
+    "ivory", "jacket", "jasmine", "jigsaw", "juniper", "kettle", "kitten", "ladder", "lagoon", "lantern", "larch",
+    "lemon", "lettuce", "lily", "linen", "lobster", "locket", "lumber", "magnet", "mango", "maple", "marble",
+    "meadow", "melon", "mitten", "monsoon", "mosaic", "mustard", "napkin", "nectar", "needle", "nickel", "nutmeg",
+    "oatmeal", "ocean", "olive", "onion", "orchard", "otter", "oyster", "paddle", "pancake", "parcel", "parrot",
+    "peach", "pebble", "pelican", "pepper", "piano", "pickle", "pigeon", "pillow", "pine", "planet", "plum",
+    "pocket", "pony", "poplar", "potato", "pretzel", "puddle", "pumpkin", "quarry", "quartz", "quill", "rabbit",
+    "radish", "raven", "ribbon", "river", "robin", "rocket", "saddle", "saffron", "sailor", "salmon", "satchel",
+    "scarf", "school", "season", "shadow", "shovel", "silver", "sketch", "sleigh", "slipper", "sparrow", "spindle",
+    "spruce", "squirrel", "stable", "statue", "stove", "sugar", "summit", "sunset", "swallow", "tablet", "teapot",
+    "thimble", "thistle", "thunder", "ticket", "tiger", "timber", "toffee", "tomato", "trolley", "trumpet", "tulip",
+    "tunnel", "turnip", "umber", "umbrella", "valley", "velvet", "violet", "violin", "wagon", "walnut", "walrus",
+    "weasel", "whistle", "willow", "window", "winter", "wizard", "yonder", "zephyr", "zinnia", "acorn", "almond",
+    "apron", "atlas", "avenue", "bamboo", "beetle", "bison", "blossom", "bonfire", "cabbage", "camel", "canoe",
+    "caramel", "cashew", "cello",
+)  # fmt: skip
+
+
+def new_passphrase() -> str:
+    """Four words and a number, such as ``maple-otter-violin-quarry-42`` (about 38 bits):
+    easy to type on a ``password:`` line, and with the inbox's limit on wrong passwords
+    out of reach of guessing."""
+    return "-".join(secrets.choice(WORDS) for _ in range(4)) + f"-{secrets.randbelow(90) + 10}"
+
+
+def normalised(password: str) -> str:
+    """A password as it is hashed and compared: Unicode NFKC, so that ``é`` typed as one
+    character or as ``e`` and an accent (mail programs differ), and full-width or
+    compatibility forms, are the same password."""
+    return unicodedata.normalize("NFKC", password)
 
 
 def _b64(data: bytes) -> str:
@@ -35,7 +77,7 @@ def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 def hash_password(password: str, *, salt: bytes | None = None) -> str:
     """A salted hash of ``password`` to store in ``game.yaml``."""
     salt = salt if salt is not None else secrets.token_bytes(SALT_BYTES)
-    digest = _scrypt(password, salt, N, R, P)
+    digest = _scrypt(normalised(password), salt, N, R, P)
     return f"{SCHEME}${N}${R}${P}${_b64(salt)}${_b64(digest)}"
 
 
@@ -53,14 +95,21 @@ def verify_password(password: str, stored: str) -> bool:
         raise ValueError("the password hash is damaged (bad number or base64)") from None
     if n < 2 or n & (n - 1) or not 1 <= r <= 64 or not 1 <= p <= 16 or n > 2**20:
         raise ValueError(f"the password hash has unusable parameters N={n}, r={r}, p={p}")
-    actual = _scrypt(password, salt, n, r, p)
-    return hmac.compare_digest(actual, expected)
+    if hmac.compare_digest(_scrypt(normalised(password), salt, n, r, p), expected):
+        return True
+    # a hash stored before passwords were normalised holds the text as it was typed
+    return normalised(password) != password and hmac.compare_digest(_scrypt(password, salt, n, r, p), expected)
 
 
 def check_new_password(password: str) -> None:
     """Reject passwords that cannot work on a ``password:`` line of an email."""
-    if len(password) < MIN_LENGTH:
-        raise GameError(f"the password is too short: at least {MIN_LENGTH} characters")
+    if len(normalised(password)) < MIN_LENGTH:
+        raise GameError(
+            f"the password is too short: at least {MIN_LENGTH} characters "
+            "(without --password, moonshine passwd makes one: four words and a number)"
+        )
+    if len(set(password)) < 4 or password.isdigit():
+        raise GameError("the password is too easy to guess: use words, not one character repeated or only digits")
     if password != password.strip():
         raise GameError("the password cannot begin or end with a space (mail programs drop them)")
     if any(ch in password for ch in "\r\n"):

@@ -10,20 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import secrets
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from moonshine import mail
 from moonshine.errors import GameError
 from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, is_git_repo, save_config
-from moonshine.passwords import check_new_password, edit_password_line, hash_password
-
-WORDS = (
-    "amber", "barrel", "copper", "depot", "ember", "fiddle", "garnet", "harbor", "ivory", "juniper", "kettle",
-    "lantern", "marble", "nickel", "oyster", "pepper", "quarry", "ribbon", "saddle", "timber", "umber", "velvet",
-    "walnut", "yonder", "zephyr", "cobalt", "dapple", "falcon", "gravel", "hollow", "meadow", "willow",
-)  # fmt: skip
+from moonshine.passwords import check_new_password, edit_password_line, hash_password, new_passphrase
 
 
 @dataclass(frozen=True)
@@ -35,12 +28,6 @@ class Handover:
     history_file: str  # the outbox file of the history message
     password_mailed: bool
     problem: str = ""
-
-
-def new_password() -> str:
-    """Three words and a number: easy to type on a ``password:`` line."""
-    words = [secrets.choice(WORDS) for _ in range(3)]
-    return "-".join(words) + f"-{secrets.randbelow(90) + 10}"
 
 
 def _address(text: str) -> str:
@@ -67,7 +54,7 @@ def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send
     if side is None:
         raise GameError(f"no {game.side_word} {gang!r} in this game ({game.side_word}s: {', '.join(game.sides())})")
     addr = _address(email)
-    password = new_password()
+    password = new_passphrase()
     check_new_password(password)
     cfg = game.config
     old = cfg.players.get(side, Player())

@@ -110,11 +110,11 @@ def test_classic_reply_by_mail_in_french_echoes_french_notation(tmp_path: Path) 
     players = dict(game.config.players)
     players["FRA"] = replace(players["FRA"], email=["anne@example.org"], language="fr")
     save_config(game, replace(game.config, players=players))
-    assert runner.invoke(main, ["passwd", "FRA", "--password", "walnut-42", "--game", str(root)]).exit_code == 0
+    assert runner.invoke(main, ["passwd", "FRA", "--password", "walnut-grove-42", "--game", str(root)]).exit_code == 0
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "anne@example.org", "judge@example.org", "ordres"
     msg["Date"], msg["Message-ID"] = format_datetime(datetime.now(UTC)), "<one@example.org>"
-    msg.set_content("power: France\npassword: walnut-42\nF BRE H\nA MAR S A PAR - BUR\nA PAR - BUR\n")
+    msg.set_content("power: France\npassword: walnut-grove-42\nF BRE H\nA MAR S A PAR - BUR\nA PAR - BUR\n")
     box = tmp_path / "box"
     box.mkdir()
     (box / "1.eml").write_bytes(msg.as_bytes())

@@ -3,6 +3,7 @@ others, and passwords kept only as salted hashes."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
@@ -21,6 +22,7 @@ from moonshine.families import new_game
 from moonshine.gamedir import Game, Player, load_config, save_config
 from moonshine.inbox import reminders, turn_status
 from moonshine.mail import describe_time_left
+from moonshine.passwords import WORDS as PASSPHRASE_WORDS
 from moonshine.passwords import hash_password, set_password, verify_password
 
 TURN = "spring-1924"
@@ -197,12 +199,12 @@ def test_passwd_stores_only_a_salted_hash(tmp_path: Path) -> None:
 
 def test_passwd_prompts_with_confirmation(tmp_path: Path) -> None:
     game = make_game(tmp_path)
-    result = run(game, "passwd", "outfit", input="tommy-gun\ntommy-gun\n")
+    result = run(game, "passwd", "outfit", "--prompt", input="tommy-gun-1929\ntommy-gun-1929\n")
     assert result.exit_code == 0, result.output
-    assert "tommy-gun" not in result.output
+    assert "tommy-gun-1929" not in result.output
     stored = load_config(game.config_path).players["outfit"].password
-    assert stored is not None and verify_password("tommy-gun", stored)
-    mismatch = run(game, "passwd", "genna", input="one-thing\nanother\n")
+    assert stored is not None and verify_password("tommy-gun-1929", stored)
+    mismatch = run(game, "passwd", "genna", "--prompt", input="one-thing-1929\nanother-1929\n")
     assert mismatch.exit_code != 0
     assert load_config(game.config_path).players["genna"].password is None
 
@@ -212,7 +214,10 @@ def test_passwd_prompts_with_confirmation(tmp_path: Path) -> None:
     [
         ("capone", "secret-1", "no gang 'capone' in this game (gangs: outfit, valley"),
         ("valley", "abc", "the password is too short"),
-        ("valley", " padded ", "cannot begin or end with a space"),
+        ("valley", "1234", "the password is too short: at least 10 characters"),
+        ("valley", "1234567890", "too easy to guess"),
+        ("valley", "aaaaaaaaaaaa", "too easy to guess"),
+        ("valley", " padded-password ", "cannot begin or end with a space"),
     ],
 )
 def test_passwd_refuses_with_a_reason(tmp_path: Path, gang: str, password: str, message: str) -> None:
@@ -322,3 +327,41 @@ def test_status_as_json_for_scripts(tmp_path: Path) -> None:
     assert sides["outfit"]["orders"] == "on file" and sides["outfit"]["password_set"] is False
     assert sides["genna"]["orders"] == "missing"
     assert sides["ragen"]["addresses"] == []
+
+
+def test_passwd_makes_a_passphrase_by_default_and_shows_it_once(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    result = run(game, "passwd", "valley")
+    assert result.exit_code == 0, result.output
+    shown = re.search(r"^The new password: (\S+)$", result.output, re.M)
+    assert shown is not None, result.output
+    words = shown.group(1).split("-")
+    assert len(words) == 5 and all(w in PASSPHRASE_WORDS for w in words[:4]) and words[4].isdigit()
+    stored = load_config(game.config_path).players["valley"].password
+    assert stored is not None and verify_password(shown.group(1), stored)
+    again = run(game, "passwd", "valley")
+    assert re.search(r"^The new password: (\S+)$", again.output, re.M).group(1) != shown.group(1)  # type: ignore[union-attr]
+
+
+def test_a_password_is_the_same_however_its_letters_are_composed() -> None:
+    import unicodedata
+
+    composed = unicodedata.normalize("NFC", "fée-clochette-1924")
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert composed != decomposed
+    assert verify_password(decomposed, hash_password(composed))
+    assert verify_password(composed, hash_password(decomposed))
+    assert verify_password(
+        "ｆｅｅ-1924-ｂｉｓ", hash_password("fee-1924-bis")
+    )  # full-width letters, as some phones type
+
+
+def test_a_hash_stored_before_normalisation_still_verifies() -> None:
+    import base64
+    import hashlib
+
+    typed = "fe\u0301e-clochette-1924"  # as a mail program sent it, decomposed
+    salt = b"0123456789abcdef"
+    digest = hashlib.scrypt(typed.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32, maxmem=2**25)
+    stored = f"scrypt$16384$8$1${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+    assert verify_password(typed, stored)

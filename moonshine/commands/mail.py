@@ -225,19 +225,27 @@ def remind_cmd(turn: str | None, send: bool, game_dir: Path) -> None:
 @click.option(
     "--password",
     default=None,
-    help="The new password (for scripts; it then shows in the shell's history). Default: ask for it.",
+    help="The new password (for scripts; it then shows in the shell's history). Default: a new passphrase.",
 )
+@click.option("--prompt", is_flag=True, help="Type the new password (asked twice) instead of a new passphrase.")
 @game_option
-def passwd_cmd(gang: str, password: str | None, game_dir: Path) -> None:
-    """Set GANG's password (a gang key or name). game.yaml keeps only a salted
-    hash; tell the password to the gang's players yourself."""
-    from moonshine.passwords import set_password
+def passwd_cmd(gang: str, password: str | None, prompt: bool, game_dir: Path) -> None:
+    """Set GANG's password (a gang key or name): by default a new passphrase (four
+    words and a number), printed once. game.yaml keeps only a salted hash; tell the
+    password to the gang's players yourself."""
+    from moonshine.passwords import new_passphrase, set_password
 
     game = Game(game_dir)
-    if password is None:
+    made = password is None and not prompt
+    if prompt and password is None:
         password = click.prompt(f"New password for {gang}", hide_input=True, confirmation_prompt=True)
+    elif password is None:
+        password = new_passphrase()
     key = set_password(game, gang, password)
     click.echo(f"Password set for {key} ({game.sides()[key]}); game.yaml keeps only its hash.")
+    if made:
+        click.echo(f"The new password: {password}")
+        click.echo("Tell it to the gang's players; it is shown only this once.")
 
 
 @click.command("votes")
