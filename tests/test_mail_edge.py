@@ -157,3 +157,46 @@ def test_a_mail_of_a_few_parts_is_read() -> None:
     nested = inbox._read(inbox.Incoming(_many_parts(0, nested=intake.MAX_DEPTH - 1), "test"), 1_000_000)
     assert nested.problem is None
     assert [text for _, text in nested.texts] == ["gang: valley\nH LOO - NSS\n"]
+
+
+# -- automatic replies are never answered ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "value", "subject"),
+    [
+        ("X-Autoreply", "yes", "Re: orders"),
+        ("X-Autorespond", "Out of office", "Re: orders"),
+        ("X-Auto-Response-Suppress", "All", "Re: orders"),
+        (None, None, "Out of Office: Re: orders"),
+        (None, None, "Automatic reply: orders"),
+        (None, None, "Réponse automatique : ordres"),
+        (None, None, "Absence du bureau : ordres"),
+        (None, None, "Undeliverable: orders"),
+        (None, None, "Auto-Reply: I am away"),
+    ],
+)
+def test_an_automatic_reply_is_logged_and_never_answered(
+    tmp_path: Path, header: str | None, value: str | None, subject: str
+) -> None:
+    from test_inbox import TERRY, maildir, make_game, order_mail, replies, run_inbox
+
+    game = make_game(tmp_path)
+    auto = order_mail(TERRY, "I am away until Monday. For urgent matters call the office.", subject=subject)
+    if header is not None:
+        auto[header] = value
+    result = run_inbox(game, maildir(tmp_path / "box", [auto]))
+    assert result.exit_code == 0, result.output
+    assert "automatic reply or bounce: not answered" in result.output
+    assert replies(game) == []
+
+
+def test_a_player_writing_about_the_office_is_answered(tmp_path: Path) -> None:
+    from test_inbox import TERRY, maildir, make_game, order_mail, replies, run_inbox
+
+    game = make_game(tmp_path)
+    mail = order_mail(TERRY, "gang: valley\nH LOO - NSS\n", subject="out of office tomorrow, my orders")
+    result = run_inbox(game, maildir(tmp_path / "box", [mail]))
+    assert result.exit_code == 0, result.output
+    assert "not answered" not in result.output
+    assert len(replies(game)) == 1
