@@ -36,6 +36,7 @@ in any turn's log is never processed again.
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
@@ -478,6 +479,7 @@ WRONG_PASSWORD, WRONG_SENDER, LATE, AFTER_ADJUDICATION, OTHER = (
 REFUSALS = (WRONG_PASSWORD, WRONG_SENDER, LATE, AFTER_ADJUDICATION, OTHER)
 _REFUSAL_OF = {
     "reject.wrong_password": WRONG_PASSWORD,
+    "reject.too_many_guesses": WRONG_PASSWORD,
     "reject.not_player": WRONG_SENDER,
     "reject.other_gang": WRONG_SENDER,
     "reject.late": LATE,
@@ -504,6 +506,9 @@ class _Context:
     history_numbers: dict[str, int] = field(default_factory=dict)  # gang -> last history file's number
     orphans: dict[tuple[str, str], Path] | None = None  # (gang, Message-ID) -> history file of a killed run
     reader: str | None = None  # the language of the player whose message is being answered, if not the game's
+    # wrong passwords in this pass, by "gang:KEY" and by "from:ADDRESS" (MAX_WRONG_PASSWORDS)
+    wrong: Counter[str] = field(default_factory=Counter)
+    held: Counter[str] = field(default_factory=Counter)  # gang -> messages refused unread after too many
 
     @property
     def language(self) -> str:
@@ -728,6 +733,7 @@ def _process(
             out.write(json.dumps({"submission": sub, "current": current}, default=str) + "\n")
             out.flush()
             outcomes.append(outcome)
+    _warn_of_guessing(ctx)
     save_log(game, turn, ctx.log)
     journal.unlink()
     protect_orders(game, turn)
@@ -825,8 +831,11 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
     except _Unsolicited:
         return Outcome(IGNORED, origin, r.message_id, r.sender, None, UNSOLICITED)
     except _Reject as rej:
-        warn = rej.refusal == WRONG_PASSWORD and rej.gang is not None
-        reply = _reply_or_none(ctx, r, rej.gang, rej, warn_gang=rej.gang if warn else None)
+        if rej.phrase.key == "reject.too_many_guesses":  # not answered: the pass's warning counts it
+            return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, None, rej.about, rej.refusal)
+        # every address of the gang hears of the pass's first wrong password (later ones: the warning)
+        first_wrong = rej.phrase.key == "reject.wrong_password" and ctx.wrong[f"gang:{rej.gang}"] == 1
+        reply = _reply_or_none(ctx, r, rej.gang, rej, warn_gang=rej.gang if first_wrong else None)
         return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, reply, rej.about, rej.refusal)
     except Exception as exc:  # a defect in one message must not stop the others
         failure = _Reject(
@@ -1003,11 +1012,16 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     given = first.password
     if given is None:
         raise _Reject(phrase("reject.no_password_line"), gang, _format_help(gang, ctx))
+    if max(ctx.wrong[f"gang:{gang}"], ctx.wrong[f"from:{r.sender}"]) >= MAX_WRONG_PASSWORDS:
+        ctx.held[gang] += 1  # refused unread and unanswered: the pass's one warning counts it
+        raise _Reject(phrase("reject.too_many_guesses", gang=found.name, n=MAX_WRONG_PASSWORDS), gang)
     try:
         good = verify_password(given, str(stored))
     except ValueError:
         raise _Reject(phrase("reject.password_damaged", gang=found.name), gang) from None
     if not good:
+        ctx.wrong[f"gang:{gang}"] += 1
+        ctx.wrong[f"from:{r.sender}"] += 1
         raise _Reject(phrase("reject.wrong_password", gang=found.name), gang, phrase("help.impersonation"))
     r.checked = True  # from here on, its Message-ID stands for this message
     if r.script:
@@ -1331,6 +1345,38 @@ def _reference(message_id: str) -> str | None:
     """The message's Message-ID for the reply's In-Reply-To, when it is one a mail
     program can thread on; None for anything else (made up or hostile)."""
     return message_id if _MESSAGE_ID.fullmatch(message_id) else None
+
+
+MAX_WRONG_PASSWORDS = 3  # a gang's, or an address's, wrong passwords read in one pass; later ones unread
+
+
+def _warn_of_guessing(ctx: _Context) -> None:
+    """One mail per gang to all its addresses when a pass read more than one wrong
+    password in its name, or refused messages unread after too many: how many, and
+    what to do. Never one mail per guess."""
+    cfg = ctx.game.config
+    for gang in ctx.game.sides():
+        wrong, held = ctx.wrong[f"gang:{gang}"], ctx.held[gang]
+        addresses = mail.player_addresses(cfg, gang)
+        if wrong + held <= 1 or not addresses:
+            continue
+        language = player_language(cfg, gang)
+        say = functools.partial(mailtext.text, language)
+        name = ctx.game.sides(language)[gang]
+        body = say("warning.guessing", gang=name, n=wrong + held, wrong=wrong, held=held, limit=MAX_WRONG_PASSWORDS)
+        key = f"guessing {gang} {ctx.now.isoformat()}"
+        msg = mail.text_message(
+            sender=mail.from_address(cfg),
+            to=addresses,
+            subject=say("warning.guessing_subject", prefix=mail.subject_prefix(cfg), gang=name),
+            body=body,
+            msg_id=mail.message_id(cfg, ctx.turn, "warning", key),
+            date=ctx.now,
+            reply_to=mail.from_address(cfg),
+            auto="auto-generated",
+        )
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
+        mail.write_outbox(ctx.game, ctx.turn, [mail.Outgoing(f"reply-warning-{gang.lower()}-{digest}.eml", msg)])
 
 
 REPLY_KINDS = ("reply-", "press-", "vote-", "observe-", "predict-")  # what the inbox's commands write to the outbox

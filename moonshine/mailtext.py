@@ -87,6 +87,9 @@ MESSAGES: Catalogue = {
     "reject.no_password_line": "no 'password:' line",
     "reject.password_damaged": "the stored password of {gang} is damaged: ask the game master to set it again",
     "reject.wrong_password": "wrong password for {gang}",
+    "reject.too_many_guesses": (
+        "more than {n} wrong passwords for {gang} in this pass: not read, and not answered; try again in a few minutes"
+    ),
     "reject.other_turn": "these orders are for {named}, but the turn being played is {turn}",
     "reject.earlier_turn": (
         "received {received}, before the previous turn's deadline ({previous}): these orders are for an "
@@ -102,6 +105,13 @@ MESSAGES: Catalogue = {
     # -- what to do next ---------------------------------------------------------------------
     "help.address": "Write from the address the game master registered for your gang, or ask them to add this one.",
     "help.adjudicated": "Your orders are kept for the game master ({kept}), who decides what to do with them.",
+    "warning.guessing_subject": "{prefix} Wrong passwords for {gang}",
+    "warning.guessing": (
+        "The judge has just refused {n} messages naming {gang}: {wrong} with a wrong password, each answered, "
+        "and {held} more unread and unanswered, since it checks at most {limit} passwords in a pass.\n\n"
+        "If none of you sent them, someone is trying to guess your gang's password: tell the game master, "
+        "who can set a new one. Your orders on file are unchanged."
+    ),
     "help.impersonation": (
         "This reply goes to every address of the gang. If none of you sent this message, someone may be "
         "sending orders in your gang's name: tell the game master. The password given is not repeated here."

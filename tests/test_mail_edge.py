@@ -200,3 +200,42 @@ def test_a_player_writing_about_the_office_is_answered(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "not answered" not in result.output
     assert len(replies(game)) == 1
+
+
+# -- password guessing -------------------------------------------------------------------
+
+
+def test_password_guessing_is_throttled_and_the_gang_warned_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_inbox import TERRY, VALLEY_ORDERS, VALLEY_PW, maildir, make_game, order_mail, replies, run_inbox
+
+    from moonshine import inbox
+
+    checked: list[str] = []
+    real = inbox.verify_password
+    monkeypatch.setattr(inbox, "verify_password", lambda given, stored: checked.append(given) or real(given, stored))
+    game = make_game(tmp_path)
+    guesses = [
+        order_mail(
+            TERRY, VALLEY_ORDERS.replace(VALLEY_PW, f"guess-{i:04d}"), date=f"Wed, 28 Feb 2024 09:{i:02d}:00 +0000"
+        )
+        for i in range(20)
+    ]
+    right = order_mail(TERRY, VALLEY_ORDERS, date="Wed, 28 Feb 2024 09:59:00 +0000")
+    result = run_inbox(game, maildir(tmp_path / "box", [*guesses, right]))
+    assert result.exit_code == 0, result.output
+    assert len(checked) == inbox.MAX_WRONG_PASSWORDS  # scrypt ran three times, not twenty-one
+    assert result.output.count("wrong password for Valley Gang") == inbox.MAX_WRONG_PASSWORDS
+    assert result.output.count("more than 3 wrong passwords for Valley Gang in this pass") == 18
+    sent = replies(game)
+    answered = [m for m in sent if "warning" not in str(m["Message-ID"])]
+    assert len(answered) == inbox.MAX_WRONG_PASSWORDS  # the guesses past the limit are not answered
+    assert sum(1 for m in answered if m["Cc"]) == 1  # the gang's other addresses hear of the first one only
+    (warning,) = [m for m in sent if "warning" in str(m["Message-ID"])]
+    assert "refused 21 messages naming Valley Gang: 3 with a wrong password" in warning.get_content()
+    assert "and 18 more unread and unanswered" in warning.get_content()
+    # the next pass reads the right password again
+    later = order_mail(TERRY, VALLEY_ORDERS, date="Wed, 28 Feb 2024 10:30:00 +0000")
+    again = run_inbox(game, maildir(tmp_path / "box2", [later]))
+    assert "accepted" in again.output and "valley" in again.output
