@@ -947,6 +947,7 @@ def _commands(ctx: _Context, r: _Reading, gang: str | None) -> list[mailcmd.Resu
         message_id=r.message_id,
         due=ctx.due,
         secrets=r.secrets,
+        processed=ctx.now,
     )
     results = mailcommands.execute(req, r.script)
     r.answer = mailcmd.render(ctx.language, results)

@@ -207,6 +207,7 @@ class Request:
     due: datetime | None = None  # the turn's deadline
     secrets: tuple[str, ...] = ()  # what the message's password lines say: masked in anything relayed
     outgoing: list[Any] = field(default_factory=list)  # mail.Outgoing written to the outbox
+    processed: datetime | None = None  # when the judge read the message (relayed mail is dated so, not as sent)
 
     @property
     def language(self) -> str:

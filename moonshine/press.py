@@ -18,7 +18,7 @@ again the same by a run that was interrupted). Mail goes through the outbox:
 
 from __future__ import annotations
 
-import hashlib
+import hmac
 from pathlib import Path
 
 from moonshine import mail, mailtext, masking, observers
@@ -128,7 +128,11 @@ def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyo
     lang = req.language
     sides = game.sides()
     assert req.gang is not None
-    key = hashlib.sha256(f"{req.message_id}|{cmd.line}".encode()).hexdigest()[:12]
+    # The relayed copies name nothing of the sender's own message: their Message-IDs come
+    # from a key that only the game's secret links to it, and they are dated when the
+    # judge read it, to the minute, not when the sender sent it.
+    key = hmac.new(game.secret().encode(), f"press|{req.message_id}|{cmd.line}".encode(), "sha256").hexdigest()[:20]
+    dated = (req.processed or req.now).replace(second=0, microsecond=0)
     text = masking.mask_secrets("\n".join(line.rstrip() for line in cmd.body).strip("\n"), req.secrets) + "\n"
     sender_name = mailtext.text(lang, "press.anonymous_sender") if anonymous else f"{sides[req.gang]} ({req.gang})"
     listed = mailtext.text(lang, "press.everyone") if everyone else ", ".join(sides[g] for g in to)
@@ -149,11 +153,11 @@ def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyo
             bcc=bcc,
             subject=subject,
             body=body,
-            msg_id=mail.message_id(cfg, req.turn, "press", req.message_id, str(cmd.line), "all"),
-            date=req.now,
+            msg_id=mail.message_id(cfg, req.turn, "press", key, "all", label=2),
+            date=dated,
             reply_to=referee,
         )
-        out.append(mail.Outgoing(f"press-{key}-all.eml", msg))
+        out.append(mail.Outgoing(f"press-{key[:12]}-all.eml", msg))
     else:
         for g in to:
             addresses = mail.player_addresses(cfg, g)
@@ -165,11 +169,11 @@ def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyo
                 to=addresses,
                 subject=subject,
                 body=body,
-                msg_id=mail.message_id(cfg, req.turn, "press", req.message_id, str(cmd.line), g),
-                date=req.now,
+                msg_id=mail.message_id(cfg, req.turn, "press", key, g, label=2),
+                date=dated,
                 reply_to=referee,
             )
-            out.append(mail.Outgoing(f"press-{key}-{g.lower()}.eml", msg))
+            out.append(mail.Outgoing(f"press-{key[:12]}-{g.lower()}.eml", msg))
     # the game master's copy names the real sender, even of anonymous press
     gm_head = f"Press from {sides[req.gang]} ({req.gang}, {req.sender}) to {', '.join(to) if not everyone else 'all'}"
     gm_body = f"{gm_head}{' (anonymous)' if anonymous else ''}, {req.turn}.\n\n{text}"
@@ -178,11 +182,11 @@ def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyo
         to=gm_addresses(cfg),
         subject=f"{mail.subject_prefix(cfg)} {req.turn}: press from {req.gang} (game master's copy)",
         body=gm_body,
-        msg_id=mail.message_id(cfg, req.turn, "press", req.message_id, str(cmd.line), GM),
-        date=req.now,
+        msg_id=mail.message_id(cfg, req.turn, "press", key, GM, label=2),
+        date=dated,
         reply_to=referee,
     )
-    out.append(mail.Outgoing(f"press-{key}-{GM}.eml", gm))
+    out.append(mail.Outgoing(f"press-{key[:12]}-{GM}.eml", gm))
     mail.write_outbox(game, req.turn, out)
     req.outgoing.extend(out)
     entry = f"# {req.turn} {req.now.isoformat()} from {req.gang}{' (anonymous)' if anonymous else ''} to "

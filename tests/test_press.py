@@ -206,3 +206,25 @@ def test_command_lines_keep_the_message_line_numbers() -> None:
     [cmd] = script.commands
     assert (cmd.line, cmd.last, cmd.body) == (2, 5, ("hi",))
     assert script.lines() == {2, 3, 4, 5}
+
+
+def test_relayed_press_carries_nothing_derived_from_the_senders_message(
+    tmp_path: Path, smtp: tuple[Recorder, int]
+) -> None:
+    from datetime import timedelta
+    from email.utils import parsedate_to_datetime
+
+    t = table(tmp_path, smtp)
+    sent = t.now - timedelta(minutes=17, seconds=23)  # the sender's own Date, to the second
+    t.send(TERRY, message("valley", "press to outfit", "Meet me at the Green Mill.", "end press"), when=sent)
+    [outcome] = t.judge()
+    assert outcome.status == "accepted"
+    theirs = outcome.message_id.strip("<>").split("@")[0]
+    relayed = list(t.inbox_of(AL))
+    assert len(relayed) == 1
+    ours = str(relayed[0]["Message-ID"])
+    # not a run of six characters of the sender's Message-ID; dated when read, to the minute
+    assert not any(theirs[i : i + 6] in ours for i in range(len(theirs) - 5)), (theirs, ours)
+    dated = parsedate_to_datetime(str(relayed[0]["Date"]))
+    assert dated != sent and dated.second == 0
+    assert dated == t.now.replace(second=0, microsecond=0)
