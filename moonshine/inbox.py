@@ -304,6 +304,66 @@ def is_automatic(msg: Message, sender: str) -> bool:
     return local in ("mailer-daemon", "postmaster") or _header(msg, "Precedence").lower() in ("bulk", "junk", "list")
 
 
+_COMMENT_PARENS = re.compile(r"\([^()]*\)")
+
+
+def _results_of(value: str) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:
+    """An ``Authentication-Results:`` value (RFC 8601) as its authserv-id and its
+    results: (method, result, properties such as ``header.from``), comments dropped."""
+    text = " ".join(_COMMENT_PARENS.sub(" ", value).split())
+    head, _, rest = text.partition(";")
+    results = []
+    for resinfo in rest.split(";"):
+        words = resinfo.split()
+        if not words or "=" not in words[0]:
+            continue
+        method, _, result = words[0].partition("=")
+        props = {k.lower(): v.strip('"').lower() for k, _, v in (w.partition("=") for w in words[1:]) if v}
+        results.append((method.split("/")[0].lower(), result.lower(), props))
+    return (head.split()[0].lower() if head.split() else ""), results
+
+
+def _aligned(domain: str, sender_domain: str) -> bool:
+    """Whether a result's domain is the From domain's, or one of them is a subdomain of
+    the other (DMARC's relaxed alignment, without the public suffix list)."""
+    domain = domain.rpartition("@")[2].strip(".")
+    return bool(domain) and (
+        domain == sender_domain or sender_domain.endswith("." + domain) or domain.endswith("." + sender_domain)
+    )
+
+
+def forged_verdict(msg: Message, sender: str, authserv: str | None) -> str | None:
+    """Why the trusted mail server (``inbox.authserv_id``) found the message forged for
+    its ``From:`` domain, as it wrote it (``dmarc=fail``, ``spf=fail``, ``dkim=fail``),
+    or None. Only the topmost ``Authentication-Results:`` of that server is read: one
+    further down with its name came with the message and is the sender's word. DMARC
+    decides when the server checked it; else an SPF failure of the envelope's domain,
+    or a DKIM failure of the From domain with no signature of it that passed."""
+    if authserv is None or "@" not in sender:
+        return None
+    domain = sender.rpartition("@")[2]
+    try:
+        values = [str(v) for k, v in msg.raw_items() if k.lower() == "authentication-results"]
+    except Exception:
+        return None
+    for value in values:
+        server, results = _results_of(value)
+        if server != authserv:
+            continue
+        dmarc = [(res, p) for m, res, p in results if m == "dmarc" and _aligned(p.get("header.from", domain), domain)]
+        if dmarc:
+            return "dmarc=fail" if any(res == "fail" for res, _ in dmarc) else None
+        if any(m == "spf" and res == "fail" and _aligned(p.get("smtp.mailfrom", ""), domain) for m, res, p in results):
+            return "spf=fail"
+        dkim = [(res, p.get("header.d") or p.get("header.i", "")) for m, res, p in results if m == "dkim"]
+        if any(res == "fail" and _aligned(d, domain) for res, d in dkim) and not any(
+            res == "pass" and _aligned(d, domain) for res, d in dkim
+        ):
+            return "dkim=fail"
+        return None
+    return None
+
+
 # -- the order reader, through one adapter -----------------------------------------
 
 
@@ -506,6 +566,7 @@ class _Context:
     history_numbers: dict[str, int] = field(default_factory=dict)  # gang -> last history file's number
     orphans: dict[tuple[str, str], Path] | None = None  # (gang, Message-ID) -> history file of a killed run
     reader: str | None = None  # the language of the player whose message is being answered, if not the game's
+    authserv: str | None = None  # the trusted server's authserv-id (inbox.authserv_id)
     # wrong passwords in this pass, by "gang:KEY" and by "from:ADDRESS" (MAX_WRONG_PASSWORDS)
     wrong: Counter[str] = field(default_factory=Counter)
     held: Counter[str] = field(default_factory=Counter)  # gang -> messages refused unread after too many
@@ -679,6 +740,7 @@ def _process(
         due=mail.deadline(game.config, turn),
         previous_due=_previous_deadline(game, turn),
         limit=mail.max_message_bytes(game.config),
+        authserv=mail.authserv_id(game.config),
         seen=ids,
         log=log,
         chatter=_chatter(game),
@@ -796,6 +858,11 @@ class _Reject(Exception):
         self.refusal = _REFUSAL_OF.get(reason.key, OTHER)
 
 
+class _Forged(Exception):
+    """Mail the trusted server found forged for its From domain: the sender named is not
+    who sent it, so it is logged for the game master and never answered."""
+
+
 class _Unsolicited(Exception):
     """Mail from an address that plays no side, naming no side, with no order, password
     or command in it (spam, mostly): logged for the game master, never answered, so
@@ -830,6 +897,9 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
         return _accept(ctx, r)
     except _Unsolicited:
         return Outcome(IGNORED, origin, r.message_id, r.sender, None, UNSOLICITED)
+    except _Forged as forged:
+        why = f"forged sender: the mail server says {forged} for {r.sender}; not read, not answered"
+        return Outcome(REJECTED, origin, r.message_id, r.sender, None, why, refusal=WRONG_SENDER)
     except _Reject as rej:
         if rej.phrase.key == "reject.too_many_guesses":  # not answered: the pass's warning counts it
             return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, None, rej.about, rej.refusal)
@@ -993,6 +1063,9 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         raise _Reject(phrase("reject.not_player", sender=r.sender), help_text=phrase("help.address"), about=about)
     if r.problem or r.msg is None:
         raise _Reject(r.problem or phrase("reject.not_read"))
+    forged = forged_verdict(r.msg, r.sender, ctx.authserv)
+    if forged is not None:  # not the player's: refused before its password is checked, and not answered
+        raise _Forged(forged)
     where, r.own, first = _pick_text(ctx, r)
     text = r.own.text
     if not text.strip():

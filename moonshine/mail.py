@@ -178,6 +178,13 @@ def max_message_bytes(cfg: GameConfig) -> int:
     return value
 
 
+def authserv_id(cfg: GameConfig) -> str | None:
+    """The authserv-id of the mail server whose ``Authentication-Results:`` the judge
+    trusts (``inbox.authserv_id``), or None: then no such header is read."""
+    value = config_section(cfg, "inbox").get("authserv_id")
+    return str(value).strip().lower() if value else None
+
+
 def player_addresses(cfg: GameConfig, gang: str) -> list[str]:
     player = cfg.players.get(gang)
     return sorted({a.strip() for a in player.email if a.strip()}) if player else []

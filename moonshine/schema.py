@@ -274,6 +274,7 @@ GAME = Rec(
                 optional={
                     "max_message_bytes": Int(),
                     "source": Str(nonempty=True),
+                    "authserv_id": Str(nonempty=True),  # moonshine.inbox.forged_verdict
                     "imap": Null(
                         Rec(
                             optional=dict.fromkeys(

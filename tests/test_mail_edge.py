@@ -3,6 +3,7 @@ leads outside the game directory, and a refused name changes nothing."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -239,3 +240,65 @@ def test_password_guessing_is_throttled_and_the_gang_warned_once(
     later = order_mail(TERRY, VALLEY_ORDERS, date="Wed, 28 Feb 2024 10:30:00 +0000")
     again = run_inbox(game, maildir(tmp_path / "box2", [later]))
     assert "accepted" in again.output and "valley" in again.output
+
+
+# -- forged senders: the receiving server's verdict -------------------------------------
+
+MX = "mx.moonshine.example"
+
+
+@pytest.mark.parametrize(
+    ("headers", "verdict"),
+    [
+        ([f"{MX}; dmarc=fail (p=reject) header.from=valley.example"], "dmarc=fail"),
+        ([f"{MX}; spf=pass smtp.mailfrom=valley.example; dkim=pass header.d=valley.example; dmarc=pass"], None),
+        ([f"{MX}; spf=fail smtp.mailfrom=terry@valley.example"], "spf=fail"),
+        ([f"{MX}; spf=fail smtp.mailfrom=bounce@lists.example"], None),  # another domain's envelope
+        ([f"{MX}; dkim=fail header.d=valley.example"], "dkim=fail"),
+        ([f"{MX}; dkim=fail header.d=valley.example; dkim=pass header.d=valley.example"], None),
+        ([f"{MX}; dkim=fail header.d=mail.valley.example"], "dkim=fail"),  # a subdomain of the From's
+        ([f"{MX} 1; dmarc=fail header.from=valley.example"], "dmarc=fail"),  # with a version
+        ([f"{MX.upper()}; dmarc=fail header.from=valley.example"], "dmarc=fail"),
+        (["other.example; dmarc=fail header.from=valley.example"], None),  # not the trusted server
+        ([f"{MX}; dmarc=pass", f"{MX}; dmarc=fail header.from=valley.example"], None),  # the topmost counts
+        ([f"{MX}; dmarc=fail header.from=valley.example", f"{MX}; dmarc=pass"], "dmarc=fail"),
+        ([f"{MX}; none"], None),
+        (["garbage ;;; = ; dmarc"], None),
+    ],
+)
+def test_the_trusted_servers_verdict_on_the_from_domain(headers: list[str], verdict: str | None) -> None:
+    from email.message import EmailMessage
+
+    from moonshine.inbox import forged_verdict
+
+    msg = EmailMessage()
+    for h in headers:
+        msg["Authentication-Results"] = h
+    msg["From"] = "terry@valley.example"
+    assert forged_verdict(msg, "terry@valley.example", MX) == verdict
+    assert forged_verdict(msg, "terry@valley.example", None) is None  # no authserv_id: nothing read
+
+
+def test_a_forged_sender_is_refused_before_its_password_and_not_answered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, replies, run_inbox
+
+    from moonshine import inbox
+
+    checked: list[str] = []
+    monkeypatch.setattr(inbox, "verify_password", lambda given, stored: checked.append(given) or True)
+    game = make_game(tmp_path, inbox={"authserv_id": MX})
+    forged = order_mail(TERRY, VALLEY_ORDERS)
+    forged["Authentication-Results"] = (
+        f"{MX}; spf=fail smtp.mailfrom=valley.example; dmarc=fail header.from=valley.example"
+    )
+    result = run_inbox(game, maildir(tmp_path / "box", [forged]))
+    assert result.exit_code == 0, result.output
+    assert "forged sender: the mail server says dmarc=fail for terry@valley.example" in result.output
+    assert checked == [] and replies(game) == []
+    assert not (game.orders_dir("spring-1924") / "valley.txt").exists()
+    genuine = order_mail(TERRY, VALLEY_ORDERS, subject="again")
+    genuine["Authentication-Results"] = f"{MX}; dmarc=pass header.from=valley.example"
+    again = run_inbox(game, maildir(tmp_path / "box2", [genuine]))
+    assert re.search(r"^accepted\s+valley", again.output, re.M), again.output
