@@ -1338,19 +1338,19 @@ def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "",
 
 
 def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
-    about = phrase("reply.subject", subject=r.subject) if r.subject else phrase("reply.no_subject")
     when = ctx.say("reply.received_at", received=r.received) if r.received else ""
-    text = "\n\n".join(
-        (
-            ctx.say("reply.rejected", about=about, when=when, turn=_as_turn(ctx.turn)),
-            ctx.say("reply.reason", reason=rej.phrase),
-            ctx.say("reply.unchanged"),
-        )
-    )
+    # a stranger's own words are never sent back (the judge would relay short spam)
+    stranger = not _gangs_of(ctx, r.sender)
+    if stranger:
+        first = ctx.say("reply.stranger_rejected", when=when, turn=_as_turn(ctx.turn))
+    else:
+        about = phrase("reply.subject", subject=r.subject) if r.subject else phrase("reply.no_subject")
+        first = ctx.say("reply.rejected", about=about, when=when, turn=_as_turn(ctx.turn))
+    text = "\n\n".join((first, ctx.say("reply.reason", reason=rej.phrase), ctx.say("reply.unchanged")))
     help_text = rej.help_text.text(ctx.language) if isinstance(rej.help_text, Phrase) else rej.help_text
     if help_text:
         text += f"\n\n{help_text.rstrip()}"
-    notes = _intake_notes(ctx, r)
+    notes = _intake_notes(ctx, r) if not stranger else ""
     if notes:
         text += f"\n\n{notes}"
     return f"{text}\n\n{_deadline_line(ctx, rej.gang)}\n{_signature(ctx.game, ctx.language)}"
@@ -1380,7 +1380,10 @@ def _write_reply(
         prefix=mail.subject_prefix(cfg),
         turn=subject_turn(ctx.language, ctx.turn),
     )
-    subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else plain
+    if not _gangs_of(ctx, r.sender):  # a stranger's subject is not sent back
+        subject = plain
+    else:
+        subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else plain
     cc: list[str] = []
     if accepted and gang is not None:
         cc = [a for a in mail.player_addresses(cfg, gang) if a.lower() != r.sender]

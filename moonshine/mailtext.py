@@ -61,6 +61,7 @@ MESSAGES: Catalogue = {
     "note.line": "line {n} '{text}'",
     # -- replies to refused messages ------------------------------------------------------
     "reply.rejected": "Your message {about}{when} was NOT accepted as orders for {turn}.",
+    "reply.stranger_rejected": "Your message{when} was NOT accepted as orders for {turn}.",
     "reply.subject": '"{subject}"',
     "reply.no_subject": "without a subject",
     "reply.received_at": ", received {received},",

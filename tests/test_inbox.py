@@ -759,7 +759,10 @@ def test_rejections_in_a_french_game_are_answered_in_french(tmp_path: Path, fake
     assert outcome.status == "rejected" and reason in outcome.reason  # the game master's line stays English
     text = french_replies(game)[str(msg["Message-ID"])]
     assert "n'a PAS été accepté comme ordres pour le printemps 1924." in text
-    assert text.startswith("Votre message « orders », reçu le ")
+    if "is not a player's address" in outcome.reason:  # a stranger's subject is not echoed
+        assert text.startswith("Votre message, reçu le ") and "« orders »" not in text
+    else:
+        assert text.startswith("Votre message « orders », reçu le ")
     assert FR_REASONS[case] in text
     assert "\n\nAucun fichier d'ordres n'a été modifié.\n\n" in text
     assert FR_DEADLINE in text

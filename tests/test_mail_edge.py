@@ -302,3 +302,18 @@ def test_a_forged_sender_is_refused_before_its_password_and_not_answered(
     genuine["Authentication-Results"] = f"{MX}; dmarc=pass header.from=valley.example"
     again = run_inbox(game, maildir(tmp_path / "box2", [genuine]))
     assert re.search(r"^accepted\s+valley", again.output, re.M), again.output
+
+
+def test_a_stranger_naming_a_gang_gets_nothing_of_their_own_words_back(tmp_path: Path) -> None:
+    from test_inbox import maildir, make_game, order_mail, replies, run_inbox
+
+    game = make_game(tmp_path)
+    spam = "CHEAP WATCHES at watches.example, 90% off"
+    mail = order_mail("eve@else.example", f"gang: valley\n{spam}\nH LOO - NSS\n", subject=spam)
+    result = run_inbox(game, maildir(tmp_path / "box", [mail]))
+    assert result.exit_code == 0, result.output
+    (reply,) = replies(game)
+    assert str(reply["To"]) == "eve@else.example"
+    whole = reply.as_string()
+    assert "WATCHES" not in whole and "watches.example" not in whole
+    assert "is not a player's address" in reply.get_content()
