@@ -122,6 +122,9 @@ def from_address(cfg: GameConfig) -> str:
     return value
 
 
+LOOPBACK = ("localhost", "127.0.0.1", "::1")  # a server on this machine: nothing crosses a network
+
+
 def smtp_settings(cfg: GameConfig) -> SmtpSettings:
     """The ``smtp:`` section, checked. Raises StateError naming the bad key."""
     raw = config_section(cfg, "smtp")
@@ -148,6 +151,13 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
     user = raw.get("user")
     if user is not None and (not isinstance(user, str) or not user):
         raise StateError(GAME_FILE, "smtp.user", f"expected the login name, found {user!r}")
+    if security == "none" and user is not None and host.strip().lower() not in LOOPBACK:
+        raise StateError(
+            GAME_FILE,
+            "smtp.security",
+            f"none would send the login ({user}) and its password in clear to {host.strip()}: "
+            "use starttls or tls (or no user, for a server that needs no login)",
+        )
     password_env = raw.get("password_env")
     if password_env is not None and (not isinstance(password_env, str) or not password_env):
         raise StateError(

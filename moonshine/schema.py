@@ -215,7 +215,22 @@ def sub_keys(spec: Rec) -> Sequence[str]:
 # the keys of moonshine.schedule.KEYS (a test checks they agree)
 SCHEDULE_KEYS = ("timezone", "deadlines", "every", "min_gap", "grace", "reminders", "overrides", "absence")
 
-_ADDRESSES = Either((Str(), ListOf(Str())), what="an address or a list of addresses")
+
+@dataclass(frozen=True)
+class Address(Spec):
+    """An email address, bare (``ann@example.org``): one ``@`` with something on each
+    side and a dot in the domain, no space, no angle brackets or commas (a display name
+    belongs in ``name``)."""
+
+    what: str = "an email address such as ann@example.org"
+
+    def ok(self, v: Any) -> bool:
+        import re
+
+        return isinstance(v, str) and re.fullmatch(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+", v.strip()) is not None
+
+
+_ADDRESSES = Either((Address(), ListOf(Address())), what="an address or a list of addresses")
 
 GAME = Rec(
     required={"map": Str(nonempty=True)},

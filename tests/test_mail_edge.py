@@ -317,3 +317,33 @@ def test_a_stranger_naming_a_gang_gets_nothing_of_their_own_words_back(tmp_path:
     whole = reply.as_string()
     assert "WATCHES" not in whole and "watches.example" not in whole
     assert "is not a player's address" in reply.get_content()
+
+
+@pytest.mark.parametrize(
+    "address", ["terry", "terry@", "@valley.example", "Terry <terry@valley.example>", "a b@c.example"]
+)
+def test_a_player_address_that_is_no_address_is_refused(tmp_path: Path, address: str) -> None:
+    game = new_game(tmp_path / "g", seed="edge", use_git=False)
+    text = game.config_path.read_text(encoding="utf-8")
+    at = text.index("  valley:\n")
+    email = text.index("    email: []\n", at)
+    game.config_path.write_text(text[:email] + f"    email: {address!r}\n" + text[email + len("    email: []\n") :])
+    result = CliRunner().invoke(main, ["status", "--game", str(game.root)])
+    assert result.exit_code == 1, result.output
+    assert "players.valley.email" in result.output and "an address or a list of addresses" in result.output
+
+
+def test_a_login_in_clear_over_the_network_is_refused() -> None:
+    from moonshine.errors import StateError
+    from moonshine.gamedir import GameConfig
+    from moonshine.mail import smtp_settings
+
+    def settings(**smtp: object) -> object:
+        base = {"host": "mail.example.org", "from": "Referee <ref@example.org>", **smtp}
+        return smtp_settings(GameConfig(title="t", map="chicago-1920s", extra={"smtp": base}))
+
+    with pytest.raises(StateError, match=r"smtp.security.*in clear to mail.example.org: use starttls or tls"):
+        settings(security="none", user="judge")
+    assert settings(security="starttls", user="judge") is not None
+    assert settings(security="none") is not None  # no login, nothing secret
+    assert settings(security="none", user="judge", host="127.0.0.1") is not None  # this machine
