@@ -61,9 +61,9 @@ def player_language(cfg: GameConfig, side: str | None) -> str:
 
 
 def seed_hash(seed: str) -> str:
-    from moonshine.digests import sha256_hex
+    import hashlib
 
-    return sha256_hex(seed.encode("utf-8"))
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def atomic_write_text(path: Path, text: str) -> None:
