@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,6 @@ from moonshine.gitrepo import git_available as git_available
 from moonshine.gitrepo import git_commit as git_commit
 from moonshine.gitrepo import is_git_repo as is_git_repo
 from moonshine.houserules import HouseRules
-from moonshine.records import dataclass, field
 from moonshine.state import GameState
 from moonshine.text import languages
 

@@ -8,10 +8,10 @@ import itertools
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from moonshine.errors import MapError
-from moonshine.records import dataclass
 
 Point = tuple[float, float]  # (longitude, latitude)
 Ring = list[Point]

@@ -31,6 +31,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -52,7 +53,6 @@ from moonshine.gamedir import parse_deadline as parse_deadline
 from moonshine.mailtext import describe_time_left as describe_time_left
 from moonshine.mailtext import fmt_time as fmt_time
 from moonshine.mailtext import subject_turn, text
-from moonshine.records import dataclass, field
 from moonshine.text import Catalogue, keyed
 
 DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"

@@ -17,6 +17,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
@@ -25,7 +26,6 @@ from PIL import Image, ImageDraw, ImageFont
 from moonshine.errors import MoonshineError
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.geometry import Shape, load_geometry
-from moonshine.records import dataclass
 from moonshine.state import GameState, Unit
 from moonshine.text import Catalogue, keyed, languages
 from moonshine.turns import Turn

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,6 @@ from moonshine.picture import (
     scene_png,
     scene_svg,
 )
-from moonshine.records import dataclass, field
 from moonshine.text import Catalogue, fill, fmt, keyed, languages
 
 LAYOUT_FILE = "layout.yaml"
