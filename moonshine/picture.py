@@ -16,7 +16,7 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
@@ -1521,7 +1521,7 @@ def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: Spri
             return None  # the picture's edge cuts the label
         if box[0] > 0 and box[1] > 0 and box[2] < w and box[3] < h:
             mask = canvas.crop(box)
-            return box[0] - left, box[1] - top, mask.width, mask.height, raw_bytes(mask)
+            return box[0] - left, box[1] - top, mask.width, mask.height, mask.tobytes()
         span, rise = 2 * span, 2 * rise  # the canvas was too small
     return None
 
@@ -1583,7 +1583,7 @@ Mark: TypeAlias = tuple[int, int, str]  # first and last index in the base text,
 def _ink(ch: str) -> bytes:
     image = Image.new("L", (32, 32), 0)
     ImageDraw.Draw(image).text((4, 4), ch, font=_font(20.0), fill=255)
-    return raw_bytes(image)
+    return image.tobytes()
 
 
 @functools.cache
@@ -1692,38 +1692,7 @@ def _draw_mark(d: ImageDraw.ImageDraw, points: tuple[Pt, ...], dot: bool, width:
 PNG_COMPRESS_LEVEL = 3
 
 
-def _raw_pieces(image: Image.Image, bufsize: int) -> Iterator[bytes]:
-    """The image's pixels as ``image.tobytes()`` gives them, in pieces of at most
-    ``bufsize`` bytes, by the same raw encoder (``raw_bytes``)."""
-    width, height = image.size
-    image.load()
-    encoder = Image._getencoder(image.mode, "raw", image.mode)
-    try:
-        encoder.setimage(image.im, (0, 0, width, height))
-        while True:
-            _, errcode, data = encoder.encode(bufsize)
-            yield data
-            if errcode:
-                break
-        if errcode < 0:
-            raise PictureError(f"Pillow's raw encoder failed ({errcode})")
-    finally:
-        encoder.cleanup()
-
-
-def raw_bytes(image: Image.Image) -> bytes:
-    """The image's pixels as ``image.tobytes()`` gives them, by the same raw encoder,
-    without the import ``tobytes`` makes only for its buffer size (``PIL.ImageFile``,
-    which imports ``logging``): the picture then loads no file-format machinery at all.
-    Falls back on ``tobytes`` should Pillow's encoder factory be unavailable."""
-    width, height = image.size
-    if not hasattr(Image, "_getencoder") or width == 0 or height == 0:
-        return image.tobytes()
-    # tobytes's buffer: ImageFile.MAXBLOCK, or a row at most 4 bytes a pixel
-    return b"".join(_raw_pieces(image, max(65536, width * 4)))
-
-
-PNG_PIECE = 65536  # bytes of rows compressed at a time
+PNG_ROWS = 65536  # bytes of rows compressed at a time
 
 
 def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -1732,10 +1701,9 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     flat colour, which deflate packs well as it is: the file is smaller than with
     Pillow's adaptive filters (which try five filters on every row, two thirds of its
     encoding time), it is written in a third of the time, and saving loads none of
-    Pillow's file-format plugins. The rows go to zlib some 64 KB at a time (the same
-    stream as all at once), so that the picture's pixels are never copied whole:
-    two copies of a 5 MB picture are memory a new process must first map, slower than
-    the copying. Deterministic: same pixels, same bytes."""
+    Pillow's file-format plugins. The pixels are Pillow's public ``tobytes()``; the
+    rows go to zlib some 64 KB at a time (the same stream as all at once).
+    Deterministic: same pixels, same bytes."""
     import struct
     import zlib
 
@@ -1745,20 +1713,11 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     stride = width * 3
     packer = zlib.compressobj(level)
     packed: list[bytes] = []
-    if hasattr(Image, "_getencoder") and width and height:
-        pieces: Iterable[bytes] = _raw_pieces(image, max(1, PNG_PIECE // stride) * stride)
-    else:
-        pieces = [image.tobytes()]
-    pending = b""
-    for piece in pieces:
-        pending = pending + piece if pending else piece
-        whole = len(pending) // stride
-        if whole:
-            rows = memoryview(pending)
-            packed.append(
-                packer.compress(b"".join([b"\x00" + rows[y * stride : (y + 1) * stride] for y in range(whole)]))
-            )
-            pending = pending[whole * stride :]
+    pixels = memoryview(image.tobytes())
+    step = max(1, PNG_ROWS // stride) if stride else height
+    for first in range(0, height, step):
+        rows = range(first, min(first + step, height))
+        packed.append(packer.compress(b"".join([b"\x00" + pixels[y * stride : (y + 1) * stride] for y in rows])))
     packed.append(packer.flush())
 
     def chunk(kind: bytes, data: bytes) -> bytes:

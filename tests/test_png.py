@@ -142,14 +142,3 @@ def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypa
         monkeypatch.setattr(picture, "_glyphs", None)
         picture._shape_text.cache_clear()
         assert [_drawn(scene).tobytes() for scene in scenes] == expected
-
-
-@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
-@pytest.mark.parametrize("size", [(1, 1), (3, 2), (257, 5), (20000, 2), (0, 3)])
-def test_raw_bytes_are_tobytes(mode: str, size: tuple[int, int]) -> None:
-    """The pixels read without ``tobytes`` (which imports PIL.ImageFile) are its bytes,
-    rows wider than its 64 KiB buffer included."""
-    from moonshine.picture import raw_bytes
-
-    image = Image.effect_noise(size, 64).convert(mode) if size[0] else Image.new(mode, size)
-    assert raw_bytes(image) == image.tobytes()
