@@ -11,12 +11,12 @@ command language can take it as one of its commands. Absences are kept in
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from moonshine.errors import StateError
 from moonshine.gamedir import Game, atomic_write_text
-from moonshine.records import dataclass
 
 FILE = "absences.yaml"
 MAX_DAYS = 60  # the longest absence a player may declare at once

@@ -20,14 +20,16 @@ No I/O here.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import operator
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
 from moonshine import outcome as oc
-from moonshine import records, routes
+from moonshine import routes
 from moonshine import rules as moonshine_rules
 from moonshine.geo import District, GameMap, UnitKind
 from moonshine.orders import (
@@ -42,7 +44,6 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.records import dataclass
 from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
 from moonshine.rules import MOONSHINE
 from moonshine.state import GameState, Unit
@@ -136,7 +137,7 @@ class Outcome:
     dislodged: dict[UnitRef, Dislodgement]
     assaults: list[AssaultResult]
     units: list[Unit]  # positions after movement and retreats, in map order
-    ignored: dict[UnitRef, str] = records.field(default_factory=dict)  # orders for no unit on the board
+    ignored: dict[UnitRef, str] = dataclasses.field(default_factory=dict)  # orders for no unit on the board
 
     def moved_to(self, unit: UnitRef) -> str | None:
         """Where the unit moved, or None if it did not move."""
@@ -603,7 +604,7 @@ class _Report:
     def support_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         if core.void[i]:  # matching no order; the unit may be dislodged all the same
-            return False, ResultCode.VOID, records.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
+            return False, ResultCode.VOID, dataclasses.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         if core.backup.get(i) is Backup.PARADOX:
             return False, ResultCode.PARADOX, oc.Paradox("support")
         if core.succeeded(i):
@@ -638,7 +639,7 @@ class _Report:
     def transport_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         if core.void[i]:
-            return False, ResultCode.VOID, records.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
+            return False, ResultCode.VOID, dataclasses.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         by = self.by_dislodged(i)
         if core.backup.get(i) is Backup.SZYKMAN:
             return False, ResultCode.PARADOX, oc.Paradox("carrier", "szykman", by)

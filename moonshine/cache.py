@@ -41,9 +41,9 @@ def cache_dir() -> Path | None:
 
 
 def content_key(kind: str, data: bytes) -> str:
-    from moonshine.digests import sha256_hex
+    import hashlib
 
-    return f"{kind}-{sha256_hex(data)}"
+    return f"{kind}-{hashlib.sha256(data).hexdigest()}"
 
 
 def load_value(kind: str, data: bytes) -> Any | None:

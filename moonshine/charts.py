@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from moonshine.colours import mix
 from moonshine.picture import TEXT, Circle, Item, Label, Line, Paint, Scene, scene_png, scene_svg
-from moonshine.records import dataclass
 
 WIDTH, HEIGHT = 640.0, 360.0
 GRID = "#d9d4c7"

@@ -1,8 +1,7 @@
 """What ``moonshine check`` does, without the command line: read an orders file and
-give the acknowledgement a player would get. Shared by the ``check`` command
-(``moonshine.commands.check``) and the console script's fast path for it
-(``moonshine.start``), which never loads click; imports stay inside the function
-so that a check loads only what it uses."""
+give the acknowledgement a player would get (the ``check`` command,
+``moonshine.commands.check``); imports stay inside the function so that a check
+loads only what it uses."""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""The ``moonshine`` command. Commands are thin: load, call the library, report.
-Each lives in ``moonshine/commands/`` and is imported only when it runs, so that a
-player-facing command like ``check`` starts fast."""
+"""The ``moonshine`` command (the console script). Commands are thin: load, call the
+library, report. Each lives in ``moonshine/commands/`` and is imported only when it
+runs (click's lazy-loading pattern for subcommands: a ``Group`` whose
+``get_command`` imports the module), so that a player-facing command like
+``check`` starts fast; the listing of ``--help`` reads the one-line helps kept
+here and imports none of them."""
 
 from __future__ import annotations
 
@@ -47,7 +50,7 @@ def _tune_collector() -> None:
 
 
 class LazyGroup(click.Group):
-    """A group whose commands are imported on first use."""
+    """A group whose commands are imported on first use (``COMMANDS``)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(COMMANDS))

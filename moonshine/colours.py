@@ -14,8 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-
-from moonshine.records import dataclass
+from dataclasses import dataclass
 
 # Machado et al. 2009, severity 1.0: linear RGB -> linear RGB as seen.
 VISION: Mapping[str, tuple[tuple[float, float, float], ...]] = {

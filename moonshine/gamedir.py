@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,6 @@ from moonshine.gitrepo import git_available as git_available
 from moonshine.gitrepo import git_commit as git_commit
 from moonshine.gitrepo import is_git_repo as is_git_repo
 from moonshine.houserules import HouseRules
-from moonshine.records import dataclass, field
 from moonshine.state import GameState
 from moonshine.text import languages
 
@@ -62,9 +62,9 @@ def player_language(cfg: GameConfig, side: str | None) -> str:
 
 
 def seed_hash(seed: str) -> str:
-    from moonshine.digests import sha256_hex
+    import hashlib
 
-    return sha256_hex(seed.encode("utf-8"))
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -17,12 +17,12 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
 from moonshine.errors import GameError
-from moonshine.records import dataclass
 
 LOCK_FILE = ".moonshine.lock"
 POLL_SECONDS = 0.05

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from moonshine import money
 from moonshine.errors import MapError
 from moonshine.money import Money
-from moonshine.records import dataclass
 
 if TYPE_CHECKING:
     import networkx as nx

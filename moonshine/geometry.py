@@ -5,13 +5,12 @@ neighbours; a corner-only contact does not)."""
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from moonshine.errors import MapError
-from moonshine.records import dataclass
 
 Point = tuple[float, float]  # (longitude, latitude)
 Ring = list[Point]
@@ -29,6 +28,8 @@ class Shape:
 
 
 def load_geometry(path: Path) -> dict[str, Shape]:
+    import json  # here: a picture whose layout is in the cache reads no GeoJSON
+
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -16,12 +16,12 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from moonshine import money
 from moonshine.errors import StateError
 from moonshine.money import Money
-from moonshine.records import dataclass
 from moonshine.scoring import VICTORY_VP
 from moonshine.text import Amount, Message, say
 

@@ -1,15 +1,24 @@
 """Waiting for mail between two passes of ``moonshine run --watch``: IMAP IDLE
 (RFC 2177) when the first game whose mailbox is on IMAP has a server that
-offers it (the server says when mail arrives), else the caller sleeps."""
+offers it (the server says when mail arrives), else the caller sleeps.
+
+The standard library's ``imaplib`` has no IDLE command before Python 3.14, so the
+command is spoken here through its public API for commands it does not know
+(``send``, ``readline`` and ``socket``), with a tag of this module's own: the
+client chooses the tags (RFC 3501, 2.2.1), and one that cannot look like
+``imaplib``'s (four capitals and a number) never answers one of its commands."""
 
 from __future__ import annotations
 
 import imaplib
+import itertools
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from moonshine.errors import MoonshineError
+
+_TAGS = (f"moonshine-idle-{n}" for n in itertools.count(1))
 
 
 def wait_for_mail(games: Sequence[Path], seconds: float) -> bool:
@@ -49,7 +58,7 @@ def offers_idle(conn: imaplib.IMAP4) -> bool:
 def idle(conn: imaplib.IMAP4, seconds: float) -> bool:
     """IDLE on the selected folder until the server reports a new message or
     ``seconds`` pass; then DONE. True when the wait went as planned."""
-    tag = conn._new_tag().decode("ascii")
+    tag = next(_TAGS)
     conn.send(f"{tag} IDLE\r\n".encode("ascii"))
     first = conn.readline()
     if not first.startswith(b"+"):
@@ -76,6 +85,6 @@ def idle(conn: imaplib.IMAP4, seconds: float) -> bool:
                 line = conn.readline()
             except (TimeoutError, OSError):
                 break
-            if not line or line.startswith(tag.encode("ascii")):
+            if not line or line.startswith(f"{tag} ".encode("ascii")):
                 break
     return True

@@ -32,13 +32,13 @@ import re
 import socket
 import ssl
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from moonshine.errors import GameError
-from moonshine.records import dataclass
 
 DONE_FOLDER = "Judged"
 PASSWORD_VARIABLE = "MOONSHINE_IMAP_PASSWORD"

@@ -44,6 +44,7 @@ import mailbox
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage, Message
@@ -63,7 +64,6 @@ from moonshine.gamelock import game_lock
 from moonshine.mailtext import Phrase, phrase, subject_turn
 from moonshine.parser import printable
 from moonshine.passwords import verify_password
-from moonshine.records import dataclass, field
 from moonshine.turns import Turn
 
 LOG_FILE = "inbox.yaml"

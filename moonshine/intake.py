@@ -28,13 +28,13 @@ No reply-parsing library is used: see the README ("Libraries, and why")."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from email.message import Message
 from html.parser import HTMLParser
 
 from moonshine.chatter import ChatterTest as ChatterTest
 from moonshine.chatter import chatter_test as chatter_test
 from moonshine.orderfile import decode_lenient
-from moonshine.records import dataclass
 
 # -- what was left out, as values --------------------------------------------------------
 

@@ -37,13 +37,13 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from moonshine.errors import GameError, StateError
 from moonshine.gamelock import game_lock
-from moonshine.records import dataclass, field
 
 JOURNAL_DIR = ".moonshine-journal"
 JOURNAL_FILE = "journal.yaml"

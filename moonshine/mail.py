@@ -31,6 +31,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -38,7 +39,7 @@ from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses, parseaddr
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moonshine import observers, resultsjson
 from moonshine import state as state_mod
@@ -52,8 +53,10 @@ from moonshine.gamedir import parse_deadline as parse_deadline
 from moonshine.mailtext import describe_time_left as describe_time_left
 from moonshine.mailtext import fmt_time as fmt_time
 from moonshine.mailtext import subject_turn, text
-from moonshine.records import dataclass, field
 from moonshine.text import Catalogue, keyed
+
+if TYPE_CHECKING:
+    import aiosmtplib
 
 DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
 SECURITIES = ("starttls", "tls", "none")
@@ -614,60 +617,101 @@ class _Delivery:
     unknown: dict[str, str] = field(default_factory=dict)  # the server may have the message: never sent again
 
 
-async def _send_data(
-    client: Any, payload: bytes, accepted: list[str], before_data: Callable[[list[str]], None], sent_flag: list[bool]
-) -> None:
-    """DATA and the message, calling ``before_data`` just before the message's
-    bytes are handed to the connection (after the server's 354)."""
-    protocol = client.protocol
-    assert protocol is not None
-    real_write = protocol.write
+class _Link:
+    """One SMTP connection for a whole batch of messages: opened when the first message
+    needs it, kept for the next, opened again after a failure broke it."""
 
-    def write(data: bytes) -> None:
-        if data != b"DATA\r\n" and not sent_flag:
-            before_data(accepted)
-            sent_flag.append(True)
-        real_write(data)
+    def __init__(self, settings: SmtpSettings, password: str | None) -> None:
+        self.settings = settings
+        self.password = password
+        self.client: aiosmtplib.SMTP | None = None
 
-    protocol.write = write
-    await client.data(payload)
+    async def ready(self) -> tuple[aiosmtplib.SMTP, bool]:
+        """The connection, and whether it was open already (used for an earlier message)."""
+        if self.client is not None and self.client.is_connected:
+            return self.client, True
+        import aiosmtplib
+
+        s = self.settings
+        client = aiosmtplib.SMTP(
+            hostname=s.host,
+            port=s.port,
+            username=s.user,
+            password=self.password,
+            use_tls=s.security == "tls",
+            start_tls=s.security == "starttls",
+            timeout=s.timeout,
+        )
+        self.client = client
+        await client.connect()
+        return client, False
+
+    def drop(self) -> None:
+        """Forget a connection a failure broke (the next message opens another)."""
+        if self.client is not None and self.client.is_connected:
+            self.client.close()
+        self.client = None
+
+    async def reset(self) -> None:
+        """End a transaction the server refused, so that the next message starts afresh."""
+        import aiosmtplib
+
+        if self.client is None or not self.client.is_connected:
+            return
+        try:
+            await self.client.rset()
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            self.drop()
+
+    async def close(self) -> None:
+        import aiosmtplib
+
+        if self.client is not None and self.client.is_connected:
+            try:
+                await self.client.quit()
+            except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                self.client.close()
+        self.client = None
 
 
 async def _deliver(
     msg: EmailMessage,
     rcpts: list[str],
-    settings: SmtpSettings,
-    password: str | None,
+    link: _Link,
     before_data: Callable[[list[str]], None],
 ) -> _Delivery:
-    """Deliver ``msg`` to ``rcpts``, at most once each: a failure before the
-    message's data was sent is retried (``smtp.attempts``); after the data was
-    sent, only the server's reply tells whether it has the message, and without
-    one the outcome is unknown: recorded as such, never retried here.
-    ``before_data`` is called with the recipients just before the data goes out,
-    so that a killed run leaves them recorded as of unknown outcome."""
+    """Deliver ``msg`` to ``rcpts`` over ``link``, at most once each: a failure before
+    the message's data may have gone out is retried (``smtp.attempts``); once it may
+    have, only the server's reply tells whether it has the message, and without one
+    the outcome is unknown: recorded as such, never retried here.
+
+    ``before_data`` is called with the accepted recipients just before the ``DATA``
+    command, and that is what "sending" means in ``sent.yaml``: aiosmtplib's
+    ``SMTP.data`` sends the command and, after the server's 354, the message, and
+    nothing public tells the caller when the second part starts. So from the moment
+    the recipients are accepted until the server's last reply, a run killed or a
+    connection lost leaves them of unknown outcome, even when the server never got
+    the data (a drop between ``DATA`` and its 354): a message is never delivered
+    twice without that being recorded, at the price of sometimes naming as unknown
+    one the server never had (``--resend-unknown`` sends it). A reply refusing the
+    command or the data is an answer: the server does not have the message."""
     import aiosmtplib
     from aiosmtplib.email import flatten_message
 
+    settings = link.settings
     payload = flatten_message(msg, utf8=False, cte_type="8bit")
     out = _Delivery()
     pending = list(rcpts)
     state = _Attempt()
-    for attempt in range(1, settings.attempts + 1):
+    attempt = 1
+    fresh_tried = False
+    while True:
         state.retry = []
-        client = aiosmtplib.SMTP(
-            hostname=settings.host,
-            port=settings.port,
-            username=settings.user,
-            password=password,
-            use_tls=settings.security == "tls",
-            start_tls=settings.security == "starttls",
-            timeout=settings.timeout,
-        )
         accepted: list[str] = []
-        sent_flag: list[bool] = []  # not empty once the data started to go out
+        data_may_be_out = False
+        reused = False
         try:
-            await client.connect()
+            client, reused = await link.ready()
             await client.mail(settings.sender_address)
             for r in pending:
                 try:
@@ -676,8 +720,12 @@ async def _deliver(
                 except aiosmtplib.SMTPRecipientRefused as exc:
                     state.refused(r, exc.code, exc.message)
             if accepted:
-                await _send_data(client, payload, accepted, before_data, sent_flag)
+                before_data(accepted)
+                data_may_be_out = True
+                await client.data(payload)
                 out.delivered += accepted
+            else:
+                await link.reset()
         except aiosmtplib.SMTPAuthenticationError as exc:
             raise _Fatal(f"the server refused the login as {settings.user}: {exc.code} {exc.message}") from None
         except aiosmtplib.SMTPNotSupported as exc:
@@ -688,9 +736,16 @@ async def _deliver(
             for r in pending:
                 if r not in accepted and r not in state.retry and r not in state.failed:
                     state.retry.append(r)
+            await link.reset()
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            link.drop()
+            if reused and not data_may_be_out and not fresh_tried:
+                # a connection kept from the previous message that the server has
+                # meanwhile closed: a new one at once, without spending an attempt
+                fresh_tried = True
+                continue
             why = f"{exc or type(exc).__name__}"
-            if sent_flag:
+            if data_may_be_out:
                 for r in accepted:
                     out.unknown[r] = (
                         f"the connection to {settings.host}:{settings.port} ended after the message was sent ({why})"
@@ -699,21 +754,29 @@ async def _deliver(
             else:
                 state.retry = [r for r in pending if r not in state.failed]
             state.last.update(dict.fromkeys(state.retry, f"cannot reach {settings.host}:{settings.port}: {why}"))
-        finally:
-            if client.is_connected:
-                try:
-                    await client.quit()
-                except (aiosmtplib.SMTPException, OSError, TimeoutError):
-                    client.close()
         pending = state.retry
-        if not pending:
+        if not pending or attempt >= settings.attempts:
             break
-        if attempt < settings.attempts:
-            await asyncio.sleep(settings.retry_delay * 2 ** (attempt - 1))
+        await asyncio.sleep(settings.retry_delay * 2 ** (attempt - 1))
+        attempt += 1
     out.failed = dict(state.failed)
     for r in pending:
         out.failed[r] = f"{state.last.get(r, 'not delivered')} (gave up after {settings.attempts} attempts)"
     return out
+
+
+def deliver_now(msg: EmailMessage, rcpts: list[str], settings: SmtpSettings, password: str | None) -> _Delivery:
+    """Deliver one message that is kept in no outbox (a password mailed to a new
+    player) on a connection of its own."""
+
+    async def once() -> _Delivery:
+        link = _Link(settings, password)
+        try:
+            return await _deliver(msg, rcpts, link, lambda _: None)
+        finally:
+            await link.close()
+
+    return asyncio.run(once())
 
 
 @dataclass(frozen=True)
@@ -763,6 +826,21 @@ async def _send_all(
     progress: Callable[[SendResult], None] | None,
     resend_unknown: bool = False,
 ) -> list[SendResult]:
+    link = _Link(settings, password)  # one connection for the whole batch
+    try:
+        return await _send_each(game, turn, names, link, progress, resend_unknown)
+    finally:
+        await link.close()
+
+
+async def _send_each(
+    game: Game,
+    turn: str,
+    names: Sequence[str],
+    link: _Link,
+    progress: Callable[[SendResult], None] | None,
+    resend_unknown: bool,
+) -> list[SendResult]:
     results = []
     for name in names:
         path = outbox_dir(game, turn) / name
@@ -782,7 +860,7 @@ async def _send_all(
             del msg["Bcc"]
 
             try:
-                done = await _deliver(msg, todo, settings, password, _Intent(game, turn, msg_id, name))
+                done = await _deliver(msg, todo, link, _Intent(game, turn, msg_id, name))
             except _Fatal as exc:
                 raise GameError(f"{name}: not sent: {exc}") from None
             result.delivered, result.failed, result.unknown = done.delivered, done.failed, done.unknown

@@ -35,11 +35,11 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from moonshine.mailtext import Phrase
-from moonshine.records import dataclass, field
 
 PRESS, BROADCAST, DRAW, CONCEDE, VOTE = "press", "broadcast", "draw", "concede", "vote"
 STATUS, HISTORY, HELP, PREDICT, OBSERVE, UNKNOWN = "status", "history", "help", "predict", "observe", "unknown"

@@ -10,11 +10,11 @@ English: it is rendered from the same catalogue with ``language="en"``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from moonshine import absencetext, playertext
 from moonshine.i18n import check_language, the_turn, turn_label
-from moonshine.records import dataclass
 from moonshine.text import Catalogue, fill, keyed
 from moonshine.text import number as number
 from moonshine.turns import Turn

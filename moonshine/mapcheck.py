@@ -3,13 +3,14 @@ the gangs' starting balance side by side (R1 to R3)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx
 
 from moonshine import scoring
 from moonshine.geo import WAREHOUSE_CAPACITY, Feature, GameMap, UnitKind
 from moonshine.geometry import contacts, load_geometry
 from moonshine.money import Money
-from moonshine.records import dataclass
 from moonshine.state import initial_state
 
 # The published rules' home districts, gang by gang (R3).

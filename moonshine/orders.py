@@ -6,12 +6,12 @@ these same objects."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from moonshine import money
 from moonshine.geo import UnitKind
 from moonshine.money import Money
-from moonshine.records import dataclass
 
 
 @dataclass(frozen=True, order=True)

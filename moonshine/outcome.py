@@ -12,13 +12,13 @@ first explanation in a language other than English.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import typing
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from moonshine import records
-from moonshine.records import dataclass
 from moonshine.text import Message, message_data, message_from_data
 
 
@@ -49,10 +49,10 @@ class Force:
     supports: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
 class Result:
     """The base of every outcome. ``kind`` names it in a results file."""
 
-    __slots__ = ()
     kind: ClassVar[str] = ""
 
 
@@ -652,9 +652,9 @@ def to_data(outcome: Result) -> dict[str, Any]:
     """The outcome as plain data: its kind and its fields that differ from their
     defaults."""
     out: dict[str, Any] = {"kind": outcome.kind}
-    for f in records.fields(outcome):
+    for f in dataclasses.fields(outcome):
         v = getattr(outcome, f.name)
-        if f.default is not records.MISSING and v == f.default:
+        if f.default is not dataclasses.MISSING and v == f.default:
             continue
         out[f.name] = _value_to_data(v)
     return out
@@ -703,7 +703,7 @@ def from_data(data: Mapping[str, Any]) -> Result:
     if cls is None:
         raise ValueError(f"unknown outcome {data.get('kind')!r} (expected one of {', '.join(sorted(KINDS))})")
     hints = _hints(cls)
-    fields = {f.name for f in records.fields(cls)}
+    fields = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - fields - {"kind"})
     if unknown:
         raise ValueError(f"{cls.kind}: unknown field {unknown[0]!r}")

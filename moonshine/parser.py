@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from moonshine.geo import GameMap, UnitKind
@@ -35,7 +36,6 @@ from moonshine.orders import (
     Transport,
     UnitRef,
 )
-from moonshine.records import dataclass
 from moonshine.text import Choices, Message, fmt, say
 from moonshine.turns import Turn
 

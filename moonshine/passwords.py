@@ -11,10 +11,10 @@ import hmac
 import re
 import secrets
 import unicodedata
+from dataclasses import replace
 
 from moonshine.errors import GameError, MoonshineError
 from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, save_config
-from moonshine.records import replace
 
 SCHEME = "scrypt"
 N, R, P = 2**14, 8, 1

@@ -16,7 +16,8 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
@@ -25,7 +26,6 @@ from PIL import Image, ImageDraw, ImageFont
 from moonshine.errors import MoonshineError
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.geometry import Shape, load_geometry
-from moonshine.records import dataclass
 from moonshine.state import GameState, Unit
 from moonshine.text import Catalogue, keyed, languages
 from moonshine.turns import Turn
@@ -220,6 +220,22 @@ class Scene:
     height: float
     title: str
     items: tuple[Item, ...]
+    # the label cache the PNG writer keeps this picture's labels in: one per map, named
+    # by the map's content (``labels_name``); "" for pictures of no map (the charts)
+    labels: str = ""
+
+
+def labels_name(*content: str | bytes) -> str:
+    """The name of the label cache of the pictures of a map, from what makes the map
+    (its geometry, its codes...): each map gets its own, so that one map's labels never
+    weigh on another's pictures."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for part in content:
+        data = part.encode() if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()[:32]
 
 
 # -- geometry helpers -------------------------------------------------------------------
@@ -1096,7 +1112,17 @@ def build_scene(
                 (Label((MARGIN, height - 8.0), credit + ".", 11.0, "#6b6b6b", anchor="start"),),
             )
         )
-    return Scene(width, height, text, tuple(items))
+    return Scene(width, height, text, tuple(items), _map_labels(gmap.geometry, tuple(gmap.districts)))
+
+
+@functools.lru_cache(maxsize=8)
+def _map_labels(geometry: Path, codes: tuple[str, ...]) -> str:
+    """The label cache of a map's pictures, named by its geometry's bytes and its codes."""
+    try:
+        shapes = geometry.read_bytes()
+    except OSError:
+        shapes = str(geometry).encode()
+    return labels_name(shapes, "\n".join(codes))
 
 
 # -- SVG --------------------------------------------------------------------------------------
@@ -1340,6 +1366,7 @@ class _Painter:
 
     def __init__(self, scene: Scene, k: float) -> None:
         self.k = k
+        self.labels = scene.labels
         size = (max(1, round(scene.width * k)), max(1, round(scene.height * k)))
         self.image = Image.new("RGB", size, BACKGROUND)  # opaque: no alpha to carry or drop
         self.origin = (0, 0)
@@ -1440,10 +1467,10 @@ class _Painter:
         mark_w = size * (0.11 if item.bold else 0.085)
         if item.halo:
             halo = max(1, round(item.halo * self.k))
-            _draw_text(d, image, at, base, size, anchor, halo, HALO)
+            _draw_text(d, image, at, base, size, anchor, halo, HALO, self.labels)
             for points, dot in placed:
                 _draw_mark(d, points, dot, mark_w + 2 * halo, HALO)
-        _draw_text(d, image, at, base, size, anchor, bold, item.colour)
+        _draw_text(d, image, at, base, size, anchor, bold, item.colour, self.labels)
         for points, dot in placed:
             _draw_mark(d, points, dot, mark_w, item.colour)
 
@@ -1453,16 +1480,19 @@ class _Painter:
 # halos): most of a picture's drawing time, for labels that are the same from one
 # picture to the next (district codes, unit letters, the legend's words). A label is
 # drawn once as a greyscale mask, a sprite, kept for the process and in the cache
-# directory (moonshine.cache), and laid on the picture in its colour. The mask is the
+# directory (moonshine.cache; one file per map, ``Scene.labels``, so that a map's
+# many labels never make another map's pictures read them), and laid on the picture
+# in its colour. The mask is the
 # one Pillow draws (the same text, font size, stroke, anchor and fraction of a pixel
 # where it starts), and laying it in a colour is what Pillow's text drawing does with
 # it: the same pixels. A label near the picture's top or left edge is drawn directly.
 
 SpriteKey: TypeAlias = tuple[str, float, int, str, float, float]  # text, size, stroke, anchor, x and y fractions
 Sprite: TypeAlias = tuple[int, int, int, int, bytes]  # offset from the label's pixel, width, height, mask
-MAX_SPRITES = 5000  # kept in the cache: beyond, only those of the last process
-_sprites: dict[SpriteKey, Sprite] | None = None
-_sprites_used: set[SpriteKey] = set()
+MAX_SPRITES = 5000  # kept in the cache for one map: beyond, only those of the last process
+_sprites: dict[str, dict[SpriteKey, Sprite]] = {}  # label cache name (Scene.labels) -> its sprites
+_sprites_used: dict[str, set[SpriteKey]] = {}
+_sprites_new: set[str] = set()  # the label caches this process drew new sprites into
 _sprites_made = 0
 
 
@@ -1475,14 +1505,15 @@ def _sprite_cache_key() -> bytes:
     return f"labels {pillow} {freetype} python {sys.version_info[:2]} {SUPERSAMPLE}".encode()
 
 
-def _sprite_store() -> dict[SpriteKey, Sprite]:
-    global _sprites
-    if _sprites is None:
+def _sprite_store(name: str) -> dict[SpriteKey, Sprite]:
+    """The sprites of the label cache ``name``, read from the cache directory at first use."""
+    store = _sprites.get(name)
+    if store is None:
         from moonshine import cache
 
-        found = cache.load_value("labels", _sprite_cache_key())
-        _sprites = found if isinstance(found, dict) else {}
-    return _sprites
+        found = cache.load_value("labels", _sprite_cache_key() + b" " + name.encode())
+        store = _sprites[name] = found if isinstance(found, dict) else {}
+    return store
 
 
 def save_sprites() -> None:
@@ -1494,10 +1525,12 @@ def save_sprites() -> None:
     if _glyphs_made and _glyphs is not None:
         cache.store_value("glyphs", _sprite_cache_key(), _glyphs)
         _glyphs_made = 0
-    if _sprites_made and _sprites is not None:
-        kept = _sprites if len(_sprites) <= MAX_SPRITES else {k: _sprites[k] for k in _sprites_used}
-        cache.store_value("labels", _sprite_cache_key(), kept)
-        _sprites_made = 0
+    for name in sorted(_sprites_new & set(_sprites)):
+        store, used = _sprites[name], _sprites_used.get(name, set())
+        kept = store if len(store) <= MAX_SPRITES else {k: store[k] for k in used}
+        cache.store_value("labels", _sprite_cache_key() + b" " + name.encode(), kept)
+    _sprites_new.clear()
+    _sprites_made = 0
 
 
 def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: SpriteKey, x: int, y: int) -> Sprite | None:
@@ -1521,7 +1554,7 @@ def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: Spri
             return None  # the picture's edge cuts the label
         if box[0] > 0 and box[1] > 0 and box[2] < w and box[3] < h:
             mask = canvas.crop(box)
-            return box[0] - left, box[1] - top, mask.width, mask.height, raw_bytes(mask)
+            return box[0] - left, box[1] - top, mask.width, mask.height, mask.tobytes()
         span, rise = 2 * span, 2 * rise  # the canvas was too small
     return None
 
@@ -1535,8 +1568,10 @@ def _draw_text(
     anchor: str,
     stroke: int,
     colour: str,
+    labels: str,
 ) -> None:
-    """``d.text`` with ``stroke_fill`` the same as ``fill``, by way of the label's sprite."""
+    """``d.text`` with ``stroke_fill`` the same as ``fill``, by way of the label's sprite
+    (kept in the label cache ``labels``, ``Scene.labels``)."""
     global _sprites_made
     font = _font(size)
     x, y = at
@@ -1544,7 +1579,7 @@ def _draw_text(
         d.text(at, text, fill=colour, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=colour)
         return
     key: SpriteKey = (text, size, stroke, anchor, math.modf(x)[0], math.modf(y)[0])
-    store = _sprite_store()
+    store = _sprite_store(labels)
     sprite = store.get(key)
     if sprite is None:
         sprite = _render_sprite(font, key, int(x), int(y))
@@ -1553,7 +1588,8 @@ def _draw_text(
             return
         store[key] = sprite
         _sprites_made += 1
-    _sprites_used.add(key)
+        _sprites_new.add(labels)
+    _sprites_used.setdefault(labels, set()).add(key)
     dx, dy, w, h, mask = sprite
     if w and h:
         image.paste(colour, (int(x) + dx, int(y) + dy), Image.frombytes("L", (w, h), mask))
@@ -1583,7 +1619,7 @@ Mark: TypeAlias = tuple[int, int, str]  # first and last index in the base text,
 def _ink(ch: str) -> bytes:
     image = Image.new("L", (32, 32), 0)
     ImageDraw.Draw(image).text((4, 4), ch, font=_font(20.0), fill=255)
-    return raw_bytes(image)
+    return image.tobytes()
 
 
 @functools.cache
@@ -1692,38 +1728,7 @@ def _draw_mark(d: ImageDraw.ImageDraw, points: tuple[Pt, ...], dot: bool, width:
 PNG_COMPRESS_LEVEL = 3
 
 
-def _raw_pieces(image: Image.Image, bufsize: int) -> Iterator[bytes]:
-    """The image's pixels as ``image.tobytes()`` gives them, in pieces of at most
-    ``bufsize`` bytes, by the same raw encoder (``raw_bytes``)."""
-    width, height = image.size
-    image.load()
-    encoder = Image._getencoder(image.mode, "raw", image.mode)
-    try:
-        encoder.setimage(image.im, (0, 0, width, height))
-        while True:
-            _, errcode, data = encoder.encode(bufsize)
-            yield data
-            if errcode:
-                break
-        if errcode < 0:
-            raise PictureError(f"Pillow's raw encoder failed ({errcode})")
-    finally:
-        encoder.cleanup()
-
-
-def raw_bytes(image: Image.Image) -> bytes:
-    """The image's pixels as ``image.tobytes()`` gives them, by the same raw encoder,
-    without the import ``tobytes`` makes only for its buffer size (``PIL.ImageFile``,
-    which imports ``logging``): the picture then loads no file-format machinery at all.
-    Falls back on ``tobytes`` should Pillow's encoder factory be unavailable."""
-    width, height = image.size
-    if not hasattr(Image, "_getencoder") or width == 0 or height == 0:
-        return image.tobytes()
-    # tobytes's buffer: ImageFile.MAXBLOCK, or a row at most 4 bytes a pixel
-    return b"".join(_raw_pieces(image, max(65536, width * 4)))
-
-
-PNG_PIECE = 65536  # bytes of rows compressed at a time
+PNG_ROWS = 65536  # bytes of rows compressed at a time
 
 
 def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -1732,10 +1737,9 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     flat colour, which deflate packs well as it is: the file is smaller than with
     Pillow's adaptive filters (which try five filters on every row, two thirds of its
     encoding time), it is written in a third of the time, and saving loads none of
-    Pillow's file-format plugins. The rows go to zlib some 64 KB at a time (the same
-    stream as all at once), so that the picture's pixels are never copied whole:
-    two copies of a 5 MB picture are memory a new process must first map, slower than
-    the copying. Deterministic: same pixels, same bytes."""
+    Pillow's file-format plugins. The pixels are Pillow's public ``tobytes()``; the
+    rows go to zlib some 64 KB at a time (the same stream as all at once).
+    Deterministic: same pixels, same bytes."""
     import struct
     import zlib
 
@@ -1745,20 +1749,11 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     stride = width * 3
     packer = zlib.compressobj(level)
     packed: list[bytes] = []
-    if hasattr(Image, "_getencoder") and width and height:
-        pieces: Iterable[bytes] = _raw_pieces(image, max(1, PNG_PIECE // stride) * stride)
-    else:
-        pieces = [image.tobytes()]
-    pending = b""
-    for piece in pieces:
-        pending = pending + piece if pending else piece
-        whole = len(pending) // stride
-        if whole:
-            rows = memoryview(pending)
-            packed.append(
-                packer.compress(b"".join([b"\x00" + rows[y * stride : (y + 1) * stride] for y in range(whole)]))
-            )
-            pending = pending[whole * stride :]
+    pixels = memoryview(image.tobytes())
+    step = max(1, PNG_ROWS // stride) if stride else height
+    for first in range(0, height, step):
+        rows = range(first, min(first + step, height))
+        packed.append(packer.compress(b"".join([b"\x00" + pixels[y * stride : (y + 1) * stride] for y in rows])))
     packed.append(packer.flush())
 
     def chunk(kind: bytes, data: bytes) -> bytes:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections import deque
+from dataclasses import dataclass
 
 from moonshine.geo import Feature, GameMap, UnitKind
-from moonshine.records import dataclass
 from moonshine.state import Arrested, GameState, Raid, Unit
 from moonshine.text import Message, sentence
 from moonshine.turns import is_untouchables

@@ -19,6 +19,7 @@ again the same by a run that was interrupted). Mail goes through the outbox:
 from __future__ import annotations
 
 import hmac
+from dataclasses import dataclass
 from pathlib import Path
 
 from moonshine import mail, mailtext, masking, observers
@@ -26,7 +27,6 @@ from moonshine.errors import StateError
 from moonshine.gamedir import GAME_FILE, GameConfig, atomic_write_text
 from moonshine.mailcmd import ANONYMOUS, Command, Request, Result, fold, sides_named, words
 from moonshine.mailtext import phrase
-from moonshine.records import dataclass
 
 NONE, WHITE, GREY = "none", "white", "grey"
 KINDS = (NONE, WHITE, GREY)

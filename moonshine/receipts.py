@@ -19,9 +19,9 @@ neither the seed nor any other gang's salt.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Sequence
-
-from moonshine.digests import hmac_sha256_hex, sha256_hex
 
 DIGITS = 20  # hexadecimal digits shown: 80 bits
 
@@ -29,7 +29,7 @@ DIGITS = 20  # hexadecimal digits shown: 80 bits
 def salt(seed: str, turn: str, gang: str) -> str:
     """The salt of ``gang``'s receipt for ``turn`` (64 hexadecimal digits)."""
     message = f"receipt:{turn}:{gang}".encode()
-    return hmac_sha256_hex(seed.encode("utf-8"), message)
+    return hmac.new(seed.encode("utf-8"), message, hashlib.sha256).hexdigest()
 
 
 def recorded_text(orders: Sequence[str]) -> str:
@@ -40,5 +40,5 @@ def recorded_text(orders: Sequence[str]) -> str:
 
 def receipt(salt_hex: str, orders: Sequence[str]) -> str:
     """The receipt: ``3f2a-91c4-07be-55d0-e1a9``."""
-    digest = sha256_hex(f"{salt_hex}\n{recorded_text(orders)}".encode())[:DIGITS]
+    digest = hashlib.sha256(f"{salt_hex}\n{recorded_text(orders)}".encode()).hexdigest()[:DIGITS]
     return "-".join(digest[i : i + 4] for i in range(0, DIGITS, 4))

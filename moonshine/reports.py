@@ -13,6 +13,7 @@ appear in its own report only."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,6 @@ from moonshine.orders import (
     restate,
 )
 from moonshine.picture import Arrow, Dislodged
-from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid
 from moonshine.text import Message, gettext_for, languages, message_from_data
 from moonshine.turns import Turn

@@ -40,11 +40,11 @@ battle a side's defence sums its units in the battle plus those that stay.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
 from moonshine import routes
-from moonshine.records import dataclass
 
 
 class ActKind(Enum):

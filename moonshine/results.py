@@ -4,6 +4,7 @@ result and reason, the ledgers, raids and VP). Reports are rendered from this.""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,6 @@ from moonshine import money
 from moonshine import outcome as oc
 from moonshine.errors import StateError
 from moonshine.geo import GameMap
-from moonshine.records import dataclass, field
 from moonshine.state import Raid
 from moonshine.text import Message, message_data
 from moonshine.turn import Ledger, TurnResult

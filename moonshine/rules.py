@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Set
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 
@@ -30,7 +31,6 @@ from moonshine.orders import (
     UnitRef,
 )
 from moonshine.parser import join
-from moonshine.records import dataclass, field
 from moonshine.resolver import Rulebook
 from moonshine.state import GameState, Unit
 from moonshine.text import Message, say

@@ -5,6 +5,7 @@ atomically, commit), roll a game back, reveal the seed."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,7 +17,6 @@ from moonshine.geo import GameMap
 from moonshine.houserules import DEFAULT as DEFAULT_HOUSE_RULES
 from moonshine.houserules import HouseRules
 from moonshine.journal import transaction
-from moonshine.records import dataclass
 from moonshine.results import OrderLineRecord, Submission
 from moonshine.state import GameState
 from moonshine.turn import GangPlan, TurnResult, run_turn

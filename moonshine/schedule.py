@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moonshine.errors import StateError
-from moonshine.records import dataclass, field
 
 SOURCE = "game.yaml"
 KEYS = ("timezone", "deadlines", "every", "min_gap", "grace", "reminders", "overrides", "absence")

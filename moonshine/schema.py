@@ -9,11 +9,11 @@ A schema says what a file may hold; the readers (``state.from_data``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from moonshine.errors import StateError
-from moonshine.records import dataclass, field
 from moonshine.yamlio import line_of, where
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from moonshine.bots import random_plans
 from moonshine.geo import GameMap
 from moonshine.police import open_turn
-from moonshine.records import dataclass
 from moonshine.state import GameState, initial_state
 from moonshine.turn import TurnResult, run_turn
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import html
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from moonshine import charts, i18n, pages
 from moonshine.errors import GameError
 from moonshine.gamecharts import game_charts
 from moonshine.gamedir import Game, atomic_write_bytes, atomic_write_text
-from moonshine.records import dataclass
 from moonshine.reports import (
     adjudicated_turns,
     bulletin_context,

@@ -4,6 +4,7 @@ order so that a turn's diff in git is meaningful."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,6 @@ from moonshine import money
 from moonshine.errors import StateError
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.money import Money
-from moonshine.records import dataclass, field, fields
 from moonshine.turns import Turn
 
 STATE_VERSION = 1

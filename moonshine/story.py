@@ -11,13 +11,13 @@ small functions below (``_control_*``, ``_vp_*``, ``_dislodged``, ``_assaults``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from moonshine import scoring
 from moonshine.geo import GameMap, district_vp
 from moonshine.orders import Hold, parse_canonical
 from moonshine.outcome import Held, Result
-from moonshine.records import dataclass
 from moonshine.state import GameState
 
 

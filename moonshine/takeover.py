@@ -7,7 +7,6 @@ through the outbox like any other mail."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from dataclasses import dataclass, replace
@@ -161,7 +160,7 @@ def _mail_password(game: Game, side_name: str, addr: str, password: str, turn: s
         msg_id=mail.message_id(cfg, turn, "password", addr, now.isoformat()),
         date=now,
     )
-    done = asyncio.run(mail._deliver(msg, [addr], settings, smtp_password, lambda _: None))
+    done = mail.deliver_now(msg, [addr], settings, smtp_password)
     if addr in done.delivered:
         return True, ""
     why = done.failed.get(addr) or done.unknown.get(addr) or "not delivered"

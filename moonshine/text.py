@@ -11,10 +11,9 @@ from __future__ import annotations
 import functools
 import gettext
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
-
-from moonshine.records import dataclass
 
 DOMAIN = "moonshine"
 LOCALE = Path(__file__).resolve().parent / "locale"

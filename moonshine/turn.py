@@ -5,6 +5,7 @@ of the next turn (R20 to R23). Pure: map, state, orders and seed in; result out.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from moonshine import money, rules, scoring
 from moonshine.adjudicator import Outcome, adjudicate
@@ -15,7 +16,6 @@ from moonshine.houserules import HouseRules
 from moonshine.money import Money
 from moonshine.orders import Bribe, Disband, Recruit, Retreat, Sell, Store, UnitOrder, UnitRef
 from moonshine.police import Return, open_turn
-from moonshine.records import dataclass, field
 from moonshine.state import Arrested, GameState, Raid, Unit
 from moonshine.text import Amount, Message, sentence
 from moonshine.turns import Turn

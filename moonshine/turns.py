@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-
-from moonshine.records import dataclass
+from dataclasses import dataclass
 
 SEASONS = ("spring", "autumn")
 # A turn may be written in French too (printemps-1924, automne-1924): the game's

@@ -5,10 +5,10 @@ order check (to warn the player)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from moonshine.geo import RECRUIT_COST, UPKEEP, GameMap, UnitKind
 from moonshine.money import Money
-from moonshine.records import dataclass
 from moonshine.state import Arrested, GameState, Unit
 from moonshine.turns import Turn
 

@@ -6,6 +6,7 @@ unit counts. Pure: text, map and state in; a ``GangOrders`` out."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from moonshine import money, rules
 from moonshine.geo import RECRUIT_COST, Feature, GameMap, UnitKind
@@ -43,7 +44,6 @@ from moonshine.parser import (
     quote,
     unquote,
 )
-from moonshine.records import dataclass, field
 from moonshine.rules import Verdict
 from moonshine.state import Arrested, GameState
 from moonshine.text import Message, say

@@ -26,6 +26,7 @@ Proposals and ballots are kept in ``votes.yaml``, the game master's file."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,6 @@ from moonshine import mail, mailtext, observers, schema, yamlio
 from moonshine.gamedir import Game, atomic_write_text
 from moonshine.mailcmd import ALL, CONCEDE, NO, YES, Command, Request, Result, fold, sides_named, split_deadline, words
 from moonshine.mailtext import phrase
-from moonshine.records import dataclass, field
 
 FILE = "votes.yaml"
 DRAW, CONCESSION = "draw", "concession"

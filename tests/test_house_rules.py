@@ -127,7 +127,7 @@ def _game(tmp_path: Path, rules: str, language: str = "en") -> Path:
 
 
 def _adjudicate(game: Path) -> subprocess.CompletedProcess[str]:
-    code = "from moonshine.start import main; main()"
+    code = "from moonshine.cli import main; main(prog_name='moonshine')"
     return subprocess.run(
         [sys.executable, "-c", code, "adjudicate", "spring-1924", "--no-commit"],
         cwd=game,

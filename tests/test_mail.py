@@ -78,8 +78,10 @@ class Recorder:
     received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     fail_data: int = 0  # the next N DATA commands get a transient 451
     refuse: dict[str, str] = field(default_factory=dict)  # address -> reply to RCPT
+    peers: list[Any] = field(default_factory=list)  # the client's address and port at each RCPT
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any) -> str:
+        self.peers.append(session.peer)
         if address in self.refuse:
             return self.refuse[address]
         envelope.rcpt_tos.append(address)
@@ -258,6 +260,14 @@ def test_send_delivers_each_report_to_its_gang_and_the_bulletin_to_all(tmp_path:
         "report-valley.eml",
     }
     assert str(msg["Message-ID"]).strip() in sent
+
+
+def test_a_batch_of_messages_goes_over_one_connection(tmp_path: Path, server: Server) -> None:
+    game = make_game(tmp_path, smtp=server.smtp())
+    write_reports(game)
+    assert run(game, "mail", TURN, "--send").exit_code == 0
+    assert len(server.recorder.received) == 4
+    assert len(set(server.recorder.peers)) == 1, server.recorder.peers
 
 
 def test_repeated_send_does_not_send_twice(tmp_path: Path, server: Server) -> None:

@@ -82,7 +82,15 @@ def _drawn(scene: Any) -> Image.Image:
 
 
 def _plain_text(
-    d: Any, image: Image.Image, at: tuple[float, float], text: str, size: float, anchor: str, stroke: int, colour: str
+    d: Any,
+    image: Image.Image,
+    at: tuple[float, float],
+    text: str,
+    size: float,
+    anchor: str,
+    stroke: int,
+    colour: str,
+    labels: str,
 ) -> None:
     from moonshine.picture import _font
 
@@ -123,7 +131,7 @@ def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypa
     with monkeypatch.context() as plain:
         plain.setattr(picture, "_draw_text", _plain_text)
         expected = [_drawn(scene).tobytes() for scene in scenes]
-    monkeypatch.setattr(picture, "_sprites", None)
+    monkeypatch.setattr(picture, "_sprites", {})
     monkeypatch.setattr(picture, "_glyphs", None)
     picture._shape_text.cache_clear()
     assert [_drawn(scene).tobytes() for scene in scenes] == expected  # drawn now
@@ -132,24 +140,53 @@ def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypa
     assert picture._sprites_made == 0
     assert [_drawn(scene).tobytes() for scene in scenes] == expected  # this process's
     assert picture._sprites_made == 0
-    (entry,) = (tmp_path / "cache").glob("*/labels-*.bin")
+    entries = list((tmp_path / "cache").glob("*/labels-*.bin"))
+    assert len(entries) == 2  # Chicago's labels, and those of the picture of no map
     (glyphs,) = (tmp_path / "cache").glob("*/glyphs-*.bin")
     for damage in (None, b"\x00garbage", b""):
         if damage is not None:
-            entry.write_bytes(damage)
+            for entry in entries:
+                entry.write_bytes(damage)
             glyphs.write_bytes(damage)
-        monkeypatch.setattr(picture, "_sprites", None)  # as a new process
+        monkeypatch.setattr(picture, "_sprites", {})  # as a new process
         monkeypatch.setattr(picture, "_glyphs", None)
         picture._shape_text.cache_clear()
         assert [_drawn(scene).tobytes() for scene in scenes] == expected
 
 
-@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
-@pytest.mark.parametrize("size", [(1, 1), (3, 2), (257, 5), (20000, 2), (0, 3)])
-def test_raw_bytes_are_tobytes(mode: str, size: tuple[int, int]) -> None:
-    """The pixels read without ``tobytes`` (which imports PIL.ImageFile) are its bytes,
-    rows wider than its 64 KiB buffer included."""
-    from moonshine.picture import raw_bytes
+def test_each_map_keeps_its_labels_in_a_cache_file_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The label cache is one file per map, named by the map's content: drawing one map
+    neither reads nor rewrites another's labels (a huge map's labels once made every
+    picture of Chicago read and rewrite them), and a new turn of the same map finds
+    its labels where the last turn left them."""
+    import dataclasses
 
-    image = Image.effect_noise(size, 64).convert(mode) if size[0] else Image.new(mode, size)
-    assert raw_bytes(image) == image.tobytes()
+    from moonshine import picture
+    from moonshine.geo import load_map
+    from moonshine.picture import build_scene
+    from moonshine.state import initial_state
+
+    monkeypatch.setenv("MOONSHINE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(picture, "_sprites", {})
+    monkeypatch.setattr(picture, "_sprites_new", set())
+    chicago = load_map("chicago-1920s")
+    assert chicago.geometry is not None
+    other_shapes = tmp_path / "other.geojson"
+    other_shapes.write_bytes(chicago.geometry.read_bytes().replace(b'"type"', b'"type" ', 1))
+    other = dataclasses.replace(chicago, geometry=other_shapes)  # the same codes, other shapes
+    st = initial_state(chicago)
+    first, later = build_scene(chicago, st, title="Spring 1924"), build_scene(chicago, st, title="Autumn 1924")
+    assert first.labels == later.labels != build_scene(other, st).labels
+
+    files = lambda: sorted((tmp_path / "cache").glob("*/labels-*.bin"))  # noqa: E731
+    picture.scene_png(first, 400)
+    (chicago_file,) = files()
+    kept = chicago_file.read_bytes()
+    monkeypatch.setattr(picture, "_sprites", {})  # as a new process
+    picture.scene_png(build_scene(other, st), 400)
+    assert len(files()) == 2 and chicago_file.read_bytes() == kept  # the other map's labels: a file of its own
+    assert set(picture._sprites) == {build_scene(other, st).labels}  # Chicago's file not even read
+    monkeypatch.setattr(picture, "_sprites", {})
+    made = picture._sprites_made
+    picture.scene_png(later, 400)
+    assert picture._sprites_made == made  # the next turn's labels found in Chicago's file

@@ -48,3 +48,11 @@ def test_salts_differ_per_turn_gang_and_game() -> None:
     }
     assert len(salts) == 4 and all(len(x) == 64 for x in salts)
     assert recorded_text(["a", " ", "b "]) == "a\nb\n"
+
+
+def test_published_receipts_stay_valid() -> None:
+    """Salts and receipts already mailed to players keep their values: HMAC-SHA256 and
+    SHA-256 as RFC 2104 and FIPS 180-4 define them (computed once and kept here)."""
+    s = salt("seed", "spring-1924", "valley")
+    assert s == "d562982a64657c7c407b83f7b8ede4742af32d834d09c2fd4a8e418cddfb5cb9"
+    assert receipt(s, ["H LOO - NSS"]) == "7090-7665-068b-3d05-16c6"

@@ -183,7 +183,7 @@ def test_adjudicate_loads_no_template_engine(tmp_path: Path) -> None:
     # the console script ends a plain command's process at once, after what atexit runs
     code = (
         "import atexit, sys; atexit.register(lambda: print(sorted(sys.modules)));"
-        " from moonshine.start import main; main()"
+        " from moonshine.cli import main; main(prog_name='moonshine')"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, "adjudicate", "spring-1924", "--no-commit"],

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 import textwrap
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
@@ -36,7 +37,6 @@ from moonshine.classic.orders import (
 )
 from moonshine.classic.rules import Board, Problem, assign, problem, retreat_problem
 from moonshine.classic.state import ClassicState, Phase, Step
-from moonshine.records import dataclass, field
 from moonshine.text import Catalogue, fill, keyed, languages
 
 if TYPE_CHECKING:

@@ -14,13 +14,13 @@ before an army, then the alphabetical order of the provinces' English names
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Build, Disband, Order, Waive, unit_of
 from moonshine.classic.rules import Problem
 from moonshine.classic.state import Unit
-from moonshine.records import dataclass
 from moonshine.text import sentence
 
 

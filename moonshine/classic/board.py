@@ -21,13 +21,13 @@ from __future__ import annotations
 import csv
 from collections import deque
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 import yaml
 
 from moonshine.errors import MapError
-from moonshine.records import dataclass
 from moonshine.text import Names
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"

@@ -27,11 +27,11 @@ and the reader takes back::
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from moonshine.classic.board import Kind, province_of, region_code
 from moonshine.errors import MoonshineError
-from moonshine.records import dataclass
 
 
 class OrderError(MoonshineError):

@@ -10,6 +10,7 @@ powers' orders to the results and the next phase's state.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
 from moonshine.classic.board import ClassicMap
@@ -17,7 +18,6 @@ from moonshine.classic.movement import Result, adjudicate_movement
 from moonshine.classic.orders import Order
 from moonshine.classic.retreats import adjudicate_retreats
 from moonshine.classic.state import ClassicState, Phase, Season, Step, Unit
-from moonshine.records import dataclass, field
 
 
 @dataclass(frozen=True)

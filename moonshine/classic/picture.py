@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,11 +58,11 @@ from moonshine.picture import (
     Pt,
     Scene,
     ink,
+    labels_name,
     moved,
     scene_png,
     scene_svg,
 )
-from moonshine.records import dataclass, field
 from moonshine.text import Catalogue, fill, fmt, keyed, languages
 
 LAYOUT_FILE = "layout.yaml"
@@ -1138,7 +1139,8 @@ def build_scene(
     failed = any(not d.succeeded for d in drawn if not isinstance(d.order, (Build, Disband)))
     legend, height = _legend(sc, st, how, marks, kinds, failed, TITLE_H + layout.height + 10, width)
     items.append(legend)
-    return Scene(width, TITLE_H + layout.height + 10 + height + MARGIN, text, tuple(items))
+    labels = labels_name(layout.kind, repr(sorted(layout.provinces.items())))  # the board's own label cache
+    return Scene(width, TITLE_H + layout.height + 10 + height + MARGIN, text, tuple(items), labels)
 
 
 # -- the legend --------------------------------------------------------------------------------

@@ -11,13 +11,13 @@ exist in this phase (DATC 6.H.1 to 6.H.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from moonshine.classic.board import ClassicMap, province_of
 from moonshine.classic.movement import Result
 from moonshine.classic.orders import Disband, Move, Order, Retreat, unit_of
 from moonshine.classic.rules import retreat_problem
 from moonshine.classic.state import Dislodged, Unit
-from moonshine.records import dataclass
 from moonshine.text import Message, sentence
 
 

@@ -9,6 +9,7 @@ for the classic variant."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeAlias
 
@@ -25,7 +26,6 @@ from moonshine.classic.orders import (
 )
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void, Wording
-from moonshine.records import dataclass
 from moonshine.resolver import Act, Rulebook
 from moonshine.text import Choices, Message, Names, fill, gettext_for, say
 

@@ -16,6 +16,7 @@ A phase is named ``spring-1901`` (movement), ``spring-1901-retreats``,
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,6 @@ import yaml
 
 from moonshine.classic.board import ClassicMap, Kind, province_of, region_code
 from moonshine.errors import StateError
-from moonshine.records import dataclass, field
 from moonshine.text import Catalogue, keyed, languages
 
 

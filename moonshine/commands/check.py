@@ -1,6 +1,5 @@
 """``moonshine check``: read an orders file and print the acknowledgement a player
-would get (``moonshine.checking``; the console script runs a plain check without
-click, ``moonshine.start``)."""
+would get (``moonshine.checking``)."""
 
 from __future__ import annotations
 

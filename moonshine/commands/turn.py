@@ -27,9 +27,27 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
     It is one transaction: if it is interrupted, the next command undoes it.
     In a classic game, TURN is a phase (spring-1901, spring-1901-retreats,
     winter-1901) and the orders are in orders/PHASE/POWER.txt."""
-    from moonshine.adjudicating import adjudicate as run
+    from moonshine import families
 
-    run(turn, game_dir, force=force, commit=not no_commit, echo=click.echo)
+    game = Game(game_dir)
+    _refuse_after_vote(game)
+    for line in families.of(game).adjudicate(game, turn, force=force, commit=not no_commit, notify=click.echo):
+        click.echo(line)
+
+
+def _refuse_after_vote(game: Game) -> None:
+    """A game a passed draw or concession ended (``moonshine.votes``) is adjudicated no more."""
+    if not (game.root / "votes.yaml").is_file():  # no vote ever: nothing more to load
+        return
+    from moonshine.votes import CONCESSION, ended
+
+    over = ended(game)
+    if over is not None:
+        what = "concession" if over.kind == CONCESSION else "draw"
+        raise click.ClickException(
+            f"the game ended by a {what} voted by every surviving side (proposal {over.number}, votes.yaml): "
+            "no turn is adjudicated any more"
+        )
 
 
 @click.command("rollback")

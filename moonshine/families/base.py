@@ -10,11 +10,10 @@ one floor down (``moonshine.variants.layout``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
-
-from moonshine.records import dataclass
 
 if TYPE_CHECKING:
     from moonshine.chatter import ChatterTest

@@ -17,6 +17,7 @@ import html
 import re
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,6 @@ from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
 from moonshine.classic.state import ClassicState, Phase
 from moonshine.errors import GameError
 from moonshine.families.base import Notify, OrderCheck, OrderOutcome
-from moonshine.records import dataclass
 from moonshine.text import Catalogue, fmt, keyed, languages, message_data
 
 if TYPE_CHECKING:

@@ -9,10 +9,10 @@ variant of the classic family, so a new map in that family needs no code.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from moonshine.errors import GameError
-from moonshine.records import dataclass
 from moonshine.variants.layout import CLASSIC_LAYOUT, MOONSHINE_LAYOUT, Layout
 
 MOONSHINE = "moonshine"
