@@ -10,7 +10,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from moonshine import money
+from moonshine import data_folder, money
 from moonshine.errors import MapError
 from moonshine.money import Money
 from moonshine.records import dataclass
@@ -18,7 +18,7 @@ from moonshine.records import dataclass
 if TYPE_CHECKING:
     import networkx as nx
 
-MAPS_DIR = Path(__file__).resolve().parent / "maps"
+MAPS_DIR = data_folder("maps")
 
 
 class Feature(StrEnum):

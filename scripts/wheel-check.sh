@@ -13,8 +13,9 @@ trap 'echo "wheel check failed; its log:" >&2; cat "$log" >&2' ERR
 $PYTHON -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$work"/dist/moonshine-*.whl >>"$log" 2>&1
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml RULES.md; do
-  test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f" >&2; exit 1; }
+# Every file of the top-level maps/ and templates/ folders is installed inside the package.
+for f in $(git ls-files maps templates) RULES.md; do
+  test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f (pyproject.toml's packages and package-data)" >&2; exit 1; }
 done
 cd "$work"
 bin="$work/venv/bin/moonshine"

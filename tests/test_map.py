@@ -14,7 +14,7 @@ from moonshine.errors import MapError
 from moonshine.geo import Feature, GameMap, build_map, load_map
 from moonshine.mapcheck import PUBLISHED_HOMES, check_map
 
-MAP_FILE = Path(__file__).resolve().parent.parent / "moonshine" / "maps" / "chicago-1920s.yaml"
+MAP_FILE = Path(__file__).resolve().parent.parent / "maps" / "chicago-1920s.yaml"
 
 
 def raw_map() -> dict[str, object]:

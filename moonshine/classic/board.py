@@ -1,4 +1,4 @@
-"""A board of the classic rule family, read from a folder of ``moonshine/maps/``
+"""A board of the classic rule family, read from a folder of ``maps/``
 (``classic/`` is the standard Diplomacy board): ``variant.yaml`` (the powers,
 the victory condition, the opening position) and three CSV files: provinces, the
 regions a unit may stand in (a province with two coasts has three regions: the
@@ -26,11 +26,12 @@ from pathlib import Path
 
 import yaml
 
+from moonshine import data_folder
 from moonshine.errors import MapError
 from moonshine.records import dataclass
 from moonshine.text import Names
 
-MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+MAPS_DIR = data_folder("maps")
 MAP_DIR = MAPS_DIR / "classic"
 BOARD_FILE = "variant.yaml"
 NAMES_GLOB = "names.*.csv"
