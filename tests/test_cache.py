@@ -101,32 +101,31 @@ def test_no_cache_when_turned_off_or_unwritable(tmp_path: Path, monkeypatch: pyt
     assert load_map(path).districts["ROG"].name == "Rogers Park"
 
 
-def test_rendering_the_reports_writes_nothing_to_the_cache(own_cache: Path) -> None:
-    """The reports are plain Python: rendering them compiles nothing and leaves no
-    file behind in the referee's cache (only the parsed map is kept there), and
-    renders the same bytes every time."""
+def test_templates_compiled_once_and_kept_for_the_next_process(
+    own_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moonshine import pages
     from moonshine.gamedir import load_config
     from moonshine.reports import render_bulletin, render_report
     from moonshine.state import initial_state
 
+    monkeypatch.setattr(pages, "_ENV", [])
     gmap = load_map("chicago-1920s")
     config = load_config(ROOT / "game.yaml")
     data = yaml.safe_load((ROOT / "tests" / "golden" / "fixture" / "results.yaml").read_text(encoding="utf-8"))
     nxt = initial_state(gmap)
     nxt.turn = "autumn-1924"
-    kept = {p: p.read_bytes() for p in own_cache.rglob("*") if p.is_file()}
-    pages = [
-        render_report(gmap, config, data, nxt, "valley"),
-        render_report(gmap, config, data, nxt, "valley", html=True),
-        render_bulletin(gmap, config, data, nxt, language="fr", html=True),
-    ]
-    assert {p: p.read_bytes() for p in own_cache.rglob("*") if p.is_file()} == kept
-    assert not list(own_cache.rglob("*templates*"))
-    assert pages == [
-        render_report(gmap, config, data, nxt, "valley"),
-        render_report(gmap, config, data, nxt, "valley", html=True),
-        render_bulletin(gmap, config, data, nxt, language="fr", html=True),
-    ]
+    text = render_report(gmap, config, data, nxt, "valley")
+    page = render_bulletin(gmap, config, data, nxt, language="fr", html=True)
+    env = pages.environment()
+    assert pages.environment() is env  # one environment, its templates compiled once
+    compiled = list(own_cache.glob("*/templates/*"))
+    assert len(compiled) >= 4  # kept for the next process: the report, the bulletin, the page, the macros
+    for f in compiled:
+        f.write_bytes(b"j2 damaged")
+    monkeypatch.setattr(pages, "_ENV", [])  # as a new process
+    assert render_report(gmap, config, data, nxt, "valley") == text
+    assert render_bulletin(gmap, config, data, nxt, language="fr", html=True) == page
 
 
 def _modules_after(argv: list[str], cwd: Path, cache_dir: Path) -> tuple[set[str], int, str]:
