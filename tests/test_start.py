@@ -212,15 +212,28 @@ def test_the_adjudication_imports_no_logging_and_no_exact_fractions(where: Path,
     neither Pillow's file-format machinery nor the logging it brings (the map's pixels
     are read by the raw encoder alone) nor fractions and decimal (plain amounts like
     ``bribe LOG 6`` are read as whole cents), nor the mail machinery (asyncio, ssl) for
-    the turn's deadline in game.yaml."""
+    the turn's deadline in game.yaml), nor networkx (and the logging it brings) once the
+    cache holds the map's distances from the station of an arrested unit sent elsewhere."""
     game = _copy(where, tmp_path / "game")
     assert "bribe" in (game / "orders" / "spring-1924" / "northside.txt").read_text(encoding="utf-8")
     code = AT_EXIT.format("sorted(sys.modules)")
+    first = _copy(where, tmp_path / "first")
+    assert _run(code, ["adjudicate", "spring-1924", "--no-commit"], first)[0] == 0  # fills the cache
     done = _run(code, ["adjudicate", "spring-1924", "--no-commit"], game)
     assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
     assert (game / "turns" / "spring-1924" / "reports" / "map.png").is_file()
     modules = set(eval(done[1].rstrip().splitlines()[-1]))
-    unwanted = {"logging", "PIL.ImageFile", "fractions", "decimal", "moonshine.mail", "asyncio", "ssl", "xml"}
+    unwanted = {
+        "logging",
+        "PIL.ImageFile",
+        "fractions",
+        "decimal",
+        "moonshine.mail",
+        "asyncio",
+        "ssl",
+        "xml",
+        "networkx",
+    }
     assert modules & unwanted == set()
 
 
