@@ -11,7 +11,6 @@ static host; it needs no server and no script.
 
 from __future__ import annotations
 
-import html
 import shutil
 from pathlib import Path
 
@@ -147,16 +146,6 @@ def _rules_page(game: Game, language: str) -> str:
         text = RULES_FILE.read_text(encoding="utf-8")
     except OSError:
         raise GameError(f"{RULES_FILE}: the rules book is missing from the installation") from None
-    words = words_of(language)
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{language}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(words['rules'])}: {html.escape(game.config.title)}</title>\n</head>\n"
-        '<body style="margin:0;padding:12px;background-color:#f3efe6;color:#22201c;'
-        'font-family:Helvetica,Arial,sans-serif;">\n'
-        f'<p><a href="index.html">{html.escape(words["home"])}</a></p>\n'
-        '<pre style="white-space:pre-wrap;word-wrap:break-word;max-width:46em;margin:0 auto;'
-        'font-family:Menlo,Consolas,Courier New,monospace;font-size:13px;line-height:1.45;">'
-        f"{html.escape(text)}</pre>\n</body>\n</html>\n"
+    return pages.render(
+        "site_rules.html.j2", dict(lang=language, game_title=game.config.title, words=words_of(language), text=text)
     )
