@@ -170,3 +170,23 @@ def test_check_loads_only_what_an_acknowledgement_needs(tmp_path: Path) -> None:
         assert "babel" not in {m.split(".")[0] for m in modules}
     modules, _, out = _modules_after(["map", "check"], game, tmp_path / "cache")
     assert "networkx" in modules  # the map check uses the graph
+
+
+def test_the_maps_distances_asked_of_networkx_once_then_read_from_the_cache(own_cache: Path) -> None:
+    """The distances from a district are networkx's answer over the map's graph; kept
+    in the cache, a new process reads them without importing networkx."""
+    import networkx as nx
+
+    gmap = load_map("chicago-1920s")
+    steps = gmap.steps_from("LOG")
+    assert dict(steps) == dict(nx.single_source_shortest_path_length(gmap.graph, "LOG"))
+    assert steps["LOG"] == 0 and max(steps.values()) > 3 and len(steps) == len(gmap.districts)
+    assert list(own_cache.glob("*/steps-*"))
+    code = (
+        "import sys; sys.modules['networkx'] = None\n"
+        "from moonshine.geo import load_map\n"
+        "print(sorted(load_map('chicago-1920s').steps_from('LOG').items()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(sorted(steps.items()))
