@@ -1,7 +1,8 @@
-"""The pages of a Moonshine game, rendered with jinja2 from the templates of the
+"""The pages of a game, rendered with jinja2 from the templates of the
 top-level ``templates/`` folder (installed inside the package as
 ``moonshine.templates``): each gang's private report and the public bulletin, in
-plain text and in HTML, the web site's pages, and the stylesheet (``style.css``).
+plain text and in HTML, the web site's pages, a classic game's report pages, and the
+stylesheet (``style.css``).
 
 The contexts come from ``moonshine.reports`` (``report_context``,
 ``bulletin_context``: every word already in the page's language, ``_`` the
