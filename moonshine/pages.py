@@ -1,8 +1,9 @@
 """The pages of a game, rendered with jinja2 from the templates of the
 top-level ``templates/`` folder (installed inside the package as
 ``moonshine.templates``): each gang's private report and the public bulletin, in
-plain text and in HTML, the web site's pages, a classic game's report pages, and the
-stylesheet (``style.css``).
+plain text and in HTML, the web site's pages, a classic game's report pages, the
+bodies of the mail replies to orders and of the reminders, and the stylesheet
+(``style.css``).
 
 The contexts come from ``moonshine.reports`` (``report_context``,
 ``bulletin_context``: every word already in the page's language, ``_`` the
@@ -11,7 +12,8 @@ HTML templates (``*.html.j2``) escape every value (autoescape); text templates
 write values as they are. Each template is compiled once per process, and its
 compiled code kept in the referee's cache directory (jinja2's
 ``FileSystemBytecodeCache``, keyed by the template's source) for the next process.
-jinja2 is imported here only, when a page is rendered: checking orders never loads it.
+jinja2 is imported here only, when a page or a mail body is rendered: checking
+orders never loads it.
 """
 
 from __future__ import annotations
