@@ -1,6 +1,7 @@
 """The map as data: districts, features, police stations, gangs and the
 scenario, loaded from YAML by a validating builder (the parsed YAML cached per
-content); the district graph as networkx, for the map check, on first use."""
+content); the district graph as networkx on first use, for the map check and the
+distances between districts (kept in the cache)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from moonshine import money
+from moonshine import data_folder, money
 from moonshine.errors import MapError
 from moonshine.money import Money
 
 if TYPE_CHECKING:
     import networkx as nx
 
-MAPS_DIR = Path(__file__).resolve().parent / "maps"
+MAPS_DIR = data_folder("maps")
 
 
 class Feature(StrEnum):
@@ -128,6 +129,31 @@ class GameMap:
             for n in dist.neighbours:
                 graph.add_edge(code, n)
         return graph
+
+    @functools.cached_property
+    def _steps(self) -> dict[str, Mapping[str, int]]:
+        return {}
+
+    def steps_from(self, code: str) -> Mapping[str, int]:
+        """The fewest moves from ``code`` to every district it is linked to, asked of
+        the networkx graph (``single_source_shortest_path_length``) and kept in the
+        referee's cache, keyed by the map's adjacency and the district: networkx is
+        imported the first time a map's distances from a district are needed, not
+        by every command that needs them again."""
+        found = self._steps.get(code)
+        if found is not None:
+            return found
+        from moonshine import cache
+
+        key = repr((code, [(c, d.neighbours) for c, d in self.districts.items()])).encode()
+        kept = cache.load_value("steps", key)
+        if not isinstance(kept, dict) or code not in kept:
+            import networkx as nx
+
+            kept = dict(nx.single_source_shortest_path_length(self.graph, code))
+            cache.store_value("steps", key, kept)
+        self._steps[code] = kept
+        return kept
 
     # -- lookups ------------------------------------------------------------
     def district(self, code: str) -> District:

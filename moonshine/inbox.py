@@ -54,7 +54,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from moonshine import families, imapbox, intake, mail, mailcmd, mailcommands, mailtext, masking
+from moonshine import families, imapbox, intake, mail, mailcmd, mailcommands, mailtext, masking, pages
 from moonshine import state as state_mod
 from moonshine.chatter import ChatterTest
 from moonshine.errors import GameError, StateError
@@ -1286,9 +1286,12 @@ def _deadline_line(ctx: _Context, side: str | None = None) -> str:
     return ctx.say("deadline.line", due=deadline_text(ctx.game.config, side, ctx.due, ctx.language), left=left)
 
 
+def _signature_line(game: Game, language: str | None = None) -> str:
+    return mailtext.text(language or game.config.language, "signature", title=game.config.title)
+
+
 def _signature(game: Game, language: str | None = None) -> str:
-    lang = language or game.config.language
-    return "\n-- \n" + mailtext.text(lang, "signature", title=game.config.title) + "\n"
+    return "\n-- \n" + _signature_line(game, language) + "\n"
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -1332,9 +1335,17 @@ def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "",
         more = ctx.say("reply.closed")
     else:
         more = ctx.say("reply.open")
-    extra = f"\n{notes}\n" if notes else ""
-    ack = check.acknowledgement.rstrip()
-    return f"{lead}\n{_deadline_line(ctx, side)} {more}\n\n{ack}\n{extra}{_signature(ctx.game, ctx.language)}"
+    return pages.render(
+        "reply_accepted.txt.j2",
+        dict(
+            lead=lead,
+            deadline=_deadline_line(ctx, side),
+            more=more,
+            ack=check.acknowledgement.rstrip(),
+            notes=notes,
+            signature=_signature_line(ctx.game, ctx.language),
+        ),
+    )
 
 
 def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
@@ -1346,14 +1357,19 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
     else:
         about = phrase("reply.subject", subject=r.subject) if r.subject else phrase("reply.no_subject")
         first = ctx.say("reply.rejected", about=about, when=when, turn=_as_turn(ctx.turn))
-    text = "\n\n".join((first, ctx.say("reply.reason", reason=rej.phrase), ctx.say("reply.unchanged")))
     help_text = rej.help_text.text(ctx.language) if isinstance(rej.help_text, Phrase) else rej.help_text
-    if help_text:
-        text += f"\n\n{help_text.rstrip()}"
-    notes = _intake_notes(ctx, r) if not stranger else ""
-    if notes:
-        text += f"\n\n{notes}"
-    return f"{text}\n\n{_deadline_line(ctx, rej.gang)}\n{_signature(ctx.game, ctx.language)}"
+    return pages.render(
+        "reply_rejected.txt.j2",
+        dict(
+            rejected=first,
+            reason=ctx.say("reply.reason", reason=rej.phrase),
+            unchanged=ctx.say("reply.unchanged"),
+            help=(help_text or "").rstrip(),
+            notes=_intake_notes(ctx, r) if not stranger else "",
+            deadline=_deadline_line(ctx, rej.gang),
+            signature=_signature_line(ctx.game, ctx.language),
+        ),
+    )
 
 
 def _write_reply(
@@ -1616,10 +1632,15 @@ def reminders(
             when = mailtext.text(lang, "remind.deadline", due=shown, left=status.time_left(lang))
         else:
             when = mailtext.text(lang, "remind.no_deadline")
-        paragraphs = (
-            mailtext.text(lang, "remind.missing", gang=g.name, turn=this_turn) + "\n" + when,
-            mailtext.text(lang, "remind.default" + family),
-            mailtext.text(lang, "help.format" + family, gang=g.gang),
+        body = pages.render(
+            "reminder.txt.j2",
+            dict(
+                missing=mailtext.text(lang, "remind.missing", gang=g.name, turn=this_turn),
+                when=when,
+                default=mailtext.text(lang, "remind.default" + family),
+                format=mailtext.text(lang, "help.format" + family, gang=g.gang),
+                signature=_signature_line(game, lang),
+            ),
         )
         day = status.now.strftime("%Y%m%d")
         msg = mail.text_message(
@@ -1632,7 +1653,7 @@ def reminders(
                 turn=subject_turn(lang, status.turn),
                 gang=g.name,
             ),
-            body="\n\n".join(paragraphs) + "\n" + _signature(game, lang),
+            body=body,
             msg_id=mail.message_id(cfg, status.turn, "remind", g.gang, day),
             date=status.now,
             reply_to=mail.from_address(cfg),

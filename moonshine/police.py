@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections import deque
 from dataclasses import dataclass
 
 from moonshine.geo import Feature, GameMap, UnitKind
@@ -91,21 +90,12 @@ def return_order(a: Arrested) -> tuple[str, str, str, str]:
 
 
 def _nearest_home(gmap: GameMap, st: GameState, a: Arrested) -> str | None:
+    """The nearest district (the map's distances from the station, ``GameMap.steps_from``)
+    that the unit's gang controls and that can take it; ties alphabetical."""
     owned = set(st.controlled_by(a.gang))
-    seen = {a.station}
-    frontier = deque([a.station])
-    while frontier:
-        layer = sorted(frontier)
-        frontier.clear()
-        fits = [d for d in layer if d in owned and _can_take(st, d, a.kind, a.gang)]
-        if fits:
-            return fits[0]
-        for d in layer:
-            for n in gmap.neighbours(d):
-                if n not in seen:
-                    seen.add(n)
-                    frontier.append(n)
-    return None
+    steps = gmap.steps_from(a.station)
+    fits = [(n, d) for d, n in steps.items() if d in owned and _can_take(st, d, a.kind, a.gang)]
+    return min(fits)[1] if fits else None
 
 
 def apply_raid(gmap: GameMap, st: GameState, draw: Draw, turn: str) -> Raid:

@@ -1353,7 +1353,7 @@ def render_report(
 ) -> str:
     """One gang's private report (text, or HTML with ``html=True``)."""
     ctx = report_context(gmap, config, data, nxt, gang, language=language, for_email=for_email, seed=seed)
-    return inline_css(pages.report_html(ctx)) if html else pages.report_txt(ctx)
+    return inline_css(pages.render("report.html.j2", ctx)) if html else pages.render("report.txt.j2", ctx)
 
 
 def render_bulletin(
@@ -1374,7 +1374,7 @@ def render_bulletin(
     ctx = bulletin_context(
         gmap, config, data, nxt, language=language, for_email=for_email, before=before, charts=charts
     )
-    return inline_css(pages.bulletin_html(ctx)) if html else pages.bulletin_txt(ctx)
+    return inline_css(pages.render("bulletin.html.j2", ctx)) if html else pages.render("bulletin.txt.j2", ctx)
 
 
 def render_all(

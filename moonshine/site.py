@@ -11,7 +11,6 @@ static host; it needs no server and no script.
 
 from __future__ import annotations
 
-import html
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,14 +98,18 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         atomic_write_text(page_dir / "map.svg", svg)
         before = opening_state(game, turn)
         ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before)
-        prev = TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None
-        nxt_link = (
-            TurnLink(turns[i + 1], _label(turns[i + 1], lang), f"../{turns[i + 1]}/index.html")
-            if i + 1 < len(turns)
-            else None
-        )
-        page = pages.site_turn_html(ctx, home="../../index.html", prev=prev, nxt=nxt_link, svg="map.svg", words=words)
-        atomic_write_text(page_dir / "index.html", inline_css(page))
+        ctx["site"] = {
+            "home": "../../index.html",
+            "prev": TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None,
+            "next": (
+                TurnLink(turns[i + 1], _label(turns[i + 1], lang), f"../{turns[i + 1]}/index.html")
+                if i + 1 < len(turns)
+                else None
+            ),
+            "svg": "map.svg",
+        }
+        ctx["site_words"] = words
+        atomic_write_text(page_dir / "index.html", inline_css(pages.render("site_turn.html.j2", ctx)))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
     vp, price = game_charts(game, turns, vp_rows, prices, lang)
     for name, chart in (("vp", vp), ("price", price)):
@@ -117,15 +120,19 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     atomic_write_text(out / "rules.html", rules)
     written.append(out / "rules.html")
     links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html") for t in turns]
-    index = pages.site_index_html(
-        lang=lang,
-        game_title=game.config.title,
-        title=game.config.title,
-        words=words,
-        turns=links,
-        latest_map=f"turns/{turns[-1]}/map.png",
-        latest_map_title=map_title(gmap, turns[-1], lang),
-        charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
+    index = pages.render(
+        "site_index.html.j2",
+        dict(
+            lang=lang,
+            game_title=game.config.title,
+            title=game.config.title,
+            turns=links,
+            latest=links[-1],
+            latest_map=f"turns/{turns[-1]}/map.png",
+            latest_map_title=map_title(gmap, turns[-1], lang),
+            words=words,
+            charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
+        ),
     )
     index = inline_css(index)
     atomic_write_text(out / "index.html", index)
@@ -139,16 +146,6 @@ def _rules_page(game: Game, language: str) -> str:
         text = RULES_FILE.read_text(encoding="utf-8")
     except OSError:
         raise GameError(f"{RULES_FILE}: the rules book is missing from the installation") from None
-    words = words_of(language)
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{language}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(words['rules'])}: {html.escape(game.config.title)}</title>\n</head>\n"
-        '<body style="margin:0;padding:12px;background-color:#f3efe6;color:#22201c;'
-        'font-family:Helvetica,Arial,sans-serif;">\n'
-        f'<p><a href="index.html">{html.escape(words["home"])}</a></p>\n'
-        '<pre style="white-space:pre-wrap;word-wrap:break-word;max-width:46em;margin:0 auto;'
-        'font-family:Menlo,Consolas,Courier New,monospace;font-size:13px;line-height:1.45;">'
-        f"{html.escape(text)}</pre>\n</body>\n</html>\n"
+    return pages.render(
+        "site_rules.html.j2", dict(lang=language, game_title=game.config.title, words=words_of(language), text=text)
     )

@@ -39,18 +39,36 @@ TURNS = 8
 PHASES = 12
 
 
+DATA = ("maps", "templates")  # top-level folders installed inside the package
+
+
 def extract(revision: str | None, dest: Path) -> Path:
     """The ``moonshine`` package of ``revision`` (None: the working tree) under ``dest``,
-    with the rules book its ``RULES.md`` links to."""
+    with the rules book its ``RULES.md`` links to, and the top-level data folders
+    (``maps/``, ``templates/``) placed inside it as the wheel installs them."""
     dest.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__")
     if revision is None:
-        shutil.copytree(ROOT / "moonshine", dest / "moonshine", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / "moonshine", dest / "moonshine", ignore=ignore)
         shutil.copy2(ROOT / "RULES.md", dest / "RULES.md")
+        for name in DATA:
+            if (ROOT / name).is_dir():
+                shutil.copytree(ROOT / name, dest / "moonshine" / name, ignore=ignore)
     else:
+        listed = subprocess.run(
+            ["git", "-C", str(ROOT), "ls-tree", "--name-only", revision, *DATA],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
         archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", revision, "moonshine", "RULES.md"], check=True, capture_output=True
+            ["git", "-C", str(ROOT), "archive", revision, "moonshine", "RULES.md", *listed],
+            check=True,
+            capture_output=True,
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+        for name in listed:
+            shutil.move(dest / name, dest / "moonshine" / name)
     return dest
 
 

@@ -26,8 +26,9 @@ assert "moonshine/py.typed" in names, "no py.typed"
 assert "Programming Language :: Python :: 3.13" in meta
 PY
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-for f in maps/chicago-1920s.yaml maps/chicago-1920s.geojson maps/classic/provinces.csv maps/pure/variant.yaml RULES.md; do
-  test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f" >&2; exit 1; }
+# Every file of the top-level maps/ and templates/ folders is installed inside the package.
+for f in $(git ls-files maps templates) RULES.md; do
+  test -f "$site/moonshine/$f" || { echo "wheel check: the wheel lacks moonshine/$f (pyproject.toml's packages and package-data)" >&2; exit 1; }
 done
 cd "$work"
 bin="$work/venv/bin/moonshine"

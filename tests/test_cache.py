@@ -101,32 +101,31 @@ def test_no_cache_when_turned_off_or_unwritable(tmp_path: Path, monkeypatch: pyt
     assert load_map(path).districts["ROG"].name == "Rogers Park"
 
 
-def test_rendering_the_reports_writes_nothing_to_the_cache(own_cache: Path) -> None:
-    """The reports are plain Python: rendering them compiles nothing and leaves no
-    file behind in the referee's cache (only the parsed map is kept there), and
-    renders the same bytes every time."""
+def test_templates_compiled_once_and_kept_for_the_next_process(
+    own_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moonshine import pages
     from moonshine.gamedir import load_config
     from moonshine.reports import render_bulletin, render_report
     from moonshine.state import initial_state
 
+    monkeypatch.setattr(pages, "_ENV", [])
     gmap = load_map("chicago-1920s")
     config = load_config(ROOT / "game.yaml")
     data = yaml.safe_load((ROOT / "tests" / "golden" / "fixture" / "results.yaml").read_text(encoding="utf-8"))
     nxt = initial_state(gmap)
     nxt.turn = "autumn-1924"
-    kept = {p: p.read_bytes() for p in own_cache.rglob("*") if p.is_file()}
-    pages = [
-        render_report(gmap, config, data, nxt, "valley"),
-        render_report(gmap, config, data, nxt, "valley", html=True),
-        render_bulletin(gmap, config, data, nxt, language="fr", html=True),
-    ]
-    assert {p: p.read_bytes() for p in own_cache.rglob("*") if p.is_file()} == kept
-    assert not list(own_cache.rglob("*templates*"))
-    assert pages == [
-        render_report(gmap, config, data, nxt, "valley"),
-        render_report(gmap, config, data, nxt, "valley", html=True),
-        render_bulletin(gmap, config, data, nxt, language="fr", html=True),
-    ]
+    text = render_report(gmap, config, data, nxt, "valley")
+    page = render_bulletin(gmap, config, data, nxt, language="fr", html=True)
+    env = pages.environment()
+    assert pages.environment() is env  # one environment, its templates compiled once
+    compiled = list(own_cache.glob("*/templates/*"))
+    assert len(compiled) >= 4  # kept for the next process: the report, the bulletin, the page, the macros
+    for f in compiled:
+        f.write_bytes(b"j2 damaged")
+    monkeypatch.setattr(pages, "_ENV", [])  # as a new process
+    assert render_report(gmap, config, data, nxt, "valley") == text
+    assert render_bulletin(gmap, config, data, nxt, language="fr", html=True) == page
 
 
 def _modules_after(argv: list[str], cwd: Path, cache_dir: Path) -> tuple[set[str], int, str]:
@@ -171,3 +170,23 @@ def test_check_loads_only_what_an_acknowledgement_needs(tmp_path: Path) -> None:
         assert "babel" not in {m.split(".")[0] for m in modules}
     modules, _, out = _modules_after(["map", "check"], game, tmp_path / "cache")
     assert "networkx" in modules  # the map check uses the graph
+
+
+def test_the_maps_distances_asked_of_networkx_once_then_read_from_the_cache(own_cache: Path) -> None:
+    """The distances from a district are networkx's answer over the map's graph; kept
+    in the cache, a new process reads them without importing networkx."""
+    import networkx as nx
+
+    gmap = load_map("chicago-1920s")
+    steps = gmap.steps_from("LOG")
+    assert dict(steps) == dict(nx.single_source_shortest_path_length(gmap.graph, "LOG"))
+    assert steps["LOG"] == 0 and max(steps.values()) > 3 and len(steps) == len(gmap.districts)
+    assert list(own_cache.glob("*/steps-*"))
+    code = (
+        "import sys; sys.modules['networkx'] = None\n"
+        "from moonshine.geo import load_map\n"
+        "print(sorted(load_map('chicago-1920s').steps_from('LOG').items()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(sorted(steps.items()))

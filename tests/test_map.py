@@ -14,7 +14,7 @@ from moonshine.errors import MapError
 from moonshine.geo import Feature, GameMap, build_map, load_map
 from moonshine.mapcheck import PUBLISHED_HOMES, check_map
 
-MAP_FILE = Path(__file__).resolve().parent.parent / "moonshine" / "maps" / "chicago-1920s.yaml"
+MAP_FILE = Path(__file__).resolve().parent.parent / "maps" / "chicago-1920s.yaml"
 
 
 def raw_map() -> dict[str, object]:
@@ -47,6 +47,16 @@ def test_shipped_map_has_75_districts_and_the_published_homes(chicago: GameMap) 
     homes = {g.name: sorted(g.homes) for g in chicago.gangs.values()}
     assert homes == {name: sorted(h) for name, h in PUBLISHED_HOMES.items()}
     assert sum(len(g.homes) for g in chicago.gangs.values()) == 51
+
+
+def test_the_rules_book_names_the_map_files_that_exist() -> None:
+    """RULES.md points its readers at the bundled map's files by their path in the
+    repository: each exists, and the map the referee loads is the one named."""
+    root = MAP_FILE.parent.parent
+    named = set(re.findall(r"`(maps/[\w./-]+)`", (root / "RULES.md").read_text(encoding="utf-8")))
+    assert {"maps/chicago-1920s.yaml", "maps/chicago-1920s.geojson"} <= named
+    assert [p for p in sorted(named) if not (root / p).is_file()] == []
+    assert Path(load_map("chicago-1920s").source).resolve() == (root / "maps" / "chicago-1920s.yaml").resolve()
 
 
 def test_history_places_features_and_stations(chicago: GameMap) -> None:

@@ -20,7 +20,7 @@ from moonshine.police import draw_raid, open_turn
 from moonshine.state import initial_state
 
 ROOT = Path(__file__).resolve().parent.parent
-MAPS = ROOT / "moonshine" / "maps"
+MAPS = ROOT / "maps"
 
 
 def _no_raid_map(where: Path, written: str) -> Path:

@@ -151,20 +151,23 @@ def test_a_check_imports_nothing_heavy(where: Path) -> None:
     assert not modules & set(HEAVY)
 
 
-def test_the_adjudication_imports_no_logging_and_no_exact_fractions(where: Path, tmp_path: Path) -> None:
+def test_the_adjudication_imports_no_plugins_fractions_mail_or_graph_library(where: Path, tmp_path: Path) -> None:
     """The whole turn (orders with bribes read, reports and pictures written) loads
     neither Pillow's file-format plugins (the PNG is written from the picture's
     pixels) nor fractions and decimal (plain amounts like ``bribe LOG 6`` are read as
     whole cents), nor the mail machinery (asyncio, ssl) for the turn's deadline in
-    game.yaml."""
+    game.yaml, nor networkx once the cache holds the map's distances from the station
+    of an arrested unit sent elsewhere."""
     game = _copy(where, tmp_path / "game")
     assert "bribe" in (game / "orders" / "spring-1924" / "northside.txt").read_text(encoding="utf-8")
     code = AT_EXIT.format("sorted(sys.modules)")
+    first = _copy(where, tmp_path / "first")
+    assert _run(code, ["adjudicate", "spring-1924", "--no-commit"], first)[0] == 0  # fills the cache
     done = _run(code, ["adjudicate", "spring-1924", "--no-commit"], game)
     assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
     assert (game / "turns" / "spring-1924" / "reports" / "map.png").is_file()
     modules = set(eval(done[1].rstrip().splitlines()[-1]))
-    unwanted = {"PIL.PngImagePlugin", "fractions", "decimal", "moonshine.mail", "asyncio", "ssl", "xml"}
+    unwanted = {"PIL.PngImagePlugin", "fractions", "decimal", "moonshine.mail", "asyncio", "ssl", "xml", "networkx"}
     assert modules & unwanted == set()
 
 

@@ -1,5 +1,5 @@
 """The registry of variants, and a variant defined by data alone: Pure (seven
-powers on seven provinces that all touch, moonshine/maps/pure/), played end to
+powers on seven provinces that all touch, maps/pure/), played end to
 end through the CLI with no code of its own."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A board of the classic rule family, read from a folder of ``moonshine/maps/``
+"""A board of the classic rule family, read from a folder of ``maps/``
 (``classic/`` is the standard Diplomacy board): ``variant.yaml`` (the powers,
 the victory condition, the opening position) and three CSV files: provinces, the
 regions a unit may stand in (a province with two coasts has three regions: the
@@ -19,18 +19,23 @@ with no file, falls back to the English one.
 from __future__ import annotations
 
 import csv
-from collections import deque
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
+from moonshine import data_folder
 from moonshine.errors import MapError
 from moonshine.text import Names
 
-MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
+if TYPE_CHECKING:
+    import networkx as nx
+
+MAPS_DIR = data_folder("maps")
 MAP_DIR = MAPS_DIR / "classic"
 BOARD_FILE = "variant.yaml"
 NAMES_GLOB = "names.*.csv"
@@ -179,22 +184,24 @@ class ClassicMap:
     def home_centres(self, power: str) -> tuple[str, ...]:
         return tuple(sorted(p for p, v in self.provinces.items() if v.supply and v.home == power))
 
+    @functools.cached_property
+    def graph(self) -> nx.Graph[str]:
+        """The provinces as a networkx graph, an edge per pair that share a border
+        (land or sea), built on first use: networkx is imported only then."""
+        import networkx as nx
+
+        graph: nx.Graph[str] = nx.Graph()
+        graph.add_nodes_from(self.provinces)
+        graph.add_edges_from((p, q) for p, near in self.near.items() for q in near)
+        return graph
+
     def distances_to(self, targets: Iterable[str]) -> dict[str, int]:
         """Steps from every province to the nearest of ``targets`` over any border,
         land or sea, for armies and fleets alike (the 2023 rule for civil disorder)."""
-        dist: dict[str, int] = {}
-        queue: deque[str] = deque()
-        for t in targets:
-            if t not in dist:
-                dist[t] = 0
-                queue.append(t)
-        while queue:
-            p = queue.popleft()
-            for q in self.near[p]:
-                if q not in dist:
-                    dist[q] = dist[p] + 1
-                    queue.append(q)
-        return dist
+        import networkx as nx
+
+        steps = nx.multi_source_dijkstra_path_length(self.graph, set(targets))  # each border one step
+        return {p: int(n) for p, n in steps.items()}
 
     def province_name(self, code: str, language: str = "en") -> str:
         """The province's name in ``language`` (the English one when the board has none)."""

@@ -6,7 +6,6 @@ dislodged units and where they may retreat, and the map picture of the phase
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import yaml
 
 from moonshine import outcome as oc
+from moonshine import pages
 from moonshine.classic.adjustments import adjustment_counts
 from moonshine.classic.board import ClassicMap
 from moonshine.classic.orders import restate
@@ -203,27 +203,8 @@ def render_html(text: str, *, image: str, language: str, charts: Sequence[str] =
     """The HTML version: the text's lines, wrapped to the screen's width (a phone's
     too), and the map picture fitted to it, linked to the full-size picture."""
     lines = text.rstrip("\n").split("\n")
-    title = html.escape(lines[0])
-    body = html.escape("\n".join(lines[1:]))
-    src = html.escape(image)
-    return (
-        f'<!DOCTYPE html>\n<html lang="{language}">\n<head><meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="color-scheme" content="light dark">\n'
-        f"<title>{title}</title></head>\n"
-        '<body style="margin:0;padding:12px 10px;background-color:#ffffff;color:#222222;">\n'
-        f'<h1 style="font-family:Georgia,serif;font-size:20px;line-height:1.25;margin:0 0 8px 0;">{title}</h1>\n'
-        '<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:0;'
-        f'font-family:Menlo,Consolas,Courier New,monospace;font-size:13px;line-height:1.4;">{body}</pre>\n'
-        f'<p style="margin:12px 0 0 0;"><a href="{src}"><img src="{src}" alt="map" width="672" '
-        'style="display:block;width:100%;max-width:672px;height:auto;border:0;"></a></p>\n'
-        + "".join(
-            f'<p style="margin:12px 0 0 0;"><a href="{html.escape(c)}"><img src="{html.escape(c)}" alt="chart" '
-            'width="640" style="display:block;width:100%;max-width:640px;height:auto;border:0;"></a></p>\n'
-            for c in charts
-        )
-        + "</body>\n</html>\n"
-    )
+    ctx = dict(lang=language, title=lines[0], body="\n".join(lines[1:]), image=image, charts=list(charts))
+    return pages.render("classic_report.html.j2", ctx)
 
 
 def render_all(

@@ -26,7 +26,7 @@ def check(map_name: str, any_gangs: bool) -> None:
 
     if map_name in variants.names() and not variants.get(map_name).layout.map_check:
         raise click.ClickException(
-            f"{map_name} is a board of the classic family (moonshine/maps/{map_name}/), read and checked when a "
+            f"{map_name} is a board of the classic family (maps/{map_name}/), read and checked when a "
             "game is created; 'map check' checks Moonshine maps (chicago-1920s or a YAML file)"
         )
     gmap = load_map(map_name)

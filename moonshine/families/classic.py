@@ -13,7 +13,6 @@ comment. A line that cannot be read is reported and skipped.
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
@@ -333,9 +332,9 @@ def build_site(
 ) -> list[Path]:
     """Write the site of the classic-family game at ``root``, whose adjudicated phases
     are ``done`` (oldest first), into the folder ``out``; returns the files written."""
-    from moonshine import charts
+    from moonshine import charts, pages
     from moonshine.classic.report import load_results, render_text, word
-    from moonshine.classic.site import _H1, _H2, _PRE, _nav, _page, _picture, phase_title, words_of
+    from moonshine.classic.site import phase_title, words_of
     from moonshine.gamedir import atomic_write_bytes, atomic_write_text
 
     words = words_of(language)
@@ -358,17 +357,20 @@ def build_site(
         lines = text.rstrip("\n").split("\n")
         attached = word("map", language)  # the mail's "the map is attached": on the site it is shown
         body_lines = [ln for ln in lines[1:] if ln != attached]
-        prev = (labels[done[i - 1]], f"../{done[i - 1]}/index.html") if i else None
-        after = (labels[done[i + 1]], f"../{done[i + 1]}/index.html") if i + 1 < len(done) else None
-        nav = _nav(words, "../../index.html", prev, after)
-        body = nav + f"<h1 {_H1}>{html.escape(lines[0])}</h1>\n"
-        body += f"<pre {_PRE}>{html.escape(chr(10).join(body_lines))}</pre>\n"
-        if "map.png" in pictures:
-            body += _picture("map.png", f"{gmap.info.title}, {labels[phase]}", 672)
-        if "map.svg" in pictures:
-            body += f'<p><a href="map.svg">{html.escape(words["svg"])}</a></p>\n'
-        body += nav
-        atomic_write_text(page / "index.html", _page(language, lines[0], body))
+        prev = {"label": labels[done[i - 1]], "href": f"../{done[i - 1]}/index.html"} if i else None
+        after = {"label": labels[done[i + 1]], "href": f"../{done[i + 1]}/index.html"} if i + 1 < len(done) else None
+        ctx = dict(
+            lang=language,
+            words=words,
+            heading=lines[0],
+            text="\n".join(body_lines),
+            prev=prev,
+            next=after,
+            map_png="map.png" in pictures,
+            map_svg="map.svg" in pictures,
+            map_title=f"{gmap.info.title}, {labels[phase]}",
+        )
+        atomic_write_text(page / "index.html", pages.render("classic_site_phase.html.j2", ctx))
         written.append(page / "index.html")
     assert last_next is not None
     chart = centres_chart(root, gmap, last_next, language)
@@ -376,19 +378,17 @@ def build_site(
     atomic_write_text(out / "centres.svg", charts.svg(chart))
     written += [out / "centres.png", out / "centres.svg"]
     latest = done[-1]
-    body = f"<h1 {_H1}>{html.escape(title)}</h1>\n"
-    body += f'<p style="color:#555555;">{html.escape(words["public"])}</p>\n'
-    body += (
-        f"<h2 {_H2}>{html.escape(words['latest'])}{fmt(language, 'format.colon')}{html.escape(labels[latest])}</h2>\n"
+    index: dict[str, object] = dict(
+        lang=language,
+        words=words,
+        title=title,
+        colon=fmt(language, "format.colon"),
+        latest={"label": labels[latest], "href": f"turns/{latest}/index.html"},
+        latest_map=f"turns/{latest}/map.png" if (out / "turns" / latest / "map.png").is_file() else None,
+        phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
+        chart_title=chart.title,
     )
-    if (out / "turns" / latest / "map.png").is_file():
-        body += _picture(f"turns/{latest}/map.png", labels[latest], 672, href=f"turns/{latest}/index.html")
-    body += f"<h2 {_H2}>{html.escape(words['phases'])}</h2>\n<ol>\n"
-    body += "".join(f'<li><a href="turns/{p}/index.html">{html.escape(labels[p])}</a></li>\n' for p in done)
-    body += "</ol>\n"
-    body += f"<h2 {_H2}>{html.escape(words['charts'])}</h2>\n"
-    body += _picture("centres.png", chart.title, 640, href="centres.svg")
-    atomic_write_text(out / "index.html", _page(language, title, body))
+    atomic_write_text(out / "index.html", pages.render("classic_site_index.html.j2", index))
     written.insert(0, out / "index.html")
     return written
 

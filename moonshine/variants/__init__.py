@@ -2,7 +2,7 @@
 
 A variant is a value: its name, the rule family that plays it (``moonshine``, the
 Chicago game; ``classic``, Diplomacy's rules), its title and its default map.
-Moonshine is built in; every folder of ``moonshine/maps/`` with a ``variant.yaml``
+Moonshine is built in; every folder of ``maps/`` with a ``variant.yaml``
 (``classic/``, the standard board; ``pure/``, a board defined by data alone) is a
 variant of the classic family, so a new map in that family needs no code.
 """
