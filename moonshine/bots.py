@@ -35,7 +35,7 @@ def random_plan(gmap: GameMap, st: GameState, gang: str, rng: random.Random) -> 
         elif u.kind is UnitKind.H and roll < 0.33 and _station_near(gmap, u.district):
             orders[ref] = Assault(ref, rng.choice(_station_near(gmap, u.district)))
         elif u.kind is UnitKind.L and roll < 0.8:
-            dest = rng.choice(sorted(gmap.within_two(u.district)))
+            dest = rng.choice(sorted(gmap.within(u.district, 2)))
             orders[ref] = Move(ref, dest)
         else:
             orders[ref] = Move(ref, rng.choice(gmap.neighbours(u.district)))

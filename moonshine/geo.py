@@ -134,6 +134,36 @@ class GameMap:
     def _steps(self) -> dict[str, Mapping[str, int]]:
         return {}
 
+    @functools.cached_property
+    def _adjacency(self) -> bytes:
+        """The map's adjacency as a cache key: what the graph's answers depend on."""
+        return repr([(c, d.neighbours) for c, d in self.districts.items()]).encode()
+
+    @functools.cached_property
+    def _near(self) -> Mapping[str, Mapping[str, int]]:
+        """Every district's districts one or two moves away, with their distance: asked
+        of the networkx graph (``all_pairs_shortest_path_length``, cut off at two, the
+        farthest a unit reaches by itself, R8) once per map and kept in the referee's
+        cache, so that checking and adjudicating read a table, not the graph library."""
+        from moonshine import cache
+
+        kept = cache.load_value("near", self._adjacency)
+        if not isinstance(kept, dict) or kept.keys() != self.districts.keys():
+            import networkx as nx
+
+            kept = {
+                code: {d: n for d, n in lengths.items() if d != code}
+                for code, lengths in nx.all_pairs_shortest_path_length(self.graph, cutoff=2)
+            }
+            cache.store_value("near", self._adjacency, kept)
+        return kept
+
+    def within(self, code: str, steps: int) -> set[str]:
+        """The districts at most ``steps`` moves from ``code`` (1 or 2), not itself."""
+        if not 1 <= steps <= 2:
+            raise ValueError(f"a unit reaches one or two moves away, not {steps}")
+        return {d for d, n in self._near[code].items() if n <= steps}
+
     def steps_from(self, code: str) -> Mapping[str, int]:
         """The fewest moves from ``code`` to every district it is linked to, asked of
         the networkx graph (``single_source_shortest_path_length``) and kept in the
@@ -145,7 +175,7 @@ class GameMap:
             return found
         from moonshine import cache
 
-        key = repr((code, [(c, d.neighbours) for c, d in self.districts.items()])).encode()
+        key = code.encode() + b"|" + self._adjacency
         kept = cache.load_value("steps", key)
         if not isinstance(kept, dict) or code not in kept:
             import networkx as nx
@@ -164,15 +194,6 @@ class GameMap:
 
     def neighbours(self, code: str) -> tuple[str, ...]:
         return self.districts[code].neighbours
-
-    def within_two(self, code: str) -> set[str]:
-        """Districts one or two steps from ``code`` (an L's reach, R8), not itself."""
-        out: set[str] = set()
-        for n in self.districts[code].neighbours:
-            out.add(n)
-            out.update(self.districts[n].neighbours)
-        out.discard(code)
-        return out
 
     def stations(self) -> list[str]:
         return [c for c, d in self.districts.items() if d.station is not None]

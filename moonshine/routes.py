@@ -1,5 +1,7 @@
-"""Routes on a map, for any variant: how far a unit reaches in a number of steps,
-and chains of carriers (Diplomacy's convoy, Moonshine's transport over land).
+"""Routes on a map, for any variant: chains of carriers (Diplomacy's convoy,
+Moonshine's transport over land), found among the turn's carriers as the resolver
+decides them, over the adjacency sets built once from the map's graph (how far a unit
+reaches by itself is the graph's own answer: ``GameMap.within``).
 Written once here; the rules modules, the adjudicators and the resolver call it.
 Imports nothing from the project: a map is its neighbours, a district a string."""
 
@@ -8,22 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 
 Neighbours = Mapping[str, Collection[str]]
-
-
-def within(nb: Neighbours, origin: str, steps: int) -> set[str]:
-    """Districts at most ``steps`` moves from ``origin`` (not ``origin`` itself)."""
-    seen = {origin}
-    frontier = [origin]
-    for _ in range(steps):
-        nxt = []
-        for c in frontier:
-            for n in nb[c]:
-                if n not in seen:
-                    seen.add(n)
-                    nxt.append(n)
-        frontier = nxt
-    seen.discard(origin)
-    return seen
 
 
 def chain(nb: Neighbours, starts: Iterable[str], usable: Callable[[str], bool]) -> set[str]:

@@ -104,7 +104,7 @@ class Position:
 
 def reach(gmap: GameMap, kind: UnitKind, origin: str) -> set[str]:
     """R8: where a unit could move by itself: an H next door, an L one or two steps."""
-    return routes.within(_Nb(gmap), origin, REACH[kind.value])
+    return gmap.within(origin, REACH[kind.value])
 
 
 def carried(gmap: GameMap, carriers: Iterable[str], origin: str, dest: str) -> bool:

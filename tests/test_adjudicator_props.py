@@ -68,7 +68,7 @@ def random_orders(rnd: random.Random, gmap: GameMap, state: GameState) -> dict[U
             orders[r] = Hold(r)
         elif x < 0.65:
             if r.kind is UnitKind.L:
-                two = sorted(gmap.within_two(here))
+                two = sorted(gmap.within(here, 2))
                 dest = rnd.choice(two)
                 mids = [m for m in gmap.neighbours(here) if gmap.adjacent(m, dest)]
                 path = (rnd.choice(mids),) if mids and rnd.random() < 0.4 else ()
@@ -76,7 +76,7 @@ def random_orders(rnd: random.Random, gmap: GameMap, state: GameState) -> dict[U
             elif rnd.random() < 0.85:
                 orders[r] = Move(r, rnd.choice(gmap.neighbours(here)))
             else:
-                orders[r] = Move(r, rnd.choice(sorted(gmap.within_two(here))))
+                orders[r] = Move(r, rnd.choice(sorted(gmap.within(here, 2))))
         elif x < 0.72 and r.kind is UnitKind.H:
             stations = [s for s in (here, *gmap.neighbours(here)) if gmap.districts[s].station]
             if stations:
@@ -119,7 +119,7 @@ def random_retreats(rnd: random.Random, gmap: GameMap, state: GameState) -> dict
     out: dict[UnitRef, Retreat] = {}
     for u in state.units:
         if rnd.random() < 0.8:
-            around = sorted(gmap.within_two(u.district))
+            around = sorted(gmap.within(u.district, 2))
             choices = tuple(dict.fromkeys(rnd.choice(around) for _ in range(rnd.randint(1, 3))))
             ref = UnitRef(u.kind, u.district)
             out[ref] = Retreat(ref, choices)

@@ -87,7 +87,7 @@ def position(rng: random.Random) -> GameState:
 
 def _ref(rng: random.Random, st: GameState, near: str) -> UnitRef:
     """A unit near ``near``: mostly one on the board, sometimes none."""
-    close = [u for u in st.units if u.district == near or u.district in GMAP.within_two(near)]
+    close = [u for u in st.units if u.district == near or u.district in GMAP.within(near, 2)]
     if close and rng.random() < 0.85:
         u = rng.choice(close)
         return UnitRef(u.kind, u.district)
@@ -130,7 +130,7 @@ def random_order(rng: random.Random, st: GameState, ref: UnitRef) -> UnitOrder |
         target = _ref(rng, st, here)
         return Transport(ref, target, _near(rng, target.district, 2))
     if roll < 0.80:
-        station = rng.choice([s for s in STATIONS if s == here or s in GMAP.within_two(here)] or STATIONS)
+        station = rng.choice([s for s in STATIONS if s == here or s in GMAP.within(here, 2)] or STATIONS)
         if rng.random() < 0.5:
             return Assault(ref, station)
         return SupportAssault(ref, _ref(rng, st, here), station)
@@ -156,7 +156,7 @@ def files(rng: random.Random, st: GameState) -> Iterator[tuple[str, str]]:
 
 
 def _reach(ref: UnitRef) -> set[str]:
-    return GMAP.within_two(ref.district) if ref.kind is UnitKind.L else set(GMAP.neighbours(ref.district))
+    return GMAP.within(ref.district, 2) if ref.kind is UnitKind.L else set(GMAP.neighbours(ref.district))
 
 
 def disagreements(st: GameState, checked: dict[str, GangOrders]) -> list[str]:
@@ -250,7 +250,7 @@ def test_the_property_can_fail() -> None:
     st = position(rng)
     u = st.units[0]
     ref = UnitRef(u.kind, u.district)
-    far = next(c for c in CODES if c != u.district and c not in GMAP.within_two(u.district))
+    far = next(c for c in CODES if c != u.district and c not in GMAP.within(u.district, 2))
     go = read_orders("", GMAP, st, u.gang)
     go.unit_orders[ref] = Move(ref, far)  # as if the checker had accepted it
     found = disagreements(st, {u.gang: go})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,6 +175,25 @@ def test_lookups(chicago: GameMap) -> None:
     assert chicago.gang_by_name("Valley Gang") is chicago.gangs["valley"]
     assert chicago.gang_by_name("ragens colts") is chicago.gangs["ragen"]
     assert chicago.gang_by_name("nobody") is None
-    assert chicago.within_two("HYD") == {"KEN", "WAS", "WOO", "FIV", "GRA", "ENG", "FUL", "GGC", "SSH"}
+    assert chicago.within("HYD", 2) == {"KEN", "WAS", "WOO", "FIV", "GRA", "ENG", "FUL", "GGC", "SSH"}
     assert chicago.home_of("LOO") == "valley"
     assert chicago.home_of("ROG") is None
+
+
+def test_a_units_reach_is_the_graphs_answer_and_kept_per_map(chicago: GameMap, tmp_path: Path) -> None:
+    """R8's reach comes from networkx's shortest paths (cut off at two moves), read
+    back from the cache by a process that cannot import networkx."""
+    import networkx as nx
+
+    for code in chicago.districts:
+        lengths = nx.single_source_shortest_path_length(chicago.graph, code, cutoff=2)
+        assert chicago.within(code, 1) == {d for d, n in lengths.items() if n == 1}
+        assert chicago.within(code, 2) == {d for d, n in lengths.items() if 1 <= n <= 2}
+    script = (
+        "import sys; sys.modules['networkx'] = None\n"
+        "from moonshine.geo import load_map\n"
+        "print(sorted(load_map('chicago-1920s').within('HYD', 2)))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(sorted(chicago.within("HYD", 2)))
