@@ -44,7 +44,8 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
+from moonshine.resolver import Act, ActKind, Backup, Resolver
+from moonshine.rulebook import Rulebook
 from moonshine.rules import MOONSHINE
 from moonshine.state import GameState, Unit
 from moonshine.text import Message, say

@@ -31,7 +31,7 @@ from moonshine.orders import (
     UnitRef,
 )
 from moonshine.parser import join
-from moonshine.resolver import Rulebook
+from moonshine.rulebook import Rulebook
 from moonshine.state import GameState, Unit
 from moonshine.text import Message, say
 

@@ -9,7 +9,6 @@ A schema says what a file may hold; the readers (``state.from_data``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -27,6 +26,9 @@ def _show(v: Any) -> str:
 
 
 class Spec:
+    """What a value of a game file must be: ``check`` raises a StateError naming the
+    file, line and key of a value that is not. (Validators, not records: plain classes.)"""
+
     what = "a value"
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
@@ -37,81 +39,73 @@ class Spec:
         return True
 
 
-@dataclass(frozen=True)
 class Str(Spec):
-    nonempty: bool = False
-    what: str = "text"
+    def __init__(self, nonempty: bool = False, what: str = "text") -> None:
+        self.nonempty, self.what = nonempty, what
 
     def ok(self, v: Any) -> bool:
         return isinstance(v, str) and (bool(v.strip()) or not self.nonempty)
 
 
-@dataclass(frozen=True)
 class Int(Spec):
-    minimum: int | None = None
-    what: str = "a whole number"
+    def __init__(self, minimum: int | None = None, what: str = "a whole number") -> None:
+        self.minimum, self.what = minimum, what
 
     def ok(self, v: Any) -> bool:
         return isinstance(v, int) and not isinstance(v, bool) and (self.minimum is None or v >= self.minimum)
 
 
-@dataclass(frozen=True)
 class Num(Spec):
-    what: str = "a number"
+    what = "a number"
 
     def ok(self, v: Any) -> bool:
         return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-@dataclass(frozen=True)
 class Bool(Spec):
-    what: str = "true or false"
+    what = "true or false"
 
     def ok(self, v: Any) -> bool:
         return isinstance(v, bool)
 
 
-@dataclass(frozen=True)
 class Money(Spec):
-    what: str = "an amount of dollars (e.g. 12 or 12.50)"
+    what = "an amount of dollars (e.g. 12 or 12.50)"
 
     def ok(self, v: Any) -> bool:
         return (isinstance(v, int | float) and not isinstance(v, bool)) or isinstance(v, str)
 
 
-@dataclass(frozen=True)
 class When(Spec):
-    what: str = "a date and time like 2024-03-01T18:00:00+00:00"
+    what = "a date and time like 2024-03-01T18:00:00+00:00"
 
     def ok(self, v: Any) -> bool:
         return isinstance(v, datetime | date | str)
 
 
-@dataclass(frozen=True)
 class Enum(Spec):
-    values: tuple[Any, ...] = ()
-
-    @property
-    def what(self) -> str:  # type: ignore[override]
-        return "one of " + ", ".join(str(x) for x in self.values)
+    def __init__(self, values: tuple[Any, ...] = ()) -> None:
+        self.values = values
+        self.what = "one of " + ", ".join(str(x) for x in values)
 
     def ok(self, v: Any) -> bool:
         return any(v == x and type(v) is type(x) for x in self.values)
 
 
-@dataclass(frozen=True)
 class Null(Spec):
-    inner: Spec = field(default_factory=Spec)
+    """``inner``, or nothing (``null`` in the file)."""
+
+    def __init__(self, inner: Spec) -> None:
+        self.inner = inner
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
         if v is not None:
             self.inner.check(v, source, key, line)
 
 
-@dataclass(frozen=True)
 class Either(Spec):
-    options: tuple[Spec, ...] = ()
-    what: str = "a value"
+    def __init__(self, options: tuple[Spec, ...], what: str = "a value") -> None:
+        self.options, self.what = options, what
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
         errors = []
@@ -124,10 +118,9 @@ class Either(Spec):
         raise StateError(where(source, line), key, f"expected {self.what}, found {_show(v)}")
 
 
-@dataclass(frozen=True)
 class ListOf(Spec):
-    item: Spec = field(default_factory=Spec)
-    what: str = "a list"
+    def __init__(self, item: Spec, what: str = "a list") -> None:
+        self.item, self.what = item, what
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
         if not isinstance(v, list):
@@ -136,11 +129,9 @@ class ListOf(Spec):
             self.item.check(x, source, f"{key}[{i}]", line_of(x) or line)
 
 
-@dataclass(frozen=True)
 class MapOf(Spec):
-    value: Spec = field(default_factory=Spec)
-    key_spec: Spec = field(default_factory=lambda: Str(nonempty=True))
-    what: str = "a mapping"
+    def __init__(self, value: Spec, key_spec: Spec | None = None, what: str = "a mapping") -> None:
+        self.value, self.key_spec, self.what = value, key_spec or Str(nonempty=True), what
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
         if not isinstance(v, Mapping):
@@ -152,14 +143,17 @@ class MapOf(Spec):
             self.value.check(x, source, sub, kline)
 
 
-@dataclass(frozen=True)
 class Rec(Spec):
     """A mapping with known keys: ``required`` ones must be there, ``optional``
     ones may; any other key is an error."""
 
-    required: Mapping[str, Spec] = field(default_factory=dict)
-    optional: Mapping[str, Spec] = field(default_factory=dict)
-    what: str = "a mapping"
+    def __init__(
+        self,
+        required: Mapping[str, Spec] | None = None,
+        optional: Mapping[str, Spec] | None = None,
+        what: str = "a mapping",
+    ) -> None:
+        self.required, self.optional, self.what = required or {}, optional or {}, what
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
         if not isinstance(v, Mapping):
@@ -216,13 +210,12 @@ def sub_keys(spec: Rec) -> Sequence[str]:
 SCHEDULE_KEYS = ("timezone", "deadlines", "every", "min_gap", "grace", "reminders", "overrides", "absence")
 
 
-@dataclass(frozen=True)
 class Address(Spec):
     """An email address, bare (``ann@example.org``): one ``@`` with something on each
     side and a dot in the domain, no space, no angle brackets or commas (a display name
     belongs in ``name``)."""
 
-    what: str = "an email address such as ann@example.org"
+    what = "an email address such as ann@example.org"
 
     def ok(self, v: Any) -> bool:
         import re

@@ -35,7 +35,7 @@ from moonshine.classic.orders import Order, parse_order
 from moonshine.classic.retreats import adjudicate_retreats
 from moonshine.classic.rules import CLASSIC
 from moonshine.classic.state import Unit
-from moonshine.resolver import Rulebook
+from moonshine.rulebook import Rulebook
 
 HERE = Path(__file__).parent
 SOURCES = {"datc": HERE / "classic_datc_cases.json", "dipmath": HERE / "classic_dipmath_cases.json"}

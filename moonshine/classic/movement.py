@@ -39,7 +39,8 @@ from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.orders import Convoy, Move, Order, SupportHold, SupportMove
 from moonshine.classic.rules import CLASSIC, WORDING, Board, Problem, assign, problem
 from moonshine.classic.state import Dislodged, Unit
-from moonshine.resolver import Act, ActKind, Backup, Resolver, Rulebook
+from moonshine.resolver import Act, ActKind, Backup, Resolver
+from moonshine.rulebook import Rulebook
 from moonshine.text import Message
 
 

@@ -26,7 +26,8 @@ from moonshine.classic.orders import (
 )
 from moonshine.classic.state import Dislodged, Unit
 from moonshine.outcome import Void, Wording
-from moonshine.resolver import Act, Rulebook
+from moonshine.resolver import Act
+from moonshine.rulebook import Rulebook
 from moonshine.text import Choices, Message, Names, fill, gettext_for, say
 
 # How the classic judges word outcomes: armies convoyed by fleets; an illegal order holds;
