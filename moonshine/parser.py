@@ -908,7 +908,10 @@ class _Parser:
             verb = self.last
             if verb in ATTACK and self.match(STATION_BEFORE):
                 raise self.fail(
-                    say("{w} a police station: an assault is written 'x' (R11, R12)", w=quote(" ".join(verb))),
+                    say(
+                        "{w} means a move (R12): an assault on a police station is written 'x' (R11)",
+                        w=quote(" ".join(verb)),
+                    ),
                     say(
                         "write {a} for an assault, {m} for a move",
                         a=quote(f"{unit.text()} x ..."),
@@ -967,7 +970,10 @@ class _Parser:
             verb = self.last
             if verb in ATTACK and self.match(STATION_BEFORE):
                 raise self.fail(
-                    say("{w} a police station: an assault is written 'x' (R11, R12)", w=quote(" ".join(verb))),
+                    say(
+                        "{w} means a move (R12): an assault on a police station is written 'x' (R11)",
+                        w=quote(" ".join(verb)),
+                    ),
                     say(
                         "write {a} for an assault, {m} for a move",
                         a=quote(f"{target.text()} x ..."),
