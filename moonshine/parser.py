@@ -329,10 +329,13 @@ STATION_BEFORE = _table(
 STATION_AFTER = _table(st="station | police station | poste | poste de police")
 AMOUNT_BEFORE = _table(a="$ | with | for | of | de | pour | avec")
 AMOUNT_AFTER = _table(a="$ | dollar | dollars | usd")
+CENTS = _table(c="cents | cent | centimes")
 CRATES = _table(c="crate | crates | caisse | caisses | cases")
 SELL_ALL = _table(a="all | everything | max | maximum | tout | tous | toutes")
 UNIT_OPS: dict[tuple[str, ...], str] = {**MOVE, **HOLD, **SUPPORT, **TRANSPORT, **ASSAULT}
 ARROW = _table(arrow="->")
+_TO = _table(to="to | a | en | vers")
+_STATION_WORDS = frozenset({"station", "poste", "commissariat"})
 ATTACK = frozenset({("attack",), ("attacks",), ("attaque",), ("attaquer",), ("attaque", "en"), ("attaque", "a")})
 
 # Plain words a player writes around an order, which order nothing: read past (and
@@ -342,8 +345,8 @@ ATTACK = frozenset({("attack",), ("attacks",), ("attaque",), ("attaquer",), ("at
 PLAIN = frozenset(
     p[0]
     for p in _table(
-        plain="please | pls | plz | kindly | i | i'd | we | want | wants | would | like | my | our | his | her | their "
-        "| thanks | thank | you | thx | now | also | just | order | orders | should | shall | will | must "
+        plain="please | pls | plz | kindly | the | i | i'd | we | want | wants | would | like | my | our | his | her "
+        "| their | thanks | thank | you | thx | now | also | just | order | orders | should | shall | will | must "
         "| svp | stp | s'il | vous | plait | merci | je | j'aimerais | voudrais | voudrait | veux | veut | souhaite "
         "| que | qu'il | mon | ma | mes | notre | nos | son | sa | ses | le | la | les | doit | devrait"
     )
@@ -375,6 +378,48 @@ def spelling_distance(a: str, b: str) -> int:
                 row[j] = min(row[j], prev2[j - 2] + 1)
         prev2, prev = prev, row
     return prev[-1]
+
+
+_ABBREVIATIONS = {"blvd": "boulevard", "sq": "square", "pk": "park", "ave": "avenue", "av": "avenue", "st": "street"}
+
+
+def misspells(typed: str, form: str) -> int | None:
+    """How far ``typed`` (folded words) is from a name ``form`` when it may be that
+    name misspelt, else None: a letter or two wrong (one in a short word), the same
+    words spaced otherwise, a usual abbreviation (``Grand Blvd``), or the name's
+    The first letter must be right: a word that begins otherwise is another word."""
+    typed = " ".join(_ABBREVIATIONS.get(w, w) for w in typed.split())
+    if not typed or not form or typed[0] != form[0]:
+        return None
+    allowed = allowed_edits(typed)
+    d = spelling_distance(typed, form)
+    if d <= allowed:
+        return d
+    if typed.replace(" ", "") == form.replace(" ", ""):
+        return 0
+    return None
+
+
+def close_names(typed: str, forms: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The codes whose name (or code) among ``forms`` (folded form, code) ``typed``
+    misspells (``misspells``), the nearest first; or, when none, the one code whose
+    name begins with the words typed (``Adriatic`` for ``Adriatic Sea``, ``Harrison
+    Street`` for its station), when they are five letters or more and begin no
+    other code's name (``Lincoln`` begins two)."""
+    best: dict[str, int] = {}
+    leads: set[str] = set()
+    typed = " ".join(_ABBREVIATIONS.get(w, w) for w in typed.split())
+    size = len(typed.split())
+    for form, code in forms:
+        d = misspells(typed, form)
+        if d is not None and d < best.get(code, 9):
+            best[code] = d
+        lead = " ".join(form.split()[:size])
+        if lead != form and typed[:1] == lead[:1] and spelling_distance(typed, lead) <= allowed_edits(typed):
+            leads.add(code)
+    if not best and len(leads) == 1 and len(typed.replace(" ", "")) >= 5:
+        return tuple(leads)
+    return tuple(sorted(best, key=lambda c: (best[c], c)))
 
 
 def allowed_edits(typed: str) -> int:
@@ -415,14 +460,7 @@ class Names:
         typed = " ".join(_words(text))
         if len(typed) > 40 or len(typed) < 3:
             return ()
-        best: dict[str, int] = {}
-        for form, code in self.all_forms:
-            d = spelling_distance(typed, form)
-            if d > allowed_edits(typed):
-                d = 0 if typed.replace(" ", "") == form.replace(" ", "") else 9
-            if d <= allowed_edits(typed) and d < best.get(code, 9):
-                best[code] = d
-        return tuple(sorted(best, key=lambda c: (best[c], c)))
+        return close_names(typed, self.all_forms)
 
     def suggest(self, text: str) -> Message | None:
         if len(text) > 40:
@@ -583,36 +621,51 @@ class _Parser:
         tok = self.peek()
         if tok is None or tok.kind != "word" or self.names.at(self.keys, self.pos)[1] or tok.key in PLAIN:
             return None
-        if len(tok.key) < 4:
+        if len(tok.key) < 3:
             return None
         close = [
             (spelling_distance(tok.key, p[0]), p[0], meaning)
             for p, meaning in phrases.items()
-            if len(p) == 1 and len(p[0]) >= 4 and p[0] != tok.key
+            if len(p) == 1 and len(p[0]) >= 4 and p[0] != tok.key and p[0][0] == tok.key[0]
         ]
-        near = sorted(c for c in close if c[0] <= allowed_edits(tok.key))
+        near = sorted(c for c in close if c[0] <= 1)  # one letter: a word two letters off may be a name
         if not near or len({c[2] for c in near}) > 1:
             return None
         self.pos += 1
         self.last = (near[0][1],)
         self.notes.append(say("read {q} as {w}", q=quote(tok.text), w=quote(near[0][1])))
+        if near[0][2] == "move":
+            self.match(_TO)  # "mvoes to NSS"
         return near[0][2]
 
+    def names_a_station(self) -> bool:
+        """Whether the words after an attack name a police station (``the station in
+        LOO``, ``Harrison Street station``): an assault, which "attack" does not write."""
+        return self.match(STATION_BEFORE) is not None or any(k in _STATION_WORDS for k in self.keys[self.pos :])
+
     def skip_plain(self) -> None:
-        """Read past plain words (``please``, ``I want``, ``my``) that order nothing."""
+        """Read past plain words (``please``, ``I want``, ``my``) that order nothing,
+        and a comma after them or before them at the end. A plain word that is also
+        a district's code (``mon``, MON) is the code when written in capitals."""
+        after_plain = False
         while True:
             tok = self.peek()
             if (
                 tok is not None
                 and tok.key == ","
-                and (self.pos + 1 >= len(self.toks) or self.keys[self.pos + 1] in PLAIN)
+                and (after_plain or self.pos + 1 >= len(self.toks) or self.keys[self.pos + 1] in PLAIN)
             ):
                 self.pos += 1
+                after_plain = False
                 continue
-            if tok is None or tok.kind != "word" or tok.key not in PLAIN or self.names.at(self.keys, self.pos)[1]:
+            if tok is None or tok.kind != "word" or tok.key not in PLAIN:
+                return
+            code, n = self.names.at(self.keys, self.pos)
+            if n > 1 or (n == 1 and (code is None or tok.text.isupper())):
                 return
             self.ignored.append(tok.text)
             self.pos += 1
+            after_plain = True
 
     def choose(self, slot: _Slot) -> str:
         """One of a misspelt district's readings: the one this run of the parser
@@ -650,10 +703,13 @@ class _Parser:
         if tok is None or tok.kind != "word":
             raise self.expected(what)
         code, n = self.names.at(self.keys, self.pos)
-        if n == 0 and tok.key in _FILLERS:
-            code, n = self.names.at(self.keys, self.pos + 1)
-            if n:
-                self.pos += 1
+        skip = 0
+        while n == 0 and self.pos + skip < len(self.keys) and self.keys[self.pos + skip] in _FILLERS:
+            skip += 1
+            code, n = self.names.at(self.keys, self.pos + skip)
+        if n:
+            self.pos += skip
+            tok = self.toks[self.pos]
         if n and code is not None:
             self.pos += n
             return code
@@ -772,10 +828,12 @@ class _Parser:
         if tok is None or tok.kind != "num":
             raise self.expected(say("an amount of dollars"))
         self.pos += 1
-        self.match(AMOUNT_AFTER)
+        in_cents = self.match(CENTS) is not None
+        if not in_cents:
+            self.match(AMOUNT_AFTER)
         self.unambiguous(tok)
         numerator, denominator = ratio(tok.text.replace(",", "."))
-        cents, rest = divmod(numerator * 100, denominator)
+        cents, rest = divmod(numerator * (1 if in_cents else 100), denominator)
         if negative:
             raise AmountError(self.line, say("a bribe cannot be negative"))
         if rest != 0:
@@ -906,7 +964,7 @@ class _Parser:
             return Hold(unit)
         if op == "move":
             verb = self.last
-            if verb in ATTACK and self.match(STATION_BEFORE):
+            if verb in ATTACK and self.names_a_station():
                 raise self.fail(
                     say(
                         "{w} means a move (R12): an assault on a police station is written 'x' (R11)",
@@ -968,7 +1026,7 @@ class _Parser:
             return SupportHold(unit, target)
         if self.match(MOVE) or self.match(ARROW):  # any arrow for the supported move
             verb = self.last
-            if verb in ATTACK and self.match(STATION_BEFORE):
+            if verb in ATTACK and self.names_a_station():
                 raise self.fail(
                     say(
                         "{w} means a move (R12): an assault on a police station is written 'x' (R11)",

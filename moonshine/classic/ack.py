@@ -335,27 +335,22 @@ def _names(gmap: ClassicMap) -> tuple[dict[tuple[str, ...], str | None], tuple[t
 
 
 def _close_provinces(gmap: ClassicMap, typed: str) -> tuple[str, ...]:
-    from moonshine.parser import allowed_edits, spelling_distance
+    from moonshine.parser import close_names
 
-    best: dict[str, int] = {}
-    for form, code in _names(gmap)[1]:
-        d = spelling_distance(typed, form)
-        if d > allowed_edits(typed) and typed.replace(" ", "") == form.replace(" ", ""):
-            d = 0
-        if d <= allowed_edits(typed) and d < best.get(code, 9):
-            best[code] = d
-    return tuple(sorted(best, key=lambda c: (best[c], c)))
+    return close_names(typed, _names(gmap)[1])
 
 
 def _close_keyword(key: str) -> str | None:
     """The keyword ``key`` misspells, when all the keywords that close mean one thing."""
-    from moonshine.parser import allowed_edits, spelling_distance
+    from moonshine.parser import spelling_distance
 
-    if len(key) < 4:
+    if len(key) < 3:
         return None
     words = {**_WORDS_BY_MEANING, **_MORE_WORDS}
     near = sorted(
-        (spelling_distance(key, w), w) for w in words if len(w) >= 4 and spelling_distance(key, w) <= allowed_edits(key)
+        (spelling_distance(key, w), w)
+        for w in words
+        if len(w) >= 4 and w[0] == key[0] and spelling_distance(key, w) <= 1
     )
     if not near or len({words[w] for _, w in near}) > 1:
         return None
@@ -436,7 +431,7 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
             ignored.append(tok.text)
         elif (fixed := _close_keyword(key)) is not None:
             notes.append(("read_as", {"typed": tok.text, "word": fixed}))
-            pieces.append(fixed)
+            pieces.append(_MORE_WORDS.get(fixed, fixed))
         else:
             run = [t for t in toks[i : i + 3]]
             for n in range(len(run), 0, -1):
@@ -479,7 +474,7 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
             continue
         if lead and not isinstance(order, Move):
             continue
-        if _usable(gmap, st, power, order) and order not in readings:
+        if (not slots or _usable(gmap, st, power, order)) and order not in readings:
             said: list[tuple[str, dict[str, object]]] = [
                 ("only_province", {"typed": slot[0], "province": slot[1][k], "unit": _label(order)})
                 for slot, k in zip(slots, plan, strict=True)
