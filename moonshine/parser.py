@@ -12,6 +12,7 @@ suggestion where one helps ("no district 'HYDE'; did you mean HYD (Hyde Park)?")
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -386,21 +387,28 @@ _ABBREVIATIONS = {"blvd": "boulevard", "sq": "square", "pk": "park", "ave": "ave
 def misspells(typed: str, form: str) -> int | None:
     """How far ``typed`` (folded words) is from a name ``form`` when it may be that
     name misspelt, else None: a letter or two wrong (one in a short word), the same
-    words spaced otherwise, a usual abbreviation (``Grand Blvd``), or the name's
-    The first letter must be right: a word that begins otherwise is another word."""
-    typed = " ".join(_ABBREVIATIONS.get(w, w) for w in typed.split())
+    words spaced otherwise, or a usual abbreviation (``Grand Blvd``). The first
+    letter must be right: a word that begins otherwise is another word."""
+    return _misspells(_unabbreviated(typed), form)
+
+
+def _unabbreviated(typed: str) -> str:
+    return " ".join(_ABBREVIATIONS.get(w, w) for w in typed.split())
+
+
+def _misspells(typed: str, form: str) -> int | None:
     if not typed or not form or typed[0] != form[0]:
         return None
-    allowed = allowed_edits(typed)
     d = spelling_distance(typed, form)
-    if d <= allowed:
+    if d <= allowed_edits(typed):
         return d
     if typed.replace(" ", "") == form.replace(" ", ""):
         return 0
     return None
 
 
-def close_names(typed: str, forms: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=4096)
+def close_names(typed: str, forms: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     """The codes whose name (or code) among ``forms`` (folded form, code) ``typed``
     misspells (``misspells``), the nearest first; or, when none, the one code whose
     name begins with the words typed (``Adriatic`` for ``Adriatic Sea``, ``Harrison
@@ -408,14 +416,19 @@ def close_names(typed: str, forms: Iterable[tuple[str, str]]) -> tuple[str, ...]
     other code's name (``Lincoln`` begins two)."""
     best: dict[str, int] = {}
     leads: set[str] = set()
-    typed = " ".join(_ABBREVIATIONS.get(w, w) for w in typed.split())
+    typed = _unabbreviated(typed)
+    if not typed:
+        return ()
     size = len(typed.split())
+    allowed = allowed_edits(typed)
     for form, code in forms:
-        d = misspells(typed, form)
+        if form[:1] != typed[0]:
+            continue
+        d = _misspells(typed, form)
         if d is not None and d < best.get(code, 9):
             best[code] = d
         lead = " ".join(form.split()[:size])
-        if lead != form and typed[:1] == lead[:1] and spelling_distance(typed, lead) <= allowed_edits(typed):
+        if lead != form and spelling_distance(typed, lead) <= allowed:
             leads.add(code)
     if not best and len(leads) == 1 and len(typed.replace(" ", "")) >= 5:
         return tuple(leads)
