@@ -310,7 +310,7 @@ def classic(line: str, power: str = "FRA") -> tuple[str | None, str]:
     [
         ("Pari - Bur", "A PAR - BUR", "read 'Pari' as PAR (Paris): the only province of that spelling A PAR can use"),
         ("A Paris - Burgundy", "A PAR - BUR", None),
-        ("Paris - Bourgogne", "A PAR - BUR", "read 'PAR' as A PAR: your unit in PAR"),
+        ("Paris - Bourgogne", "A PAR - BUR", "read 'Paris' as A PAR: your unit there"),
         ("F Brest - Manche", "F BRE - ENG", None),
         ("Please move A PAR to BUR", "A PAR - BUR", "the words 'Please' order nothing: left out"),
         ("A MAR suports A PAR - BUR", "A MAR S A PAR - BUR", "read 'suports' as 'supports'"),

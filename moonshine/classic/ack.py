@@ -105,7 +105,7 @@ WORDS: Catalogue = {
     "classic.ack.unit_in": "the unit in {place}",
     # how a line written otherwise was read
     "classic.ack.read_as": "read {typed!r} as {word!r}",
-    "classic.ack.unit_read": "read {typed!r} as {unit}: your unit in {typed}",
+    "classic.ack.unit_read": "read {typed!r} as {unit}: your unit there",
     "classic.ack.only_province": "read {typed!r} as {what}: the only province of that spelling {unit} can use",
     "classic.ack.ignored": "the words {words} order nothing: left out",
     "classic.ack.could_be": "{typed!r} could be {provinces}: write the province's code",
@@ -375,8 +375,14 @@ def _usable(gmap: ClassicMap, st: ClassicState, power: str, order: Order) -> boo
         board = Board(gmap, st.units)
         _, ignored = assign(board, {power: [order]})
         ref = unit_of(order)
-        return not ignored and ref is not None and problem(board, board.at[ref.province], order) is None
+        if ignored or ref is None:
+            return False
+        i = board.at[ref.province]  # the unit as written, of its type: a reading names no other
+        return board.plans[i].unit.kind is ref.kind and problem(board, i, order) is None
     if step is Step.RETREATS:
+        ref = unit_of(order)
+        if ref is None or not any(d.kind is ref.kind and d.unit.province == ref.province for d in st.dislodged):
+            return False
         lines, _ = _retreats(gmap, st, power, [AckLine(0, "", order)])
         return lines[0].ok
     outcome = adjudicate_adjustments(gmap, st.units, st.owners, {power: [order]})
@@ -396,6 +402,7 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
     notes: list[tuple[str, dict[str, object]]] = []
     ignored: list[str] = []
     lead = False
+    first = ""  # the first piece as written
     i = 0
     while i < len(toks):
         tok = toks[i]
@@ -412,10 +419,14 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
             code = by_words[tuple(t.key for t in toks[i : i + name])]
             if code is None:
                 return None
+            if not pieces:
+                first = " ".join(t.text for t in toks[i : i + name])
             pieces.append(code)
             i += name
             continue
         if _LOC.match(key) and province_of(region_code(key)) in gmap.provinces:
+            if not pieces:
+                first = tok.text
             pieces.append(key.upper())
         elif key in _KIND_WORDS:
             pieces.append(_KIND_WORDS[key])
@@ -440,6 +451,8 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
                     continue
                 found = _close_provinces(gmap, " ".join(words))
                 if found:
+                    if not pieces:
+                        first = " ".join(t.text for t in run[:n])
                     pieces.append((" ".join(t.text for t in run[:n]), found))
                     i += n
                     break
@@ -466,7 +479,7 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
             unit = _unit_at(st, power, province_of(region_code(words[0])))
             if unit is None:
                 continue
-            extra.append(("unit_read", {"typed": words[0], "unit": unit}))
+            extra.append(("unit_read", {"typed": first or words[0], "unit": unit}))
             words = unit.split() + words[1:]
         try:
             order = parse_order(" ".join(words))
