@@ -342,14 +342,15 @@ ATTACK = frozenset({("attack",), ("attacks",), ("attaque",), ("attaquer",), ("at
 # Plain words a player writes around an order, which order nothing: read past (and
 # named in the acknowledgement) where an order's words begin or end. A word that
 # changes an order's meaning ("not", "if", "or", "unless", "ne", "pas", "si") is none
-# of them: a line with one is refused.
+# of them, nor one that may speak of another gang's unit ("their", "his", "son"): a
+# line with one is refused.
 PLAIN = frozenset(
     p[0]
     for p in _table(
-        plain="please | pls | plz | kindly | the | i | i'd | we | want | wants | would | like | my | our | his | her "
-        "| their | thanks | thank | you | thx | now | also | just | order | orders | should | shall | will | must "
+        plain="please | pls | plz | kindly | the | i | i'd | we | want | wants | would | like | my | our | thanks "
+        "| thank | you | thx | now | also | just | order | orders | should | shall | will | must "
         "| svp | stp | s'il | vous | plait | merci | je | j'aimerais | voudrais | voudrait | veux | veut | souhaite "
-        "| que | qu'il | mon | ma | mes | notre | nos | son | sa | ses | le | la | les | doit | devrait"
+        "| que | qu'il | mon | ma | mes | notre | nos | le | la | les | doit | devrait"
     )
 )
 # A move verb written before the unit ("Move H LOO to NSS"): read only when the order is a move.
