@@ -1002,11 +1002,21 @@ class _Parser:
             if not (self.match(MOVE) or self.match(ARROW)):
                 raise self.expected(say("'-' and the destination"))
             return Transport(unit, target, self.district())
-        raise self.expected(
+        error = self.expected(
             say(
                 "'-' (move), '/' (support), 'x' (assault), '->' (transport) or 'hold'",
             )
         )
+        tok = self.peek()
+        if tok is not None and tok.kind == "word" and len(tok.key) >= 4:  # a keyword misspelt twice over
+            close = sorted(
+                (spelling_distance(tok.key, p[0]), p[0])
+                for p in UNIT_OPS
+                if len(p) == 1 and len(p[0]) >= 4 and p[0][0] == tok.key[0]
+            )
+            if close and close[0][0] <= 2:
+                raise self.fail(error.reason, say("did you mean {w}?", w=quote(close[0][1])))
+        raise error
 
     def _order_hint(self, tok: _Tok) -> Message:
         key = tok.key

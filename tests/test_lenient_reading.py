@@ -344,3 +344,9 @@ def test_the_classic_adjudication_reads_as_the_acknowledgement(tmp_path: Path) -
     assert done.exit_code == 0, done.output
     state = (game / "turns" / "fall-1901" / "state.yaml").read_text(encoding="utf-8")
     assert "FRA: [F BRE, A BUR, A SPA]" in state
+
+
+def test_a_keyword_misspelt_twice_over_is_suggested() -> None:
+    line = read("H LOO sopprt H NSS")
+    assert line.order is None
+    assert "did you mean 'support'?" in said(line)
