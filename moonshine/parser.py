@@ -990,6 +990,8 @@ class _Parser:
                         m=quote(f"{unit.text()} - ..."),
                     ),
                 )
+            if verb in ATTACK:
+                self.notes.append(_attack_note(verb))
             return self.move(unit)
         if op == "assault":
             return Assault(unit, self.station())
@@ -1062,6 +1064,8 @@ class _Parser:
                         m=quote(f"{target.text()} - ..."),
                     ),
                 )
+            if verb in ATTACK:
+                self.notes.append(_attack_note(verb))
             dest = self.district()
             while self.match(MOVE) or self.match(ARROW):  # a delivery man's path: only the destination matters
                 dest = self.district()
@@ -1073,6 +1077,10 @@ class _Parser:
                 "'-' (a move), 'x' (an assault) or nothing (a hold)",
             )
         )
+
+
+def _attack_note(verb: tuple[str, ...]) -> Message:
+    return say("{w} is a move (R12): an assault is written 'x'", w=quote(" ".join(verb)))
 
 
 def _strip_comment(body: str) -> str:

@@ -80,6 +80,10 @@ def test_attack_is_a_move() -> None:
         UnitRef(UnitKind.L, "BRO"), UnitRef(UnitKind.H, "NSS"), "CHI"
     )
     assert read("H NSS assaults LOO").order is not None and read("H NSS assaults LOO").order.text() == "H NSS x LOO"
+    assert "'attacks' is a move (R12): an assault is written 'x'" in said(read("H NSS attacks LOO"))
+    assert "'attaque' désigne une avance (R12) : un assaut s'écrit 'x'" in said(
+        read("H LIT attaque LOO", "unione"), "fr"
+    )
 
 
 @pytest.mark.parametrize("text", ["H NSS attacks the station in LOO", "H NSS attaque le poste de LOO"])
