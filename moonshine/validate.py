@@ -40,8 +40,8 @@ from moonshine.parser import (
     TurnHeader,
     is_signature,
     join,
-    parse_line,
     quote,
+    read_line,
     unquote,
 )
 from moonshine.rules import Verdict
@@ -410,6 +410,14 @@ def read_orders(
         )
     result.lines = _read_lines(raw[:MAX_LINES], gmap)
     _headers(result, gmap, st, gang, fallback_gang)
+    if result.gang is not None:
+        # A line refused on its own may read one way only against the gang's position:
+        # a misspelt district only one of whose readings the gang can order, a unit
+        # without its type where the gang has one unit.
+        position = ReadingPosition(gmap, st, result.gang, rules.Position.of(gmap, st))
+        for i, line in enumerate(result.lines):
+            if line.status == REJECTED and line.order is None:
+                result.lines[i] = _read_line(line.number, line.text, gmap, position)
     if result.gang is None:
         for line in result.lines:
             if line.order is not None:
@@ -441,18 +449,50 @@ def _read_lines(raw_lines: list[str], gmap: GameMap) -> list[OrderLine]:
         if not unquote(raw):
             lines.append(OrderLine(number, raw, BLANK))
             continue
-        try:
-            parsed = parse_line(raw, gmap)
-        except ParseError as exc:
-            lines.append(OrderLine(number, raw, REJECTED, reason=exc.reason, hint=exc.suggestion))
-            continue
-        if parsed is None:
-            lines.append(OrderLine(number, raw, COMMENT))
-        elif isinstance(parsed, GangHeader | PasswordHeader | TurnHeader):
-            lines.append(OrderLine(number, raw, HEADER, header=parsed))
-        else:
-            lines.append(OrderLine(number, raw, ACCEPTED, order=parsed))
+        lines.append(_read_line(number, raw, gmap))
     return lines
+
+
+def _read_line(number: int, raw: str, gmap: GameMap, position: ReadingPosition | None = None) -> OrderLine:
+    try:
+        reading = read_line(raw, gmap, position)
+    except ParseError as exc:
+        return OrderLine(number, raw, REJECTED, reason=exc.reason, hint=exc.suggestion)
+    parsed = reading.parsed
+    if parsed is None:
+        return OrderLine(number, raw, COMMENT)
+    if isinstance(parsed, GangHeader | PasswordHeader | TurnHeader):
+        return OrderLine(number, raw, HEADER, header=parsed)
+    return OrderLine(number, raw, ACCEPTED, order=parsed, notes=list(reading.notes))
+
+
+@dataclass(frozen=True)
+class ReadingPosition:
+    """The position as the order reader sees it (``parser.Position``): a misspelt
+    district is read only where one reading is an order the gang can give, checked by
+    the rules the adjudicator applies (``check_order``)."""
+
+    gmap: GameMap
+    st: GameState
+    gang: str
+    position: rules.Position
+
+    def usable(self, order: Order) -> bool:
+        return check_order(order, self.gmap, self.st, self.gang, position=self.position).ok
+
+    def units_in(self, district: str, *, own: bool) -> tuple[UnitRef, ...]:
+        units = sorted(self.st.units_in(district), key=lambda u: u.kind.value)
+        return tuple(UnitRef(u.kind, u.district) for u in units if u.gang == self.gang or not own)
+
+    def steps(self, start: str, district: str) -> int:
+        if start not in self.gmap.districts:
+            return 0
+        seen, frontier, n = {start}, {start}, 0
+        while frontier and district not in seen:
+            frontier = {m for d in frontier for m in self.gmap.neighbours(d)} - seen
+            seen |= frontier
+            n += 1
+        return n
 
 
 def _headers(result: GangOrders, gmap: GameMap, st: GameState, gang: str | None, fallback: str | None) -> None:

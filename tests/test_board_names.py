@@ -130,13 +130,16 @@ def french_classic_game(tmp_path: Path) -> Path:
 def test_the_french_acknowledgement_names_the_provinces_in_french(tmp_path: Path) -> None:
     game = french_classic_game(tmp_path)
     orders = game / "orders" / "spring-1901" / "FRA.txt"
-    orders.write_text("A PAR - BUR\nF BRE - MAO\nA MAR - Bourgone\n", encoding="utf-8")
+    orders.write_text("A PAR - BUR\nF BRE - MAO\nA MAR - Bourgone\nF KIE - Bourgone\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
     assert "l'armée en PAR (Paris) va en BUR (Bourgogne)" in out
     assert "la flotte en BRE (Brest) va en MAO (Atlantique moyen)" in out
-    assert "vouliez-vous dire BUR (Bourgogne) ?" in out  # a misspelt French name is recognised
+    # a misspelt French name is recognised: read where only one reading can be ordered
+    assert "'Bourgone' compris comme BUR (Bourgogne) : la seule province d'orthographe proche qu'A MAR" in out
+    assert "vouliez-vous dire BUR (Bourgogne) ?" in out  # no fleet of France's in KIE
     english = CliRunner().invoke(main, ["check", "--game", str(game), "--language", "en", str(orders)]).output
     assert "the army in Paris moves to Burgundy" in english
+    assert "read 'Bourgone' as BUR (Burgundy): the only province of that spelling A MAR can use" in english
     assert "did you mean BUR (Burgundy)?" in english
 
 

@@ -10,10 +10,9 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moonshine.classic.ack import check_orders
+from moonshine.classic.ack import check_orders, read_line
 from moonshine.classic.board import Kind, standard_map
 from moonshine.classic.movement import adjudicate_movement
-from moonshine.classic.orders import parse_order
 from moonshine.classic.state import ClassicState, Phase, Season, Step, Unit
 
 GMAP = standard_map()
@@ -50,11 +49,14 @@ def order_lines(draw: st.DrawFn, state: ClassicState) -> list[str]:
     lines = []
     for _ in range(draw(st.integers(1, 8))):
         unit = draw(st.sampled_from(ordered))  # few units, so that some get several orders
-        me = f"{unit.kind.value} {unit.region}"
+        # as players write it: the unit with or without its type (the power's unit there)
+        me = draw(st.sampled_from([f"{unit.kind.value} {unit.region}", unit.region]))
         other = draw(st.sampled_from(state.units))
         them = f"{other.kind.value} {other.region}"
         near = sorted(GMAP.near[unit.province] | GMAP.near[other.province])
         dest = draw(st.sampled_from(near + [u.province for u in state.units] + PROVINCES[:3]))
+        # a province by its code, or its name in English or French
+        dest = draw(st.sampled_from([dest, GMAP.province_name(dest), GMAP.province_name(dest, "fr")]))
         lines.append(
             draw(
                 st.sampled_from(
@@ -78,11 +80,15 @@ def test_check_and_adjudication_agree(data: st.DataObject) -> None:
     power = data.draw(st.sampled_from(sorted({u.power for u in state.units})))
     lines = data.draw(order_lines(state))
     ack = check_orders(GMAP, state, power, "\n".join(lines))
-    orders = [parse_order(line) for line in lines]
+    # the adjudication reads each line as the acknowledgement does (families.classic.read_orders)
+    read = [read_line(GMAP, state, power, n, line).order for n, line in enumerate(lines, 1)]
+    orders = [order for order in read if order is not None]
     moved = adjudicate_movement(GMAP, state.units, {power: orders})
     carried = {r.order for r in moved.results if r.power == power and not r.reason.startswith("illegal")}
-    for line in ack.lines:
-        assert line.order is not None
+    for line, order in zip(ack.lines, read, strict=True):
+        assert line.order == order  # the check and the adjudication read the line alike
+        if line.order is None:  # a unit without its type that is not the power's: read by neither
+            continue
         text = line.order.text()
         if line.ok:
             assert text in carried, (line, moved.results)

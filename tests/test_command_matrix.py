@@ -21,8 +21,8 @@ SIDE = {"moonshine": "outfit", "classic": "FRA", "pure": "FRA"}
 # One good order and one misspelt place for each variant's sample side.
 ORDERS = {
     "moonshine": "gang: outfit\nL NOT H\n",
-    "classic": "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO\nA PAX - BUR\n",
-    "pure": "A PAR - LON\nA PAX - BER\n",
+    "classic": "A PAR - BUR\nA MAR S A PAR - BUR\nF BRE - MAO\nF PAX - BUR\n",  # no fleet in PAR: refused
+    "pure": "A PAR - LON\nF PAX - BER\n",
 }
 
 

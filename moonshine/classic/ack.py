@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
-from moonshine.classic.board import ClassicMap, province_of
+from moonshine.classic.board import ClassicMap, province_of, region_code
+from moonshine.classic.orders import KEYWORDS as _WORDS
+from moonshine.classic.orders import PLACE as _LOC
+from moonshine.classic.orders import WAIVE_WORDS as _WAIVE
 from moonshine.classic.orders import (
     Build,
     Convoy,
@@ -100,6 +103,12 @@ WORDS: Catalogue = {
     "classic.ack.an_army": "an army in {place}",
     "classic.ack.a_fleet": "a fleet in {place}",
     "classic.ack.unit_in": "the unit in {place}",
+    # how a line written otherwise was read
+    "classic.ack.read_as": "read {typed!r} as {word!r}",
+    "classic.ack.unit_read": "read {typed!r} as {unit}: your unit there",
+    "classic.ack.only_province": "read {typed!r} as {what}: the only province of that spelling {unit} can use",
+    "classic.ack.ignored": "the words {words} order nothing: left out",
+    "classic.ack.could_be": "{typed!r} could be {provinces}: write the province's code",
 }
 
 
@@ -119,6 +128,7 @@ class AckLine:
     detail: tuple[str, dict[str, object]] | None = None  # a WORDS key and values, for lines that cannot be read
     suggestion: tuple[str, dict[str, object]] | None = None
     noted: bool = False  # a header line (power:)
+    notes: tuple[tuple[str, dict[str, object]], ...] = ()  # how a line written otherwise was read (WORDS keys)
 
     @property
     def ok(self) -> bool:
@@ -225,6 +235,21 @@ def _unknown_place(gmap: ClassicMap, text: str) -> str | None:
 _LEADS = ("a", "f", "army", "fleet", "build", "disband", "armée", "flotte", "construire", "dissoudre")
 
 
+def read_line(gmap: ClassicMap, st: ClassicState, power: str, number: int, raw: str) -> AckLine:
+    """One line of ``power``'s orders as a lenient referee reads it, never two ways:
+    the standard notation as it is; otherwise province names in any language of the
+    board, plain words around the order, a misspelt keyword, a unit written without
+    its type (the power's unit there) and a misspelt province when only one of its
+    readings is an order the power can give in this phase. The line's ``notes`` say
+    how it was read. The acknowledgement and the adjudication read lines with it."""
+    text = raw.strip()
+    strict = _read(gmap, number, raw)
+    if strict.ok:
+        return strict
+    lenient = _lenient(gmap, st, power, number, text)
+    return lenient if lenient is not None else strict
+
+
 def _read(gmap: ClassicMap, number: int, raw: str) -> AckLine:
     text = raw.strip()
     try:
@@ -245,6 +270,248 @@ def _read(gmap: ClassicMap, number: int, raw: str) -> AckLine:
                 suggestion=_suggest(gmap, place),
             )
     return AckLine(number, text, order)
+
+
+# -- the lenient reading ----------------------------------------------------------------
+
+_LTOKEN = re.compile(r"->|[-–—→>]|[^\s\-–—→>,;:!?.]+")
+_KIND_WORDS = {"a": "A", "army": "A", "armee": "A", "f": "F", "fleet": "F", "flotte": "F"}
+# Words the standard reader does not know, read as its own (French moves; "attack" is a move).
+_MORE_WORDS = {
+    "va": "-",
+    "vers": "-",
+    "attack": "-",
+    "attacks": "-",
+    "attaque": "-",
+    "goes": "-",
+    "avance": "-",
+    "aille": "-",
+    "soutiens": "S",
+    "supporte": "S",
+    "convoys": "C",
+}
+_CONVOY_WORDS = {("via", "convoy"), ("by", "convoy"), ("par", "convoi"), ("via", "convoi")}
+_FILLERS = {"en", "au", "dans", "in", "the", "du", "de", "at"}
+
+
+@dataclass(frozen=True)
+class _Tok:
+    text: str  # as written
+    key: str  # folded
+
+
+def _fold(text: str) -> str:
+    from moonshine.parser import fold
+
+    return fold(text)
+
+
+def _ltokens(text: str) -> list[_Tok]:
+    return [_Tok(t, _fold(t)) for t in _LTOKEN.findall(text)]
+
+
+_NAMES_CACHE: dict[int, tuple[ClassicMap, dict[tuple[str, ...], str | None], tuple[tuple[str, str], ...]]] = {}
+
+
+def _names(gmap: ClassicMap) -> tuple[dict[tuple[str, ...], str | None], tuple[tuple[str, str], ...]]:
+    """The board's province names in every language, as folded words (None: shared by
+    several), and every (folded name or code, code) for misspellings."""
+    cached = _NAMES_CACHE.get(id(gmap))
+    if cached is not None and cached[0] is gmap:
+        return cached[1], cached[2]
+    by_words: dict[tuple[str, ...], str | None] = {}
+    forms: dict[tuple[str, str], None] = {}
+    for code in gmap.provinces:
+        named = {gmap.province_name(code, lang) for lang in ("en", *sorted(gmap.translations))}
+        forms[(code.casefold(), code)] = None
+        for name in named:
+            words = tuple(t.key for t in _ltokens(name))
+            if not words:
+                continue
+            by_words[words] = code if by_words.get(words, code) == code else None
+            forms[(" ".join(w for w in words if w != "-"), code)] = None
+    _NAMES_CACHE[id(gmap)] = (gmap, by_words, tuple(forms))
+    return by_words, tuple(forms)
+
+
+def _close_provinces(gmap: ClassicMap, typed: str) -> tuple[str, ...]:
+    from moonshine.parser import close_names
+
+    return close_names(typed, _names(gmap)[1])
+
+
+def _close_keyword(key: str) -> str | None:
+    """The keyword ``key`` misspells, when all the keywords that close mean one thing."""
+    from moonshine.parser import spelling_distance
+
+    if len(key) < 3:
+        return None
+    words = {**_WORDS_BY_MEANING, **_MORE_WORDS}
+    near = sorted(
+        (spelling_distance(key, w), w)
+        for w in words
+        if len(w) >= 4 and w[0] == key[0] and spelling_distance(key, w) <= 1
+    )
+    if not near or len({words[w] for _, w in near}) > 1:
+        return None
+    return near[0][1]
+
+
+def _unit_at(st: ClassicState, power: str, province: str) -> str | None:
+    """The label of ``power``'s unit in ``province`` (dislodged, in a retreat phase)."""
+    units = st.dislodged if st.phase.step is Step.RETREATS else st.units
+    for u in units:
+        if u.power == power and province_of(u.region) == province:
+            return f"{u.kind.value} {u.region}"
+    return None
+
+
+def _usable(gmap: ClassicMap, st: ClassicState, power: str, order: Order) -> bool:
+    """Whether ``order`` is one ``power`` can give in this phase (the rules module's view)."""
+    if any(province_of(p) not in gmap.provinces for p in _places(order)):
+        return False
+    step = st.phase.step
+    if step is Step.MOVEMENT:
+        board = Board(gmap, st.units)
+        _, ignored = assign(board, {power: [order]})
+        ref = unit_of(order)
+        if ignored or ref is None:
+            return False
+        i = board.at[ref.province]  # the unit as written, of its type: a reading names no other
+        return board.plans[i].unit.kind is ref.kind and problem(board, i, order) is None
+    if step is Step.RETREATS:
+        ref = unit_of(order)
+        if ref is None or not any(d.kind is ref.kind and d.unit.province == ref.province for d in st.dislodged):
+            return False
+        lines, _ = _retreats(gmap, st, power, [AckLine(0, "", order)])
+        return lines[0].ok
+    outcome = adjudicate_adjustments(gmap, st.units, st.owners, {power: [order]})
+    return outcome.problems[0] is None
+
+
+_MOST_READINGS = 64
+
+
+def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: str) -> AckLine | None:
+    """``text`` read leniently, or None when it cannot be (the strict reader's answer stands)."""
+    from moonshine.parser import LEAD_MOVE, PLAIN
+
+    by_words, _ = _names(gmap)
+    toks = _ltokens(text)
+    pieces: list[str | tuple[str, tuple[str, ...]]] = []  # a word, or (typed, provinces) for a misspelling
+    notes: list[tuple[str, dict[str, object]]] = []
+    ignored: list[str] = []
+    lead = False
+    first = ""  # the first piece as written
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        key = tok.key
+        pair = (key, toks[i + 1].key) if i + 1 < len(toks) else ("", "")
+        if pair in _CONVOY_WORDS:
+            pieces += ["via", "convoy"]
+            i += 2
+            continue
+        name = next(
+            (n for n in range(min(6, len(toks) - i), 0, -1) if tuple(t.key for t in toks[i : i + n]) in by_words), 0
+        )
+        if name and not (name == 1 and (key in _WORDS or key in _KIND_WORDS)):
+            code = by_words[tuple(t.key for t in toks[i : i + name])]
+            if code is None:
+                return None
+            if not pieces:
+                first = " ".join(t.text for t in toks[i : i + name])
+            pieces.append(code)
+            i += name
+            continue
+        if _LOC.match(key) and province_of(region_code(key)) in gmap.provinces:
+            if not pieces:
+                first = tok.text
+            pieces.append(key.upper())
+        elif key in _KIND_WORDS:
+            pieces.append(_KIND_WORDS[key])
+        elif not pieces and (key,) in LEAD_MOVE:
+            lead = True
+        elif key in _WORDS or key in _WAIVE:
+            pieces.append(key)
+        elif key in _MORE_WORDS:
+            pieces.append(_MORE_WORDS[key])
+        elif key in _FILLERS and i > 0:
+            pass
+        elif key in PLAIN:
+            ignored.append(tok.text)
+        elif (fixed := _close_keyword(key)) is not None:
+            notes.append(("read_as", {"typed": tok.text, "word": fixed}))
+            pieces.append(_MORE_WORDS.get(fixed, fixed))
+        else:
+            run = [t for t in toks[i : i + 3]]
+            for n in range(len(run), 0, -1):
+                words = [t.key for t in run[:n]]
+                if any(w in _WORDS or w in _KIND_WORDS or not w.isalpha() for w in words[1:]):
+                    continue
+                found = _close_provinces(gmap, " ".join(words))
+                if found:
+                    if not pieces:
+                        first = " ".join(t.text for t in run[:n])
+                    pieces.append((" ".join(t.text for t in run[:n]), found))
+                    i += n
+                    break
+            else:
+                return None
+            continue
+        i += 1
+    # "to move to": one move
+    squeezed: list[str | tuple[str, tuple[str, ...]]] = []
+    for piece in pieces:
+        if piece in ("-", "to", "move", "moves") and squeezed and squeezed[-1] in ("-", "to", "move", "moves"):
+            continue
+        squeezed.append(piece)
+    slots = [p for p in squeezed if isinstance(p, tuple)]
+    readings: dict[Order, tuple[tuple[str, dict[str, object]], ...]] = {}
+    plans: list[tuple[int, ...]] = [()]
+    for slot in slots:
+        plans = [(*plan, k) for plan in plans for k in range(len(slot[1]))][:_MOST_READINGS]
+    for plan in plans:
+        chosen = iter(plan)
+        words = [p if isinstance(p, str) else p[1][next(chosen)] for p in squeezed]
+        extra: list[tuple[str, dict[str, object]]] = []
+        if words and _LOC.match(words[0]) and words[0].casefold() not in _WORDS:
+            unit = _unit_at(st, power, province_of(region_code(words[0])))
+            if unit is None:
+                continue
+            extra.append(("unit_read", {"typed": first or words[0], "unit": unit}))
+            words = unit.split() + words[1:]
+        try:
+            order = parse_order(" ".join(words))
+        except OrderError:
+            continue
+        if lead and not isinstance(order, Move):
+            continue
+        if (not slots or _usable(gmap, st, power, order)) and order not in readings:
+            said: list[tuple[str, dict[str, object]]] = [
+                ("only_province", {"typed": slot[0], "province": slot[1][k], "unit": _label(order)})
+                for slot, k in zip(slots, plan, strict=True)
+            ]
+            readings[order] = tuple(said + extra)
+    if len(readings) != 1:
+        if slots and len(readings) > 1:
+            codes = sorted({o.dest for o in readings if isinstance(o, Move | SupportMove | Convoy | Retreat)})
+            if len(codes) > 1:
+                info: dict[str, object] = {"typed": slots[-1][0], "provinces": ", ".join(codes)}
+                return AckLine(number, text, detail=("could_be", info))
+        return None
+    [(order, how)] = readings.items()
+    if ignored:
+        notes.insert(0, ("ignored", {"words": ", ".join(repr(w) for w in ignored)}))
+    return AckLine(number, text, order, notes=tuple(notes) + how)
+
+
+def _label(order: Order) -> str:
+    ref = unit_of(order)
+    return ref.text() if ref is not None else ""
+
+
+_WORDS_BY_MEANING = {w: m for w, m in _WORDS.items() if w.isalpha()}
 
 
 def _places(order: Order) -> list[str]:
@@ -270,7 +537,7 @@ def check_orders(gmap: ClassicMap, st: ClassicState, power: str, text: str) -> C
         if _HEADER.match(line):
             read.append(AckLine(n, line, noted=True))
             continue
-        read.append(_read(gmap, n, line))
+        read.append(read_line(gmap, st, power, n, line))
     step = st.phase.step
     if step is Step.MOVEMENT:
         ack.lines, ack.unordered = _movement(gmap, st, power, read)
@@ -310,7 +577,7 @@ def _movement(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckLine
             numbers = ", ".join(str(out[k].number) for k in places)
             for k in places:
                 info: dict[str, object] = {"unit": board.plans[i].unit.label(), "lines": numbers}
-                out[k] = AckLine(out[k].number, out[k].text, out[k].order, detail=("several", info))
+                out[k] = AckLine(out[k].number, out[k].text, out[k].order, detail=("several", info), notes=out[k].notes)
     ordered = {i for i, places in legal.items() if len({out[k].order for k in places}) == 1}
     unordered = [p.unit.label() for i, p in enumerate(board.plans) if p.unit.power == power and i not in ordered]
     return out, unordered
@@ -336,7 +603,7 @@ def _retreats(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckLine
             continue
         if d.unit.province in done:
             info = {"unit": d.label(), "first": done[d.unit.province]}
-            out.append(AckLine(line.number, line.text, order, detail=("twice", info)))
+            out.append(AckLine(line.number, line.text, order, detail=("twice", info), notes=line.notes))
             continue
         why: Problem | None = None
         if isinstance(order, Move) and order.via_convoy:
@@ -364,7 +631,7 @@ def _adjustments(gmap: ClassicMap, st: ClassicState, power: str, read: list[AckL
 
 
 def _with(line: AckLine, why: Problem | None) -> AckLine:
-    return AckLine(line.number, line.text, line.order, problem=why)
+    return AckLine(line.number, line.text, line.order, problem=why, notes=line.notes)
 
 
 # -- text ----------------------------------------------------------------------------
@@ -423,6 +690,14 @@ def _header(text: str, gmap: ClassicMap, language: str) -> str:
         return text
 
 
+def _named(values: dict[str, object], gmap: ClassicMap, language: str) -> dict[str, object]:
+    """A note's values, its province (``what``) with its name in the reader's language."""
+    out = dict(values)
+    if isinstance(prov := out.get("province"), str):
+        out["what"] = f"{prov} ({gmap.province_name(prov, language)})"
+    return out
+
+
 def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: str = "") -> str:
     """The acknowledgement as the player reads it."""
     lang = language if language in languages() else "en"
@@ -443,6 +718,8 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
         out.append(f"  {label} {line.number:>3}  {shown:<30} {verdict}")
         if line.order is not None:
             out.append(f"           {describe(line.order, gmap, lang)}")
+        for key, values in line.notes:
+            out.append(f"           {word(key, lang, **_named(values, gmap, lang))}")
         if line.problem is not None:
             out.append(f"           {line.problem.text(lang)}")
         if line.detail is not None:

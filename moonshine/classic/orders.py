@@ -207,6 +207,10 @@ _WORDS = {
 _WAIVE = ("waive", "waived", "renoncer", "renonce", "renonciation")
 _LOC = re.compile(r"^([a-z]{3})(?:[/(]?(nc|sc|ec|wc)\)?)?$", re.IGNORECASE)
 _TOKEN = re.compile(r"->|[-–—→]|[^\s\-–—→]+")
+# The reader's words, places and waivers, for the acknowledgement's lenient reading.
+KEYWORDS = _WORDS
+WAIVE_WORDS = _WAIVE
+PLACE = _LOC
 
 
 def _tokens(text: str) -> list[str]:

@@ -78,8 +78,11 @@ def power_of_file(path: Path, gmap: ClassicMap) -> str:
     raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(gmap.powers)} or a power's name)")
 
 
-def read_orders(directory: Path, gmap: ClassicMap) -> tuple[dict[str, list[Order]], list[str]]:
-    """The powers' orders in ``directory``, and the lines that could not be read."""
+def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[dict[str, list[Order]], list[str]]:
+    """The powers' orders in ``directory``, and the lines that could not be read: each
+    line read as the acknowledgement reads it (``classic.ack.read_line``)."""
+    from moonshine.classic.ack import read_line, word
+
     orders: dict[str, list[Order]] = {}
     problems: list[str] = []
     if not directory.is_dir():
@@ -98,10 +101,17 @@ def read_orders(directory: Path, gmap: ClassicMap) -> tuple[dict[str, list[Order
             line = raw.split("#", 1)[0].strip()
             if not line or _HEADER.match(line):  # power:, turn: (a mailed file's headers)
                 continue
+            read = read_line(gmap, st, power, n, line)
+            if read.order is not None:
+                orders.setdefault(power, []).append(read.order)
+                continue
             try:
-                orders.setdefault(power, []).append(parse_order(line))
+                parse_order(line)
             except OrderError as exc:
                 problems.append(f"{path.name}:{n}: {exc}")
+            else:
+                detail = word(read.detail[0], "en", **read.detail[1]) if read.detail is not None else line
+                problems.append(f"{path.name}:{n}: {line!r}: {detail}")
     return orders, problems
 
 
@@ -199,7 +209,7 @@ def adjudicate_phase_dir(
             f"use 'moonshine rollback {ph.name}' first"
         )
     st = state_mod.load(path, gmap)
-    orders, problems = read_orders(orders_dir(root, ph.name), gmap)
+    orders, problems = read_orders(orders_dir(root, ph.name), gmap, st)
     for power, more in (extra_orders or {}).items():
         orders.setdefault(power, []).extend(more)
     try:
