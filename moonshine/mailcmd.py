@@ -211,7 +211,11 @@ class Request:
 
     @property
     def language(self) -> str:
-        return str(self.game.config.language)
+        """The language of what the sender reads: their side's own
+        (``players.SIDE.language``), else the game's."""
+        from moonshine.gamedir import player_language
+
+        return player_language(self.game.config, self.gang)
 
     @property
     def observer(self) -> bool:

@@ -128,8 +128,10 @@ MESSAGES: Catalogue = {
     ),
     "predict.empty": "the prediction holds no order.",
     "predict.done": (
-        "{n} order(s) adjudicated on this turn's position, without touching the game; the result and the map "
-        "picture are mailed to you separately."
+        "{n} order adjudicated on this turn's position, without touching the game; the result and the map "
+        "picture are mailed to you separately.",
+        "{n} orders adjudicated on this turn's position, without touching the game; the result and the map "
+        "picture are mailed to you separately.",
     ),
     "predict.head": (
         "Prediction for {turn}: the orders you gave, adjudicated on this turn's position (units without an "

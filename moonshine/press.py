@@ -125,7 +125,7 @@ def broadcast(req: Request, cmd: Command) -> Result:
 def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyone: bool) -> Result:
     game = req.game
     cfg = game.config
-    lang = req.language
+    lang = cfg.language  # relayed to other players: the game's language, not the sender's
     sides = game.sides()
     assert req.gang is not None
     # The relayed copies name nothing of the sender's own message: their Message-IDs come

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from moonshine import mail, mailtext, observers, schema, yamlio
-from moonshine.gamedir import Game, atomic_write_text
+from moonshine.gamedir import Game, atomic_write_text, player_language
 from moonshine.mailcmd import ALL, CONCEDE, NO, YES, Command, Request, Result, fold, sides_named, split_deadline, words
 from moonshine.mailtext import phrase
 
@@ -306,8 +306,8 @@ def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
         for kind in kinds:
             for gang in p.voters:
                 to = mail.player_addresses(cfg, gang)
-                if to:
-                    out.append(_notice(game, p, kind, gang, to, now, lang))
+                if to:  # in the voter's own language (players.GANG.language), else the game's
+                    out.append(_notice(game, p, kind, gang, to, now, player_language(cfg, gang)))
         if state != "open":
             out.append(_announcement(game, p, now, lang))
     written = _written(game)

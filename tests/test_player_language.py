@@ -106,3 +106,32 @@ def test_a_classic_players_report_in_their_language(tmp_path: Path) -> None:
     assert "France (FRA) : rapport, printemps 1901" in (reports / "FRA.txt").read_text(encoding="utf-8")
     assert "report of" in (reports / "ENG.txt").read_text(encoding="utf-8")
     assert "bulletin of" in (reports / "bulletin.txt").read_text(encoding="utf-8")
+
+
+def test_a_french_players_commands_are_answered_in_french_in_an_english_game(tmp_path: Path, server: Server) -> None:
+    now = datetime.now(UTC).replace(second=0, microsecond=0)
+    game = _french_valley(sample_game(tmp_path, server, now + timedelta(days=2)))
+    sent = now - timedelta(hours=1)
+    box = mailbox.mbox(str(tmp_path / "in.mbox"), create=True)
+    valley = f"gang: valley\npassword: {PASSWORDS['valley']}\nétat\naide\nnulle\n"
+    box.add(letter("valley@players.example.org", "commandes", valley, sent, "<v@x>"))
+    box.flush()
+    box.close()
+    assert run(game, "inbox", str(tmp_path / "in.mbox")).exit_code == 0
+    (reply,) = [
+        plain(m)
+        for p in (game.root / "outbox" / TURN).glob("reply-*.eml")
+        if isinstance(m := message_from_bytes(p.read_bytes(), policy=policy.default), EmailMessage)
+    ]
+    assert "Turn:" not in reply and "Deadline:" not in reply and "A vote is open" not in reply
+    assert "Date limite" in reply or "date limite" in reply
+
+    def notice(gang: str) -> str:
+        msg = message_from_bytes(
+            (game.root / "outbox" / TURN / f"vote-1-open-{gang}.eml").read_bytes(), policy=policy.default
+        )
+        assert isinstance(msg, EmailMessage)
+        return plain(msg)
+
+    assert "A vote is open" not in notice("valley") and "vote" in notice("valley").lower()  # in French
+    assert "A vote is open" in notice("genna")  # the others' in the game's language
