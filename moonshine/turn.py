@@ -474,8 +474,10 @@ def run_turn(
     vp = {g: scoring.victory_points(gmap, work, g) for g in gmap.gangs}
     winners = winners_of(vp, house.victory_vp)
     turn = Turn.parse(st.turn)
-    previous = st.sold.get(turn.previous().name)
-    price, price_why = new_price(st.price, previous, sold_total)
+    if winners:  # R24 (amended 2026-11-27): the game ends at step 10; step 11 never comes
+        price, price_why = st.price, sentence("unchanged: the game is over, no price is set for a next turn (R24)")
+    else:
+        price, price_why = new_price(st.price, st.sold.get(turn.previous().name), sold_total)
 
     for g, ledger in ledgers.items():
         ledger.cash_end = ledger.cash_start - ledger.upkeep - ledger.recruits - ledger.bribes + ledger.revenue

@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from moonshine import outcome as oc
+from moonshine import money
 from moonshine.adjudicator import Outcome, ResultCode, adjudicate
 from moonshine.geo import GameMap, UnitKind, load_map
 from moonshine.orderfile import decode
@@ -519,6 +520,9 @@ def turn_problems(case: TurnCase) -> list[str]:
             "next_arrested": data["arrested"],
             "produced": {g: res.ledgers[g].produced for g in (expect.get("produced") or {})},
             "next_raid": None if nxt.raid is None else {k: data["raid"][k] for k in expect.get("next_raid") or {}},
+            "winners": list(res.winners),
+            "next_price": money.fmt(res.new_price),
+            "price_reason": res.price_why.text(),
         }
         for key, want in expect.items():
             if key not in actual:
