@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 import yaml
 
-from moonshine import outcome as oc
 from moonshine import money
+from moonshine import outcome as oc
 from moonshine.adjudicator import Outcome, ResultCode, adjudicate
 from moonshine.geo import GameMap, UnitKind, load_map
 from moonshine.orderfile import decode
