@@ -124,7 +124,10 @@ class Command:
 
     @property
     def lines(self) -> range:
-        return range(self.line, self.last + 1)
+        """The lines the command takes, never read as orders: a block that was never
+        closed takes its first line only, and the lines after it are read as orders
+        (a forgotten ``end press`` must not swallow the orders below it)."""
+        return range(self.line, (self.last if self.closed else self.line) + 1)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,10 @@ MESSAGES: Catalogue = {
     "press.white_only": "anonymous press is not allowed in this game (white press: every message is signed).",
     "press.retreats": "press is not allowed during retreats in this game.",
     "press.after_deadline": "press is allowed only before the deadline ({due}) in this game.",
-    "press.unclosed": "no 'end press' line: nothing was relayed, so that no order below it is sent by mistake.",
+    "press.unclosed": (
+        "no 'end press' line: nothing was relayed, so that no order below it is sent by mistake; the lines "
+        "after it are read as your orders."
+    ),
     "press.empty": "the press has no text: nothing relayed.",
     "press.unknown_recipient": "no gang or power called '{names}'; the names are: {known}.",
     "press.no_recipient": "name at least one other gang after 'press to', or use 'broadcast'.",

@@ -228,3 +228,17 @@ def test_relayed_press_carries_nothing_derived_from_the_senders_message(
     dated = parsedate_to_datetime(str(relayed[0]["Date"]))
     assert dated != sent and dated.second == 0
     assert dated == t.now.replace(second=0, microsecond=0)
+
+
+def test_a_forgotten_end_press_neither_relays_nor_swallows_the_orders_below(
+    tmp_path: Path, smtp: tuple[Recorder, int]
+) -> None:
+    t = table(tmp_path, smtp)
+    t.send(TERRY, message("valley", "press to outfit", "Al, the Loop is yours.", "H LOO - NSS", "L KEN hold"))
+    [outcome] = t.judge()
+    assert outcome.status == "accepted"
+    assert list(t.inbox_of(AL)) == []  # nothing relayed
+    ack = t.last_reply(TERRY)
+    assert "no 'end press' line" in ack and "read as your orders" in ack
+    saved = (t.game.orders_dir("spring-1924") / "valley.txt").read_text()
+    assert "H LOO - NSS" in saved and "L KEN hold" in saved  # the orders below were read
