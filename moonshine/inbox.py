@@ -571,6 +571,13 @@ class _Context:
     wrong: Counter[str] = field(default_factory=Counter)
     held: Counter[str] = field(default_factory=Counter)  # gang -> messages refused unread after too many
 
+    def game_over(self) -> bool:
+        """A winner, or a draw or concession every surviving side voted (asked when
+        orders are about to be taken: a vote in this very message may end the game)."""
+        from moonshine import votes
+
+        return bool(self.game.layout.winners(self.st)) or votes.ended(self.game) is not None
+
     @property
     def language(self) -> str:
         """The language of the reply being written: its player's own
@@ -1103,6 +1110,8 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         if first.accepted + first.rejected == 0:
             return _commands_only(ctx, r, gang, results)
     turn = _as_turn(ctx.turn)
+    if ctx.game_over():
+        raise _Reject(phrase("reject.game_over"), gang)
     if ctx.closed:
         kept = _keep(ctx, r, gang, orders_text(text, first.password_lines), where, "after the turn was adjudicated")
         raise _Reject(phrase("reject.adjudicated", turn=turn), gang, phrase("help.adjudicated", kept=kept))

@@ -88,6 +88,7 @@ MESSAGES: Catalogue = {
     "reject.no_password_line": "no 'password:' line",
     "reject.password_damaged": "the stored password of {gang} is damaged: ask the game master to set it again",
     "reject.wrong_password": "wrong password for {gang}",
+    "reject.game_over": "the game is over: no orders are taken",
     "reject.too_many_guesses": (
         "more than {n} wrong passwords for {gang} in this pass: not read, and not answered; try again in a few minutes"
     ),

@@ -74,6 +74,10 @@ MESSAGES: Catalogue = {
     "vote.closed": "proposal {n} ended on {when}.",
     "vote.recorded_yes": "your vote on proposal {n} is yes (secret; you may change it until {deadline}).",
     "vote.recorded_no": "your vote on proposal {n} is no (secret; you may change it until {deadline}).",
+    "vote.deciding": (
+        "your vote on proposal {n} is yes, the last one it needed: it has passed and the game is over (every "
+        "player is told)."
+    ),
     "vote.status_line": "Open: {what}, until {deadline}.",
     "vote.yours_yes": "Your vote: yes.",
     "vote.yours_no": "Your vote: no.",

@@ -252,6 +252,8 @@ def vote(req: Request, cmd: Command) -> Result:
     p.ballots[req.gang] = choice
     _settle(p, alive, req.now)
     save(game.root, proposals)
+    if p.passed is not None:  # the last yes needed: nothing can be changed any more
+        return Result(cmd, True, phrase("vote.deciding", n=p.number))
     return Result(cmd, True, phrase("vote.recorded_" + choice, n=p.number, deadline=p.deadline))
 
 

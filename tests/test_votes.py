@@ -72,6 +72,14 @@ def test_a_unanimous_draw_passes_ends_the_game_and_everyone_is_told(
     t.send(ANGELO, message("genna", yes), when=NOW + timedelta(hours=2))
     t.judge(now=NOW + timedelta(hours=2))
     assert votes.ended(t.game) is not None
+    deciding = t.last_reply(ANGELO)  # the last yes: nothing may be changed any more
+    assert ("the last one it needed" if language == "en" else "le dernier qu'il lui fallait") in deciding
+    assert "you may change it" not in deciding and "modifiable" not in deciding
+    # orders after the game ended are refused
+    t.send(AL, message("outfit", "H LOO hold"), when=NOW + timedelta(hours=3))
+    [late] = [o for o in t.judge(now=NOW + timedelta(hours=3)) if o.status != "duplicate"]
+    assert late.status == "rejected" and "the game is over" in late.reason
+    assert not (t.game.orders_dir(TURN) / "outfit.txt").exists()
     passed = "Passed" if language == "en" else "Adoptée"
     for address in (TERRY, AL, ANGELO, OBSERVER):
         assert any(passed in x for x in t.texts_of(address)), address
