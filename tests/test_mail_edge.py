@@ -347,3 +347,101 @@ def test_a_login_in_clear_over_the_network_is_refused() -> None:
     assert settings(security="starttls", user="judge") is not None
     assert settings(security="none") is not None  # no login, nothing secret
     assert settings(security="none", user="judge", host="127.0.0.1") is not None  # this machine
+
+
+# -- the mail path at its edges (each test kills a small mutation of the code) ----------
+
+
+@pytest.mark.parametrize("indent", ["", " ", "  ", "\t"])
+def test_a_quoted_line_is_never_read_as_an_order_however_it_is_indented(indent: str) -> None:
+    from moonshine.intake import own_text
+
+    own = own_text(f"gang: valley\nL KEN hold\n\n{indent}> H LOO - NSS\n{indent}>> sell 9\n")
+    assert "L KEN hold" in own.text
+    assert "H LOO" not in own.text and "sell 9" not in own.text
+    assert own.quoted
+
+
+def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
+    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, run_inbox
+
+    from moonshine.inbox import sender_of
+
+    raw = (
+        f"From: {TERRY}\r\nFrom: eve@else.example\r\nTo: ref@moonshine.example\r\nSubject: orders\r\n"
+        "Date: Wed, 28 Feb 2024 10:00:00 +0000\r\nMessage-ID: <two-from@x>\r\n\r\n"
+        + VALLEY_ORDERS.replace("\n", "\r\n")
+    ).encode()
+    from email import message_from_bytes, policy
+
+    assert sender_of(message_from_bytes(raw, policy=policy.default)) == ""
+    game = make_game(tmp_path)
+    result = run_inbox(game, maildir(tmp_path / "box", [raw]))
+    assert result.exit_code == 0, result.output
+    assert "accepted" not in result.output
+    assert not (game.orders_dir("spring-1924") / "valley.txt").exists()
+
+
+def test_an_address_written_in_capitals_in_game_yaml_is_the_same_address(tmp_path: Path) -> None:
+    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
+
+    from moonshine.gamedir import save_config
+
+    game = make_game(tmp_path)
+    players = dict(game.config.players)
+    import dataclasses
+
+    players["valley"] = dataclasses.replace(players["valley"], email=["Terry@Valley.Example"])
+    save_config(game, dataclasses.replace(game.config, players=players))
+    result = run_inbox(Game(game.root), maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS)]))
+    assert re.search(r"^accepted\s+valley", result.output, re.M), result.output
+
+
+@pytest.mark.parametrize(("seconds", "taken"), [(-1, True), (0, True), (1, False)])
+def test_orders_received_at_the_deadline_itself_are_on_time(tmp_path: Path, seconds: int, taken: bool) -> None:
+    from datetime import datetime, timedelta
+
+    from test_inbox import DEADLINE, TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
+
+    when = datetime.fromisoformat(DEADLINE) + timedelta(seconds=seconds)
+    game = make_game(tmp_path)
+    mail = order_mail(TERRY, VALLEY_ORDERS, date=when.strftime("%a, %d %b %Y %H:%M:%S +0000"))
+    result = run_inbox(game, maildir(tmp_path / "box", [mail]))
+    assert bool(re.search(r"^accepted\s+valley", result.output, re.M)) is taken, result.output
+    assert (game.orders_dir("spring-1924") / "valley.txt").exists() is taken
+
+
+def test_a_secret_inside_another_is_masked_whole() -> None:
+    from moonshine.masking import MASK, mask_secrets
+
+    text = "my password was gin-and-tonic-1924, not gin-and-tonic"
+    masked = mask_secrets(text, ["gin-and-tonic", "gin-and-tonic-1924"])
+    assert "gin" not in masked and "1924" not in masked
+    assert masked == f"my password was {MASK}, not {MASK}"
+
+
+@pytest.mark.parametrize(("seconds", "earlier"), [(0, True), (1, False)])
+def test_orders_received_at_the_previous_deadline_itself_are_for_that_turn(
+    tmp_path: Path, seconds: int, earlier: bool
+) -> None:
+    import dataclasses
+    from datetime import datetime, timedelta
+
+    from test_inbox import DEADLINE, TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
+
+    from moonshine.gamedir import save_config
+
+    game = make_game(tmp_path)
+    done = CliRunner().invoke(main, ["adjudicate", "spring-1924", "--force", "--no-commit", "--game", str(game.root)])
+    assert done.exit_code == 0, done.output
+    later = "2024-09-01T18:00:00+00:00"
+    cfg = Game(game.root).config
+    save_config(
+        game,
+        dataclasses.replace(cfg, extra={**cfg.extra, "deadlines": {"spring-1924": DEADLINE, "autumn-1924": later}}),
+    )
+    when = datetime.fromisoformat(DEADLINE) + timedelta(seconds=seconds)
+    mail = order_mail(TERRY, VALLEY_ORDERS, date=when.strftime("%a, %d %b %Y %H:%M:%S +0000"))
+    result = run_inbox(Game(game.root), maildir(tmp_path / "box", [mail]), "--turn", "autumn-1924")
+    assert result.exit_code == 0, result.output
+    assert ("before the previous turn's deadline" in result.output) is earlier, result.output
