@@ -214,7 +214,7 @@ def _hold_lock(root: str, ready: Any, release: Any) -> None:
 
 def test_the_inbox_waits_for_the_games_lock(game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(inbox, "LOCK_WAIT", 0.2)
-    ctx = multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads of this one forked
     ready, release = ctx.Event(), ctx.Event()
     child = ctx.Process(target=_hold_lock, args=(str(game.root), ready, release))
     child.start()
