@@ -887,7 +887,7 @@ class _Parser:
                 say("write a move like H LOO - NSS"),
             )
         if self.ignored:
-            self.notes.insert(0, say("the words {w} order nothing: left out", w=join(quote(w) for w in self.ignored)))
+            self.notes.insert(0, say("left out, as no part of an order: {w}", w=join(quote(w) for w in self.ignored)))
         return out
 
     def order_words(self) -> Order:

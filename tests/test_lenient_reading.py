@@ -273,7 +273,7 @@ def test_plain_words_around_an_order_are_left_out_and_named(text: str, ignored: 
     if ignored is None:
         assert not line.notes
     else:
-        assert f"the words {ignored} order nothing: left out" in said(line)
+        assert f"left out, as no part of an order: {ignored}" in said(line)
 
 
 @pytest.mark.parametrize(
@@ -316,9 +316,9 @@ def classic(line: str, power: str = "FRA") -> tuple[str | None, str]:
         ("A Paris - Burgundy", "A PAR - BUR", None),
         ("Paris - Bourgogne", "A PAR - BUR", "read 'Paris' as A PAR: your unit there"),
         ("F Brest - Manche", "F BRE - ENG", None),
-        ("Please move A PAR to BUR", "A PAR - BUR", "the words 'Please' order nothing: left out"),
+        ("Please move A PAR to BUR", "A PAR - BUR", "left out, as no part of an order: 'Please'"),
         ("A MAR suports A PAR - BUR", "A MAR S A PAR - BUR", "read 'suports' as 'supports'"),
-        ("Je veux que A PAR aille en BUR", "A PAR - BUR", "the words 'Je', 'veux', 'que' order nothing"),
+        ("Je veux que A PAR aille en BUR", "A PAR - BUR", "left out, as no part of an order: 'Je', 'veux', 'que'"),
     ],
 )
 def test_the_classic_reader_is_as_lenient(text: str, reading: str, says: str | None) -> None:

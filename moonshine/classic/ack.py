@@ -107,7 +107,7 @@ WORDS: Catalogue = {
     "classic.ack.read_as": "read {typed!r} as {word!r}",
     "classic.ack.unit_read": "read {typed!r} as {unit}: your unit there",
     "classic.ack.only_province": "read {typed!r} as {what}: the only province of that spelling {unit} can use",
-    "classic.ack.ignored": "the words {words} order nothing: left out",
+    "classic.ack.ignored": "left out, as no part of an order: {words}",
     "classic.ack.could_be": "{typed!r} could be {provinces}: write the province's code",
 }
 
