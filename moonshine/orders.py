@@ -5,6 +5,7 @@ these same objects."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -192,21 +193,28 @@ def unit_of(order: Order) -> UnitRef | None:
 _CODE = r"[A-Z]{3}"
 _UNIT = rf"([LH]) ({_CODE})"
 _LIST = rf"{_CODE}(?:, {_CODE})*"
-_FORMS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"^{_UNIT} hold$"), "hold"),
-    (re.compile(rf"^{_UNIT} - ({_CODE})(?: - ({_CODE}))?(?: via ({_LIST}))?$"), "move"),
-    (re.compile(rf"^{_UNIT} / {_UNIT}$"), "support_hold"),
-    (re.compile(rf"^{_UNIT} / {_UNIT} - ({_CODE})$"), "support_move"),
-    (re.compile(rf"^{_UNIT} / {_UNIT} x ({_CODE})$"), "support_assault"),
-    (re.compile(rf"^{_UNIT} x ({_CODE})$"), "assault"),
-    (re.compile(rf"^{_UNIT} -> {_UNIT} - ({_CODE})$"), "transport"),
-    (re.compile(rf"^retreat {_UNIT} - ({_LIST})$"), "retreat"),
-    (re.compile(rf"^recruit ([LH]) ({_CODE})$"), "recruit"),
-    (re.compile(rf"^disband {_UNIT}$"), "disband"),
-    (re.compile(r"^sell (\d+|all)$"), "sell"),
-    (re.compile(rf"^store ({_LIST})$"), "store"),
-    (re.compile(rf"^bribe ({_CODE}) (\d+(?:\.\d\d?)?)$"), "bribe"),
-]
+_FORM_TEXTS: tuple[tuple[str, str], ...] = (
+    (rf"^{_UNIT} hold$", "hold"),
+    (rf"^{_UNIT} - ({_CODE})(?: - ({_CODE}))?(?: via ({_LIST}))?$", "move"),
+    (rf"^{_UNIT} / {_UNIT}$", "support_hold"),
+    (rf"^{_UNIT} / {_UNIT} - ({_CODE})$", "support_move"),
+    (rf"^{_UNIT} / {_UNIT} x ({_CODE})$", "support_assault"),
+    (rf"^{_UNIT} x ({_CODE})$", "assault"),
+    (rf"^{_UNIT} -> {_UNIT} - ({_CODE})$", "transport"),
+    (rf"^retreat {_UNIT} - ({_LIST})$", "retreat"),
+    (rf"^recruit ([LH]) ({_CODE})$", "recruit"),
+    (rf"^disband {_UNIT}$", "disband"),
+    (r"^sell (\d+|all)$", "sell"),
+    (rf"^store ({_LIST})$", "store"),
+    (rf"^bribe ({_CODE}) (\d+(?:\.\d\d?)?)$", "bribe"),
+)
+
+
+@functools.cache
+def _forms() -> list[tuple[re.Pattern[str], str]]:
+    """The canonical forms' patterns, compiled when a saved order is first read back
+    (checking a player's orders never needs them)."""
+    return [(re.compile(text), form) for text, form in _FORM_TEXTS]
 
 
 def _ref(kind: str, district: str) -> UnitRef:
@@ -221,7 +229,7 @@ def parse_canonical(text: str) -> Order:
     """Read an order in exactly its canonical form (as ``text()`` prints it).
     Raises ValueError otherwise. Case files and saved results use this form."""
     t = text.strip()
-    for pattern, form in _FORMS:
+    for pattern, form in _forms():
         m = pattern.match(t)
         if not m:
             continue
