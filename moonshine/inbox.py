@@ -43,7 +43,7 @@ import json
 import mailbox
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import policy
@@ -567,6 +567,7 @@ class _Context:
     orphans: dict[tuple[str, str], Path] | None = None  # (gang, Message-ID) -> history file of a killed run
     reader: str | None = None  # the language of the player whose message is being answered, if not the game's
     authserv: str | None = None  # the trusted server's authserv-id (inbox.authserv_id)
+    grace_for: frozenset[str] = frozenset()  # sides still missing in the grace period: their late orders count
     # wrong passwords in this pass, by "gang:KEY" and by "from:ADDRESS" (MAX_WRONG_PASSWORDS)
     wrong: Counter[str] = field(default_factory=Counter)
     held: Counter[str] = field(default_factory=Counter)  # gang -> messages refused unread after too many
@@ -665,9 +666,11 @@ def process(
     late_ok: bool = False,
     now: datetime | None = None,
     accept: str | None = None,
+    grace_for: Collection[str] = (),
 ) -> list[Outcome]:
     """Process every message of ``source`` for ``turn`` (default: the current
-    turn), oldest first. Saves orders, logs every message, writes replies.
+    turn), oldest first. ``grace_for``: the sides still missing in the grace after
+    the deadline, whose late orders are taken (the others' are late). Saves orders, logs every message, writes replies.
     ``source``: a Maildir, an mbox, a folder of ``.eml`` files, or an IMAP
     mailbox (``imaps://USER@HOST/FOLDER``, ``imap://`` with STARTTLS), whose
     messages are moved to the judged folder once their outcome is saved: a run
@@ -685,9 +688,11 @@ def process(
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
         if isinstance(source, str) and imapbox.is_imap_url(source):
             with imap_box(game, source) as box:
-                return _process(game, imap_entries(box), source, turn, late_ok or accept is not None, now, accept)
+                entries = imap_entries(box)
+                return _process(game, entries, source, turn, late_ok or accept is not None, now, accept, grace_for)
         path = Path(source)
-        return _process(game, source_entries(path), str(path), turn, late_ok or accept is not None, now, accept)
+        entries = source_entries(path)
+        return _process(game, entries, str(path), turn, late_ok or accept is not None, now, accept, grace_for)
 
 
 LOCK_WAIT = 60.0  # seconds the inbox waits for another job on the same game
@@ -734,6 +739,7 @@ def _process(
     late_ok: bool,
     now: datetime | None,
     accept: str | None = None,
+    grace_for: Collection[str] = (),
 ) -> list[Outcome]:
     log = load_log(game, turn)
     _recover(game, turn, log)
@@ -748,6 +754,7 @@ def _process(
         previous_due=_previous_deadline(game, turn),
         limit=mail.max_message_bytes(game.config),
         authserv=mail.authserv_id(game.config),
+        grace_for=frozenset(grace_for),
         seen=ids,
         log=log,
         chatter=_chatter(game),
@@ -1123,7 +1130,7 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
             phrase("reject.earlier_turn", received=received, previous=ctx.previous_due, turn=turn),
             gang,
         )
-    if ctx.due is not None and received > ctx.due and not ctx.late_ok:
+    if ctx.due is not None and received > ctx.due and not ctx.late_ok and gang not in ctx.grace_for:
         raise _Reject(phrase("reject.late", received=received, due=ctx.due), gang, phrase("help.late"))
     return _save(ctx, r, gang, text, orders_text(text, first.password_lines), where, received)
 
@@ -1340,6 +1347,8 @@ def _intake_notes(ctx: _Context, r: _Reading) -> str:
 def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "", side: str | None = None) -> str:
     if ctx.due is None:
         more = ctx.say("reply.open_no_deadline")
+    elif ctx.now > ctx.due and side is not None and side in ctx.grace_for:
+        more = ctx.say("reply.grace")
     elif ctx.now > ctx.due:
         more = ctx.say("reply.closed")
     else:

@@ -425,7 +425,7 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str) -> None:
     paths = [f"orders/{turn}", f"outbox/{turn}", "press", "votes.yaml", ABSENCES]
     forward = (f"Orders by mail for {turn}", paths, is_git_repo(p.root))
     with transaction(p.root, f"run: inbox {turn}", wait=LOCK_WAIT, notify=p.log, forward=forward):
-        outcomes = process(game, source, turn=turn, late_ok=in_grace, now=p.now)
+        outcomes = process(game, source, turn=turn, grace_for=waiting if in_grace else (), now=p.now)
     counts = Counter(o.status for o in outcomes if o.status != "duplicate")
     for o in outcomes:
         if o.status != "duplicate":

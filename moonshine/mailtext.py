@@ -54,6 +54,9 @@ MESSAGES: Catalogue = {
     "reply.open": "You may send new orders until then; the last ones received count.",
     "reply.open_no_deadline": "You may send new orders; the last ones received count.",
     "reply.closed": "It has passed: no new orders are taken.",
+    "reply.grace": (
+        "It has passed, but your gang had sent no orders: these are taken in the grace period, and no others will be."
+    ),
     # -- what the mail-reading layer left out (moonshine.intake) ------------------------------
     "note.quoted": "Quoted and forwarded text (lines {lines}) was ignored: only your own new text is read.",
     "note.signature": "Your signature (from line {line}) was not read.",

@@ -102,10 +102,16 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     out = ok(game, t)
     assert "adjudicated" not in out
     assert not (game.root / "turns" / "autumn-1924").exists()
+    # only the missing side's orders are taken in the grace: valley's late change is refused
+    before = len(to(rec, address("valley"), "Re: orders"))
+    post(imap, "moon", letter("valley", "sell 1\n", t + timedelta(minutes=30), "<v9@players.example.org>"))
     post(imap, "moon", letter("northside", "sell all\n", t + timedelta(hours=1), "<n1@players.example.org>"))
     out = ok(game, t + timedelta(hours=1, minutes=1))
     assert "in the grace period" in out
     assert len(to(rec, address("northside"), "Re: orders")) == 1
+    assert "taken in the grace period" in plain(to(rec, address("northside"), "Re: orders")[0])
+    late = to(rec, address("valley"), "Re: orders")[before:]
+    assert len(late) == 1 and "NOT accepted" in plain(late[0]) and "late" in plain(late[0])
     # every gang with a player has orders now: adjudicated at once
     assert "adjudicated spring-1924" in out
     assert (game.root / "turns" / "autumn-1924" / "state.yaml").is_file()
