@@ -71,6 +71,21 @@ MESSAGES: Catalogue = {
     "reply.reason": "Reason: {reason}.",
     "reply.unchanged": "No order file was changed.",
     # -- why a message is refused -----------------------------------------------------------
+    # -- a side handed to a new player (moonshine takeover) --------------------------------------
+    "takeover.subject": "{prefix} {side} is yours: the history so far",
+    "takeover.hello": "Hello",
+    "takeover.body": (
+        "You now lead {side} in '{title}'. The current turn is {turn}. Your password comes in a separate "
+        "message. Below is your side's history: every report it received so far ({reports}), then the press "
+        "it sent and received ({press})."
+    ),
+    "takeover.press": "Press sent and received",
+    "takeover.no_press": "No press was sent or received.",
+    "password.subject": "{prefix} your password for {side}",
+    "password.body": (
+        "Your password for {side} in '{title}':\n\n    {password}\n\nPut it on a 'password:' line of every "
+        "message you send to the judge. Keep it to yourself."
+    ),
     "reject.not_player": "{sender} is not a player's address in this game",
     "reject.too_big": (
         "the message is {size} bytes, more than the {limit} bytes this game accepts; send the orders as "

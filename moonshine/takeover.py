@@ -7,15 +7,17 @@ through the outbox like any other mail."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from moonshine import mail
+from moonshine import mail, mailtext
 from moonshine.errors import GameError
-from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, is_git_repo, save_config
+from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, is_git_repo, player_language, save_config
 from moonshine.passwords import check_new_password, edit_password_line, hash_password, new_passphrase
+from moonshine.press import private_log
 
 
 @dataclass(frozen=True)
@@ -62,21 +64,33 @@ def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send
     turn = game.current_turn()
     past = history(game, side)
     now = datetime.now(UTC).replace(microsecond=0)
-    lang = cfg.language
-    side_name = game.sides()[side]
+    lang = player_language(cfg, side)  # the side's language, if its player chose one, else the game's
+    side_name = game.sides(lang)[side]
     stamp = now.strftime("%Y%m%dt%H%M%S")
+    press_log = private_log(game.root, side)  # what it sent and received: the new player needs it too
+    words = functools.partial(mailtext.text, lang)
     body = (
-        f"{player.name or 'Hello'},\n\nYou now lead {side_name} in '{cfg.title}'. The current turn is {turn}. "
-        "Your password comes in a separate message. Below is your side's history: every report it received "
-        f"so far ({len(past)}).\n\n"
+        f"{player.name or words('takeover.hello')},\n\n"
+        + words(
+            "takeover.body",
+            side=side_name,
+            title=cfg.title,
+            turn=mailtext.subject_turn(lang, turn),
+            reports=len(past),
+            press=len(press_log),
+        )
+        + "\n\n"
         + "\n\n".join(f"==== {t} ====\n\n{text.rstrip()}" for t, text in past)
+        + f"\n\n==== {words('takeover.press')} ====\n\n"
+        + ("\n\n".join(entry.rstrip() for entry in press_log) if press_log else words("takeover.no_press"))
         + "\n\n-- \n"
-        + f"The referee of {cfg.title}\n"
+        + words("signature", title=cfg.title)
+        + "\n"
     )
     msg = mail.text_message(
         sender=mail.from_address(cfg),
         to=[addr],
-        subject=f"{mail.subject_prefix(cfg)} {side_name} is yours: the history so far",
+        subject=words("takeover.subject", prefix=mail.subject_prefix(cfg), side=side_name),
         body=body,
         msg_id=mail.message_id(cfg, turn, "takeover", side, addr, stamp),
         date=now,
@@ -152,11 +166,8 @@ def _mail_password(game: Game, side_name: str, addr: str, password: str, turn: s
     msg = mail.text_message(
         sender=mail.from_address(cfg),
         to=[addr],
-        subject=f"{mail.subject_prefix(cfg)} your password for {side_name}",
-        body=(
-            f"Your password for {side_name} in '{cfg.title}':\n\n    {password}\n\n"
-            f"Put it on a 'password:' line of every message you send to the judge. Keep it to yourself.\n"
-        ),
+        subject=mailtext.text(lang, "password.subject", prefix=mail.subject_prefix(cfg), side=side_name),
+        body=mailtext.text(lang, "password.body", side=side_name, title=cfg.title, password=password) + "\n",
         msg_id=mail.message_id(cfg, turn, "password", addr, now.isoformat()),
         date=now,
     )

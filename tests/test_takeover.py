@@ -47,6 +47,13 @@ def test_a_gang_changes_hands(tmp_path: Path, smtp: Server) -> None:
     game.config_path.write_text("# my game, my comments\n" + text, encoding="utf-8")
     subprocess.run(["git", "commit", "-qam", "Players"], cwd=game.root, check=True, capture_output=True)
     cli(game, "adjudicate", "spring-1924", "--force")  # a turn of history
+    # press the gang received, in its private log (as the inbox writes it)
+    from moonshine.press import log_path
+
+    log_path(game.root, "valley", "spring-1924", "abc").parent.mkdir(parents=True)
+    log_path(game.root, "valley", "spring-1924", "abc").write_text(
+        "# spring-1924 2024-02-28T10:00:00+00:00 from outfit to valley\n\nThe Loop is yours if you keep out of NSS.\n"
+    )
 
     out = cli(Game(game.root), "takeover", "Valley Gang", "--email", NEW_PLAYER, "--name", "Ann Other")
     assert f"valley now belongs to {NEW_PLAYER}" in out
@@ -67,6 +74,8 @@ def test_a_gang_changes_hands(tmp_path: Path, smtp: Server) -> None:
     history = to(smtp.recorder, NEW_PLAYER, "the history so far")
     assert len(history) == 1
     assert "==== spring-1924 ====" in plain(history[0])
+    assert "==== Press sent and received ====" in plain(history[0])
+    assert "The Loop is yours if you keep out of NSS." in plain(history[0])  # the gang's press too
     assert "terry@example.org" not in str(history[0]["To"])
 
     # the password is kept nowhere: not in the game's files, not in git
