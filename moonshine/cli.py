@@ -86,6 +86,17 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except MoonshineError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:  # a path the system refuses (too long, not a folder, no room...): said, not traced
+            raise click.ClickException(_os_error(exc)) from None
+
+
+def _os_error(exc: OSError) -> str:
+    """``FILE: what the system said``, the file shortened to what a terminal shows."""
+    name = str(exc.filename) if exc.filename is not None else ""
+    if len(name) > 80:
+        name = name[:38] + "..." + name[-38:]
+    what = exc.strerror or str(exc)
+    return f"{name}: {what}" if name else what
 
 
 def _recover(args: list[str]) -> None:

@@ -445,3 +445,30 @@ def test_orders_received_at_the_previous_deadline_itself_are_for_that_turn(
     result = run_inbox(Game(game.root), maildir(tmp_path / "box", [mail]), "--turn", "autumn-1924")
     assert result.exit_code == 0, result.output
     assert ("before the previous turn's deadline" in result.output) is earlier, result.output
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["site", "--out", "x" * 300],
+        ["site", "--out", "/dev/null/x"],
+        ["new", "x" * 300],
+        ["simulate", "--turns", "1", "--out", "x" * 300],
+    ],
+)
+def test_a_path_the_system_refuses_is_an_error_not_a_traceback(tmp_path: Path, argv: list[str]) -> None:
+    import os
+
+    game = new_game(tmp_path / "g", seed="edge", use_git=False)
+    done = CliRunner().invoke(main, ["adjudicate", "spring-1924", "--force", "--no-commit", "--game", str(game.root)])
+    assert done.exit_code == 0, done.output
+    here = os.getcwd()
+    os.chdir(game.root)
+    try:
+        result = CliRunner().invoke(main, argv)
+    finally:
+        os.chdir(here)
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("Error: ") and "Traceback" not in result.output
+    assert len(result.output.splitlines()[0]) < 200  # the path shortened for the terminal
+    assert isinstance(result.exception, SystemExit)  # said and ended, nothing left uncaught
