@@ -610,6 +610,8 @@ class _Reading:
     by_server: bool = False  # its time is the game master's server's (Received:), not the sender's (Date:)
     script: mailcmd.Script = field(default_factory=mailcmd.Script)  # its commands (moonshine.mailcmd)
     answer: str = ""  # what was done for them, for the reply
+    results: list[mailcmd.Result] = field(default_factory=list)  # the commands done so far
+    later: tuple[mailcmd.Command, ...] = ()  # commands to do once the orders are taken (status)
 
 
 def _message_id(raw: bytes, msg: Message | None) -> str:
@@ -915,6 +917,11 @@ def _process_one(ctx: _Context, r: _Reading) -> Outcome:
         why = f"forged sender: the mail server says {forged} for {r.sender}; not read, not answered"
         return Outcome(REJECTED, origin, r.message_id, r.sender, None, why, refusal=WRONG_SENDER)
     except _Reject as rej:
+        if r.later and rej.gang is not None:  # refused orders: the status still answered, as things stand
+            try:
+                _after_orders(ctx, r, rej.gang)
+            except Exception:  # the refusal is answered all the same
+                r.later = ()
         if rej.phrase.key == "reject.too_many_guesses":  # not answered: the pass's warning counts it
             return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, None, rej.about, rej.refusal)
         # every address of the gang hears of the pass's first wrong password (later ones: the warning)
@@ -1017,9 +1024,12 @@ def _without_commands(ctx: _Context, own: intake.OwnText) -> tuple[intake.OwnTex
     return intake.OwnText("\n".join(kept) + ("\n" if kept else ""), own.dropped, own.original), script
 
 
-def _commands(ctx: _Context, r: _Reading, gang: str | None) -> list[mailcmd.Result]:
-    """Do what the message's commands ask, as ``gang`` (None: a sender who is no
-    player, or whose password was not checked); their account goes in the reply."""
+def _commands(
+    ctx: _Context, r: _Reading, gang: str | None, commands: tuple[mailcmd.Command, ...] | None = None
+) -> list[mailcmd.Result]:
+    """Do what the message's commands ask (``commands``: some of them; by default all),
+    as ``gang`` (None: a sender who is no player, or whose password was not checked);
+    the account of every command done so far goes in the reply, in the message's order."""
     received = min(r.received or ctx.now, ctx.now)
     req = mailcmd.Request(
         game=ctx.game,
@@ -1033,9 +1043,19 @@ def _commands(ctx: _Context, r: _Reading, gang: str | None) -> list[mailcmd.Resu
         secrets=r.secrets,
         processed=ctx.now,
     )
-    results = mailcommands.execute(req, r.script)
-    r.answer = mailcmd.render(ctx.language, results)
+    script = r.script if commands is None else mailcmd.Script(commands)
+    results = mailcommands.execute(req, script)
+    r.results = sorted([*r.results, *results], key=lambda x: x.command.line)
+    r.answer = mailcmd.render(ctx.language, r.results)
     return results
+
+
+def _after_orders(ctx: _Context, r: _Reading, gang: str) -> None:
+    """The commands that report the game (``status``), done once the message's orders
+    are taken or refused: they tell the state with this message's orders in it."""
+    later, r.later = r.later, ()
+    if later:
+        _commands(ctx, r, gang, later)
 
 
 def _commands_only(ctx: _Context, r: _Reading, gang: str | None, results: list[mailcmd.Result]) -> Outcome:
@@ -1113,9 +1133,11 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         raise _Reject(phrase("reject.wrong_password", gang=found.name), gang, phrase("help.impersonation"))
     r.checked = True  # from here on, its Message-ID stands for this message
     if r.script:
-        results = _commands(ctx, r, gang)
         if first.accepted + first.rejected == 0:
-            return _commands_only(ctx, r, gang, results)
+            return _commands_only(ctx, r, gang, _commands(ctx, r, gang))
+        # with orders: a status tells the state once they are saved (_after_orders)
+        r.later = tuple(c for c in r.script.commands if c.name == mailcmd.STATUS)
+        _commands(ctx, r, gang, tuple(c for c in r.script.commands if c.name != mailcmd.STATUS))
     turn = _as_turn(ctx.turn)
     if ctx.game_over():
         raise _Reject(phrase("reject.game_over"), gang)
@@ -1217,6 +1239,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     counts = _Counts(check.accepted, check.rejected)
     turn = _as_turn(ctx.turn)
     if standing_at is not None and received < standing_at:
+        _after_orders(ctx, r, gang)
         reason = f"{counts.text('en')}; a later submission (received {mail.fmt_time(standing_at)}) stands"
         lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
         reply = _reply_safely(
@@ -1232,6 +1255,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
         "accepted": check.accepted,
         "rejected": check.rejected,
     }
+    _after_orders(ctx, r, gang)
     replaced = f"; replaces the orders received {mail.fmt_time(standing_at)}" if standing_at else ""
     lead = ctx.say(
         "reply.accepted", gang=name, turn=turn, received=received, sender=r.sender, counts=counts.text(ctx.language)

@@ -472,3 +472,17 @@ def test_a_path_the_system_refuses_is_an_error_not_a_traceback(tmp_path: Path, a
     assert result.output.startswith("Error: ") and "Traceback" not in result.output
     assert len(result.output.splitlines()[0]) < 200  # the path shortened for the terminal
     assert isinstance(result.exception, SystemExit)  # said and ended, nothing left uncaught
+
+
+def test_a_status_sent_with_orders_tells_the_state_with_them(tmp_path: Path) -> None:
+    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, replies, run_inbox
+
+    game = make_game(tmp_path)
+    result = run_inbox(game, maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS + "status\n")]))
+    assert re.search(r"^accepted\s+valley", result.output, re.M), result.output
+    (reply,) = replies(game)
+    text = reply.get_content()
+    has = next(line for line in text.splitlines() if "Orders received from" in line)
+    assert "Valley Gang" in has, text  # this message's own orders count
+    waiting = next(line for line in text.splitlines() if "Orders awaited from" in line)
+    assert "Valley Gang" not in waiting, text
