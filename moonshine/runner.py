@@ -77,6 +77,12 @@ def read_plan(
         for ln in go.lines
         if str(ln.status) not in ("blank", "comment")
     ]
+    if go.issues:  # the file as a whole (a file longer than is read): said where the report shows the lines
+        after = max((ln.number for ln in go.lines), default=0) + 1
+        lines.extend(
+            OrderLineRecord(number=after, text="", status="rejected", message=issue.text(), reason=issue)
+            for issue in go.issues
+        )
     try:
         rel = str(path.relative_to(relative_to))
     except ValueError:

@@ -486,3 +486,18 @@ def test_a_status_sent_with_orders_tells_the_state_with_them(tmp_path: Path) -> 
     assert "Valley Gang" in has, text  # this message's own orders count
     waiting = next(line for line in text.splitlines() if "Orders awaited from" in line)
     assert "Valley Gang" not in waiting, text
+
+
+def test_adjudicate_says_when_it_read_only_the_start_of_a_long_orders_file(tmp_path: Path) -> None:
+    import yaml
+
+    game = new_game(tmp_path / "g", seed="edge", use_git=False)
+    lines = ["gang: valley", "H LOO - NSS", *(f"# filler {i}" for i in range(2000))]
+    (game.orders_dir("spring-1924") / "valley.txt").write_text("\n".join(lines) + "\n")
+    done = CliRunner().invoke(main, ["adjudicate", "spring-1924", "--force", "--no-commit", "--game", str(game.root)])
+    assert done.exit_code == 0, done.output
+    results = yaml.safe_load((game.turn_dir("spring-1924") / "results.yaml").read_text())
+    said = [ln["message"] for ln in results["gangs"]["valley"]["lines"] if ln["status"] == "rejected"]
+    assert said == ["the file has 2002 lines: only the first 1000 are read"]
+    report = (game.turn_dir("spring-1924") / "reports" / "valley.txt").read_text()
+    assert "only the first 1000 are read" in report
