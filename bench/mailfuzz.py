@@ -115,7 +115,28 @@ def hostile(rng: random.Random, index: int) -> bytes:
         headers.append(f"Message-ID: {mid}")
     if rng.random() < 0.1:
         headers.append("Auto-Submitted: auto-replied")
+    if rng.random() < 0.1:  # the vendors' automatic replies
+        headers.append(rng.choice(["X-Autoreply: yes", "X-Autorespond: vacation", "X-Auto-Response-Suppress: All"]))
+        headers[2] = rng.choice(["Subject: Out of Office: orders", "Subject: Réponse automatique : ordres"])
+    if rng.random() < 0.1:  # the receiving server's verdict (the fuzz game trusts mx.moonshine.example)
+        verdict = rng.choice(["dmarc=fail header.from=players.example.org", "spf=fail smtp.mailfrom=x", "dmarc=pass"])
+        headers.append(f"Authentication-Results: {rng.choice(['mx.moonshine.example', 'evil.example'])}; {verdict}")
     kind = rng.random()
+    if kind < 0.05:  # thousands of tiny parts, or parts nested deep: refused before they are read
+        many = rng.choice([500, 6000])
+        nested = rng.random() < 0.5
+        if nested:
+            inner = "Content-Type: text/plain\r\n\r\n" + body
+            for level in range(rng.randint(9, 60)):
+                inner = (
+                    f"Content-Type: multipart/mixed; boundary=n{level}\r\n\r\n--n{level}\r\n{inner}\r\n--n{level}--\r\n"
+                )
+            raw = ("\r\n".join(headers) + "\r\n" + inner).encode("utf-8", errors="replace")
+        else:
+            parts = "".join("--b\r\nContent-Type: text/plain\r\n\r\nx\r\n" for _ in range(many))
+            headers.append("Content-Type: multipart/mixed; boundary=b")
+            raw = ("\r\n".join(headers) + "\r\n\r\n" + parts + "--b--\r\n").encode()
+        return raw
     charset = rng.choice(_CHARSETS)
     encoding = rng.choice(_ENCODINGS)
     if kind < 0.4:
@@ -171,8 +192,8 @@ def fuzz_game(base: Path) -> Path:
     salt = b"fuzz-salt-16byte"
     cheap = f"scrypt$16$1$1${_b64(salt)}${_b64(_scrypt(PASSWORD, salt, 16, 1, 1))}"
     players = {g: replace(p, password=cheap) for g, p in game.config.players.items()}
-    deadlines = {"deadlines": {TURN: "2024-03-01T18:00:00+00:00"}}
-    save_config(game, replace(game.config, players=players, extra={**game.config.extra, **deadlines}))
+    more = {"deadlines": {TURN: "2024-03-01T18:00:00+00:00"}, "inbox": {"authserv_id": "mx.moonshine.example"}}
+    save_config(game, replace(game.config, players=players, extra={**game.config.extra, **more}))
     return root
 
 
