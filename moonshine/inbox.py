@@ -100,6 +100,9 @@ class Entry:
     origin: str
     load: Callable[[], bytes]
     done: Callable[[], None] | None = None  # once its outcome is saved (IMAP: moved to the judged folder)
+    # what the source calls it for good (a Maildir's key, an .eml file's name, size and time): a message
+    # processed once is known by it on every later pass without being read again
+    key: str | None = None
 
 
 def source_entries(source: Path) -> list[Entry]:
@@ -108,9 +111,11 @@ def source_entries(source: Path) -> list[Entry]:
     if source.is_dir():
         if (source / "cur").is_dir() or (source / "new").is_dir():
             box = mailbox.Maildir(str(source), factory=None, create=False)
-            return [Entry(f"Maildir {key}", partial(box.get_bytes, key)) for key in sorted(box.keys())]
+            return [
+                Entry(f"Maildir {key}", partial(box.get_bytes, key), key=f"maildir:{key}") for key in sorted(box.keys())
+            ]
         files = sorted(p for p in source.iterdir() if p.suffix.lower() == ".eml" and p.is_file())
-        return [Entry(p.name, p.read_bytes) for p in files]
+        return [Entry(p.name, p.read_bytes, key=_file_key(p)) for p in files]
     if source.is_file():
         with source.open("rb") as fh:
             head = fh.read(5)
@@ -119,6 +124,14 @@ def source_entries(source: Path) -> list[Entry]:
             return [Entry(f"mbox message {i}", partial(mbox.get_bytes, key)) for i, key in enumerate(mbox.keys(), 1)]
         return [Entry(source.name, source.read_bytes)]
     raise GameError(f"{source}: no such mailbox (expected a Maildir, an mbox file, or a folder of .eml files)")
+
+
+def _file_key(path: Path) -> str | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return f"eml:{path.name}:{st.st_size}:{st.st_mtime_ns}"
 
 
 def imap_box(game: Game, url: str) -> imapbox.ImapMailbox:
@@ -399,6 +412,10 @@ class TurnLog:
         """Digests of every message processed: the same bytes are never processed twice."""
         return {str(s["digest"]) for s in self.submissions if s.get("digest")}
 
+    def source_keys(self) -> set[str]:
+        """What the mail sources call the messages processed (``Entry.key``)."""
+        return {str(s["source_key"]) for s in self.submissions if s.get("source_key")}
+
 
 def log_path(game: Game, turn: str) -> Path:
     return game.orders_dir(turn) / LOG_FILE
@@ -447,10 +464,11 @@ def processed_ids(game: Game) -> set[str]:
     return _seen(game)[0]
 
 
-def _seen(game: Game) -> tuple[set[str], set[str]]:
-    """Checked Message-IDs and digests of every message processed in any turn."""
+def _seen(game: Game) -> tuple[set[str], set[str], set[str]]:
+    """Checked Message-IDs, digests and source keys of every message processed in any turn."""
     ids: set[str] = set()
     digests: set[str] = set()
+    keys: set[str] = set()
     base = game.root / "orders"
     if base.is_dir():
         for d in sorted(base.iterdir()):
@@ -458,6 +476,7 @@ def _seen(game: Game) -> tuple[set[str], set[str]]:
                 log = load_log(game, d.name)
                 ids |= log.ids()
                 digests |= log.digests()
+                keys |= log.source_keys()
             if (d / JOURNAL).is_file():
                 for entry in _journal_entries(d / JOURNAL):
                     sub = entry.get("submission") or {}
@@ -465,7 +484,9 @@ def _seen(game: Game) -> tuple[set[str], set[str]]:
                         digests.add(str(sub["digest"]))
                     if sub.get("checked"):
                         ids.add(str(sub.get("message_id")))
-    return ids, digests
+                    if sub.get("source_key"):
+                        keys.add(str(sub["source_key"]))
+    return ids, digests, keys
 
 
 def _journal_entries(path: Path) -> list[dict[str, Any]]:
@@ -745,7 +766,7 @@ def _process(
 ) -> list[Outcome]:
     log = load_log(game, turn)
     _recover(game, turn, log)
-    ids, digests = _seen(game)
+    ids, digests, keys = _seen(game)
     ctx = _Context(
         game=game,
         turn=turn,
@@ -763,6 +784,12 @@ def _process(
         closed=is_closed(game, turn),
         accepting=accept is not None,
     )
+    # A message the source still holds from an earlier pass is known by its key and not
+    # read again: an idle pass over a kept mailbox reads no mail.
+    known = 0
+    if accept is None:
+        fresh = [e for e in entries if e.key is None or e.key not in keys]
+        known, entries = len(entries) - len(fresh), fresh
     # First pass: one message at a time, only what sorting and skipping need.
     heads = [_head(entry, i) for i, entry in enumerate(entries)]
     if accept is not None:
@@ -771,7 +798,7 @@ def _process(
             raise GameError(f"{source}: no message with Message-ID {accept.strip()}")
     far_future = datetime.max.replace(tzinfo=UTC)
     heads.sort(key=lambda h: (h.received or far_future, h.index))
-    outcomes: list[Outcome] = []
+    outcomes: list[Outcome] = [Outcome("duplicate", "", "", "", None, "already processed")] * known
     journal = game.orders_dir(turn) / JOURNAL
     journal.parent.mkdir(parents=True, exist_ok=True)
     with journal.open("a", encoding="utf-8") as out:
@@ -793,6 +820,7 @@ def _process(
             sub = {
                 "message_id": r.message_id,
                 "digest": h.digest,
+                "source_key": h.entry.key,
                 "checked": r.checked,
                 "from": r.sender,
                 "gang": outcome.gang,

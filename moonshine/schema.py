@@ -501,6 +501,7 @@ _SUBMISSION = Rec(
     required={"message_id": Str(), "outcome": Str()},
     optional={
         "digest": Null(Str()),
+        "source_key": Null(Str()),  # moonshine.inbox.Entry.key
         "checked": Null(Bool()),
         "from": Null(Str()),
         "gang": Null(Str()),

@@ -501,3 +501,25 @@ def test_adjudicate_says_when_it_read_only_the_start_of_a_long_orders_file(tmp_p
     assert said == ["the file has 2002 lines: only the first 1000 are read"]
     report = (game.turn_dir("spring-1924") / "reports" / "valley.txt").read_text()
     assert "only the first 1000 are read" in report
+
+
+def test_an_idle_pass_over_a_kept_mailbox_reads_no_old_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mailbox
+
+    from test_inbox import TERRY, VALLEY_ORDERS, make_game, order_mail, run_inbox
+
+    game = make_game(tmp_path)
+    box = mailbox.Maildir(str(tmp_path / "box"), create=True)
+    for i in range(30):
+        box.add(order_mail(TERRY, VALLEY_ORDERS, msgid=f"<kept-{i}@x>").as_bytes())
+    first = run_inbox(game, tmp_path / "box")
+    assert first.exit_code == 0, first.output
+    read: list[str] = []
+    real = mailbox.Maildir.get_bytes
+    monkeypatch.setattr(mailbox.Maildir, "get_bytes", lambda self, key: read.append(key) or real(self, key))
+    idle = run_inbox(game, tmp_path / "box")
+    assert idle.exit_code == 0 and "30 message(s) already processed" in idle.output
+    assert read == []  # nothing old was read
+    box.add(order_mail(TERRY, VALLEY_ORDERS.replace("sell 4", "sell 3"), msgid="<new@x>").as_bytes())
+    later = run_inbox(game, tmp_path / "box")
+    assert len(set(read)) == 1 and re.search(r"^accepted\s+valley", later.output, re.M), later.output
