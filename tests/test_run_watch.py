@@ -96,3 +96,27 @@ def _log(root: Path) -> str:
 
 def test_without_an_imap_mailbox_the_watcher_polls(tmp_path: Path) -> None:
     assert wait_for_mail([tmp_path], 0.1) is False  # not a game: nothing to wait on, the caller sleeps
+
+
+def test_the_watcher_waits_on_every_games_imap_mailbox(
+    tmp_path: Path, imap: Server, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games on two IMAP mailboxes: mail arriving in the second's ends the wait as
+    soon as it arrives (before, only the first game's mailbox was watched)."""
+    import threading
+
+    monkeypatch.setenv("MOONSHINE_IMAP_PASSWORD", PASSWORD)
+    schedule = {"every": "48h"}
+    first = make_game(tmp_path / "a", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="w-a")
+    second = make_game(tmp_path / "b", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="w-b")
+    post(imap, "w-a")
+    post(imap, "w-b")
+    answer: list[bool] = []
+    waiter = threading.Thread(target=lambda: answer.append(wait_for_mail([first.root, second.root], 30)))
+    started = time.monotonic()
+    waiter.start()
+    time.sleep(1.0)  # both mailboxes in IDLE
+    post(imap, "w-b", letter("valley", "sell all\n", datetime.now(UTC), "<w-b-1@players.example.org>"))
+    waiter.join(30)
+    assert answer == [True]
+    assert time.monotonic() - started < 15  # woken by the second game's mail, not the 30 s wait
