@@ -977,21 +977,7 @@ class _Parser:
         if op == "hold":
             return Hold(unit)
         if op == "move":
-            verb = self.last
-            if verb in ATTACK and self.names_a_station():
-                raise self.fail(
-                    say(
-                        "{w} means a move (R12): an assault on a police station is written 'x' (R11)",
-                        w=quote(" ".join(verb)),
-                    ),
-                    say(
-                        "write {a} for an assault, {m} for a move",
-                        a=quote(f"{unit.text()} x ..."),
-                        m=quote(f"{unit.text()} - ..."),
-                    ),
-                )
-            if verb in ATTACK:
-                self.notes.append(_attack_note(verb))
+            self.attack_is_a_move(unit)
             return self.move(unit)
         if op == "assault":
             return Assault(unit, self.station())
@@ -1045,27 +1031,33 @@ class _Parser:
         # amended: only an H is carried; an L names its path, R8).
         return Move(unit, steps[-1], tuple(steps[:-1]), via)
 
+    def attack_is_a_move(self, mover: UnitRef) -> None:
+        """After the verb of a move just read: "attack" is a move (R12), said in a note;
+        an "attack" on a police station is refused rather than read as either."""
+        verb = self.last
+        if verb not in ATTACK:
+            return
+        if self.names_a_station():
+            raise self.fail(
+                say(
+                    "{w} means a move (R12): an assault on a police station is written 'x' (R11)",
+                    w=quote(" ".join(verb)),
+                ),
+                say(
+                    "write {a} for an assault, {m} for a move",
+                    a=quote(f"{mover.text()} x ..."),
+                    m=quote(f"{mover.text()} - ..."),
+                ),
+            )
+        self.notes.append(_attack_note(verb))
+
     def support(self, unit: UnitRef) -> Order:
         target = self.unit()
         self.skip_plain()
         if self.at_end() or self.match(HOLD):
             return SupportHold(unit, target)
         if self.match(MOVE) or self.match(ARROW):  # any arrow for the supported move
-            verb = self.last
-            if verb in ATTACK and self.names_a_station():
-                raise self.fail(
-                    say(
-                        "{w} means a move (R12): an assault on a police station is written 'x' (R11)",
-                        w=quote(" ".join(verb)),
-                    ),
-                    say(
-                        "write {a} for an assault, {m} for a move",
-                        a=quote(f"{target.text()} x ..."),
-                        m=quote(f"{target.text()} - ..."),
-                    ),
-                )
-            if verb in ATTACK:
-                self.notes.append(_attack_note(verb))
+            self.attack_is_a_move(target)
             dest = self.district()
             while self.match(MOVE) or self.match(ARROW):  # a delivery man's path: only the destination matters
                 dest = self.district()
