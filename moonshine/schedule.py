@@ -168,9 +168,13 @@ def parse_schedule(raw: Any, *, source: str = SOURCE) -> Schedule:
             raise StateError(source, f"schedule.{k}", f"unknown key (expected one of {', '.join(KEYS)})")
     zone = zone_named(raw.get("timezone", "UTC"), "schedule.timezone", source=source)
     has_weekly, has_every = "deadlines" in raw, "every" in raw
-    if has_weekly == has_every:
+    if has_weekly and has_every:
         raise StateError(
             source, "schedule", "give either deadlines (e.g. 'mon, thu 18:00') or every (e.g. 48h), not both"
+        )
+    if not has_weekly and not has_every:
+        raise StateError(
+            source, "schedule", "missing: when orders are due, deadlines (e.g. 'mon, thu 18:00') or every (e.g. 48h)"
         )
     weekdays: tuple[int, ...] = ()
     at = time(18, 0)

@@ -93,6 +93,8 @@ def test_clocks_going_forward_and_back() -> None:
         ({"deadlines": "mon 18:00", "grace": "-1h"}, "schedule.grace", "expected a duration"),
         ({"deadlines": "mon 18:00", "reminders": ["2h", "soon"]}, "schedule.reminders[1]", "expected a duration"),
         ({"deadlines": "mon 18:00", "deadline": "x"}, "schedule.deadline", "unknown key"),
+        ({"timezone": "Europe/Paris"}, "schedule", "missing: when orders are due"),
+        ({"deadlines": "mon 18:00", "every": "48h"}, "schedule", "not both"),
         (
             {"deadlines": "mon 18:00", "overrides": {"spring-1924": "2024-02-30T18:00"}},
             "schedule.overrides.spring-1924",
