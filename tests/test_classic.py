@@ -474,3 +474,17 @@ def test_benchmark_exits_0_with_a_message_without_diplomacy(
     bench = importlib.import_module("bench.classic")
     assert bench.main() == 0
     assert "the 'diplomacy' package is not installed" in capsys.readouterr().out
+
+
+def test_civil_disorder_of_a_power_with_no_home_centre_left() -> None:
+    """Its units are removed by name (no home centre to be near): found by the whole-phase
+    benchmark, where networkx was asked for distances to no province at all."""
+    from moonshine.classic.adjustments import civil_disorder_order
+    from moonshine.classic.board import Kind, standard_map
+    from moonshine.classic.state import Unit
+
+    gmap = standard_map()
+    assert gmap.distances_to([]) == {}
+    units = [Unit("RUS", Kind.ARMY, "UKR"), Unit("RUS", Kind.FLEET, "BLA"), Unit("RUS", Kind.ARMY, "ARM")]
+    # every unit as far as can be: fleets first, then by the province's name
+    assert [u.province for u in civil_disorder_order(gmap, units, [])] == ["BLA", "ARM", "UKR"]

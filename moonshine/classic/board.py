@@ -198,9 +198,12 @@ class ClassicMap:
     def distances_to(self, targets: Iterable[str]) -> dict[str, int]:
         """Steps from every province to the nearest of ``targets`` over any border,
         land or sea, for armies and fleets alike (the 2023 rule for civil disorder)."""
+        wanted = set(targets)
+        if not wanted:  # a power with no home centre left: every unit is as far as can be
+            return {}
         import networkx as nx
 
-        steps = nx.multi_source_dijkstra_path_length(self.graph, set(targets))  # each border one step
+        steps = nx.multi_source_dijkstra_path_length(self.graph, wanted)  # each border one step
         return {p: int(n) for p, n in steps.items()}
 
     def province_name(self, code: str, language: str = "en") -> str:
