@@ -365,3 +365,13 @@ def test_a_hash_stored_before_normalisation_still_verifies() -> None:
     digest = hashlib.scrypt(typed.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32, maxmem=2**25)
     stored = f"scrypt$16384$8$1${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
     assert verify_password(typed, stored)
+
+
+def test_status_reads_the_clock_it_is_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make_game(tmp_path)
+    result = run(game, "status", "--now", "2024-02-28T18:00:00+00:00")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].endswith("2 days left"), result.output
+    monkeypatch.setenv("MOONSHINE_NOW", "2024-03-01T17:00:00+00:00")
+    assert run(game, "status").output.splitlines()[0].endswith("1 hour left")
+    assert "is not a date and time" in run(game, "status", "--now", "soon").output

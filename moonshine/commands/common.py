@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,4 +39,31 @@ def game_option(func: F) -> F:
         default=Path("."),
         show_default=True,
         help="The game directory.",
+    )(func)
+
+
+NOW_VARIABLE = "MOONSHINE_NOW"
+
+
+def clock(value: str | None) -> datetime:
+    """The command's clock: ``--now`` or MOONSHINE_NOW (for tests and rehearsals), else
+    the time."""
+    text = value or os.environ.get(NOW_VARIABLE) or ""
+    if not text:
+        return datetime.now(UTC).replace(microsecond=0)
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a date and time (expected e.g. 2026-12-03T18:00:00+00:00)") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def now_option(func: F) -> F:
+    """``--now TIME``: the command's clock (also MOONSHINE_NOW); never for a real game."""
+    return click.option(
+        "--now",
+        "now_text",
+        default=None,
+        metavar="TIME",
+        help="For tests: the command's clock (ISO 8601); also MOONSHINE_NOW. Never for a real game.",
     )(func)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from moonshine.commands.common import game_option, turn_name
+from moonshine.commands.common import clock, game_option, now_option, turn_name
 from moonshine.gamedir import Game, git_commit
 
 
@@ -167,15 +167,16 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
     is_flag=True,
     help="Print the status as JSON (every side's orders, refusals, addresses, password; the deadline).",
 )
+@now_option
 @game_option
-def status_cmd(turn: str | None, as_json: bool, game_dir: Path) -> None:
+def status_cmd(turn: str | None, as_json: bool, now_text: str | None, game_dir: Path) -> None:
     """Show which gangs have sent orders for TURN (default: the current turn),
     which have not, and the time left before the deadline."""
     from moonshine.inbox import turn_status
     from moonshine.mail import fmt_time
 
     game = Game(game_dir)
-    st = turn_status(game, turn)
+    st = turn_status(game, turn, now=clock(now_text))
     if as_json:
         import json
 
