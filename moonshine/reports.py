@@ -1487,8 +1487,12 @@ def render_map(
 
     arrows = arrows_from_results(res, gmap)
     title = picture_title(gmap, res.turn, language)
+    # the board as the turn left it, with the turn's own raid ("raided this turn"): the
+    # next state already holds the next turn's raid, drawn at its opening
+    shown = nxt.copy()
+    shown.raid = res.raid
     scene = picture.build_scene(
-        gmap, nxt, arrows=arrows, title=title, language=language, dislodged=dislodged_units(res)
+        gmap, shown, arrows=arrows, title=title, language=language, dislodged=dislodged_units(res)
     )
     return picture.scene_svg(scene), picture.scene_png(scene, width)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,3 +158,25 @@ def test_the_title_and_legend_say_what_is_shown(
     legend = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "legend")
     texts = {t.text for t in legend.iter(f"{SVG}text")}
     assert words[1] in texts and words[2] in texts
+
+
+def test_a_turns_map_marks_the_turns_own_raid_not_the_next(tmp_path: Path) -> None:
+    """The map of a turn is drawn on the board the turn left, whose state already holds
+    the next turn's raid: "raided this turn" is the turn's own raid."""
+    import re
+
+    import yaml
+    from click.testing import CliRunner
+    from samplegame import copy_sample
+
+    from moonshine.cli import main
+
+    game = copy_sample(tmp_path / "g")
+    done = CliRunner().invoke(main, ["adjudicate", "spring-1924", "--no-commit", "--force", "--game", str(game)])
+    assert done.exit_code == 0, done.output
+    results = yaml.safe_load((game / "turns" / "spring-1924" / "results.yaml").read_text())
+    own, following = results["raid"]["district"], results["next"]["raid"]["district"]
+    assert own != following  # the sample's seed draws two different districts
+    svg = (game / "turns" / "spring-1924" / "reports" / "map.svg").read_text()
+    assert re.search(rf'id="raid"[^>]*data-code="{own}"', svg), own
+    assert f'data-code="{following}" data-by' not in svg
