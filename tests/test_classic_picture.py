@@ -489,3 +489,19 @@ def test_the_legend_counts_centres_as_the_language_counts() -> None:
     english = scene_svg(build_scene(gmap, st, None, title="x", language="en"))
     assert "Autriche : 0 centre<" in french and "Turquie : 1 centre<" in french and "Russie : 4 centres<" in french
     assert "Austria: 0 centres<" in english and "Turkey: 1 centre<" in english
+
+
+def test_a_retreat_written_as_a_move_is_drawn_as_a_retreat(
+    classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]
+) -> None:
+    """'A BUR - PAR' in a retreat phase is a retreat: the unit is drawn retreating,
+    not crossed out as disbanded with no unit where it went."""
+    _, outcome = busy
+    st2 = outcome.next_state
+    out2 = adjudicate_phase(classic, st2, _orders({"FRA": ["A BUR - PAR"]}))
+    assert [r.succeeded for r in out2.results if r.power == "FRA"] == [True]
+    root = _svg(picture.render_svg(classic, st2, out2))
+    shown = {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "dislodged")}
+    assert ("FRA", "A BUR", "dislodged") in shown and ("FRA", "A BUR", "disbanded") not in shown
+    orders = {g.get("data-order"): g.get("data-result") for g in _groups(root, "order")}
+    assert orders == {"A BUR R PAR": "succeeds"}

@@ -1113,6 +1113,8 @@ def build_scene(
             order = _parse(r.order)
             if order is None or not r.unit:
                 continue
+            if step is Step.RETREATS and isinstance(order, Move):
+                order = Retreat(order.unit, order.dest)  # a retreat written as a move: "A MUN - KIE"
             region = r.unit.split(" ", 1)[-1]
             found: Pt | None
             if step is Step.RETREATS:
