@@ -14,6 +14,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -317,6 +318,15 @@ def test_run_exits_non_zero_when_a_game_cannot_be_read(tmp_path: Path, smtp: Ser
     assert "ERROR" in out.output
 
 
+HOLD = """
+import sys
+from moonshine.gamelock import game_lock
+with game_lock(sys.argv[1], job="adjudicate spring-1924"):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
 def test_run_names_the_game_directory_when_given_none(
     tmp_path: Path, smtp: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -327,3 +337,13 @@ def test_run_names_the_game_directory_when_given_none(
     errors = to(smtp.recorder, GM, "judge error")
     assert len(errors) == 1
     assert f"({game.root.resolve()})" in plain(errors[0])
+    holder = subprocess.Popen(  # another process holds the game's lock
+        [sys.executable, "-c", HOLD, str(game.root)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        busy = CliRunner().invoke(main, ["run", "--now", START.isoformat()])
+    finally:
+        holder.communicate("")
+    assert busy.exit_code == 0  # busy is no failure: the next pass does it
+    assert f"busy: {game.root.resolve()}: the game is busy" in busy.output
