@@ -347,3 +347,16 @@ def test_run_names_the_game_directory_when_given_none(
         holder.communicate("")
     assert busy.exit_code == 0  # busy is no failure: the next pass does it
     assert f"busy: {game.root.resolve()}: the game is busy" in busy.output
+
+
+def test_the_judges_commits_are_authored_by_its_own_address(
+    tmp_path: Path, smtp: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.delenv(name, raising=False)
+    game = make(tmp_path, smtp)
+    assert run(game, START).code == 0
+    authors = subprocess.run(
+        ["git", "log", "--format=%an <%ae>", "-1"], cwd=game.root, capture_output=True, text=True, check=True
+    ).stdout
+    assert authors.strip() == smtp.smtp()["from"]
