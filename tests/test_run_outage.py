@@ -360,3 +360,13 @@ def test_the_judges_commits_are_authored_by_its_own_address(
         ["git", "log", "--format=%an <%ae>", "-1"], cwd=game.root, capture_output=True, text=True, check=True
     ).stdout
     assert authors.strip() == smtp.smtp()["from"]
+
+
+def test_a_new_turns_first_pass_commits_no_empty_inbox_log(tmp_path: Path, smtp: Server) -> None:
+    game = make(tmp_path, smtp)
+    run(game, START)
+    run(game, DUE)  # adjudicated: autumn-1924 opens, its mailbox read with nothing in it
+    run(game, DUE + timedelta(minutes=1))
+    assert not (game.root / "orders" / "autumn-1924" / "inbox.yaml").exists()
+    tracked = subprocess.run(["git", "ls-files", "orders"], cwd=game.root, capture_output=True, text=True).stdout
+    assert "inbox.yaml" not in tracked
