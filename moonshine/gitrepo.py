@@ -1,8 +1,8 @@
 """A game directory's git repository: commit what a job changed, never the
 files that must stay out of it (the secret, the locks, an interrupted job's
 journal). Read by the game directory (``moonshine.gamedir``) and the journal
-(``moonshine.journal``); it reads neither, but for the judge's own address
-(``smtp.from`` in game.yaml, through ``moonshine.gamedir``) that authors its commits."""
+(``moonshine.journal``); it reads neither. It reads one key of game.yaml: the
+judge's own address (``smtp.from``), which authors the game's commits."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 JOURNAL_DIR = ".moonshine-journal"
 
 SECRET_FILE = ".moonshine-secret"
+GAME_FILE = "game.yaml"  # moonshine.gamedir.GAME_FILE
 # Never committed: the secret, the locks (the game's and older games' inbox locks), and
 # the journal of an interrupted inbox run (moonshine.inbox.JOURNAL).
 IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal", ".*.tmp", "run.log")
@@ -84,14 +85,16 @@ def referee(root: Path) -> tuple[str, str]:
     (``smtp.from`` in game.yaml), else the placeholder ``referee@moonshine.invalid``."""
     from email.utils import parseaddr
 
+    from moonshine import yamlio
     from moonshine.errors import MoonshineError
-    from moonshine.gamedir import GAME_FILE, config_section, load_config
 
     default = ("Moonshine referee", "referee@moonshine.invalid")
     try:
-        value = config_section(load_config(root / GAME_FILE), "smtp").get("from")
+        raw = yamlio.load(root / GAME_FILE, what="game file")
     except (MoonshineError, OSError, ValueError):
         return default
+    smtp = raw.get("smtp") if isinstance(raw, dict) else None
+    value = smtp.get("from") if isinstance(smtp, dict) else None
     name, address = parseaddr(value) if isinstance(value, str) else ("", "")
     if "@" not in address:
         return default

@@ -668,13 +668,14 @@ def mail_turns(game: Game) -> list[str]:
     cur = game.current_turn()
     turns = [t for t in (previous_turn(game, cur), cur) if t is not None]
     base = game.root / "outbox"
+    every = game.turns()
     older = []
     if base.is_dir():
         for path in base.glob(f"*/{mail.SENT_FILE}"):
             turn = path.parent.name
-            if turn not in turns and turn in game.turns() and "deferred:" in path.read_text(encoding="utf-8"):
+            if turn not in turns and turn in every and "deferred:" in path.read_text(encoding="utf-8"):
                 older.append(turn)
-    return sorted(older, key=game.turns().index) + turns
+    return sorted(older, key=every.index) + turns
 
 
 def deliver(p: Pass) -> None:

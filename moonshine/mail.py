@@ -21,7 +21,9 @@ Settings, all optional until mail is sent::
 Subjects are written in the game's language (``moonshine.mailtext``); the
 reports themselves already are. Messages are written to the outbox first; sending delivers the files as they
 are, and records each Message-ID and its recipients in ``outbox/TURN/sent.yaml``
-so that sending again never delivers a message twice to the same address.
+so that sending again never delivers a message twice to the same address. A
+recipient the server refused (5xx) is recorded as ``failed``; one it could not take
+for a while (unreachable, a 4xx reply) as ``deferred``, with its next try.
 """
 
 from __future__ import annotations
