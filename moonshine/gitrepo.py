@@ -1,7 +1,8 @@
 """A game directory's git repository: commit what a job changed, never the
 files that must stay out of it (the secret, the locks, an interrupted job's
 journal). Read by the game directory (``moonshine.gamedir``) and the journal
-(``moonshine.journal``); it reads neither."""
+(``moonshine.journal``); it reads neither. It reads one key of game.yaml: the
+judge's own address (``smtp.from``), which authors the game's commits."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 JOURNAL_DIR = ".moonshine-journal"
 
 SECRET_FILE = ".moonshine-secret"
+GAME_FILE = "game.yaml"  # moonshine.gamedir.GAME_FILE
 # Never committed: the secret, the locks (the game's and older games' inbox locks), and
 # the journal of an interrupted inbox run (moonshine.inbox.JOURNAL).
 IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal", ".*.tmp", "run.log")
@@ -43,8 +45,11 @@ def git_commit(root: Path, message: str, paths: list[str] | None = None) -> bool
     import subprocess
 
     env = dict(os.environ)
+    if "GIT_AUTHOR_EMAIL" not in env:
+        name, address = referee(root)
+        env["GIT_AUTHOR_EMAIL"] = address
+        env.setdefault("GIT_AUTHOR_NAME", name)
     env.setdefault("GIT_AUTHOR_NAME", "Moonshine referee")
-    env.setdefault("GIT_AUTHOR_EMAIL", "referee@moonshine.invalid")
     env.setdefault("GIT_COMMITTER_NAME", env["GIT_AUTHOR_NAME"])
     env.setdefault("GIT_COMMITTER_EMAIL", env["GIT_AUTHOR_EMAIL"])
 
@@ -73,6 +78,27 @@ def git_commit(root: Path, message: str, paths: list[str] | None = None) -> bool
     if done.returncode != 0:
         raise GameError(f"git commit failed in {root}: {done.stderr.strip()}")
     return True
+
+
+def referee(root: Path) -> tuple[str, str]:
+    """Who authors the game's commits: the judge's own name and address
+    (``smtp.from`` in game.yaml), else the placeholder ``referee@moonshine.invalid``."""
+    from email.utils import parseaddr
+
+    from moonshine import yamlio
+    from moonshine.errors import MoonshineError
+
+    default = ("Moonshine referee", "referee@moonshine.invalid")
+    try:
+        raw = yamlio.load(root / GAME_FILE, what="game file")
+    except (MoonshineError, OSError, ValueError):
+        return default
+    smtp = raw.get("smtp") if isinstance(raw, dict) else None
+    value = smtp.get("from") if isinstance(smtp, dict) else None
+    name, address = parseaddr(value) if isinstance(value, str) else ("", "")
+    if "@" not in address:
+        return default
+    return name or default[0], address
 
 
 def _exclude_locally(root: Path) -> None:

@@ -840,7 +840,8 @@ def _process(
             out.flush()
             outcomes.append(outcome)
     _warn_of_guessing(ctx)
-    save_log(game, turn, ctx.log)
+    if ctx.log.submissions or log_path(game, turn).is_file():  # a turn with no mail yet has no log
+        save_log(game, turn, ctx.log)
     journal.unlink()
     protect_orders(game, turn)
     from moonshine import votes

@@ -15,9 +15,11 @@ journal left by a killed job and
   its old content back, every file it created goes;
 * completes it when it had: the git commit is made (it may have been made already).
 
-Both are safe to repeat if the recovery itself is interrupted. A stale
-``.git/index.lock`` left by the killed job's git is removed (only while the game's
-lock is held and a journal shows that a job of ours was interrupted).
+Both are safe to repeat if the recovery itself is interrupted. The lock files the
+killed job's git left (``.git/index.lock``, and ``.git/next-index-PID.lock`` of a
+commit of some paths) are removed: only while the game's lock is held and a journal
+shows that a job of ours was interrupted, only those made since that job started,
+and a ``next-index`` lock only when its git is no longer running.
 
 The journal is a list of plain steps so that other jobs (the unattended run)
 can use it as they are: ``protect`` a file or a tree before changing it,
@@ -365,16 +367,67 @@ def _remove_half_written(root: Path, rels: list[str]) -> None:
                     tmp.unlink(missing_ok=True)
 
 
-def _clear_git_lock(root: Path) -> str | None:
-    lock = root / ".git" / "index.lock"
-    if not lock.exists():
-        return None
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed and not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+        return stat.rpartition(")")[2].split()[:1] != ["Z"]
+    except FileNotFoundError:
+        if Path("/proc/self/stat").exists():  # /proc is there, the process is not
+            return False
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _clear_git_locks(root: Path, started: str) -> list[str]:
+    """The lock files the interrupted job's git left in ``.git``: the index's
+    (``index.lock``) and the temporary index of a commit of some paths
+    (``next-index-PID.lock``, whose git is no longer running). Only locks made since
+    the job started: an older one is not its git's. A lock that goes away within 2 s
+    was a git still running (not ours: ours were killed with the job), and stays."""
+    gitdir = root / ".git"
+    if not gitdir.is_dir():
+        return []
+    try:
+        since = datetime.fromisoformat(started).timestamp() - 2  # the journal's time is to the second
+    except ValueError:
+        since = None
+    found = []
+    for lock in sorted(gitdir.glob("next-index-*.lock")):
+        pid = lock.name.removeprefix("next-index-").removesuffix(".lock")
+        if pid.isdigit() and not _alive(int(pid)):
+            found.append(lock)
+    index = gitdir / "index.lock"
+    if index.exists():
+        found.append(index)
+    if since is not None:
+        found = [lock for lock in found if _made_since(lock, since)]
+    if not found:
+        return []
     for _ in range(40):  # a git still running finishes: give it 2 s
+        if not any(lock.exists() for lock in found):
+            return []
         time.sleep(0.05)
-        if not lock.exists():
-            return None
-    lock.unlink(missing_ok=True)
-    return "removed the stale .git/index.lock the interrupted job's git left"
+    lines = []
+    for lock in found:
+        if lock.exists():
+            lock.unlink(missing_ok=True)
+            lines.append(f"removed the stale .git/{lock.name} the interrupted job's git left")
+    return lines
+
+
+def _made_since(path: Path, since: float) -> bool:
+    try:
+        return path.stat().st_mtime >= since
+    except OSError:
+        return False
 
 
 def recover(game_dir: Path | str) -> list[str]:
@@ -391,7 +444,7 @@ def recover(game_dir: Path | str) -> list[str]:
         return ["An interrupted job had changed nothing; its journal is removed."]
     job = str(raw.get("job", "a job"))
     started = str(raw.get("started", ""))
-    git_note = _clear_git_lock(root)
+    git_notes = _clear_git_locks(root, started)
     if raw.get("state") == COMMITTING:
         commit = raw.get("commit") or {}
         if commit.get("git", True):
@@ -404,8 +457,7 @@ def recover(game_dir: Path | str) -> list[str]:
         for entry in reversed(raw["entries"]):
             _restore(root, jdir, entry)
         lines.append(f"Undid the interrupted '{job}' (started {started}): the game is as it was before it.")
-    if git_note:
-        lines.append(git_note[0].upper() + git_note[1:] + ".")
+    lines += [note[0].upper() + note[1:] + "." for note in git_notes]
     _remove_half_written(
         root, [str(e["path"]) for e in raw["entries"]] + [str(p) for p in (raw.get("commit") or {}).get("paths") or []]
     )

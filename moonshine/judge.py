@@ -21,8 +21,14 @@ A pass, holding the game's lock (a second run finds it busy and leaves):
    acknowledgements at once), each to each recipient at most once
    (``moonshine.mail``);
 8. mails each new error to the game master once (``referee.email``): a mailbox
-   that cannot be read, a recipient the SMTP server refused, an orders file that
-   cannot be read; the same error is not mailed again while it lasts.
+   that cannot be read, a report the SMTP server refused (or could not take for
+   ``mail.GIVE_UP``; a transient failure is tried again by later passes, waiting
+   longer each time), a delivery of unknown outcome, an orders file that cannot
+   be read; the same error is not mailed again while it lasts, and at most one
+   error mail waits in the outbox (a new one takes in the undelivered one).
+
+A pass with a failed step ends with ``run_game``'s ``failed`` set, and ``moonshine
+run`` with a non-zero status.
 
 What the judge did is kept in ``judge.yaml`` (when each turn opened, the
 reminders sent, the turns whose reports were put in the outbox, the errors
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import getaddresses
@@ -47,7 +54,7 @@ from moonshine import families, mail, mailtext
 from moonshine.errors import GameError, MoonshineError, StateError
 from moonshine.gamedir import GAME_FILE, Game, atomic_write_text, is_git_repo, player_language
 from moonshine.gamelock import game_lock
-from moonshine.journal import recover, transaction
+from moonshine.journal import Transaction, recover, transaction
 from moonshine.schedule import Schedule, parse_schedule
 from moonshine.text import Catalogue, fill, keyed, languages
 
@@ -221,8 +228,12 @@ class Pass:
             self.error(name, f"{type(exc).__name__}: {exc}")
         return False
 
-    def error(self, step: str, text: str) -> None:
-        self.failed_steps.add(step)
+    def error(self, step: str, text: str, *, fails: bool = True) -> None:
+        """Log the error and mail it to the game master once. ``fails=False``: a
+        notice of something the pass could not help (a delivery of unknown outcome
+        that a killed pass left): the step has not failed."""
+        if fails:
+            self.failed_steps.add(step)
         key = f"{step}-{hashlib.sha256(f'{step}|{text}'.encode()).hexdigest()[:12]}"
         self.reported.add(key)
         self.log(f"ERROR {step}: {text}")
@@ -235,10 +246,15 @@ class Pass:
             self.log(f"ERROR report: the error could not be written for the game master: {exc}")
 
     def _mail_error(self, key: str, step: str, text: str) -> None:
+        """The error, in a mail to the game master in the outbox (delivered by the
+        pass's next ``deliver``). An earlier error mail that has reached nobody yet
+        (the server down) is folded into this one and leaves the outbox: the game
+        master has at most one error mail waiting, with every error in it."""
         game = self.game
         to = game_master(game)
         turn = game.current_turn()
         with transaction(self.root, "run: error report", notify=self.log) as txn:
+            written = ""
             if to:
                 cfg = game.config
                 body = (
@@ -247,6 +263,9 @@ class Pass:
                     "It goes on with the rest of its work and tries again at every run; this error is "
                     "mailed once, until it is mended and comes back.\n"
                 )
+                earlier = self._waiting_error_mails(txn)
+                for when, old in earlier:
+                    body += f"\n-- An earlier error mail ({when}), not delivered to you until now:\n\n{old}"
                 msg = mail.text_message(
                     sender=mail.from_address(cfg),
                     to=to,
@@ -256,11 +275,41 @@ class Pass:
                     date=self.now,
                 )
                 stamp = self.now.astimezone(UTC).strftime("%Y%m%dt%H%M%S")
-                mail.write_outbox(game, turn, [mail.Outgoing(f"error-{key}-{stamp}.eml", msg)])
+                written = f"error-{key}-{stamp}.eml"
+                mail.write_outbox(game, turn, [mail.Outgoing(written, msg)])
+                if earlier:
+                    written += f" (with {len(earlier)} earlier error mail(s) not delivered yet)"
             save_record(game, self.record)
             self.errors_mailed += 1
-            txn.commit(f"Error reported: {step}", [RECORD, f"outbox/{turn}"], git=is_git_repo(self.root))
-        self.log(f"error mailed to the game master: {', '.join(to)}" if to else "no game master address (referee)")
+            paths = [RECORD, *(f"outbox/{t}" for t in self._mail_turns())]
+            txn.commit(f"Error reported: {step}", paths, git=is_git_repo(self.root))
+        if to:
+            self.log(f"error written to the outbox for the game master ({', '.join(to)}): {written}")
+        else:
+            self.log("no game master address (referee): the error is in this log only")
+
+    def _mail_turns(self) -> list[str]:
+        cur = self.game.current_turn()
+        return [t for t in (previous_turn(self.game, cur), cur) if t is not None]
+
+    def _waiting_error_mails(self, txn: Transaction) -> list[tuple[str, str]]:
+        """The error mails in the outbox that have reached nobody (neither delivered
+        nor perhaps delivered) and are still to be tried: removed, and returned (their
+        date and text) to be folded into the next one."""
+        out = []
+        for turn in self._mail_turns():
+            sent = mail.load_sent(self.game, turn)
+            for path in sorted(mail.outbox_dir(self.game, turn).glob("error-*.eml")):
+                msg = mail.load_message(path)
+                entry = sent.get(str(msg.get("Message-ID", "")).strip(), {})
+                if entry.get("delivered") or entry.get("unknown"):
+                    continue
+                if set(mail.recipients(msg)) <= set(entry.get("failed") or {}):
+                    continue  # failed for good: the log said so
+                body = msg.get_body(("plain",))
+                out.append((str(msg.get("Date", "")), body.get_content() if body is not None else ""))
+                txn.remove(path)
+        return out
 
     def forget_mended(self) -> None:
         """Errors of steps that went well this pass are over: if one comes back, it
@@ -291,15 +340,18 @@ STEP_WORDS = {
 }
 
 
-def run_game(root: Path, *, now: datetime, say: Log) -> bool:
+def run_game(root: Path, *, now: datetime, say: Log, failed: set[str] | None = None) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
-    run or command holds its lock) or could not be read at all."""
-    root = Path(root)
+    run or command holds its lock). ``failed`` receives the steps that failed (their
+    errors are in the log, and mailed to the game master once)."""
+    root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0):
             for line in recover(root):
                 say(line)
-            _pass(root, now, say)
+            steps = _pass(root, now, say)
+            if failed is not None:
+                failed |= steps
     except GameError as exc:
         if "busy" in str(exc):
             say(f"busy: {exc}; this pass leaves it alone")
@@ -308,7 +360,8 @@ def run_game(root: Path, *, now: datetime, say: Log) -> bool:
     return True
 
 
-def _pass(root: Path, now: datetime, say: Log) -> None:
+def _pass(root: Path, now: datetime, say: Log) -> set[str]:
+    """The pass's steps; returns those that failed."""
     game = Game(root)
     p = Pass(game, now, say)
     p.record = load_record(game)
@@ -321,7 +374,7 @@ def _pass(root: Path, now: datetime, say: Log) -> None:
 
     if not p.step("settings", settings):
         p.step("deliver", lambda: deliver(p))  # the error, to the game master
-        return
+        return p.failed_steps
     schedule: Schedule | None = found["schedule"]
     turn: str = found["turn"]
     over: bool = found["over"]
@@ -347,6 +400,7 @@ def _pass(root: Path, now: datetime, say: Log) -> None:
     if p.errors_mailed:  # the game master hears of this pass's errors in this pass
         p.step("deliver", lambda: deliver(p))
     p.forget_mended()
+    return p.failed_steps
 
 
 # -- deadlines --------------------------------------------------------------------------------
@@ -572,9 +626,10 @@ def vote_notices(p: Pass, turn: str) -> None:
 # -- delivery ------------------------------------------------------------------------------------
 
 
-def pending(game: Game, turn: str) -> list[str]:
-    """Outbox files of ``turn`` with a recipient not yet reached (and not of unknown
-    outcome, nor refused for good)."""
+def pending(game: Game, turn: str, now: datetime) -> list[str]:
+    """Outbox files of ``turn`` with a recipient to try at ``now``: not yet reached,
+    not of unknown outcome, not refused for good, and not deferred (after a transient
+    failure) to a later time."""
     base = mail.outbox_dir(game, turn)
     if not base.is_dir():
         return []
@@ -584,31 +639,94 @@ def pending(game: Game, turn: str) -> list[str]:
         msg = mail.load_message(path)
         entry = sent.get(str(msg.get("Message-ID", "")).strip(), {})
         done = set(entry.get("delivered") or []) | set(entry.get("unknown") or {}) | set(entry.get("failed") or {})
+        done |= {a for a, d in mail.deferrals(entry).items() if d.next > now}
         if set(mail.recipients(msg)) - done:
             out.append(path.name)
     return out
 
 
+def is_error_mail(name: str) -> bool:
+    """An outbox file of the judge's own errors, to the game master."""
+    return name.startswith("error-")
+
+
+def describe(game: Game, turn: str, name: str, addr: str) -> str:
+    """A delivery, as the game master knows it: the turn, the message's subject and
+    file, the address and the side whose player it is."""
+    subject = ""
+    with suppress(OSError):
+        subject = " ".join(str(mail.load_message(mail.outbox_dir(game, turn) / name).get("Subject", "")).split())
+    sides = [s for s in game.config.players if addr in mail.player_addresses(game.config, s)]
+    who = f"{addr} (player of {', '.join(sides)})" if sides else addr
+    what = f'"{subject}" ({turn}/{name})' if subject else f"{turn}/{name}"
+    return f"{what} to {who}"
+
+
+def mail_turns(game: Game) -> list[str]:
+    """The turns whose outbox a pass delivers: the current and the previous one, and
+    an older one with a delivery deferred after a transient failure."""
+    cur = game.current_turn()
+    turns = [t for t in (previous_turn(game, cur), cur) if t is not None]
+    base = game.root / "outbox"
+    every = game.turns()
+    older = []
+    if base.is_dir():
+        for path in base.glob(f"*/{mail.SENT_FILE}"):
+            turn = path.parent.name
+            if turn not in turns and turn in every and "deferred:" in path.read_text(encoding="utf-8"):
+                older.append(turn)
+    return sorted(older, key=every.index) + turns
+
+
 def deliver(p: Pass) -> None:
-    """Send what the outbox holds for the current and the previous turn."""
+    """Send what the outbox holds for the current and the previous turn. The game
+    master hears, in one error, of every report not delivered for good (refused, or
+    failing for ``mail.GIVE_UP``) and of every delivery of unknown outcome (a pass
+    killed while sending); a transient failure is tried again by a later pass. A
+    failure of the game master's own error mail is written to the log only."""
     from moonshine.mail import send_files
 
     game = p.game
     if not mail.config_section(game.config, "smtp"):
         return
-    cur = game.current_turn()
-    turns = [t for t in (previous_turn(game, cur), cur) if t is not None]
-    for turn in turns:
-        names = pending(game, turn)
-        if not names:
+    lost: list[str] = []  # not delivered, for good
+    unsure: list[str] = []  # the server may have it
+    own: list[str] = []  # the game master's own error mail
+    for turn in mail_turns(game):
+        names = pending(game, turn, p.now)
+        left = mail.interrupted(game, turn)
+        if not names and not left:
             continue
         forward = (f"Mail sent for {turn}", [f"outbox/{turn}"], is_git_repo(p.root))
         with transaction(p.root, f"run: send {turn}", wait=60, notify=p.log, forward=forward):
-            results = send_files(game, turn, names)
+            settled = mail.settle_interrupted(game, turn)
+            results = send_files(game, turn, pending(game, turn, p.now), now=p.now) if names else []
+        for name, addr, why in settled:
+            line = f"{describe(game, turn, name, addr)}: outcome unknown ({why}); not sent again"
+            p.log(f"interrupted {turn}/{name} to {addr}: outcome unknown; not sent again")
+            (own if is_error_mail(name) else unsure).append(line)
         for r in results:
             if r.delivered:
-                p.log(f"sent {turn}/{r.name} to {', '.join(r.delivered)}")
-            for addr, why in sorted(r.failed.items()):
-                p.error("deliver", f"{turn}/{r.name} was not delivered to {addr}: {why}")
+                whom = "error mail delivered to the game master" if is_error_mail(r.name) else "sent"
+                p.log(f"{whom} {turn}/{r.name} to {', '.join(r.delivered)}")
+            for addr, why in sorted(r.transient().items()):
+                p.log(f"deferred {turn}/{r.name} to {addr}: {why}; tried again from {r.deferred[addr]}")
+            for addr, why in sorted(r.permanent().items()):
+                line = f"{describe(game, turn, r.name, addr)} was not delivered: {why}"
+                (own if is_error_mail(r.name) else lost).append(line)
             for addr, why in sorted(r.unknown.items()):
-                p.error("deliver", f"{turn}/{r.name} to {addr}: outcome unknown ({why}); not sent again")
+                line = f"{describe(game, turn, r.name, addr)}: outcome unknown ({why}); not sent again"
+                (own if is_error_mail(r.name) else unsure).append(line)
+    for line in own:  # an error about an error mail would be mailed to the same address
+        p.failed_steps.add("deliver")
+        p.log(f"ERROR deliver: the error mail for the game master: {line}")
+    parts = []
+    if lost:
+        parts.append("Not delivered, and not tried again:\n" + "\n".join(f"- {x}" for x in lost))
+    if unsure:
+        parts.append(
+            "Perhaps delivered: the server may have these messages; ask the players whether they got them "
+            "('moonshine mail TURN --send --resend-unknown' sends them again):\n" + "\n".join(f"- {x}" for x in unsure)
+        )
+    if parts:
+        p.error("deliver", "\n\n".join(parts), fails=bool(lost))

@@ -21,7 +21,9 @@ Settings, all optional until mail is sent::
 Subjects are written in the game's language (``moonshine.mailtext``); the
 reports themselves already are. Messages are written to the outbox first; sending delivers the files as they
 are, and records each Message-ID and its recipients in ``outbox/TURN/sent.yaml``
-so that sending again never delivers a message twice to the same address.
+so that sending again never delivers a message twice to the same address. A
+recipient the server refused (5xx) is recorded as ``failed``; one it could not take
+for a while (unreachable, a 4xx reply) as ``deferred``, with its next try.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -64,6 +66,12 @@ DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 DEFAULT_PASSWORD_ENV = "MOONSHINE_SMTP_PASSWORD"
 DEFAULT_MAX_MESSAGE_BYTES = 512 * 1024
 SENT_FILE = "sent.yaml"
+# A delivery that failed for a while (the server unreachable, a 4xx reply) is tried
+# again by later passes of the judge: first after RETRY_FIRST, each wait twice the one
+# before, at most RETRY_MOST; after GIVE_UP since the first failure it has failed.
+RETRY_FIRST = timedelta(minutes=2)
+RETRY_MOST = timedelta(hours=1)
+GIVE_UP = timedelta(days=2)
 REPORTS = "reports"
 
 
@@ -557,6 +565,70 @@ def delivered_to(game: Game, turn: str, msg_id: str) -> list[str]:
     return [str(a) for a in done] if isinstance(done, list) else []
 
 
+def _iso(when: datetime) -> str:
+    return when.astimezone(UTC).replace(microsecond=0).isoformat()
+
+
+def _when(value: Any) -> datetime:
+    when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Deferral:
+    """A recipient not reached for a transient reason (``deferred`` in ``sent.yaml``):
+    the last reason, the tries so far, the first failure and the next try."""
+
+    reason: str
+    tries: int
+    first: datetime
+    next: datetime
+
+    def again(self, reason: str, now: datetime) -> Deferral:
+        """One more failed try at ``now``: the wait doubles."""
+        tries = self.tries + 1
+        wait = min(RETRY_FIRST * 2 ** min(tries - 1, 20), RETRY_MOST)
+        return Deferral(reason, tries, self.first, now + wait)
+
+    def data(self) -> dict[str, Any]:
+        return {"reason": self.reason, "tries": self.tries, "first": _iso(self.first), "next": _iso(self.next)}
+
+
+def deferrals(entry: dict[str, Any]) -> dict[str, Deferral]:
+    """The deferred recipients of one ``sent.yaml`` entry."""
+    return {
+        str(addr): Deferral(str(d["reason"]), int(d["tries"]), _when(d["first"]), _when(d["next"]))
+        for addr, d in (entry.get("deferred") or {}).items()
+    }
+
+
+def interrupted(game: Game, turn: str) -> dict[str, dict[str, Any]]:
+    """The entries of ``sent.yaml`` a killed run left while sending (``sending``), by
+    Message-ID: each with its file and the recipients whose outcome is unknown."""
+    return {k: v for k, v in _load_sent_raw(game, turn).items() if v.get("sending")}
+
+
+def settle_interrupted(game: Game, turn: str) -> list[tuple[str, str, str]]:
+    """Record the deliveries a killed run left at ``sending`` as of unknown outcome
+    (never sent again by itself); returns (file, address, why) for each. The caller
+    holds the game's lock."""
+    sent = _load_sent_raw(game, turn)
+    found = []
+    for entry in sent.values():
+        sending = entry.pop("sending", None) or []
+        done = entry.get("delivered") or []
+        unknown = dict(entry.get("unknown") or {})
+        for r in sending:
+            if r not in done:
+                why = unknown.setdefault(str(r), "the run sending it was interrupted after the message was sent")
+                found.append((str(entry.get("file")), str(r), why))
+        if unknown:
+            entry["unknown"] = dict(sorted(unknown.items()))
+    if found:
+        _save_sent(game, turn, sent)
+    return found
+
+
 # -- sending ---------------------------------------------------------------------
 
 
@@ -569,12 +641,17 @@ class SendResult:
     failed: dict[str, str] = field(default_factory=dict)  # address -> reason
     unknown: dict[str, str] = field(default_factory=dict)  # this time: the server may have it
     unknown_before: list[str] = field(default_factory=list)  # of unknown outcome before, not sent again
+    deferred: dict[str, str] = field(default_factory=dict)  # a transient failure: address -> next try (ISO)
 
     def line(self) -> str:
         parts = []
         if self.delivered:
             parts.append(f"{self.name}: sent to {', '.join(self.delivered)}")
-        parts += [f"{self.name}: FAILED for {addr}: {why}" for addr, why in sorted(self.failed.items())]
+        parts += [
+            f"{self.name}: FAILED for {addr}: {why}"
+            + (f"; a transient failure, tried again from {self.deferred[addr]}" if addr in self.deferred else "")
+            for addr, why in sorted(self.failed.items())
+        ]
         parts += [
             f"{self.name}: OUTCOME UNKNOWN for {addr}: {why}; not sent again"
             for addr, why in sorted(self.unknown.items())
@@ -587,6 +664,14 @@ class SendResult:
         if not parts:
             return f"{self.name}: already sent ({self.message_id}), not sent again"
         return "\n".join(parts)
+
+    def transient(self) -> dict[str, str]:
+        """The failures that later passes try again (address -> reason)."""
+        return {a: why for a, why in self.failed.items() if a in self.deferred}
+
+    def permanent(self) -> dict[str, str]:
+        """The failures that are final: a refusal (5xx), or transient for too long."""
+        return {a: why for a, why in self.failed.items() if a not in self.deferred}
 
 
 class _Fatal(Exception):
@@ -615,6 +700,7 @@ class _Delivery:
     delivered: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     unknown: dict[str, str] = field(default_factory=dict)  # the server may have the message: never sent again
+    transient: list[str] = field(default_factory=list)  # of the failed: worth trying again later
 
 
 class _Link:
@@ -625,6 +711,9 @@ class _Link:
         self.settings = settings
         self.password = password
         self.client: aiosmtplib.SMTP | None = None
+        # why the server could not be reached for a whole message: the batch's later
+        # messages are not tried (each would spend its attempts on the same outage)
+        self.down: str | None = None
 
     async def ready(self) -> tuple[aiosmtplib.SMTP, bool]:
         """The connection, and whether it was open already (used for an earlier message)."""
@@ -699,14 +788,20 @@ async def _deliver(
     from aiosmtplib.email import flatten_message
 
     settings = link.settings
-    payload = flatten_message(msg, utf8=False, cte_type="8bit")
     out = _Delivery()
+    if link.down is not None:
+        out.failed = dict.fromkeys(rcpts, f"{link.down} (not tried again in this run)")
+        out.transient = list(rcpts)
+        return out
+    payload = flatten_message(msg, utf8=False, cte_type="8bit")
     pending = list(rcpts)
     state = _Attempt()
     attempt = 1
     fresh_tried = False
+    unreachable: str | None = None  # the last attempt could not reach the server
     while True:
         state.retry = []
+        unreachable = None
         accepted: list[str] = []
         data_may_be_out = False
         reused = False
@@ -753,6 +848,7 @@ async def _deliver(
                 state.retry = [r for r in pending if r not in accepted and r not in state.failed]
             else:
                 state.retry = [r for r in pending if r not in state.failed]
+                unreachable = f"cannot reach {settings.host}:{settings.port}: {why}"
             state.last.update(dict.fromkeys(state.retry, f"cannot reach {settings.host}:{settings.port}: {why}"))
         pending = state.retry
         if not pending or attempt >= settings.attempts:
@@ -762,6 +858,9 @@ async def _deliver(
     out.failed = dict(state.failed)
     for r in pending:
         out.failed[r] = f"{state.last.get(r, 'not delivered')} (gave up after {settings.attempts} attempts)"
+        out.transient.append(r)
+    if pending and unreachable is not None:
+        link.down = unreachable
     return out
 
 
@@ -805,16 +904,24 @@ def send_files(
     environ: dict[str, str] | None = None,
     progress: Callable[[SendResult], None] | None = None,
     resend_unknown: bool = False,
+    now: datetime | None = None,
 ) -> list[SendResult]:
     """Deliver outbox files of ``turn`` by SMTP, each to the recipients it has
     not reached yet; record deliveries in ``sent.yaml`` after each message.
     A delivery of unknown outcome (the connection ended after the message was
     sent) is recorded and not sent again unless ``resend_unknown`` (the same
     message, with the same Message-ID, so that mail programs merge the copies).
+    A transient failure (the server unreachable, a 4xx reply) is recorded as
+    ``deferred`` with the time of the next try; a refusal (5xx) as ``failed``.
+
+    ``now``: the judge's pass, at that time: a deferred recipient is tried only
+    once its next try is due, and one still failing ``GIVE_UP`` after its first
+    failure has failed for good. Without it (the game master's own command) every
+    recipient not reached is tried.
     Raises GameError at once for a failure no retry can mend (bad login)."""
     settings = settings or smtp_settings(game.config)
     password = settings.password(environ)
-    return asyncio.run(_send_all(game, turn, names, settings, password, progress, resend_unknown))
+    return asyncio.run(_send_all(game, turn, names, settings, password, progress, resend_unknown, now))
 
 
 async def _send_all(
@@ -825,10 +932,11 @@ async def _send_all(
     password: str | None,
     progress: Callable[[SendResult], None] | None,
     resend_unknown: bool = False,
+    now: datetime | None = None,
 ) -> list[SendResult]:
     link = _Link(settings, password)  # one connection for the whole batch
     try:
-        return await _send_each(game, turn, names, link, progress, resend_unknown)
+        return await _send_each(game, turn, names, link, progress, resend_unknown, now)
     finally:
         await link.close()
 
@@ -840,8 +948,10 @@ async def _send_each(
     link: _Link,
     progress: Callable[[SendResult], None] | None,
     resend_unknown: bool,
+    now: datetime | None = None,
 ) -> list[SendResult]:
     results = []
+    clock = now or datetime.now(UTC).replace(microsecond=0)
     for name in names:
         path = outbox_dir(game, turn) / name
         msg = load_message(path)
@@ -853,6 +963,10 @@ async def _send_each(
         already = [str(a) for a in entry.get("delivered") or []]
         unknown = {str(k): str(v) for k, v in (entry.get("unknown") or {}).items()}
         skip = set(already) | (set() if resend_unknown else set(unknown))
+        deferred = deferrals(entry)
+        if now is not None:  # the judge's pass: the refused are done, the deferred wait for their time
+            skip |= {str(a) for a in entry.get("failed") or {}}
+            skip |= {a for a, d in deferred.items() if d.next > now}
         todo = [r for r in recipients(msg) if r not in skip]
         result = SendResult(name, msg_id, already=already)
         result.unknown_before = sorted(set(unknown) - set(todo))
@@ -871,8 +985,21 @@ async def _send_each(
             still = {k: v for k, v in unknown.items() if k not in done.delivered and k not in done.failed}
             still.update(done.unknown)
             entry["unknown"] = dict(sorted(still.items()))
-            entry["failed"] = dict(sorted(done.failed.items()))
-            for key in ("unknown", "failed"):
+            tried = set(done.delivered) | set(done.failed) | set(done.unknown)
+            failed = {str(k): str(v) for k, v in (entry.get("failed") or {}).items() if k not in tried}
+            later = {a: d for a, d in deferred.items() if a not in tried}
+            for addr in done.transient:
+                d = deferred.get(addr, Deferral(done.failed[addr], 0, clock, clock)).again(done.failed[addr], clock)
+                if now is not None and clock - d.first >= GIVE_UP:
+                    why = f"not delivered since {_iso(d.first)}, given up: {d.reason}"
+                    result.failed[addr] = failed[addr] = why
+                else:
+                    later[addr] = d
+                    result.deferred[addr] = _iso(d.next)
+            failed.update({a: why for a, why in done.failed.items() if a not in done.transient})
+            entry["failed"] = dict(sorted(failed.items()))
+            entry["deferred"] = {a: later[a].data() for a in sorted(later)}
+            for key in ("unknown", "failed", "deferred"):
                 if not entry[key]:
                     del entry[key]
             _save_entry(game, turn, msg_id, entry)

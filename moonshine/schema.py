@@ -490,6 +490,8 @@ SENT = MapOf(
             "failed": Null(MapOf(Str())),
             "unknown": Null(MapOf(Str())),
             "sending": Null(ListOf(Str())),
+            # a transient failure, tried again by later passes of the judge (moonshine.mail.Deferral)
+            "deferred": Null(MapOf(Rec(required={"reason": Str(), "tries": Int(), "first": When(), "next": When()}))),
             "at": Spec(),  # written by earlier versions
         },
     ),

@@ -120,9 +120,10 @@ def problems(root: Path, reference: Path) -> list[str]:
         found.append(f"not committed: {status.strip()}")
     if git(root, "rev-parse", "HEAD^{tree}") != git(reference, "rev-parse", "HEAD^{tree}"):
         found.append("the last commit's tree differs")
-    for leftover in (".moonshine-journal", ".git/index.lock"):
-        if (root / leftover).exists():
-            found.append(f"{leftover} left")
+    if (root / ".moonshine-journal").exists():
+        found.append(".moonshine-journal left")
+    for lock in sorted((root / ".git").glob("*.lock")):  # index.lock, next-index-PID.lock
+        found.append(f".git/{lock.name} left")
     return found
 
 
@@ -172,6 +173,26 @@ def crash_trial(
     if diff:
         tally.failures.append(f"{label}: " + "; ".join(diff[:5]))
     shutil.rmtree(work)
+
+
+def kill_in_commit(root: Path, args: Sequence[str]) -> bool:
+    """Run the command with a ``pre-commit`` hook in the game's repository that kills
+    the command's whole process group (git and moonshine, as a reboot would) while
+    git is committing: its index and temporary index locked. The hook removes itself
+    first, so the following commands commit as usual. True when it was killed."""
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text('#!/bin/sh\nrm -f "$0"\nkill -s KILL 0\n', encoding="utf-8")
+    hook.chmod(0o755)
+    proc = subprocess.Popen(
+        [*MOONSHINE, *args, "--game", str(root)],
+        cwd=root,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: the hook's kill reaches no one else
+    )
+    return proc.wait(timeout=120) == -signal.SIGKILL
 
 
 def random_times(n: int, longest: float, seed: int) -> Iterator[float]:

@@ -10,7 +10,17 @@ import shutil
 from pathlib import Path
 
 import pytest
-from crashkit import Tally, count_writes, crash_trial, kill_after, random_times, run, sample_game, timed
+from crashkit import (
+    Tally,
+    count_writes,
+    crash_trial,
+    kill_after,
+    kill_in_commit,
+    random_times,
+    run,
+    sample_game,
+    timed,
+)
 
 FULL = os.environ.get("MOONSHINE_CRASH") == "full"
 TURN = "spring-1924"
@@ -51,6 +61,26 @@ def test_adjudicate_killed_at_write_points(games: tuple[Path, Path, int, float])
     assert tally.kills == len(_points(writes))
     assert tally.failures == []
     assert tally.undone > 0 and tally.completed > 0
+
+
+def test_adjudicate_killed_inside_its_git_commit(games: tuple[Path, Path, int, float]) -> None:
+    """Killed while git commits the turn (index.lock and the commit's temporary index,
+    next-index-PID.lock, held): the next command completes the commit and removes both
+    locks, and no other."""
+    base, reference, _, _ = games
+    tally = Tally("adjudicate, inside git commit")
+    crash_trial(
+        tally,
+        base,
+        reference,
+        ["adjudicate", TURN],
+        [["status"], ["adjudicate", TURN]],
+        lambda work: kill_in_commit(work, ["adjudicate", TURN]),
+        "git",
+    )
+    assert tally.kills == 1
+    assert tally.failures == []
+    assert tally.completed == 1
 
 
 @pytest.mark.skipif(not FULL, reason="MOONSHINE_CRASH=full (make crash)")

@@ -83,6 +83,31 @@ def test_a_journal_left_writing_is_undone_and_said(tmp_path: Path) -> None:
     assert not needs_recovery(tmp_path)
 
 
+def test_only_the_git_locks_of_the_killed_job_are_removed(game: Path) -> None:
+    """The temporary index of the killed job's commit goes; a lock of a git still
+    running (this process's number), and one older than the job, stay."""
+    (game / JOURNAL_DIR).mkdir()
+    (game / JOURNAL_DIR / "journal.yaml").write_text(
+        "job: adjudicate spring-1924\nstarted: '2030-01-01T00:00:00+00:00'\nstate: writing\ncommit: {}\nentries: []\n",
+        encoding="utf-8",
+    )
+    gitdir = game / ".git"
+    ours = gitdir / "next-index-999999999.lock"  # no such process
+    alive = gitdir / f"next-index-{os.getpid()}.lock"
+    old = gitdir / "next-index-999999998.lock"
+    for lock in (ours, alive, old):
+        lock.write_text("", encoding="utf-8")
+    stamp = 1893456000 + 10  # after the job's start
+    for lock in (ours, alive):
+        os.utime(lock, (stamp, stamp))
+    os.utime(old, (1893456000 - 3600, 1893456000 - 3600))
+    lines = recover(game)
+    assert "Removed the stale .git/next-index-999999999.lock the interrupted job's git left." in lines
+    assert not ours.exists()
+    assert alive.exists() and old.exists()
+    assert len(lines) == 2
+
+
 def test_a_stale_git_index_lock_of_a_killed_job_is_removed(game: Path) -> None:
     (game / JOURNAL_DIR).mkdir()
     (game / JOURNAL_DIR / "journal.yaml").write_text(

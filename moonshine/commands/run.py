@@ -54,10 +54,15 @@ def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
             click.echo(f"{root}: not a game directory (no game.yaml)", err=True)
             failures += 1
             continue
+        failed: set[str] = set()
         try:
-            run_game(root, now=now, say=say)
+            run_game(root, now=now, say=say, failed=failed)
         except MoonshineError as exc:
             say(f"ERROR: {exc}")
+            failures += 1
+            continue
+        if failed:
+            click.echo(f"{root}: the pass failed ({', '.join(sorted(failed))}): see run.log", err=True)
             failures += 1
     return failures
 
@@ -85,7 +90,10 @@ def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_
     in game.yaml), commit. Safe to start every minute (cron, a systemd timer):
     a game another run is working on is left alone; nothing is mailed twice.
     Each action is a line on the terminal and in run.log in the game directory;
-    errors are mailed to the game master (referee in game.yaml) once."""
+    errors are mailed to the game master (referee in game.yaml) once. Exits
+    with status 1 when a game's pass failed in any step (a mailbox that cannot
+    be read, a broken game.yaml, mail refused) or a directory is not a game; a
+    game found busy is not a failure."""
     games = games or (Path("."),)
     if not watch:
         if _one_pass(games, _now(now_text)):
