@@ -9,19 +9,7 @@ from pathlib import Path
 
 import click
 
-NOW_VARIABLE = "MOONSHINE_NOW"
-
-
-def _now(value: str | None) -> datetime:
-    """The pass's clock: ``--now`` or MOONSHINE_NOW (for tests), else the time."""
-    text = value or os.environ.get(NOW_VARIABLE) or ""
-    if not text:
-        return datetime.now(UTC).replace(microsecond=0)
-    try:
-        when = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a date and time (expected e.g. 2026-12-03T18:00:00+00:00)") from None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+from moonshine.commands.common import NOW_VARIABLE, clock, now_option
 
 
 class _Logger:
@@ -74,13 +62,7 @@ def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
     "--interval", default=60.0, show_default=True, type=click.FloatRange(0.05), help="Seconds between passes."
 )
 @click.option("--passes", default=0, type=click.IntRange(0), help="With --watch: stop after this many passes.")
-@click.option(
-    "--now",
-    "now_text",
-    default=None,
-    metavar="TIME",
-    help="For tests: the pass's clock (ISO 8601); also MOONSHINE_NOW. Never for a real game.",
-)
+@now_option
 def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_text: str | None) -> None:
     """One pass of the whole judge on each game directory GAMES (default: the
     current directory): read the mailbox (inbox.source in game.yaml), answer
@@ -96,7 +78,7 @@ def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_
     game found busy is not a failure."""
     games = games or (Path("."),)
     if not watch:
-        if _one_pass(games, _now(now_text)):
+        if _one_pass(games, clock(now_text)):
             raise SystemExit(1)
         return
     if now_text or os.environ.get(NOW_VARIABLE):
@@ -105,7 +87,7 @@ def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_
 
     done = 0
     while True:
-        _one_pass(games, _now(None))
+        _one_pass(games, clock(None))
         done += 1
         if passes and done >= passes:
             return
