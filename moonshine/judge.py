@@ -46,7 +46,6 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
@@ -141,18 +140,8 @@ def mail_source(game: Game) -> str | None:
 
 
 def game_master(game: Game) -> list[str]:
-    """Where errors go: ``referee.email``, else the judge's own address (``smtp.from``)."""
-    ref = game.config.extra.get("referee")
-    found: list[str] = []
-    if isinstance(ref, dict):
-        raw = ref.get("email")
-        items = [raw] if isinstance(raw, str) else list(raw or [])
-        found = [a for _, a in getaddresses([str(x) for x in items]) if a]
-    if not found:
-        sender = mail.config_section(game.config, "smtp").get("from")
-        if isinstance(sender, str):
-            found = [a for _, a in getaddresses([sender]) if a]
-    return found
+    """Where errors go (``moonshine.mail.game_master_addresses``)."""
+    return mail.game_master_addresses(game.config)
 
 
 def iso(when: datetime) -> str:

@@ -133,6 +133,20 @@ def from_address(cfg: GameConfig) -> str:
     return value
 
 
+def game_master_addresses(cfg: GameConfig) -> list[str]:
+    """The game master's addresses (``referee.email``), else the judge's own
+    (``smtp.from``); empty when the game file names neither. Error mails, the game
+    master's copies of press and the bulletin go there."""
+    ref = config_section(cfg, "referee").get("email")
+    items = [ref] if isinstance(ref, str) else list(ref or [])
+    found = [a for _, a in getaddresses([str(x) for x in items]) if a]
+    if not found:
+        sender = config_section(cfg, "smtp").get("from")
+        if isinstance(sender, str):
+            found = [a for _, a in getaddresses([sender]) if a]
+    return sorted(set(found))
+
+
 LOOPBACK = ("localhost", "127.0.0.1", "::1")  # a server on this machine: nothing crosses a network
 
 
@@ -432,6 +446,8 @@ def report_messages(game: Game, turn: str) -> ReportMail:
         out.append(Outgoing(name, msg))
     files = _read_reports(report_paths(game, turn, None), turn)
     everyone.update(observers.addresses(cfg))  # observers get the bulletin, never a gang's report
+    if everyone:
+        everyone.update(game_master_addresses(cfg))  # and the game master a copy, as the players get it
     if everyone:
         subject = text(lang, "subject.bulletin", prefix=subject_prefix(cfg), turn=subject_turn(lang, turn))
         msg = _report_message(

@@ -59,10 +59,9 @@ def rules(cfg: GameConfig) -> Rules:
 
 
 def gm_addresses(cfg: GameConfig) -> list[str]:
-    """Where the game master's copies go: ``referee.email``, else the referee's address."""
-    raw = mail.config_section(cfg, "referee").get("email")
-    found = [raw] if isinstance(raw, str) else list(raw or [])
-    return sorted({a.strip() for a in found if isinstance(a, str) and a.strip()}) or [mail.from_address(cfg)]
+    """Where the game master's copies go (``moonshine.mail.game_master_addresses``),
+    else the judge's placeholder address of a dry run."""
+    return mail.game_master_addresses(cfg) or [mail.from_address(cfg)]
 
 
 def _is_retreat(turn: str) -> bool:

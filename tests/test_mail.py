@@ -483,3 +483,20 @@ def test_the_mail_catalogue_is_complete_in_every_language() -> None:
 def test_times_read_naturally_in_both_languages(when: datetime, en: str, fr: str) -> None:
     assert mail.fmt_time(when) == en
     assert mail.fmt_time(when, "fr") == fr
+
+
+def test_the_game_master_gets_a_copy_of_the_bulletin(tmp_path: Path) -> None:
+    from dataclasses import replace as with_
+
+    from moonshine.gamedir import save_config
+
+    game = make_game(tmp_path)
+    save_config(game, with_(game.config, extra={**game.config.extra, "referee": {"email": "gm@example.org"}}))
+    write_reports(Game(game.root))
+    assert run(Game(game.root), "mail", TURN).exit_code == 0
+    bulletin = read_eml(game.root / "outbox" / TURN / "bulletin.eml")
+    bcc = sorted(a.addr_spec for a in bulletin["Bcc"].addresses)
+    assert "gm@example.org" in bcc
+    assert set(bcc) - {"gm@example.org"} == {a for addrs in PLAYERS.values() for a in addrs}
+    report = read_eml(game.root / "outbox" / TURN / "report-valley.eml")  # never a gang's report
+    assert "gm@example.org" not in str(report["To"]) + str(report.get("Bcc", ""))
