@@ -79,9 +79,11 @@ class Recorder:
     fail_data: int = 0  # the next N DATA commands get a transient 451
     refuse: dict[str, str] = field(default_factory=dict)  # address -> reply to RCPT
     peers: list[Any] = field(default_factory=list)  # the client's address and port at each RCPT
+    rcpts: list[str] = field(default_factory=list)  # every address a RCPT named, refused or not
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any) -> str:
         self.peers.append(session.peer)
+        self.rcpts.append(address)
         if address in self.refuse:
             return self.refuse[address]
         envelope.rcpt_tos.append(address)

@@ -523,3 +523,42 @@ def test_an_idle_pass_over_a_kept_mailbox_reads_no_old_mail(tmp_path: Path, monk
     box.add(order_mail(TERRY, VALLEY_ORDERS.replace("sell 4", "sell 3"), msgid="<new@x>").as_bytes())
     later = run_inbox(game, tmp_path / "box")
     assert len(set(read)) == 1 and re.search(r"^accepted\s+valley", later.output, re.M), later.output
+
+
+def test_a_pass_sends_again_only_to_recipients_still_to_try(tmp_path: Path) -> None:
+    """``pending``: a file is tried again only for a recipient not yet reached, not of
+    unknown outcome (the server may have it), not refused for good, and not deferred
+    to a later time."""
+    from datetime import UTC, datetime, timedelta
+    from email.message import EmailMessage
+
+    from moonshine import mail
+    from moonshine.judge import pending
+
+    game = new_game(tmp_path / "g", seed="edge", use_git=False)
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    states: dict[str, dict[str, object]] = {
+        "delivered": {"delivered": ["a@x.example"]},
+        "unknown": {"unknown": {"a@x.example": "the connection ended after the message was sent"}},
+        "failed": {"failed": {"a@x.example": "550 no such user"}},
+        "later": {
+            "deferred": {"a@x.example": {"reason": "421", "tries": 1, "first": now, "next": now + timedelta(minutes=5)}}
+        },
+        "due": {
+            "deferred": {"a@x.example": {"reason": "421", "tries": 1, "first": now, "next": now - timedelta(minutes=1)}}
+        },
+        "new": {},
+    }
+    items = []
+    sent: dict[str, dict[str, object]] = {}
+    for name, state in states.items():
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "ref@x.example", "a@x.example", name
+        msg["Message-ID"] = f"<{name}@x.example>"
+        msg.set_content(name)
+        items.append(mail.Outgoing(f"{name}.eml", msg))
+        if state:
+            sent[f"<{name}@x.example>"] = {"file": f"{name}.eml", **state}
+    mail.write_outbox(game, "spring-1924", items)
+    mail._save_sent(game, "spring-1924", sent)
+    assert pending(game, "spring-1924", now) == ["due.eml", "new.eml"]

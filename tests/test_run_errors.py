@@ -102,6 +102,7 @@ def test_a_refused_recipient_is_reported_once_and_not_retried(tmp_path: Path, sm
     assert len(errors) == 1
     assert "550 5.1.1 No such user" in plain(errors[0])
     assert len(smtp.recorder.received) == 2  # valley's acknowledgement and the error: nothing retried
+    assert smtp.recorder.rcpts.count(address("genna")) == 1  # the refused address is never asked again
 
 
 def test_a_game_file_that_cannot_be_read_is_reported_once(tmp_path: Path, smtp: Server) -> None:
