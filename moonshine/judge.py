@@ -404,12 +404,22 @@ def ensure_deadline(p: Pass, schedule: Schedule, turn: str) -> None:
         return
     opened = parse_iso(p.record.opened[turn]) if turn in p.record.opened else p.now
     due = schedule.deadline(opened, turn)
+    _commit_game_masters_edits(p)
     with transaction(p.root, f"run: deadline {turn}", notify=p.log) as txn:
         write_deadline(game, turn, due)
         p.record.opened.setdefault(turn, iso(opened))
         save_record(game, p.record)
         txn.commit(f"Deadline of {turn}: {iso(due)}", [GAME_FILE, RECORD], git=is_git_repo(p.root))
     p.log(f"deadline {turn}: {iso(due)} (opened {iso(opened)})")
+
+
+def _commit_game_masters_edits(p: Pass) -> None:
+    """Edits the game master left uncommitted in game.yaml go in a commit of their own
+    before the judge writes a deadline there, so that its commit holds its change alone."""
+    from moonshine.gitrepo import git_commit
+
+    if is_git_repo(p.root) and git_commit(p.root, f"{GAME_FILE}: the game master's edits", [GAME_FILE]):
+        p.log(f"committed the game master's edits to {GAME_FILE} before writing a deadline there")
 
 
 def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
@@ -429,6 +439,7 @@ def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
     new = moved(scheduled, away, schedule.absence, zone_of(game.config, None))
     if new <= due:
         return
+    _commit_game_masters_edits(p)
     with transaction(p.root, f"run: deadline {turn}", notify=p.log) as txn:
         write_deadline(game, turn, new)
         p.record.scheduled.setdefault(turn, iso(scheduled))

@@ -370,3 +370,25 @@ def test_a_new_turns_first_pass_commits_no_empty_inbox_log(tmp_path: Path, smtp:
     assert not (game.root / "orders" / "autumn-1924" / "inbox.yaml").exists()
     tracked = subprocess.run(["git", "ls-files", "orders"], cwd=game.root, capture_output=True, text=True).stdout
     assert "inbox.yaml" not in tracked
+
+
+def test_the_game_masters_uncommitted_edits_are_not_swept_into_the_deadline_commit(
+    tmp_path: Path, smtp: Server
+) -> None:
+    game = make(tmp_path, smtp)
+    text = game.config_path.read_text(encoding="utf-8")
+    game.config_path.write_text("# the game master's note, not committed yet\n" + text, encoding="utf-8")
+    run(game, START)  # writes the first deadline into game.yaml
+    log = subprocess.run(
+        ["git", "log", "--format=%s", "-3"], cwd=game.root, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    deadline = next(i for i, subject in enumerate(log) if subject.startswith("Deadline of spring-1924"))
+    assert log[deadline + 1] == "game.yaml: the game master's edits"
+    diff = subprocess.run(
+        ["git", "show", f"HEAD~{deadline}", "--", "game.yaml"],
+        cwd=game.root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "the game master's note" not in diff and "spring-1924" in diff  # the judge's commit: its change alone
