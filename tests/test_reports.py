@@ -816,3 +816,18 @@ def test_reports_read_the_outcomes_not_the_sentences(adjudicated: Game, tmp_path
         assert render_report(adjudicated.map, adjudicated.config, garbled, nxt, gang, **kwargs) == render_report(
             adjudicated.map, adjudicated.config, res, nxt, gang, **kwargs
         )
+
+
+def test_the_first_screen_is_what_happened_and_the_orders_echo_comes_last(adjudicated: Game) -> None:
+    """A player opens the report for what happened to their units: the results come
+    first, the map after them, and the echo of their orders file last, collapsed in the
+    HTML where the mail program allows."""
+    base = adjudicated.turn_dir("spring-1924") / "reports"
+    html = (base / "valley.html").read_text(encoding="utf-8")
+    results = html.index("Your units' orders and results")
+    assert results < html.index('alt="') < html.index("<details")  # results, the map, then the echo
+    echo = html[html.index("<details") : html.index("</details>")]
+    assert re.search(r"<summary[^>]*>Your orders</summary>", echo) and "Orders file:" in echo
+    assert "Orders file:" not in html[: html.index("<details")]
+    text = (base / "valley.txt").read_text(encoding="utf-8")
+    assert text.index("YOUR UNITS' ORDERS AND RESULTS") < text.index("CRATES") < text.index("YOUR ORDERS\n")
