@@ -75,10 +75,10 @@ def count_writes(root: Path, *args: str) -> int:
     return int(counter.read_text(encoding="utf-8"))
 
 
-def kill_after(root: Path, args: Sequence[str], seconds: float) -> bool:
-    """Run the command and kill its process group after ``seconds``; True when it
-    was still running then."""
-    proc = subprocess.Popen(
+def start(root: Path, args: Sequence[str]) -> subprocess.Popen[bytes]:
+    """The command running on the game, in a process group of its own (so that killing
+    the group, as a reboot would, reaches it and its git, and no one else)."""
+    return subprocess.Popen(
         [*MOONSHINE, *args, "--game", str(root)],
         cwd=root,
         env=env(),
@@ -86,6 +86,12 @@ def kill_after(root: Path, args: Sequence[str], seconds: float) -> bool:
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+
+
+def kill_after(root: Path, args: Sequence[str], seconds: float) -> bool:
+    """Run the command and kill its process group after ``seconds``; True when it
+    was still running then."""
+    proc = start(root, args)
     try:
         proc.wait(timeout=seconds)
         return False
@@ -184,14 +190,7 @@ def kill_in_commit(root: Path, args: Sequence[str]) -> bool:
     hook.parent.mkdir(parents=True, exist_ok=True)
     hook.write_text('#!/bin/sh\nrm -f "$0"\nkill -s KILL 0\n', encoding="utf-8")
     hook.chmod(0o755)
-    proc = subprocess.Popen(
-        [*MOONSHINE, *args, "--game", str(root)],
-        cwd=root,
-        env=env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group: the hook's kill reaches no one else
-    )
+    proc = start(root, args)
     return proc.wait(timeout=120) == -signal.SIGKILL
 
 
