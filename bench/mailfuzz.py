@@ -16,9 +16,10 @@ import shutil
 import sys
 import time
 from collections import Counter
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+
+from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "mail"

@@ -11,9 +11,10 @@ command language can take it as one of its commands. Absences are kept in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
+
+import msgspec
 
 from moonshine.errors import StateError
 from moonshine.gamedir import Game, atomic_write_text
@@ -29,8 +30,7 @@ _LINE = re.compile(
 _KEYWORD = re.compile(r"^\s*(?:absent|absence|away)\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Absence:
+class Absence(msgspec.Struct, frozen=True):
     first: date
     last: date  # inclusive
 

@@ -20,13 +20,13 @@ No I/O here.
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import operator
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+
+import msgspec
 
 from moonshine import outcome as oc
 from moonshine import routes
@@ -88,8 +88,7 @@ class ResultCode(StrEnum):
     REJECTED = "rejected"  # an impossible order: the unit held (R12)
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(msgspec.Struct, frozen=True):
     order: UnitOrder  # the order as resolved (a rejected order becomes a hold)
     gang: str
     succeeded: bool  # the order as given was carried out
@@ -103,8 +102,7 @@ class OrderResult:
         return oc.explain(self.outcome)
 
 
-@dataclass(frozen=True, slots=True)
-class Dislodgement:
+class Dislodgement(msgspec.Struct, frozen=True):
     unit: UnitRef
     gang: str
     by: str  # the text of the (strongest) dislodging move
@@ -117,8 +115,7 @@ class Dislodgement:
         return oc.explain(self.outcome)
 
 
-@dataclass(frozen=True, slots=True)
-class AssaultResult:
+class AssaultResult(msgspec.Struct, frozen=True):
     gang: str
     unit: UnitRef
     station: str  # the station's district
@@ -132,13 +129,12 @@ class AssaultResult:
         return oc.explain(self.outcome)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     results: dict[UnitRef, OrderResult]  # every unit on the board, by starting position
     dislodged: dict[UnitRef, Dislodgement]
     assaults: list[AssaultResult]
     units: list[Unit]  # positions after movement and retreats, in map order
-    ignored: dict[UnitRef, str] = dataclasses.field(default_factory=dict)  # orders for no unit on the board
+    ignored: dict[UnitRef, str] = msgspec.field(default_factory=dict)  # orders for no unit on the board
 
     def moved_to(self, unit: UnitRef) -> str | None:
         """Where the unit moved, or None if it did not move."""
@@ -605,7 +601,11 @@ class _Report:
     def support_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         if core.void[i]:  # matching no order; the unit may be dislodged all the same
-            return False, ResultCode.VOID, dataclasses.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
+            return (
+                False,
+                ResultCode.VOID,
+                msgspec.structs.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i)),
+            )
         if core.backup.get(i) is Backup.PARADOX:
             return False, ResultCode.PARADOX, oc.Paradox("support")
         if core.succeeded(i):
@@ -640,7 +640,11 @@ class _Report:
     def transport_result(self, i: int) -> tuple[bool, ResultCode, oc.Result]:
         core = self.core
         if core.void[i]:
-            return False, ResultCode.VOID, dataclasses.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
+            return (
+                False,
+                ResultCode.VOID,
+                msgspec.structs.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i)),
+            )
         by = self.by_dislodged(i)
         if core.backup.get(i) is Backup.SZYKMAN:
             return False, ResultCode.PARADOX, oc.Paradox("carrier", "szykman", by)

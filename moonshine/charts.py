@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from moonshine.colours import mix
 from moonshine.picture import TEXT, Circle, Item, Label, Line, Paint, Scene, scene_png, scene_svg
@@ -26,16 +27,14 @@ FONT, SMALL, TITLE = 12.0, 11.0, 16.0
 LABEL_GAP = 13.0  # the least vertical distance between two end labels
 
 
-@dataclass(frozen=True)
-class Series:
+class Series(msgspec.Struct, frozen=True):
     name: str
     colour: str
     values: tuple[float | None, ...]  # one per turn; None: not in the game then
     letter: str = ""
 
 
-@dataclass(frozen=True)
-class Chart:
+class Chart(msgspec.Struct, frozen=True):
     title: str
     turns: tuple[str, ...]  # the x axis, oldest first
     series: tuple[Series, ...]

@@ -14,7 +14,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 # Machado et al. 2009, severity 1.0: linear RGB -> linear RGB as seen.
 VISION: Mapping[str, tuple[tuple[float, float, float], ...]] = {
@@ -122,8 +123,7 @@ def difference(one: str, two: str, vision: str = "normal") -> float:
     return delta_e(lab(seen(one, vision)), lab(seen(two, vision)))
 
 
-@dataclass(frozen=True)
-class ClosestPair:
+class ClosestPair(msgspec.Struct, frozen=True):
     vision: str
     first: str  # names, as given
     second: str

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from datetime import UTC, datetime
+
+import msgspec
 
 from moonshine import yamlio
 from moonshine.errors import MoonshineError
-from moonshine.gamedir import Game, GameConfig, atomic_write_text, load_config_text, save_config
+from moonshine.gamedir import Game, GameConfig, atomic_write_text, load_config_text, same_settings, save_config
 
 
 def stamp(when: datetime) -> str:
@@ -31,7 +32,7 @@ def write_deadline(game: Game, turn: str, when: datetime) -> None:
     cfg = game.config
     deadlines = dict(cfg.extra.get("deadlines") or {})
     deadlines[turn] = stamp(when)
-    want = replace(cfg, extra={**cfg.extra, "deadlines": deadlines})
+    want = msgspec.structs.replace(cfg, extra={**cfg.extra, "deadlines": deadlines})
     edited = _edit(text, turn, stamp(when), want, str(game.config_path))
     if edited is None:
         save_config(game, want)
@@ -70,7 +71,7 @@ def _edit(text: str, turn: str, value: str, want: GameConfig, src: str) -> str |
         return None
     out = "".join(lines)
     try:
-        if load_config_text(out, src) != want:
+        if not same_settings(load_config_text(out, src), want):
             return None
     except MoonshineError:
         return None

@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from moonshine import houserules, variants, yamlio
 from moonshine import state as state_mod
@@ -30,28 +31,28 @@ if TYPE_CHECKING:
     from moonshine.variants.layout import Layout
 
 GAME_FILE = "game.yaml"
+DEFAULT_VARIANT = "moonshine"  # a game.yaml without variant: plays Moonshine
 
 
-@dataclass
-class Player:
+class Player(msgspec.Struct):
     name: str = ""
-    email: list[str] = field(default_factory=list)
+    email: list[str] = msgspec.field(default_factory=list)
     password: str | None = None  # salted hash, never the password itself
     timezone: str | None = None  # the player's time zone (IANA name): deadlines in their mail are shown in it
     language: str | None = None  # the player's own language (en, fr) when not the game's: replies and report
 
 
-@dataclass
-class GameConfig:
+class GameConfig(msgspec.Struct):
     title: str
     map: str
     language: str = "en"
     seed_sha256: str = ""
-    players: dict[str, Player] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)  # other sections (smtp, deadlines, ...) kept as they are
-    variant: str = "moonshine"
-    lines: dict[str, int] = field(default_factory=dict, compare=False)  # where keys were read (players.GANG)
-    house: HouseRules = field(default_factory=HouseRules)  # rules: (kept in extra as written)
+    players: dict[str, Player] = msgspec.field(default_factory=dict)
+    # other sections (smtp, deadlines, ...) kept as they are
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)
+    variant: str = DEFAULT_VARIANT
+    lines: dict[str, int] = msgspec.field(default_factory=dict)  # where keys were read (players.GANG)
+    house: HouseRules = msgspec.field(default_factory=HouseRules)  # rules: (kept in extra as written)
 
 
 def player_language(cfg: GameConfig, side: str | None) -> str:
@@ -369,7 +370,7 @@ def check_players(cfg: GameConfig, gangs: Iterable[str], source: str) -> None:
 
 
 def config_to_yaml(cfg: GameConfig) -> str:
-    data: dict[str, Any] = {"variant": cfg.variant} if cfg.variant != GameConfig.variant else {}  # the default unsaid
+    data: dict[str, Any] = {"variant": cfg.variant} if cfg.variant != DEFAULT_VARIANT else {}  # the default unsaid
     data |= {
         "title": cfg.title,
         "map": cfg.map,
@@ -384,6 +385,12 @@ def config_to_yaml(cfg: GameConfig) -> str:
     }
     data.update(cfg.extra)
     return "# Moonshine game: edit players' names and addresses here.\n" + state_mod.dump_yaml(data)
+
+
+def same_settings(a: GameConfig, b: GameConfig) -> bool:
+    """Whether two readings of game.yaml say the same: every setting equal, wherever
+    in the file each was written (``lines``)."""
+    return msgspec.structs.replace(a, lines={}) == msgspec.structs.replace(b, lines={})
 
 
 def save_config(game: Game, cfg: GameConfig) -> None:

@@ -17,10 +17,11 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
+
+import msgspec
 
 from moonshine.errors import GameError
 
@@ -28,8 +29,7 @@ LOCK_FILE = ".moonshine.lock"
 POLL_SECONDS = 0.05
 
 
-@dataclass
-class _Held:
+class _Held(msgspec.Struct):
     fh: IO[str]
     job: str
     depth: int

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from moonshine import data_folder, money
 from moonshine.errors import MapError
@@ -65,8 +66,7 @@ def district_consumption(feature: Feature) -> int:
     return 3 if feature is Feature.SPEAKEASY else 1
 
 
-@dataclass(frozen=True)
-class District:
+class District(msgspec.Struct, frozen=True):
     code: str
     name: str
     area: int
@@ -84,8 +84,7 @@ class District:
         return f"{self.code} ({self.name})"
 
 
-@dataclass(frozen=True)
-class Gang:
+class Gang(msgspec.Struct, frozen=True):
     key: str
     name: str
     colour: str
@@ -93,16 +92,14 @@ class Gang:
     units: tuple[tuple[UnitKind, str], ...]  # starting units (kind, district)
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(msgspec.Struct, frozen=True):
     start: str
     cash: Money
     price: Money
     warehouse_stock: Mapping[str, int]
 
 
-@dataclass(frozen=True)
-class GameMap:
+class GameMap(msgspec.Struct, frozen=True, dict=True):
     name: str
     title: str
     districts: Mapping[str, District]  # in map order (area number)

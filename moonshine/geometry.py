@@ -7,8 +7,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from moonshine.errors import MapError
 
@@ -19,8 +20,7 @@ Ring = list[Point]
 MIN_BORDER_M = 50.0
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(msgspec.Struct, frozen=True):
     code: str
     name: str
     polygons: tuple[tuple[Ring, ...], ...]  # each polygon: outer ring, then holes
@@ -70,8 +70,7 @@ def _metres(a: Point, b: Point, lat0: float) -> float:
     return math.hypot(dx, dy)
 
 
-@dataclass(frozen=True)
-class Contacts:
+class Contacts(msgspec.Struct, frozen=True):
     borders: Mapping[tuple[str, str], float]  # pairs (sorted) sharing a border, length in metres
     corners: Mapping[tuple[str, str], float]  # pairs that touch only at a corner (or < MIN_BORDER_M)
 

@@ -16,8 +16,9 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from moonshine import money
 from moonshine.errors import StateError
@@ -28,8 +29,7 @@ from moonshine.text import Amount, Message, say
 KEYS = ("victory_vp", "minimum_bribe")
 
 
-@dataclass(frozen=True)
-class HouseRules:
+class HouseRules(msgspec.Struct, frozen=True):
     """A game's rule choices (the published rules' by default)."""
 
     victory_vp: int = VICTORY_VP

@@ -32,11 +32,12 @@ import re
 import socket
 import ssl
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 from urllib.parse import unquote, urlsplit
+
+import msgspec
 
 from moonshine.errors import GameError
 
@@ -51,8 +52,7 @@ def is_imap_url(text: str) -> bool:
     return text.lower().startswith(("imap://", "imaps://"))
 
 
-@dataclass(frozen=True)
-class ImapAddress:
+class ImapAddress(msgspec.Struct, frozen=True):
     """Where the judge's mail is: ``imaps://judge@mail.example.org/INBOX``."""
 
     tls: bool  # True: TLS from the start (imaps); False: STARTTLS (imap)
@@ -111,8 +111,7 @@ def read_password(*, variable: str = PASSWORD_VARIABLE, file: Path | None = None
     return value
 
 
-@dataclass(frozen=True)
-class ImapMessage:
+class ImapMessage(msgspec.Struct, frozen=True):
     uid: int
     key: str  # "UIDVALIDITY:UID": the same message has the same key in every run
     raw: bytes  # a message over the limit (``too_large``): only its first bytes, one more than the limit

@@ -44,7 +44,6 @@ import mailbox
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage, Message
@@ -53,6 +52,8 @@ from email.utils import getaddresses, parsedate_to_datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from moonshine import families, imapbox, intake, mail, mailcmd, mailcommands, mailtext, masking, pages
 from moonshine import state as state_mod
@@ -86,14 +87,12 @@ _ADDRESS = re.compile(r"[^\s@<>()\[\]\\,;:\"]+@(?:[^\s@<>()\[\]\\,;:\"]+|\[[0-9A
 # -- reading a mail source --------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Incoming:
+class Incoming(msgspec.Struct, frozen=True):
     raw: bytes
     origin: str  # where it was found, for the game master
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One message of a mail source, not yet loaded: the inbox holds one
     message's bytes at a time, never the whole mailbox."""
 
@@ -395,13 +394,12 @@ def check_orders(
 # -- the turn's log -------------------------------------------------------------------
 
 
-@dataclass
-class TurnLog:
+class TurnLog(msgspec.Struct):
     """``orders/TURN/inbox.yaml``: every message processed for the turn, and the
     submission that stands for each gang."""
 
-    submissions: list[dict[str, Any]] = field(default_factory=list)
-    current: dict[str, dict[str, Any]] = field(default_factory=dict)  # gang -> its standing submission
+    submissions: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    current: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)  # gang -> its standing submission
 
     def ids(self) -> set[str]:
         """Message-IDs of messages whose sender and password checked out (and of
@@ -528,8 +526,7 @@ def _recover(game: Game, turn: str, log: TurnLog) -> None:
 # -- processing ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     """What became of one message: one line for the game master."""
 
     status: str  # accepted, superseded, rejected, ignored, duplicate
@@ -569,8 +566,7 @@ _REFUSAL_OF = {
 }
 
 
-@dataclass
-class _Context:
+class _Context(msgspec.Struct):
     game: Game
     turn: str
     st: Any  # a GameState, or a classic game's ClassicState
@@ -584,14 +580,14 @@ class _Context:
     chatter: ChatterTest
     closed: bool = False  # the turn is adjudicated: orders are kept for the game master, not taken
     accepting: bool = False  # the game master takes this message (inbox --accept)
-    history_numbers: dict[str, int] = field(default_factory=dict)  # gang -> last history file's number
+    history_numbers: dict[str, int] = msgspec.field(default_factory=dict)  # gang -> last history file's number
     orphans: dict[tuple[str, str], Path] | None = None  # (gang, Message-ID) -> history file of a killed run
     reader: str | None = None  # the language of the player whose message is being answered, if not the game's
     authserv: str | None = None  # the trusted server's authserv-id (inbox.authserv_id)
     grace_for: frozenset[str] = frozenset()  # sides still missing in the grace period: their late orders count
     # wrong passwords in this pass, by "gang:KEY" and by "from:ADDRESS" (MAX_WRONG_PASSWORDS)
-    wrong: Counter[str] = field(default_factory=Counter)
-    held: Counter[str] = field(default_factory=Counter)  # gang -> messages refused unread after too many
+    wrong: Counter[str] = msgspec.field(default_factory=Counter)
+    held: Counter[str] = msgspec.field(default_factory=Counter)  # gang -> messages refused unread after too many
 
     def game_over(self) -> bool:
         """A winner, or a draw or concession every surviving side voted (asked when
@@ -610,8 +606,7 @@ class _Context:
         return mailtext.text(self.language, key, **fields)
 
 
-@dataclass
-class _Reading:
+class _Reading(msgspec.Struct):
     """One message, as far as it could be read."""
 
     incoming: Incoming
@@ -622,16 +617,16 @@ class _Reading:
     received: datetime | None = None
     problem: Phrase | None = None
     own: intake.OwnText | None = None  # the player's own text, once found
-    texts: list[tuple[str, str]] = field(default_factory=list)  # the texts orders may be in (intake.texts)
+    texts: list[tuple[str, str]] = msgspec.field(default_factory=list)  # the texts orders may be in (intake.texts)
     texts_failed: bool = False  # the mail library could not take its texts apart
     secrets: tuple[str, ...] = ()  # what its password lines say, quoted or not: masked in anything written
     checked: bool = False  # its sender and password checked out
     digest: str = ""  # sha256 of its bytes
     future: bool = False  # its date was in the future, so the time of reading was used
     by_server: bool = False  # its time is the game master's server's (Received:), not the sender's (Date:)
-    script: mailcmd.Script = field(default_factory=mailcmd.Script)  # its commands (moonshine.mailcmd)
+    script: mailcmd.Script = msgspec.field(default_factory=mailcmd.Script)  # its commands (moonshine.mailcmd)
     answer: str = ""  # what was done for them, for the reply
-    results: list[mailcmd.Result] = field(default_factory=list)  # the commands done so far
+    results: list[mailcmd.Result] = msgspec.field(default_factory=list)  # the commands done so far
     later: tuple[mailcmd.Command, ...] = ()  # commands to do once the orders are taken (status)
 
 
@@ -730,8 +725,7 @@ def is_closed(game: Game, turn: str) -> bool:
     return (game.turn_dir(turn) / RESULTS_FILE).is_file() or (nxt is not None and game.state_path(nxt).is_file())
 
 
-@dataclass(frozen=True)
-class _Head:
+class _Head(msgspec.Struct, frozen=True):
     """What the first pass keeps of a message: enough to sort and skip it."""
 
     entry: Entry
@@ -1295,8 +1289,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts.text("en") + replaced, reply)
 
 
-@dataclass(frozen=True)
-class _Counts:
+class _Counts(msgspec.Struct, frozen=True):
     """``3 order(s) read, 1 rejected`` / ``3 ordres lus, 1 ligne rejetée``."""
 
     accepted: int
@@ -1328,8 +1321,7 @@ def _format_help(gang: str, ctx: _Context | None = None) -> Phrase:
     return phrase("help.format" + messages, gang=gang)
 
 
-@dataclass(frozen=True)
-class _Side:
+class _Side(msgspec.Struct, frozen=True):
     key: str
     name: str
 
@@ -1556,8 +1548,7 @@ def reply_files(game: Game, turn: str) -> list[str]:
 # -- status and reminders ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GangStatus:
+class GangStatus(msgspec.Struct, frozen=True):
     gang: str
     name: str
     has_orders: bool
@@ -1611,8 +1602,7 @@ class GangStatus:
         return masking.terminal_safe(f"{self.gang:<10} {self.name:<22} {state}{extra}")
 
 
-@dataclass(frozen=True)
-class TurnStatus:
+class TurnStatus(msgspec.Struct, frozen=True):
     turn: str
     deadline: datetime | None
     now: datetime

@@ -28,9 +28,10 @@ No reply-parsing library is used: see the README ("Libraries, and why")."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.message import Message
 from html.parser import HTMLParser
+
+import msgspec
 
 from moonshine.chatter import ChatterTest as ChatterTest
 from moonshine.chatter import chatter_test as chatter_test
@@ -46,8 +47,7 @@ CHATTER = "chatter"  # greetings and sign-offs around the orders
 KINDS = (QUOTED, REPLY_HEADER, COPY, SIGNATURE, CHATTER)
 
 
-@dataclass(frozen=True)
-class Dropped:
+class Dropped(msgspec.Struct, frozen=True):
     """Lines ``first`` to ``last`` (from 1) left out, and why (one of KINDS)."""
 
     kind: str
@@ -55,8 +55,7 @@ class Dropped:
     last: int
 
 
-@dataclass(frozen=True)
-class OwnText:
+class OwnText(msgspec.Struct, frozen=True):
     """A text with only the player's own lines: the others are empty, so that
     every line keeps its number."""
 

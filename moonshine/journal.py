@@ -39,10 +39,11 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from moonshine.errors import GameError, StateError
 from moonshine.gamelock import game_lock
@@ -155,17 +156,16 @@ def _dump(data: Any) -> str:
     return yamlio.dump(data)
 
 
-@dataclass
-class Transaction:
+class Transaction(msgspec.Struct):
     root: Path
     job: str
     started: str
-    entries: list[dict[str, Any]] = field(default_factory=list)
+    entries: list[dict[str, Any]] = msgspec.field(default_factory=list)
     state: str = WRITING
     commit_message: str = ""
-    commit_paths: list[str] = field(default_factory=list)
+    commit_paths: list[str] = msgspec.field(default_factory=list)
     use_git: bool = True
-    recovered: list[str] = field(default_factory=list)  # lines about a job this one finished or undid
+    recovered: list[str] = msgspec.field(default_factory=list)  # lines about a job this one finished or undid
     committed: bool = False  # a git commit was made
     _count: int = 0
     # files of this job written without their own fsync (``deferred_sync``): one

@@ -44,10 +44,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from moonshine import families, mail, mailtext
 from moonshine.errors import GameError, MoonshineError, StateError
@@ -67,15 +68,14 @@ Log = Callable[[str], None]
 # -- the judge's record ----------------------------------------------------------------
 
 
-@dataclass
-class Record:
+class Record(msgspec.Struct):
     """``judge.yaml``: what the unattended judge has done."""
 
-    opened: dict[str, str] = field(default_factory=dict)  # turn -> when it opened (ISO, UTC)
-    reminded: dict[str, list[str]] = field(default_factory=dict)  # turn -> reminder times done
-    mailed: list[str] = field(default_factory=list)  # turns whose reports went to the outbox
-    errors: dict[str, dict[str, str]] = field(default_factory=dict)  # key -> step, text, since
-    scheduled: dict[str, str] = field(default_factory=dict)  # turn -> its deadline before an absence moved it
+    opened: dict[str, str] = msgspec.field(default_factory=dict)  # turn -> when it opened (ISO, UTC)
+    reminded: dict[str, list[str]] = msgspec.field(default_factory=dict)  # turn -> reminder times done
+    mailed: list[str] = msgspec.field(default_factory=list)  # turns whose reports went to the outbox
+    errors: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)  # key -> step, text, since
+    scheduled: dict[str, str] = msgspec.field(default_factory=dict)  # turn -> its deadline before an absence moved it
 
     def data(self) -> dict[str, Any]:
         return {
@@ -186,16 +186,15 @@ def previous_turn(game: Game, turn: str) -> str | None:
 # -- the pass --------------------------------------------------------------------------------
 
 
-@dataclass
-class Pass:
+class Pass(msgspec.Struct):
     """One pass over one game."""
 
     game: Game
     now: datetime
     say: Log
-    record: Record = field(default_factory=Record)
-    failed_steps: set[str] = field(default_factory=set)
-    reported: set[str] = field(default_factory=set)  # error keys seen in this pass
+    record: Record = msgspec.field(default_factory=Record)
+    failed_steps: set[str] = msgspec.field(default_factory=set)
+    reported: set[str] = msgspec.field(default_factory=set)  # error keys seen in this pass
     errors_mailed: int = 0
 
     @property

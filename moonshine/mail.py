@@ -33,7 +33,6 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -42,6 +41,8 @@ from email.utils import format_datetime, getaddresses, parseaddr
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from moonshine import observers, resultsjson
 from moonshine import state as state_mod
@@ -78,8 +79,7 @@ REPORTS = "reports"
 # -- settings from game.yaml -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SmtpSettings:
+class SmtpSettings(msgspec.Struct, frozen=True):
     host: str
     port: int
     security: str  # starttls | tls | none
@@ -297,16 +297,14 @@ def text_message(
     return msg
 
 
-@dataclass(frozen=True)
-class Outgoing:
+class Outgoing(msgspec.Struct, frozen=True):
     """A message to put in the outbox under ``name`` (a file name we chose)."""
 
     name: str
     message: EmailMessage
 
 
-@dataclass(frozen=True)
-class ReportMail:
+class ReportMail(msgspec.Struct, frozen=True):
     messages: list[Outgoing]
     warnings: list[str]
 
@@ -590,8 +588,7 @@ def _when(value: Any) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-@dataclass(frozen=True)
-class Deferral:
+class Deferral(msgspec.Struct, frozen=True):
     """A recipient not reached for a transient reason (``deferred`` in ``sent.yaml``):
     the last reason, the tries so far, the first failure and the next try."""
 
@@ -648,16 +645,15 @@ def settle_interrupted(game: Game, turn: str) -> list[tuple[str, str, str]]:
 # -- sending ---------------------------------------------------------------------
 
 
-@dataclass
-class SendResult:
+class SendResult(msgspec.Struct):
     name: str  # the outbox file
     message_id: str
-    delivered: list[str] = field(default_factory=list)  # this time
-    already: list[str] = field(default_factory=list)  # before
-    failed: dict[str, str] = field(default_factory=dict)  # address -> reason
-    unknown: dict[str, str] = field(default_factory=dict)  # this time: the server may have it
-    unknown_before: list[str] = field(default_factory=list)  # of unknown outcome before, not sent again
-    deferred: dict[str, str] = field(default_factory=dict)  # a transient failure: address -> next try (ISO)
+    delivered: list[str] = msgspec.field(default_factory=list)  # this time
+    already: list[str] = msgspec.field(default_factory=list)  # before
+    failed: dict[str, str] = msgspec.field(default_factory=dict)  # address -> reason
+    unknown: dict[str, str] = msgspec.field(default_factory=dict)  # this time: the server may have it
+    unknown_before: list[str] = msgspec.field(default_factory=list)  # of unknown outcome before, not sent again
+    deferred: dict[str, str] = msgspec.field(default_factory=dict)  # a transient failure: address -> next try (ISO)
 
     def line(self) -> str:
         parts = []
@@ -694,13 +690,12 @@ class _Fatal(Exception):
     """A failure that no retry and no other message can get past (bad login, no TLS)."""
 
 
-@dataclass
-class _Attempt:
+class _Attempt(msgspec.Struct):
     """What one delivery attempt left to do."""
 
-    retry: list[str] = field(default_factory=list)
-    last: dict[str, str] = field(default_factory=dict)  # transient reasons, for the final report
-    failed: dict[str, str] = field(default_factory=dict)  # permanent failures
+    retry: list[str] = msgspec.field(default_factory=list)
+    last: dict[str, str] = msgspec.field(default_factory=dict)  # transient reasons, for the final report
+    failed: dict[str, str] = msgspec.field(default_factory=dict)  # permanent failures
 
     def refused(self, addr: str, code: int, text: str) -> None:
         why = f"{code} {text.strip()}"
@@ -711,12 +706,11 @@ class _Attempt:
             self.failed[addr] = why
 
 
-@dataclass
-class _Delivery:
-    delivered: list[str] = field(default_factory=list)
-    failed: dict[str, str] = field(default_factory=dict)
-    unknown: dict[str, str] = field(default_factory=dict)  # the server may have the message: never sent again
-    transient: list[str] = field(default_factory=list)  # of the failed: worth trying again later
+class _Delivery(msgspec.Struct):
+    delivered: list[str] = msgspec.field(default_factory=list)
+    failed: dict[str, str] = msgspec.field(default_factory=dict)
+    unknown: dict[str, str] = msgspec.field(default_factory=dict)  # the server may have the message: never sent again
+    transient: list[str] = msgspec.field(default_factory=list)  # of the failed: worth trying again later
 
 
 class _Link:
@@ -894,8 +888,7 @@ def deliver_now(msg: EmailMessage, rcpts: list[str], settings: SmtpSettings, pas
     return asyncio.run(once())
 
 
-@dataclass(frozen=True)
-class _Intent:
+class _Intent(msgspec.Struct, frozen=True):
     """Records, before a message's data goes out, that it is being sent to these
     recipients: a run killed then leaves them recorded as of unknown outcome."""
 

@@ -35,9 +35,10 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+import msgspec
 
 from moonshine.mailtext import Phrase
 
@@ -107,8 +108,7 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("’", "'")
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(msgspec.Struct, frozen=True):
     """One command of a message: its name (one of the commands, or UNKNOWN), the
     line it starts on and its last line (from 1), the first line as written, the
     words after the keyword, and a block's lines."""
@@ -130,8 +130,7 @@ class Command:
         return range(self.line, (self.last if self.closed else self.line) + 1)
 
 
-@dataclass(frozen=True)
-class Script:
+class Script(msgspec.Struct, frozen=True):
     commands: tuple[Command, ...] = ()
 
     def lines(self) -> set[int]:
@@ -196,8 +195,7 @@ def _suggest(word: str, line: str, order_words: Collection[str]) -> str:
 # -- doing what the commands ask ---------------------------------------------------
 
 
-@dataclass
-class Request:
+class Request(msgspec.Struct):
     """Who asks, about which game and turn, and when."""
 
     game: Any  # a moonshine.gamedir.Game
@@ -209,7 +207,7 @@ class Request:
     message_id: str
     due: datetime | None = None  # the turn's deadline
     secrets: tuple[str, ...] = ()  # what the message's password lines say: masked in anything relayed
-    outgoing: list[Any] = field(default_factory=list)  # mail.Outgoing written to the outbox
+    outgoing: list[Any] = msgspec.field(default_factory=list)  # mail.Outgoing written to the outbox
     processed: datetime | None = None  # when the judge read the message (relayed mail is dated so, not as sent)
 
     @property
@@ -227,8 +225,7 @@ class Request:
         return self.sender in observers.addresses(self.game.config)
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(msgspec.Struct, frozen=True):
     """What became of one command: done or refused, and why (a phrase)."""
 
     command: Command

@@ -10,8 +10,9 @@ English: it is rendered from the same catalogue with ``language="en"``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
+
+import msgspec
 
 from moonshine import absencetext, playertext
 from moonshine.i18n import check_language, the_turn, turn_label
@@ -188,8 +189,7 @@ DATES: Catalogue = {
 DATE_FIELDS = ("year", "month", "day", "hour", "minute", "zone", "month_name", "day_th")
 
 
-@dataclass(frozen=True)
-class Phrase:
+class Phrase(msgspec.Struct, frozen=True):
     """A catalogue message not yet written in a language: its key and fields."""
 
     key: str

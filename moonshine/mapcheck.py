@@ -3,8 +3,7 @@ the gangs' starting balance side by side (R1 to R3)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 import networkx as nx
 
 from moonshine import scoring
@@ -26,8 +25,7 @@ PUBLISHED_HOMES: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class BalanceRow:
+class BalanceRow(msgspec.Struct, frozen=True):
     gang: str
     name: str
     homes: int
@@ -40,8 +38,7 @@ class BalanceRow:
     upkeep: Money
 
 
-@dataclass(frozen=True)
-class CheckReport:
+class CheckReport(msgspec.Struct, frozen=True):
     problems: list[str]
     notes: list[str]
     balance: list[BalanceRow]

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import TypeAlias
+
+import msgspec
 
 from moonshine import money
 from moonshine.geo import UnitKind
 from moonshine.money import Money
 
 
-@dataclass(frozen=True, order=True)
-class UnitRef:
+class UnitRef(msgspec.Struct, frozen=True, order=True):
     """A unit on the board: its type and district. Unique, since a district holds at
     most one L and one H (R4)."""
 
@@ -33,16 +33,14 @@ class UnitRef:
 # -- unit orders (resolved by the adjudicator) ----------------------------------
 
 
-@dataclass(frozen=True)
-class Hold:
+class Hold(msgspec.Struct, frozen=True):
     unit: UnitRef
 
     def text(self) -> str:
         return f"{self.unit.text()} hold"
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(msgspec.Struct, frozen=True):
     """``H LOO - NSS``; an L may go two steps, naming its path: ``L LOO - NSS - KEN``
     (path = ("NSS",)); a transported H may name its carriers: ``H LOO - BRO via NSS``."""
 
@@ -56,8 +54,7 @@ class Move:
         return steps + (f" via {', '.join(self.via)}" if self.via else "")
 
 
-@dataclass(frozen=True)
-class SupportHold:
+class SupportHold(msgspec.Struct, frozen=True):
     """``L KEN / H HYD``: support the unit in HYD where it stands."""
 
     unit: UnitRef
@@ -67,8 +64,7 @@ class SupportHold:
         return f"{self.unit.text()} / {self.target.text()}"
 
 
-@dataclass(frozen=True)
-class SupportMove:
+class SupportMove(msgspec.Struct, frozen=True):
     """``H GRA / H LOO - NSS``."""
 
     unit: UnitRef
@@ -79,8 +75,7 @@ class SupportMove:
         return f"{self.unit.text()} / {self.target.text()} - {self.dest}"
 
 
-@dataclass(frozen=True)
-class SupportAssault:
+class SupportAssault(msgspec.Struct, frozen=True):
     """``H BRO / H LOO x NSS``: support an assault on the station in NSS."""
 
     unit: UnitRef
@@ -91,8 +86,7 @@ class SupportAssault:
         return f"{self.unit.text()} / {self.target.text()} x {self.station}"
 
 
-@dataclass(frozen=True)
-class Assault:
+class Assault(msgspec.Struct, frozen=True):
     """``H LOO x NSS``: a henchman assaults the police station in NSS (R11)."""
 
     unit: UnitRef
@@ -102,8 +96,7 @@ class Assault:
         return f"{self.unit.text()} x {self.station}"
 
 
-@dataclass(frozen=True)
-class Transport:
+class Transport(msgspec.Struct, frozen=True):
     """``L NSS -> H LOO - BRO``: the L in NSS carries the H from LOO to BRO (R10)."""
 
     unit: UnitRef
@@ -117,8 +110,7 @@ class Transport:
 UnitOrder: TypeAlias = Hold | Move | SupportHold | SupportMove | SupportAssault | Assault | Transport
 
 
-@dataclass(frozen=True)
-class Retreat:
+class Retreat(msgspec.Struct, frozen=True):
     """``retreat H LOO - NSS, GRA``: where the unit goes if dislodged, in preference order (R7)."""
 
     unit: UnitRef
@@ -131,8 +123,7 @@ class Retreat:
 # -- economy orders ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Recruit:
+class Recruit(msgspec.Struct, frozen=True):
     kind: UnitKind
     district: str
 
@@ -140,16 +131,14 @@ class Recruit:
         return f"recruit {self.kind.value} {self.district}"
 
 
-@dataclass(frozen=True)
-class Disband:
+class Disband(msgspec.Struct, frozen=True):
     unit: UnitRef
 
     def text(self) -> str:
         return f"disband {self.unit.text()}"
 
 
-@dataclass(frozen=True)
-class Sell:
+class Sell(msgspec.Struct, frozen=True):
     """``sell 8``; ``sell all`` (crates None) sells the most the gang can, as no order does (R15)."""
 
     crates: int | None
@@ -158,16 +147,14 @@ class Sell:
         return "sell all" if self.crates is None else f"sell {self.crates}"
 
 
-@dataclass(frozen=True)
-class Store:
+class Store(msgspec.Struct, frozen=True):
     warehouses: tuple[str, ...]
 
     def text(self) -> str:
         return f"store {', '.join(self.warehouses)}"
 
 
-@dataclass(frozen=True)
-class Bribe:
+class Bribe(msgspec.Struct, frozen=True):
     station: str
     amount: Money  # cents
 
@@ -268,8 +255,7 @@ def parse_canonical(text: str) -> Order:
 # -- the notation in a player's language ------------------------------------------
 
 
-@dataclass(frozen=True)
-class Grammar:
+class Grammar(msgspec.Struct, frozen=True):
     """The words of the order notation in one language. The symbols are the rules':
     ``-`` a move, ``x`` an assault (R11); the districts are the map's codes and
     the unit letters H and L are the same in English and French (homme de main,
@@ -359,8 +345,7 @@ def notation(order: Order, language: str = "en") -> str:
     return f"{g.bribe} {order.station} {amount}"
 
 
-@dataclass(frozen=True)
-class Spoken:
+class Spoken(msgspec.Struct, frozen=True):
     """An order inside a sentence for a player, in the notation of the sentence's
     language (``H HYD tient`` in French): a ``moonshine.text.Localized`` value."""
 

@@ -12,18 +12,17 @@ first explanation in a language other than English.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
+
+import msgspec
 
 from moonshine.text import Message, message_data, message_from_data
 
 
-@dataclass(frozen=True, slots=True)
-class Wording:
+class Wording(msgspec.Struct, frozen=True):
     """How a rule family's judges word a few outcomes: a value the family gives (its
     layout's ``wording``), which the explainer reads without asking which family it
     words. The defaults are Moonshine's: an H transported by delivery men (L) along a
@@ -39,8 +38,7 @@ class Wording:
 DEFAULT_WORDING = Wording()  # Moonshine's words
 
 
-@dataclass(frozen=True, slots=True)
-class Force:
+class Force(msgspec.Struct, frozen=True):
     """One side of a contest: its units (a stack may be several), the supports that
     counted for them, and the strength they had together."""
 
@@ -49,8 +47,7 @@ class Force:
     supports: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(msgspec.Struct, frozen=True):
     """The base of every outcome. ``kind`` names it in a results file."""
 
     kind: ClassVar[str] = ""
@@ -59,27 +56,23 @@ class Result:
 # -- a unit that stays ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Held(Result):
+class Held(Result, frozen=True):
     kind: ClassVar[str] = "held"
     against: tuple[str, ...] = ()  # the other gangs' units that moved in, and failed
 
 
-@dataclass(frozen=True, slots=True)
-class Recruited(Result):
+class Recruited(Result, frozen=True):
     """R18: a unit recruited this turn holds."""
 
     kind: ClassVar[str] = "recruited"
 
 
-@dataclass(frozen=True, slots=True)
-class Dislodged(Result):
+class Dislodged(Result, frozen=True):
     kind: ClassVar[str] = "dislodged"
     by: str  # the (strongest) dislodging move, as its order's text
 
 
-@dataclass(frozen=True, slots=True)
-class Rejected(Result):
+class Rejected(Result, frozen=True):
     """An order impossible whatever the others do (R12): the unit held."""
 
     kind: ClassVar[str] = "rejected"
@@ -90,8 +83,7 @@ class Rejected(Result):
 # -- moves ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Moved(Result):
+class Moved(Result, frozen=True):
     kind: ClassVar[str] = "moved"
     dest: str
     attack: Force
@@ -104,8 +96,7 @@ class Moved(Result):
     circular: bool = False  # decided by the backup rule for circular movement
 
 
-@dataclass(frozen=True, slots=True)
-class HeadToHead(Result):
+class HeadToHead(Result, frozen=True):
     """A move that lost a head-to-head battle with the units coming the other way."""
 
     kind: ClassVar[str] = "head to head"
@@ -114,8 +105,7 @@ class HeadToHead(Result):
     dislodged_by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class HeldOff(Result):
+class HeldOff(Result, frozen=True):
     """A move that did not beat the hold of the units staying at its destination."""
 
     kind: ClassVar[str] = "held off"
@@ -124,8 +114,7 @@ class HeldOff(Result):
     dislodged_by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Bounced(Result):
+class Bounced(Result, frozen=True):
     """A move that beat the destination's hold, stopped by rival moves as strong."""
 
     kind: ClassVar[str] = "bounced"
@@ -134,8 +123,7 @@ class Bounced(Result):
     dislodged_by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Blocked(Result):
+class Blocked(Result, frozen=True):
     """A move stopped by a unit of the mover's own gang (R6)."""
 
     kind: ClassVar[str] = "blocked"
@@ -145,8 +133,7 @@ class Blocked(Result):
     dislodged_by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class NoRoute(Result):
+class NoRoute(Result, frozen=True):
     """A transported move with no carrier ordered (or none in the districts it named)."""
 
     kind: ClassVar[str] = "no route"
@@ -156,8 +143,7 @@ class NoRoute(Result):
     dislodged_by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class RouteBroken(Result):
+class RouteBroken(Result, frozen=True):
     """A transported move whose carriers did not all hold: ``cause`` is "paradox"
     (the carriers held by Szykman's rule), "dislodged", or "unreachable"."""
 
@@ -167,8 +153,7 @@ class RouteBroken(Result):
     dislodged_by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Paradox(Result):
+class Paradox(Result, frozen=True):
     """An order of a cycle the backup rule decided: ``act`` is "move", "support" or
     "carrier"; ``rule`` "szykman" (a carrier holds) or "paradox" (all fail)."""
 
@@ -181,21 +166,18 @@ class Paradox(Result):
 # -- supports -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SupportGiven(Result):
+class SupportGiven(Result, frozen=True):
     kind: ClassVar[str] = "support given"
     strength: int  # what it added (0: not said, classic)
 
 
-@dataclass(frozen=True, slots=True)
-class SupportCut(Result):
+class SupportCut(Result, frozen=True):
     kind: ClassVar[str] = "support cut"
     by: tuple[str, ...] = ()  # the units whose moves cut it
     dislodged_by: str = ""  # cut by its dislodgement: the dislodging move
 
 
-@dataclass(frozen=True, slots=True)
-class Void(Result):
+class Void(Result, frozen=True):
     """A support or transport that matches no order of its target. ``why``:
     "moves" (a hold support of a moving unit), "elsewhere" (the target moves to
     ``other``), "over land" (a convoy of an army that moves to ``other`` over land),
@@ -214,15 +196,13 @@ class Void(Result):
 # -- carriers -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Carried(Result):
+class Carried(Result, frozen=True):
     kind: ClassVar[str] = "carried"
     target: str
     dest: str
 
 
-@dataclass(frozen=True, slots=True)
-class RouteKept(Result):
+class RouteKept(Result, frozen=True):
     """The carrier kept its place, but the move it carried failed."""
 
     kind: ClassVar[str] = "route kept"
@@ -230,15 +210,13 @@ class RouteKept(Result):
     dest: str
 
 
-@dataclass(frozen=True, slots=True)
-class NotNeeded(Result):
+class NotNeeded(Result, frozen=True):
     kind: ClassVar[str] = "not needed"
     origin: str
     dest: str
 
 
-@dataclass(frozen=True, slots=True)
-class CarrierDislodged(Result):
+class CarrierDislodged(Result, frozen=True):
     kind: ClassVar[str] = "carrier dislodged"
     by: str
 
@@ -246,23 +224,20 @@ class CarrierDislodged(Result):
 # -- assaults on police stations (R11) --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class StationTaken(Result):
+class StationTaken(Result, frozen=True):
     kind: ClassVar[str] = "station taken"
     strength: int
     needed: int
 
 
-@dataclass(frozen=True, slots=True)
-class StationHolds(Result):
+class StationHolds(Result, frozen=True):
     kind: ClassVar[str] = "station holds"
     strength: int
     needed: int
     corrupted: bool = False  # the station is corrupted by the attacker (R11: 3)
 
 
-@dataclass(frozen=True, slots=True)
-class StoodOff(Result):
+class StoodOff(Result, frozen=True):
     """An assault stood off by a rival assault on the same station, as strong."""
 
     kind: ClassVar[str] = "stood off"
@@ -270,8 +245,7 @@ class StoodOff(Result):
     against: tuple[Force, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class AssaultDislodged(Result):
+class AssaultDislodged(Result, frozen=True):
     kind: ClassVar[str] = "assault dislodged"
     by: str
 
@@ -279,33 +253,28 @@ class AssaultDislodged(Result):
 # -- retreats (R7) ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(msgspec.Struct, frozen=True):
     """One retreat choice refused, and why."""
 
     district: str
     problem: Message
 
 
-@dataclass(frozen=True, slots=True)
-class Retreated(Result):
+class Retreated(Result, frozen=True):
     kind: ClassVar[str] = "retreated"
     to: str
 
 
-@dataclass(frozen=True, slots=True)
-class NoRetreatGiven(Result):
+class NoRetreatGiven(Result, frozen=True):
     kind: ClassVar[str] = "no retreat"
 
 
-@dataclass(frozen=True, slots=True)
-class NoUsableRetreat(Result):
+class NoUsableRetreat(Result, frozen=True):
     kind: ClassVar[str] = "no usable retreat"
     refusals: tuple[Refusal, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RetreatClash(Result):
+class RetreatClash(Result, frozen=True):
     kind: ClassVar[str] = "retreat clash"
     to: str
     against: tuple[str, ...]
@@ -652,9 +621,9 @@ def to_data(outcome: Result) -> dict[str, Any]:
     """The outcome as plain data: its kind and its fields that differ from their
     defaults."""
     out: dict[str, Any] = {"kind": outcome.kind}
-    for f in dataclasses.fields(outcome):
+    for f in msgspec.structs.fields(outcome):
         v = getattr(outcome, f.name)
-        if f.default is not dataclasses.MISSING and v == f.default:
+        if f.default is not msgspec.NODEFAULT and v == f.default:
             continue
         out[f.name] = _value_to_data(v)
     return out
@@ -703,7 +672,7 @@ def from_data(data: Mapping[str, Any]) -> Result:
     if cls is None:
         raise ValueError(f"unknown outcome {data.get('kind')!r} (expected one of {', '.join(sorted(KINDS))})")
     hints = _hints(cls)
-    fields = {f.name for f in dataclasses.fields(cls)}
+    fields = {f.name for f in msgspec.structs.fields(cls)}
     unknown = sorted(set(data) - fields - {"kind"})
     if unknown:
         raise ValueError(f"{cls.kind}: unknown field {unknown[0]!r}")

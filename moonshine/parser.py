@@ -16,8 +16,9 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Protocol, TypeAlias
+
+import msgspec
 
 from moonshine.geo import GameMap, UnitKind
 from moonshine.money import Money, ratio
@@ -108,8 +109,7 @@ class AmountError(ParseError):
 # -- header lines -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GangHeader:
+class GangHeader(msgspec.Struct, frozen=True):
     """``gang: Valley Gang`` (``bande:`` in French): whose orders these are."""
 
     gang: str  # the gang's key
@@ -118,8 +118,7 @@ class GangHeader:
         return f"gang: {self.gang}"
 
 
-@dataclass(frozen=True)
-class PasswordHeader:
+class PasswordHeader(msgspec.Struct, frozen=True):
     """``password: ...`` (``mot de passe:``): checked by the email intake, never echoed."""
 
     password: str
@@ -128,8 +127,7 @@ class PasswordHeader:
         return f"password: {self.password}"
 
 
-@dataclass(frozen=True)
-class TurnHeader:
+class TurnHeader(msgspec.Struct, frozen=True):
     """``turn: spring-1924`` (``tour:``): the turn the player means these orders for."""
 
     turn: str
@@ -243,8 +241,7 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(msgspec.Struct, frozen=True):
     kind: str  # word, num, sym, other
     text: str  # as typed
     key: str  # folded word, or the symbol's canonical form
@@ -446,8 +443,7 @@ def allowed_edits(typed: str) -> int:
 # -- district names -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Names:
+class Names(msgspec.Struct, frozen=True):
     """Every way the map lets a player name a district: code, name, the name without
     its parenthesis, aliases, the police station's name."""
 
@@ -570,8 +566,7 @@ class Position(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class _Slot:
+class _Slot(msgspec.Struct, frozen=True):
     """A misspelt district: what was typed, the districts it may stand for (nearest
     spelling first), and the unit whose order it is part of (None when it is that
     unit's own district)."""
@@ -582,8 +577,7 @@ class _Slot:
     unit: UnitRef | None
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(msgspec.Struct, frozen=True):
     """A line as read: the order or header (None for a blank or comment line), and
     what the acknowledgement says about how it was read."""
 

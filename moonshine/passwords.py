@@ -11,7 +11,8 @@ import hmac
 import re
 import secrets
 import unicodedata
-from dataclasses import replace
+
+import msgspec
 
 from moonshine.errors import GameError, MoonshineError
 from moonshine.gamedir import Game, GameConfig, Player, atomic_write_text, save_config
@@ -130,7 +131,9 @@ def set_password(game: Game, gang: str, password: str) -> str:
         cfg = game.config
         player = cfg.players.get(key, Player())
         players = dict(cfg.players)
-        new = replace(cfg, players={**players, key: replace(player, password=hash_password(password))})
+        new = msgspec.structs.replace(
+            cfg, players={**players, key: msgspec.structs.replace(player, password=hash_password(password))}
+        )
         text = edit_password_line(game.config_path.read_text(encoding="utf-8"), key, new, game)
         if text is None:  # a layout the line edit does not know (flow style): the whole file is written
             save_config(game, new)
@@ -183,9 +186,9 @@ def edit_password_line(text: str, gang: str, want: GameConfig, game: Game) -> st
         return None
     out = "".join(lines)
     try:
-        from moonshine.gamedir import load_config_text
+        from moonshine.gamedir import load_config_text, same_settings
 
-        if load_config_text(out, str(game.config_path)) != want:
+        if not same_settings(load_config_text(out, str(game.config_path)), want):
             return None
     except MoonshineError:
         return None

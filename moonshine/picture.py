@@ -17,10 +17,10 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
+import msgspec
 from PIL import Image, ImageDraw, ImageFont
 
 from moonshine.errors import MoonshineError
@@ -37,8 +37,7 @@ class PictureError(MoonshineError, ValueError):
     """The picture cannot be drawn from what it was given (unknown district, gang, kind...)."""
 
 
-@dataclass(frozen=True)
-class Arrow:
+class Arrow(msgspec.Struct, frozen=True):
     """One order of the turn, as drawn on the map.
 
     - move / retreat: ``start`` -> ``end``; ``path`` holds the intermediate district of
@@ -62,8 +61,7 @@ class Arrow:
     target_kind: str = ""  # the supported unit's kind ("H", "L"), to ring the right one
 
 
-@dataclass(frozen=True)
-class Dislodged:
+class Dislodged(msgspec.Struct, frozen=True):
     """A unit dislodged this turn, drawn faded where it stood, with its retreat
     (an arrow of kind ``retreat`` from its district) or, disbanded, crossed out."""
 
@@ -161,39 +159,34 @@ def _on(colour: str) -> str:
 Pt: TypeAlias = tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Paint:
+class Paint(msgspec.Struct, frozen=True):
     fill: str | None = None
     stroke: str | None = None
     width: float = 0.0
     dash: tuple[float, float] | None = None
 
 
-@dataclass(frozen=True)
-class Poly:
+class Poly(msgspec.Struct, frozen=True):
     """Closed rings filled even-odd (an outer ring and its holes)."""
 
     rings: tuple[tuple[Pt, ...], ...]
     paint: Paint
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(msgspec.Struct, frozen=True):
     """An open polyline with round caps and joins."""
 
     points: tuple[Pt, ...]
     paint: Paint
 
 
-@dataclass(frozen=True)
-class Circle:
+class Circle(msgspec.Struct, frozen=True):
     centre: Pt
     r: float
     paint: Paint
 
 
-@dataclass(frozen=True)
-class Label:
+class Label(msgspec.Struct, frozen=True):
     at: Pt
     text: str
     size: float
@@ -204,8 +197,7 @@ class Label:
     halo: float = 0.0  # width of a white outline behind the text
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(msgspec.Struct, frozen=True):
     attrs: tuple[tuple[str, str], ...]
     items: tuple[Item, ...]
     opacity: float = 1.0
@@ -214,8 +206,7 @@ class Group:
 Item: TypeAlias = Poly | Line | Circle | Label | Group
 
 
-@dataclass(frozen=True)
-class Scene:
+class Scene(msgspec.Struct, frozen=True):
     width: float
     height: float
     title: str
@@ -378,8 +369,7 @@ FOOT_H = 22.0
 LEGEND_GAP = 14.0
 
 
-@dataclass(frozen=True)
-class Frame:
+class Frame(msgspec.Struct, frozen=True):
     """Equirectangular projection of lon/lat onto the canvas, north up."""
 
     lon0: float
@@ -393,8 +383,7 @@ class Frame:
         return self.ox + (p[0] - self.lon0) * self.kx * self.scale, self.oy + (self.lat1 - p[1]) * self.scale
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(msgspec.Struct, frozen=True):
     frame: Frame
     outlines: dict[str, tuple[tuple[tuple[Pt, ...], ...], ...]]  # code -> polygons -> rings, on canvas
     labels: dict[str, Pt]  # code -> label point on canvas

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
+
+import msgspec
 
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.state import Arrested, GameState, Raid, Unit
@@ -13,8 +14,7 @@ from moonshine.text import Message, sentence
 from moonshine.turns import is_untouchables
 
 
-@dataclass(frozen=True)
-class Draw:
+class Draw(msgspec.Struct, frozen=True):
     district: str
     value: int  # the HMAC read as a big-endian integer
     digest: str  # its hex form, published for audit
@@ -40,8 +40,7 @@ def draw_raid(gmap: GameMap, seed: str, turn: str) -> Draw | None:
     raise AssertionError("unreachable: index below total weight")
 
 
-@dataclass(frozen=True)
-class Return:
+class Return(msgspec.Struct, frozen=True):
     unit: Unit | None  # where it came back, None when disbanded
     arrested: Arrested
     why: Message

@@ -19,8 +19,9 @@ again the same by a run that was interrupted). Mail goes through the outbox:
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from moonshine import mail, mailtext, masking, observers
 from moonshine.errors import StateError
@@ -34,8 +35,7 @@ LOG_DIR = "press"
 GM = "gm"
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(msgspec.Struct, frozen=True):
     kind: str = WHITE
     retreats: bool = False
     after_deadline: bool = True

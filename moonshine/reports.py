@@ -13,9 +13,10 @@ appear in its own report only."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from moonshine import i18n, pages, receipts, scoring, story
 from moonshine import outcome as oc
@@ -53,8 +54,7 @@ CHART_FILES = ("vp.png", "price.png")  # the bulletin's charts, beside it and at
 # -- the results, typed -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LineRecord:
+class LineRecord(msgspec.Struct, frozen=True):
     """One line of a gang's orders file: as given, how it was understood, its fate.
     ``reason`` is the message as a value (explained in the reader's language); a file
     of an earlier version gives the English ``message`` and may give ``translations``
@@ -65,12 +65,11 @@ class LineRecord:
     status: str
     understood: str = ""
     message: str = ""
-    translations: Mapping[str, str] = field(default_factory=dict)
+    translations: Mapping[str, str] = msgspec.field(default_factory=dict)
     reason: Message | None = None
 
 
-@dataclass(frozen=True)
-class UnitResult:
+class UnitResult(msgspec.Struct, frozen=True):
     unit: str
     order: str  # canonical text
     succeeded: bool
@@ -78,8 +77,7 @@ class UnitResult:
     outcome: oc.Result | None = None  # None: a file of an earlier version
 
 
-@dataclass(frozen=True)
-class Dislodgement:
+class Dislodgement(msgspec.Struct, frozen=True):
     unit: str
     by: str
     retreated_to: str | None
@@ -88,23 +86,20 @@ class Dislodgement:
     outcome: oc.Result | None = None
 
 
-@dataclass(frozen=True)
-class AdjustmentRecord:
+class AdjustmentRecord(msgspec.Struct, frozen=True):
     kind: str  # recruit, disband, recruit cancelled, bid cut, bid refused, disbanded for upkeep
     order: str
     reason: Text
 
 
-@dataclass(frozen=True)
-class BidRecord:
+class BidRecord(msgspec.Struct, frozen=True):
     station: str
     paid: Money
     won: bool
     reason: Text
 
 
-@dataclass(frozen=True)
-class LedgerRecord:
+class LedgerRecord(msgspec.Struct, frozen=True):
     before_raid: int = 0
     seized: int = 0
     at_start: int = 0
@@ -115,7 +110,7 @@ class LedgerRecord:
     held: int = 0
     capacity: int = 0
     sold: int = 0
-    stored: Mapping[str, int] = field(default_factory=dict)
+    stored: Mapping[str, int] = msgspec.field(default_factory=dict)
     lost: int = 0
     cash_start: Money = 0
     upkeep: Money = 0
@@ -127,8 +122,7 @@ class LedgerRecord:
     balanced: bool = True
 
 
-@dataclass(frozen=True)
-class GangResults:
+class GangResults(msgspec.Struct, frozen=True):
     gang: str
     orders_file: str | None
     lines: tuple[LineRecord, ...]
@@ -140,8 +134,7 @@ class GangResults:
     vp: int
 
 
-@dataclass(frozen=True)
-class AssaultRecord:
+class AssaultRecord(msgspec.Struct, frozen=True):
     gang: str
     unit: str
     station: str
@@ -152,8 +145,7 @@ class AssaultRecord:
     outcome: oc.Result | None = None
 
 
-@dataclass(frozen=True)
-class NextTurn:
+class NextTurn(msgspec.Struct, frozen=True):
     turn: str
     price: Money
     price_reason: Text
@@ -161,8 +153,7 @@ class NextTurn:
     raid: Raid | None
 
 
-@dataclass(frozen=True)
-class TurnResults:
+class TurnResults(msgspec.Struct, frozen=True):
     """``turns/TURN/results.yaml`` as typed values."""
 
     turn: str
@@ -577,8 +568,7 @@ def arrows_from_results(data: TurnResults | Mapping[str, Any], gmap: GameMap | N
 # -- words ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Words:
+class Words(msgspec.Struct, frozen=True):
     """The language helpers a template and the view builders use."""
 
     language: str
@@ -743,8 +733,7 @@ def end_of_turn_control(nxt: GameState) -> dict[str, str]:
     return story.control_at_end(nxt)
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(msgspec.Struct, frozen=True):
     key: str
     name: str
     colour: str
@@ -800,8 +789,7 @@ def standings(gmap: GameMap, res: TurnResults, nxt: GameState) -> list[Standing]
 # -- views --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LineRow:
+class LineRow(msgspec.Struct, frozen=True):
     number: int
     text: str
     understood: str
@@ -811,8 +799,7 @@ class LineRow:
     note: str  # what the text report says under the line ("" when read exactly as written)
 
 
-@dataclass(frozen=True)
-class OrderRow:
+class OrderRow(msgspec.Struct, frozen=True):
     order: str
     succeeded: bool
     result: str  # translated word
@@ -820,28 +807,24 @@ class OrderRow:
     line: str  # "order: reason", the judges' way
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(msgspec.Struct, frozen=True):
     label: str
     value: str
     op: str = ""  # "+", "-", "=" or ""
 
 
-@dataclass(frozen=True)
-class VPRow:
+class VPRow(msgspec.Struct, frozen=True):
     label: str
     count: int
     vp: int
 
 
-@dataclass(frozen=True)
-class TextRow:
+class TextRow(msgspec.Struct, frozen=True):
     label: str
     text: str
 
 
-@dataclass(frozen=True)
-class DistrictRow:
+class DistrictRow(msgspec.Struct, frozen=True):
     code: str
     name: str
     feature: str
@@ -853,8 +836,7 @@ class DistrictRow:
         return ", ".join(x for x in (self.feature, self.crates, self.station) if x)
 
 
-@dataclass(frozen=True)
-class GangBlock:
+class GangBlock(msgspec.Struct, frozen=True):
     key: str
     name: str
     colour: str
@@ -1095,8 +1077,7 @@ def _changes(gr: GangResults, w: Words) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class ChangeRow:
+class ChangeRow(msgspec.Struct, frozen=True):
     """A row of the bulletin's "what changed": a district or station, its holder before and after."""
 
     place: str
@@ -1106,8 +1087,7 @@ class ChangeRow:
     after_colour: str
 
 
-@dataclass(frozen=True)
-class VPChangeRow:
+class VPChangeRow(msgspec.Struct, frozen=True):
     name: str
     colour: str
     before: int

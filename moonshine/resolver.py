@@ -40,9 +40,10 @@ battle a side's defence sums its units in the battle plus those that stay.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
+
+import msgspec
 
 from moonshine import routes
 from moonshine.rulebook import Rulebook
@@ -69,16 +70,14 @@ _SERVING = (*SUPPORTS, ActKind.CONVOY)  # acts that serve another piece's act
 _DECIDED = (ActKind.MOVE, *SUPPORTS, ActKind.CONVOY)  # acts the core decides
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(msgspec.Struct, frozen=True):
     gang: str
     kind: str
     at: str
     strength: int
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
+class Act(msgspec.Struct, frozen=True):
     """What one piece does. ``target`` is a piece index (supports, convoys); ``dest``
     the destination (moves, supported moves, convoys) or the station's district
     (assaults and their supports)."""

@@ -4,9 +4,10 @@ result and reason, the ledgers, raids and VP). Reports are rendered from this.""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from moonshine import money
 from moonshine import outcome as oc
@@ -41,8 +42,7 @@ def load_data(path: Path) -> Any:
     return raw
 
 
-@dataclass(frozen=True)
-class OrderLineRecord:
+class OrderLineRecord(msgspec.Struct, frozen=True):
     """One line of a gang's orders file as the referee understood it."""
 
     number: int
@@ -53,13 +53,12 @@ class OrderLineRecord:
     reason: Message | None = None  # the message as a value: reports explain it in any language
 
 
-@dataclass
-class Submission:
+class Submission(msgspec.Struct):
     """Where a gang's orders came from."""
 
     gang: str
     file: str | None = None  # relative path, None when the gang sent nothing (R12)
-    lines: list[OrderLineRecord] = field(default_factory=list)
+    lines: list[OrderLineRecord] = msgspec.field(default_factory=list)
 
 
 def raid_data(raid: Raid | None) -> dict[str, Any] | None:

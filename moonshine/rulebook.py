@@ -6,11 +6,11 @@ decision core. Imports nothing from the project."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 
-@dataclass(frozen=True)
-class Rulebook:
+class Rulebook(msgspec.Struct, frozen=True):
     """Rule choices, as values, read by both families' adjudication: Moonshine's book
     (``moonshine.rules.MOONSHINE``) and the classic one (``moonshine.classic.rules.CLASSIC``,
     which the data-only variants share); the police-station fields only where a board

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Set
-from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
+
+import msgspec
 
 from moonshine import routes
 from moonshine.geo import GameMap, UnitKind
@@ -51,8 +52,7 @@ MOONSHINE = Rulebook(
 # -- verdicts ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(msgspec.Struct, frozen=True):
     """The check of one order: a reason when it is rejected, notes when it stands."""
 
     reason: Message | None = None
@@ -74,14 +74,13 @@ OK = Verdict()
 # -- the position as the rules read it ---------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(msgspec.Struct, frozen=True, dict=True):
     """The units on the board at the moment orders are carried out, by kind and
     district, and the turn (a unit recruited this turn holds, R18)."""
 
     gmap: GameMap
     turn: str
-    units: Mapping[tuple[UnitKind, str], Unit] = field(default_factory=dict)
+    units: Mapping[tuple[UnitKind, str], Unit] = msgspec.field(default_factory=dict)
 
     @classmethod
     def of(cls, gmap: GameMap, st: GameState) -> Position:
@@ -348,8 +347,7 @@ def check_retreat(gmap: GameMap, order: Retreat) -> Verdict:
     return Verdict(notes=tuple(notes))
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(msgspec.Struct, frozen=True):
     """A unit that stays on the board after movement, as a retreat sees it."""
 
     gang: str

@@ -5,9 +5,10 @@ atomically, commit), roll a game back, reveal the seed."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+import msgspec
 
 from moonshine import results as results_mod
 from moonshine import state as state_mod
@@ -104,8 +105,7 @@ def read_plans(game: Game, turn: str, st: GameState) -> tuple[dict[str, GangPlan
     return plans, subs
 
 
-@dataclass(frozen=True)
-class Adjudicated:
+class Adjudicated(msgspec.Struct, frozen=True):
     result: TurnResult
     results_path: Path
     next_state_path: Path

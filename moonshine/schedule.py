@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import msgspec
 
 from moonshine.errors import StateError
 
@@ -52,8 +53,7 @@ _DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)
 _TIME = re.compile(r"^(\d{1,2})(?::|h)(\d{2})$")
 
 
-@dataclass(frozen=True)
-class Schedule:
+class Schedule(msgspec.Struct, frozen=True):
     """When turns are due. Either ``weekdays`` and ``at`` (a weekly rule) or
     ``every`` (a fixed time after the turn opens) is set."""
 
@@ -64,7 +64,7 @@ class Schedule:
     min_gap: timedelta = timedelta(0)
     grace: timedelta = timedelta(0)
     reminders: tuple[timedelta, ...] = ()  # before the deadline, longest first
-    overrides: Mapping[str, datetime] = field(default_factory=dict)
+    overrides: Mapping[str, datetime] = msgspec.field(default_factory=dict)
     absence: timedelta = timedelta(0)  # the most a declared absence moves a deadline
 
     # -- the rule -----------------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from moonshine.bots import random_plans
 from moonshine.geo import GameMap
@@ -15,8 +16,7 @@ from moonshine.state import GameState, initial_state
 from moonshine.turn import TurnResult, run_turn
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(msgspec.Struct, frozen=True):
     result: TurnResult
     state: GameState  # the state the turn started from
 

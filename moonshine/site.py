@@ -12,8 +12,9 @@ static host; it needs no server and no script.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from moonshine import charts, i18n, pages
 from moonshine.errors import GameError
@@ -51,8 +52,7 @@ def words_of(language: str) -> dict[str, str]:
     return {key.removeprefix("site."): keyed(language, WORDS, key) for key in WORDS}
 
 
-@dataclass(frozen=True)
-class TurnLink:
+class TurnLink(msgspec.Struct, frozen=True):
     name: str  # spring-1924
     label: str  # Spring 1924, or Printemps 1924
     href: str  # relative to the page that links

@@ -4,9 +4,10 @@ order so that a turn's diff in git is meaningful."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from moonshine import money
 from moonshine.errors import StateError
@@ -17,8 +18,7 @@ from moonshine.turns import Turn
 STATE_VERSION = 1
 
 
-@dataclass(frozen=True, order=True)
-class Unit:
+class Unit(msgspec.Struct, frozen=True, order=True):
     district: str
     kind: UnitKind
     gang: str
@@ -28,8 +28,7 @@ class Unit:
         return f"{self.kind.value} {self.district}"
 
 
-@dataclass(frozen=True, order=True)
-class Arrested:
+class Arrested(msgspec.Struct, frozen=True, order=True):
     """A unit taken by a raid: off the board for the turn, back at the start of the
     next turn in its station's district (R22)."""
 
@@ -43,8 +42,7 @@ class Arrested:
         return f"{self.kind.value} (arrested in {self.taken_in})"
 
 
-@dataclass(frozen=True)
-class Raid:
+class Raid(msgspec.Struct, frozen=True):
     """The raid of this turn's step 2 (R21 to R23), already applied to the state."""
 
     district: str
@@ -131,21 +129,24 @@ class _UnitIndex:
             self.of.setdefault(u.gang, []).append(u)
 
 
-@dataclass
-class GameState:
+class GameState(msgspec.Struct):
     turn: str
     price: Money
-    units: list[Unit] = field(default_factory=list)
-    control: dict[str, str] = field(default_factory=dict)  # district -> gang
-    stocks: dict[str, int] = field(default_factory=dict)  # warehouse district -> crates
-    cash: dict[str, Money] = field(default_factory=dict)  # gang -> cents
-    corruption: dict[str, str] = field(default_factory=dict)  # station district -> gang
-    confiscated: dict[str, int] = field(default_factory=dict)  # station district -> crates
-    assaulted: dict[str, list[str]] = field(default_factory=dict)  # gang -> stations taken (VP once)
-    arrested: list[Arrested] = field(default_factory=list)
+    units: list[Unit] = msgspec.field(default_factory=list)
+    control: dict[str, str] = msgspec.field(default_factory=dict)  # district -> gang
+    stocks: dict[str, int] = msgspec.field(default_factory=dict)  # warehouse district -> crates
+    cash: dict[str, Money] = msgspec.field(default_factory=dict)  # gang -> cents
+    corruption: dict[str, str] = msgspec.field(default_factory=dict)  # station district -> gang
+    confiscated: dict[str, int] = msgspec.field(default_factory=dict)  # station district -> crates
+    assaulted: dict[str, list[str]] = msgspec.field(default_factory=dict)  # gang -> stations taken (VP once)
+    arrested: list[Arrested] = msgspec.field(default_factory=list)
     raid: Raid | None = None
-    sold: dict[str, int] = field(default_factory=dict)  # turn name -> crates sold by all (R20)
-    winners: list[str] = field(default_factory=list)
+    sold: dict[str, int] = msgspec.field(default_factory=dict)  # turn name -> crates sold by all (R20)
+    winners: list[str] = msgspec.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.units, Units):
+            self.units = Units(self.units)  # through __setattr__: the indexed list
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "units" and not isinstance(value, Units):
@@ -155,7 +156,7 @@ class GameState:
     # -- queries (by index, not by scanning the units) ----------------------------
     def _index(self) -> _UnitIndex:
         units = self.units
-        if not isinstance(units, Units):  # changed behind __setattr__'s back (object.__setattr__)
+        if not isinstance(units, Units):  # changed behind __setattr__'s back
             units = Units(units)
         return units.lookup()
 
@@ -174,7 +175,7 @@ class GameState:
     def copy(self) -> GameState:
         """An independent copy: every list and mapping is new; the units, arrests and
         raid are immutable values and are shared rather than copied one by one."""
-        return GameState(**{f.name: _fresh(getattr(self, f.name)) for f in fields(self)})
+        return GameState(**{f.name: _fresh(getattr(self, f.name)) for f in msgspec.structs.fields(self)})
 
     def normalise(self, gmap: GameMap) -> None:
         """Put every collection in its canonical order (map order, then kind)."""
@@ -197,7 +198,7 @@ class GameState:
 
 def _fresh(value: Any) -> Any:
     """``value`` with new lists and dicts all the way down; other values (text,
-    numbers, frozen dataclasses) are immutable and kept."""
+    numbers, frozen structs) are immutable and kept."""
     if isinstance(value, list):
         return [_fresh(v) for v in value]
     if isinstance(value, dict):

@@ -11,8 +11,9 @@ small functions below (``_control_*``, ``_vp_*``, ``_dislodged``, ``_assaults``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Protocol
+
+import msgspec
 
 from moonshine import scoring
 from moonshine.geo import GameMap, district_vp
@@ -60,8 +61,7 @@ class TurnResults(Protocol):
     def assaults(self) -> Sequence[_Assault]: ...
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(msgspec.Struct, frozen=True):
     """A district (or a police station's corruption) that changed hands; ``None``: nobody."""
 
     code: str
@@ -70,8 +70,7 @@ class Change:
     station: bool = False  # the corruption of a police station, not the control of a district
 
 
-@dataclass(frozen=True)
-class VPChange:
+class VPChange(msgspec.Struct, frozen=True):
     gang: str
     before: int
     after: int
@@ -81,23 +80,20 @@ class VPChange:
         return self.after - self.before
 
 
-@dataclass(frozen=True)
-class Dislodged:
+class Dislodged(msgspec.Struct, frozen=True):
     gang: str
     unit: str  # "H ROS"
     by: str
     retreated_to: str | None
 
 
-@dataclass(frozen=True)
-class TakenStation:
+class TakenStation(msgspec.Struct, frozen=True):
     gang: str
     unit: str
     station: str
 
 
-@dataclass(frozen=True)
-class Story:
+class Story(msgspec.Struct, frozen=True):
     """A turn's news, most telling first within each list."""
 
     changes: tuple[Change, ...]  # districts in map order, then stations

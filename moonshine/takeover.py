@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+
+import msgspec
 
 from moonshine import mail, mailtext
 from moonshine.errors import GameError
@@ -20,8 +21,7 @@ from moonshine.passwords import check_new_password, edit_password_line, hash_pas
 from moonshine.press import private_log
 
 
-@dataclass(frozen=True)
-class Handover:
+class Handover(msgspec.Struct, frozen=True):
     side: str
     email: str
     password: str  # shown to the game master only when it could not be mailed
@@ -59,8 +59,10 @@ def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send
     check_new_password(password)
     cfg = game.config
     old = cfg.players.get(side, Player())
-    player = replace(old, name=name if name is not None else old.name, email=[addr], password=hash_password(password))
-    want = replace(cfg, players={**cfg.players, side: player})
+    player = msgspec.structs.replace(
+        old, name=name if name is not None else old.name, email=[addr], password=hash_password(password)
+    )
+    want = msgspec.structs.replace(cfg, players={**cfg.players, side: player})
     turn = game.current_turn()
     past = history(game, side)
     now = datetime.now(UTC).replace(microsecond=0)
@@ -98,7 +100,9 @@ def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send
     )
     name_eml = f"takeover-{side.lower()}-{stamp}.eml"
     with transaction(game.root, f"takeover {side}") as txn:
-        only_password = replace(cfg, players={**cfg.players, side: replace(old, password=player.password)})
+        only_password = msgspec.structs.replace(
+            cfg, players={**cfg.players, side: msgspec.structs.replace(old, password=player.password)}
+        )
         text = edit_password_line(game.config_path.read_text(encoding="utf-8"), side, only_password, game)
         if text is not None:
             text = _edit_line(text, side, "email", f"[{addr}]")
@@ -146,10 +150,10 @@ def _edit_line(text: str, side: str, key: str, value: str) -> str | None:
 
 def _same(text: str, want: GameConfig, game: Game) -> bool:
     from moonshine.errors import MoonshineError
-    from moonshine.gamedir import load_config_text
+    from moonshine.gamedir import load_config_text, same_settings
 
     try:
-        return load_config_text(text, str(game.config_path)) == want
+        return same_settings(load_config_text(text, str(game.config_path)), want)
     except MoonshineError:
         return False
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import gettext
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
+
+import msgspec
 
 DOMAIN = "moonshine"
 LOCALE = Path(__file__).resolve().parent / "locale"
@@ -180,8 +181,7 @@ class Localized(Protocol):
     def text(self, language: str = "en") -> str: ...
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(msgspec.Struct, frozen=True):
     """A sentence for a player: its English template (the catalogue's key) and its
     parameters, inserted as they are (codes, numbers, quoted text) or, when they are
     ``Localized`` values (messages, sums), in the same language."""
@@ -206,8 +206,7 @@ def say(en: str, /, **params: object) -> Message:
 sentence = say
 
 
-@dataclass(frozen=True)
-class Amount:
+class Amount(msgspec.Struct, frozen=True):
     """A sum of money inside a message, as English writes it (``$12.50``, ``$2.867``),
     and written the language's way: ``12,50 $`` in French."""
 
@@ -223,8 +222,7 @@ class Amount:
         return dollars(language, self.dollars)
 
 
-@dataclass(frozen=True)
-class Choices:
+class Choices(msgspec.Struct, frozen=True):
     """Words offered as alternatives: ``LOO or NSS``, ``LOO ou NSS`` in French."""
 
     words: tuple[str, ...]
@@ -233,8 +231,7 @@ class Choices:
         return fmt(language, "format.or").join(self.words)
 
 
-@dataclass(frozen=True)
-class Names:
+class Names(msgspec.Struct, frozen=True):
     """A name in every language that has its own (a province: ``Mid-Atlantic Ocean``,
     ``Atlantique moyen``), English first; a sentence in another language writes the
     English one."""

@@ -5,7 +5,8 @@ of the next turn (R20 to R23). Pure: map, state, orders and seed in; result out.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+import msgspec
 
 from moonshine import money, rules, scoring
 from moonshine.adjudicator import Outcome, adjudicate
@@ -24,24 +25,22 @@ from moonshine.upkeep import settle, unpaid_upkeep_order
 MIN_PRICE = 50  # the price never falls below $0.50 (R20)
 
 
-@dataclass
-class GangPlan:
+class GangPlan(msgspec.Struct):
     """What one gang's accepted orders ask for this turn. ``submitted`` is False when
     the gang sent no orders: its units hold, it sells the maximum, bids nothing (R12)."""
 
     gang: str
     submitted: bool = False
-    unit_orders: dict[UnitRef, UnitOrder] = field(default_factory=dict)
-    retreats: dict[UnitRef, Retreat] = field(default_factory=dict)
-    recruits: list[Recruit] = field(default_factory=list)
-    disbands: list[Disband] = field(default_factory=list)
+    unit_orders: dict[UnitRef, UnitOrder] = msgspec.field(default_factory=dict)
+    retreats: dict[UnitRef, Retreat] = msgspec.field(default_factory=dict)
+    recruits: list[Recruit] = msgspec.field(default_factory=list)
+    disbands: list[Disband] = msgspec.field(default_factory=list)
     sell: Sell | None = None
     store: Store | None = None
-    bribes: list[Bribe] = field(default_factory=list)
+    bribes: list[Bribe] = msgspec.field(default_factory=list)
 
 
-@dataclass
-class Ledger:
+class Ledger(msgspec.Struct):
     """One gang's crates and dollars over one turn. ``balanced`` checks both sums."""
 
     gang: str
@@ -56,7 +55,7 @@ class Ledger:
     held: int = 0  # available for sale
     capacity: int = 0  # R15
     sold: int = 0
-    stored: dict[str, int] = field(default_factory=dict)  # per warehouse, after storage (R16)
+    stored: dict[str, int] = msgspec.field(default_factory=dict)  # per warehouse, after storage (R16)
     lost: int = 0  # over the warehouses' capacity
     # dollars (cents)
     cash_start: Money = 0
@@ -65,7 +64,7 @@ class Ledger:
     bribes: Money = 0
     revenue: Money = 0
     cash_end: Money = 0
-    notes: list[Message] = field(default_factory=list)
+    notes: list[Message] = msgspec.field(default_factory=list)
 
     @property
     def crates_balance(self) -> bool:
@@ -84,8 +83,7 @@ class Ledger:
         return self.crates_balance and self.cash_balance and self.cash_end >= 0
 
 
-@dataclass(frozen=True)
-class Adjustment:
+class Adjustment(msgspec.Struct, frozen=True):
     """A change made before movement (R17, R18): recruits, disbands, cuts."""
 
     gang: str
@@ -98,8 +96,7 @@ class Adjustment:
         return self.why.text()
 
 
-@dataclass(frozen=True)
-class BidResult:
+class BidResult(msgspec.Struct, frozen=True):
     station: str
     gang: str
     amount: Money  # paid (after any cut)
@@ -111,8 +108,7 @@ class BidResult:
         return self.why.text()
 
 
-@dataclass
-class TurnResult:
+class TurnResult(msgspec.Struct):
     turn: str
     price: Money  # the price this turn's sales were made at
     raid: Raid | None  # this turn's raid (step 2)

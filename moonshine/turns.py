@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 SEASONS = ("spring", "autumn")
 # A turn may be written in French too (printemps-1924, automne-1924): the game's
@@ -13,8 +14,7 @@ _TURN = re.compile(r"^(spring|autumn|printemps|automne)-(\d{4})$")
 UNTOUCHABLES_FROM = "spring-1929"
 
 
-@dataclass(frozen=True, order=True)
-class Turn:
+class Turn(msgspec.Struct, frozen=True, order=True):
     year: int
     season_index: int  # 0 spring, 1 autumn
 

@@ -5,7 +5,8 @@ order check (to warn the player)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from moonshine.geo import RECRUIT_COST, UPKEEP, GameMap, UnitKind
 from moonshine.money import Money
@@ -13,8 +14,7 @@ from moonshine.state import Arrested, GameState, Unit
 from moonshine.turns import Turn
 
 
-@dataclass(frozen=True)
-class Bill:
+class Bill(msgspec.Struct, frozen=True):
     upkeep: Money  # for the units that pay, before any unpaid-upkeep disbanding
     kept_recruits: int  # the first N recruits, in written order, go ahead
     paid_bids: tuple[Money, ...]  # each bid, in written order, after cuts

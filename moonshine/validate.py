@@ -6,7 +6,8 @@ unit counts. Pure: text, map and state in; a ``GangOrders`` out."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+
+import msgspec
 
 from moonshine import money, rules
 from moonshine.geo import RECRUIT_COST, Feature, GameMap, UnitKind
@@ -63,8 +64,7 @@ STATUSES = (ACCEPTED, REJECTED, REPLACED, COMMENT, HEADER, BLANK)
 # -- results ---------------------------------------------------------------------------
 
 
-@dataclass
-class OrderLine:
+class OrderLine(msgspec.Struct):
     """One line of the file and what became of it."""
 
     number: int
@@ -74,7 +74,7 @@ class OrderLine:
     header: Header | None = None
     reason: Message | None = None  # why rejected / replaced / ignored
     hint: Message | None = None  # how to fix it
-    notes: list[Message] = field(default_factory=list)  # remarks on an accepted line
+    notes: list[Message] = msgspec.field(default_factory=list)  # remarks on an accepted line
 
     @property
     def message(self) -> str:
@@ -92,8 +92,7 @@ class OrderLine:
         return self.order.unit
 
 
-@dataclass(frozen=True)
-class MoneySummary:
+class MoneySummary(msgspec.Struct, frozen=True):
     """What the orders would cost against the cash held at the start of the turn (R17),
     and what R17 would cut if the cash is short."""
 
@@ -121,8 +120,7 @@ class MoneySummary:
         return self.needed > self.cash
 
 
-@dataclass
-class GangOrders:
+class GangOrders(msgspec.Struct):
     """A gang's orders file as the referee understood and checked it."""
 
     gang: str | None
@@ -131,17 +129,17 @@ class GangOrders:
     header_gang: str | None = None
     header_turn: str | None = None
     password: str | None = None
-    lines: list[OrderLine] = field(default_factory=list)
-    unit_orders: dict[UnitRef, UnitOrder] = field(default_factory=dict)
-    retreats: dict[UnitRef, Retreat] = field(default_factory=dict)
-    recruits: list[Recruit] = field(default_factory=list)
-    disbands: list[Disband] = field(default_factory=list)
+    lines: list[OrderLine] = msgspec.field(default_factory=list)
+    unit_orders: dict[UnitRef, UnitOrder] = msgspec.field(default_factory=dict)
+    retreats: dict[UnitRef, Retreat] = msgspec.field(default_factory=dict)
+    recruits: list[Recruit] = msgspec.field(default_factory=list)
+    disbands: list[Disband] = msgspec.field(default_factory=list)
     sell: Sell | None = None
     store: Store | None = None
-    bribes: list[Bribe] = field(default_factory=list)
-    unordered: list[UnitRef] = field(default_factory=list)
-    arrested: list[UnitRef] = field(default_factory=list)  # the gang's arrested units, by where taken
-    issues: list[Message] = field(default_factory=list)  # file-level problems
+    bribes: list[Bribe] = msgspec.field(default_factory=list)
+    unordered: list[UnitRef] = msgspec.field(default_factory=list)
+    arrested: list[UnitRef] = msgspec.field(default_factory=list)  # the gang's arrested units, by where taken
+    issues: list[Message] = msgspec.field(default_factory=list)  # file-level problems
     money: MoneySummary | None = None
 
     @property
@@ -175,8 +173,7 @@ _OK = rules.OK
 # -- checking one order ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Ctx:
+class _Ctx(msgspec.Struct, frozen=True):
     gmap: GameMap
     st: GameState
     gang: str
@@ -466,8 +463,7 @@ def _read_line(number: int, raw: str, gmap: GameMap, position: ReadingPosition |
     return OrderLine(number, raw, ACCEPTED, order=parsed, notes=list(reading.notes))
 
 
-@dataclass(frozen=True)
-class ReadingPosition:
+class ReadingPosition(msgspec.Struct, frozen=True):
     """The position as the order reader sees it (``parser.Position``): a misspelt
     district is read only where one reading is an order the gang can give, checked by
     the rules the adjudicator applies (``check_order``)."""

@@ -26,10 +26,11 @@ Proposals and ballots are kept in ``votes.yaml``, the game master's file."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from moonshine import mail, mailtext, observers, schema, yamlio
 from moonshine.gamedir import Game, atomic_write_text, player_language
@@ -59,8 +60,7 @@ _PROPOSAL = schema.Rec(
 SPEC = schema.Rec(optional={"proposals": schema.Null(schema.ListOf(_PROPOSAL))})
 
 
-@dataclass
-class Proposal:
+class Proposal(msgspec.Struct):
     number: int
     kind: str  # DRAW or CONCESSION
     gangs: list[str]  # who shares the draw, or the one the game is conceded to
@@ -69,7 +69,7 @@ class Proposal:
     opened: datetime
     deadline: datetime
     voters: list[str]
-    ballots: dict[str, str] = field(default_factory=dict)  # gang -> "yes" / "no": secret
+    ballots: dict[str, str] = msgspec.field(default_factory=dict)  # gang -> "yes" / "no": secret
     passed: datetime | None = None
     source: str = ""  # the message and line that opened it: read again (a killed run), it opens nothing new
 
@@ -282,8 +282,7 @@ def open_lines(game: Game, gang: str | None, now: datetime, language: str) -> li
 # -- the mail owed ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Due:
+class Due(msgspec.Struct, frozen=True):
     """A message owed, with the turn whose outbox is to hold it."""
 
     turn: str

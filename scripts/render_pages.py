@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import dataclasses
 import shutil
 import sys
 import tempfile
@@ -31,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import yaml
 
 from moonshine.gamedir import Game, GameConfig, Player
@@ -132,7 +132,7 @@ def hostile(config: GameConfig, data: dict[str, Any]) -> tuple[GameConfig, dict[
     cfg = copy.deepcopy(config)
     cfg.title = 'Tom & Jerry\'s <b>"game"</b>'
     for gang, player in list(cfg.players.items()):
-        cfg.players[gang] = dataclasses.replace(player, name=f"{player.name} <{gang}> & 'Co'")
+        cfg.players[gang] = msgspec.structs.replace(player, name=f"{player.name} <{gang}> & 'Co'")
     d = copy.deepcopy(data)
     for gr in d["gangs"].values():
         for i, line in enumerate(gr.get("lines") or []):

@@ -10,7 +10,7 @@ import mailbox
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from msgspec.structs import replace
 
 from moonshine import inbox, mail, votes
 from moonshine.families import new_game

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import replace
 from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from imapkit import PASSWORD, USER, Server, client
+from msgspec.structs import replace
 from test_mail import Recorder
 
 from moonshine.families import new_game

@@ -91,7 +91,6 @@ def test_classic_check_in_french_echoes_french_notation(tmp_path: Path) -> None:
 
 
 def test_classic_reply_by_mail_in_french_echoes_french_notation(tmp_path: Path) -> None:
-    from dataclasses import replace
     from datetime import UTC, datetime
     from email import policy
     from email.message import EmailMessage
@@ -99,6 +98,7 @@ def test_classic_reply_by_mail_in_french_echoes_french_notation(tmp_path: Path) 
     from email.utils import format_datetime
 
     from click.testing import CliRunner
+    from msgspec.structs import replace
 
     from moonshine.cli import main
     from moonshine.gamedir import Game, save_config

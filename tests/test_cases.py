@@ -397,7 +397,7 @@ def test_the_outcome_is_the_same_every_time() -> None:
 )
 def test_each_rule_choice_decides_its_datc_case(choice: dict[str, Any], datc: str) -> None:
     """The rule choices are live: the other answer to a DATC issue changes its case."""
-    import dataclasses
+    import msgspec
 
     from moonshine.adjudicator import MOONSHINE
 
@@ -405,7 +405,7 @@ def test_each_rule_choice_decides_its_datc_case(choice: dict[str, Any], datc: st
     orders = {o.unit: o for o, _, _ in case.orders}
     retreats = {r.unit: r for r in case.retreats}
     assert not problems(case, run(case))
-    other = adjudicate(case.gmap, case.state, orders, retreats, rules=dataclasses.replace(MOONSHINE, **choice))
+    other = adjudicate(case.gmap, case.state, orders, retreats, rules=msgspec.structs.replace(MOONSHINE, **choice))
     assert problems(case, other)
 
 
@@ -457,7 +457,7 @@ class TurnCase:
 
 
 def load_turn_case(section: str, raw: dict[str, Any]) -> TurnCase:
-    import dataclasses
+    import msgspec
 
     from moonshine import state as state_mod
 
@@ -467,7 +467,7 @@ def load_turn_case(section: str, raw: dict[str, Any]) -> TurnCase:
             raise _fail(where, f"missing {key!r}")
     gmap = _map(raw.get("map", "chicago-1920s"))
     if "raid_table" in raw:
-        gmap = dataclasses.replace(gmap, raid_table=dict(raw["raid_table"] or {}))
+        gmap = msgspec.structs.replace(gmap, raid_table=dict(raw["raid_table"] or {}))
     st = state_mod.from_data(raw["state"], gmap, source=where)
     return TurnCase(
         section,

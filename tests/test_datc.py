@@ -218,7 +218,7 @@ def summary() -> list[str]:
 def test_each_classic_rule_choice_decides_its_datc_case(choice: dict[str, Any], name: str) -> None:
     """Every choice of the classic book is read by the classic adjudication: the other
     answer changes its case (as the Moonshine book's do, tests/test_cases.py)."""
-    import dataclasses
+    import msgspec
 
     from moonshine.classic.rules import CLASSIC
 
@@ -226,14 +226,14 @@ def test_each_classic_rule_choice_decides_its_datc_case(choice: dict[str, Any], 
     problems: list[str] = []
     _run_main(case, problems)
     assert problems == []
-    _run_main(case, problems, rules=dataclasses.replace(CLASSIC, **choice))
+    _run_main(case, problems, rules=msgspec.structs.replace(CLASSIC, **choice))
     assert problems
 
 
 def test_retreat_to_a_convoyed_attackers_origin_is_a_choice() -> None:
     """DATC 4.A.5 (6.H.11): with the other answer, the dislodged unit may not retreat
     where the convoyed attacker came from."""
-    import dataclasses
+    import msgspec
 
     from moonshine.classic.rules import CLASSIC
 
@@ -241,21 +241,21 @@ def test_retreat_to_a_convoyed_attackers_origin_is_a_choice() -> None:
     problems: list[str] = []
     _run_retreat(case, problems)
     assert problems == []
-    _run_retreat(case, problems, rules=dataclasses.replace(CLASSIC, retreat_to_transported_attackers_origin=False))
+    _run_retreat(case, problems, rules=msgspec.structs.replace(CLASSIC, retreat_to_transported_attackers_origin=False))
     assert problems
 
 
 def test_a_supporters_strength_is_a_choice_of_the_book() -> None:
     """With every classic unit of strength 1 a support adds 1 either way; with armies
     of strength 2, the book's choice decides 6.E.4."""
-    import dataclasses
+    import msgspec
 
     from moonshine.classic.rules import CLASSIC
 
     case = next(c for _, c in CASES if c["name"] == "t6e04_non_dislodged_loser_has_still_effect")
-    strong = dataclasses.replace(CLASSIC, strengths={"A": 2, "F": 1})
+    strong = msgspec.structs.replace(CLASSIC, strengths={"A": 2, "F": 1})
     one: list[str] = []
     other: list[str] = []
     _run_main(case, one, strong)
-    _run_main(case, other, dataclasses.replace(strong, support_adds_supporter_strength=True))
+    _run_main(case, other, msgspec.structs.replace(strong, support_adds_supporter_strength=True))
     assert one != other

@@ -8,7 +8,6 @@ import mailbox
 import re
 import subprocess
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from msgspec.structs import replace
 from samplegame import copy_sample
 from test_mail import Recorder, Server, start_server
 

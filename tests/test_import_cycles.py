@@ -207,7 +207,7 @@ MAY_ASK = ("moonshine.variants", "moonshine.families")
 def test_the_family_test_pattern() -> None:
     asks = ("if game.is_classic:", 'if variant == "classic":', "x.family == variants.CLASSIC", "family != CLASSIC")
     assert all(FAMILY_TEST.search(line) for line in asks)
-    fine = ("variant = game.variant", "if cfg.variant != GameConfig.variant", "families.of(game).messages")
+    fine = ("variant = game.variant", "if cfg.variant != DEFAULT_VARIANT", "families.of(game).messages")
     assert not any(FAMILY_TEST.search(line) for line in fine)
 
 

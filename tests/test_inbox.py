@@ -9,7 +9,6 @@ import itertools
 import mailbox
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -22,6 +21,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from moonshine import inbox
 from moonshine.cli import main

@@ -10,7 +10,6 @@ import json
 import multiprocessing
 import subprocess
 import time
-from dataclasses import replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 from samplegame import copy_sample
 from test_mail_corpus import DEADLINE, PASSWORDS, TURN
 

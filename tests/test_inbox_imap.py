@@ -5,13 +5,13 @@ by a run killed before the move is known again and answered only once."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from imapkit import PASSWORD, USER, Server, client, imap_server
+from msgspec.structs import replace
 
 from moonshine.cli import main
 from moonshine.families import new_game

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -16,6 +16,7 @@ import pytest
 import yaml
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
+from msgspec.structs import replace
 from PIL import Image
 
 from moonshine import mail
@@ -488,7 +489,7 @@ def test_times_read_naturally_in_both_languages(when: datetime, en: str, fr: str
 
 
 def test_the_game_master_gets_a_copy_of_the_bulletin(tmp_path: Path) -> None:
-    from dataclasses import replace as with_
+    from msgspec.structs import replace as with_
 
     from moonshine.gamedir import save_config
 

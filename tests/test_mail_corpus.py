@@ -8,7 +8,7 @@ inbox writes, and nothing is taken from quoted or forwarded text."""
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
+from msgspec.structs import replace
 from samplegame import copy_sample
 
 from moonshine import inbox

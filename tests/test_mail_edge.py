@@ -7,6 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
@@ -389,10 +390,9 @@ def test_an_address_written_in_capitals_in_game_yaml_is_the_same_address(tmp_pat
 
     game = make_game(tmp_path)
     players = dict(game.config.players)
-    import dataclasses
 
-    players["valley"] = dataclasses.replace(players["valley"], email=["Terry@Valley.Example"])
-    save_config(game, dataclasses.replace(game.config, players=players))
+    players["valley"] = msgspec.structs.replace(players["valley"], email=["Terry@Valley.Example"])
+    save_config(game, msgspec.structs.replace(game.config, players=players))
     result = run_inbox(Game(game.root), maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS)]))
     assert re.search(r"^accepted\s+valley", result.output, re.M), result.output
 
@@ -424,7 +424,6 @@ def test_a_secret_inside_another_is_masked_whole() -> None:
 def test_orders_received_at_the_previous_deadline_itself_are_for_that_turn(
     tmp_path: Path, seconds: int, earlier: bool
 ) -> None:
-    import dataclasses
     from datetime import datetime, timedelta
 
     from test_inbox import DEADLINE, TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
@@ -438,7 +437,7 @@ def test_orders_received_at_the_previous_deadline_itself_are_for_that_turn(
     cfg = Game(game.root).config
     save_config(
         game,
-        dataclasses.replace(cfg, extra={**cfg.extra, "deadlines": {"spring-1924": DEADLINE, "autumn-1924": later}}),
+        msgspec.structs.replace(cfg, extra={**cfg.extra, "deadlines": {"spring-1924": DEADLINE, "autumn-1924": later}}),
     )
     when = datetime.fromisoformat(DEADLINE) + timedelta(seconds=seconds)
     mail = order_mail(TERRY, VALLEY_ORDERS, date=when.strftime("%a, %d %b %Y %H:%M:%S +0000"))

@@ -294,7 +294,7 @@ def test_shared_names_are_ambiguous(chicago: GameMap) -> None:
     """A name two districts share is refused, not guessed."""
     raw_map = load_map("chicago-1920s")
     districts = dict(raw_map.districts)
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     districts["NSS"] = replace(districts["NSS"], aliases=("The Levee", "Loop"))
     other = replace(raw_map, districts=districts)

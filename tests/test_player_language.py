@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import mailbox
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 from test_e2e import PASSWORDS, TURN, letter, plain, run, sample_game
 from test_mail import Recorder, Server, start_server
 

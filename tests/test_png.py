@@ -10,6 +10,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -159,7 +160,6 @@ def test_each_map_keeps_its_labels_in_a_cache_file_of_its_own(tmp_path: Path, mo
     neither reads nor rewrites another's labels (a huge map's labels once made every
     picture of Chicago read and rewrite them), and a new turn of the same map finds
     its labels where the last turn left them."""
-    import dataclasses
 
     from moonshine import picture
     from moonshine.geo import load_map
@@ -173,7 +173,7 @@ def test_each_map_keeps_its_labels_in_a_cache_file_of_its_own(tmp_path: Path, mo
     assert chicago.geometry is not None
     other_shapes = tmp_path / "other.geojson"
     other_shapes.write_bytes(chicago.geometry.read_bytes().replace(b'"type"', b'"type" ', 1))
-    other = dataclasses.replace(chicago, geometry=other_shapes)  # the same codes, other shapes
+    other = msgspec.structs.replace(chicago, geometry=other_shapes)  # the same codes, other shapes
     st = initial_state(chicago)
     first, later = build_scene(chicago, st, title="Spring 1924"), build_scene(chicago, st, title="Autumn 1924")
     assert first.labels == later.labels != build_scene(other, st).labels

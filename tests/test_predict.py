@@ -89,8 +89,7 @@ def test_predict_is_for_players_only(tmp_path: Path, smtp: tuple[Recorder, int])
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
-    from dataclasses import replace
-
+    from msgspec.structs import replace
     from playerkit import REFEREE
 
     from moonshine.families import new_game

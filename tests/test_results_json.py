@@ -5,17 +5,17 @@ part, and a gang's holds its own and no other gang's. Also for a classic game.""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 from playerkit import ADDRESSES, OBSERVER, TURN, Recorder, make_table, message, smtp_server
 
 from moonshine import outcome as oc
@@ -163,9 +163,9 @@ def test_the_schema_names_every_kind_of_outcome_and_its_fields() -> None:
     assert described == set(oc.KINDS)
     for kind, cls in oc.KINDS.items():
         spec = SCHEMA["$defs"][f"outcome:{kind}"]
-        fields = dataclasses.fields(cls)
+        fields = msgspec.structs.fields(cls)
         assert set(spec["properties"]) == {"kind"} | {f.name for f in fields}, kind
-        assert set(spec["required"]) == {"kind"} | {f.name for f in fields if f.default is dataclasses.MISSING}, kind
+        assert set(spec["required"]) == {"kind"} | {f.name for f in fields if f.required}, kind
         assert spec["properties"]["kind"] == {"const": kind}
 
 
@@ -173,7 +173,9 @@ def test_the_schema_names_every_kind_of_outcome_and_its_fields() -> None:
 def test_every_kind_of_outcome_fits_the_schema(value: oc.Result) -> None:
     data = oc.to_data(value)
     assert outcome_valid(data), data
-    assert outcome_valid(oc.to_data(type(value)(**{f.name: getattr(value, f.name) for f in dataclasses.fields(value)})))
+    assert outcome_valid(
+        oc.to_data(type(value)(**{f.name: getattr(value, f.name) for f in msgspec.structs.fields(value)}))
+    )
 
 
 @pytest.mark.parametrize("value", EVERY_KIND, ids=lambda o: o.kind)
@@ -182,15 +184,15 @@ def test_a_corrupted_outcome_is_refused_by_the_schema(value: oc.Result) -> None:
     assert not outcome_valid({**data, "kind": "teleported"})  # no such kind
     assert not outcome_valid({**data, "surprise": 1})  # a field no kind has
     for other, cls in oc.KINDS.items():  # relabelled as another kind whose fields differ
-        names = {f.name for f in dataclasses.fields(cls)}
-        needed = {f.name for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
+        names = {f.name for f in msgspec.structs.fields(cls)}
+        needed = {f.name for f in msgspec.structs.fields(cls) if f.required}
         if other != value.kind and (set(data) - {"kind"} - names or needed - set(data)):
             assert not outcome_valid({**data, "kind": other}), other
     for name in data:
         if name != "kind":
             assert not outcome_valid({**data, name: {"wrong": "type"}}), name
-    for f in dataclasses.fields(value):
-        if f.default is dataclasses.MISSING:
+    for f in msgspec.structs.fields(value):
+        if f.required:
             assert not outcome_valid({k: v for k, v in data.items() if k != f.name}), f.name  # a missing field
 
 

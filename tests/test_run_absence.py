@@ -7,13 +7,13 @@ at most that much."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
+from msgspec.structs import replace
 from runkit import address, letter, password, plain, to
 from test_mail import Recorder, Server, start_server
 

@@ -7,12 +7,12 @@ The rest of the pass goes on."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 from runkit import GM, address, letter, password, plain, to
 from test_mail import Recorder, Server, free_port, start_server
 

@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from msgspec.structs import replace
 from runkit import GM, MOONSHINE, address, plain, to
 from test_mail import Recorder, Server, free_port, start_server
 

@@ -120,7 +120,8 @@ def test_adjudicate_answers_with_its_exit_status(
 
 # What a player's acknowledgement never needs: the report and picture libraries, the
 # map graph, the catalogues' tools, the mail machinery and the standard library's
-# modules no check uses.
+# modules no check uses (decimal is not among them: msgspec, which makes the value
+# types, loads it).
 HEAVY = (
     "jinja2",
     "PIL",
@@ -129,7 +130,6 @@ HEAVY = (
     "css_inline",
     "markupsafe",
     "fractions",
-    "decimal",
     "difflib",
     "json",
     "subprocess",
@@ -154,8 +154,8 @@ def test_a_check_imports_nothing_heavy(where: Path) -> None:
 def test_the_adjudication_imports_no_plugins_fractions_mail_or_graph_library(where: Path, tmp_path: Path) -> None:
     """The whole turn (orders with bribes read, reports and pictures written) loads
     neither Pillow's file-format plugins (the PNG is written from the picture's
-    pixels) nor fractions and decimal (plain amounts like ``bribe LOG 6`` are read as
-    whole cents), nor the mail machinery (asyncio, ssl) for the turn's deadline in
+    pixels) nor fractions (plain amounts like ``bribe LOG 6`` are read as whole
+    cents), nor the mail machinery (asyncio, ssl) for the turn's deadline in
     game.yaml, nor networkx once the cache holds the map's distances from the station
     of an arrested unit sent elsewhere."""
     game = _copy(where, tmp_path / "game")
@@ -167,7 +167,7 @@ def test_the_adjudication_imports_no_plugins_fractions_mail_or_graph_library(whe
     assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
     assert (game / "turns" / "spring-1924" / "reports" / "map.png").is_file()
     modules = set(eval(done[1].rstrip().splitlines()[-1]))
-    unwanted = {"PIL.PngImagePlugin", "fractions", "decimal", "moonshine.mail", "asyncio", "ssl", "xml", "networkx"}
+    unwanted = {"PIL.PngImagePlugin", "fractions", "moonshine.mail", "asyncio", "ssl", "xml", "networkx"}
     assert modules & unwanted == set()
 
 

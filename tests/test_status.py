@@ -4,7 +4,6 @@ others, and passwords kept only as salted hashes."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from msgspec.structs import replace
 from test_mail import Recorder, start_server
 
 from moonshine.cli import main

@@ -132,7 +132,7 @@ def test_the_raid_draws_come_last_and_whole(chicago: GameMap, played: list[Playe
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_map_without_raids_says_so_and_divides_by_nothing(chicago: GameMap, played: list[Played], lang: str) -> None:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     no_raids = replace(chicago, raid_table={})
     p = played[0]

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from msgspec.structs import replace
 from runkit import plain, to
 from test_mail import Recorder, Server, start_server
 

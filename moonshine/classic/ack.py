@@ -14,8 +14,9 @@ from __future__ import annotations
 import difflib
 import re
 import textwrap
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
 from moonshine.classic.board import ClassicMap, province_of, region_code
@@ -117,8 +118,7 @@ def word(key: str, language: str, **values: object) -> str:
     return fill(lang, keyed(lang, WORDS, f"classic.ack.{key}"), **values)
 
 
-@dataclass(frozen=True)
-class AckLine:
+class AckLine(msgspec.Struct, frozen=True):
     """One line of the file: what was read, and why it is rejected (None: accepted)."""
 
     number: int
@@ -135,15 +135,14 @@ class AckLine:
         return self.problem is None and self.detail is None
 
 
-@dataclass
-class ClassicAck:
+class ClassicAck(msgspec.Struct):
     power: str
     phase: str
     step: Step
-    lines: list[AckLine] = field(default_factory=list)
-    unordered: list[str] = field(default_factory=list)  # units (labels) without a valid order
+    lines: list[AckLine] = msgspec.field(default_factory=list)
+    unordered: list[str] = msgspec.field(default_factory=list)  # units (labels) without a valid order
     owed: int = 0  # winter: builds (positive) or disbands (negative) owed
-    homes: list[str] = field(default_factory=list)  # winter: empty home centres it owns
+    homes: list[str] = msgspec.field(default_factory=list)  # winter: empty home centres it owns
 
     @property
     def ok(self) -> bool:
@@ -294,8 +293,7 @@ _CONVOY_WORDS = {("via", "convoy"), ("by", "convoy"), ("par", "convoi"), ("via",
 _FILLERS = {"en", "au", "dans", "in", "the", "du", "de", "at"}
 
 
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(msgspec.Struct, frozen=True):
     text: str  # as written
     key: str  # folded
 
@@ -758,8 +756,7 @@ _POWER = re.compile(r"^\s*(?:power|puissance|gang)\s*:\s*(.*?)\s*$", re.IGNORECA
 _TURN = re.compile(r"^\s*(?:turn|tour|phase)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class Submission:
+class Submission(msgspec.Struct, frozen=True):
     """What a mailed orders text says: its headers, its password (never echoed)
     and the acknowledgement of its orders."""
 

@@ -14,7 +14,8 @@ before an army, then the alphabetical order of the provinces' English names
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from moonshine.classic.board import ClassicMap, Kind
 from moonshine.classic.movement import Result
@@ -24,8 +25,7 @@ from moonshine.classic.state import Unit
 from moonshine.text import sentence
 
 
-@dataclass(frozen=True)
-class AdjustmentOutcome:
+class AdjustmentOutcome(msgspec.Struct, frozen=True):
     results: list[Result]  # one per order given, in the order given
     problems: list[Problem | None]  # beside each result: why it failed (None when it succeeded)
     built: list[Unit]

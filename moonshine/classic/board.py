@@ -21,11 +21,11 @@ from __future__ import annotations
 import csv
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
 import yaml
 
 from moonshine import data_folder
@@ -54,8 +54,7 @@ class Terrain(StrEnum):
     SEA = "sea"
 
 
-@dataclass(frozen=True)
-class Province:
+class Province(msgspec.Struct, frozen=True):
     code: str
     name: str
     terrain: Terrain  # of the province's own region
@@ -77,8 +76,7 @@ def region_code(text: str) -> str:
     return t
 
 
-@dataclass(frozen=True)
-class BoardInfo:
+class BoardInfo(msgspec.Struct, frozen=True):
     """What ``variant.yaml`` says of a board: its name and title, the powers (code ->
     name, in order), the supply centres that win, the first year and each power's
     opening units (``A VIE``, ``F STP/SC``)."""

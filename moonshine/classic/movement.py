@@ -29,10 +29,10 @@ other coast head to head (no coastal crawl, 6.B.13).
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from moonshine import outcome as oc
 from moonshine.classic.board import ClassicMap, Kind
@@ -44,8 +44,7 @@ from moonshine.rulebook import Rulebook
 from moonshine.text import Message
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(msgspec.Struct, frozen=True):
     """What became of one order (or of a unit without an order, which holds)."""
 
     power: str
@@ -337,7 +336,7 @@ class _Report:
         if p.problem is not None:
             return False, oc.Rejected(p.problem.message(), by)
         if p.void is not None:
-            return False, dataclasses.replace(p.void, dislodged_by=by)
+            return False, msgspec.structs.replace(p.void, dislodged_by=by)
         kind = core.acts[i].kind
         if kind is ActKind.MOVE:
             return self.move_result(i, by)
@@ -395,7 +394,7 @@ class _Report:
     def support_result(self, i: int) -> tuple[bool, oc.Result]:
         core = self.core
         if core.void[i]:  # matching no order; the unit may be dislodged all the same
-            return False, dataclasses.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
+            return False, msgspec.structs.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         if core.backup.get(i) is Backup.PARADOX:
             return False, oc.Paradox("support")
         if core.succeeded(i):
@@ -419,7 +418,7 @@ class _Report:
     def convoy_result(self, i: int) -> tuple[bool, oc.Result]:
         core = self.core
         if core.void[i]:
-            return False, dataclasses.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
+            return False, msgspec.structs.replace(self.void_reason(i), dislodged_by=self.by_dislodged(i))
         by = self.by_dislodged(i)
         if core.backup.get(i) is Backup.SZYKMAN:
             return False, oc.Paradox("carrier", "szykman", by)

@@ -27,8 +27,9 @@ and the reader takes back::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TypeAlias
+
+import msgspec
 
 from moonshine.classic.board import Kind, province_of, region_code
 from moonshine.errors import MoonshineError
@@ -38,8 +39,7 @@ class OrderError(MoonshineError):
     """An order that cannot be read."""
 
 
-@dataclass(frozen=True, order=True)
-class UnitRef:
+class UnitRef(msgspec.Struct, frozen=True, order=True):
     """A unit as an order names it: its type and region (``F STP/SC``)."""
 
     kind: Kind
@@ -53,8 +53,7 @@ class UnitRef:
         return self.kind + " " + self.region  # a Kind is its letter
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(msgspec.Struct, frozen=True):
     """The unit a support or convoy names; its type may be omitted (DATC 4.C.1)."""
 
     kind: Kind | None
@@ -68,16 +67,14 @@ class Target:
         return f"{self.kind.value} {self.region}" if self.kind else self.region
 
 
-@dataclass(frozen=True)
-class Hold:
+class Hold(msgspec.Struct, frozen=True):
     unit: UnitRef
 
     def text(self) -> str:
         return f"{self.unit.text()} H"
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(msgspec.Struct, frozen=True):
     unit: UnitRef
     dest: str  # a region: a coast when the order names one
     via_convoy: bool = False
@@ -86,8 +83,7 @@ class Move:
         return f"{self.unit.text()} - {self.dest}" + (" via convoy" if self.via_convoy else "")
 
 
-@dataclass(frozen=True)
-class SupportHold:
+class SupportHold(msgspec.Struct, frozen=True):
     unit: UnitRef
     target: Target
 
@@ -95,8 +91,7 @@ class SupportHold:
         return f"{self.unit.text()} S {self.target.text()}"
 
 
-@dataclass(frozen=True)
-class SupportMove:
+class SupportMove(msgspec.Struct, frozen=True):
     unit: UnitRef
     target: Target
     dest: str
@@ -105,8 +100,7 @@ class SupportMove:
         return f"{self.unit.text()} S {self.target.text()} - {self.dest}"
 
 
-@dataclass(frozen=True)
-class Convoy:
+class Convoy(msgspec.Struct, frozen=True):
     unit: UnitRef
     target: Target
     dest: str
@@ -115,8 +109,7 @@ class Convoy:
         return f"{self.unit.text()} C {self.target.text()} - {self.dest}"
 
 
-@dataclass(frozen=True)
-class Retreat:
+class Retreat(msgspec.Struct, frozen=True):
     unit: UnitRef
     dest: str
 
@@ -124,24 +117,21 @@ class Retreat:
         return f"{self.unit.text()} R {self.dest}"
 
 
-@dataclass(frozen=True)
-class Disband:
+class Disband(msgspec.Struct, frozen=True):
     unit: UnitRef
 
     def text(self) -> str:
         return f"{self.unit.text()} D"
 
 
-@dataclass(frozen=True)
-class Build:
+class Build(msgspec.Struct, frozen=True):
     unit: UnitRef
 
     def text(self) -> str:
         return f"{self.unit.text()} B"
 
 
-@dataclass(frozen=True)
-class Waive:
+class Waive(msgspec.Struct, frozen=True):
     """Decline one build (DATC 4.D.7)."""
 
     def text(self) -> str:
@@ -358,8 +348,7 @@ def _end(toks: list[str], i: int, text: str) -> None:
 # -- the notation in a player's language ---------------------------------------------
 
 
-@dataclass(frozen=True)
-class Grammar:
+class Grammar(msgspec.Struct, frozen=True):
     """The words of the classic notation in one language; the provinces are the
     board's codes, the unit letters A and F the same in English and French."""
 

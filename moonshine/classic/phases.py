@@ -10,7 +10,8 @@ powers' orders to the results and the next phase's state.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from moonshine.classic.adjustments import adjudicate_adjustments, adjustment_counts
 from moonshine.classic.board import ClassicMap
@@ -20,8 +21,7 @@ from moonshine.classic.retreats import adjudicate_retreats
 from moonshine.classic.state import ClassicState, Phase, Season, Step, Unit
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(msgspec.Struct, frozen=True):
     """Something that happens to the board between phases, as a value: a centre
     ``taken`` by ``power`` (from ``before``, if anyone owned it), ``power``'s
     ``unit`` disbanded in ``civil_disorder``, or ``power`` ``wins`` with
@@ -66,14 +66,13 @@ class Event:
         return f"{power}: {self.unit} disbanded in civil disorder"
 
 
-@dataclass(frozen=True)
-class PhaseOutcome:
+class PhaseOutcome(msgspec.Struct, frozen=True):
     phase: Phase
     results: list[Result]
     ignored: list[Result]
     next_state: ClassicState
-    notes: list[str] = field(default_factory=list)  # centres changing hands, civil disorder, the winner
-    events: list[Event] = field(default_factory=list)  # the same, as values
+    notes: list[str] = msgspec.field(default_factory=list)  # centres changing hands, civil disorder, the winner
+    events: list[Event] = msgspec.field(default_factory=list)  # the same, as values
 
 
 def adjudicate_phase(gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Sequence[Order]]) -> PhaseOutcome:

@@ -24,10 +24,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import yaml
 
 from moonshine.classic.board import MAPS_DIR, ClassicMap, Kind, Terrain, province_of
@@ -133,8 +133,7 @@ def _text_on(colour: str) -> str:
 # -- the layout ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ProvinceLayout:
+class ProvinceLayout(msgspec.Struct, frozen=True):
     code: str
     at: Pt  # where its unit stands
     label: Pt  # where its code is written
@@ -142,14 +141,12 @@ class ProvinceLayout:
     coasts: Mapping[str, Pt]  # a coast region (STP/NC) -> where a fleet on it stands
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(msgspec.Struct, frozen=True):
     a: Pt
     b: Pt
 
 
-@dataclass(frozen=True)
-class BoardLayout:
+class BoardLayout(msgspec.Struct, frozen=True):
     """A board's picture layout, read from its ``layout.yaml`` (see the module's text)."""
 
     source: str
@@ -162,9 +159,9 @@ class BoardLayout:
     node_radius: float = 60.0
     # computed for ``cells``: each province's outline rings, the off-board cells, and
     # the edges two provinces share on the drawing
-    shapes: Mapping[str, tuple[tuple[Pt, ...], ...]] = field(default_factory=dict)
+    shapes: Mapping[str, tuple[tuple[Pt, ...], ...]] = msgspec.field(default_factory=dict)
     offboard_cells: tuple[tuple[Pt, ...], ...] = ()
-    shared: Mapping[tuple[str, str], tuple[Segment, ...]] = field(default_factory=dict)
+    shared: Mapping[tuple[str, str], tuple[Segment, ...]] = msgspec.field(default_factory=dict)
 
 
 def _point(value: Any, src: str, key: str, width: float, height: float) -> Pt:
@@ -455,8 +452,7 @@ def _with_cells(layout: BoardLayout) -> BoardLayout:
 # -- borders ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Border:
+class Border(msgspec.Struct, frozen=True):
     """Two provinces and who may cross between them."""
 
     a: str
@@ -484,8 +480,7 @@ def borders(gmap: ClassicMap) -> list[Border]:
     return [Border(a, b, army, fleet) for (a, b), (army, fleet) in sorted(found.items())]
 
 
-@dataclass(frozen=True)
-class Drawing:
+class Drawing(msgspec.Struct, frozen=True):
     """How the layout shows the board's borders: shared edges (by border), links (a
     border whose provinces share no edge on the drawing) and walls (an edge shared on
     the drawing by provinces that are not neighbours)."""
@@ -664,8 +659,7 @@ def _unit_marker(kind: Kind, colour: str, c: Pt) -> tuple[Item, ...]:
     return (halo, shape, Label((c[0], c[1] + 0.5), kind.value, KIND_SIZE, _text_on(colour), bold=True))
 
 
-@dataclass(frozen=True)
-class _Drawn:
+class _Drawn(msgspec.Struct, frozen=True):
     """An order to draw: its power, its order, whether it succeeded, where its unit
     stands on the drawing."""
 

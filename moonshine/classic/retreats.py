@@ -11,7 +11,8 @@ exist in this phase (DATC 6.H.1 to 6.H.3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from moonshine.classic.board import ClassicMap, province_of
 from moonshine.classic.movement import Result
@@ -21,8 +22,7 @@ from moonshine.classic.state import Dislodged, Unit
 from moonshine.text import Message, sentence
 
 
-@dataclass(frozen=True)
-class RetreatOutcome:
+class RetreatOutcome(msgspec.Struct, frozen=True):
     results: list[Result]  # one per dislodged unit
     ignored: list[Result]  # orders that are not retreats of the power's dislodged units
     units: list[Unit]  # every unit on the board after the retreats

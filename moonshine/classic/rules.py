@@ -9,9 +9,10 @@ for the classic variant."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeAlias
+
+import msgspec
 
 from moonshine import routes
 from moonshine.classic.board import ClassicMap, Kind, province_of
@@ -103,19 +104,30 @@ PROBLEMS: dict[str, str] = {
 Value: TypeAlias = str | int | tuple[str, ...] | Names  # a problem's value: a code, a count, choices, a place
 
 
-@dataclass(frozen=True)
 class Problem:
-    """Why an order cannot be carried out: a key of ``PROBLEMS`` and its values.
-    ``str()`` is the English sentence; ``text(language)`` any language's."""
+    """Why an order cannot be carried out: a key of ``PROBLEMS`` and its values, given
+    by name (``Problem("no_adjacent", prov="MUN")``). A value: equal to and hashed as
+    its key and values, never changed once made. ``str()`` is the English sentence;
+    ``text(language)`` any language's."""
 
-    key: str
-    values: tuple[tuple[str, Value], ...] = ()
+    __slots__ = ("key", "values")
 
     def __init__(self, key: str, **values: Value) -> None:
         if key not in PROBLEMS:
             raise KeyError(key)
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "values", tuple(sorted(values.items())))
+        self.key = key
+        self.values: tuple[tuple[str, Value], ...] = tuple(sorted(values.items()))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Problem):
+            return NotImplemented
+        return (self.key, self.values) == (other.key, other.values)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.values))
+
+    def __repr__(self) -> str:
+        return f"Problem({self.key!r}, values={self.values!r})"
 
     def text(self, language: str = "en") -> str:
         template = gettext_for(language)(PROBLEMS[self.key])
@@ -145,8 +157,7 @@ class Problem:
         return Message(PROBLEMS[self.key], tuple((k, order(v) if k == "order" else value(v)) for k, v in self.values))
 
 
-@dataclass(frozen=True)
-class OrderText:
+class OrderText(msgspec.Struct, frozen=True):
     """An order's standard text inside a sentence, written in the notation of the
     sentence's language (a ``moonshine.text.Localized`` value)."""
 
@@ -166,8 +177,7 @@ def _province(region: str) -> str:
     return region if "/" not in region else region.split("/", 1)[0]
 
 
-@dataclass(slots=True)
-class Plan:
+class Plan(msgspec.Struct):
     unit: Unit
     order: Order | None = None  # the order carried out (None: hold)
     given: Order | None = None

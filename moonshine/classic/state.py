@@ -16,11 +16,11 @@ A phase is named ``spring-1901`` (movement), ``spring-1901-retreats``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import yaml
 
 from moonshine.classic.board import ClassicMap, Kind, province_of, region_code
@@ -54,8 +54,7 @@ PHASES: Catalogue = {
 }
 
 
-@dataclass(frozen=True, order=True)
-class Phase:
+class Phase(msgspec.Struct, frozen=True, order=True):
     year: int
     season: Season
     step: Step
@@ -94,8 +93,7 @@ class Phase:
         return (self.year, order[self.season], 1 if self.step is Step.RETREATS else 0)
 
 
-@dataclass(frozen=True, order=True)
-class Unit:
+class Unit(msgspec.Struct, frozen=True, order=True):
     power: str
     kind: Kind
     region: str
@@ -108,8 +106,7 @@ class Unit:
         return self.kind + " " + self.region  # a Kind is its letter
 
 
-@dataclass(frozen=True, order=True)
-class Dislodged:
+class Dislodged(msgspec.Struct, frozen=True, order=True):
     """A unit dislodged in the movement phase, waiting for its retreat."""
 
     power: str
@@ -126,13 +123,12 @@ class Dislodged:
         return f"{self.kind.value} {self.region}"
 
 
-@dataclass
-class ClassicState:
+class ClassicState(msgspec.Struct):
     phase: Phase
-    units: list[Unit] = field(default_factory=list)
-    owners: dict[str, str] = field(default_factory=dict)  # supply centre -> power
-    dislodged: list[Dislodged] = field(default_factory=list)
-    contested: list[str] = field(default_factory=list)  # provinces left empty by a standoff
+    units: list[Unit] = msgspec.field(default_factory=list)
+    owners: dict[str, str] = msgspec.field(default_factory=dict)  # supply centre -> power
+    dislodged: list[Dislodged] = msgspec.field(default_factory=list)
+    contested: list[str] = msgspec.field(default_factory=list)  # provinces left empty by a standoff
     winner: str | None = None
 
     def units_of(self, power: str) -> list[Unit]:

@@ -10,10 +10,11 @@ one floor down (``moonshine.variants.layout``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
 
 if TYPE_CHECKING:
     from moonshine.chatter import ChatterTest
@@ -25,8 +26,7 @@ if TYPE_CHECKING:
 Notify = Callable[[str], None]
 
 
-@dataclass(frozen=True)
-class OrderCheck:
+class OrderCheck(msgspec.Struct, frozen=True):
     """What the order reader made of a submission."""
 
     header_gang: str | None  # the gang key its ``gang:`` line names
@@ -39,8 +39,7 @@ class OrderCheck:
     acknowledgement: str  # the orders as understood, for the player
 
 
-@dataclass(frozen=True)
-class OrderOutcome:
+class OrderOutcome(msgspec.Struct, frozen=True):
     """One order of a turn (or phase) and what became of it."""
 
     side: str  # the gang's or power's key

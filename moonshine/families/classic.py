@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import yaml
 
 from moonshine import outcome as oc
@@ -165,8 +165,7 @@ def results_text(gmap: ClassicMap, outcome: PhaseOutcome, problems: Sequence[str
     return "\n".join(lines).rstrip() + "\n"
 
 
-@dataclass(frozen=True)
-class Adjudicated:
+class Adjudicated(msgspec.Struct, frozen=True):
     outcome: PhaseOutcome
     problems: list[str]
     results_path: Path

@@ -9,8 +9,9 @@ variant of the classic family, so a new map in that family needs no code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
+
+import msgspec
 
 from moonshine.errors import GameError
 from moonshine.variants.layout import CLASSIC_LAYOUT, MOONSHINE_LAYOUT, Layout
@@ -19,8 +20,7 @@ MOONSHINE = "moonshine"
 CLASSIC = "classic"
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(msgspec.Struct, frozen=True):
     name: str
     family: str  # the rules that play it: MOONSHINE or CLASSIC
     title: str
