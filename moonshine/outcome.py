@@ -621,12 +621,20 @@ def to_data(outcome: Result) -> dict[str, Any]:
     """The outcome as plain data: its kind and its fields that differ from their
     defaults."""
     out: dict[str, Any] = {"kind": outcome.kind}
-    for f in msgspec.structs.fields(outcome):
-        v = getattr(outcome, f.name)
-        if f.default is not msgspec.NODEFAULT and v == f.default:
+    for name, default in _defaults(type(outcome)):
+        v = getattr(outcome, name)
+        if default is not msgspec.NODEFAULT and v == default:
             continue
-        out[f.name] = _value_to_data(v)
+        out[name] = _value_to_data(v)
     return out
+
+
+@functools.cache
+def _defaults(cls: type[Result]) -> tuple[tuple[str, Any], ...]:
+    """Each field of an outcome's class and its default (``msgspec.NODEFAULT`` for
+    none), asked once per class: ``msgspec.structs.fields`` also resolves the
+    annotations, which costs more than writing the outcome."""
+    return tuple((f.name, f.default) for f in msgspec.structs.fields(cls))
 
 
 def _force(data: Mapping[str, Any]) -> Force:
@@ -672,8 +680,7 @@ def from_data(data: Mapping[str, Any]) -> Result:
     if cls is None:
         raise ValueError(f"unknown outcome {data.get('kind')!r} (expected one of {', '.join(sorted(KINDS))})")
     hints = _hints(cls)
-    fields = {f.name for f in msgspec.structs.fields(cls)}
-    unknown = sorted(set(data) - fields - {"kind"})
+    unknown = sorted(set(data) - set(cls.__struct_fields__) - {"kind"})
     if unknown:
         raise ValueError(f"{cls.kind}: unknown field {unknown[0]!r}")
     values = {k: _field_from_data(hints[k], v) for k, v in data.items() if k != "kind"}

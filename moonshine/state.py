@@ -175,7 +175,7 @@ class GameState(msgspec.Struct):
     def copy(self) -> GameState:
         """An independent copy: every list and mapping is new; the units, arrests and
         raid are immutable values and are shared rather than copied one by one."""
-        return GameState(**{f.name: _fresh(getattr(self, f.name)) for f in msgspec.structs.fields(self)})
+        return GameState(**{name: _fresh(getattr(self, name)) for name in self.__struct_fields__})
 
     def normalise(self, gmap: GameMap) -> None:
         """Put every collection in its canonical order (map order, then kind)."""

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# The console script as installed runs ``moonshine.cli.main``
-SCRIPT = "import sys; from moonshine.cli import main; main(prog_name='moonshine')"
+# The console script as installed: ``moonshine.cli.run`` with the script's name
+SCRIPT = "import sys; sys.argv[0] = 'moonshine'; from moonshine.cli import run; run()"
 # SCRIPT, printing a value when the process exits normally
 AT_EXIT = "import atexit, sys; atexit.register(lambda: print({})); " + SCRIPT.removeprefix("import sys; ")
 
