@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 from moonshine import GC_THRESHOLDS
-from moonshine.adjudicator import adjudicate
-from moonshine.geo import GameMap, UnitKind, build_map, load_map
-from moonshine.orders import (
+from moonshine.variants.moonshine.map import GameMap, UnitKind, build_map, load_map
+from moonshine.variants.moonshine.movement import adjudicate
+from moonshine.variants.moonshine.orders import (
     Assault,
     Hold,
     Move,
@@ -32,7 +32,7 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.state import GameState, Unit, initial_state
+from moonshine.variants.moonshine.state import GameState, Unit, initial_state
 
 CHICAGO_TARGET_MS = 1.0
 GROWTH_TARGET = 12.0

@@ -26,11 +26,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from moonshine.classic.adjustments import adjustment_counts
-from moonshine.classic.board import ClassicMap, Kind, province_of, standard_map
-from moonshine.classic.orders import Build, Order, Retreat, UnitRef, parse_order
-from moonshine.classic.phases import adjudicate_phase
-from moonshine.classic.state import ClassicState, Step, Unit, initial_state
+from moonshine.variants.classic.adjustments import adjustment_counts
+from moonshine.variants.classic.board import ClassicMap, Kind, province_of, standard_map
+from moonshine.variants.classic.orders import Build, Order, Retreat, UnitRef, parse_order
+from moonshine.variants.classic.phases import adjudicate_phase
+from moonshine.variants.classic.state import ClassicState, Step, Unit, initial_state
 
 SEED = 1901
 GAMES = 40

@@ -180,8 +180,8 @@ def hostile(rng: random.Random, index: int) -> bytes:
 def fuzz_game(base: Path) -> Path:
     """A copy of the sample game with a cheap password hash (so that thousands of
     checks stay fast) and a deadline."""
-    from moonshine.gamedir import Game, save_config
-    from moonshine.passwords import _b64, _scrypt
+    from moonshine.game.directory import Game, save_config
+    from moonshine.judge.passwords import _b64, _scrypt
 
     root = base / "game"
     root.mkdir(parents=True)
@@ -202,8 +202,8 @@ def run(count: int, base: Path, *, seed: int = 1924) -> tuple[int, Counter[str],
     """The inbox over the corpus and ``count`` generated messages (written as .eml
     files): how many messages, their outcomes, and every failure (an exception out
     of the inbox, or a message answered "the referee failed")."""
-    from moonshine import inbox
-    from moonshine.gamedir import Game
+    from moonshine.game.directory import Game
+    from moonshine.judge import inbox
 
     rng = random.Random(seed)
     box = base / "box"

@@ -150,7 +150,7 @@ def orders_texts(data: dict[str, Any], seed: int) -> dict[str, list[str]]:
 
 def make_game(base: Path, n: int) -> Path:
     """A game directory on a grid of about ``n`` districts, its orders written."""
-    from moonshine.families import new_game
+    from moonshine.game.families import new_game
 
     data, geo = grid_map(n)
     mapdir = base / "map"
@@ -167,10 +167,6 @@ def make_game(base: Path, n: int) -> Path:
 def child(root: str) -> None:
     """One whole turn in this process, as the game master runs it (``moonshine
     adjudicate TURN --force --no-commit``); prints its CPU seconds, imports excluded."""
-    import moonshine.commands.turn
-    import moonshine.picture
-    import moonshine.reports
-    import moonshine.runner  # noqa: F401
     from moonshine.cli import main
 
     t0 = time.process_time()

@@ -9,7 +9,7 @@ players' tools, whatever the game's variant (Moonshine or the classic family).
     ...     print(o.side, o.order, o.succeeded, o.outcome, o.explain("fr"))
     >>> print(api.report(game, "spring-1924", side="valley", language="fr"))
 
-``outcomes`` gives each order's outcome as a value (``moonshine.outcome``: who
+``outcomes`` gives each order's outcome as a value (``moonshine.engine.outcome``: who
 bounced whom, with which supports and strengths); ``explain`` turns it into a
 sentence in any language of the catalogue. Errors are ``moonshine.errors``
 exceptions (``GameError`` for a game that cannot do what is asked, ``StateError``
@@ -21,15 +21,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from moonshine.families.base import OrderOutcome as OrderOutcome
+from moonshine.game.families.base import OrderOutcome as OrderOutcome
 
 if TYPE_CHECKING:
-    from moonshine.gamedir import Game
+    from moonshine.game.directory import Game
 
 
 def open_game(path: str | Path) -> Game:
     """The game in directory ``path`` (its ``game.yaml`` is read and checked)."""
-    from moonshine.gamedir import Game
+    from moonshine.game.directory import Game
 
     game = Game(Path(path))
     game.config  # noqa: B018 (read now: a bad game.yaml is reported here)
@@ -41,7 +41,7 @@ def check(
 ) -> tuple[str, bool]:
     """The acknowledgement a player gets for the orders file ``file`` (relative to
     the game directory or absolute), and whether every line is accepted."""
-    from moonshine.checking import acknowledge
+    from moonshine.game.acknowledge import acknowledge
 
     path = Path(file)
     return acknowledge(path if path.is_absolute() else game.root / path, game.root, turn, side, language)
@@ -50,14 +50,14 @@ def check(
 def adjudicate(game: Game, turn: str, *, force: bool = False, commit: bool = True) -> None:
     """Adjudicate ``turn`` (a phase in the classic family) as ``moonshine
     adjudicate`` does: results, next state and reports written in one transaction."""
-    from moonshine import families
+    from moonshine.game import families
 
     families.of(game).adjudicate(game, turn, force=force, commit=commit)
 
 
 def outcomes(game: Game, turn: str) -> list[OrderOutcome]:
     """Every order of an adjudicated ``turn`` with its outcome as a value, side by side."""
-    from moonshine import families
+    from moonshine.game import families
 
     return list(families.of(game).outcomes(game, turn))
 
@@ -65,6 +65,6 @@ def outcomes(game: Game, turn: str) -> list[OrderOutcome]:
 def report(game: Game, turn: str, *, side: str | None = None, language: str | None = None) -> str:
     """The text of ``side``'s private report on ``turn``, or of the public bulletin
     (``side`` None), in ``language`` (default: the game's)."""
-    from moonshine import families
+    from moonshine.game import families
 
     return families.of(game).report_text(game, turn, side=side, language=language)

@@ -177,15 +177,15 @@ class Rec(Spec):
 
 
 class MessageSpec(Spec):
-    """A message as ``moonshine.text.message_data`` writes it."""
+    """A message as ``moonshine.text.catalogue.message_data`` writes it."""
 
     what = "a message"
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
-        from moonshine import text
+        from moonshine.text import catalogue
 
         try:
-            text.message_from_data(v)
+            catalogue.message_from_data(v)
         except ValueError as exc:
             raise StateError(where(source, line), key, str(exc)) from None
 
@@ -206,7 +206,7 @@ def sub_keys(spec: Rec) -> Sequence[str]:
 
 # -- the game's files -------------------------------------------------------------------
 
-# the keys of moonshine.schedule.KEYS (a test checks they agree)
+# the keys of moonshine.game.schedule.KEYS (a test checks they agree)
 SCHEDULE_KEYS = ("timezone", "deadlines", "every", "min_gap", "grace", "reminders", "overrides", "absence")
 
 
@@ -265,7 +265,7 @@ GAME = Rec(
                         "retry_delay",
                     ),
                     Spec(),
-                )  # their values are checked by moonshine.mail, which names the key
+                )  # their values are checked by moonshine.judge.outbox, which names the key
             )
         ),
         "rules": Null(
@@ -275,27 +275,27 @@ GAME = Rec(
             )
         ),
         "deadlines": Null(MapOf(When())),
-        # their values are checked by moonshine.schedule, which names the key
+        # their values are checked by moonshine.game.schedule, which names the key
         "schedule": Null(Rec(optional=dict.fromkeys(SCHEDULE_KEYS, Spec()))),
         "inbox": Null(
             Rec(
                 optional={
                     "max_message_bytes": Int(),
                     "source": Str(nonempty=True),
-                    "authserv_id": Str(nonempty=True),  # moonshine.inbox.forged_verdict
+                    "authserv_id": Str(nonempty=True),  # moonshine.judge.inbox.forged_verdict
                     "imap": Null(
                         Rec(
                             optional=dict.fromkeys(
                                 ("password_env", "password_file", "done_folder", "ca_file", "timeout"), Spec()
-                            )  # their values are checked by moonshine.inbox, which names the key
+                            )  # their values are checked by moonshine.judge.inbox, which names the key
                         )
                     ),
                 }
             )
         ),
         "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
-        "observers": Null(_ADDRESSES),  # moonshine.observers
-        "press": Null(  # moonshine.press
+        "observers": Null(_ADDRESSES),  # moonshine.judge.observers
+        "press": Null(  # moonshine.judge.press
             Rec(
                 optional={
                     "kind": Enum(("none", "white", "grey")),
@@ -347,7 +347,7 @@ STATE = Rec(
     }
 )
 
-# what the referee made of an orders line (moonshine.validate.STATUSES), and of a unit's order
+# what the referee made of an orders line (moonshine.variants.moonshine.checker.STATUSES), and of a unit's order
 LINE_STATUSES = ("accepted", "rejected", "replaced", "comment", "header", "blank")
 UNIT_RESULTS = ("succeeded", "failed")
 _LINE = Rec(
@@ -389,12 +389,12 @@ _LEDGER = Rec(
 
 
 class OutcomeSpec(Spec):
-    """An order's outcome as ``moonshine.outcome.to_data`` writes it."""
+    """An order's outcome as ``moonshine.engine.outcome.to_data`` writes it."""
 
     what = "an outcome"
 
     def check(self, v: Any, source: str, key: str, line: int) -> None:
-        from moonshine import outcome
+        from moonshine.engine import outcome
 
         try:
             outcome.from_data(v)
@@ -408,7 +408,7 @@ _GANG_RESULTS = Rec(
         "orders_file": Null(Str()),
         "lines": ListOf(_LINE),
         # reason: the outcome in English, for a person reading the file; the reports read
-        # the outcome (moonshine.outcome.to_data), which files of earlier versions lack
+        # the outcome (moonshine.engine.outcome.to_data), which files of earlier versions lack
         "units": ListOf(
             Rec(
                 required={"unit": Str(), "order": Str(), "result": Enum(UNIT_RESULTS), "reason": Str()},
@@ -490,7 +490,7 @@ SENT = MapOf(
             "failed": Null(MapOf(Str())),
             "unknown": Null(MapOf(Str())),
             "sending": Null(ListOf(Str())),
-            # a transient failure, tried again by later passes of the judge (moonshine.mail.Deferral)
+            # a transient failure, tried again by later passes of the judge (moonshine.judge.outbox.Deferral)
             "deferred": Null(MapOf(Rec(required={"reason": Str(), "tries": Int(), "first": When(), "next": When()}))),
             "at": Spec(),  # written by earlier versions
         },
@@ -498,12 +498,12 @@ SENT = MapOf(
     key_spec=Str(nonempty=True),
 )
 
-# orders/TURN/inbox.yaml (moonshine.inbox)
+# orders/TURN/inbox.yaml (moonshine.judge.inbox)
 _SUBMISSION = Rec(
     required={"message_id": Str(), "outcome": Str()},
     optional={
         "digest": Null(Str()),
-        "source_key": Null(Str()),  # moonshine.inbox.Entry.key
+        "source_key": Null(Str()),  # moonshine.judge.inbox.Entry.key
         "checked": Null(Bool()),
         "from": Null(Str()),
         "gang": Null(Str()),

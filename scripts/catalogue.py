@@ -6,10 +6,10 @@ with the standard library):
     python scripts/catalogue.py compile   # write each .mo from its .po
 
 A sentence is extracted from the calls that write one: ``s("...")`` in the
-explainer of outcomes (``moonshine.outcome``), ``say("...", ...)`` and
-``no("...", ...)`` for a message (``moonshine.text.Message``), ``translate(lang,
+explainer of outcomes (``moonshine.engine.outcome``), ``say("...", ...)`` and
+``no("...", ...)`` for a message (``moonshine.text.catalogue.Message``), ``translate(lang,
 "...")``, the classic rules' ``PROBLEMS``, and every module-level dict annotated
-``Catalogue`` (``moonshine.text``: key -> English, or (singular, plural)), whose keys
+``Catalogue`` (``moonshine.text.catalogue``: key -> English, or (singular, plural)), whose keys
 become the entries' ``msgctxt``. The code holds the English only: every other language
 is its ``.po``. ``update`` never removes a translation a person wrote; it drops
 sentences no longer in the code, and adds new ones untranslated (a sentence without a
@@ -47,7 +47,7 @@ KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
 KEYWORDS = {"say": None, "no": None, "_no": None, "sentence": None, "translate": (2,), "gettext": None}
 # ``s("...")`` writes a sentence in the explainer of outcomes alone: elsewhere ``s`` is
 # an ordinary name (``s.get("digest")`` is no sentence, though an extractor may read it so)
-KEYWORDS_OF = {"moonshine/outcome.py": {**KEYWORDS, "s": None}}
+KEYWORDS_OF = {"moonshine/engine/outcome.py": {**KEYWORDS, "s": None}}
 
 
 def sources() -> list[Path]:
@@ -59,7 +59,7 @@ MsgId = str | tuple[str, str]  # a sentence, or its singular and plural
 
 def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
     """Every sentence of the code: (context, msgid, file, line). A keyed catalogue's
-    entry has its key as context (see ``moonshine.text.Catalogue``)."""
+    entry has its key as context (see ``moonshine.text.catalogue.Catalogue``)."""
     for path in sources():
         rel = path.relative_to(ROOT).as_posix()
         keywords = KEYWORDS_OF.get(rel, KEYWORDS)
@@ -102,7 +102,7 @@ def keyed(path: Path) -> Iterator[tuple[str | None, MsgId, str, int]]:
 def problems() -> Iterator[tuple[str, str, int]]:
     """The classic rules' problems (``PROBLEMS``: key -> English), whose English is a
     message's key once stored in a results file: (en, file, line)."""
-    path = PACKAGE / "classic" / "rules.py"
+    path = PACKAGE / "variants" / "classic" / "rules.py"
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "PROBLEMS":
             assert isinstance(node.value, ast.Dict)

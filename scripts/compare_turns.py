@@ -99,10 +99,10 @@ def play_classic(code: Path, out: Path) -> None:
 
     sys.path.insert(0, str(ROOT))
     from bench.classic import _other_phase_orders, random_orders
-    from moonshine.classic.board import standard_map
-    from moonshine.classic.layout import load_state, phases
-    from moonshine.classic.orders import notation
-    from moonshine.classic.state import Step
+    from moonshine.variants.classic.board import standard_map
+    from moonshine.variants.classic.layout import load_state, phases
+    from moonshine.variants.classic.orders import notation
+    from moonshine.variants.classic.state import Step
 
     game = out / "classic"
     moonshine(code, out, "new", str(game), "--variant", "classic", "--seed", "compare", "--no-git")

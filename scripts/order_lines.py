@@ -12,7 +12,7 @@ write), and how many were refused, of which how many a referee would refuse too.
 ``--show`` lists the false readings and the refused lines a referee would read.
 
 A line is read as one line of the side's orders file against the starting
-position (``moonshine.validate.read_orders``; ``moonshine.classic.ack.check_orders``):
+position (``moonshine.variants.moonshine.checker.read_orders``; ``moonshine.render.classic.ack.check_orders``):
 its reading is the order it was read as, whether the rules then accept it or not.
 """
 
@@ -41,9 +41,9 @@ def sections() -> list[dict[str, Any]]:
 
 def moonshine_reader(section: dict[str, Any]) -> Any:
     """A function reading one line as the side's orders, with the code on the path."""
-    from moonshine import state as state_mod
-    from moonshine.geo import load_map
-    from moonshine.validate import BLANK, COMMENT, HEADER, read_orders
+    from moonshine.variants.moonshine import state as state_mod
+    from moonshine.variants.moonshine.checker import BLANK, COMMENT, HEADER, read_orders
+    from moonshine.variants.moonshine.map import load_map
 
     gmap = load_map()
     st = state_mod.initial_state(gmap)
@@ -63,9 +63,9 @@ def moonshine_reader(section: dict[str, Any]) -> Any:
 
 
 def classic_reader(section: dict[str, Any]) -> Any:
-    from moonshine.classic.ack import check_orders
-    from moonshine.classic.board import standard_map
-    from moonshine.classic.state import initial_state
+    from moonshine.render.classic.ack import check_orders
+    from moonshine.variants.classic.board import standard_map
+    from moonshine.variants.classic.state import initial_state
 
     gmap = standard_map()
     st = initial_state(gmap)

@@ -9,13 +9,13 @@ What is rendered:
   (``tests/golden/fixture``), the same with winners, and with a player's hostile
   text (``<script>``, ``&``, quotes) in the game's title, a player's name and the
   order lines;
-- a few games played by the computer players (``moonshine.simulate``), every turn;
+- a few games played by the computer players (``moonshine.game.simulate``), every turn;
 - ``--demo``: a game directory's adjudicated turns (``demo-game/``);
 
 each: every gang's report and the bulletin, text and HTML, in English and French,
 for mail and for the folder, with and without the turn's opening state and the
 charts (bulletin), with and without the secret seed (reports); and the web site
-(``moonshine.site.build_site``: its HTML pages) of the sample game, a played game
+(``moonshine.game.site.build_site``: its HTML pages) of the sample game, a played game
 and the demo game, in both languages.
 """
 
@@ -33,9 +33,8 @@ from typing import Any
 import msgspec
 import yaml
 
-from moonshine.gamedir import Game, GameConfig, Player
-from moonshine.geo import GameMap, load_map
-from moonshine.reports import (
+from moonshine.game.directory import Game, GameConfig, Player
+from moonshine.game.reports import (
     TurnResults,
     adjudicated_turns,
     as_results,
@@ -44,8 +43,9 @@ from moonshine.reports import (
     render_bulletin,
     render_report,
 )
-from moonshine.state import GameState
-from moonshine.state import loads as load_state_text
+from moonshine.variants.moonshine.map import GameMap, load_map
+from moonshine.variants.moonshine.state import GameState
+from moonshine.variants.moonshine.state import loads as load_state_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "golden" / "fixture"
@@ -105,7 +105,7 @@ def render_turn(
 
 def render_site(out: Path, game: Game) -> int:
     """The game's web site in both languages: its HTML pages into ``out``."""
-    from moonshine.site import build_site
+    from moonshine.game.site import build_site
 
     n = 0
     for lang in LANGS:
@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     n = 0
     chicago = load_map("chicago-1920s")
     with tempfile.TemporaryDirectory() as tmp:
-        from moonshine.runner import adjudicate_game
+        from moonshine.game.jobs import adjudicate_game
 
         sample = copy_sample(Path(tmp) / "sample")
         adjudicate_game(sample, "spring-1924", commit=False, reports=False)
@@ -189,8 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         hcfg, hraw = hostile(cfg, raw)
         n += render_turn(out / "fixture-hostile", chicago, hcfg, as_results(hraw), fnxt, fbefore, seed)
 
-        from moonshine.results import to_data
-        from moonshine.simulate import play, play_into
+        from moonshine.game.simulate import play, play_into
+        from moonshine.variants.moonshine.results import to_data
 
         for i in range(args.games):
             players = {g: Player(name=f"Player {g}") for g in list(chicago.gangs)[::2]}

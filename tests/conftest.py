@@ -10,8 +10,8 @@ import goldenkit
 import pytest
 from hypothesis import settings
 
-from moonshine.geo import GameMap, load_map
-from moonshine.state import GameState, initial_state
+from moonshine.variants.moonshine.map import GameMap, load_map
+from moonshine.variants.moonshine.state import GameState, initial_state
 
 # Hypothesis: a run on a developer's machine explores new examples each time; CI (and
 # anyone reproducing a red CI run: HYPOTHESIS_PROFILE=ci make test) draws the same

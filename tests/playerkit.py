@@ -20,10 +20,10 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from msgspec.structs import replace
 
-from moonshine import inbox, mail, votes
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.passwords import hash_password
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.judge import inbox, outbox, votes
+from moonshine.judge.passwords import hash_password
 
 TURN = "spring-1924"
 NOW = datetime(2024, 2, 28, 12, 0, tzinfo=UTC)
@@ -107,7 +107,7 @@ class Table:
         votes.write_due(self.game, now or self.now, turn)
         names = inbox.reply_files(self.game, turn)
         if names:
-            mail.send_files(self.game, turn, names)
+            outbox.send_files(self.game, turn, names)
 
     def inbox_of(self, address: str) -> list[EmailMessage]:
         """Every message the server took for ``address`` (To, Cc or Bcc)."""

@@ -18,9 +18,9 @@ from imapkit import PASSWORD, USER, Server, client
 from msgspec.structs import replace
 from test_mail import Recorder
 
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.passwords import hash_password
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.judge.passwords import hash_password
 
 JUDGE = "judge@moonshine.example.org"
 GM = "gm@moonshine.example.org"

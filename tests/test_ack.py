@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from moonshine.ack import acknowledgement
-from moonshine.geo import GameMap, load_map
-from moonshine.state import GameState, initial_state
-from moonshine.validate import read_orders
+from moonshine.render.ack import acknowledgement
+from moonshine.variants.moonshine.checker import read_orders
+from moonshine.variants.moonshine.map import GameMap, load_map
+from moonshine.variants.moonshine.state import GameState, initial_state
 
 SAMPLE = """gang: valley
 password: hunter2
@@ -164,8 +164,8 @@ def test_no_gang(chicago: GameMap, start: GameState) -> None:
 
 
 def test_arrested_units_are_listed(chicago: GameMap, start: GameState) -> None:
-    from moonshine.geo import UnitKind
-    from moonshine.state import Arrested, Unit
+    from moonshine.variants.moonshine.map import UnitKind
+    from moonshine.variants.moonshine.state import Arrested, Unit
 
     start.units.remove(Unit("HYD", UnitKind.H, "valley"))
     start.arrested.append(Arrested("SSH", UnitKind.H, "valley", "HYD"))

@@ -11,13 +11,13 @@ from pathlib import Path
 import goldenkit
 import pytest
 
-from moonshine.ack import acknowledgement
-from moonshine.classic.ack import check_orders, render
-from moonshine.classic.board import standard_map
-from moonshine.classic.state import initial_state as classic_start
-from moonshine.geo import load_map
-from moonshine.state import initial_state
-from moonshine.validate import read_orders
+from moonshine.render.ack import acknowledgement
+from moonshine.render.classic.ack import check_orders, render
+from moonshine.variants.classic.board import standard_map
+from moonshine.variants.classic.state import initial_state as classic_start
+from moonshine.variants.moonshine.checker import read_orders
+from moonshine.variants.moonshine.map import load_map
+from moonshine.variants.moonshine.state import initial_state
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ack"
 
@@ -101,7 +101,7 @@ def test_classic_reply_by_mail_in_french_echoes_french_notation(tmp_path: Path) 
     from msgspec.structs import replace
 
     from moonshine.cli import main
-    from moonshine.gamedir import Game, save_config
+    from moonshine.game.directory import Game, save_config
 
     root = tmp_path / "dip"
     runner = CliRunner()

@@ -132,8 +132,8 @@ def test_simulate_into_a_directory(tmp_path: Path) -> None:
 def test_every_file_a_simulated_game_writes_loads_again(tmp_path: Path) -> None:
     """Six turns of seed j arrest a recruited unit (R17 keeps its turn of recruitment
     while arrested): each turn's state and results pass the strict schemas."""
-    from moonshine.gamedir import Game
-    from moonshine.reports import load_turn
+    from moonshine.game.directory import Game
+    from moonshine.game.reports import load_turn
 
     code, out = run("simulate", "--turns", "6", "--seed", "j", "--out", str(tmp_path / "sim"))
     assert code == 0, out

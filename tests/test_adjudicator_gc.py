@@ -6,10 +6,10 @@ from __future__ import annotations
 import gc
 import random
 
-from moonshine.adjudicator import adjudicate
-from moonshine.bots import random_plan
-from moonshine.geo import GameMap
-from moonshine.state import GameState
+from moonshine.variants.moonshine.bots import random_plan
+from moonshine.variants.moonshine.map import GameMap
+from moonshine.variants.moonshine.movement import adjudicate
+from moonshine.variants.moonshine.state import GameState
 
 
 def test_a_turn_leaves_no_cyclic_garbage(chicago: GameMap, start: GameState) -> None:

@@ -12,9 +12,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moonshine.adjudicator import Outcome, ResultCode, adjudicate, decisions
-from moonshine.geo import GameMap, UnitKind, load_map
-from moonshine.orders import (
+from moonshine.variants.moonshine.map import GameMap, UnitKind, load_map
+from moonshine.variants.moonshine.movement import Outcome, ResultCode, adjudicate, decisions
+from moonshine.variants.moonshine.orders import (
     Assault,
     Hold,
     Move,
@@ -26,7 +26,7 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.state import GameState, Unit
+from moonshine.variants.moonshine.state import GameState, Unit
 
 CHICAGO = load_map("chicago-1920s")
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

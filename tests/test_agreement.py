@@ -25,9 +25,10 @@ from collections.abc import Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
-from moonshine.adjudicator import Outcome, ResultCode, adjudicate
-from moonshine.geo import GameMap, UnitKind, load_map
-from moonshine.orders import (
+from moonshine.variants.moonshine.checker import ACCEPTED, REJECTED, GangOrders, read_orders
+from moonshine.variants.moonshine.map import GameMap, UnitKind, load_map
+from moonshine.variants.moonshine.movement import Outcome, ResultCode, adjudicate
+from moonshine.variants.moonshine.orders import (
     Assault,
     Hold,
     Move,
@@ -39,8 +40,7 @@ from moonshine.orders import (
     UnitOrder,
     UnitRef,
 )
-from moonshine.state import GameState, Unit
-from moonshine.validate import ACCEPTED, REJECTED, GangOrders, read_orders
+from moonshine.variants.moonshine.state import GameState, Unit
 
 EXAMPLES = int(os.environ.get("MOONSHINE_AGREEMENT_EXAMPLES", "25"))
 GMAP: GameMap = load_map("chicago-1920s")

@@ -13,7 +13,7 @@ import pytest
 from samplegame import copy_sample
 
 from moonshine import api
-from moonshine import outcome as oc
+from moonshine.engine import outcome as oc
 from moonshine.errors import GameError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,16 +11,16 @@ import goldenkit
 import pytest
 from click.testing import CliRunner
 
-from moonshine.classic.board import MAPS_DIR, board, load_classic_map
-from moonshine.classic.orders import parse_order
-from moonshine.classic.phases import Event, adjudicate_phase
-from moonshine.classic.picture import build_scene
-from moonshine.classic.report import event_text, render_text
-from moonshine.classic.state import from_data, initial_state
 from moonshine.cli import main
 from moonshine.errors import MapError
-from moonshine.families.classic import results_data
-from moonshine.picture import scene_svg
+from moonshine.game.families.classic import results_data
+from moonshine.picture.svg import scene_svg
+from moonshine.render.classic.report import event_text, render_text
+from moonshine.variants.classic.board import MAPS_DIR, board, load_classic_map
+from moonshine.variants.classic.orders import parse_order
+from moonshine.variants.classic.phases import Event, adjudicate_phase
+from moonshine.variants.classic.scene import build_scene
+from moonshine.variants.classic.state import from_data, initial_state
 
 # The usual names of the French edition of the game, for a few of them.
 FRENCH = {

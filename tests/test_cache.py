@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from moonshine import cache
-from moonshine.geo import MAPS_DIR, load_map
+from moonshine.variants.moonshine.map import MAPS_DIR, load_map
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,32 +61,32 @@ def test_the_pictures_layout_is_worked_out_once_and_follows_the_geometry(tmp_pat
     """The districts' outlines on the canvas come from the cache the second time, the
     same to the last bit of every coordinate; a damaged entry or an edited geometry
     file is worked out again."""
-    from moonshine import picture
+    from moonshine.variants.moonshine import scene as chicago_scene
 
     geometry = map_copy(tmp_path).with_suffix(".geojson")
-    made = picture._make_layout(geometry)
-    picture._layout.cache_clear()
-    assert picture._layout(geometry) == made
+    made = chicago_scene._make_layout(geometry)
+    chicago_scene._layout.cache_clear()
+    assert chicago_scene._layout(geometry) == made
     entries = list(own_cache.glob("*/layout-*.bin"))
     assert len(entries) == 1
-    picture._layout.cache_clear()
-    assert picture._layout(geometry) == made  # from the cache
+    chicago_scene._layout.cache_clear()
+    assert chicago_scene._layout(geometry) == made  # from the cache
     entries[0].write_bytes(entries[0].read_bytes()[:100])  # cut short
-    picture._layout.cache_clear()
-    assert picture._layout(geometry) == made
+    chicago_scene._layout.cache_clear()
+    assert chicago_scene._layout(geometry) == made
     data = json.loads(geometry.read_text(encoding="utf-8"))
     for feature in data["features"]:
         if feature["properties"]["code"] == "ROG":
             feature["properties"]["label_point"] = [-87.67, 42.01]
     geometry.write_text(json.dumps(data), encoding="utf-8")
-    picture._layout.cache_clear()
-    picture._shapes.cache_clear()  # the shapes read in this process
-    moved = picture._layout(geometry)
+    chicago_scene._layout.cache_clear()
+    chicago_scene._shapes.cache_clear()  # the shapes read in this process
+    moved = chicago_scene._layout(geometry)
     assert moved.labels["ROG"] != made.labels["ROG"]
-    assert moved == picture._make_layout(geometry)
+    assert moved == chicago_scene._make_layout(geometry)
     assert len(list(own_cache.glob("*/layout-*.bin"))) == 2
-    picture._layout.cache_clear()
-    picture._shapes.cache_clear()
+    chicago_scene._layout.cache_clear()
+    chicago_scene._shapes.cache_clear()
 
 
 def test_no_cache_when_turned_off_or_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,10 +104,10 @@ def test_no_cache_when_turned_off_or_unwritable(tmp_path: Path, monkeypatch: pyt
 def test_templates_compiled_once_and_kept_for_the_next_process(
     own_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from moonshine import pages
-    from moonshine.gamedir import load_config
-    from moonshine.reports import render_bulletin, render_report
-    from moonshine.state import initial_state
+    from moonshine.game.directory import load_config
+    from moonshine.game.reports import render_bulletin, render_report
+    from moonshine.render import pages
+    from moonshine.variants.moonshine.state import initial_state
 
     monkeypatch.setattr(pages, "_ENV", [])
     gmap = load_map("chicago-1920s")
@@ -138,7 +138,7 @@ def _modules_after(argv: list[str], cwd: Path, cache_dir: Path) -> tuple[set[str
         "    main(sys.argv[1:], prog_name='moonshine')\n"
         "except SystemExit:\n"
         "    pass\n"
-        "text = sys.modules.get('moonshine.text')\n"
+        "text = sys.modules.get('moonshine.text.catalogue')\n"
         "french = text.translations.cache_info().currsize if text else 0\n"
         "print(json.dumps({'modules': sorted(sys.modules), 'french': french}), file=sys.stderr)\n"
     )
@@ -165,7 +165,15 @@ def test_check_loads_only_what_an_acknowledgement_needs(tmp_path: Path) -> None:
         assert run == 0 or "networkx" not in {m.split(".")[0] for m in modules}
         # nor what only a command that writes needs: the journal and its lock, git, the
         # classic family's boards (a Moonshine game never parses them)
-        assert not {"moonshine.journal", "moonshine.gamelock", "moonshine.classic.board", "moonshine.police"} & modules
+        assert (
+            not {
+                "moonshine.game.journal",
+                "moonshine.game.lock",
+                "moonshine.variants.classic.board",
+                "moonshine.variants.moonshine.police",
+            }
+            & modules
+        )
         if run:  # filling the cache writes a temporary file (and asks networkx); using it, nothing
             assert not {"tempfile", "shutil", "subprocess", "socket", "csv"} & modules
         assert french == 0  # an English acknowledgement reads no catalogue
@@ -186,7 +194,7 @@ def test_the_maps_distances_asked_of_networkx_once_then_read_from_the_cache(own_
     assert list(own_cache.glob("*/steps-*"))
     code = (
         "import sys; sys.modules['networkx'] = None\n"
-        "from moonshine.geo import load_map\n"
+        "from moonshine.variants.moonshine.map import load_map\n"
         "print(sorted(load_map('chicago-1920s').steps_from('LOG').items()))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

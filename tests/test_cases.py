@@ -22,14 +22,14 @@ from typing import Any
 import pytest
 import yaml
 
-from moonshine import money
-from moonshine import outcome as oc
-from moonshine.adjudicator import Outcome, ResultCode, adjudicate
-from moonshine.geo import GameMap, UnitKind, load_map
-from moonshine.orderfile import decode
-from moonshine.orders import UNIT_ORDER_TYPES, Retreat, UnitOrder, UnitRef, parse_canonical
-from moonshine.state import GameState, Unit
-from moonshine.validate import BLANK, COMMENT, HEADER, GangOrders, read_orders
+from moonshine.engine import outcome as oc
+from moonshine.game.orderfile import decode
+from moonshine.text import money
+from moonshine.variants.moonshine.checker import BLANK, COMMENT, HEADER, GangOrders, read_orders
+from moonshine.variants.moonshine.map import GameMap, UnitKind, load_map
+from moonshine.variants.moonshine.movement import Outcome, ResultCode, adjudicate
+from moonshine.variants.moonshine.orders import UNIT_ORDER_TYPES, Retreat, UnitOrder, UnitRef, parse_canonical
+from moonshine.variants.moonshine.state import GameState, Unit
 
 CASES = Path(__file__).parent / "cases"
 RESULTS = ("succeeds", "fails", "rejected", "void")
@@ -331,7 +331,7 @@ def summary() -> list[str]:
 
 
 def _start() -> tuple[GameMap, GameState]:
-    from moonshine.state import initial_state
+    from moonshine.variants.moonshine.state import initial_state
 
     gmap = _map("chicago-1920s")
     return gmap, initial_state(gmap)
@@ -399,7 +399,7 @@ def test_each_rule_choice_decides_its_datc_case(choice: dict[str, Any], datc: st
     """The rule choices are live: the other answer to a DATC issue changes its case."""
     import msgspec
 
-    from moonshine.adjudicator import MOONSHINE
+    from moonshine.variants.moonshine.movement import MOONSHINE
 
     case = next(c for c in CATALOGUE if c.datc == datc)
     orders = {o.unit: o for o, _, _ in case.orders}
@@ -421,8 +421,8 @@ def test_adjudicate_and_the_inbox_read_a_file_as_check_does(case: Case, tmp_path
     does: the same text, the same accepted orders."""
     import email
 
-    from moonshine.intake import decode_part
-    from moonshine.runner import read_plan
+    from moonshine.game.jobs import read_plan
+    from moonshine.judge.intake import decode_part
 
     for gang, go in checked(case).items():
         text, encoding = case.files[gang]
@@ -459,7 +459,7 @@ class TurnCase:
 def load_turn_case(section: str, raw: dict[str, Any]) -> TurnCase:
     import msgspec
 
-    from moonshine import state as state_mod
+    from moonshine.variants.moonshine import state as state_mod
 
     where = f"{section}: {raw.get('name', '?')}"
     for key in ("name", "description", "state", "turns"):
@@ -485,8 +485,8 @@ TURN_CASES = [load_turn_case(section, raw) for section, data in _sections("turn"
 
 
 def turn_problems(case: TurnCase) -> list[str]:
-    from moonshine import state as state_mod
-    from moonshine.turn import GangPlan, run_turn
+    from moonshine.variants.moonshine import state as state_mod
+    from moonshine.variants.moonshine.turn import GangPlan, run_turn
 
     found: list[str] = []
     st = case.state
@@ -550,10 +550,10 @@ CLASSIC_CASES = [(section, raw) for section, data in _sections("classic") for ra
 
 @pytest.mark.parametrize(("section", "raw"), CLASSIC_CASES, ids=[f"{s}:{r['name']}" for s, r in CLASSIC_CASES])
 def test_classic_case(section: str, raw: dict[str, Any]) -> None:
-    from moonshine.classic.board import Kind, region_code, standard_map
-    from moonshine.classic.movement import adjudicate_movement
-    from moonshine.classic.orders import Order, parse_order
-    from moonshine.classic.state import Unit as ClassicUnit
+    from moonshine.variants.classic.board import Kind, region_code, standard_map
+    from moonshine.variants.classic.movement import adjudicate_movement
+    from moonshine.variants.classic.orders import Order, parse_order
+    from moonshine.variants.classic.state import Unit as ClassicUnit
 
     tally = TALLY.setdefault(section, [0, 0])
     tally[1] += 1

@@ -19,14 +19,15 @@ from babel.messages.pofile import read_po
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import catalogue
 
-from moonshine import mailtext, text
+from moonshine.render import mailwords
+from moonshine.text import catalogue as text_catalogue
 
 LANGUAGES = catalogue.languages()
 
 
 def test_french_is_a_catalogue_and_english_the_code() -> None:
     assert "fr" in LANGUAGES
-    assert text.languages() == ("en", *LANGUAGES)
+    assert text_catalogue.languages() == ("en", *LANGUAGES)
 
 
 def _entries(catalog: Iterable[Message]) -> set[tuple[str, str, str]]:
@@ -115,7 +116,7 @@ def test_a_translation_has_the_fields_of_its_sentence(language: str) -> None:
         if m.context == "classic.ack.place":
             allowed, needed = english | {"code"}, english - {"coast"}
         if m.context == "date.time":
-            allowed, needed = set(mailtext.DATE_FIELDS), {"zone", "year", "minute"}
+            allowed, needed = set(mailwords.DATE_FIELDS), {"zone", "year", "minute"}
         for translated in pieces(m.string):
             has = fields(translated)
             if not needed <= has <= allowed or ("turn" in english and not {"turn", "turn_of"} & has):
@@ -125,9 +126,9 @@ def test_a_translation_has_the_fields_of_its_sentence(language: str) -> None:
 
 def test_an_unknown_language_is_refused_and_a_missing_sentence_stays_english() -> None:
     with pytest.raises(ValueError, match="unknown language 'xx'"):
-        text.gettext_for("xx")
-    assert text.translate("fr", "no such sentence {n}", n=3) == "no such sentence 3"
-    assert text.translate("fr", "held against {units}", units="H LOO") == "a tenu face à H LOO"
+        text_catalogue.gettext_for("xx")
+    assert text_catalogue.translate("fr", "no such sentence {n}", n=3) == "no such sentence 3"
+    assert text_catalogue.translate("fr", "held against {units}", units="H LOO") == "a tenu face à H LOO"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

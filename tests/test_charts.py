@@ -1,4 +1,4 @@
-"""Charts over a game's turns (moonshine/charts.py): what the SVG holds, the end
+"""Charts over a game's turns (moonshine/picture/charts.py): what the SVG holds, the end
 labels that never overlap, gaps for turns a series was not there, the PNG."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from moonshine import charts
-from moonshine.charts import LABEL_GAP, Chart, Series, nice_ticks
-from moonshine.geo import load_map
-from moonshine.picture import Label, Line
+from moonshine.picture import charts
+from moonshine.picture.charts import LABEL_GAP, Chart, Series, nice_ticks
+from moonshine.picture.shapes import Label, Line
+from moonshine.variants.moonshine.map import load_map
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 

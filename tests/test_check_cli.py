@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from moonshine.cli import main
-from moonshine.families import new_game
-from moonshine.gamedir import Game
-from moonshine.state import initial_state
+from moonshine.game.directory import Game
+from moonshine.game.families import new_game
+from moonshine.variants.moonshine.state import initial_state
 
 GANGS = "outfit, valley, genna, northside, unione, southside, westside, ragen"
 
@@ -175,7 +175,11 @@ def test_check_starts_without_loading_the_order_modules() -> None:
     """The CLI imports a command only when it runs (fast start for every command)."""
     code = "import sys, moonshine.cli; print(sorted(m for m in sys.modules if m.startswith('moonshine')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "moonshine.parser" not in out and "moonshine.validate" not in out and "moonshine.ack" not in out
+    assert (
+        "moonshine.variants.moonshine.parser" not in out
+        and "moonshine.variants.moonshine.checker" not in out
+        and "moonshine.render.ack" not in out
+    )
 
 
 def test_game_state_is_not_touched(game_dir: Path) -> None:

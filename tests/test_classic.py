@@ -15,12 +15,15 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moonshine.classic import orders as orders_mod
-from moonshine.classic import state as state_mod
-from moonshine.classic.adjustments import adjudicate_adjustments
-from moonshine.classic.board import Kind, standard_map
-from moonshine.classic.movement import adjudicate_movement
-from moonshine.classic.orders import (
+from moonshine.cli import main
+from moonshine.errors import StateError
+from moonshine.game.directory import load_config
+from moonshine.variants.classic import orders as orders_mod
+from moonshine.variants.classic import state as state_mod
+from moonshine.variants.classic.adjustments import adjudicate_adjustments
+from moonshine.variants.classic.board import Kind, standard_map
+from moonshine.variants.classic.movement import adjudicate_movement
+from moonshine.variants.classic.orders import (
     Build,
     Convoy,
     Disband,
@@ -36,11 +39,8 @@ from moonshine.classic.orders import (
     Waive,
     parse_order,
 )
-from moonshine.classic.phases import adjudicate_phase
-from moonshine.classic.state import ClassicState, Phase, Season, Step, Unit, initial_state
-from moonshine.cli import main
-from moonshine.errors import StateError
-from moonshine.gamedir import load_config
+from moonshine.variants.classic.phases import adjudicate_phase
+from moonshine.variants.classic.state import ClassicState, Phase, Season, Step, Unit, initial_state
 
 GMAP = standard_map()
 POWERS = GMAP.powers
@@ -278,10 +278,10 @@ def test_results_give_reasons() -> None:
 def test_results_are_values_explained_in_the_readers_language() -> None:
     """The classic results are outcomes (who bounced whom, with which supports and
     strengths), and a French report explains them in French."""
-    from moonshine import outcome as oc
-    from moonshine.classic.phases import adjudicate_phase
-    from moonshine.classic.report import render_text
-    from moonshine.families.classic import results_data
+    from moonshine.engine import outcome as oc
+    from moonshine.game.families.classic import results_data
+    from moonshine.render.classic.report import render_text
+    from moonshine.variants.classic.phases import adjudicate_phase
 
     s = initial_state(GMAP)
     orders = _orders(FRA=["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - SPA"], GER=["A MUN - BUR"])
@@ -347,8 +347,8 @@ def test_a_dislodgement_opens_a_retreat_phase() -> None:
     out = adjudicate_phase(GMAP, s, _orders(RUS=["A RUM R BUD"]))
     assert out.results[0].reason == "disbanded: cannot retreat to BUD: the attacker came from BUD"
     assert out.results[0].explain("fr").startswith("dissoute : ne peut pas retraiter en BUD : ")
-    from moonshine.classic.report import render_text
-    from moonshine.families.classic import results_data
+    from moonshine.game.families.classic import results_data
+    from moonshine.render.classic.report import render_text
 
     french = render_text(GMAP, results_data(out, []), out.next_state, power=None, language="fr")
     assert "dissoute : ne peut pas retraiter en BUD" in french  # the retreat's reason is a value too
@@ -479,9 +479,9 @@ def test_benchmark_exits_0_with_a_message_without_diplomacy(
 def test_civil_disorder_of_a_power_with_no_home_centre_left() -> None:
     """Its units are removed by name (no home centre to be near): found by the whole-phase
     benchmark, where networkx was asked for distances to no province at all."""
-    from moonshine.classic.adjustments import civil_disorder_order
-    from moonshine.classic.board import Kind, standard_map
-    from moonshine.classic.state import Unit
+    from moonshine.variants.classic.adjustments import civil_disorder_order
+    from moonshine.variants.classic.board import Kind, standard_map
+    from moonshine.variants.classic.state import Unit
 
     gmap = standard_map()
     assert gmap.distances_to([]) == {}

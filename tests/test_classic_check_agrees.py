@@ -10,10 +10,10 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moonshine.classic.ack import check_orders, read_line
-from moonshine.classic.board import Kind, standard_map
-from moonshine.classic.movement import adjudicate_movement
-from moonshine.classic.state import ClassicState, Phase, Season, Step, Unit
+from moonshine.render.classic.ack import check_orders, read_line
+from moonshine.variants.classic.board import Kind, standard_map
+from moonshine.variants.classic.movement import adjudicate_movement
+from moonshine.variants.classic.state import ClassicState, Phase, Season, Step, Unit
 
 GMAP = standard_map()
 PROVINCES = sorted(GMAP.provinces)

@@ -1,4 +1,4 @@
-"""The map picture of the classic family's boards (moonshine.classic.picture): what a
+"""The map picture of the classic family's boards (moonshine.variants.classic.scene): what a
 player must find on it (every province, unit and order; dislodged units and their
 retreats; builds and disbands), the layout's faithfulness to the board's borders,
 readable labels, colours told apart by colour-blind readers, the files `adjudicate`
@@ -18,15 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 from PIL import Image
 
-from moonshine.classic import picture
-from moonshine.classic.board import ClassicMap, board, load_classic_map, province_of
-from moonshine.classic.orders import Convoy, Move, Order, SupportHold, SupportMove, parse_order
-from moonshine.classic.phases import PhaseOutcome, adjudicate_phase
-from moonshine.classic.state import ClassicState, from_data, initial_state
-from moonshine.colours import closest_pairs, mix
 from moonshine.errors import MapError
-from moonshine.families.classic import adjudicate_phase_dir, create
-from moonshine.picture import scene_svg
+from moonshine.game.families.classic import adjudicate_phase_dir, create
+from moonshine.picture.colours import closest_pairs, mix
+from moonshine.picture.svg import scene_svg
+from moonshine.variants.classic import scene as classic_scene
+from moonshine.variants.classic.board import ClassicMap, board, load_classic_map, province_of
+from moonshine.variants.classic.orders import Convoy, Move, Order, SupportHold, SupportMove, parse_order
+from moonshine.variants.classic.phases import PhaseOutcome, adjudicate_phase
+from moonshine.variants.classic.state import ClassicState, from_data, initial_state
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -90,7 +90,7 @@ def _groups(root: ET.Element, cls: str) -> list[ET.Element]:
 
 def test_svg_holds_every_province_unit_and_order(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
     st, outcome = busy
-    root = _svg(picture.render_svg(classic, st, outcome))
+    root = _svg(classic_scene.render_svg(classic, st, outcome))
     assert root.findtext(f"{SVG}title") == "Autumn 1901: orders and results"
     assert {g.get("data-province") for g in _groups(root, "province")} == set(classic.provinces)
     drawn_units = {(g.get("data-power"), g.get("data-unit")) for g in _groups(root, "unit")}
@@ -117,21 +117,21 @@ def _points(group: ET.Element) -> int:
 
 def test_convoyed_moves_go_through_their_fleets(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
     st, outcome = busy
-    root = _svg(picture.render_svg(classic, st, outcome))
+    root = _svg(classic_scene.render_svg(classic, st, outcome))
     arrows = {g.get("data-order"): g for g in _groups(root, "order")}
     assert _points(arrows["A YOR - NWY"]) > 5  # a curve through F NTH
     assert _points(arrows["A APU - TUN"]) > 5  # through F ION
     assert _points(arrows["A RUH - BUR"]) == 2  # straight
     # next door, another power's convoy order does not take an army off the land route
     orders = _orders({"FRA": ["A PIC - BRE"], "ENG": ["F ENG C A PIC - BRE"]})
-    root = _svg(picture.render_svg(classic, st, adjudicate_phase(classic, st, orders)))
+    root = _svg(classic_scene.render_svg(classic, st, adjudicate_phase(classic, st, orders)))
     arrows = {g.get("data-order"): g for g in _groups(root, "order")}
     assert _points(arrows["A PIC - BRE"]) == 2
 
 
 def test_failed_orders_are_dashed_and_crossed(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
     st, outcome = busy
-    root = _svg(picture.render_svg(classic, st, outcome))
+    root = _svg(classic_scene.render_svg(classic, st, outcome))
     for g in _groups(root, "order"):
         dashed = [p for p in g.iter(f"{SVG}path") if p.get("stroke-dasharray")]
         crosses = len(list(g.iter(f"{SVG}path"))) >= 4
@@ -147,14 +147,14 @@ def test_dislodged_units_are_marked_and_their_retreats_drawn(
     st, outcome = busy
     dislodged = {(d.power, d.label()) for d in outcome.next_state.dislodged}
     assert dislodged == {("FRA", "A BUR"), ("TUR", "A BUL")}
-    moves = _svg(picture.render_svg(classic, st, outcome))
+    moves = _svg(classic_scene.render_svg(classic, st, outcome))
     marked = {(g.get("data-power"), g.get("data-unit")) for g in _groups(moves, "unit") if g.get("data-mark")}
     assert marked == dislodged
 
     # the retreat phase: France retreats to Paris, Turkey orders nothing and is disbanded
     st2 = outcome.next_state
     out2 = adjudicate_phase(classic, st2, _orders({"FRA": ["A BUR R PAR"]}))
-    root = _svg(picture.render_svg(classic, st2, out2))
+    root = _svg(classic_scene.render_svg(classic, st2, out2))
     assert root.findtext(f"{SVG}title") == "Autumn 1901, retreats: orders and results"
     shown = {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "dislodged")}
     assert shown == {("FRA", "A BUR", "dislodged"), ("TUR", "A BUL", "disbanded")}
@@ -170,7 +170,7 @@ def test_builds_and_disbands_are_shown(classic: ClassicMap, busy: tuple[ClassicS
     winter = out2.next_state
     assert winter.phase.name == "winter-1901"
     out3 = adjudicate_phase(classic, winter, _orders({"AUS": ["A BUD B"], "FRA": ["F MAO D"]}))
-    root = _svg(picture.render_svg(classic, winter, out3))
+    root = _svg(classic_scene.render_svg(classic, winter, out3))
     assert root.findtext(f"{SVG}title") == "Winter 1901: builds and disbands"
     marks = {(g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "unit") if g.get("data-mark")}
     assert ("A BUD", "built") in marks
@@ -179,13 +179,13 @@ def test_builds_and_disbands_are_shown(classic: ClassicMap, busy: tuple[ClassicS
 
 def test_opening_position_and_french_title(classic: ClassicMap) -> None:
     st = initial_state(classic)
-    root = _svg(picture.render_svg(classic, st))
+    root = _svg(classic_scene.render_svg(classic, st))
     assert root.findtext(f"{SVG}title") == "Spring 1901: position"
     assert len(_groups(root, "unit")) == 22 and not _groups(root, "order")
-    fr = _svg(picture.render_svg(classic, st, language="fr"))
+    fr = _svg(classic_scene.render_svg(classic, st, language="fr"))
     assert fr.findtext(f"{SVG}title") == "Printemps 1901 : position"
     with pytest.raises(MapError, match="unknown language 'de'"):
-        picture.render_svg(classic, st, language="de")
+        classic_scene.render_svg(classic, st, language="de")
 
 
 def test_orders_naming_places_off_the_board_are_drawn_as_failures(classic: ClassicMap) -> None:
@@ -197,7 +197,7 @@ def test_orders_naming_places_off_the_board_are_drawn_as_failures(classic: Class
         "ENG": ["A LVP - CLY/NC", "F LON S F XXX"],
     }
     outcome = adjudicate_phase(classic, st, _orders(given))
-    root = _svg(picture.render_svg(classic, st, outcome))
+    root = _svg(classic_scene.render_svg(classic, st, outcome))
     orders = {g.get("data-order"): g.get("data-result") for g in _groups(root, "order")}
     assert orders == {
         "A PAR - XYZ": "fails",
@@ -206,7 +206,7 @@ def test_orders_naming_places_off_the_board_are_drawn_as_failures(classic: Class
         "A LVP - CLY/NC": "succeeds",
         "F LON S F XXX": "fails",
     }
-    assert picture.render_png(classic, st, outcome)[:4] == b"\x89PNG"
+    assert classic_scene.render_png(classic, st, outcome)[:4] == b"\x89PNG"
 
 
 _PLACES = ["PAR", "BUR", "MAR", "SPA", "SPA/NC", "STP/SC", "NTH", "LON", "BEL", "MUN", "XYZ", "CLY/NC"]
@@ -244,41 +244,41 @@ def test_any_orders_give_a_picture(texts: list[str]) -> None:
         power = next(u.power for u in start.units if u.label() == " ".join(t.split()[:2]))
         orders.setdefault(power, []).append(parse_order(t))
     outcome = adjudicate_phase(gmap, start, orders)
-    root = _svg(scene_svg(picture.build_scene(gmap, start, outcome)))
+    root = _svg(scene_svg(classic_scene.build_scene(gmap, start, outcome)))
     assert len(_groups(root, "unit")) == len(start.units)
 
 
 def test_supply_centres_are_tinted_by_owner(classic: ClassicMap) -> None:
     st = initial_state(classic)
-    root = _svg(picture.render_svg(classic, st))
-    layout = picture.layout_of(classic)
+    root = _svg(classic_scene.render_svg(classic, st))
+    layout = classic_scene.layout_of(classic)
     fills = {g.get("data-province"): g.find(f"{SVG}path").get("fill") for g in _groups(root, "province")}  # type: ignore[union-attr]
-    assert fills["PAR"] == mix(layout.colours["FRA"], picture.LAND, picture.TINT)
-    assert fills["BEL"] == picture.LAND  # a neutral centre
-    assert fills["NTH"] == picture.SEA
-    assert fills["BUR"] == picture.LAND
+    assert fills["PAR"] == mix(layout.colours["FRA"], classic_scene.LAND, classic_scene.TINT)
+    assert fills["BEL"] == classic_scene.LAND  # a neutral centre
+    assert fills["NTH"] == classic_scene.SEA
+    assert fills["BUR"] == classic_scene.LAND
 
 
 # -- the layout is faithful to the board -------------------------------------------------------
 
 
 def test_every_border_of_the_standard_board_is_a_shared_edge(classic: ClassicMap) -> None:
-    layout = picture.layout_of(classic)
-    how = picture.drawing(classic, layout)
+    layout = classic_scene.layout_of(classic)
+    how = classic_scene.drawing(classic, layout)
     assert how.links == ()  # no border needs a link: the shapes touch
-    assert {b.a + "-" + b.b for b, _ in how.edges} == {b.a + "-" + b.b for b in picture.borders(classic)}
+    assert {b.a + "-" + b.b for b, _ in how.edges} == {b.a + "-" + b.b for b in classic_scene.borders(classic)}
     # two provinces share an edge on the drawing only where the board has a border,
     # but for impassable Switzerland
     assert all("SWI" in pair for pair, _ in how.walls)
-    assert {b.kind for b in picture.borders(classic) if {b.a, b.b} == {"BRE", "PIC"}} == {"both"}
-    assert {b.kind for b in picture.borders(classic) if {b.a, b.b} == {"ANK", "SMY"}} == {"army"}
-    assert {b.kind for b in picture.borders(classic) if {b.a, b.b} == {"BOT", "STP"}} == {"fleet"}
+    assert {b.kind for b in classic_scene.borders(classic) if {b.a, b.b} == {"BRE", "PIC"}} == {"both"}
+    assert {b.kind for b in classic_scene.borders(classic) if {b.a, b.b} == {"ANK", "SMY"}} == {"army"}
+    assert {b.kind for b in classic_scene.borders(classic) if {b.a, b.b} == {"BOT", "STP"}} == {"fleet"}
 
 
 def test_every_border_is_drawn_in_the_svg(classic: ClassicMap) -> None:
-    root = _svg(picture.render_svg(classic, initial_state(classic)))
+    root = _svg(classic_scene.render_svg(classic, initial_state(classic)))
     drawn = {(g.get("data-border"), g.get("data-kind")) for g in _groups(root, "border")}
-    assert drawn == {(f"{b.a}-{b.b}", b.kind) for b in picture.borders(classic)}
+    assert drawn == {(f"{b.a}-{b.b}", b.kind) for b in classic_scene.borders(classic)}
 
 
 def _inside(p: tuple[float, float], ring: tuple[tuple[float, float], ...]) -> bool:
@@ -291,7 +291,7 @@ def _inside(p: tuple[float, float], ring: tuple[tuple[float, float], ...]) -> bo
 
 
 def test_units_names_and_coasts_stand_in_their_own_province(classic: ClassicMap) -> None:
-    layout = picture.layout_of(classic)
+    layout = classic_scene.layout_of(classic)
     for code, p in layout.provinces.items():
         rings = layout.shapes[code]
         for what, point in (("unit", p.at), ("label", p.label), *((c, q) for c, q in p.coasts.items())):
@@ -301,15 +301,15 @@ def test_units_names_and_coasts_stand_in_their_own_province(classic: ClassicMap)
 def test_labels_are_not_piled_on_each_other(classic: ClassicMap) -> None:
     """A province's code (and its supply centre) and a unit's marker take a box each;
     no two boxes of different provinces overlap."""
-    layout = picture.layout_of(classic)
+    layout = classic_scene.layout_of(classic)
     boxes: list[tuple[str, float, float, float, float]] = []
     for code, p in layout.provinces.items():
-        centre = 2 * picture.CENTRE_R + 4 if classic.provinces[code].supply else 0
-        w = picture._text_width(code, picture.CODE_SIZE) + centre
+        centre = 2 * classic_scene.CENTRE_R + 4 if classic.provinces[code].supply else 0
+        w = classic_scene._text_width(code, classic_scene.CODE_SIZE) + centre
         x, y = p.label
-        boxes.append((code, x - w / 2, y - picture.CODE_SIZE / 2, x + w / 2, y + picture.CODE_SIZE / 2))
+        boxes.append((code, x - w / 2, y - classic_scene.CODE_SIZE / 2, x + w / 2, y + classic_scene.CODE_SIZE / 2))
         for c in (p.at, *p.coasts.values()):
-            r = picture.UNIT_R * 1.25
+            r = classic_scene.UNIT_R * 1.25
             boxes.append((code, c[0] - r, c[1] - r, c[0] + r, c[1] + r))
     clashes = [
         (a[0], b[0])
@@ -329,12 +329,12 @@ SOLID, TINTED = 10.0, 4.5  # least CIEDE2000 difference between two powers' colo
 def test_power_colours_stay_apart_for_colour_blind_readers(name: str) -> None:
     """Every two powers' colours (units) and their tints of owned centres, with land
     and sea, as seen with normal vision and under simulated deuteranopia and
-    protanopia (moonshine.colours)."""
-    layout = picture.layout_of(board(name))
+    protanopia (moonshine.picture.colours)."""
+    layout = classic_scene.layout_of(board(name))
     solid = dict(layout.colours)
-    tints = {p: mix(c, picture.LAND, picture.TINT) for p, c in solid.items()} | {
-        "land": picture.LAND,
-        "sea": picture.SEA,
+    tints = {p: mix(c, classic_scene.LAND, classic_scene.TINT) for p, c in solid.items()} | {
+        "land": classic_scene.LAND,
+        "sea": classic_scene.SEA,
     }
     for pair in closest_pairs(solid, VISIONS):
         assert pair.difference >= SOLID, pair
@@ -349,10 +349,10 @@ def test_pure_draws_seven_discs_and_a_line_for_each_border() -> None:
     gmap = board("pure")
     st = initial_state(gmap)
     out = adjudicate_phase(gmap, st, _orders({"ENG": ["A LON - ROM"], "FRA": ["A PAR S A LON - ROM"]}))
-    root = _svg(picture.render_svg(gmap, st, out))
+    root = _svg(classic_scene.render_svg(gmap, st, out))
     assert {g.get("data-province") for g in _groups(root, "province")} == set(gmap.provinces)
     links = _groups(root, "link")
-    assert len(links) == 21 == len(picture.borders(gmap))
+    assert len(links) == 21 == len(classic_scene.borders(gmap))
     assert {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "unit")} >= {
         ("ITA", "A ROM", "dislodged")
     }
@@ -365,8 +365,8 @@ def test_pure_draws_seven_discs_and_a_line_for_each_border() -> None:
 @pytest.mark.parametrize("width", [1000, 600])
 def test_png_opens_at_its_size(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome], width: int) -> None:
     st, outcome = busy
-    scene = picture.build_scene(classic, st, outcome)
-    png = picture.render_png(classic, st, outcome, width=width)
+    scene = classic_scene.build_scene(classic, st, outcome)
+    png = classic_scene.render_png(classic, st, outcome, width=width)
     image = Image.open(BytesIO(png))
     assert image.format == "PNG"
     assert image.size == (width, round(scene.height * width / scene.width))
@@ -374,11 +374,11 @@ def test_png_opens_at_its_size(classic: ClassicMap, busy: tuple[ClassicState, Ph
 
 def test_same_inputs_give_the_same_bytes(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
     st, outcome = busy
-    first = picture.render_both(classic, st, outcome)
-    picture._load_layout.cache_clear()
-    again = picture.render_both(classic, st, outcome)
+    first = classic_scene.render_both(classic, st, outcome)
+    classic_scene._load_layout.cache_clear()
+    again = classic_scene.render_both(classic, st, outcome)
     assert first == again
-    assert first[0] != picture.render_svg(classic, st)  # and the orders do change it
+    assert first[0] != classic_scene.render_svg(classic, st)  # and the orders do change it
 
 
 # -- errors -------------------------------------------------------------------------------------
@@ -386,7 +386,7 @@ def test_same_inputs_give_the_same_bytes(classic: ClassicMap, busy: tuple[Classi
 
 def _board_copy(tmp_path: Path, name: str = "pure") -> Path:
     folder = tmp_path / "board"
-    shutil.copytree(Path(picture.MAPS_DIR) / name, folder)
+    shutil.copytree(Path(classic_scene.MAPS_DIR) / name, folder)
     return folder
 
 
@@ -394,9 +394,9 @@ def test_a_board_without_a_layout_gets_a_clear_error(tmp_path: Path) -> None:
     folder = _board_copy(tmp_path)
     (folder / "layout.yaml").unlink()
     gmap = load_classic_map(folder)
-    assert not picture.has_layout(gmap)
+    assert not classic_scene.has_layout(gmap)
     with pytest.raises(MapError) as err:
-        picture.render_svg(gmap, initial_state(gmap))
+        classic_scene.render_svg(gmap, initial_state(gmap))
     text = str(err.value)
     assert str(folder / "layout.yaml") in text
     assert "has no map picture" in text and "classic/layout.yaml" in text
@@ -431,7 +431,7 @@ def test_a_broken_layout_names_its_file_key_and_problem(
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     gmap = load_classic_map(folder)
     with pytest.raises(MapError) as err:
-        picture.layout_of(gmap)
+        classic_scene.layout_of(gmap)
     assert err.value.source == str(path)
     assert err.value.key == key
     assert problem in err.value.problem
@@ -461,9 +461,9 @@ def test_adjudicate_without_a_layout_writes_no_map(tmp_path: Path) -> None:
     gmap = load_classic_map(folder)
     game = tmp_path / "game"
     game.mkdir()
-    from moonshine.classic import state as state_mod
-    from moonshine.families import classic as game_mod
-    from moonshine.gamedir import atomic_write_text
+    from moonshine.game.directory import atomic_write_text
+    from moonshine.game.families import classic as game_mod
+    from moonshine.variants.classic import state as state_mod
 
     atomic_write_text(game_mod.state_path(game, "spring-1901"), state_mod.dumps(initial_state(gmap)))
     done = adjudicate_phase_dir(game, "spring-1901", commit=False, gmap=gmap)
@@ -474,10 +474,10 @@ def test_adjudicate_without_a_layout_writes_no_map(tmp_path: Path) -> None:
 def test_the_legend_counts_centres_as_the_language_counts() -> None:
     """French counts 0 and 1 in the singular: ``Autriche : 0 centre``; English
     ``Austria: 0 centres``; both ``Turkey: 1 centre``."""
-    from moonshine.classic.board import standard_map
-    from moonshine.classic.picture import build_scene
-    from moonshine.classic.state import initial_state
-    from moonshine.picture import scene_svg
+    from moonshine.picture.svg import scene_svg
+    from moonshine.variants.classic.board import standard_map
+    from moonshine.variants.classic.scene import build_scene
+    from moonshine.variants.classic.state import initial_state
 
     gmap = standard_map()
     st = initial_state(gmap)
@@ -500,7 +500,7 @@ def test_a_retreat_written_as_a_move_is_drawn_as_a_retreat(
     st2 = outcome.next_state
     out2 = adjudicate_phase(classic, st2, _orders({"FRA": ["A BUR - PAR"]}))
     assert [r.succeeded for r in out2.results if r.power == "FRA"] == [True]
-    root = _svg(picture.render_svg(classic, st2, out2))
+    root = _svg(classic_scene.render_svg(classic, st2, out2))
     shown = {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "dislodged")}
     assert ("FRA", "A BUR", "dislodged") in shown and ("FRA", "A BUR", "disbanded") not in shown
     orders = {g.get("data-order"): g.get("data-result") for g in _groups(root, "order")}

@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_classic_check_agrees import units_in
 
-from moonshine import outcome as oc
-from moonshine.classic.board import Kind, province_of, standard_map
-from moonshine.classic.movement import MovementOutcome, adjudicate_movement
-from moonshine.classic.orders import Move, Order, parse_order
-from moonshine.classic.state import Unit
+from moonshine.engine import outcome as oc
+from moonshine.variants.classic.board import Kind, province_of, standard_map
+from moonshine.variants.classic.movement import MovementOutcome, adjudicate_movement
+from moonshine.variants.classic.orders import Move, Order, parse_order
+from moonshine.variants.classic.state import Unit
 
 GMAP = standard_map()
 PROVINCES = sorted(p for p in GMAP.provinces if GMAP.near[p])  # not Switzerland

@@ -1,13 +1,13 @@
-"""Colours every reader can tell apart (moonshine/colours.py): the formula
+"""Colours every reader can tell apart (moonshine/picture/colours.py): the formula
 checked against published data, then the gangs' colours on the map."""
 
 from __future__ import annotations
 
 import pytest
 
-from moonshine.colours import closest_pairs, delta_e, difference, mix, seen
-from moonshine.geo import load_map
-from moonshine.picture import TINT
+from moonshine.picture.colours import closest_pairs, delta_e, difference, mix, seen
+from moonshine.variants.moonshine.map import load_map
+from moonshine.variants.moonshine.scene import TINT
 
 # Sharma, Wu and Dalal (2005), "The CIEDE2000 color-difference formula:
 # implementation notes, supplementary test data": pairs 1, 2, 3, 7, 17, 25, 34.

@@ -223,8 +223,8 @@ def test_classic_reports_give_centres_retreats_and_builds(tmp_path: Path) -> Non
     assert (reports / "centres.png").read_bytes()[:4] == b"\x89PNG"
     assert 'src="centres.png"' in (reports / "bulletin.html").read_text(encoding="utf-8")
     assert 'src="centres.png"' not in html  # a power's own report has the map only
-    from moonshine.classic.board import standard_map
-    from moonshine.families.classic import centres_chart, load_state
+    from moonshine.game.families.classic import centres_chart, load_state
+    from moonshine.variants.classic.board import standard_map
 
     board = standard_map()
     chart = centres_chart(game, board, load_state(game, "winter-1901", board), "en")
@@ -235,7 +235,7 @@ def test_classic_reports_give_centres_retreats_and_builds(tmp_path: Path) -> Non
 def test_an_interrupted_classic_adjudication_leaves_the_game_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from moonshine.families import classic as classic
+    from moonshine.game.families import classic as classic
 
     game = tmp_path / "game"
     assert CliRunner().invoke(main, ["new", str(game), "--variant", "classic", "--no-git"]).exit_code == 0

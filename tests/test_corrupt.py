@@ -15,12 +15,13 @@ import yaml
 from click.testing import CliRunner
 from crashkit import sample_game
 
-from moonshine import mail, yamlio
+from moonshine import yamlio
 from moonshine.cli import main
 from moonshine.errors import MoonshineError
-from moonshine.gamedir import Game
-from moonshine.inbox import load_log
-from moonshine.reports import load_results
+from moonshine.game.directory import Game
+from moonshine.game.reports import load_results
+from moonshine.judge import outbox
+from moonshine.judge.inbox import load_log
 
 TURN = "spring-1924"
 NEXT = "autumn-1924"
@@ -85,7 +86,7 @@ def _inbox(root: Path) -> Any:
 
 
 def _sent(root: Path) -> Any:
-    return mail.load_sent(Game(root), TURN)
+    return outbox.load_sent(Game(root), TURN)
 
 
 def _secret(root: Path) -> Any:

@@ -28,14 +28,14 @@ from typing import Any
 import pytest
 import yaml
 
-from moonshine.classic.adjustments import adjudicate_adjustments
-from moonshine.classic.board import Kind, region_code, standard_map
-from moonshine.classic.movement import MovementOutcome, Result, adjudicate_movement
-from moonshine.classic.orders import Order, parse_order
-from moonshine.classic.retreats import adjudicate_retreats
-from moonshine.classic.rules import CLASSIC
-from moonshine.classic.state import Unit
-from moonshine.rulebook import Rulebook
+from moonshine.engine.rulebook import Rulebook
+from moonshine.variants.classic.adjustments import adjudicate_adjustments
+from moonshine.variants.classic.board import Kind, region_code, standard_map
+from moonshine.variants.classic.movement import MovementOutcome, Result, adjudicate_movement
+from moonshine.variants.classic.orders import Order, parse_order
+from moonshine.variants.classic.retreats import adjudicate_retreats
+from moonshine.variants.classic.rules import CLASSIC
+from moonshine.variants.classic.state import Unit
 
 HERE = Path(__file__).parent
 SOURCES = {"datc": HERE / "classic_datc_cases.json", "dipmath": HERE / "classic_dipmath_cases.json"}
@@ -220,7 +220,7 @@ def test_each_classic_rule_choice_decides_its_datc_case(choice: dict[str, Any], 
     answer changes its case (as the Moonshine book's do, tests/test_cases.py)."""
     import msgspec
 
-    from moonshine.classic.rules import CLASSIC
+    from moonshine.variants.classic.rules import CLASSIC
 
     case = next(c for _, c in CASES if c["name"] == name)
     problems: list[str] = []
@@ -235,7 +235,7 @@ def test_retreat_to_a_convoyed_attackers_origin_is_a_choice() -> None:
     where the convoyed attacker came from."""
     import msgspec
 
-    from moonshine.classic.rules import CLASSIC
+    from moonshine.variants.classic.rules import CLASSIC
 
     case = next(c for _, c in CASES if c["url"].endswith("#6.H.11"))
     problems: list[str] = []
@@ -250,7 +250,7 @@ def test_a_supporters_strength_is_a_choice_of_the_book() -> None:
     of strength 2, the book's choice decides 6.E.4."""
     import msgspec
 
-    from moonshine.classic.rules import CLASSIC
+    from moonshine.variants.classic.rules import CLASSIC
 
     case = next(c for _, c in CASES if c["name"] == "t6e04_non_dislodged_loser_has_still_effect")
     strong = msgspec.structs.replace(CLASSIC, strengths={"A": 2, "F": 1})

@@ -22,10 +22,10 @@ from msgspec.structs import replace
 from samplegame import copy_sample
 from test_mail import Recorder, Server, start_server
 
-from moonshine import receipts
 from moonshine.cli import main
-from moonshine.gamedir import Game, load_config, save_config
-from moonshine.mail import fmt_time
+from moonshine.game.directory import Game, load_config, save_config
+from moonshine.judge.outbox import fmt_time
+from moonshine.render import receipts
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN = "spring-1924"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from moonshine import mailtext
-from moonshine.text import fill
+from moonshine.render import mailwords
+from moonshine.text.catalogue import fill
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ def test_english_has_no_elision() -> None:
 
 
 def test_a_french_reply_names_a_power_with_its_elision() -> None:
-    reply = mailtext.text(
+    reply = mailwords.text(
         "fr", "reply.commands", gang="Angleterre", turn="spring-1901", received="2024-02-27 08:00", sender="x@y.org"
     )
     assert reply.startswith("Commandes d'Angleterre pour "), reply

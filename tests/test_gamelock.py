@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from moonshine.errors import GameError
-from moonshine.families import new_game
-from moonshine.gamedir import git_commit
-from moonshine.gamelock import LOCK_FILE, game_lock, held_by_us
+from moonshine.game.directory import git_commit
+from moonshine.game.families import new_game
+from moonshine.game.lock import LOCK_FILE, game_lock, held_by_us
 
 HOLD = """
 import sys, time
 from pathlib import Path
-from moonshine.gamelock import game_lock
+from moonshine.game.lock import game_lock
 with game_lock(Path(sys.argv[1]), job=sys.argv[2]):
     print("held", flush=True)
     time.sleep(float(sys.argv[3]))

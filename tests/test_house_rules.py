@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from moonshine.errors import StateError
-from moonshine.gamedir import Game, load_config_text
-from moonshine.geo import GameMap
-from moonshine.houserules import DEFAULT, HouseRules
-from moonshine.orders import Bribe
-from moonshine.scoring import victory_points
-from moonshine.state import GameState
-from moonshine.turn import GangPlan, run_turn
-from moonshine.validate import ACCEPTED, REJECTED, read_orders
+from moonshine.game.directory import Game, load_config_text
+from moonshine.variants.moonshine.checker import ACCEPTED, REJECTED, read_orders
+from moonshine.variants.moonshine.houserules import DEFAULT, HouseRules
+from moonshine.variants.moonshine.map import GameMap
+from moonshine.variants.moonshine.orders import Bribe
+from moonshine.variants.moonshine.scoring import victory_points
+from moonshine.variants.moonshine.state import GameState
+from moonshine.variants.moonshine.turn import GangPlan, run_turn
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = "house-rules"
@@ -39,7 +39,7 @@ def test_the_options_are_read_and_written_back() -> None:
     cfg = load_config_text(BASE + "rules:\n  victory_vp: 25\n  minimum_bribe: 2.50\n", "game.yaml")
     assert cfg.house == HouseRules(victory_vp=25, minimum_bribe=250)
     assert load_config_text(BASE, "game.yaml").house == DEFAULT == HouseRules(30, 50)
-    from moonshine.gamedir import config_to_yaml
+    from moonshine.game.directory import config_to_yaml
 
     again = load_config_text(config_to_yaml(cfg), "game.yaml")
     assert again.house == cfg.house

@@ -77,7 +77,7 @@ def test_the_walker_finds_a_cycle() -> None:
 def test_no_import_cycle_in_the_package() -> None:
     graph = import_graph()
     # imports inside functions count: the classic family's game layer reads the game directory in its methods
-    assert "moonshine.gamedir" in graph["moonshine.families.classic"]
+    assert "moonshine.game.directory" in graph["moonshine.game.families.classic"]
     assert cycles(graph) == []
 
 
@@ -88,7 +88,7 @@ def test_no_import_cycle_in_the_package() -> None:
 
 def floors_of(section: str, packages: set[str]) -> dict[str, int]:
     """The floor of each module the layout table names, by dotted name (``classic/board.py`` is
-    ``moonshine.classic.board``; a folder that is a package, ``classic/``, names its ``__init__``).
+    ``moonshine.variants.classic.board``; a folder that is a package, ``classic/``, names its ``__init__``).
     A module named on two floors is an error of the table."""
     found: dict[str, int] = {}
     for line in section.splitlines():
@@ -101,7 +101,7 @@ def floors_of(section: str, packages: set[str]) -> dict[str, int]:
             for m in re.findall(r"`([\w/]+\.py)`", cells[-1])
             if not m.startswith(("tests/", "scripts/"))
         ]
-        names += [f[:-1] for f in re.findall(r"`(\w+/)`", cells[-1]) if f[:-1] in packages]
+        names += [f[:-1] for f in re.findall(r"`([\w/]+/)`", cells[-1]) if f[:-1] in packages]
         for name in names:
             dotted = "moonshine." + name.replace("/", ".")
             assert found.setdefault(dotted, floor) == floor, f"{name} is on floors {found[dotted]} and {floor}"
@@ -110,7 +110,7 @@ def floors_of(section: str, packages: set[str]) -> dict[str, int]:
 
 def module_floors() -> dict[str, int]:
     section = layout_section((PACKAGE.parent / "README.md").read_text(encoding="utf-8"))
-    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    packages = {p.parent.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*/__init__.py")}
     return {"moonshine": 0} | floors_of(section, packages)  # the package's __init__: its version
 
 
@@ -153,9 +153,12 @@ def test_every_module_has_a_floor() -> None:
     floors = module_floors()
     assert sorted(m for m in import_graph() if m not in floors) == []
     # the floors read from the command line (6) down to the leaves (0)
-    assert (floors["moonshine.cli"], floors["moonshine.api"], floors["moonshine.gamedir"]) == (6, 5, 4)
-    assert (floors["moonshine.picture"], floors["moonshine.classic.rules"], floors["moonshine.resolver"]) == (3, 2, 1)
-    assert floors["moonshine.errors"] == floors["moonshine"] == 0
+    assert (floors["moonshine.cli"], floors["moonshine.api"], floors["moonshine.game.directory"]) == (6, 5, 4)
+    assert floors["moonshine.judge.inbox"] == floors["moonshine.game.jobs"] == 4
+    assert (floors["moonshine.render.ack"], floors["moonshine.variants.classic.rules"]) == (3, 2)
+    assert floors["moonshine.variants.moonshine.scene"] == 2
+    assert floors["moonshine.engine.resolver"] == floors["moonshine.picture.png"] == 1
+    assert floors["moonshine.errors"] == floors["moonshine.text.catalogue"] == floors["moonshine"] == 0
 
 
 def unseen_imports(name: str, source: str) -> list[str]:
@@ -182,12 +185,13 @@ def test_the_walker_sees_every_import() -> None:
     ]
     found: list[str] = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        name = path.relative_to(PACKAGE.parent).with_suffix("").as_posix().replace("/", ".")
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         found += unseen_imports(name, path.read_text(encoding="utf-8"))
     assert [f.rsplit(":", 1)[1] for f in found] == [" import_module"]
     assert found[0].startswith("moonshine.cli:")
     floors = module_floors()
-    assert {floors[m] for m in import_graph() if m.startswith("moonshine.commands")} == {floors["moonshine.cli"]}
+    assert {floors[m] for m in import_graph() if m.startswith("moonshine.cli")} == {floors["moonshine.cli"]}
 
 
 def test_the_imports_read_one_way_down_the_floors() -> None:
@@ -201,7 +205,7 @@ FAMILY_TEST = re.compile(
     r"\bis_classic\b|\bfamily\s*[!=]=|\bvariant\s*[!=]=\s*(?:[\"']|variants\.|MOONSHINE\b|CLASSIC\b)"
 )
 # Where it belongs: the registries and the families' implementations.
-MAY_ASK = ("moonshine.variants", "moonshine.families")
+MAY_ASK = ("moonshine.variants", "moonshine.game.families")
 
 
 def test_the_family_test_pattern() -> None:

@@ -23,15 +23,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from moonshine import inbox
 from moonshine.cli import main
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.gamelock import LOCK_FILE
-from moonshine.inbox import OrderCheck, orders_text, split_lines
-from moonshine.intake import html_to_text
-from moonshine.passwords import hash_password
-from moonshine.state import GameState
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.game.lock import LOCK_FILE
+from moonshine.judge import inbox
+from moonshine.judge.inbox import OrderCheck, orders_text, split_lines
+from moonshine.judge.intake import html_to_text
+from moonshine.judge.passwords import hash_password
+from moonshine.variants.moonshine.state import GameState
 
 TURN = "spring-1924"
 DEADLINE = "2024-03-01T18:00:00+00:00"
@@ -575,7 +575,7 @@ def test_real_reader_accepts_checks_and_acknowledges(tmp_path: Path) -> None:
     assert "H LOO - NSS" in text and "XXX" in text
     assert VALLEY_PW not in text
     # what was saved reads back to the same orders
-    from moonshine.validate import read_orders
+    from moonshine.variants.moonshine.checker import read_orders
 
     again = read_orders(saved, game.map, game.load_state(TURN), "valley")
     assert again.count("accepted") == 3 and again.rejected == 1
@@ -937,7 +937,7 @@ _gangs = st.sampled_from(["valley", "outfit", "genna"])
 def test_the_log_written_a_submission_at_a_time_is_the_whole_mappings_yaml(
     submissions: list[dict[str, Any]], current: dict[str, dict[str, Any]]
 ) -> None:
-    from moonshine.state import dump_yaml
+    from moonshine.variants.moonshine.state import dump_yaml
 
     log = inbox.TurnLog(submissions, current)
     whole = {"current": {g: current[g] for g in sorted(current)}, "submissions": submissions}

@@ -22,12 +22,12 @@ from msgspec.structs import replace
 from samplegame import copy_sample
 from test_mail_corpus import DEADLINE, PASSWORDS, TURN
 
-from moonshine import inbox
 from moonshine.cli import main
 from moonshine.errors import GameError
-from moonshine.gamedir import Game, save_config
-from moonshine.gamelock import game_lock
-from moonshine.passwords import hash_password
+from moonshine.game.directory import Game, save_config
+from moonshine.game.lock import game_lock
+from moonshine.judge import inbox
+from moonshine.judge.passwords import hash_password
 
 VALLEY, SECOND, EVE = "valley@players.example.org", "terry@home.example", "eve@else.example"
 NOW = datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
@@ -265,7 +265,7 @@ def test_a_reply_that_cannot_be_written_does_not_change_what_became_of_the_messa
     def refuse(**_: Any) -> EmailMessage:
         raise AttributeError("'InvalidHeaderDefect' object has no attribute 'all_defects'")
 
-    monkeypatch.setattr(inbox.mail, "text_message", refuse)
+    monkeypatch.setattr(inbox.outbox, "text_message", refuse)
     messages = (letter(VALLEY, ORDERS), letter(EVE, ORDERS, msgid="<eve@x>"))
     outcomes = inbox.process(game, box(tmp_path / "a", *messages), now=NOW)
     assert sorted((o.status, o.reply) for o in outcomes) == [("accepted", None), ("rejected", None)]
@@ -274,8 +274,8 @@ def test_a_reply_that_cannot_be_written_does_not_change_what_became_of_the_messa
 
 
 def test_an_interrupted_runs_journal_is_never_committed(tmp_path: Path) -> None:
-    from moonshine.families import new_game
-    from moonshine.gamedir import git_commit
+    from moonshine.game.directory import git_commit
+    from moonshine.game.families import new_game
 
     root = tmp_path / "g"
     new_game(root, seed="s")

@@ -14,9 +14,9 @@ from imapkit import PASSWORD, USER, Server, client, imap_server
 from msgspec.structs import replace
 
 from moonshine.cli import main
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.passwords import hash_password
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.judge.passwords import hash_password
 
 TURN = "spring-1924"
 TERRY = "terry@valley.example"

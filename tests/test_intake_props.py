@@ -1,6 +1,6 @@
 """Properties of the mail-reading layer: for any new text and any text quoted or
 forwarded below it, in the forms of Gmail, Outlook, Apple Mail and Thunderbird in
-English and French, only the new text is read: by ``moonshine.intake`` alone, and
+English and French, only the new text is read: by ``moonshine.judge.intake`` alone, and
 by the inbox with the real order reader (the orders taken are those of the new
 text; a password only in the quoted copy is never taken)."""
 
@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 from samplegame import copy_sample
 
-from moonshine import inbox, intake
-from moonshine.gamedir import Game, save_config
-from moonshine.passwords import _b64, _scrypt
-from moonshine.validate import ACCEPTED, read_orders
+from moonshine.game.directory import Game, save_config
+from moonshine.judge import inbox, intake
+from moonshine.judge.passwords import _b64, _scrypt
+from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN = "spring-1924"

@@ -1,4 +1,4 @@
-"""Jobs as transactions (moonshine/journal.py), the deadline before adjudication,
+"""Jobs as transactions (moonshine/game/journal.py), the deadline before adjudication,
 commits of only the turn's files, the warning of a rollback after the reports went."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from crashkit import git, sample_game
 
 from moonshine.cli import main
 from moonshine.errors import GameError
-from moonshine.gamedir import atomic_write_text
-from moonshine.journal import JOURNAL_DIR, needs_recovery, recover, transaction
+from moonshine.game.directory import atomic_write_text
+from moonshine.game.journal import JOURNAL_DIR, needs_recovery, recover, transaction
 
 TURN = "spring-1924"
 
@@ -60,8 +60,8 @@ def test_a_committed_job_keeps_its_files(tmp_path: Path) -> None:
 DIES = """
 import os, sys
 from pathlib import Path
-from moonshine.gamedir import atomic_write_text
-from moonshine.journal import transaction
+from moonshine.game.directory import atomic_write_text
+from moonshine.game.journal import transaction
 with transaction(Path(sys.argv[1]), "adjudicate spring-1924") as txn:
     atomic_write_text(Path(sys.argv[1]) / "a.txt", "half\\n")
     atomic_write_text(Path(sys.argv[1]) / "b.txt", "new\\n")
@@ -172,7 +172,7 @@ def test_a_jobs_files_are_made_durable_once_before_its_commit_point(
     before that point restores the old content). Outside a job each write is fsynced."""
     import os
 
-    from moonshine import journal
+    from moonshine.game import journal
 
     events: list[str] = []
     real_fsync, real_sync, real_save = os.fsync, os.sync, journal.Transaction._save
@@ -209,7 +209,7 @@ def test_a_jobs_files_are_made_durable_once_before_its_commit_point(
 def _undone_tree_job(tmp_path: Path) -> tuple[Path, list[os.stat_result]]:
     """A tree of three files protected, rewritten, partly removed, and the job failing;
     returns the tree and the stat of each backup as the job saw them."""
-    from moonshine import journal
+    from moonshine.game import journal
 
     tree = tmp_path / "turns" / "spring-1924" / "reports"
     tree.mkdir(parents=True)

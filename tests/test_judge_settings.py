@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from moonshine import schedule, schema
-from moonshine.deadlines import write_deadline
+from moonshine import schema
 from moonshine.errors import StateError
-from moonshine.families import new_game
-from moonshine.gamedir import Game, load_config_text
-from moonshine.mail import deadline
-from moonshine.zones import deadline_text
+from moonshine.game import schedule
+from moonshine.game.deadlines import write_deadline
+from moonshine.game.directory import Game, load_config_text
+from moonshine.game.families import new_game
+from moonshine.judge.outbox import deadline
+from moonshine.judge.zones import deadline_text
 
 BASE = "map: chicago-1920s\nplayers:\n  valley:\n    email: [v@x.example]\n"
 

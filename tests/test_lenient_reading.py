@@ -13,18 +13,18 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as hs
 
-from moonshine import rules
-from moonshine import state as state_mod
-from moonshine.ack import acknowledgement
-from moonshine.classic.ack import check_orders, render
-from moonshine.classic.board import standard_map
-from moonshine.classic.state import initial_state as classic_start
 from moonshine.cli import main
-from moonshine.geo import UnitKind, load_map
-from moonshine.orders import Bribe, Move, Order, SupportHold, SupportMove, UnitRef
-from moonshine.parser import fold, names_of
-from moonshine.state import GameState, initial_state
-from moonshine.validate import ACCEPTED, REJECTED, OrderLine, check_order, read_orders
+from moonshine.render.ack import acknowledgement
+from moonshine.render.classic.ack import check_orders, render
+from moonshine.variants.classic.board import standard_map
+from moonshine.variants.classic.state import initial_state as classic_start
+from moonshine.variants.moonshine import rules
+from moonshine.variants.moonshine import state as state_mod
+from moonshine.variants.moonshine.checker import ACCEPTED, REJECTED, OrderLine, check_order, read_orders
+from moonshine.variants.moonshine.map import UnitKind, load_map
+from moonshine.variants.moonshine.orders import Bribe, Move, Order, SupportHold, SupportMove, UnitRef
+from moonshine.variants.moonshine.parser import fold, names_of
+from moonshine.variants.moonshine.state import GameState, initial_state
 
 GMAP = load_map()
 START = initial_state(GMAP)

@@ -19,11 +19,11 @@ from click.testing import CliRunner
 from msgspec.structs import replace
 from PIL import Image
 
-from moonshine import mail
 from moonshine.cli import main
 from moonshine.errors import GameError, StateError
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.judge import outbox
 
 TURN = "spring-1924"
 PLAYERS = {
@@ -398,7 +398,7 @@ def test_login_uses_the_password_from_the_environment(tmp_path: Path) -> None:
 def test_smtp_password_in_the_game_file_is_refused(tmp_path: Path) -> None:
     game = make_game(tmp_path, smtp={"host": "h", "from": REFEREE, "password": "x"})
     with pytest.raises(StateError, match=r"smtp.password: the password is never kept in the game file"):
-        mail.smtp_settings(game.config)
+        outbox.smtp_settings(game.config)
 
 
 @pytest.mark.parametrize(
@@ -415,7 +415,7 @@ def test_smtp_password_in_the_game_file_is_refused(tmp_path: Path) -> None:
 def test_bad_smtp_settings_name_the_key(tmp_path: Path, smtp: dict[str, Any], message: str) -> None:
     game = make_game(tmp_path, smtp=smtp)
     with pytest.raises(StateError, match=message.replace(".", r"\.")):
-        mail.smtp_settings(game.config)
+        outbox.smtp_settings(game.config)
 
 
 def test_send_without_smtp_section_says_what_to_add(tmp_path: Path) -> None:
@@ -425,13 +425,13 @@ def test_send_without_smtp_section_says_what_to_add(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "no smtp section in game.yaml" in result.output
     with pytest.raises(GameError):
-        mail.smtp_settings(game.config)
+        outbox.smtp_settings(game.config)
 
 
 def test_default_ports_follow_security(tmp_path: Path) -> None:
     for security, port in (("starttls", 587), ("tls", 465), ("none", 25)):
         game = make_game(tmp_path / security, smtp={"host": "h", "from": REFEREE, "security": security})
-        assert mail.smtp_settings(game.config).port == port
+        assert outbox.smtp_settings(game.config).port == port
 
 
 # -- a French game ----------------------------------------------------------------
@@ -460,8 +460,8 @@ def test_the_mail_catalogue_is_complete_in_every_language() -> None:
     has (tests/test_catalogue.py checks each translation's fields)."""
     import string
 
-    from moonshine.mailtext import MESSAGES, text
-    from moonshine.text import languages
+    from moonshine.render.mailwords import MESSAGES, text
+    from moonshine.text.catalogue import languages
 
     for key, entry in MESSAGES.items():
         forms = entry if isinstance(entry, tuple) else (entry,)
@@ -484,14 +484,14 @@ def test_the_mail_catalogue_is_complete_in_every_language() -> None:
     ],
 )
 def test_times_read_naturally_in_both_languages(when: datetime, en: str, fr: str) -> None:
-    assert mail.fmt_time(when) == en
-    assert mail.fmt_time(when, "fr") == fr
+    assert outbox.fmt_time(when) == en
+    assert outbox.fmt_time(when, "fr") == fr
 
 
 def test_the_game_master_gets_a_copy_of_the_bulletin(tmp_path: Path) -> None:
     from msgspec.structs import replace as with_
 
-    from moonshine.gamedir import save_config
+    from moonshine.game.directory import save_config
 
     game = make_game(tmp_path)
     save_config(game, with_(game.config, extra={**game.config.extra, "referee": {"email": "gm@example.org"}}))

@@ -20,10 +20,10 @@ import yaml
 from msgspec.structs import replace
 from samplegame import copy_sample
 
-from moonshine import inbox
-from moonshine.gamedir import Game, save_config
-from moonshine.passwords import hash_password
-from moonshine.validate import ACCEPTED, read_orders
+from moonshine.game.directory import Game, save_config
+from moonshine.judge import inbox
+from moonshine.judge.passwords import hash_password
+from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "mail"

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from moonshine.cli import main
 from moonshine.errors import GameError
-from moonshine.families import new_game
-from moonshine.gamedir import Game
-from moonshine.mail import outbox_dir
+from moonshine.game.directory import Game
+from moonshine.game.families import new_game
+from moonshine.judge.outbox import outbox_dir
 
 WALKS = ["spring-1924/../..", "spring-1924/../../..", "../spring-1924", "spring-1924/", "x" * 300, "..", "/etc"]
 
@@ -108,11 +108,12 @@ def test_a_symbolic_link_inside_the_game_is_fine(tmp_path: Path) -> None:
 
 
 def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> None:
-    from moonshine import absence, gamedir, gamelock, gitrepo, journal, judge, press, votes
+    from moonshine.game import directory, git, journal, lock
+    from moonshine.judge import absence, press, run, votes
 
-    for name in (gamedir.GAME_FILE, gitrepo.SECRET_FILE, gamelock.LOCK_FILE, press.LOG_DIR, votes.FILE):
+    for name in (directory.GAME_FILE, git.SECRET_FILE, lock.LOCK_FILE, press.LOG_DIR, votes.FILE):
         assert name in journal.GAME_ENTRIES
-    for name in (judge.RECORD, judge.ABSENCES, absence.FILE, judge.LOG, journal.JOURNAL_DIR):
+    for name in (run.RECORD, run.ABSENCES, absence.FILE, run.LOG, journal.JOURNAL_DIR):
         assert name in journal.GAME_ENTRIES
 
 
@@ -139,7 +140,7 @@ def _many_parts(count: int, *, nested: int = 0) -> bytes:
 
 @pytest.mark.parametrize("raw", [_many_parts(6000), _many_parts(65), _many_parts(0, nested=40)])
 def test_a_mail_of_many_parts_is_refused_before_its_parts_are_read(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    from moonshine import inbox, intake
+    from moonshine.judge import inbox, intake
 
     read: list[object] = []
     monkeypatch.setattr(intake, "texts", lambda msg: read.append(msg) or [])
@@ -150,7 +151,7 @@ def test_a_mail_of_many_parts_is_refused_before_its_parts_are_read(raw: bytes, m
 
 
 def test_a_mail_of_a_few_parts_is_read() -> None:
-    from moonshine import inbox, intake
+    from moonshine.judge import inbox, intake
 
     raw = _many_parts(intake.MAX_PARTS - 1)
     reading = inbox._read(inbox.Incoming(raw, "test"), 1_000_000)
@@ -212,7 +213,7 @@ def test_password_guessing_is_throttled_and_the_gang_warned_once(
 ) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, VALLEY_PW, maildir, make_game, order_mail, replies, run_inbox
 
-    from moonshine import inbox
+    from moonshine.judge import inbox
 
     checked: list[str] = []
     real = inbox.verify_password
@@ -270,7 +271,7 @@ MX = "mx.moonshine.example"
 def test_the_trusted_servers_verdict_on_the_from_domain(headers: list[str], verdict: str | None) -> None:
     from email.message import EmailMessage
 
-    from moonshine.inbox import forged_verdict
+    from moonshine.judge.inbox import forged_verdict
 
     msg = EmailMessage()
     for h in headers:
@@ -285,7 +286,7 @@ def test_a_forged_sender_is_refused_before_its_password_and_not_answered(
 ) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, replies, run_inbox
 
-    from moonshine import inbox
+    from moonshine.judge import inbox
 
     checked: list[str] = []
     monkeypatch.setattr(inbox, "verify_password", lambda given, stored: checked.append(given) or True)
@@ -336,8 +337,8 @@ def test_a_player_address_that_is_no_address_is_refused(tmp_path: Path, address:
 
 def test_a_login_in_clear_over_the_network_is_refused() -> None:
     from moonshine.errors import StateError
-    from moonshine.gamedir import GameConfig
-    from moonshine.mail import smtp_settings
+    from moonshine.game.directory import GameConfig
+    from moonshine.judge.outbox import smtp_settings
 
     def settings(**smtp: object) -> object:
         base = {"host": "mail.example.org", "from": "Referee <ref@example.org>", **smtp}
@@ -355,7 +356,7 @@ def test_a_login_in_clear_over_the_network_is_refused() -> None:
 
 @pytest.mark.parametrize("indent", ["", " ", "  ", "\t"])
 def test_a_quoted_line_is_never_read_as_an_order_however_it_is_indented(indent: str) -> None:
-    from moonshine.intake import own_text
+    from moonshine.judge.intake import own_text
 
     own = own_text(f"gang: valley\nL KEN hold\n\n{indent}> H LOO - NSS\n{indent}>> sell 9\n")
     assert "L KEN hold" in own.text
@@ -366,7 +367,7 @@ def test_a_quoted_line_is_never_read_as_an_order_however_it_is_indented(indent: 
 def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, run_inbox
 
-    from moonshine.inbox import sender_of
+    from moonshine.judge.inbox import sender_of
 
     raw = (
         f"From: {TERRY}\r\nFrom: eve@else.example\r\nTo: ref@moonshine.example\r\nSubject: orders\r\n"
@@ -386,7 +387,7 @@ def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
 def test_an_address_written_in_capitals_in_game_yaml_is_the_same_address(tmp_path: Path) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
 
-    from moonshine.gamedir import save_config
+    from moonshine.game.directory import save_config
 
     game = make_game(tmp_path)
     players = dict(game.config.players)
@@ -412,7 +413,7 @@ def test_orders_received_at_the_deadline_itself_are_on_time(tmp_path: Path, seco
 
 
 def test_a_secret_inside_another_is_masked_whole() -> None:
-    from moonshine.masking import MASK, mask_secrets
+    from moonshine.judge.masking import MASK, mask_secrets
 
     text = "my password was gin-and-tonic-1924, not gin-and-tonic"
     masked = mask_secrets(text, ["gin-and-tonic", "gin-and-tonic-1924"])
@@ -428,7 +429,7 @@ def test_orders_received_at_the_previous_deadline_itself_are_for_that_turn(
 
     from test_inbox import DEADLINE, TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
 
-    from moonshine.gamedir import save_config
+    from moonshine.game.directory import save_config
 
     game = make_game(tmp_path)
     done = CliRunner().invoke(main, ["adjudicate", "spring-1924", "--force", "--no-commit", "--game", str(game.root)])
@@ -531,8 +532,8 @@ def test_a_pass_sends_again_only_to_recipients_still_to_try(tmp_path: Path) -> N
     from datetime import UTC, datetime, timedelta
     from email.message import EmailMessage
 
-    from moonshine import mail
-    from moonshine.judge import pending
+    from moonshine.judge import outbox
+    from moonshine.judge.run import pending
 
     game = new_game(tmp_path / "g", seed="edge", use_git=False)
     now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -555,9 +556,9 @@ def test_a_pass_sends_again_only_to_recipients_still_to_try(tmp_path: Path) -> N
         msg["From"], msg["To"], msg["Subject"] = "ref@x.example", "a@x.example", name
         msg["Message-ID"] = f"<{name}@x.example>"
         msg.set_content(name)
-        items.append(mail.Outgoing(f"{name}.eml", msg))
+        items.append(outbox.Outgoing(f"{name}.eml", msg))
         if state:
             sent[f"<{name}@x.example>"] = {"file": f"{name}.eml", **state}
-    mail.write_outbox(game, "spring-1924", items)
-    mail._save_sent(game, "spring-1924", sent)
+    outbox.write_outbox(game, "spring-1924", items)
+    outbox._save_sent(game, "spring-1924", sent)
     assert pending(game, "spring-1924", now) == ["due.eml", "new.eml"]

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from moonshine.cli import main
 from moonshine.errors import MapError
-from moonshine.geo import Feature, GameMap, build_map, load_map
-from moonshine.mapcheck import PUBLISHED_HOMES, check_map
+from moonshine.variants.moonshine.map import Feature, GameMap, build_map, load_map
+from moonshine.variants.moonshine.mapcheck import PUBLISHED_HOMES, check_map
 
 MAP_FILE = Path(__file__).resolve().parent.parent / "maps" / "chicago-1920s.yaml"
 
@@ -191,7 +191,7 @@ def test_a_units_reach_is_the_graphs_answer_and_kept_per_map(chicago: GameMap, t
         assert chicago.within(code, 2) == {d for d, n in lengths.items() if 1 <= n <= 2}
     script = (
         "import sys; sys.modules['networkx'] = None\n"
-        "from moonshine.geo import load_map\n"
+        "from moonshine.variants.moonshine.map import load_map\n"
         "print(sorted(load_map('chicago-1920s').within('HYD', 2)))"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)

@@ -1,4 +1,4 @@
-"""moonshine.masking: no password survives in what the referee writes, and player
+"""moonshine.judge.masking: no password survives in what the referee writes, and player
 text reaches the terminal without escape or bidirectional-control characters."""
 
 from __future__ import annotations
@@ -6,7 +6,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from moonshine.masking import MASK, blank_password_lines, mask, mask_password_lines, password_values, terminal_safe
+from moonshine.judge.masking import (
+    MASK,
+    blank_password_lines,
+    mask,
+    mask_password_lines,
+    password_values,
+    terminal_safe,
+)
 
 SECRET = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=4, max_size=30).filter(
     lambda s: s == s.strip()

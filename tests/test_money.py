@@ -1,4 +1,4 @@
-"""Money read from files and orders (moonshine.money.dollars): the same cents, and the
+"""Money read from files and orders (moonshine.text.money.dollars): the same cents, and the
 same refusals, as exact fractions give, for numbers and for text in any form."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from moonshine.money import dollars, round_half
+from moonshine.text.money import dollars, round_half
 
 
 def reference(value: object) -> int | str:

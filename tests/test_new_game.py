@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from moonshine.cli import main
-from moonshine.gamedir import Game, load_config
+from moonshine.game.directory import Game, load_config
 
 
 def test_new_creates_a_game_in_git(tmp_path: Path) -> None:

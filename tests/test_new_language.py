@@ -19,7 +19,9 @@ from babel.messages.pofile import write_po
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import catalogue
 
-from moonshine import api, i18n, mailtext, text
+from moonshine import api
+from moonshine.render import mailwords, phrasebook
+from moonshine.text import catalogue as text_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +55,7 @@ def xx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A copy of the package's locale folder with a catalogue for ``xx``, as a
     translator writes it, and the referee pointed at it."""
     locale = tmp_path / "locale"
-    shutil.copytree(text.LOCALE, locale)
+    shutil.copytree(text_catalogue.LOCALE, locale)
     monkeypatch.setattr(catalogue, "LOCALE", locale)
     catalogue.new("xx")
     po = catalogue.po_path("xx")
@@ -73,35 +75,35 @@ def xx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     assert THREE_FORMS in po.read_text(encoding="utf-8")
     assert catalogue.read("xx").get("spring", context="word.spring").string == "sprong"
     catalogue.compile_all()
-    text.use_locale(locale)
+    text_catalogue.use_locale(locale)
     try:
         yield locale
     finally:
-        text.use_locale(None)
+        text_catalogue.use_locale(None)
 
 
 def test_a_new_catalogue_is_a_language(xx: Path) -> None:
-    assert "xx" in text.languages()
-    assert text.languages()[:1] == ("en",)
+    assert "xx" in text_catalogue.languages()
+    assert text_catalogue.languages()[:1] == ("en",)
     with pytest.raises(ValueError, match="unknown language 'yy'"):
-        i18n.message("yy", "report.title")
+        phrasebook.message("yy", "report.title")
 
 
 def test_its_words_its_plurals_and_its_ways_of_writing(xx: Path) -> None:
-    assert i18n.message("xx", "report.heading", gang="G", turn="T") == "G -- xx-report -- T"
-    assert i18n.message("xx", "report.title") == "Private report"  # untranslated: English, never dropped
-    sales = [i18n.message("xx", "dollars.revenue", n=n, price="p") for n in (1, 2, 5)]
+    assert phrasebook.message("xx", "report.heading", gang="G", turn="T") == "G -- xx-report -- T"
+    assert phrasebook.message("xx", "report.title") == "Private report"  # untranslated: English, never dropped
+    sales = [phrasebook.message("xx", "dollars.revenue", n=n, price="p") for n in (1, 2, 5)]
     assert sales == ["one sale of 1 at p", "a pair of sales, 2 at p", "5 sales at p"]
-    assert i18n.turn_label("xx", "spring-1925") == "1925/sprong"
-    assert i18n.money_text("xx", 1250) == "¤12'50"
-    assert i18n.money_text("xx", -300) == "-¤3"
-    assert text.number("xx", 4096) == "4_096"
-    assert mailtext.fmt_time(datetime(2024, 3, 1, 18, 5, tzinfo=UTC), "xx") == "1st. Marz 2024, 18h05 UTC"
-    assert mailtext.text("xx", "reply.reason", reason="late") == "Grund: late."
-    assert mailtext.text("xx", "reply.unchanged") == "No order file was changed."
+    assert phrasebook.turn_label("xx", "spring-1925") == "1925/sprong"
+    assert phrasebook.money_text("xx", 1250) == "¤12'50"
+    assert phrasebook.money_text("xx", -300) == "-¤3"
+    assert text_catalogue.number("xx", 4096) == "4_096"
+    assert mailwords.fmt_time(datetime(2024, 3, 1, 18, 5, tzinfo=UTC), "xx") == "1st. Marz 2024, 18h05 UTC"
+    assert mailwords.text("xx", "reply.reason", reason="late") == "Grund: late."
+    assert mailwords.text("xx", "reply.unchanged") == "No order file was changed."
     # the languages already shipped are as they were
-    assert i18n.money_text("fr", 1250) == "12,50 $"
-    assert i18n.message("fr", "report.title") == "Rapport privé"
+    assert phrasebook.money_text("fr", 1250) == "12,50 $"
+    assert phrasebook.message("fr", "report.title") == "Rapport privé"
 
 
 def test_a_game_in_the_new_language(xx: Path, tmp_path: Path) -> None:

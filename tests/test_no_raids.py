@@ -13,11 +13,11 @@ import yaml
 from click.testing import CliRunner
 from samplegame import copy_sample
 
-from moonshine import state as state_mod
 from moonshine.cli import main
-from moonshine.geo import load_map
-from moonshine.police import draw_raid, open_turn
-from moonshine.state import initial_state
+from moonshine.variants.moonshine import state as state_mod
+from moonshine.variants.moonshine.map import load_map
+from moonshine.variants.moonshine.police import draw_raid, open_turn
+from moonshine.variants.moonshine.state import initial_state
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPS = ROOT / "maps"

@@ -12,13 +12,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from moonshine import bots
-from moonshine.classic import orders as classic
-from moonshine.classic.ack import check_orders
-from moonshine.classic.board import Kind, standard_map
-from moonshine.classic.state import initial_state as classic_start
-from moonshine.geo import UnitKind, load_map
-from moonshine.orders import (
+from moonshine.render.classic.ack import check_orders
+from moonshine.variants.classic import orders as classic
+from moonshine.variants.classic.board import Kind, standard_map
+from moonshine.variants.classic.state import initial_state as classic_start
+from moonshine.variants.moonshine import bots
+from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
+from moonshine.variants.moonshine.map import UnitKind, load_map
+from moonshine.variants.moonshine.orders import (
     Assault,
     Bribe,
     Disband,
@@ -37,9 +38,8 @@ from moonshine.orders import (
     notation,
     parse_canonical,
 )
-from moonshine.parser import parse_line
-from moonshine.state import initial_state
-from moonshine.validate import ACCEPTED, read_orders
+from moonshine.variants.moonshine.parser import parse_line
+from moonshine.variants.moonshine.state import initial_state
 
 H, L = UnitKind.H, UnitKind.L
 LOO, KEN = UnitRef(H, "LOO"), UnitRef(L, "KEN")
@@ -246,7 +246,7 @@ def test_what_the_classic_checker_accepts_it_accepts_in_either_notation(
 
 
 def test_a_classic_reason_names_the_order_in_the_readers_notation() -> None:
-    from moonshine.classic.ack import render
+    from moonshine.render.classic.ack import render
 
     ack = check_orders(_CLASSIC, _CLASSIC_START, "FRA", "A PAR R BUR\n")
     french = render(ack, _CLASSIC, language="fr").splitlines()
@@ -259,7 +259,7 @@ def test_a_classic_reason_names_the_order_in_the_readers_notation() -> None:
 
 
 def test_a_stored_order_is_restated_in_the_readers_notation() -> None:
-    from moonshine.orders import restate
+    from moonshine.variants.moonshine.orders import restate
 
     assert restate("L KEN / H HYD", "fr") == "L KEN soutient H HYD"
     assert restate("L KEN / H HYD", "en") == "L KEN / H HYD"

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 import yaml
 
-from moonshine import state as state_mod
-from moonshine.classic.ack import check_orders
-from moonshine.classic.board import standard_map
-from moonshine.classic.state import initial_state as classic_start
-from moonshine.geo import load_map
-from moonshine.validate import BLANK, COMMENT, HEADER, read_orders
+from moonshine.render.classic.ack import check_orders
+from moonshine.variants.classic.board import standard_map
+from moonshine.variants.classic.state import initial_state as classic_start
+from moonshine.variants.moonshine import state as state_mod
+from moonshine.variants.moonshine.checker import BLANK, COMMENT, HEADER, read_orders
+from moonshine.variants.moonshine.map import load_map
 
 CASES = Path(__file__).parent / "cases" / "order_lines.yaml"
 SECTIONS: list[dict[str, Any]] = yaml.safe_load(CASES.read_text(encoding="utf-8"))["sections"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from moonshine.errors import GameError
-from moonshine.orderfile import NotText, decode, decode_lenient, read
+from moonshine.game.orderfile import NotText, decode, decode_lenient, read
 
 TEXT = "H LOO se déplace vers NSS # café – ok\n"
 

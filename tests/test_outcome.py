@@ -9,11 +9,11 @@ import random
 import pytest
 from test_adjudicator_props import random_orders, random_position, random_retreats
 
-from moonshine import outcome as oc
-from moonshine.adjudicator import adjudicate
-from moonshine.geo import UnitKind, load_map
-from moonshine.orders import UNIT_ORDER_TYPES, UnitRef, parse_canonical
-from moonshine.state import GameState, Unit
+from moonshine.engine import outcome as oc
+from moonshine.variants.moonshine.map import UnitKind, load_map
+from moonshine.variants.moonshine.movement import adjudicate
+from moonshine.variants.moonshine.orders import UNIT_ORDER_TYPES, UnitRef, parse_canonical
+from moonshine.variants.moonshine.state import GameState, Unit
 
 
 def _position(units: dict[str, list[str]], orders: list[str]) -> dict[UnitRef, oc.Result]:
@@ -79,7 +79,7 @@ def test_unknown_outcomes_and_fields_are_refused(data: dict[str, object]) -> Non
 
 def test_each_family_gives_the_words_its_explanations_use() -> None:
     from moonshine import variants
-    from moonshine.classic.rules import WORDING
+    from moonshine.variants.classic.rules import WORDING
 
     moonshine_words = variants.get("moonshine").layout.wording
     assert moonshine_words == oc.DEFAULT_WORDING

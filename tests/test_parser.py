@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from moonshine.geo import GameMap, UnitKind, load_map
-from moonshine.orders import (
+from moonshine.variants.moonshine.map import GameMap, UnitKind, load_map
+from moonshine.variants.moonshine.orders import (
     Assault,
     Bribe,
     Disband,
@@ -26,7 +26,7 @@ from moonshine.orders import (
     UnitRef,
     parse_canonical,
 )
-from moonshine.parser import (
+from moonshine.variants.moonshine.parser import (
     AmountError,
     GangHeader,
     OrderSyntaxError,

@@ -17,35 +17,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 from PIL import Image, ImageChops
 
-from moonshine.geo import GameMap, UnitKind, build_map
-from moonshine.picture import (
+from moonshine.picture.png import SUPERSAMPLE, _font, _has_glyph, _Painter, _shape_text, scene_png
+from moonshine.picture.shapes import Group, Item, Label, Paint, PictureError, Poly, Scene
+from moonshine.picture.svg import _num, _pairs
+from moonshine.text.catalogue import languages
+from moonshine.variants.moonshine.map import GameMap, UnitKind, build_map
+from moonshine.variants.moonshine.scene import (
     NEUTRAL,
-    SUPERSAMPLE,
     Arrow,
     Dislodged,
-    Group,
-    Item,
-    Label,
-    Paint,
-    PictureError,
-    Poly,
-    Scene,
-    _font,
-    _has_glyph,
-    _num,
-    _Painter,
-    _pairs,
-    _shape_text,
     _words,
     build_scene,
     png_size,
     render_png,
     render_svg,
-    scene_png,
     tint,
 )
-from moonshine.state import Arrested, GameState, Raid, Unit, initial_state
-from moonshine.text import languages
+from moonshine.variants.moonshine.state import Arrested, GameState, Raid, Unit, initial_state
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from moonshine.geo import GameMap, load_map
-from moonshine.reports import arrows_from_results, read_results, render_map
-from moonshine.results import to_data
-from moonshine.simulate import Played, play
+from moonshine.game.reports import arrows_from_results, read_results, render_map
+from moonshine.game.simulate import Played, play
+from moonshine.variants.moonshine.map import GameMap, load_map
+from moonshine.variants.moonshine.results import to_data
 
 SVG = "{http://www.w3.org/2000/svg}"
 

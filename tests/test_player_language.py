@@ -18,7 +18,7 @@ from test_e2e import PASSWORDS, TURN, letter, plain, run, sample_game
 from test_mail import Recorder, Server, start_server
 
 from moonshine.errors import StateError
-from moonshine.gamedir import Game, load_config_text, save_config
+from moonshine.game.directory import Game, load_config_text, save_config
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The map pictures' PNG writer (picture.png_bytes): any RGB image comes back from
+"""The map pictures' PNG writer (moonshine.picture.png.png_bytes): any RGB image comes back from
 Pillow's reader pixel for pixel, a valid PNG (chunks, checksums), the same bytes
 every time; saving loads none of Pillow's file-format plugins."""
 
@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from moonshine.picture import PictureError, png_bytes
+from moonshine.picture.png import png_bytes
+from moonshine.picture.shapes import PictureError
 
 
 def _read(data: bytes) -> Image.Image:
@@ -46,9 +47,10 @@ def test_every_rgb_image_comes_back_pixel_for_pixel(width: int, height: int, see
 
 def test_a_map_picture_is_the_drawn_image() -> None:
     """A whole map: the drawn picture, reduced, is what the file holds."""
-    from moonshine.geo import load_map
-    from moonshine.picture import SUPERSAMPLE, _Painter, build_scene, scene_png
-    from moonshine.state import initial_state
+    from moonshine.picture.png import SUPERSAMPLE, _Painter, scene_png
+    from moonshine.variants.moonshine.map import load_map
+    from moonshine.variants.moonshine.scene import build_scene
+    from moonshine.variants.moonshine.state import initial_state
 
     gmap = load_map("chicago-1920s")
     scene = build_scene(gmap, initial_state(gmap), title="Spring 1924")
@@ -66,7 +68,7 @@ def test_only_rgb() -> None:
 
 def test_saving_loads_no_pillow_file_format_plugin() -> None:
     code = (
-        "import sys; from PIL import Image; from moonshine.picture import png_bytes; "
+        "import sys; from PIL import Image; from moonshine.picture.png import png_bytes; "
         "png_bytes(Image.new('RGB', (4, 4), 'red')); "
         "print(sorted(m for m in sys.modules if m.startswith('PIL.') and m.endswith('ImagePlugin')))"
     )
@@ -75,7 +77,7 @@ def test_saving_loads_no_pillow_file_format_plugin() -> None:
 
 
 def _drawn(scene: Any) -> Image.Image:
-    from moonshine.picture import _Painter
+    from moonshine.picture.png import _Painter
 
     painter = _Painter(scene, 1.6)
     painter.draw(scene.items, painter.image)
@@ -93,15 +95,16 @@ def _plain_text(
     colour: str,
     labels: str,
 ) -> None:
-    from moonshine.picture import _font
+    from moonshine.picture.png import _font
 
     d.text(at, text, fill=colour, font=_font(size), anchor=anchor, stroke_width=stroke, stroke_fill=colour)
 
 
 def _scenes() -> list[Any]:
-    from moonshine.geo import load_map
-    from moonshine.picture import TEXT, Label, Scene, build_scene
-    from moonshine.state import initial_state
+    from moonshine.picture.shapes import TEXT, Label, Scene
+    from moonshine.variants.moonshine.map import load_map
+    from moonshine.variants.moonshine.scene import build_scene
+    from moonshine.variants.moonshine.state import initial_state
 
     gmap = load_map("chicago-1920s")
     st = initial_state(gmap)
@@ -125,22 +128,22 @@ def _scenes() -> list[Any]:
 def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every label laid from its sprite (new, then from this process, then from the cache
     directory in a new process, then with the cache damaged) is exactly Pillow's drawing."""
-    from moonshine import picture
+    from moonshine.picture import png as png_writer
 
     monkeypatch.setenv("MOONSHINE_CACHE_DIR", str(tmp_path / "cache"))
     scenes = _scenes()
     with monkeypatch.context() as plain:
-        plain.setattr(picture, "_draw_text", _plain_text)
+        plain.setattr(png_writer, "_draw_text", _plain_text)
         expected = [_drawn(scene).tobytes() for scene in scenes]
-    monkeypatch.setattr(picture, "_sprites", {})
-    monkeypatch.setattr(picture, "_glyphs", None)
-    picture._shape_text.cache_clear()
+    monkeypatch.setattr(png_writer, "_sprites", {})
+    monkeypatch.setattr(png_writer, "_glyphs", None)
+    png_writer._shape_text.cache_clear()
     assert [_drawn(scene).tobytes() for scene in scenes] == expected  # drawn now
-    assert picture._sprites_made > 0
-    picture.save_sprites()
-    assert picture._sprites_made == 0
+    assert png_writer._sprites_made > 0
+    png_writer.save_sprites()
+    assert png_writer._sprites_made == 0
     assert [_drawn(scene).tobytes() for scene in scenes] == expected  # this process's
-    assert picture._sprites_made == 0
+    assert png_writer._sprites_made == 0
     entries = list((tmp_path / "cache").glob("*/labels-*.bin"))
     assert len(entries) == 2  # Chicago's labels, and those of the picture of no map
     (glyphs,) = (tmp_path / "cache").glob("*/glyphs-*.bin")
@@ -149,9 +152,9 @@ def test_labels_drawn_once_give_the_pixels_pillow_draws(tmp_path: Path, monkeypa
             for entry in entries:
                 entry.write_bytes(damage)
             glyphs.write_bytes(damage)
-        monkeypatch.setattr(picture, "_sprites", {})  # as a new process
-        monkeypatch.setattr(picture, "_glyphs", None)
-        picture._shape_text.cache_clear()
+        monkeypatch.setattr(png_writer, "_sprites", {})  # as a new process
+        monkeypatch.setattr(png_writer, "_glyphs", None)
+        png_writer._shape_text.cache_clear()
         assert [_drawn(scene).tobytes() for scene in scenes] == expected
 
 
@@ -161,14 +164,14 @@ def test_each_map_keeps_its_labels_in_a_cache_file_of_its_own(tmp_path: Path, mo
     picture of Chicago read and rewrite them), and a new turn of the same map finds
     its labels where the last turn left them."""
 
-    from moonshine import picture
-    from moonshine.geo import load_map
-    from moonshine.picture import build_scene
-    from moonshine.state import initial_state
+    from moonshine.picture import png as png_writer
+    from moonshine.variants.moonshine.map import load_map
+    from moonshine.variants.moonshine.scene import build_scene
+    from moonshine.variants.moonshine.state import initial_state
 
     monkeypatch.setenv("MOONSHINE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(picture, "_sprites", {})
-    monkeypatch.setattr(picture, "_sprites_new", set())
+    monkeypatch.setattr(png_writer, "_sprites", {})
+    monkeypatch.setattr(png_writer, "_sprites_new", set())
     chicago = load_map("chicago-1920s")
     assert chicago.geometry is not None
     other_shapes = tmp_path / "other.geojson"
@@ -179,14 +182,14 @@ def test_each_map_keeps_its_labels_in_a_cache_file_of_its_own(tmp_path: Path, mo
     assert first.labels == later.labels != build_scene(other, st).labels
 
     files = lambda: sorted((tmp_path / "cache").glob("*/labels-*.bin"))  # noqa: E731
-    picture.scene_png(first, 400)
+    png_writer.scene_png(first, 400)
     (chicago_file,) = files()
     kept = chicago_file.read_bytes()
-    monkeypatch.setattr(picture, "_sprites", {})  # as a new process
-    picture.scene_png(build_scene(other, st), 400)
+    monkeypatch.setattr(png_writer, "_sprites", {})  # as a new process
+    png_writer.scene_png(build_scene(other, st), 400)
     assert len(files()) == 2 and chicago_file.read_bytes() == kept  # the other map's labels: a file of its own
-    assert set(picture._sprites) == {build_scene(other, st).labels}  # Chicago's file not even read
-    monkeypatch.setattr(picture, "_sprites", {})
-    made = picture._sprites_made
-    picture.scene_png(later, 400)
-    assert picture._sprites_made == made  # the next turn's labels found in Chicago's file
+    assert set(png_writer._sprites) == {build_scene(other, st).labels}  # Chicago's file not even read
+    monkeypatch.setattr(png_writer, "_sprites", {})
+    made = png_writer._sprites_made
+    png_writer.scene_png(later, 400)
+    assert png_writer._sprites_made == made  # the next turn's labels found in Chicago's file

@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from moonshine.geo import GameMap, UnitKind
-from moonshine.police import Draw, apply_raid, draw_raid, open_turn, return_arrested
-from moonshine.state import Arrested, GameState, Unit
+from moonshine.variants.moonshine.map import GameMap, UnitKind
+from moonshine.variants.moonshine.police import Draw, apply_raid, draw_raid, open_turn, return_arrested
+from moonshine.variants.moonshine.state import Arrested, GameState, Unit
 
 
 def test_draw_recomputed_independently(chicago: GameMap) -> None:

@@ -92,9 +92,9 @@ def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], l
     from msgspec.structs import replace
     from playerkit import REFEREE
 
-    from moonshine.families import new_game
-    from moonshine.gamedir import Game, Player, save_config
-    from moonshine.passwords import hash_password
+    from moonshine.game.directory import Game, Player, save_config
+    from moonshine.game.families import new_game
+    from moonshine.judge.passwords import hash_password
 
     recorder, port = smtp
     recorder.received.clear()

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from playerkit import ADDRESSES, GM, OBSERVER, STRANGER, Recorder, Table, body, make_table, message, smtp_server
 
-from moonshine import mailcmd, press
 from moonshine.errors import StateError
-from moonshine.gamedir import load_config_text
+from moonshine.game.directory import load_config_text
+from moonshine.judge import commands, press
 
 TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
 
@@ -197,12 +197,12 @@ def test_unknown_command_gets_a_suggestion(tmp_path: Path, smtp: tuple[Recorder,
     ],
 )
 def test_the_command_reader(text: str, names: list[str]) -> None:
-    script = mailcmd.read(text, {"hold", "sell"})
+    script = commands.read(text, {"hold", "sell"})
     assert [c.name for c in script.commands] == names
 
 
 def test_command_lines_keep_the_message_line_numbers() -> None:
-    script = mailcmd.read("gang: valley\npress to outfit\nhi\n\nend press\nH LOO - NSS\n")
+    script = commands.read("gang: valley\npress to outfit\nhi\n\nend press\nH LOO - NSS\n")
     [cmd] = script.commands
     assert (cmd.line, cmd.last, cmd.body) == (2, 5, ("hi",))
     assert script.lines() == {2, 3, 4, 5}

@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 from playerkit import ADDRESSES, GM, NOW, OBSERVER, TURN, Recorder, make_table, message, smtp_server
 
-from moonshine import mail
 from moonshine.cli import main
-from moonshine.turns import Turn
+from moonshine.judge import outbox
+from moonshine.variants.moonshine.calendar import Turn
 
 GANGS = ("valley", "outfit", "genna")
 ORDERS = {"valley": "H LOO - LIT", "outfit": "H LIN hold", "genna": "H CHA hold"}
@@ -119,4 +119,4 @@ def test_no_gang_ever_receives_another_gangs_secrets(tmp_path: Path, smtp: tuple
     # the game master saw every press
     gm = "\n".join(received_by(recorder, GM))
     assert all(marker in gm for _, _, marker in private)
-    assert mail.load_sent(t.game, TURN)  # the deliveries were recorded
+    assert outbox.load_sent(t.game, TURN)  # the deliveries were recorded

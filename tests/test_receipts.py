@@ -1,4 +1,4 @@
-"""Receipts (moonshine/receipts.py): recomputed by hand as the README shows,
+"""Receipts (moonshine/render/receipts.py): recomputed by hand as the README shows,
 changed by any change to the orders, and no help to anyone without the salt."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from moonshine.receipts import receipt, recorded_text, salt
+from moonshine.render.receipts import receipt, recorded_text, salt
 
 ORDERS = ["H LOO - NSS", "L BRO S H LOO - NSS", "bid 5 LOO"]
 

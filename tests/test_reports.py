@@ -23,13 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from samplegame import copy_sample as copy_sample_files
 
-from moonshine import data_folder, i18n, pages
+from moonshine import data_folder
 from moonshine.cli import main
 from moonshine.errors import StateError
-from moonshine.gamedir import Game, GameConfig
-from moonshine.geo import GameMap, UnitKind
-from moonshine.picture import Arrow
-from moonshine.reports import (
+from moonshine.game.directory import Game, GameConfig
+from moonshine.game.reports import (
     MAP_CID,
     arrows_from_results,
     load_turn,
@@ -41,9 +39,12 @@ from moonshine.reports import (
     standings,
     write_reports,
 )
-from moonshine.state import Arrested, GameState
-from moonshine.state import loads as load_state_text
-from moonshine.text import languages
+from moonshine.render import pages, phrasebook
+from moonshine.text.catalogue import languages
+from moonshine.variants.moonshine.map import GameMap, UnitKind
+from moonshine.variants.moonshine.scene import Arrow
+from moonshine.variants.moonshine.state import Arrested, GameState
+from moonshine.variants.moonshine.state import loads as load_state_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -150,7 +151,9 @@ def test_every_report_renders_for_every_gang(
         stem = name.split(".")[0]
         if stem != "bulletin":
             assert chicago.gangs[stem].name in html.unescape(text)
-    heading = i18n.message(lang, "report.heading", gang="Valley Gang", turn=i18n.turn_label(lang, "spring-1924"))
+    heading = phrasebook.message(
+        lang, "report.heading", gang="Valley Gang", turn=phrasebook.turn_label(lang, "spring-1924")
+    )
     assert heading in out["valley.txt"]
 
 
@@ -159,7 +162,7 @@ def test_templates_use_only_known_messages() -> None:
     for path in TEMPLATES_DIR.glob("*.j2"):
         used |= set(re.findall(r"""\b_\(\s*["']([a-z_.]+)["']""", path.read_text(encoding="utf-8")))
     assert {"report.heading", "bulletin.heading", "section.receipt", "seed.command"} <= used
-    assert used <= set(i18n.MESSAGES), sorted(used - set(i18n.MESSAGES))
+    assert used <= set(phrasebook.MESSAGES), sorted(used - set(phrasebook.MESSAGES))
 
 
 def test_a_players_hostile_order_line_is_escaped_in_the_html_report(
@@ -233,13 +236,13 @@ def _forms(entry: str | tuple[str, str]) -> tuple[str, ...]:
 
 def test_catalogue_is_complete_in_every_language() -> None:
     fields: dict[str, object] = {
-        name: "x" for entry in i18n.MESSAGES.values() for t in _forms(entry) for name in re.findall(r"{(\w+)}", t)
+        name: "x" for entry in phrasebook.MESSAGES.values() for t in _forms(entry) for name in re.findall(r"{(\w+)}", t)
     }
     fields["turn_of"] = "x"
-    for key in i18n.MESSAGES:
+    for key in phrasebook.MESSAGES:
         for lang in languages():
             for n in (0, 1, 2):
-                written = i18n.message(lang, key, **{**fields, "n": n})  # every field is known
+                written = phrasebook.message(lang, key, **{**fields, "n": n})  # every field is known
                 assert written.strip(), (key, lang)
 
 
@@ -249,8 +252,8 @@ def test_french_reports_carry_no_english_sentence(
     out = render_all(chicago, sample_config, data, nxt, language="fr")
     english = [
         t
-        for key, t in i18n.MESSAGES.items()
-        if isinstance(t, str) and "{" not in t and t != i18n.message("fr", key) and len(t) > 8
+        for key, t in phrasebook.MESSAGES.items()
+        if isinstance(t, str) and "{" not in t and t != phrasebook.message("fr", key) and len(t) > 8
     ]
     assert len(english) > 40
     for name, text in out.items():
@@ -266,7 +269,7 @@ def test_french_reports_carry_no_english_sentence(
 @pytest.fixture(scope="module")
 def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
     """A copy of the sample game with spring-1924 adjudicated for real."""
-    from moonshine.runner import adjudicate_game
+    from moonshine.game.jobs import adjudicate_game
 
     g = copy_sample(tmp_path_factory.mktemp("real") / "game")
     adjudicate_game(g, "spring-1924", commit=False)
@@ -275,7 +278,7 @@ def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
 
 def _charts(lang: str) -> list[tuple[str, str]]:
     """The bulletin's charts as the game master's job writes them beside it."""
-    from moonshine.gamecharts import words_of
+    from moonshine.game.charts import words_of
 
     words = words_of(lang)
     return [("vp.png", words["vp"]), ("price.png", words["price"])]
@@ -602,7 +605,7 @@ def test_html_keeps_its_look_without_the_style_block(
 def test_reasons_are_values_explained_in_french() -> None:
     """The turn's reasons (adjustments, bids, the ledger's notes, the price) are
     messages of the catalogue; money is written the French way."""
-    from moonshine.text import Amount, message_data, message_from_data, sentence
+    from moonshine.text.catalogue import Amount, message_data, message_from_data, sentence
 
     cut = sentence("cut to {amount}: not enough cash (R17)", amount=Amount.of(250))
     assert cut.text("en") == "cut to $2.50: not enough cash (R17)"
@@ -623,20 +626,20 @@ def test_reasons_are_values_explained_in_french() -> None:
 
 
 def test_words_money_and_turns() -> None:
-    assert i18n.money_text("en", 1250) == "$12.50"
-    assert i18n.money_text("fr", 1250) == "12,50 $"
-    assert i18n.money_text("fr", -300) == "-3 $"
-    assert i18n.turn_label("fr", "autumn-1924", capital=True) == "Automne 1924"
-    assert i18n.turn_of("fr", "autumn-1924") == "de l'automne 1924"
-    assert i18n.turn_of("fr", "spring-1925") == "du printemps 1925"
-    assert i18n.word("fr", "failed") == "échoué"
-    assert i18n.word("fr", "something else") == "something else"
+    assert phrasebook.money_text("en", 1250) == "$12.50"
+    assert phrasebook.money_text("fr", 1250) == "12,50 $"
+    assert phrasebook.money_text("fr", -300) == "-3 $"
+    assert phrasebook.turn_label("fr", "autumn-1924", capital=True) == "Automne 1924"
+    assert phrasebook.turn_of("fr", "autumn-1924") == "de l'automne 1924"
+    assert phrasebook.turn_of("fr", "spring-1925") == "du printemps 1925"
+    assert phrasebook.word("fr", "failed") == "échoué"
+    assert phrasebook.word("fr", "something else") == "something else"
     with pytest.raises(ValueError, match="unknown language 'de'"):
-        i18n.message("de", "credits")
-    assert i18n.message("en", "position.crates", n=1) == "1 crate"
-    assert i18n.message("en", "position.crates", n=0) == "0 crates"
-    assert i18n.message("fr", "position.crates", n=0) == "0 caisse"
-    assert i18n.message("fr", "raid.seized", n=2) == "2 caisses saisies"
+        phrasebook.message("de", "credits")
+    assert phrasebook.message("en", "position.crates", n=1) == "1 crate"
+    assert phrasebook.message("en", "position.crates", n=0) == "0 crates"
+    assert phrasebook.message("fr", "position.crates", n=0) == "0 caisse"
+    assert phrasebook.message("fr", "raid.seized", n=2) == "2 caisses saisies"
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -1,4 +1,4 @@
-"""The JSON attachment of every report mail (moonshine/resultsjson.py): mailed
+"""The JSON attachment of every report mail (moonshine/judge/results_json.py): mailed
 through a real SMTP server with each gang's report and the bulletin, it
 validates against docs/results.schema.json; the bulletin's holds no private
 part, and a gang's holds its own and no other gang's. Also for a classic game."""
@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from msgspec.structs import replace
 from playerkit import ADDRESSES, OBSERVER, TURN, Recorder, make_table, message, smtp_server
 
-from moonshine import outcome as oc
 from moonshine.cli import main
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.text import sentence
+from moonshine.engine import outcome as oc
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.text.catalogue import sentence
 
 jsonschema = pytest.importorskip("jsonschema")  # a dev dependency (pyproject.toml)
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "results.schema.json").read_text("utf-8"))
@@ -112,7 +112,7 @@ def test_a_classic_games_reports_carry_valid_json(tmp_path: Path, smtp: tuple[Re
     assert any(u["order"].startswith("A PAR") for _, doc in found for u in doc["public"]["sides"]["FRA"]["units"])
 
 
-# -- the outcomes: every kind of moonshine.outcome, with its fields, and nothing else ----------
+# -- the outcomes: every kind of moonshine.engine.outcome, with its fields, and nothing else ----------
 
 BRO = oc.Force(("L BRO",), 1)
 NSS = oc.Force(("H NSS",), 3, ("L BRO", "M LOO"))

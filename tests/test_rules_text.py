@@ -1,4 +1,4 @@
-"""The rules module's sentences (moonshine.rules) are the order checker's reasons, in
+"""The rules module's sentences (moonshine.variants.moonshine.rules) are the order checker's reasons, in
 English in the code and translated by the catalogue; the adjudicator reports the same
 rejections as values, and a French report explains them through the catalogue with
 the checker's words, sentence by sentence."""
@@ -11,9 +11,9 @@ import string
 
 import pytest
 
-from moonshine import outcome as oc
-from moonshine import rules
-from moonshine.text import Message, gettext_for, message_data, message_from_data
+from moonshine.engine import outcome as oc
+from moonshine.text.catalogue import Message, gettext_for, message_data, message_from_data
+from moonshine.variants.moonshine import rules
 
 
 def _templates() -> list[str]:

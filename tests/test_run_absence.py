@@ -17,11 +17,11 @@ from msgspec.structs import replace
 from runkit import address, letter, password, plain, to
 from test_mail import Recorder, Server, start_server
 
-from moonshine import absence
 from moonshine.cli import main
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.passwords import hash_password
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.judge import absence
+from moonshine.judge.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 

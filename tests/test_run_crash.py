@@ -20,7 +20,7 @@ from runkit import address, count, letter, make_game, post, run, to
 from test_mail import Recorder, start_server
 from test_mail import Server as SmtpServer
 
-from moonshine.gamedir import Game
+from moonshine.game.directory import Game
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 DEADLINE = datetime(2026, 12, 3, 17, 0, tzinfo=UTC)

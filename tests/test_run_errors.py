@@ -17,9 +17,9 @@ from runkit import GM, address, letter, password, plain, to
 from test_mail import Recorder, Server, free_port, start_server
 
 from moonshine.cli import main
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.passwords import hash_password
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.judge.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 

@@ -32,9 +32,9 @@ from runkit import GM, MOONSHINE, address, plain, to
 from test_mail import Recorder, Server, free_port, start_server
 
 from moonshine.cli import main
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, save_config
-from moonshine.passwords import hash_password
+from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.families import new_game
+from moonshine.judge.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 DUE = START + timedelta(hours=48)  # the first deadline: every 48 hours from the first pass
@@ -321,7 +321,7 @@ def test_run_exits_non_zero_when_a_game_cannot_be_read(tmp_path: Path, smtp: Ser
 
 HOLD = """
 import sys
-from moonshine.gamelock import game_lock
+from moonshine.game.lock import game_lock
 with game_lock(sys.argv[1], job="adjudicate spring-1924"):
     print("held", flush=True)
     sys.stdin.read()

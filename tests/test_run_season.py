@@ -20,7 +20,7 @@ from runkit import GM, address, count, letter, make_game, plain, post, run_here,
 from test_mail import Recorder, start_server
 from test_mail import Server as SmtpServer
 
-from moonshine.gamedir import Game
+from moonshine.game.directory import Game
 
 # Monday 30 November 2026, 09:00 in Paris (08:00 UTC)
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)

@@ -17,8 +17,8 @@ from runkit import MOONSHINE, address, letter, make_game, post, to
 from test_mail import Recorder, start_server
 from test_mail import Server as SmtpServer
 
-from moonshine.gamelock import game_lock
-from moonshine.idle import offers_idle, wait_for_mail
+from moonshine.game.lock import game_lock
+from moonshine.judge.idle import offers_idle, wait_for_mail
 
 
 @pytest.fixture(scope="module")

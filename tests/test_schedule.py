@@ -1,4 +1,4 @@
-"""Deadlines as a rule (moonshine/schedule.py): weekly slots in the game's time
+"""Deadlines as a rule (moonshine/game/schedule.py): weekly slots in the game's time
 zone across the changes of the clocks, a fixed time after each turn opens,
 one-off overrides, grace for missing gangs and reminders."""
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moonshine.errors import StateError
-from moonshine.schedule import parse_duration, parse_schedule, parse_weekly
+from moonshine.game.schedule import parse_duration, parse_schedule, parse_weekly
 
 PARIS = ZoneInfo("Europe/Paris")
 

@@ -11,11 +11,11 @@ from urllib.parse import unquote
 import pytest
 from click.testing import CliRunner
 
-from moonshine import receipts
 from moonshine.cli import main
-from moonshine.gamedir import Game
-from moonshine.reports import load_turn, render_all
-from moonshine.site import adjudicated_turns, build_site
+from moonshine.game.directory import Game
+from moonshine.game.reports import load_turn, render_all
+from moonshine.game.site import adjudicated_turns, build_site
+from moonshine.render import receipts
 
 
 @pytest.fixture(scope="module")

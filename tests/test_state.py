@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moonshine import state as state_mod
 from moonshine.errors import StateError
-from moonshine.geo import GameMap, UnitKind
-from moonshine.state import Arrested, GameState, Raid, Unit, initial_state
+from moonshine.variants.moonshine import state as state_mod
+from moonshine.variants.moonshine.map import GameMap, UnitKind
+from moonshine.variants.moonshine.state import Arrested, GameState, Raid, Unit, initial_state
 
 SAMPLE = Path(__file__).resolve().parent.parent / "turns" / "spring-1924" / "state.yaml"
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from moonshine.geo import GameMap, UnitKind
-from moonshine.state import Arrested, GameState, Unit, initial_state
+from moonshine.variants.moonshine.map import GameMap, UnitKind
+from moonshine.variants.moonshine.state import Arrested, GameState, Unit, initial_state
 
 CODES = ["AAA", "BBB", "CCC", "DDD"]
 GANGS = ["reds", "blues"]

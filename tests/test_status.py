@@ -18,12 +18,12 @@ from test_mail import Recorder, start_server
 
 from moonshine.cli import main
 from moonshine.errors import GameError
-from moonshine.families import new_game
-from moonshine.gamedir import Game, Player, load_config, save_config
-from moonshine.inbox import reminders, turn_status
-from moonshine.mail import describe_time_left
-from moonshine.passwords import WORDS as PASSPHRASE_WORDS
-from moonshine.passwords import hash_password, set_password, verify_password
+from moonshine.game.directory import Game, Player, load_config, save_config
+from moonshine.game.families import new_game
+from moonshine.judge.inbox import reminders, turn_status
+from moonshine.judge.outbox import describe_time_left
+from moonshine.judge.passwords import WORDS as PASSPHRASE_WORDS
+from moonshine.judge.passwords import hash_password, set_password, verify_password
 
 TURN = "spring-1924"
 DEADLINE = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from moonshine import story
-from moonshine.gamedir import GameConfig
-from moonshine.geo import GameMap, load_map
-from moonshine.orders import notation, parse_canonical
-from moonshine.reports import end_of_turn_control, read_results, render_bulletin
-from moonshine.results import to_data
-from moonshine.simulate import Played, play
+from moonshine.game.directory import GameConfig
+from moonshine.game.reports import end_of_turn_control, read_results, render_bulletin
+from moonshine.game.simulate import Played, play
+from moonshine.variants.moonshine import story
+from moonshine.variants.moonshine.map import GameMap, load_map
+from moonshine.variants.moonshine.orders import notation, parse_canonical
+from moonshine.variants.moonshine.results import to_data
 
 LANGS = ("en", "fr")
 

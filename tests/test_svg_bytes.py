@@ -10,8 +10,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moonshine import picture
-from moonshine.picture import HALO, Circle, Group, Item, Label, Line, Paint, Poly, Scene, scene_svg
+from moonshine.picture import shapes, svg
+from moonshine.picture.shapes import HALO, Circle, Group, Item, Label, Line, Paint, Poly, Scene
+from moonshine.picture.svg import scene_svg
+from moonshine.variants.moonshine import scene as chicago_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,16 +22,16 @@ def _paint(el: ET.Element, paint: Paint, *, line: bool) -> None:
     el.set("fill", paint.fill or "none")
     if paint.stroke:
         el.set("stroke", paint.stroke)
-        el.set("stroke-width", picture._num(paint.width))
+        el.set("stroke-width", svg._num(paint.width))
         el.set("stroke-linejoin", "round")
         if line:
             el.set("stroke-linecap", "round")
         if paint.dash:
-            el.set("stroke-dasharray", f"{picture._num(paint.dash[0])} {picture._num(paint.dash[1])}")
+            el.set("stroke-dasharray", f"{svg._num(paint.dash[0])} {svg._num(paint.dash[1])}")
 
 
 def _item(parent: ET.Element, item: Item) -> None:
-    num, pairs = picture._num, picture._pairs
+    num, pairs = svg._num, svg._pairs
     if isinstance(item, Group):
         g = ET.SubElement(parent, "g")
         for k, v in item.attrs:
@@ -91,7 +93,7 @@ def reference_svg(scene: Scene) -> str:
         },
     )
     ET.SubElement(root, "title").text = scene.title
-    ET.SubElement(root, "rect", {"width": "100%", "height": "100%", "fill": picture.BACKGROUND})
+    ET.SubElement(root, "rect", {"width": "100%", "height": "100%", "fill": shapes.BACKGROUND})
     for item in scene.items:
         _item(root, item)
     ET.indent(root, space=" ")
@@ -99,15 +101,15 @@ def reference_svg(scene: Scene) -> str:
 
 
 def test_the_chicago_maps_turns_are_written_as_elementtree_writes_them() -> None:
-    from moonshine.geo import load_map
-    from moonshine.reports import arrows_from_results, dislodged_units, read_results
-    from moonshine.results import to_data
-    from moonshine.simulate import play
+    from moonshine.game.reports import arrows_from_results, dislodged_units, read_results
+    from moonshine.game.simulate import play
+    from moonshine.variants.moonshine.map import load_map
+    from moonshine.variants.moonshine.results import to_data
 
     gmap = load_map("chicago-1920s")
     for n, played in enumerate(play(gmap, "svg", 3)):
         res = read_results(to_data(gmap, played.result, {}))
-        scene = picture.build_scene(
+        scene = chicago_scene.build_scene(
             gmap,
             played.result.next_state,
             arrows=arrows_from_results(res, gmap),
@@ -121,9 +123,9 @@ def test_the_chicago_maps_turns_are_written_as_elementtree_writes_them() -> None
 
 
 def test_the_classic_map_is_written_as_elementtree_writes_it() -> None:
-    from moonshine.classic.board import standard_map
-    from moonshine.classic.picture import build_scene
-    from moonshine.classic.state import initial_state
+    from moonshine.variants.classic.board import standard_map
+    from moonshine.variants.classic.scene import build_scene
+    from moonshine.variants.classic.state import initial_state
 
     gmap = standard_map()
     scene = build_scene(gmap, initial_state(gmap), None, title="Spring 1901", language="fr")

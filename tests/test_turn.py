@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from moonshine.geo import GameMap, UnitKind
-from moonshine.money import round_half
-from moonshine.orders import (
+from moonshine.text.money import round_half
+from moonshine.variants.moonshine.map import GameMap, UnitKind
+from moonshine.variants.moonshine.orders import (
     Assault,
     Bribe,
     Disband,
@@ -21,8 +21,8 @@ from moonshine.orders import (
     SupportMove,
     UnitRef,
 )
-from moonshine.state import GameState, Raid, Unit
-from moonshine.turn import GangPlan, Ledger, new_price, run_turn, stage_adjustments, winners_of
+from moonshine.variants.moonshine.state import GameState, Raid, Unit
+from moonshine.variants.moonshine.turn import GangPlan, Ledger, new_price, run_turn, stage_adjustments, winners_of
 
 SEED = "test-seed"
 

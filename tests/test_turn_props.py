@@ -9,10 +9,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moonshine.geo import GameMap
-from moonshine.simulate import play
-from moonshine.state import GameState
-from moonshine.turns import Turn
+from moonshine.game.simulate import play
+from moonshine.variants.moonshine.calendar import Turn
+from moonshine.variants.moonshine.map import GameMap
+from moonshine.variants.moonshine.state import GameState
 
 
 def r4_holds(s: GameState) -> bool:

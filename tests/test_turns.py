@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from samplegame import copy_sample
 
-from moonshine.turns import Turn, is_untouchables
+from moonshine.variants.moonshine.calendar import Turn, is_untouchables
 
 
 def test_turn_names_follow_the_seasons() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moonshine.upkeep import settle
+from moonshine.variants.moonshine.upkeep import settle
 
 
 def test_enough_cash_pays_everything() -> None:

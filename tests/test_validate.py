@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from moonshine.geo import GameMap, UnitKind
-from moonshine.orders import Bribe, Disband, Hold, Move, Recruit, Sell, Store, Transport, UnitRef
-from moonshine.state import Arrested, GameState, Unit
-from moonshine.validate import (
+from moonshine.variants.moonshine.checker import (
     ACCEPTED,
     BLANK,
     COMMENT,
@@ -20,6 +17,9 @@ from moonshine.validate import (
     check_order,
     read_orders,
 )
+from moonshine.variants.moonshine.map import GameMap, UnitKind
+from moonshine.variants.moonshine.orders import Bribe, Disband, Hold, Move, Recruit, Sell, Store, Transport, UnitRef
+from moonshine.variants.moonshine.state import Arrested, GameState, Unit
 
 H, L = UnitKind.H, UnitKind.L
 
@@ -427,7 +427,7 @@ def test_the_check_names_the_units_r17_would_disband(chicago: GameMap, start: Ga
     """R17 (amended): the acknowledgement lists who goes for unpaid upkeep, in the order
     the turn disbands them: newest first, on the board before arrested, last in map
     order first, an H before an L; a unit the file disbands is not counted."""
-    from moonshine.ack import acknowledgement
+    from moonshine.render.ack import acknowledgement
 
     st = start.copy()
     st.units = [u for u in st.units if u.gang != "valley"]

@@ -11,14 +11,15 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from moonshine import families, variants
-from moonshine.classic.board import MAP_DIR, board, load_classic_map
-from moonshine.classic.orders import parse_order
-from moonshine.classic.phases import adjudicate_phase
-from moonshine.classic.state import from_data, initial_state
+from moonshine import variants
 from moonshine.cli import main
 from moonshine.errors import GameError, MapError
-from moonshine.gamedir import load_config
+from moonshine.game import families
+from moonshine.game.directory import load_config
+from moonshine.variants.classic.board import MAP_DIR, board, load_classic_map
+from moonshine.variants.classic.orders import parse_order
+from moonshine.variants.classic.phases import adjudicate_phase
+from moonshine.variants.classic.state import from_data, initial_state
 
 
 def test_registry_names_every_variant_once_moonshine_first() -> None:

@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Table, make_table, message, smtp_server
 
-from moonshine import mailcommands, votes
 from moonshine.cli import main
-from moonshine.gamedir import Game
-from moonshine.turns import Turn
+from moonshine.game.directory import Game
+from moonshine.judge import dispatch, votes
+from moonshine.variants.moonshine.calendar import Turn
 
 TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
 
@@ -154,7 +154,7 @@ def test_proposal_and_vote_refusals(tmp_path: Path, smtp: tuple[Recorder, int], 
 
 
 def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    from moonshine import inbox
+    from moonshine.judge import inbox
 
     t = table(tmp_path, smtp)
     only_three(t.game)
@@ -207,7 +207,7 @@ def test_status_history_help_and_observe(tmp_path: Path, smtp: tuple[Recorder, i
 def test_observers_get_the_bulletin_and_never_a_report(
     tmp_path: Path, smtp: tuple[Recorder, int], language: str
 ) -> None:
-    from moonshine import mail
+    from moonshine.judge import outbox
 
     t = table(tmp_path, smtp, language=language)
     base = t.game.turn_dir(TURN) / "reports"
@@ -218,9 +218,9 @@ def test_observers_get_the_bulletin_and_never_a_report(
     (base / "bulletin.txt").write_text("Bulletin: the police raided LOO.\n", encoding="utf-8")
     (base / "bulletin.html").write_text("<p>Bulletin</p>", encoding="utf-8")
     (base / "map.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    built = mail.report_messages(t.game, TURN)
-    mail.write_outbox(t.game, TURN, built.messages)
-    mail.send_files(t.game, TURN, [m.name for m in built.messages])
+    built = outbox.report_messages(t.game, TURN)
+    outbox.write_outbox(t.game, TURN, built.messages)
+    outbox.send_files(t.game, TURN, [m.name for m in built.messages])
     seen = t.texts_of(OBSERVER)
     assert any("Bulletin: the police raided LOO." in x for x in seen)
     assert not any("Private report" in x for x in seen)
@@ -230,19 +230,19 @@ def test_observers_get_the_bulletin_and_never_a_report(
 def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
     """``moonshine run``'s pass calls votes.due: the opening notices go out with the
     acknowledgement, the reminder and the result later, each once, with no other command."""
-    from moonshine import judge
+    from moonshine.judge import run
 
     t = table(tmp_path, smtp, inbox={"source": "../box"})
     only_three(t.game)
     t.send(TERRY, message("valley", "draw all by 2024-03-01 12:00"))
     lines: list[str] = []
-    assert judge.run_game(t.game.root, now=NOW, say=lines.append)
+    assert run.run_game(t.game.root, now=NOW, say=lines.append)
     for address in (TERRY, AL, ANGELO):
         assert any("vote 1 is open" in s for s in subjects(t, address)), (address, lines)
-    judge.run_game(t.game.root, now=NOW + timedelta(hours=37), say=lines.append)
+    run.run_game(t.game.root, now=NOW + timedelta(hours=37), say=lines.append)
     assert all(any(m.startswith("Reminder") for m in t.texts_of(a)) for a in (TERRY, AL, ANGELO))
-    judge.run_game(t.game.root, now=NOW + timedelta(hours=49), say=lines.append)
-    judge.run_game(t.game.root, now=NOW + timedelta(hours=50), say=lines.append)
+    run.run_game(t.game.root, now=NOW + timedelta(hours=49), say=lines.append)
+    run.run_game(t.game.root, now=NOW + timedelta(hours=50), say=lines.append)
     for address in (TERRY, AL, ANGELO, OBSERVER):
         assert len([m for m in t.texts_of(address) if m.startswith("Not passed")]) == 1, address
 
@@ -250,23 +250,23 @@ def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp
 def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
     """The same message read again (a run killed after the commands were done,
     before its log was written) gives the same answer and no second proposal."""
-    from moonshine import mailcmd
+    from moonshine.judge import commands
 
     t = table(tmp_path, smtp)
     only_three(t.game)
-    script = mailcmd.read("draw all\n")
+    script = commands.read("draw all\n")
 
-    def request() -> mailcmd.Request:
+    def request() -> commands.Request:
         st = t.game.load_state(TURN)
-        return mailcmd.Request(t.game, TURN, st, NOW, TERRY, "valley", "<one@player.example>")
+        return commands.Request(t.game, TURN, st, NOW, TERRY, "valley", "<one@player.example>")
 
-    first = mailcommands.execute(request(), script)
-    again = mailcommands.execute(request(), script)
+    first = dispatch.execute(request(), script)
+    again = dispatch.execute(request(), script)
     assert [r.done for r in first + again] == [True, True]
     assert first[0].say == again[0].say
     assert [q.number for q in votes.load(t.game.root)] == [1]
-    other = mailcommands.execute(
-        mailcmd.Request(t.game, TURN, t.game.load_state(TURN), NOW, TERRY, "valley", "<two@x>"), script
+    other = dispatch.execute(
+        commands.Request(t.game, TURN, t.game.load_state(TURN), NOW, TERRY, "valley", "<two@x>"), script
     )
     assert not other[0].done  # another message asking the same: the same proposal is open
 

@@ -19,7 +19,7 @@ from samplegame import copy_sample
 from moonshine import yamlio
 from moonshine.cli import main
 from moonshine.errors import StateError
-from moonshine.gamedir import Game
+from moonshine.game.directory import Game
 
 scalars = st.one_of(
     st.none(),

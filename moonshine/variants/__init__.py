@@ -59,7 +59,7 @@ _MOONSHINE = Variant(
 def _registry() -> dict[str, Variant]:
     # the boards are read only when a classic-family variant is asked for: a Moonshine
     # game's commands (a player's check among them) never parse them
-    from moonshine.classic.board import board, board_names
+    from moonshine.variants.classic.board import board, board_names
 
     found = {MOONSHINE: _MOONSHINE}
     for name in board_names():

@@ -1,10 +1,10 @@
 """What a rule family's games are made of, as the game directory
-(``moonshine.gamedir``) reads them: how turns (or phases) are named, ordered and
+(``moonshine.game.directory``) reads them: how turns (or phases) are named, ordered and
 found in a directory, who the sides are, what a state is and how it is read.
 
 One value per rule family, found from the variant (``Variant.layout``): the game
 directory asks it and never tests which family it plays. The game layer's own
-per-family work (checking, adjudicating, reporting) is ``moonshine.families``.
+per-family work (checking, adjudicating, reporting) is ``moonshine.game.families``.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from moonshine.errors import GameError
 from moonshine.yamlio import plain
 
 if TYPE_CHECKING:
-    from moonshine.classic.board import ClassicMap
-    from moonshine.geo import GameMap
-    from moonshine.outcome import Wording
-    from moonshine.state import GameState
+    from moonshine.engine.outcome import Wording
+    from moonshine.variants.classic.board import ClassicMap
+    from moonshine.variants.moonshine.map import GameMap
+    from moonshine.variants.moonshine.state import GameState
 
 
 class GameFiles(Protocol):
-    """What a layout reads of a game directory (``moonshine.gamedir.Game``)."""
+    """What a layout reads of a game directory (``moonshine.game.directory.Game``)."""
 
     root: Path
 
@@ -131,18 +131,18 @@ class MoonshineLayout:
 
     @property
     def wording(self) -> Wording:
-        from moonshine.outcome import DEFAULT_WORDING
+        from moonshine.engine.outcome import DEFAULT_WORDING
 
         return DEFAULT_WORDING  # the explainer's defaults are Moonshine's words
 
     def turn_key(self, name: str) -> tuple[int, ...]:
-        from moonshine.turns import Turn
+        from moonshine.variants.moonshine.calendar import Turn
 
         t = Turn.parse(name)
         return (t.year, t.season_index)
 
     def turn_name(self, name: str) -> str:
-        from moonshine.turns import Turn
+        from moonshine.variants.moonshine.calendar import Turn
 
         try:
             return Turn.parse(name).name
@@ -150,7 +150,7 @@ class MoonshineLayout:
             return name
 
     def turns(self, root: Path) -> list[str]:
-        from moonshine.turns import Turn
+        from moonshine.variants.moonshine.calendar import Turn
 
         base = root / "turns"
         found = []
@@ -165,12 +165,12 @@ class MoonshineLayout:
         return sorted(found, key=Turn.parse)
 
     def turn_in_text(self, name: str) -> object:
-        from moonshine.turns import Turn
+        from moonshine.variants.moonshine.calendar import Turn
 
         return Turn.parse(name)
 
     def turn_after(self, turn: str) -> str | None:
-        from moonshine.turns import Turn
+        from moonshine.variants.moonshine.calendar import Turn
 
         try:
             return Turn.parse(turn).next().name
@@ -178,7 +178,7 @@ class MoonshineLayout:
             return None
 
     def turn_before(self, turn: str, known: list[str]) -> str | None:
-        from moonshine.turns import Turn
+        from moonshine.variants.moonshine.calendar import Turn
 
         return Turn.parse(turn).previous().name
 
@@ -253,12 +253,12 @@ class ClassicLayout:
 
     @property
     def wording(self) -> Wording:
-        from moonshine.classic.rules import WORDING
+        from moonshine.variants.classic.rules import WORDING
 
         return WORDING
 
     def turn_key(self, name: str) -> tuple[int, ...]:
-        from moonshine.classic.state import Phase
+        from moonshine.variants.classic.state import Phase
 
         return Phase.parse(name).sort_key()
 
@@ -266,7 +266,7 @@ class ClassicLayout:
         return name
 
     def turns(self, root: Path) -> list[str]:
-        from moonshine.classic.layout import phases
+        from moonshine.variants.classic.layout import phases
 
         return phases(root)
 
@@ -288,7 +288,7 @@ class ClassicLayout:
         return game.board().power_by_name(name)
 
     def load_board(self, game: GameFiles, name: str) -> ClassicMap:
-        from moonshine.classic.board import board
+        from moonshine.variants.classic.board import board
 
         return board(name)
 
@@ -298,15 +298,15 @@ class ClassicLayout:
         )
 
     def load_state(self, game: GameFiles, turn: str) -> Any:
-        from moonshine.classic.layout import load_state
+        from moonshine.variants.classic.layout import load_state
 
         return load_state(game.root, turn, game.board())
 
     def expected(self, game: GameFiles, turn: str, sides: list[str]) -> list[str]:
         """The powers with units (movement), with a dislodged unit (retreats), or
         with builds or disbands owed (adjustments); none once the game is won."""
-        from moonshine.classic.adjustments import adjustment_counts
-        from moonshine.classic.state import Step
+        from moonshine.variants.classic.adjustments import adjustment_counts
+        from moonshine.variants.classic.state import Step
 
         st = self.load_state(game, turn)
         if st.winner:

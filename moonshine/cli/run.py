@@ -1,0 +1,98 @@
+"""``moonshine run``: the judge runs itself (``moonshine.judge.run``)."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from moonshine.cli.common import NOW_VARIABLE, clock, now_option
+
+
+class _Logger:
+    """One line per action, to the terminal and to run.log in the game directory."""
+
+    def __init__(self, root: Path, now: datetime) -> None:
+        self.path = root / "run.log"
+        self.stamp = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.name = root.resolve().name
+
+    def __call__(self, line: str) -> None:
+        for part in line.splitlines() or [""]:
+            text = f"{self.stamp} {self.name}: {part}"
+            click.echo(text)
+            try:
+                with self.path.open("a", encoding="utf-8") as fh:
+                    fh.write(text + "\n")
+            except OSError:
+                pass
+
+
+def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
+    from moonshine.errors import MoonshineError
+    from moonshine.judge.run import run_game
+
+    failures = 0
+    for root in games:
+        say = _Logger(root, now)
+        if not (root / "game.yaml").is_file():
+            click.echo(f"{root}: not a game directory (no game.yaml)", err=True)
+            failures += 1
+            continue
+        failed: set[str] = set()
+        try:
+            run_game(root, now=now, say=say, failed=failed)
+        except MoonshineError as exc:
+            say(f"ERROR: {exc}")
+            failures += 1
+            continue
+        if failed:
+            click.echo(f"{root}: the pass failed ({', '.join(sorted(failed))}): see run.log", err=True)
+            failures += 1
+    return failures
+
+
+@click.command("run")
+@click.argument("games", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--watch", is_flag=True, help="Keep running: a pass, then wait for mail (IMAP IDLE) or --interval.")
+@click.option(
+    "--interval", default=60.0, show_default=True, type=click.FloatRange(0.05), help="Seconds between passes."
+)
+@click.option("--passes", default=0, type=click.IntRange(0), help="With --watch: stop after this many passes.")
+@now_option
+def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_text: str | None) -> None:
+    """One pass of the whole judge on each game directory GAMES (default: the
+    current directory): read the mailbox (inbox.source in game.yaml), answer
+    every message and send the answers at once, remind the gangs when due,
+    adjudicate when the deadline (plus the grace, when a gang is missing) has
+    passed, mail the reports and the bulletin, set the next deadline (schedule
+    in game.yaml), commit. Safe to start every minute (cron, a systemd timer):
+    a game another run is working on is left alone; nothing is mailed twice.
+    Each action is a line on the terminal and in run.log in the game directory;
+    errors are mailed to the game master (referee in game.yaml) once. Exits
+    with status 1 when a game's pass failed in any step (a mailbox that cannot
+    be read, a broken game.yaml, mail refused) or a directory is not a game; a
+    game found busy is not a failure."""
+    games = games or (Path("."),)
+    if not watch:
+        if _one_pass(games, clock(now_text)):
+            raise SystemExit(1)
+        return
+    if now_text or os.environ.get(NOW_VARIABLE):
+        raise click.BadParameter("--watch reads the real clock: it cannot be used with --now or MOONSHINE_NOW")
+    from moonshine.judge.idle import wait_for_mail
+
+    done = 0
+    while True:
+        _one_pass(games, clock(None))
+        done += 1
+        if passes and done >= passes:
+            return
+        start = time.monotonic()
+        waited = wait_for_mail(games, interval)
+        rest = interval - (time.monotonic() - start)
+        if not waited and rest > 0:
+            time.sleep(rest)

@@ -1,0 +1,142 @@
+"""``moonshine adjudicate``, ``rollback``, ``reveal`` and ``simulate``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from moonshine.cli.common import game_option, turn_name
+from moonshine.game.directory import Game
+from moonshine.text import money
+
+
+@click.command("adjudicate")
+@click.argument("turn", callback=turn_name)
+@game_option
+@click.option("--force", is_flag=True, help="Adjudicate before the deadline, or again a turn already adjudicated.")
+@click.option("--no-commit", is_flag=True, help="Do not commit the turn in the game's git repository.")
+def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
+    """Adjudicate TURN (e.g. spring-1924): read turns/TURN/state.yaml and the gangs'
+    orders in orders/TURN/, resolve the whole turn, write turns/TURN/results.yaml and
+    the next turn's state, the reports, bulletin and map pictures (turns/TURN/reports/),
+    and commit ("Adjudicate TURN") when the game is in git.
+    Gangs without orders hold, sell the maximum and bid nothing (R12).
+    Before the turn's deadline (deadlines: in game.yaml) it refuses, naming the
+    gangs with no orders yet, unless --force is given.
+    It is one transaction: if it is interrupted, the next command undoes it.
+    In a classic game, TURN is a phase (spring-1901, spring-1901-retreats,
+    winter-1901) and the orders are in orders/PHASE/POWER.txt."""
+    from moonshine.game import families
+
+    game = Game(game_dir)
+    _refuse_after_vote(game)
+    for line in families.of(game).adjudicate(game, turn, force=force, commit=not no_commit, notify=click.echo):
+        click.echo(line)
+
+
+def _refuse_after_vote(game: Game) -> None:
+    """A game a passed draw or concession ended (``moonshine.judge.votes``) is adjudicated no more."""
+    if not (game.root / "votes.yaml").is_file():  # no vote ever: nothing more to load
+        return
+    from moonshine.judge.votes import CONCESSION, ended
+
+    over = ended(game)
+    if over is not None:
+        what = "concession" if over.kind == CONCESSION else "draw"
+        raise click.ClickException(
+            f"the game ended by a {what} voted by every surviving side (proposal {over.number}, votes.yaml): "
+            "no turn is adjudicated any more"
+        )
+
+
+@click.command("rollback")
+@click.argument("turn", callback=turn_name)
+@game_option
+@click.option("--no-commit", is_flag=True, help="Do not commit the rollback.")
+def rollback(turn: str, game_dir: Path, no_commit: bool) -> None:
+    """Restore the game to the start of TURN (the game master's undo): TURN's results
+    and every later turn are removed; orders are kept."""
+    from moonshine.errors import GameError
+    from moonshine.game.jobs import mailed_reports
+    from moonshine.game.jobs import rollback as do_rollback
+
+    game = Game(game_dir)
+    removed = do_rollback(game, turn, commit=not no_commit, notify=click.echo)
+    if not removed:
+        click.echo(f"Nothing to undo: the game is at the start of {turn}.")
+        return
+    click.echo(f"The game is back at the start of {turn}; removed:")
+    for p in removed:
+        click.echo(f"  {p}")
+    start = game.turn_key(turn)
+    for t in sorted({p.name for p in (game.root / "outbox").glob("*") if p.is_dir()}):
+        try:
+            if game.turn_key(t) < start:
+                continue
+        except GameError:
+            continue
+        mailed = mailed_reports(game, t)
+        if mailed:
+            click.echo(
+                f"warning: players already have the old reports of {t} ({', '.join(mailed)}); "
+                f"once {t} is adjudicated again, 'moonshine mail {t} --send' sends them marked [corrected]",
+                err=True,
+            )
+
+
+@click.command("reveal")
+@game_option
+@click.option("--force", is_flag=True, help="Reveal the seed even though the game is not over.")
+def reveal(game_dir: Path, force: bool) -> None:
+    """Show the game's secret seed once the game has ended, so that players can
+    recompute every raid draw (R21)."""
+    from moonshine.game import families
+
+    game = Game(game_dir)
+    if not families.of(game).reveals_seed:
+        raise click.ClickException(
+            f"a game of the {game.variant.name} variant draws nothing at random: it has no secret seed to reveal"
+        )
+    from moonshine.judge.votes import ended
+
+    st = game.load_any_state(game.current_turn())
+    if not game.layout.winners(st) and ended(game) is None and not force:
+        raise click.ClickException("the game is not over; the seed stays secret until it is (use --force to override)")
+    click.echo(f"Seed: {game.secret()}")
+    click.echo(f"SHA-256: {game.config.seed_sha256}")
+    click.echo(
+        "Each turn's raid: HMAC-SHA256(key=seed, message=turn name), big-endian, modulo the raid table's weight."
+    )
+
+
+@click.command("simulate")
+@click.option("--turns", default=30, show_default=True, type=click.IntRange(1, 500), help="Turns at most.")
+@click.option("--seed", default="simulation", show_default=True, help="Seed for the raids and the players.")
+@click.option("--map", "map_name", default="chicago-1920s", show_default=True, help="Bundled map or YAML file.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Write the game to this new directory.")
+def simulate(turns: int, seed: str, map_name: str, out: Path | None) -> None:
+    """Play a whole game with computer players giving random legal orders for every
+    gang, to a victory or the turn limit; print a line per turn."""
+    from moonshine.game.simulate import play, play_into
+    from moonshine.variants.moonshine.map import load_map
+
+    gmap = load_map(map_name)
+    results = play_into(out, map_name, seed, turns) if out is not None else (p.result for p in play(gmap, seed, turns))
+    last = None
+    for r in results:
+        last = r
+        leader = max(gmap.gangs, key=lambda g: (r.vp[g], -list(gmap.gangs).index(g)))
+        raid = r.raid.district if r.raid else "-"
+        click.echo(
+            f"{r.turn:<12} price {money.fmt(r.price):>6}  sold {r.sold_total:>3}  raid {raid}  "
+            f"units {len(r.next_state.units):>3}  leader {gmap.gangs[leader].name} ({r.vp[leader]} VP)"
+        )
+    if last is None:
+        return
+    if last.winners:
+        click.echo(f"Winner after {last.turn}: {', '.join(gmap.gangs[g].name for g in last.winners)}")
+    else:
+        click.echo(f"No winner after {turns} turns.")
+    if out is not None:
+        click.echo(f"The game is in {out}")

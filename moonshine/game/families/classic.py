@@ -1,0 +1,652 @@
+"""The classic family (Diplomacy's rules: the standard board, and every board
+defined by data alone), as the game layer plays it. A classic game directory::
+
+    game.yaml                     variant: classic, title, players by power
+    turns/spring-1901/state.yaml  the state at the start of each phase
+    turns/spring-1901/results.yaml, results.txt   once adjudicated
+    turns/spring-1901/map.svg, map.png            the phase's map picture (orders and results)
+    orders/spring-1901/ENG.txt    one file per power (AUS, ENG, ... or england.txt)
+
+An orders file has one order per line in standard notation; ``#`` starts a
+comment. A line that cannot be read is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import yaml
+
+from moonshine.engine import outcome as oc
+from moonshine.errors import GameError
+from moonshine.game.families.base import Notify, OrderCheck, OrderOutcome
+from moonshine.text.catalogue import Catalogue, fmt, keyed, languages, message_data
+from moonshine.variants.classic import state as state_mod
+from moonshine.variants.classic.board import ClassicMap, board, standard_map
+from moonshine.variants.classic.layout import load_state as load_state
+from moonshine.variants.classic.layout import orders_dir as orders_dir
+from moonshine.variants.classic.layout import phases as phases
+from moonshine.variants.classic.layout import state_path as state_path
+from moonshine.variants.classic.movement import Result
+from moonshine.variants.classic.orders import Order, OrderError, parse_order
+from moonshine.variants.classic.phases import PhaseOutcome, adjudicate_phase
+from moonshine.variants.classic.state import ClassicState, Phase
+
+if TYPE_CHECKING:
+    from moonshine.game.directory import Game
+    from moonshine.judge.commands import Command, Request
+    from moonshine.judge.commands import Result as CommandResult
+    from moonshine.picture.charts import Chart
+    from moonshine.variants.moonshine.chatter import ChatterTest
+
+VARIANT = "classic"
+_HEADER = re.compile(r"^\s*(?:power|puissance|gang|turn|tour|phase|password|passwd|pass|mot de passe|mdp)\s*:", re.I)
+MAP_NAME = "classic"
+
+
+def create(root: Path, title: str | None, use_git: bool, board_name: str = MAP_NAME) -> ClassicState:
+    """Write the first phase of a game of the classic family on the bundled board
+    ``board_name`` into ``root`` (game.yaml is the caller's); commit it when git is
+    available. Returns the starting state."""
+    import subprocess
+
+    from moonshine.game.directory import atomic_write_text, git_available, git_commit, is_git_repo
+
+    st = state_mod.initial_state(board(board_name))
+    atomic_write_text(state_path(root, st.phase.name), state_mod.dumps(st))
+    odir = orders_dir(root, st.phase.name)
+    odir.mkdir(parents=True, exist_ok=True)
+    (odir / ".keep").touch()
+    if use_git and git_available():
+        if not is_git_repo(root):
+            subprocess.run(["git", "init", "-q", str(root)], check=False, capture_output=True)
+        git_commit(root, f"New game: {title or 'Diplomacy'}, {st.phase.name}")
+    return st
+
+
+def power_of_file(path: Path, gmap: ClassicMap) -> str:
+    """``ENG.txt``, ``eng.txt``, ``england.txt`` or ``angleterre.txt`` -> ``ENG``."""
+    code = gmap.power_by_name(path.stem)
+    if code is not None:
+        return code
+    raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(gmap.powers)} or a power's name)")
+
+
+def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[dict[str, list[Order]], list[str]]:
+    """The powers' orders in ``directory``, and the lines that could not be read: each
+    line read as the acknowledgement reads it (``classic.ack.read_line``)."""
+    from moonshine.render.classic.ack import read_line, word
+
+    orders: dict[str, list[Order]] = {}
+    problems: list[str] = []
+    if not directory.is_dir():
+        return orders, problems
+    from moonshine.game import orderfile
+
+    for path in sorted(directory.glob("*.txt")):
+        # one bad file never voids the others: it is left out, and the results say why
+        try:
+            power = power_of_file(path, gmap)
+            text = orderfile.read(path)
+        except GameError as exc:
+            problems.append(f"{exc}; the file is left out")
+            continue
+        for n, raw in enumerate(text.splitlines()[:1000], start=1):
+            line = raw.split("#", 1)[0].strip()
+            if not line or _HEADER.match(line):  # power:, turn: (a mailed file's headers)
+                continue
+            read = read_line(gmap, st, power, n, line)
+            if read.order is not None:
+                orders.setdefault(power, []).append(read.order)
+                continue
+            try:
+                parse_order(line)
+            except OrderError as exc:
+                problems.append(f"{path.name}:{n}: {exc}")
+            else:
+                detail = word(read.detail[0], "en", **read.detail[1]) if read.detail is not None else line
+                problems.append(f"{path.name}:{n}: {line!r}: {detail}")
+    return orders, problems
+
+
+def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, Any]:
+    def rows(results: Sequence[Result]) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = {}
+        for r in results:
+            row: dict[str, Any] = {"order": r.order, "result": "succeeds" if r.succeeded else "fails"}
+            row["reason"] = r.reason  # in English, for a person reading the file
+            if r.outcome is not None:
+                row["outcome"] = oc.to_data(r.outcome)  # what the reports explain
+            elif r.message is not None:
+                row["message"] = message_data(r.message)  # a retreat's or adjustment's reason, likewise
+            out.setdefault(r.power, []).append(row)
+        return {p: out[p] for p in sorted(out)}
+
+    data: dict[str, Any] = {
+        "phase": outcome.phase.name,
+        "results": rows(outcome.results),
+        "next": outcome.next_state.phase.name,
+    }
+    if outcome.ignored:
+        data["ignored"] = rows(outcome.ignored)
+    if problems:
+        data["unreadable"] = list(problems)
+    if outcome.notes:
+        data["notes"] = list(outcome.notes)  # in English, for a person reading the file
+    if outcome.events:
+        data["events"] = [e.to_data() for e in outcome.events]  # what the reports word
+    return data
+
+
+def results_text(gmap: ClassicMap, outcome: PhaseOutcome, problems: Sequence[str]) -> str:
+    lines = [f"Results of {outcome.phase.name}", ""]
+    for title, results in (("", outcome.results), ("Ignored orders", outcome.ignored)):
+        if not results:
+            continue
+        if title:
+            lines += [title, ""]
+        for power in sorted({r.power for r in results}):
+            lines.append(gmap.powers[power])
+            for r in (x for x in results if x.power == power):
+                lines.append(f"  {r.order:<28} {'ok  ' if r.succeeded else 'FAIL'}  {r.reason}")
+            lines.append("")
+    for p in problems:
+        lines.append(f"Unreadable: {p}")
+    for note in outcome.notes:
+        lines.append(note)
+    nxt = outcome.next_state
+    lines.append(f"Next: {nxt.phase.name}" + (f" (game over: {gmap.powers[nxt.winner]} wins)" if nxt.winner else ""))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+class Adjudicated(msgspec.Struct, frozen=True):
+    outcome: PhaseOutcome
+    problems: list[str]
+    results_path: Path
+    next_state_path: Path
+
+
+def adjudicate_phase_dir(
+    root: Path,
+    phase: str,
+    *,
+    force: bool = False,
+    commit: bool = True,
+    gmap: ClassicMap | None = None,
+    extra_orders: Mapping[str, Sequence[Order]] | None = None,
+    language: str = "en",
+) -> Adjudicated:
+    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``;
+    the map picture names the provinces and powers in ``language``."""
+    from moonshine.game.directory import atomic_write_bytes, atomic_write_text, git_commit
+    from moonshine.variants.classic.scene import has_layout, render_both
+
+    gmap = gmap or standard_map()
+    try:
+        ph = Phase.parse(phase)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    known = phases(root)
+    path = state_path(root, ph.name)
+    if not path.is_file():
+        raise GameError(f"{path}: no state for {ph.name} (phases in this game: {', '.join(known) or 'none'})")
+    if known and known[-1] != ph.name and not force:
+        raise GameError(f"{ph.name} is not the current phase ({known[-1]}); use --force to adjudicate it again")
+    results_path = root / "turns" / ph.name / "results.yaml"
+    if results_path.exists() and not force:
+        raise GameError(f"{ph.name} is already adjudicated ({results_path}); use --force to do it again")
+    later = known[known.index(ph.name) + 1 :]
+    if len(later) > 1 or any((root / "turns" / p / "results.yaml").exists() for p in later):
+        raise GameError(
+            f"{ph.name} is not the game's latest phase (phases after it: {', '.join(later)}); "
+            f"use 'moonshine rollback {ph.name}' first"
+        )
+    st = state_mod.load(path, gmap)
+    orders, problems = read_orders(orders_dir(root, ph.name), gmap, st)
+    for power, more in (extra_orders or {}).items():
+        orders.setdefault(power, []).extend(more)
+    try:
+        outcome = adjudicate_phase(gmap, st, orders)
+    except ValueError as exc:
+        raise GameError(f"{ph.name}: {exc}") from None
+    data = results_data(outcome, problems)
+    if has_layout(gmap):  # the map picture, beside the results (written first: results imply a picture)
+        svg, png = render_both(gmap, st, outcome, language=language)
+        atomic_write_text(results_path.with_name("map.svg"), svg)
+        atomic_write_bytes(results_path.with_name("map.png"), png)
+    atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
+    atomic_write_text(results_path.with_suffix(".txt"), results_text(gmap, outcome, problems))
+    nxt = outcome.next_state
+    from moonshine.game import journal
+
+    txn = journal.active(root)
+    for old in later:  # adjudicated again: the phase it led to before goes (its orders stay)
+        if txn is not None:
+            txn.remove_tree(root / "turns" / old)
+        else:
+            shutil.rmtree(root / "turns" / old)
+    next_path = state_path(root, nxt.phase.name)
+    atomic_write_text(next_path, state_mod.dumps(nxt))
+    if not nxt.winner:
+        odir = orders_dir(root, nxt.phase.name)
+        odir.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(odir / ".keep", "")  # through the journal: undone with the rest
+    if commit:
+        git_commit(root, f"Adjudicate {ph.name}")
+    return Adjudicated(outcome, problems, results_path, next_path)
+
+
+CENTRES_CHART = "centres.png"  # the bulletin's chart, beside it and attached to its mail
+_CENTRES_WORDS: Catalogue = {
+    "classic.centres.title": "Supply centres",
+    "classic.centres.goal": "{n} centres win",
+}
+
+
+def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str) -> Chart:
+    """Supply centres per power at the end of each year so far (the last state of
+    each year up to ``nxt``, the position after the phase)."""
+    from moonshine.picture import charts
+
+    last: dict[int, ClassicState] = {}
+    for name in phases(root):
+        ph = Phase.parse(name)
+        if Phase.sort_key(ph) < Phase.sort_key(nxt.phase):
+            last[ph.year] = load_state(root, name, gmap)
+    last[nxt.phase.year] = nxt
+    years = sorted(last)
+    from moonshine.variants.classic.scene import layout_of
+
+    colours = layout_of(gmap).colours
+    lang = language if language in languages() else "en"
+    title, goal = (keyed(lang, _CENTRES_WORDS, f"classic.centres.{k}") for k in ("title", "goal"))
+    return charts.centres_chart(
+        title,
+        [str(y) for y in years],
+        [last[y].owners for y in years],
+        {p: (name, colours[p]) for p, name in gmap.power_names(lang).items()},
+        target=gmap.victory_centres,
+        target_label=goal.format(n=gmap.victory_centres),
+    )
+
+
+def write_phase_reports(
+    root: Path,
+    phase: str,
+    gmap: ClassicMap,
+    *,
+    language: str,
+    powers: Sequence[str] | None = None,
+    bulletin: bool = True,
+    power_languages: Mapping[str, str] | None = None,
+) -> list[Path]:
+    """Write PHASE's reports under ``turns/PHASE/reports/``: ``POWER.txt`` and
+    ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
+    ``bulletin.html``, and the phase's map picture (``map.svg``, ``map.png``)."""
+    from moonshine.game.directory import atomic_write_bytes, atomic_write_text
+    from moonshine.render.classic.report import load_results, render_all
+
+    try:
+        ph = Phase.parse(phase)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    for p in powers or ():
+        if p not in gmap.powers:
+            raise GameError(f"unknown power {p!r} (powers: {', '.join(gmap.powers)})")
+    data = load_results(root / "turns" / ph.name / "results.yaml")
+    nxt = load_state(root, str(data.get("next", "")), gmap)
+    base = root / "turns" / ph.name / "reports"
+    written: list[Path] = []
+    charts: list[str] = []
+    if bulletin:
+        from moonshine.picture import charts as charting
+
+        atomic_write_bytes(base / CENTRES_CHART, charting.png(centres_chart(root, gmap, nxt, language)))
+        written.append(base / CENTRES_CHART)
+        charts.append(CENTRES_CHART)
+    texts = render_all(
+        gmap,
+        data,
+        nxt,
+        language=language,
+        powers=powers,
+        bulletin=bulletin,
+        charts=charts,
+        power_languages=power_languages,
+    )
+    for name, text in texts.items():
+        atomic_write_text(base / name, text)
+        written.append(base / name)
+    for picture in ("map.svg", "map.png"):
+        src = root / "turns" / ph.name / picture
+        if src.is_file():
+            atomic_write_bytes(base / picture, src.read_bytes())
+            written.append(base / picture)
+    return written
+
+
+def adjudicated_phases(root: Path) -> list[str]:
+    """The phases with results, oldest first."""
+    return [p for p in phases(root) if (root / "turns" / p / "results.yaml").is_file()]
+
+
+def build_site(
+    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str
+) -> list[Path]:
+    """Write the site of the classic-family game at ``root``, whose adjudicated phases
+    are ``done`` (oldest first), into the folder ``out``; returns the files written."""
+    from moonshine.game.directory import atomic_write_bytes, atomic_write_text
+    from moonshine.picture import charts
+    from moonshine.render import pages
+    from moonshine.render.classic.report import load_results, render_text, word
+    from moonshine.render.classic.site import phase_title, words_of
+
+    words = words_of(language)
+    labels = {p: phase_title(Phase.parse(p), language) for p in done}
+    written: list[Path] = []
+    last_next = None
+    for i, phase in enumerate(done):
+        data = load_results(root / "turns" / phase / "results.yaml")
+        nxt = load_state(root, str(data.get("next", "")), gmap)
+        last_next = nxt
+        page = out / "turns" / phase
+        pictures: list[str] = []
+        for picture in ("map.png", "map.svg"):
+            src = root / "turns" / phase / picture
+            if src.is_file():
+                atomic_write_bytes(page / picture, src.read_bytes())
+                written.append(page / picture)
+                pictures.append(picture)
+        text = render_text(gmap, data, nxt, power=None, language=language)
+        lines = text.rstrip("\n").split("\n")
+        attached = word("map", language)  # the mail's "the map is attached": on the site it is shown
+        body_lines = [ln for ln in lines[1:] if ln != attached]
+        prev = {"label": labels[done[i - 1]], "href": f"../{done[i - 1]}/index.html"} if i else None
+        after = {"label": labels[done[i + 1]], "href": f"../{done[i + 1]}/index.html"} if i + 1 < len(done) else None
+        ctx = dict(
+            lang=language,
+            words=words,
+            heading=lines[0],
+            text="\n".join(body_lines),
+            prev=prev,
+            next=after,
+            map_png="map.png" in pictures,
+            map_svg="map.svg" in pictures,
+            map_title=f"{gmap.info.title}, {labels[phase]}",
+        )
+        atomic_write_text(page / "index.html", pages.render("classic_site_phase.html.j2", ctx))
+        written.append(page / "index.html")
+    assert last_next is not None
+    chart = centres_chart(root, gmap, last_next, language)
+    atomic_write_bytes(out / "centres.png", charts.png(chart))
+    atomic_write_text(out / "centres.svg", charts.svg(chart))
+    written += [out / "centres.png", out / "centres.svg"]
+    latest = done[-1]
+    index: dict[str, object] = dict(
+        lang=language,
+        words=words,
+        title=title,
+        colon=fmt(language, "format.colon"),
+        latest={"label": labels[latest], "href": f"turns/{latest}/index.html"},
+        latest_map=f"turns/{latest}/map.png" if (out / "turns" / latest / "map.png").is_file() else None,
+        phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
+        chart_title=chart.title,
+    )
+    atomic_write_text(out / "index.html", pages.render("classic_site_index.html.j2", index))
+    written.insert(0, out / "index.html")
+    return written
+
+
+class ClassicFamily:
+    name = "classic"
+    messages = ".classic"
+    reveals_seed = False  # nothing is drawn at random: no secret seed
+
+    def create(
+        self,
+        root: Path,
+        *,
+        variant: str,
+        map_name: str,
+        seed: str | None,
+        title: str | None,
+        language: str,
+        use_git: bool,
+    ) -> Game:
+        from moonshine.game.directory import GAME_FILE, Game, GameConfig, Player, atomic_write_text, config_to_yaml
+
+        gmap = board(variant)
+        root.mkdir(parents=True, exist_ok=True)
+        cfg = GameConfig(
+            title=title or gmap.info.title,
+            map=variant,
+            language=language,
+            players={p: Player(name="", email=[]) for p in gmap.powers},
+            variant=variant,
+        )
+        atomic_write_text(root / GAME_FILE, config_to_yaml(cfg))
+        create(root, cfg.title, use_git, variant)
+        return Game(root)
+
+    def created(self, game: Game) -> list[str]:
+        first = phases(game.root)[0]
+        spec = game.variant
+        return [
+            f"Created {game.root}: {game.config.title}, variant {spec.name} ({spec.title}), first phase {first}.",
+            f"Next: add players' addresses to {game.config_path}, collect orders in {game.root}/orders/{first}/.",
+        ]
+
+    def check_orders(
+        self, text: str, game: Game, st: Any, side: str | None, *, source: str, language: str
+    ) -> OrderCheck:
+        from moonshine.render.classic.ack import read_submission, render
+
+        gmap = game.board()
+        sub = read_submission(gmap, st, text, side)
+        ack = sub.ack
+        lines = [line for line in ack.lines if not line.noted] if ack is not None else []
+        return OrderCheck(
+            header_gang=sub.power,
+            header_turn=sub.turn,
+            password=sub.password,
+            password_lines=sub.password_lines,
+            accepted=sum(1 for line in lines if line.ok),
+            rejected=sum(1 for line in lines if not line.ok),
+            problems=(),
+            acknowledgement=render(ack, gmap, language=language, source=source) if ack is not None else "",
+        )
+
+    def acknowledge(
+        self, game: Game, file: Path, text: str, turn: str | None, side: str | None, language: str | None
+    ) -> tuple[str, bool]:
+        """A classic-family orders file: the power is --gang, else the file's
+        ``power:`` line, else its name (FRA.txt, france.txt)."""
+        from moonshine.render.classic.ack import check_orders, render
+
+        gmap = game.board()
+        known = phases(game.root)
+        if turn is not None:
+            try:
+                turn = Phase.parse(turn).name
+            except ValueError as exc:
+                raise GameError(str(exc)) from None
+        elif not known:
+            raise GameError(f"{game.root}: no phase yet (no turns/*/state.yaml)")
+        st = load_state(game.root, turn or known[-1], gmap)
+        header = re.search(r"^\s*(?:power|puissance|gang)\s*:\s*(\S+)", text, re.IGNORECASE | re.MULTILINE)
+        named = side or (header.group(1) if header else None)
+        code = power_of_file(Path(f"{named}.txt") if named else file, gmap)
+        ack = check_orders(gmap, st, code, text)
+        return render(ack, gmap, language=language or game.config.language, source=str(file)), ack.ok
+
+    def chatter_test(self, game: Game) -> ChatterTest:
+        from moonshine.render.classic.ack import chatter_test
+
+        return chatter_test(game.board())
+
+    def adjudicate(
+        self,
+        game: Game,
+        turn: str,
+        *,
+        force: bool = False,
+        commit: bool = True,
+        now: datetime | None = None,
+        notify: Notify | None = None,
+    ) -> list[str]:
+        """A phase (spring-1901, spring-1901-retreats, winter-1901) on the game's
+        board: orders from orders/PHASE/POWER.txt, results in
+        turns/PHASE/results.yaml, the pictures and the reports. One transaction,
+        as for Moonshine: if it is interrupted, the next command undoes it."""
+        from moonshine.game.directory import is_git_repo
+        from moonshine.game.journal import transaction
+
+        game.turn_key(turn)  # a phase's name, else a clear error
+        gmap = game.board()
+        with transaction(game.root, f"adjudicate {turn}", notify=notify) as txn:
+            tdir = game.turn_dir(Phase.parse(turn).name)
+            for picture in ("map.svg", "map.png"):
+                txn.protect(tdir / picture)
+            txn.protect_tree(tdir / "reports")
+            done = adjudicate_phase_dir(
+                game.root, turn, force=force, commit=False, gmap=gmap, language=game.config.language
+            )
+            name = done.outcome.phase.name
+            reports = write_phase_reports(
+                game.root, name, gmap, language=game.config.language, power_languages=game.side_languages()
+            )
+            txn.commit(f"Adjudicate {name}", git=commit and is_git_repo(game.root))
+        return [
+            done.results_path.with_suffix(".txt").read_text(encoding="utf-8").rstrip(),
+            "",
+            f"Results: {done.results_path}",
+            f"Reports, bulletin and map: {reports[0].parent}/",
+            f"Next state: {done.next_state_path}",
+        ]
+
+    def write_reports(self, game: Game, turn: str, *, side: str | None, language: str | None) -> list[Path]:
+        gmap = game.board()
+        lang = language or game.config.language
+        key = None
+        if side is not None:
+            key = game.side_by_name(side)
+            if key is None:
+                raise GameError(f"no power {side!r} (powers: {', '.join(gmap.powers)})")
+        return write_phase_reports(
+            game.root,
+            turn,
+            gmap,
+            language=lang,
+            powers=[key] if key else None,
+            bulletin=key is None,
+            power_languages=None if language else game.side_languages(),  # --language: that one for all
+        )
+
+    def report_text(self, game: Game, turn: str, *, side: str | None, language: str | None) -> str:
+        from moonshine.render.classic.report import load_results, render_text
+
+        gmap = game.board()
+        key = None
+        if side is not None:
+            key = game.side_by_name(side)
+            if key is None:
+                raise GameError(f"no power {side!r} (powers: {', '.join(gmap.powers)})")
+        data = load_results(game.turn_dir(turn) / "results.yaml")
+        nxt = load_state(game.root, str(data.get("next", "")), gmap)
+        return render_text(gmap, data, nxt, power=key, language=language or game.config.language)
+
+    def outcomes(self, game: Game, turn: str) -> Iterator[OrderOutcome]:
+        from moonshine.render.classic.report import load_results
+
+        data = load_results(game.turn_dir(turn) / "results.yaml")
+        words = game.variant.layout.wording
+        for side, rows in (data.get("results") or {}).items():
+            for r in rows or []:
+                value = oc.from_data(r["outcome"]) if isinstance(r.get("outcome"), dict) else None
+                order = str(r.get("order", ""))
+                unit = " ".join(order.split()[:2])
+                ok = r.get("result") == "succeeds"
+                yield OrderOutcome(str(side), unit, order, ok, value, str(r.get("reason", "")), words)
+
+    def build_site(self, game: Game, out: Path, *, language: str | None) -> list[Path]:
+        from moonshine.game.site import clear_folder
+        from moonshine.render import phrasebook
+
+        lang = phrasebook.check_language(language or game.config.language)
+        done = adjudicated_phases(game.root)
+        if not done:
+            raise GameError(f"{game.root}: no phase adjudicated yet, so nothing is public")
+        clear_folder(out)
+        return build_site(game.root, game.board(), done, game.config.title, out, language=lang)
+
+    def predict(self, req: Request, cmd: Command) -> CommandResult:
+        return predict(req, cmd)
+
+
+def predict(req: Request, cmd: Command) -> CommandResult:
+    """A classic game's prediction: each line read by the board's checker as the
+    order of the power whose unit it names (or the power a ``power:`` line in the
+    block names), the phase adjudicated by the same function as the real one."""
+    from moonshine.judge.commands import Result
+    from moonshine.judge.whatif import mail_prediction, read_block
+    from moonshine.render import mailwords
+    from moonshine.render.classic.ack import check_orders, word
+    from moonshine.render.classic.report import event_text
+    from moonshine.render.mailwords import phrase
+    from moonshine.variants.classic.orders import restate
+
+    gmap = req.game.board()
+    st = req.st
+    lang = req.language
+    powers = list(gmap.powers)
+
+    def read(power: str, line: str) -> tuple[Order | None, str]:
+        read_lines = [x for x in check_orders(gmap, st, power, line).lines if not x.noted]
+        if not read_lines:
+            return None, ""
+        x = read_lines[0]
+        if x.ok and x.order is not None:
+            return x.order, ""
+        if x.problem is not None:
+            return None, x.problem.text(lang)
+        return None, word(x.detail[0], lang, **x.detail[1]) if x.detail is not None else ""
+
+    taken: list[tuple[str, Order, int]]
+    taken, problems = read_block(req, cmd, powers, read)
+    orders: dict[str, list[Order]] = {}
+    for power, order, _ in taken:
+        orders.setdefault(power, []).append(order)
+    if problems:
+        return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
+    if not orders:
+        return Result(cmd, False, phrase("predict.empty"))
+    outcome = adjudicate_phase(gmap, st, orders)
+    sides = gmap.power_names(lang)
+    lines = [mailwords.text(lang, "predict.head", turn=mailwords.subject_turn(lang, req.turn))]
+    for power in powers:
+        rows = [r for r in outcome.results if r.power == power]
+        if not rows:
+            continue
+        lines.append(f"{sides.get(power, power)}:")
+        for r in rows:
+            mark = mailwords.text(lang, "predict.ok" if r.succeeded else "predict.failed")
+            lines.append(f"  {restate(r.order, lang)}{fmt(lang, 'format.colon')}{mark} ({r.explain(lang)})")
+    lines.extend(event_text(gmap, e, lang) for e in outcome.events)
+    lines.append(mailwords.text(lang, "predict.note_classic"))
+    text = "\n".join(lines)
+    png: bytes | None
+    try:
+        from moonshine.variants.classic.scene import render_png
+
+        title = mailwords.text(lang, "predict.title", turn=mailwords.subject_turn(lang, req.turn))
+        png = render_png(gmap, st, outcome, title=title, language=lang)
+    except Exception:  # a board without a layout: the text alone
+        png = None
+    mail_prediction(req, cmd, text, png)
+    return Result(cmd, True, phrase("predict.done", n=sum(len(v) for v in orders.values())))

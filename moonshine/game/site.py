@@ -1,0 +1,152 @@
+"""The game's public record as a static web site: ``moonshine site``.
+
+One page per adjudicated turn (the public bulletin with its map, and links to
+the turns before and after), an index with the timeline of the turns and the
+charts of the game (victory points per gang, the price of alcohol), and the
+rules book. Only what the bulletin already publishes goes in: nothing from a
+gang's private report, orders file, bids, ledger or receipt. The pages link to
+each other by relative paths, so the site opens from ``file://`` as from any
+static host; it needs no server and no script.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import msgspec
+
+from moonshine.errors import GameError
+from moonshine.game.charts import game_charts
+from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
+from moonshine.game.reports import (
+    adjudicated_turns,
+    bulletin_context,
+    inline_css,
+    load_turn,
+    map_title,
+    opening_state,
+    render_map,
+)
+from moonshine.picture import charts
+from moonshine.render import pages, phrasebook
+from moonshine.text.catalogue import Catalogue, keyed
+
+RULES_FILE = Path(__file__).resolve().parent.parent / "RULES.md"  # moonshine/RULES.md
+
+# The site's own words (the bulletin's come from the reports' catalogue).
+WORDS: Catalogue = {
+    "site.home": "The game",
+    "site.turns": "The turns",
+    "site.latest": "Latest turn",
+    "site.charts": "How the game went",
+    "site.rules": "The rules",
+    "site.previous": "Previous turn",
+    "site.next": "Next turn",
+    "site.svg": "The map as SVG (zoom without limit)",
+    "site.public": "The public record of the game: bulletins, maps and charts. Private reports are not here.",
+}
+
+
+def words_of(language: str) -> dict[str, str]:
+    """The site's words in ``language``, by key."""
+    return {key.removeprefix("site."): keyed(language, WORDS, key) for key in WORDS}
+
+
+class TurnLink(msgspec.Struct, frozen=True):
+    name: str  # spring-1924
+    label: str  # Spring 1924, or Printemps 1924
+    href: str  # relative to the page that links
+
+
+def _label(turn: str, language: str) -> str:
+    return phrasebook.turn_label(language, turn, capital=True)
+
+
+def clear_folder(out: Path) -> None:
+    """Make ``out`` ready for a site: created, or emptied of the site written there
+    before; a folder holding anything else is refused."""
+    if out.exists():
+        if not (out / "index.html").is_file() or not (out / "turns").is_dir():
+            if any(out.iterdir()):
+                raise GameError(f"{out}: not empty and not a site written by 'moonshine site'; choose another folder")
+        else:
+            shutil.rmtree(out / "turns")
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Path]:
+    """Write a Moonshine game's site into ``out`` (created, or emptied of an older
+    site first); returns the files written. (The game's family writes it:
+    ``moonshine.game.families``.)"""
+    lang = phrasebook.check_language(language or game.config.language)
+    turns = adjudicated_turns(game)
+    if not turns:
+        raise GameError(f"{game.root}: no turn adjudicated yet, so nothing is public")
+    clear_folder(out)
+    written: list[Path] = []
+    gmap = game.map
+    words = words_of(lang)
+    vp_rows = []
+    prices = []
+    for i, turn in enumerate(turns):
+        res, nxt = load_turn(game, turn)
+        vp_rows.append(dict(res.vp))
+        prices.append(res.price / 100)
+        page_dir = out / "turns" / turn
+        svg, png = render_map(gmap, res, nxt, lang)
+        atomic_write_bytes(page_dir / "map.png", png)
+        atomic_write_text(page_dir / "map.svg", svg)
+        before = opening_state(game, turn)
+        ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before)
+        ctx["site"] = {
+            "home": "../../index.html",
+            "prev": TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None,
+            "next": (
+                TurnLink(turns[i + 1], _label(turns[i + 1], lang), f"../{turns[i + 1]}/index.html")
+                if i + 1 < len(turns)
+                else None
+            ),
+            "svg": "map.svg",
+        }
+        ctx["site_words"] = words
+        atomic_write_text(page_dir / "index.html", inline_css(pages.render("site_turn.html.j2", ctx)))
+        written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
+    vp, price = game_charts(game, turns, vp_rows, prices, lang)
+    for name, chart in (("vp", vp), ("price", price)):
+        atomic_write_bytes(out / f"{name}.png", charts.png(chart))
+        atomic_write_text(out / f"{name}.svg", charts.svg(chart))
+        written += [out / f"{name}.png", out / f"{name}.svg"]
+    rules = _rules_page(game, lang)
+    atomic_write_text(out / "rules.html", rules)
+    written.append(out / "rules.html")
+    links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html") for t in turns]
+    index = pages.render(
+        "site_index.html.j2",
+        dict(
+            lang=lang,
+            game_title=game.config.title,
+            title=game.config.title,
+            turns=links,
+            latest=links[-1],
+            latest_map=f"turns/{turns[-1]}/map.png",
+            latest_map_title=map_title(gmap, turns[-1], lang),
+            words=words,
+            charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
+        ),
+    )
+    index = inline_css(index)
+    atomic_write_text(out / "index.html", index)
+    written.insert(0, out / "index.html")
+    return written
+
+
+def _rules_page(game: Game, language: str) -> str:
+    """The rules book as a page (the project's RULES.md, shown as written)."""
+    try:
+        text = RULES_FILE.read_text(encoding="utf-8")
+    except OSError:
+        raise GameError(f"{RULES_FILE}: the rules book is missing from the installation") from None
+    return pages.render(
+        "site_rules.html.j2", dict(lang=language, game_title=game.config.title, words=words_of(language), text=text)
+    )

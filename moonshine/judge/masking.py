@@ -1,0 +1,96 @@
+"""The one place that masks passwords in anything the referee writes.
+
+A password is never written to a report, a result, an outbox message, a log or a
+commit. Two things are masked:
+
+- the value of every password line (``password:``, ``passwd:``, ``pass:``,
+  ``mot de passe :``, ``mdp:``, quoted or not): ``password: ********``;
+- any password the referee knows of in a text (a password a message gave, which
+  a player may also have put in the subject line).
+
+``blank_password_lines`` empties the password lines of orders saved from mail,
+so that the saved file keeps the message's line numbers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from moonshine.game.orderfile import decode_lenient
+
+MASK = "********"
+MIN_SECRET = 4  # shorter strings are not searched for: they would mask ordinary words
+
+_PASSWORD_LINE = re.compile(
+    r"(?P<lead>^[ \t>]*(?:password|passwd|pass|mot de passe|mdp)[ \t\u00a0\u202f]*:[ \t\u00a0\u202f]*)"
+    r"(?P<value>[^\r\n]*?)(?P<tail>[ \t]*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_INLINE = re.compile(
+    r"(?P<lead>\b(?:password|passwd|mot de passe|mdp)[ \t\u00a0\u202f]*[:=][ \t\u00a0\u202f]*)(?P<value>\S+)",
+    re.IGNORECASE,
+)
+
+
+def password_values(text: str) -> list[str]:
+    """What the password lines of ``text`` say (quoted ones too)."""
+    return [m.group("value").strip() for m in _PASSWORD_LINE.finditer(text) if m.group("value").strip()]
+
+
+def mask_password_lines(text: str) -> str:
+    """``text`` with the value of every password line replaced by the mask."""
+    return _PASSWORD_LINE.sub(lambda m: m.group("lead") + (MASK if m.group("value") else "") + m.group("tail"), text)
+
+
+def blank_password_lines(text: str) -> str:
+    """``text`` with every password line emptied (line numbers kept)."""
+    return _PASSWORD_LINE.sub("", text)
+
+
+def mask(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with password lines masked, ``password: x`` inside a line (a
+    subject) masked, and every known secret masked wherever it appears."""
+    out = mask_password_lines(text)
+    out = _INLINE.sub(lambda m: m.group("lead") + MASK, out)
+    return mask_secrets(out, secrets)
+
+
+def mask_secrets(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every known secret masked wherever it appears (for texts the
+    referee wrote itself, whose own password lines are examples)."""
+    for secret in sorted({s for s in secrets if len(s) >= MIN_SECRET}, key=len, reverse=True):
+        text = text.replace(secret, MASK)
+    return text
+
+
+def has_secret(text: str, secrets: Iterable[str]) -> bool:
+    """Whether ``text`` would show a password: a password line with a value, or a
+    known secret."""
+    return mask(text, secrets) != text
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` for the game master's terminal: escape sequences, bidirectional
+    controls and other invisible characters a player may have written are shown
+    escaped (``\\x1b``, ``\\u202e``); line breaks and tabs stay."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in "\n\t" else ascii(ch)[1:-1] for ch in text)
+
+
+def mask_files(paths: Iterable[Path], write: Callable[[Path, str], None]) -> list[Path]:
+    """Mask the password lines of text files in place (orders files a game master
+    placed by hand): the files changed, written with ``write`` (an atomic write)."""
+    changed: list[Path] = []
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        text = decode_lenient(data)  # as every orders file is read (moonshine.game.orderfile)
+        masked = mask_password_lines(text)
+        if masked != text:
+            write(path, masked)
+            changed.append(path)
+    return changed

@@ -1,0 +1,48 @@
+"""Deadlines as each player reads them: in the player's own time zone
+(``players.GANG.timezone`` in game.yaml), else in the game's (``schedule.timezone``),
+and always in UTC as well, so that nobody has to convert a time to know when
+orders are due."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from moonshine.game.directory import GameConfig
+from moonshine.render.mailwords import date_text, fmt_time
+
+_UTC_NAMES = ("UTC", "Etc/UTC", "Etc/GMT", "GMT", "Universal", "Zulu")
+
+
+def zone_of(cfg: GameConfig, side: str | None) -> ZoneInfo | None:
+    """The time zone deadlines are shown in to ``side``'s players (None: UTC only)."""
+    from moonshine.game.schedule import zone_named
+
+    player = cfg.players.get(side) if side else None
+    if player is not None and player.timezone:
+        zone = zone_named(player.timezone, f"players.{side}.timezone")
+    else:
+        raw = cfg.extra.get("schedule")
+        if not (isinstance(raw, dict) and raw.get("timezone")):
+            return None
+        zone = zone_named(raw["timezone"], "schedule.timezone")
+    return None if zone.key in _UTC_NAMES else zone
+
+
+def local_time(when: datetime, zone: ZoneInfo, language: str = "en") -> str:
+    """``2026-12-03 18:00 CET (Europe/Paris)``, or in French
+    ``3 décembre 2026 à 18 h 00 CET (Europe/Paris)``."""
+    local = when.astimezone(zone)
+    abbrev = local.tzname() or ""
+    name = f"{abbrev} ({zone.key})" if abbrev and abbrev != zone.key else zone.key
+    return date_text(language, local, name)
+
+
+def deadline_text(cfg: GameConfig, side: str | None, when: datetime, language: str | None = None) -> str:
+    """A deadline for ``side``'s players: in their zone and in UTC
+    (``2026-12-03 18:00 CET (Europe/Paris) = 2026-12-03 17:00 UTC``), or in UTC
+    alone when neither they nor the game have another zone."""
+    language = language or cfg.language
+    utc = fmt_time(when, language)
+    zone = zone_of(cfg, side)
+    return utc if zone is None else f"{local_time(when, zone, language)} = {utc}"

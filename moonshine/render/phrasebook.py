@@ -1,0 +1,346 @@
+"""The words of the reports and bulletins, in English (every other language is the
+gettext catalogue's, ``moonshine.text.catalogue``): a keyed catalogue (``MESSAGES``), the fixed
+words of results, and how a turn, a sum and punctuation are written. The reasons of results are values
+explained through the gettext catalogue (``moonshine.engine.outcome``, ``moonshine.text.catalogue``)."""
+
+from __future__ import annotations
+
+from moonshine.text import money
+from moonshine.text.catalogue import Catalogue, dollars, fill, fmt, keyed
+from moonshine.text.catalogue import check_language as check_language
+from moonshine.text.money import Money
+from moonshine.variants.moonshine.calendar import Turn
+from moonshine.variants.moonshine.map import Feature, UnitKind
+
+# key -> the English (or its singular and plural); ``{name}`` fields are filled by
+# ``message``. Every other language is its gettext catalogue's (``moonshine.text.catalogue``).
+MESSAGES: Catalogue = {
+    # -- headings -------------------------------------------------------------------
+    "report.title": "Private report",
+    "report.heading": "{gang}: private report, {turn}",
+    "report.for_player": "For {player}. This report is for your gang only: do not forward it.",
+    "report.for_gang": "This report is for your gang only: do not forward it.",
+    "bulletin.title": "Bulletin",
+    "bulletin.heading": "Public bulletin, {turn}",
+    "bulletin.intro": "Sent to every player. Sales, bids, stocks and cash stay private (R19).",
+    "section.orders": "Your orders",
+    "section.results": "Your units' orders and results",
+    "section.dislodged": "Dislodged units and retreats",
+    "section.adjustments": "Adjustments: recruits, disbands, cuts (R17, R18)",
+    "section.bids": "Corruption bids (secret, R19)",
+    "section.crates": "Crates",
+    "section.dollars": "Dollars",
+    "section.notes": "Notes",
+    "section.vp": "Victory points (R24)",
+    "section.position": "Your position at the start of {turn}",
+    "section.next": "{turn}: price and raid",
+    "section.all_orders": "Orders and results",
+    "section.assaults": "Assaults on police stations",
+    "section.standings": "Control and victory points",
+    "section.corruption": "Corrupted police stations",
+    "section.winner": "The game is over",
+    "section.seed": "The raid draws (R21)",
+    "section.house_rules": "This game's rules",
+    "section.map": "The map",
+    "section.this_turn": "{turn}: price and raid",
+    # -- orders ---------------------------------------------------------------------
+    "orders.file": "Orders file: {file}",
+    "orders.none": "No orders received: your units held, you sold the most you could and bid nothing (R12).",
+    "orders.empty": "The file holds no order.",
+    "orders.line": "line",
+    "orders.as_given": "as given",
+    "orders.understood": "understood as",
+    "orders.verdict": "verdict",
+    "orders.order": "order",
+    "orders.result": "result",
+    "orders.reason": "reason",
+    "orders.no_units": "You had no unit on the board.",
+    "orders.gang_none": "no orders received (R12)",
+    "orders.recruited": "recruited: {units}",
+    "orders.disbanded": "disbanded: {units}",
+    "none": "none",
+    "nothing": "Nothing this turn.",
+    # -- dislodgements ----------------------------------------------------------------
+    "dislodged.by": "dislodged by {by}",
+    "dislodged.plain": "dislodged",
+    "dislodged.retreated": "retreated to {district}",
+    "dislodged.disbanded": "disbanded",
+    # -- bids ---------------------------------------------------------------------------
+    "bids.station": "station",
+    "bids.paid": "paid",
+    "bids.outcome": "outcome",
+    "bids.won": "won",
+    "bids.lost": "not won",
+    # -- ledger ---------------------------------------------------------------------------
+    "crates.before_raid": "In your warehouses at the end of last turn",
+    "crates.seized": "Taken by this turn's raid (R22)",
+    "crates.at_start": "In your warehouses when orders were written",
+    "crates.captured": "In warehouses you took (R13)",
+    "crates.captured_from": "In your warehouses that others took (R13)",
+    "crates.produced": "Produced by your supply zones (R14)",
+    "crates.looted": "Seized from police stations (R11)",
+    "crates.held": "Held, for sale",
+    "crates.sold": "Sold (you could sell {capacity}, R15)",
+    "crates.lost": "Lost: no room left (R16)",
+    "crates.stored": "Stored in your warehouses (R16)",
+    "crates.crates": "crates",
+    "dollars.start": "Cash at the start of the turn",
+    "dollars.upkeep": "Upkeep (R17)",
+    "dollars.recruits": "Recruits (R17)",
+    "dollars.bribes": "Bribes paid (R19)",
+    "dollars.revenue": ("Sales: {n} crate at {price} (R15)", "Sales: {n} crates at {price} (R15)"),
+    "dollars.end": "Cash at the end of the turn",
+    "ledger.balanced": "The accounts balance.",
+    "ledger.unbalanced": "WARNING: these accounts do not balance; please tell the referee.",
+    # -- victory points --------------------------------------------------------------------
+    "vp.districts": "Ordinary districts and warehouses (1 VP each)",
+    "vp.speakeasies": "Speakeasies (2 VP each)",
+    "vp.supply": "Supply zones (3 VP each)",
+    "vp.stations": "Police stations you corrupt (3 VP each)",
+    "vp.assaults": "Police stations taken by assault (5 VP each)",
+    "vp.count": "number",
+    "vp.total": "Total",
+    "vp.goal": "{vp} VP for victory.",
+    "vp.unit": "VP",
+    # -- position ------------------------------------------------------------------------------
+    "position.cash": "Cash",
+    "position.upkeep": (
+        "Upkeep due next turn: {amount} for {n} unit (R17)",
+        "Upkeep due next turn: {amount} for {n} units (arrested ones included, R17)",
+    ),
+    "position.units": "Units ({n})",
+    "position.districts": "Districts ({n})",
+    "position.stocks": "Warehouse stocks",
+    "position.stations": "Police stations you corrupt",
+    "position.arrested": "Arrested units",
+    "position.arrested_row": (
+        "{unit}, arrested in {taken_in}, held by the police ({station}, {code}): back at the start of {turn} "
+        "in {code}, or in the nearest district you control that can take it (R22)"
+    ),
+    "position.returned": "Released at the opening of {turn}",
+    "position.code": "district",
+    "position.name": "name",
+    "position.feature": "feature",
+    "position.crates": ("{n} crate", "{n} crates"),
+    "position.no_units": "no unit on the board",
+    # -- price and raid --------------------------------------------------------------------------
+    "price.now": "Price this turn: {price} a crate.",
+    "price.next": "Price: {price} a crate ({reason}).",
+    "raid.label": "Raid",
+    "raid.this_turn": "This turn's raid: {text}.",
+    "raid.next": "Raid: {text}.",
+    "raid.none": "no raid",
+    "raid.police": "the police ({station}, {code})",
+    "raid.untouchables": "the Untouchables",
+    "raid.raided": "{who} raided {district}",
+    "raid.raided_plural": "{who} raided {district}",
+    "raid.nobody": "nobody controls it: no effect",
+    "raid.spared": "{gang} corrupts the station: the district is spared",
+    "raid.controller": "controlled by {gang}",
+    "raid.seized": ("{n} crate seized", "{n} crates seized"),
+    "raid.destroyed": ("{n} crate destroyed", "{n} crates destroyed"),
+    "raid.closed": "the speakeasy returns to neutral",
+    "raid.dry": "the supply zone produces nothing this turn",
+    "raid.empty": "nothing to seize",
+    "raid.arrested": "arrested: {units}",
+    "raid.units_spared": "spared (their gang corrupts the station): {units}",
+    "raid.draw": "Draw (HMAC-SHA256, R21): {draw}",
+    "raid.you.none": "It does not concern you.",
+    "raid.you.spared": "Your district {district} is spared: you corrupt the station.",
+    "raid.you.seized": (
+        "{n} of your crates in {district} was seized.",
+        "{n} of your crates in {district} were seized.",
+    ),
+    "raid.you.destroyed": (
+        "{n} of your crates in {district} was destroyed.",
+        "{n} of your crates in {district} were destroyed.",
+    ),
+    "raid.you.closed": "You lose the speakeasy in {district}: it returns to neutral.",
+    "raid.you.dry": "Your supply zone in {district} produces nothing this turn.",
+    "raid.you.hit": "Your district {district} is raided.",
+    "raid.you.arrested": (
+        "Your {unit} is arrested: off the board this turn, still paying upkeep; back at the start of {turn} in {code}."
+    ),
+    "raid.you.unit_spared": "Your {unit} is spared: you corrupt the station.",
+    "raid.you.effect": "What it does to you",
+    # -- bulletin --------------------------------------------------------------------------------
+    "standings.gang": "Gang",
+    "standings.districts": "Districts",
+    "standings.supply": "Supply",
+    "standings.speakeasies": "Speakeasies",
+    "standings.stations": "Stations",
+    "standings.assaults": "Assaults",
+    "standings.vp": "VP",
+    "standings.note": (
+        "Stations: police stations the gang corrupts (3 VP each); assaults: stations it has taken (5 VP each)."
+    ),
+    "assault.took": "{gang}: {unit} took the police station in {station} ({strength} against {needed})",
+    "assault.none": "No successful assault this turn.",
+    "corruption.none": "No station is corrupted.",
+    "corruption.row": "{station}: {gang}",
+    "winner.one": "{gangs} wins with {vp} VP.",
+    "winner.many": "{gangs} win together with {vp} VP.",
+    "winner.seed": "The referee now reveals the seed ('moonshine reveal'): check every raid draw against it.",
+    "seed.hash": "SHA-256 of the game's secret seed",
+    "seed.how": (
+        "Each turn's raid is drawn before orders: HMAC-SHA256 with the seed as key and the turn's name (e.g. "
+        "spring-1924) as message, read as a big-endian integer, modulo the raid table's total weight "
+        "({total}), picks the entry, walking the table in its order. The seed is revealed when the game "
+        "ends: then anyone can check it against this hash and recompute every draw."
+    ),
+    "seed.command": (
+        "In Python, with the revealed seed for SEED and the turn's name (this gives the index into the table):"
+    ),
+    "seed.table": "The raid table (district: weight):",
+    # -- the bulletin's story and what changed (moonshine/variants/moonshine/story.py) ------------------------------
+    "story.headline.station": "{station}: the police station falls to {gang}",
+    "story.headline.gain": ("{gang}: a district taken", "{gang}: {n} districts taken"),
+    "story.headline.quiet": "A quiet turn: no district changes hands",
+    "story.lead.one": "{gang} leads with {vp} VP.",
+    "story.lead.many": "{gangs} share the lead with {vp} VP.",
+    "story.changed": ("One district changed hands: {gangs}.", "{n} districts changed hands: {gangs}."),
+    "story.unchanged": "No district changed hands.",
+    "story.dislodged": ("One unit was dislodged: {units}.", "{n} units were dislodged: {units}."),
+    "story.retreated": "{unit} ({gang}), which retreated to {district}",
+    "story.disbanded": "{unit} ({gang}), which was disbanded",
+    "story.taken": "{gang} took the police station in {station} with {unit}.",
+    "story.raid": "{text}.",
+    "story.stations": "Police stations changing hands: {stations}.",
+    "story.station_to": "{station} to {gang}",
+    "story.station_freed": "{station} freed from {gang}",
+    "section.changed": "What changed",
+    "changed.place": "District",
+    "changed.before": "Before",
+    "changed.after": "After",
+    "changed.nobody": "neutral",
+    "changed.station": "{station} ({code})",
+    "changed.uncorrupted": "nobody",
+    "changed.none": "No district or station changed hands.",
+    "changed.vp": "Victory points gained or lost",
+    "changed.vp_change": "Change",
+    "changed.vp_none": "No gang gained or lost VP.",
+    "orders.held": ("held: {units}", "held: {units}"),
+    "seed.no_raids": "This map has no raid table: no raid is ever drawn (R21).",
+    "credits": "Credits",
+    "map.alt": "Map of {title}",
+    "section.charts": "How the game is going",
+    "charts.attached": "The charts are attached ({names}).",
+    "map.title_shows": "the orders, and the position after them",
+    "map.caption": "The position at the start of {turn}, with this turn's orders as arrows (failed ones crossed).",
+    "map.attached": "The map is attached (map.png).",
+    "section.receipt": "Your receipt",
+    "receipt.code": "The orders recorded for you give the receipt {code}: it must be the one in your acknowledgement.",
+    "receipt.how": "To check it yourself (the README shows the few lines of Python), use this salt and these orders:",
+    "receipt.salt": "salt",
+    "game_over": "The game is over.",
+}
+
+# The fixed words of results, statuses and adjustments.
+WORDS: Catalogue = {
+    "word.succeeded": "succeeded",
+    "word.failed": "failed",
+    "word.accepted": "accepted",
+    "word.rejected": "rejected",
+    "word.replaced": "replaced",
+    "word.ignored": "ignored",
+    "word.header": "header",
+    "word.recruit": "recruit",
+    "word.disband": "disband",
+    "word.recruit cancelled": "recruit cancelled",
+    "word.bid cut": "bid cut",
+    "word.bid refused": "bid refused",
+    "word.disbanded for upkeep": "disbanded for upkeep",
+    "word.spring": "spring",
+    "word.autumn": "autumn",
+}
+
+FEATURES: Catalogue = {
+    "feature.supply": "supply zone",
+    "feature.speakeasy": "speakeasy",
+    "feature.warehouse": "warehouse",
+}
+
+UNIT_KINDS: Catalogue = {
+    "unit_kind.H": "henchman",
+    "unit_kind.L": "delivery man",
+}
+
+# How a turn is written: its label (``spring 1924``), inside a sentence (French:
+# ``le printemps 1924``, ``l'automne 1924``) and after "the start of" (French: ``du
+# printemps 1924``, ``de l'automne 1924``).
+TURNS: Catalogue = {
+    "turn.label": "{season} {year}",
+    "turn.the.spring": "spring {year}",
+    "turn.the.autumn": "autumn {year}",
+    "turn.of.spring": "spring {year}",
+    "turn.of.autumn": "autumn {year}",
+}
+
+
+def message(language: str, key: str, /, **fields: object) -> str:
+    """The reports' catalogue text for ``key`` in ``language``, its ``{fields}`` filled
+    (a whole number ``n`` picks the singular or the plural)."""
+    return fill(language, keyed(check_language(language), MESSAGES, key, fields.get("n")), **fields)
+
+
+def word(language: str, text: str) -> str:
+    """A fixed word (result, status, adjustment kind, season) in ``language``; an
+    unknown word is returned as it is."""
+    key = f"word.{text}"
+    return keyed(check_language(language), WORDS, key) if key in WORDS else text
+
+
+def feature_label(language: str, feature: Feature) -> str:
+    if feature is Feature.NONE:
+        return ""
+    return keyed(check_language(language), FEATURES, f"feature.{feature.name.lower()}")
+
+
+def kind_label(language: str, kind: UnitKind) -> str:
+    return keyed(check_language(language), UNIT_KINDS, f"unit_kind.{kind.name}")
+
+
+def turn_label(language: str, turn: str, *, capital: bool = False) -> str:
+    """``spring 1924`` / ``printemps 1924``; a name that is not a turn is returned as it is."""
+    try:
+        t = Turn.parse(turn)
+    except ValueError:
+        return turn
+    text = keyed(check_language(language), TURNS, "turn.label").format(season=word(language, t.season), year=t.year)
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def _turn_in(language: str, turn: str, how: str) -> str:
+    try:
+        t = Turn.parse(turn)
+    except ValueError:
+        return turn
+    key = f"turn.{how}.{t.season}"
+    if key not in TURNS:
+        return turn_label(language, turn)
+    return keyed(check_language(language), TURNS, key).format(year=t.year)
+
+
+def turn_of(language: str, turn: str) -> str:
+    """The turn after "the start of": ``spring 1924`` / ``du printemps 1924``, ``de l'automne 1924``."""
+    return _turn_in(language, turn, "of")
+
+
+def colon(language: str) -> str:
+    """``: `` in English, `` : `` in French."""
+    return fmt(check_language(language), "format.colon")
+
+
+def semicolon(language: str) -> str:
+    return fmt(check_language(language), "format.semicolon")
+
+
+def the_turn(language: str, turn: str) -> str:
+    """A turn inside a sentence: ``spring 1924`` in English; ``le printemps 1924``,
+    ``l'automne 1924`` in French."""
+    return _turn_in(language, turn, "the")
+
+
+def money_text(language: str, cents: Money) -> str:
+    """``$12.50`` in English, ``12,50 $`` in French."""
+    return dollars(check_language(language), money.fmt(cents))

@@ -1,0 +1,148 @@
+"""The winter adjustments of classic Diplomacy: builds and disbands.
+
+A power with more supply centres than units may build the difference, in its
+empty home centres that it still owns (a fleet only on a coast, naming the coast
+of a province with two); a power with fewer centres must disband the difference.
+Orders are taken one by one and the first legal ones are used (DATC 4.D.4 to
+4.D.6); a build may be waived (4.D.7). When too few disbands are ordered, the
+units farthest from the power's owned supply centres go first, counting steps
+over land and sea alike for armies and fleets; between equals a fleet goes
+before an army, then the alphabetical order of the provinces' English names
+(2023 rulebook, DATC 4.D.8 and 6.J).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from moonshine.text.catalogue import sentence
+from moonshine.variants.classic.board import ClassicMap, Kind
+from moonshine.variants.classic.movement import Result
+from moonshine.variants.classic.orders import Build, Disband, Order, Waive, unit_of
+from moonshine.variants.classic.rules import Problem
+from moonshine.variants.classic.state import Unit
+
+
+class AdjustmentOutcome(msgspec.Struct, frozen=True):
+    results: list[Result]  # one per order given, in the order given
+    problems: list[Problem | None]  # beside each result: why it failed (None when it succeeded)
+    built: list[Unit]
+    disbanded: list[Unit]  # as ordered
+    civil_disorder: list[Unit]  # removed because too few disbands were ordered
+    units: list[Unit]  # every unit after the adjustments
+
+
+def adjustment_counts(gmap: ClassicMap, units: Sequence[Unit], owners: Mapping[str, str]) -> dict[str, int]:
+    """Per power: builds allowed (positive) or disbands due (negative)."""
+    return {p: sum(1 for o in owners.values() if o == p) - sum(1 for u in units if u.power == p) for p in gmap.powers}
+
+
+def _build_problem(
+    gmap: ClassicMap, power: str, order: Build, owners: Mapping[str, str], taken: set[str]
+) -> Problem | None:
+    prov = order.unit.province
+    if prov not in gmap.provinces:
+        return Problem("no_province", prov=prov)
+    if gmap.provinces[prov].home != power or not gmap.provinces[prov].supply:
+        return Problem("not_home", prov=prov, power=gmap.powers[power])
+    if owners.get(prov) != power:
+        return Problem("not_owned", prov=prov, power=gmap.powers[power])
+    if prov in taken:
+        return Problem("not_empty", prov=prov)
+    if order.unit.kind is Kind.ARMY:
+        return None  # a coast in an army's build is ignored
+    regions = gmap.fleet_regions(prov)
+    if not regions:
+        return Problem("build_fleet_inland", name=gmap.names(prov))
+    if len(regions) > 1 and order.unit.region not in regions:
+        return Problem("build_coast_needed", coasts=tuple(regions))
+    if len(regions) == 1 and "/" in order.unit.region and order.unit.region != regions[0]:
+        return Problem("no_coast", prov=prov, coast=order.unit.region.split("/", 1)[1])
+    return None
+
+
+def civil_disorder_order(gmap: ClassicMap, units: Sequence[Unit], centres: Sequence[str]) -> list[Unit]:
+    """The order in which a power's units are removed in civil disorder."""
+    dist = gmap.distances_to(centres)
+    far = len(gmap.provinces) + 1
+    return sorted(
+        units,
+        key=lambda u: (-dist.get(u.province, far), 0 if u.kind is Kind.FLEET else 1, gmap.provinces[u.province].name),
+    )
+
+
+def adjudicate_adjustments(
+    gmap: ClassicMap,
+    units: Sequence[Unit],
+    owners: Mapping[str, str],
+    orders: Mapping[str, Sequence[Order]],
+) -> AdjustmentOutcome:
+    counts = adjustment_counts(gmap, units, owners)
+    results: list[Result] = []
+    problems: list[Problem | None] = []
+    built: list[Unit] = []
+    disbanded: list[Unit] = []
+    disorder: list[Unit] = []
+    taken = {u.province for u in units}
+    for power in sorted(gmap.powers):
+        n = counts[power]
+        used = 0
+        gone: set[Unit] = set()
+        mine = [u for u in units if u.power == power]
+        for order in orders.get(power, ()):
+            ref = unit_of(order)
+            label = ref.text() if ref is not None else ""
+            ok, why, said = False, None, None
+            if isinstance(order, Build | Waive):
+                if n <= 0:
+                    why = Problem("no_build", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
+                elif used >= n:
+                    why = Problem("no_build_left", power=gmap.powers[power], n=n)
+                elif isinstance(order, Waive):
+                    ok, said = True, sentence("build waived")
+                else:
+                    problem = _build_problem(gmap, power, order, owners, taken)
+                    if problem is None:
+                        prov = order.unit.province
+                        region = prov if order.unit.kind is Kind.ARMY else order.unit.region
+                        if order.unit.kind is Kind.FLEET and "/" not in region:
+                            region = gmap.fleet_regions(prov)[0]
+                        new = Unit(power, order.unit.kind, region)
+                        built.append(new)
+                        taken.add(prov)
+                        ok, said = True, sentence("built {unit}", unit=new.label())
+                    else:
+                        why, said = problem, sentence("build fails: {problem}", problem=problem.message())
+                if ok:
+                    used += 1
+            elif isinstance(order, Disband):
+                unit = next((u for u in mine if u.province == order.unit.province), None)
+                if n >= 0:
+                    why = Problem("no_disband", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
+                elif unit is None:
+                    why = Problem("no_power_unit", power=gmap.powers[power], prov=order.unit.province)
+                elif unit in gone:
+                    why = Problem("already_disbanded", unit=unit.label())
+                elif used >= -n:
+                    why = Problem("no_disband_left", power=gmap.powers[power], n=-n)
+                else:
+                    gone.add(unit)
+                    disbanded.append(unit)
+                    used += 1
+                    ok, said = True, sentence("disbanded {unit}", unit=unit.label())
+            else:
+                why = Problem("not_adjustment", order=order.text())
+            if said is None:  # a failed order: its problem says why
+                assert why is not None
+                said = why.message()
+            results.append(Result(power, label, order.text(), ok, said.text(), message=said))
+            problems.append(why)
+        if n < 0 and used < -n:
+            centres = sorted(c for c, o in owners.items() if o == power)
+            left = [u for u in mine if u not in gone]
+            disorder.extend(civil_disorder_order(gmap, left, centres)[: -n - used])
+    removed = set(disbanded) | set(disorder)
+    after = sorted([u for u in units if u not in removed] + built)
+    return AdjustmentOutcome(results, problems, built, disbanded, disorder, after)
