@@ -34,16 +34,10 @@ import msgspec
 import yaml
 
 from moonshine.game.directory import Game, GameConfig, Player
-from moonshine.game.reports import (
-    TurnResults,
-    adjudicated_turns,
-    as_results,
-    load_turn,
-    opening_state,
-    render_bulletin,
-    render_report,
-)
+from moonshine.game.reports import adjudicated_turns, load_turn, opening_state
+from moonshine.render.report import render_bulletin, render_report
 from moonshine.variants.moonshine.map import GameMap, load_map
+from moonshine.variants.moonshine.results import TurnResults, as_results
 from moonshine.variants.moonshine.state import GameState
 from moonshine.variants.moonshine.state import loads as load_state_text
 

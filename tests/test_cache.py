@@ -105,8 +105,8 @@ def test_templates_compiled_once_and_kept_for_the_next_process(
     own_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from moonshine.game.directory import load_config
-    from moonshine.game.reports import render_bulletin, render_report
     from moonshine.render import pages
+    from moonshine.render.report import render_bulletin, render_report
     from moonshine.variants.moonshine.state import initial_state
 
     monkeypatch.setattr(pages, "_ENV", [])

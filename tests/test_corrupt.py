@@ -19,9 +19,9 @@ from moonshine import yamlio
 from moonshine.cli import main
 from moonshine.errors import MoonshineError
 from moonshine.game.directory import Game
-from moonshine.game.reports import load_results
 from moonshine.judge import outbox
 from moonshine.judge.inbox import load_log
+from moonshine.variants.moonshine.results import load_results
 
 TURN = "spring-1924"
 NEXT = "autumn-1924"

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from moonshine.game.reports import arrows_from_results, read_results, render_map
+from moonshine.game.reports import render_map
 from moonshine.game.simulate import Played, play
+from moonshine.render.report import arrows_from_results
 from moonshine.variants.moonshine.map import GameMap, load_map
-from moonshine.variants.moonshine.results import to_data
+from moonshine.variants.moonshine.results import read_results, to_data
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -27,21 +27,12 @@ from moonshine import data_folder
 from moonshine.cli import main
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, GameConfig
-from moonshine.game.reports import (
-    MAP_CID,
-    arrows_from_results,
-    load_turn,
-    read_results,
-    render_all,
-    render_bulletin,
-    render_map,
-    render_report,
-    standings,
-    write_reports,
-)
+from moonshine.game.reports import load_turn, render_map, write_reports
 from moonshine.render import pages, phrasebook
+from moonshine.render.report import MAP_CID, arrows_from_results, render_all, render_bulletin, render_report, standings
 from moonshine.text.catalogue import languages
 from moonshine.variants.moonshine.map import GameMap, UnitKind
+from moonshine.variants.moonshine.results import read_results
 from moonshine.variants.moonshine.scene import Arrow
 from moonshine.variants.moonshine.state import Arrested, GameState
 from moonshine.variants.moonshine.state import loads as load_state_text

@@ -13,9 +13,10 @@ from click.testing import CliRunner
 
 from moonshine.cli import main
 from moonshine.game.directory import Game
-from moonshine.game.reports import load_turn, render_all
+from moonshine.game.reports import load_turn
 from moonshine.game.site import adjudicated_turns, build_site
 from moonshine.render import receipts
+from moonshine.render.report import render_all
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from moonshine.game.directory import GameConfig
-from moonshine.game.reports import end_of_turn_control, read_results, render_bulletin
 from moonshine.game.simulate import Played, play
+from moonshine.render.report import end_of_turn_control, render_bulletin
 from moonshine.variants.moonshine import story
 from moonshine.variants.moonshine.map import GameMap, load_map
 from moonshine.variants.moonshine.orders import notation, parse_canonical
-from moonshine.variants.moonshine.results import to_data
+from moonshine.variants.moonshine.results import read_results, to_data
 
 LANGS = ("en", "fr")
 

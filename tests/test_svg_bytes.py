@@ -101,10 +101,10 @@ def reference_svg(scene: Scene) -> str:
 
 
 def test_the_chicago_maps_turns_are_written_as_elementtree_writes_them() -> None:
-    from moonshine.game.reports import arrows_from_results, dislodged_units, read_results
     from moonshine.game.simulate import play
+    from moonshine.render.report import arrows_from_results, dislodged_units
     from moonshine.variants.moonshine.map import load_map
-    from moonshine.variants.moonshine.results import to_data
+    from moonshine.variants.moonshine.results import read_results, to_data
 
     gmap = load_map("chicago-1920s")
     for n, played in enumerate(play(gmap, "svg", 3)):

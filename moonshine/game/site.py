@@ -19,17 +19,10 @@ import msgspec
 from moonshine.errors import GameError
 from moonshine.game.charts import game_charts
 from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
-from moonshine.game.reports import (
-    adjudicated_turns,
-    bulletin_context,
-    inline_css,
-    load_turn,
-    map_title,
-    opening_state,
-    render_map,
-)
+from moonshine.game.reports import adjudicated_turns, load_turn, opening_state, render_map
 from moonshine.picture import charts
 from moonshine.render import pages, phrasebook
+from moonshine.render.report import bulletin_context, inline_css, map_title
 from moonshine.text.catalogue import Catalogue, keyed
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "RULES.md"  # moonshine/RULES.md

@@ -220,7 +220,7 @@ def summary(gmap: GameMap, result: TurnResult) -> list[str]:
         names = ", ".join(gmap.gangs[g].name for g in result.winners)
         lines.append(f"WINNER: {names} ({result.vp[result.winners[0]]} VP). The game is over.")
     else:
-        from moonshine.game.reports import Words, describe_raid
+        from moonshine.render.report import Words, describe_raid
 
         lines.append(f"Raid for {nxt.turn}: {describe_raid(gmap, nxt.raid, Words('en'))}")
     lines.append("")

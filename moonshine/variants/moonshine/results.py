@@ -1,5 +1,7 @@
 """A turn's results as data: ``turns/TURN/results.yaml`` (every order as given, its
-result and reason, the ledgers, raids and VP). Reports are rendered from this."""
+result and reason, the ledgers, raids and VP), written (``to_data``) and read back,
+checked and typed (``read_results``, ``load_results``: the values the reports are
+rendered from)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from typing import Any
 import msgspec
 
 from moonshine.engine import outcome as oc
-from moonshine.errors import StateError
+from moonshine.errors import GameError, StateError
 from moonshine.text import money
-from moonshine.text.catalogue import Message, message_data
+from moonshine.text.catalogue import Message, languages, message_data, message_from_data
+from moonshine.text.money import Money, dollars
+from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.state import Raid
 from moonshine.variants.moonshine.turn import Ledger, TurnResult
@@ -209,3 +213,436 @@ def to_data(gmap: GameMap, result: TurnResult, submissions: Mapping[str, Submiss
             "raid": raid_data(nxt.raid),
         },
     }
+
+
+# -- the results file read back, typed (the reports read these) -------------------------
+
+
+class LineRecord(msgspec.Struct, frozen=True):
+    """One line of a gang's orders file: as given, how it was understood, its fate.
+    ``reason`` is the message as a value (explained in the reader's language); a file
+    of an earlier version gives the English ``message`` and may give ``translations``
+    (``message_fr``)."""
+
+    number: int
+    text: str
+    status: str
+    understood: str = ""
+    message: str = ""
+    translations: Mapping[str, str] = msgspec.field(default_factory=dict)
+    reason: Message | None = None
+
+
+class UnitResult(msgspec.Struct, frozen=True):
+    unit: str
+    order: str  # canonical text
+    succeeded: bool
+    reason: str  # in English, as the file says it
+    outcome: oc.Result | None = None  # None: a file of an earlier version
+
+
+class Dislodgement(msgspec.Struct, frozen=True):
+    unit: str
+    by: str
+    retreated_to: str | None
+    disbanded: bool
+    reason: str
+    outcome: oc.Result | None = None
+
+
+class AdjustmentRecord(msgspec.Struct, frozen=True):
+    kind: str  # recruit, disband, recruit cancelled, bid cut, bid refused, disbanded for upkeep
+    order: str
+    reason: Text
+
+
+class BidRecord(msgspec.Struct, frozen=True):
+    station: str
+    paid: Money
+    won: bool
+    reason: Text
+
+
+class LedgerRecord(msgspec.Struct, frozen=True):
+    before_raid: int = 0
+    seized: int = 0
+    at_start: int = 0
+    captured: int = 0
+    captured_from: int = 0
+    produced: int = 0
+    looted: int = 0
+    held: int = 0
+    capacity: int = 0
+    sold: int = 0
+    stored: Mapping[str, int] = msgspec.field(default_factory=dict)
+    lost: int = 0
+    cash_start: Money = 0
+    upkeep: Money = 0
+    recruits: Money = 0
+    bribes: Money = 0
+    revenue: Money = 0
+    cash_end: Money = 0
+    notes: tuple[Text, ...] = ()
+    balanced: bool = True
+
+
+class GangResults(msgspec.Struct, frozen=True):
+    gang: str
+    orders_file: str | None
+    lines: tuple[LineRecord, ...]
+    units: tuple[UnitResult, ...]
+    dislodged: tuple[Dislodgement, ...]
+    adjustments: tuple[AdjustmentRecord, ...]
+    bids: tuple[BidRecord, ...]
+    ledger: LedgerRecord
+    vp: int
+
+
+class AssaultRecord(msgspec.Struct, frozen=True):
+    gang: str
+    unit: str
+    station: str
+    strength: int
+    needed: int
+    succeeded: bool
+    reason: str
+    outcome: oc.Result | None = None
+
+
+class NextTurn(msgspec.Struct, frozen=True):
+    turn: str
+    price: Money
+    price_reason: Text
+    returns: tuple[tuple[str, Text], ...]  # (gang, what became of its arrested unit)
+    raid: Raid | None
+
+
+class TurnResults(msgspec.Struct, frozen=True):
+    """``turns/TURN/results.yaml`` as typed values."""
+
+    turn: str
+    price: Money
+    raid: Raid | None
+    gangs: Mapping[str, GangResults]
+    assaults: tuple[AssaultRecord, ...]
+    corruption: Mapping[str, str]
+    vp: Mapping[str, int]
+    winners: tuple[str, ...]
+    sold: int
+    next: NextTurn
+
+
+class _Reader:
+    """Typed access to the raw YAML that names the file and key of any problem."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> StateError:
+        return StateError(self.source, key, problem)
+
+    def mapping(self, raw: Any, key: str) -> Mapping[str, Any]:
+        if not isinstance(raw, dict):
+            raise self.fail(key, f"expected a mapping, found {type(raw).__name__}")
+        return raw
+
+    def seq(self, m: Mapping[str, Any], name: str, key: str) -> list[Any]:
+        v = m.get(name)
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            raise self.fail(f"{key}.{name}", f"expected a list, found {type(v).__name__}")
+        return v
+
+    def text(self, m: Mapping[str, Any], name: str, key: str, *, default: str | None = None) -> str:
+        v = m.get(name, default)
+        if v is None and default is not None:
+            return default
+        if isinstance(v, bool) or not isinstance(v, str | int | float):
+            raise self.fail(f"{key}.{name}", f"expected text, found {v!r}")
+        return str(v)
+
+    def optional(self, m: Mapping[str, Any], name: str, key: str) -> str | None:
+        if m.get(name) is None:
+            return None
+        return self.text(m, name, key)
+
+    def integer(self, m: Mapping[str, Any], name: str, key: str, *, default: int | None = None) -> int:
+        v = m.get(name, default)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise self.fail(f"{key}.{name}", f"expected a whole number, found {v!r}")
+        return v
+
+    def flag(self, m: Mapping[str, Any], name: str, key: str, *, default: bool | None = None) -> bool:
+        v = m.get(name, default)
+        if not isinstance(v, bool):
+            raise self.fail(f"{key}.{name}", f"expected true or false, found {v!r}")
+        return v
+
+    def money(self, m: Mapping[str, Any], name: str, key: str) -> Money:
+        try:
+            return dollars(m.get(name))
+        except ValueError as exc:
+            raise self.fail(f"{key}.{name}", str(exc)) from None
+
+    def raid(self, raw: Any, key: str) -> Raid | None:
+        if raw is None:
+            return None
+        m = self.mapping(raw, key)
+        by = self.text(m, "by", key)
+        if by not in ("police", "untouchables"):
+            raise self.fail(f"{key}.by", f"expected police or untouchables, found {by!r}")
+        return Raid(
+            district=self.text(m, "district", key),
+            by=by,
+            station=self.text(m, "station", key),
+            spared=self.flag(m, "spared", key, default=False),
+            controller=self.optional(m, "controller", key),
+            crates=self.integer(m, "crates", key, default=0),
+            arrested=tuple(str(x) for x in self.seq(m, "arrested", key)),
+            spared_units=tuple(str(x) for x in self.seq(m, "spared_units", key)),
+            speakeasy_closed=self.flag(m, "speakeasy_closed", key, default=False),
+            draw=self.text(m, "draw", key, default=""),
+        )
+
+
+def _result_flag(r: _Reader, m: Mapping[str, Any], key: str) -> bool:
+    v = r.text(m, "result", key)
+    if v not in ("succeeded", "failed"):
+        raise r.fail(f"{key}.result", f"expected succeeded or failed, found {v!r}")
+    return v == "succeeded"
+
+
+Text = str | Message  # a reason: a message of the catalogue, or a file of an earlier version's English
+
+
+def _text(r: _Reader, raw: Any, key: str) -> Text:
+    return raw if isinstance(raw, str) else _text_value(r, raw, key)
+
+
+def _text_value(r: _Reader, raw: Any, key: str) -> Message:
+    try:
+        return message_from_data(raw)
+    except ValueError as exc:
+        raise r.fail(key, str(exc)) from None
+
+
+def _reason(r: _Reader, m: Mapping[str, Any], key: str, *, text: str = "reason", value: str = "message") -> Text:
+    """A reason as a value (``message``), or its English text in a file without one."""
+    if m.get(value) is not None:
+        return _text(r, m[value], f"{key}.{value}")
+    return r.text(m, text, key, default="")
+
+
+def _return(r: _Reader, raw: Any) -> tuple[str, Text]:
+    """An arrested unit's return: ``{gang, message}``, or ``"gang: note"`` in a file of
+    an earlier version."""
+    if isinstance(raw, str):
+        gang, _, note = raw.partition(": ")
+        return gang, note
+    m = r.mapping(raw, "next.returns")
+    return r.text(m, "gang", "next.returns"), _text(r, m.get("message"), "next.returns.message")
+
+
+def _outcome(r: _Reader, m: Mapping[str, Any], key: str) -> oc.Result | None:
+    """The outcome a results file stores (None in a file of an earlier version)."""
+    raw = m.get("outcome")
+    if raw is None:
+        return None
+    try:
+        return oc.from_data(r.mapping(raw, f"{key}.outcome"))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise r.fail(f"{key}.outcome", f"expected an outcome: {exc}") from None
+
+
+def _ledger(r: _Reader, raw: Any, key: str) -> LedgerRecord:
+    m = r.mapping(raw, key)
+    c = r.mapping(m.get("crates"), f"{key}.crates")
+    d = r.mapping(m.get("dollars"), f"{key}.dollars")
+    ck, dk = f"{key}.crates", f"{key}.dollars"
+    stored_raw = r.mapping(c.get("stored") or {}, f"{ck}.stored")
+    stored = {str(w): r.integer(stored_raw, w, f"{ck}.stored") for w in stored_raw}
+    return LedgerRecord(
+        before_raid=r.integer(c, "before_raid", ck),
+        seized=r.integer(c, "seized", ck),
+        at_start=r.integer(c, "at_start", ck),
+        captured=r.integer(c, "captured", ck),
+        captured_from=r.integer(c, "captured_from", ck),
+        produced=r.integer(c, "produced", ck),
+        looted=r.integer(c, "looted", ck),
+        held=r.integer(c, "held", ck),
+        capacity=r.integer(c, "capacity", ck),
+        sold=r.integer(c, "sold", ck),
+        stored=stored,
+        lost=r.integer(c, "lost", ck),
+        cash_start=r.money(d, "start", dk),
+        upkeep=r.money(d, "upkeep", dk),
+        recruits=r.money(d, "recruits", dk),
+        bribes=r.money(d, "bribes", dk),
+        revenue=r.money(d, "revenue", dk),
+        cash_end=r.money(d, "end", dk),
+        notes=tuple(_text(r, n, f"{key}.notes") for n in r.seq(m, "notes", key)),
+        balanced=r.flag(m, "balanced", key, default=True),
+    )
+
+
+def _gang(r: _Reader, gang: str, raw: Any) -> GangResults:
+    key = f"gangs.{gang}"
+    m = r.mapping(raw, key)
+    lines = []
+    for i, ln in enumerate(r.seq(m, "lines", key)):
+        k = f"{key}.lines[{i}]"
+        x = r.mapping(ln, k)
+        lines.append(
+            LineRecord(
+                number=r.integer(x, "line", k),
+                text=r.text(x, "text", k, default=""),
+                status=r.text(x, "status", k),
+                understood=r.text(x, "understood", k, default=""),
+                message=r.text(x, "message", k, default=""),
+                translations={
+                    lang: r.text(x, f"message_{lang}", k)
+                    for lang in languages()
+                    if lang != "en" and x.get(f"message_{lang}")
+                },
+                reason=None if x.get("reason") is None else _text_value(r, x["reason"], f"{k}.reason"),
+            )
+        )
+    units = []
+    for i, u in enumerate(r.seq(m, "units", key)):
+        k = f"{key}.units[{i}]"
+        x = r.mapping(u, k)
+        units.append(
+            UnitResult(
+                r.text(x, "unit", k),
+                r.text(x, "order", k),
+                _result_flag(r, x, k),
+                r.text(x, "reason", k, default=""),
+                _outcome(r, x, k),
+            )
+        )
+    dislodged = []
+    for i, d in enumerate(r.seq(m, "dislodged", key)):
+        k = f"{key}.dislodged[{i}]"
+        x = r.mapping(d, k)
+        dislodged.append(
+            Dislodgement(
+                unit=r.text(x, "unit", k),
+                by=r.text(x, "by", k, default=""),
+                retreated_to=r.optional(x, "retreated_to", k),
+                disbanded=r.flag(x, "disbanded", k, default=False),
+                reason=r.text(x, "reason", k, default=""),
+                outcome=_outcome(r, x, k),
+            )
+        )
+    adjustments = []
+    for i, a in enumerate(r.seq(m, "adjustments", key)):
+        k = f"{key}.adjustments[{i}]"
+        x = r.mapping(a, k)
+        adjustments.append(AdjustmentRecord(r.text(x, "kind", k), r.text(x, "order", k), _reason(r, x, k)))
+    bids = []
+    for i, b in enumerate(r.seq(m, "bids", key)):
+        k = f"{key}.bids[{i}]"
+        x = r.mapping(b, k)
+        bids.append(BidRecord(r.text(x, "station", k), r.money(x, "paid", k), r.flag(x, "won", k), _reason(r, x, k)))
+    return GangResults(
+        gang=gang,
+        orders_file=r.optional(m, "orders_file", key),
+        lines=tuple(lines),
+        units=tuple(units),
+        dislodged=tuple(dislodged),
+        adjustments=tuple(adjustments),
+        bids=tuple(bids),
+        ledger=_ledger(r, m.get("ledger"), f"{key}.ledger"),
+        vp=r.integer(m, "vp", key),
+    )
+
+
+def read_results(raw: Any, *, source: str = "<results>") -> TurnResults:
+    """Typed results from the data of ``results.yaml``; a malformed file raises
+    StateError naming the file and the key."""
+    r = _Reader(source)
+    top = r.mapping(raw, "")
+    turn = r.text(top, "turn", "")
+    try:
+        Turn.parse(turn)
+    except ValueError as exc:
+        raise r.fail("turn", str(exc)) from None
+    gangs_raw = r.mapping(top.get("gangs"), "gangs")
+    gangs = {str(g): _gang(r, str(g), v) for g, v in gangs_raw.items()}
+    assaults = []
+    for i, a in enumerate(r.seq(top, "assaults", "")):
+        k = f"assaults[{i}]"
+        x = r.mapping(a, k)
+        assaults.append(
+            AssaultRecord(
+                gang=r.text(x, "gang", k),
+                unit=r.text(x, "unit", k),
+                station=r.text(x, "station", k),
+                strength=r.integer(x, "strength", k),
+                needed=r.integer(x, "needed", k),
+                succeeded=r.flag(x, "succeeded", k),
+                reason=r.text(x, "reason", k, default=""),
+                outcome=_outcome(r, x, k),
+            )
+        )
+    corruption_raw = r.mapping(top.get("corruption") or {}, "corruption")
+    vp_raw = r.mapping(top.get("vp") or {}, "vp")
+    nxt = r.mapping(top.get("next"), "next")
+    next_turn = NextTurn(
+        turn=r.text(nxt, "turn", "next"),
+        price=r.money(nxt, "price", "next"),
+        price_reason=_reason(r, nxt, "next", text="price_reason", value="price_message"),
+        returns=tuple(_return(r, x) for x in r.seq(nxt, "returns", "next")),
+        raid=r.raid(nxt.get("raid"), "next.raid"),
+    )
+    return TurnResults(
+        turn=turn,
+        price=r.money(top, "price", ""),
+        raid=r.raid(top.get("raid"), "raid"),
+        gangs=gangs,
+        assaults=tuple(assaults),
+        corruption={str(s): str(g) for s, g in corruption_raw.items()},
+        vp={str(g): r.integer(vp_raw, g, "vp") for g in vp_raw},
+        winners=tuple(str(g) for g in r.seq(top, "winners", "")),
+        sold=r.integer(top, "sold", "", default=0),
+        next=next_turn,
+    )
+
+
+def check_results(gmap: GameMap, res: TurnResults, *, source: str = "<results>") -> None:
+    """The results name only the map's gangs and districts (StateError otherwise)."""
+
+    def fail(key: str, problem: str) -> StateError:
+        return StateError(source, key, problem)
+
+    for g in res.gangs:
+        if g not in gmap.gangs:
+            raise fail(f"gangs.{g}", f"unknown gang {g!r} (gangs: {', '.join(gmap.gangs)})")
+    for g in (*res.winners, *res.corruption.values(), *res.vp):
+        if g not in gmap.gangs:
+            raise fail("", f"unknown gang {g!r} (gangs: {', '.join(gmap.gangs)})")
+    for s in res.corruption:
+        if s not in gmap.districts or not gmap.districts[s].has_station:
+            raise fail("corruption", f"{s!r} is not a district with a police station")
+    for key, raid in (("raid", res.raid), ("next.raid", res.next.raid)):
+        if raid is not None and (raid.district not in gmap.districts or raid.station not in gmap.districts):
+            raise fail(key, f"unknown district {raid.district!r} or station {raid.station!r}")
+    for g, gr in res.gangs.items():
+        for b in gr.bids:
+            if b.station not in gmap.districts:
+                raise fail(f"gangs.{g}.bids", f"unknown station {b.station!r}")
+    for a in res.assaults:
+        if a.gang not in gmap.gangs or a.station not in gmap.districts:
+            raise fail("assaults", f"unknown gang {a.gang!r} or station {a.station!r}")
+
+
+def as_results(data: TurnResults | Mapping[str, Any], *, source: str = "<results>") -> TurnResults:
+    return data if isinstance(data, TurnResults) else read_results(data, source=source)
+
+
+def load_results(path: Path) -> TurnResults:
+    if not path.exists():
+        raise GameError(f"{path}: no results; adjudicate the turn first ('moonshine adjudicate TURN')")
+    raw = load_data(path)
+    return read_results(raw, source=str(path))
