@@ -13,24 +13,18 @@ from moonshine.errors import GameError, StateError
 from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
 from moonshine.render import phrasebook
 from moonshine.render.report import (
-    MAP_CID,
     MAP_FILE,
     MAP_WIDTH,
     arrows_from_results,
-    bulletin_context,
-    describe_raid,
     dislodged_units,
-    map_title,
     picture_title,
     render_all,
     render_bulletin,
     render_report,
-    report_context,
-    standings,
 )
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.map import GameMap
-from moonshine.variants.moonshine.results import TurnResults, as_results, check_results, load_results, read_results
+from moonshine.variants.moonshine.results import TurnResults, as_results, check_results, load_results
 from moonshine.variants.moonshine.state import GameState
 
 if TYPE_CHECKING:
@@ -213,22 +207,4 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
     return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed())
 
 
-__all__ = [
-    "MAP_CID",
-    "MAP_FILE",
-    "TurnResults",
-    "arrows_from_results",
-    "bulletin_context",
-    "describe_raid",
-    "load_results",
-    "load_turn",
-    "map_title",
-    "print_report",
-    "read_results",
-    "render_all",
-    "render_bulletin",
-    "render_report",
-    "report_context",
-    "standings",
-    "write_reports",
-]
+__all__ = ["load_turn", "print_report", "write_reports"]

@@ -977,3 +977,19 @@ def render_all(
                 gmap, config, res, nxt, language=language, html=html, for_email=for_email, before=before, charts=charts
             )
     return out
+
+
+__all__ = [
+    "MAP_CID",
+    "MAP_FILE",
+    "Settings",
+    "arrows_from_results",
+    "bulletin_context",
+    "describe_raid",
+    "map_title",
+    "render_all",
+    "render_bulletin",
+    "render_report",
+    "report_context",
+    "standings",
+]
