@@ -27,8 +27,9 @@ from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
 from moonshine.game.lock import LOCK_FILE
-from moonshine.judge import inbox
-from moonshine.judge.inbox import OrderCheck, orders_text, split_lines
+from moonshine.judge import inbox, sources, turnlog
+from moonshine.judge.envelope import orders_text, split_lines
+from moonshine.judge.inbox import OrderCheck
 from moonshine.judge.intake import html_to_text
 from moonshine.judge.passwords import hash_password
 from moonshine.variants.moonshine.state import GameState
@@ -418,7 +419,7 @@ def test_an_oversize_message_is_refused_without_being_read_whole(tmp_path: Path,
     assert len(raw) > 5_000_000
     tracemalloc.start()
     try:
-        reading = inbox._read(inbox.Incoming(raw, "test"), 512 * 1024)
+        reading = inbox._read(sources.Incoming(raw, "test"), 512 * 1024)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -939,6 +940,6 @@ def test_the_log_written_a_submission_at_a_time_is_the_whole_mappings_yaml(
 ) -> None:
     from moonshine.variants.moonshine.state import dump_yaml
 
-    log = inbox.TurnLog(submissions, current)
+    log = turnlog.TurnLog(submissions, current)
     whole = {"current": {g: current[g] for g in sorted(current)}, "submissions": submissions}
-    assert inbox.log_text(log) == inbox.LOG_HEAD + dump_yaml(whole)
+    assert turnlog.log_text(log) == turnlog.LOG_HEAD + dump_yaml(whole)

@@ -26,7 +26,7 @@ from moonshine.cli import main
 from moonshine.errors import GameError
 from moonshine.game.directory import Game, save_config
 from moonshine.game.lock import game_lock
-from moonshine.judge import inbox
+from moonshine.judge import inbox, turnlog
 from moonshine.judge.passwords import hash_password
 
 VALLEY, SECOND, EVE = "valley@players.example.org", "terry@home.example", "eve@else.example"
@@ -118,7 +118,7 @@ def test_a_senders_date_in_the_future_is_not_believed(game: Game, tmp_path: Path
     raw = letter(VALLEY, ORDERS, received="", Date="Sat, 01 Jan 2039 10:00:00 +0000")
     [o] = inbox.process(game, box(tmp_path / "a", raw), now=NOW)
     assert o.status == "accepted"
-    log = inbox.load_log(game, TURN)
+    log = turnlog.load_log(game, TURN)
     assert log.current["valley"]["received"] == NOW.isoformat()
 
 
@@ -237,9 +237,9 @@ def test_an_interrupted_run_is_finished_by_the_next(game: Game, tmp_path: Path) 
     journal; the next run puts it in the log and does not answer the message again."""
     source = box(tmp_path / "a", letter(VALLEY, ORDERS))
     inbox.process(game, source, now=NOW)
-    log_file = inbox.log_path(game, TURN)
-    logged = inbox.load_log(game, TURN)
-    journal = game.orders_dir(TURN) / inbox.JOURNAL
+    log_file = turnlog.log_path(game, TURN)
+    logged = turnlog.load_log(game, TURN)
+    journal = game.orders_dir(TURN) / turnlog.JOURNAL
     journal.write_text(
         json.dumps({"submission": logged.submissions[0], "current": logged.current["valley"]}) + "\n{cut short",
         encoding="utf-8",
@@ -248,7 +248,7 @@ def test_an_interrupted_run_is_finished_by_the_next(game: Game, tmp_path: Path) 
     [o] = inbox.process(game, source, now=NOW)
     assert o.status == "duplicate"
     assert not journal.exists()
-    assert inbox.load_log(game, TURN).current["valley"]["message_id"] == "<m1@players.example.org>"
+    assert turnlog.load_log(game, TURN).current["valley"]["message_id"] == "<m1@players.example.org>"
 
 
 def test_an_address_a_mail_server_would_refuse_is_no_sender(game: Game, tmp_path: Path) -> None:
@@ -270,7 +270,7 @@ def test_a_reply_that_cannot_be_written_does_not_change_what_became_of_the_messa
     outcomes = inbox.process(game, box(tmp_path / "a", *messages), now=NOW)
     assert sorted((o.status, o.reply) for o in outcomes) == [("accepted", None), ("rejected", None)]
     assert (game.orders_dir(TURN) / "valley.txt").is_file()
-    assert [s["outcome"] for s in inbox.load_log(game, TURN).submissions] == ["accepted", "rejected"]
+    assert [s["outcome"] for s in turnlog.load_log(game, TURN).submissions] == ["accepted", "rejected"]
 
 
 def test_an_interrupted_runs_journal_is_never_committed(tmp_path: Path) -> None:
@@ -280,10 +280,10 @@ def test_an_interrupted_runs_journal_is_never_committed(tmp_path: Path) -> None:
     root = tmp_path / "g"
     new_game(root, seed="s")
     game = Game(root)
-    journal = game.orders_dir(game.current_turn()) / inbox.JOURNAL
+    journal = game.orders_dir(game.current_turn()) / turnlog.JOURNAL
     assert journal.name in (root / ".gitignore").read_text(encoding="utf-8").split()
     journal.write_text('{"submission": {"message_id": "<x@y>", "outcome": "rejected"}}\n', encoding="utf-8")
     (root / "notes.txt").write_text("x\n", encoding="utf-8")
     assert git_commit(root, "a job's commit")
     tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
-    assert "notes.txt" in tracked and not [name for name in tracked if name.endswith(inbox.JOURNAL)]
+    assert "notes.txt" in tracked and not [name for name in tracked if name.endswith(turnlog.JOURNAL)]

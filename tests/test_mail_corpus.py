@@ -21,7 +21,7 @@ from msgspec.structs import replace
 from samplegame import copy_sample
 
 from moonshine.game.directory import Game, save_config
-from moonshine.judge import inbox
+from moonshine.judge import inbox, turnlog
 from moonshine.judge.passwords import hash_password
 from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
@@ -83,7 +83,7 @@ def read_one(template: Path, tmp_path: Path, name: str) -> Read:
         body = msg.get_body(preferencelist=("plain",))
         assert body is not None
         reply, subject = str(body.get_content()), str(msg["Subject"])
-    log = inbox.load_log(game, TURN).submissions
+    log = turnlog.load_log(game, TURN).submissions
     checked = bool(log and log[-1].get("checked"))
     return Read(outcome, orders, reply, subject, written, checked)
 

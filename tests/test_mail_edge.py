@@ -140,24 +140,24 @@ def _many_parts(count: int, *, nested: int = 0) -> bytes:
 
 @pytest.mark.parametrize("raw", [_many_parts(6000), _many_parts(65), _many_parts(0, nested=40)])
 def test_a_mail_of_many_parts_is_refused_before_its_parts_are_read(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    from moonshine.judge import inbox, intake
+    from moonshine.judge import inbox, intake, sources
 
     read: list[object] = []
     monkeypatch.setattr(intake, "texts", lambda msg: read.append(msg) or [])
-    reading = inbox._read(inbox.Incoming(raw, "test"), 1_000_000)
+    reading = inbox._read(sources.Incoming(raw, "test"), 1_000_000)
     assert reading.problem is not None and reading.problem.key == "reject.too_many_parts"
     assert reading.sender == "stranger@elsewhere.example"
     assert read == []  # no part was taken apart for its text
 
 
 def test_a_mail_of_a_few_parts_is_read() -> None:
-    from moonshine.judge import inbox, intake
+    from moonshine.judge import inbox, intake, sources
 
     raw = _many_parts(intake.MAX_PARTS - 1)
-    reading = inbox._read(inbox.Incoming(raw, "test"), 1_000_000)
+    reading = inbox._read(sources.Incoming(raw, "test"), 1_000_000)
     assert reading.problem is None
     assert len(reading.texts) == intake.MAX_PARTS - 1
-    nested = inbox._read(inbox.Incoming(_many_parts(0, nested=intake.MAX_DEPTH - 1), "test"), 1_000_000)
+    nested = inbox._read(sources.Incoming(_many_parts(0, nested=intake.MAX_DEPTH - 1), "test"), 1_000_000)
     assert nested.problem is None
     assert [text for _, text in nested.texts] == ["gang: valley\nH LOO - NSS\n"]
 
@@ -271,7 +271,7 @@ MX = "mx.moonshine.example"
 def test_the_trusted_servers_verdict_on_the_from_domain(headers: list[str], verdict: str | None) -> None:
     from email.message import EmailMessage
 
-    from moonshine.judge.inbox import forged_verdict
+    from moonshine.judge.envelope import forged_verdict
 
     msg = EmailMessage()
     for h in headers:
@@ -367,7 +367,7 @@ def test_a_quoted_line_is_never_read_as_an_order_however_it_is_indented(indent: 
 def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, run_inbox
 
-    from moonshine.judge.inbox import sender_of
+    from moonshine.judge.envelope import sender_of
 
     raw = (
         f"From: {TERRY}\r\nFrom: eve@else.example\r\nTo: ref@moonshine.example\r\nSubject: orders\r\n"

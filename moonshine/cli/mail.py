@@ -172,8 +172,8 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
 def status_cmd(turn: str | None, as_json: bool, now_text: str | None, game_dir: Path) -> None:
     """Show which gangs have sent orders for TURN (default: the current turn),
     which have not, and the time left before the deadline."""
-    from moonshine.judge.inbox import turn_status
     from moonshine.judge.outbox import fmt_time
+    from moonshine.judge.status import turn_status
 
     game = Game(game_dir)
     st = turn_status(game, turn, now=clock(now_text))
@@ -201,8 +201,8 @@ def remind_cmd(turn: str | None, send: bool, game_dir: Path) -> None:
     """Write a reminder (outbox/TURN/remind-GANG.eml) to each gang with no
     orders for TURN (default: the current turn), giving the deadline and the
     time left. With --send, deliver them (at most one per gang per day)."""
-    from moonshine.judge.inbox import reminders
     from moonshine.judge.outbox import outbox_dir, write_outbox
+    from moonshine.judge.status import reminders
 
     game = Game(game_dir)
     turn = turn or game.current_turn()

@@ -31,8 +31,8 @@ def wait_for_mail(games: Sequence[Path], seconds: float) -> bool:
     failed."""
     from moonshine.game.directory import Game
     from moonshine.judge.imap import is_imap_url
-    from moonshine.judge.inbox import imap_box
     from moonshine.judge.run import mail_source
+    from moonshine.judge.sources import imap_box
 
     with contextlib.ExitStack() as opened:
         conns: list[imaplib.IMAP4] = []

@@ -40,345 +40,62 @@ import functools
 import gc
 import hashlib
 import json
-import mailbox
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
-from datetime import UTC, datetime, timedelta
+from collections.abc import Collection
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
-from email.utils import getaddresses, parsedate_to_datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from moonshine.errors import GameError, StateError
+from moonshine.errors import GameError
 from moonshine.game import families
-from moonshine.game.directory import GAME_FILE, Game, atomic_write_text, player_language
+from moonshine.game.directory import Game, atomic_write_text, player_language
 from moonshine.game.families.base import OrderCheck as OrderCheck
 from moonshine.game.lock import game_lock
 from moonshine.judge import commands, dispatch, imap, intake, masking, outbox
+from moonshine.judge.envelope import (
+    FUTURE_SLACK,
+    as_utc,
+    find_line,
+    forged_verdict,
+    header_text,
+    is_automatic,
+    orders_text,
+    received_time,
+    received_when,
+    sender_of,
+    split_lines,
+)
 from moonshine.judge.passwords import verify_password
+from moonshine.judge.sources import Entry, Incoming, imap_box, imap_entries, source_entries
+from moonshine.judge.turnlog import (
+    ACCEPTED,
+    IGNORED,
+    JOURNAL,
+    REJECTED,
+    SUPERSEDED,
+    TurnLog,
+    load_log,
+    log_path,
+    recover_journal,
+    save_log,
+    seen_before,
+)
 from moonshine.render import mailwords, pages
 from moonshine.render.mailwords import Phrase, phrase, subject_turn
-from moonshine.variants.moonshine import state as state_mod
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.chatter import ChatterTest
 from moonshine.variants.moonshine.parser import printable
 
-LOG_FILE = "inbox.yaml"
-JOURNAL = ".inbox-journal"  # one line per message of a run, until the run's end writes the log
-FUTURE_SLACK = timedelta(hours=1)  # a date later than this after the time of reading is not believed
 HISTORY = "history"
 
-ACCEPTED = "accepted"
-SUPERSEDED = "superseded"  # authentic and on time, but a later submission was received first
-REJECTED = "rejected"
-IGNORED = "ignored"  # bounces and automatic replies: logged, never answered
-OUTCOMES = (ACCEPTED, SUPERSEDED, REJECTED, IGNORED)
 
 _GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
-# An address a mail server accepts: no space, quote, bracket or separator in the local
-# part; a domain of labels, or an address literal in brackets.
-_ADDRESS = re.compile(r"[^\s@<>()\[\]\\,;:\"]+@(?:[^\s@<>()\[\]\\,;:\"]+|\[[0-9A-Fa-f.:]+\])")
-
-
-# -- reading a mail source --------------------------------------------------------
-
-
-class Incoming(msgspec.Struct, frozen=True):
-    raw: bytes
-    origin: str  # where it was found, for the game master
-
-
-class Entry(msgspec.Struct, frozen=True):
-    """One message of a mail source, not yet loaded: the inbox holds one
-    message's bytes at a time, never the whole mailbox."""
-
-    origin: str
-    load: Callable[[], bytes]
-    done: Callable[[], None] | None = None  # once its outcome is saved (IMAP: moved to the judged folder)
-    # what the source calls it for good (a Maildir's key, an .eml file's name, size and time): a message
-    # processed once is known by it on every later pass without being read again
-    key: str | None = None
-
-
-def source_entries(source: Path) -> list[Entry]:
-    """The messages of a Maildir, an mbox file, a folder of ``.eml`` files or one
-    ``.eml`` file, in the source's order (an IMAP mailbox: ``imap_entries``)."""
-    if source.is_dir():
-        if (source / "cur").is_dir() or (source / "new").is_dir():
-            box = mailbox.Maildir(str(source), factory=None, create=False)
-            return [
-                Entry(f"Maildir {key}", partial(box.get_bytes, key), key=f"maildir:{key}") for key in sorted(box.keys())
-            ]
-        files = sorted(p for p in source.iterdir() if p.suffix.lower() == ".eml" and p.is_file())
-        return [Entry(p.name, p.read_bytes, key=_file_key(p)) for p in files]
-    if source.is_file():
-        with source.open("rb") as fh:
-            head = fh.read(5)
-        if head == b"From ":
-            mbox = mailbox.mbox(str(source), create=False)
-            return [Entry(f"mbox message {i}", partial(mbox.get_bytes, key)) for i, key in enumerate(mbox.keys(), 1)]
-        return [Entry(source.name, source.read_bytes)]
-    raise GameError(f"{source}: no such mailbox (expected a Maildir, an mbox file, or a folder of .eml files)")
-
-
-def _file_key(path: Path) -> str | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return f"eml:{path.name}:{st.st_size}:{st.st_mtime_ns}"
-
-
-def imap_box(game: Game, url: str) -> imap.ImapMailbox:
-    """The judge's IMAP mailbox at ``url`` (``imaps://USER@HOST/FOLDER``), with the
-    settings of ``inbox.imap`` in game.yaml: ``password_env`` (the variable that
-    holds the password, MOONSHINE_IMAP_PASSWORD by default) or ``password_file``
-    (a file outside the game's repository), ``done_folder`` (where judged mail
-    goes, Judged by default), ``ca_file`` (a certificate authority of the game
-    master's own), ``timeout`` (seconds)."""
-    raw = outbox.config_section(game.config, "inbox").get("imap") or {}
-    if not isinstance(raw, dict):
-        raise StateError(GAME_FILE, "inbox.imap", "expected a mapping (password_env, password_file, done_folder, ...)")
-    for key in ("password_env", "password_file", "done_folder", "ca_file"):
-        if key in raw and not (isinstance(raw[key], str) and raw[key].strip()):
-            raise StateError(GAME_FILE, f"inbox.imap.{key}", f"expected a non-empty text, found {raw[key]!r}")
-    timeout = raw.get("timeout", imap.TIMEOUT)
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-        raise StateError(GAME_FILE, "inbox.imap.timeout", f"expected a number of seconds, found {timeout!r}")
-    file = raw.get("password_file")
-    password = imap.read_password(
-        variable=raw.get("password_env") or imap.PASSWORD_VARIABLE,
-        file=(game.root / file) if file else None,
-    )
-    ca = raw.get("ca_file")
-    return imap.ImapMailbox(
-        imap.ImapAddress.parse(url),
-        password,
-        ca_file=(game.root / ca) if ca else None,
-        done_folder=raw.get("done_folder") or imap.DONE_FOLDER,
-        timeout=float(timeout),
-        max_message=outbox.max_message_bytes(game.config),
-    )
-
-
-def imap_entries(box: imap.ImapMailbox) -> list[Entry]:
-    """The messages still in the IMAP folder, oldest first; each is moved to the
-    judged folder once its outcome is saved."""
-    return [Entry(f"IMAP message {uid}", partial(box.load, uid), partial(box.mark_done, uid)) for uid in box.pending()]
-
-
-def read_source(source: Path) -> Iterator[Incoming]:
-    """Every message of ``source`` as raw bytes, one at a time, in the source's order."""
-    for entry in source_entries(source):
-        yield Incoming(entry.load(), entry.origin)
-
-
-# -- taking a message apart ---------------------------------------------------------
-
-
-def find_line(pattern: re.Pattern[str], text: str) -> str | None:
-    """What the first line matching ``pattern`` says, before the signature
-    (``-- ``), after which the order reader reads nothing."""
-    for line in split_lines(text):
-        if line.rstrip() == "--":
-            break
-        m = pattern.match(line)
-        if m:
-            return m.group(1)
-    return None
-
-
-def split_lines(text: str) -> list[str]:
-    """The text's lines, numbered from 1 as the order reader numbers them."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-def orders_text(text: str, blank: Iterable[int] = ()) -> str:
-    """The orders to save: the text as sent, with the lines numbered in ``blank``
-    (the password lines) left empty so that line numbers stay those of the
-    message; normalised line ends, trailing spaces removed, one final newline."""
-    hide = set(blank)
-    lines = [("" if n in hide else _tidy(line)) for n, line in enumerate(split_lines(text), 1)]
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _tidy(line: str) -> str:
-    """Trailing spaces go, except the one of the signature delimiter ``-- ``."""
-    return line if line == "-- " else line.rstrip()
-
-
-def _header(msg: Message, name: str) -> str:
-    """A header's text, or "" when it is missing or cannot be read."""
-    try:
-        value = msg.get(name)
-    except Exception:  # a malformed header must not stop the referee
-        return ""
-    return " ".join(str(value).split()) if value is not None else ""
-
-
-_QUOTED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_COMMENT = re.compile(r"\((?:[^()\\]|\\.)*\)")
-
-
-def sender_of(msg: Message) -> str:
-    """The one address a mail server sees in the message's ``From:`` line, lower
-    case, or "" when there is no such single address. Read from the header as
-    sent, never decoded: an encoded word (``=?utf-8?...?=``) is a display name,
-    never an address; an angle address (``<...>``) is the address even after an
-    unquoted display name that looks like one (``valley@... <evil@...>``); two
-    addresses, two ``From:`` lines or none give "". The inbox, ``status`` and
-    the reply all use this address."""
-    try:
-        values = [str(v) for k, v in msg.raw_items() if k.lower() == "from"]
-    except Exception:
-        return ""
-    if len(values) != 1:
-        return ""
-    raw = " ".join(values[0].split())
-    bare = _COMMENT.sub(" ", _QUOTED_STRING.sub('""', raw))
-    angles = re.findall(r"<([^<>]*)>", bare)
-    if len(angles) > 1 or bare.count("<") != len(angles) or bare.count(">") != len(angles):
-        return ""
-    if angles:
-        addr = angles[0]
-    else:
-        found = [a for _, a in getaddresses([raw]) if a]
-        if len(found) != 1 or "," in bare:
-            return ""
-        addr = found[0]
-    addr = addr.strip().lower()
-    usable = _ADDRESS.fullmatch(addr) and addr.isprintable() and "=?" not in addr and "?=" not in addr
-    return addr if usable else ""
-
-
-def _as_utc(when: datetime) -> datetime:
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def received_time(msg: Message) -> datetime | None:
-    """When the message reached the game master's server (top ``Received:``
-    line), else its ``Date:``; None when neither can be read."""
-    return _received(msg)[0]
-
-
-def _received(msg: Message) -> tuple[datetime | None, bool]:
-    """``received_time``, and whether it comes from the game master's server (a
-    ``Received:`` line) rather than the sender's own claim (``Date:``)."""
-    try:
-        received = msg.get_all("Received") or []
-    except Exception:
-        received = []
-    candidates = [(str(received[0]).rpartition(";")[2], True)] if received else []
-    candidates.append((_header(msg, "Date"), False))
-    for text, server in candidates:
-        try:
-            return _as_utc(parsedate_to_datetime(text.strip())), server
-        except Exception:  # unreadable, or out of range (year 9999 at -2359): not a usable time
-            continue
-    return None, False
-
-
-# The subject lines of automatic replies and bounces as the common mail programs and
-# servers write them, in English and French: a prefix ending in a colon, never a
-# player's subject ("out of office" alone could be one).
-_AUTOMATIC_SUBJECT = re.compile(
-    r"^\s*(?:out\s+of\s+(?:the\s+)?office(?:\s+reply)?|automatic\s+reply|auto[- ]?reply|auto[- ]?response|"
-    r"r[ée]ponse\s+automatique|absence\s+du\s+bureau|absent(?:e)?\s+du\s+bureau|"
-    r"undeliverable|undelivered\s+mail(?:\s+returned\s+to\s+sender)?|delivery\s+status\s+notification"
-    r"(?:\s*\(failure\))?|mail\s+delivery\s+failed|non\s+remis)\s*:",
-    re.IGNORECASE,
-)
-# Headers that only automatic mail carries (RFC 3834's Auto-Submitted, and the vendors'
-# own): any value but "no" marks the message as automatic.
-_AUTOMATIC_HEADERS = ("Auto-Submitted", "X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "X-Autogenerated")
-
-
-def is_automatic(msg: Message, sender: str) -> bool:
-    """Bounces, automatic replies and list mail (RFC 3834 and the common vendor headers
-    and subjects), never answered: answering them is how two robots mail each other
-    for ever."""
-    for name in _AUTOMATIC_HEADERS:
-        value = _header(msg, name).strip().lower()
-        if value and value != "no":
-            return True
-    if _header(msg, "Return-Path") == "<>" or msg.get_content_type() == "multipart/report":
-        return True
-    if _AUTOMATIC_SUBJECT.match(_header(msg, "Subject")):
-        return True
-    local = sender.partition("@")[0]
-    return local in ("mailer-daemon", "postmaster") or _header(msg, "Precedence").lower() in ("bulk", "junk", "list")
-
-
-_COMMENT_PARENS = re.compile(r"\([^()]*\)")
-
-
-def _results_of(value: str) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:
-    """An ``Authentication-Results:`` value (RFC 8601) as its authserv-id and its
-    results: (method, result, properties such as ``header.from``), comments dropped."""
-    text = " ".join(_COMMENT_PARENS.sub(" ", value).split())
-    head, _, rest = text.partition(";")
-    results = []
-    for resinfo in rest.split(";"):
-        words = resinfo.split()
-        if not words or "=" not in words[0]:
-            continue
-        method, _, result = words[0].partition("=")
-        props = {k.lower(): v.strip('"').lower() for k, _, v in (w.partition("=") for w in words[1:]) if v}
-        results.append((method.split("/")[0].lower(), result.lower(), props))
-    return (head.split()[0].lower() if head.split() else ""), results
-
-
-def _aligned(domain: str, sender_domain: str) -> bool:
-    """Whether a result's domain is the From domain's, or one of them is a subdomain of
-    the other (DMARC's relaxed alignment, without the public suffix list)."""
-    domain = domain.rpartition("@")[2].strip(".")
-    return bool(domain) and (
-        domain == sender_domain or sender_domain.endswith("." + domain) or domain.endswith("." + sender_domain)
-    )
-
-
-def forged_verdict(msg: Message, sender: str, authserv: str | None) -> str | None:
-    """Why the trusted mail server (``inbox.authserv_id``) found the message forged for
-    its ``From:`` domain, as it wrote it (``dmarc=fail``, ``spf=fail``, ``dkim=fail``),
-    or None. Only the topmost ``Authentication-Results:`` of that server is read: one
-    further down with its name came with the message and is the sender's word. DMARC
-    decides when the server checked it; else an SPF failure of the envelope's domain,
-    or a DKIM failure of the From domain with no signature of it that passed."""
-    if authserv is None or "@" not in sender:
-        return None
-    domain = sender.rpartition("@")[2]
-    try:
-        values = [str(v) for k, v in msg.raw_items() if k.lower() == "authentication-results"]
-    except Exception:
-        return None
-    for value in values:
-        server, results = _results_of(value)
-        if server != authserv:
-            continue
-        dmarc = [(res, p) for m, res, p in results if m == "dmarc" and _aligned(p.get("header.from", domain), domain)]
-        if dmarc:
-            return "dmarc=fail" if any(res == "fail" for res, _ in dmarc) else None
-        if any(m == "spf" and res == "fail" and _aligned(p.get("smtp.mailfrom", ""), domain) for m, res, p in results):
-            return "spf=fail"
-        dkim = [(res, p.get("header.d") or p.get("header.i", "")) for m, res, p in results if m == "dkim"]
-        if any(res == "fail" and _aligned(d, domain) for res, d in dkim) and not any(
-            res == "pass" and _aligned(d, domain) for res, d in dkim
-        ):
-            return "dkim=fail"
-        return None
-    return None
-
-
-# -- the order reader, through one adapter -----------------------------------------
 
 
 def check_orders(
@@ -391,141 +108,6 @@ def check_orders(
     else the game's."""
     lang = language or game.config.language
     return families.of(game).check_orders(text, game, st, gang, source=source, language=lang)
-
-
-# -- the turn's log -------------------------------------------------------------------
-
-
-class TurnLog(msgspec.Struct):
-    """``orders/TURN/inbox.yaml``: every message processed for the turn, and the
-    submission that stands for each gang."""
-
-    submissions: list[dict[str, Any]] = msgspec.field(default_factory=list)
-    current: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)  # gang -> its standing submission
-
-    def ids(self) -> set[str]:
-        """Message-IDs of messages whose sender and password checked out (and of
-        entries written before digests were kept)."""
-        return {str(s.get("message_id")) for s in self.submissions if s.get("checked") or "digest" not in s}
-
-    def digests(self) -> set[str]:
-        """Digests of every message processed: the same bytes are never processed twice."""
-        return {str(s["digest"]) for s in self.submissions if s.get("digest")}
-
-    def source_keys(self) -> set[str]:
-        """What the mail sources call the messages processed (``Entry.key``)."""
-        return {str(s["source_key"]) for s in self.submissions if s.get("source_key")}
-
-
-def log_path(game: Game, turn: str) -> Path:
-    return game.orders_dir(turn) / LOG_FILE
-
-
-def load_log(game: Game, turn: str) -> TurnLog:
-    path = log_path(game, turn)
-    if not path.is_file():
-        return TurnLog()
-    from moonshine import schema, yamlio
-
-    raw = yamlio.load(path, what="inbox log") or {}
-    schema.check(raw, schema.INBOX, str(path))
-    if not isinstance(raw, dict):
-        raise StateError(str(path), "", "expected a mapping with submissions and current")
-    subs = raw.get("submissions") or []
-    current = raw.get("current") or {}
-    if not isinstance(subs, list) or not isinstance(current, dict):
-        raise StateError(str(path), "", "submissions must be a list and current a mapping")
-    return TurnLog([s for s in subs if isinstance(s, dict)], {str(k): v for k, v in current.items()})
-
-
-LOG_HEAD = "# Orders received by mail for this turn (moonshine inbox). 'current' is what stands.\n"
-
-
-def log_text(log: TurnLog) -> str:
-    """The turn's log as its file holds it: the YAML of ``{current, submissions}``,
-    written a submission at a time (the same text as the whole mapping at once, but
-    the memory it takes is one submission's, not the whole turn's: a run reading a
-    thousand messages writes the log of all of them)."""
-    current = {g: log.current[g] for g in sorted(log.current)}
-    if not log.submissions:
-        return LOG_HEAD + state_mod.dump_yaml({"current": current, "submissions": []})
-    parts = [LOG_HEAD, state_mod.dump_yaml({"current": current}), "submissions:\n"]
-    parts += [state_mod.dump_yaml([sub]) for sub in log.submissions]
-    return "".join(parts)
-
-
-def save_log(game: Game, turn: str, log: TurnLog) -> None:
-    atomic_write_text(log_path(game, turn), log_text(log))
-
-
-def processed_ids(game: Game) -> set[str]:
-    """Message-IDs processed, with their sender and password checked, in any turn
-    of the game."""
-    return _seen(game)[0]
-
-
-def _seen(game: Game) -> tuple[set[str], set[str], set[str]]:
-    """Checked Message-IDs, digests and source keys of every message processed in any turn."""
-    ids: set[str] = set()
-    digests: set[str] = set()
-    keys: set[str] = set()
-    base = game.root / "orders"
-    if base.is_dir():
-        for d in sorted(base.iterdir()):
-            if (d / LOG_FILE).is_file():
-                log = load_log(game, d.name)
-                ids |= log.ids()
-                digests |= log.digests()
-                keys |= log.source_keys()
-            if (d / JOURNAL).is_file():
-                for entry in _journal_entries(d / JOURNAL):
-                    sub = entry.get("submission") or {}
-                    if sub.get("digest"):
-                        digests.add(str(sub["digest"]))
-                    if sub.get("checked"):
-                        ids.add(str(sub.get("message_id")))
-                    if sub.get("source_key"):
-                        keys.add(str(sub["source_key"]))
-    return ids, digests, keys
-
-
-def _journal_entries(path: Path) -> list[dict[str, Any]]:
-    """The entries of an interrupted run's journal (a line cut short by a kill is skipped)."""
-    out: list[dict[str, Any]] = []
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return out
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and isinstance(entry.get("submission"), dict):
-            out.append(entry)
-    return out
-
-
-def _recover(game: Game, turn: str, log: TurnLog) -> None:
-    """Finish the log of a run that was interrupted: what its journal says was
-    done goes into ``inbox.yaml``, then the journal goes."""
-    path = game.orders_dir(turn) / JOURNAL
-    if not path.is_file():
-        return
-    known = {(s.get("digest"), s.get("processed")) for s in log.submissions}
-    for entry in _journal_entries(path):
-        sub = entry["submission"]
-        if (sub.get("digest"), sub.get("processed")) in known:
-            continue
-        log.submissions.append(sub)
-        current = entry.get("current")
-        if isinstance(current, dict) and sub.get("gang"):
-            log.current[str(sub["gang"])] = current
-    save_log(game, turn, log)
-    path.unlink()
-
-
-# -- processing ---------------------------------------------------------------------
 
 
 class Outcome(msgspec.Struct, frozen=True):
@@ -556,7 +138,11 @@ WRONG_PASSWORD, WRONG_SENDER, LATE, AFTER_ADJUDICATION, OTHER = (
     "after adjudication",
     "other",
 )
+
+
 REFUSALS = (WRONG_PASSWORD, WRONG_SENDER, LATE, AFTER_ADJUDICATION, OTHER)
+
+
 _REFUSAL_OF = {
     "reject.wrong_password": WRONG_PASSWORD,
     "reject.too_many_guesses": WRONG_PASSWORD,
@@ -633,7 +219,7 @@ class _Reading(msgspec.Struct):
 
 
 def _message_id(raw: bytes, msg: Message | None) -> str:
-    mid = _header(msg, "Message-ID") if msg is not None else ""
+    mid = header_text(msg, "Message-ID") if msg is not None else ""
     return mid if mid else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@no-message-id>"
 
 
@@ -656,8 +242,8 @@ def _read(incoming: Incoming, limit: int) -> _Reading:
         return _Reading(incoming, _message_id(incoming.raw, None), problem=why)
     r = _Reading(incoming, _message_id(incoming.raw, headers), msg=headers)
     r.sender = sender_of(headers)
-    r.subject = masking.mask(_header(headers, "Subject")[:200])
-    r.received, r.by_server = _received(headers)
+    r.subject = masking.mask(header_text(headers, "Subject")[:200])
+    r.received, r.by_server = received_when(headers)
     if too_big:
         r.problem = phrase("reject.too_big", size=len(incoming.raw), limit=limit)
         return r
@@ -761,8 +347,8 @@ def _process(
     grace_for: Collection[str] = (),
 ) -> list[Outcome]:
     log = load_log(game, turn)
-    _recover(game, turn, log)
-    ids, digests, keys = _seen(game)
+    recover_journal(game, turn, log)
+    ids, digests, keys = seen_before(game)
     ctx = _Context(
         game=game,
         turn=turn,
@@ -911,6 +497,7 @@ class _Unsolicited(Exception):
 
 
 UNSOLICITED = "not from a player, and no side, order, password or command in it: not answered"
+
 
 # a line a player writes to the judge: an order (a unit's letter and a place code) or
 # the password line; enough to answer a player writing from an unknown address
@@ -1256,7 +843,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     if check.accepted == 0 and check.rejected > 0:
         raise _Reject(phrase("reject.nothing_readable", n=check.rejected), gang, check.acknowledgement)
     standing = ctx.log.current.get(gang)
-    standing_at = _parse_time(standing.get("received")) if standing else None
+    standing_at = parse_time(standing.get("received")) if standing else None
     history = _history_path(ctx, gang, r.message_id)
     rel_history = history.relative_to(ctx.game.orders_dir(ctx.turn)).as_posix()
     taken = "taken by the game master (inbox --accept)" if ctx.accepting else ""
@@ -1302,18 +889,15 @@ class _Counts(msgspec.Struct, frozen=True):
         return out + (mailwords.text(language, "counts.rejected", n=self.rejected) if self.rejected else "")
 
 
-def _parse_time(value: Any) -> datetime | None:
+def parse_time(value: Any) -> datetime | None:
     if isinstance(value, datetime):
-        return _as_utc(value)
+        return as_utc(value)
     if isinstance(value, str):
         try:
-            return _as_utc(datetime.fromisoformat(value))
+            return as_utc(datetime.fromisoformat(value))
         except ValueError:
             return None
     return None
-
-
-# -- replies ------------------------------------------------------------------------
 
 
 def _format_help(gang: str, ctx: _Context | None = None) -> Phrase:
@@ -1349,12 +933,12 @@ def _deadline_line(ctx: _Context, side: str | None = None) -> str:
     return ctx.say("deadline.line", due=deadline_text(ctx.game.config, side, ctx.due, ctx.language), left=left)
 
 
-def _signature_line(game: Game, language: str | None = None) -> str:
+def signature_line(game: Game, language: str | None = None) -> str:
     return mailwords.text(language or game.config.language, "signature", title=game.config.title)
 
 
 def _signature(game: Game, language: str | None = None) -> str:
-    return "\n-- \n" + _signature_line(game, language) + "\n"
+    return "\n-- \n" + signature_line(game, language) + "\n"
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -1408,7 +992,7 @@ def _accepted_body(ctx: _Context, lead: str, check: OrderCheck, notes: str = "",
             more=more,
             ack=check.acknowledgement.rstrip(),
             notes=notes,
-            signature=_signature_line(ctx.game, ctx.language),
+            signature=signature_line(ctx.game, ctx.language),
         ),
     )
 
@@ -1432,7 +1016,7 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
             help=(help_text or "").rstrip(),
             notes=_intake_notes(ctx, r) if not stranger else "",
             deadline=_deadline_line(ctx, rej.gang),
-            signature=_signature_line(ctx.game, ctx.language),
+            signature=signature_line(ctx.game, ctx.language),
         ),
     )
 
@@ -1545,181 +1129,3 @@ def reply_files(game: Game, turn: str) -> list[str]:
     and requests the messages' commands wrote."""
     base = outbox.outbox_dir(game, turn)
     return sorted(p.name for p in base.glob("*.eml") if p.name.startswith(REPLY_KINDS)) if base.is_dir() else []
-
-
-# -- status and reminders ----------------------------------------------------------------
-
-
-class GangStatus(msgspec.Struct, frozen=True):
-    gang: str
-    name: str
-    has_orders: bool
-    received: datetime | None  # when the standing orders were received by mail
-    accepted: int | None
-    rejected: int | None
-    addresses: tuple[str, ...]
-    has_password: bool
-    refused: tuple[tuple[str, int], ...] = ()  # (one of REFUSALS, how many), messages naming this gang refused
-    last_refused_from: str = ""  # the sender of the last of them, as the inbox judged it
-
-    def refusals(self) -> str:
-        """``refused: 2 wrong password, 1 late (last from x@y.example)``, or ""."""
-        if not self.refused:
-            return ""
-        counts = ", ".join(f"{n} {kind}" for kind, n in self.refused)
-        last = f" (last from {self.last_refused_from})" if self.last_refused_from else ""
-        return f"refused: {counts}{last}"
-
-    def as_json(self) -> dict[str, object]:
-        """This side's row of ``moonshine status --json``."""
-        return {
-            "side": self.gang,
-            "name": self.name,
-            "orders": "missing" if not self.has_orders else "on file" if self.received is None else "received",
-            "received": self.received.isoformat() if self.received is not None else None,
-            "accepted": self.accepted,
-            "rejected": self.rejected,
-            "addresses": list(self.addresses),
-            "password_set": self.has_password,
-            "refused": dict(self.refused),
-            "last_refused_from": self.last_refused_from or None,
-        }
-
-    def line(self) -> str:
-        if self.has_orders and self.received is not None:
-            counts = f"{self.accepted} order(s)" + (f", {self.rejected} rejected" if self.rejected else "")
-            state = f"orders received {outbox.fmt_time(self.received)} ({counts})"
-        elif self.has_orders:
-            state = "orders on file (not received by mail)"
-        else:
-            state = "MISSING"
-        notes = []
-        if not self.addresses:
-            notes.append(f"no address in {GAME_FILE}")
-        if not self.has_password:
-            notes.append("no password (moonshine passwd)")
-        if self.refused:
-            notes.append(self.refusals())
-        extra = f"  [{'; '.join(notes)}]" if notes else ""
-        return masking.terminal_safe(f"{self.gang:<10} {self.name:<22} {state}{extra}")
-
-
-class TurnStatus(msgspec.Struct, frozen=True):
-    turn: str
-    deadline: datetime | None
-    now: datetime
-    gangs: list[GangStatus]
-
-    @property
-    def missing(self) -> list[str]:
-        return [g.gang for g in self.gangs if not g.has_orders]
-
-    def time_left(self, language: str = "en") -> str:
-        return outbox.describe_time_left(self.deadline, self.now, language)
-
-    def as_json(self) -> dict[str, object]:
-        """The turn's status for a game master's scripts (``moonshine status --json``):
-        the deadline and the seconds left (negative once passed), and every side's row."""
-        left = int((self.deadline - self.now).total_seconds()) if self.deadline is not None else None
-        return {
-            "turn": self.turn,
-            "deadline": self.deadline.isoformat() if self.deadline is not None else None,
-            "now": self.now.isoformat(),
-            "seconds_left": left,
-            "missing": self.missing,
-            "sides": [g.as_json() for g in self.gangs],
-        }
-
-
-def turn_status(game: Game, turn: str | None = None, *, now: datetime | None = None) -> TurnStatus:
-    """Which gangs have orders on file for ``turn`` and how long is left."""
-    turn = turn or game.current_turn()
-    game.require_turn(turn)  # a turn (or phase) of this game
-    cfg = game.config
-    log = load_log(game, turn)
-    refused: dict[str, Counter[str]] = {}
-    last_from: dict[str, str] = {}
-    for sub in log.submissions:
-        named = sub.get("gang") or sub.get("about")
-        if sub.get("outcome") != REJECTED or not isinstance(named, str):
-            continue
-        kind = sub.get("refusal") if sub.get("refusal") in REFUSALS else OTHER
-        refused.setdefault(named, Counter())[str(kind)] += 1
-        last_from[named] = str(sub.get("from") or "")
-    rows = []
-    for key, name in game.sides().items():
-        current = log.current.get(key) or {}
-        counted = refused.get(key, Counter())
-        has = (game.orders_dir(turn) / f"{key}.txt").is_file()
-        player = cfg.players.get(key)
-        rows.append(
-            GangStatus(
-                gang=key,
-                name=name,
-                has_orders=has,
-                received=_parse_time(current.get("received")) if has else None,
-                accepted=current.get("accepted"),
-                rejected=current.get("rejected"),
-                addresses=tuple(outbox.player_addresses(cfg, key)),
-                has_password=bool(player and player.password),
-                refused=tuple((kind, counted[kind]) for kind in REFUSALS if counted[kind]),
-                last_refused_from=last_from.get(key, ""),
-            )
-        )
-    return TurnStatus(turn, outbox.deadline(cfg, turn), now or datetime.now(UTC).replace(microsecond=0), rows)
-
-
-def reminders(
-    game: Game, turn: str | None = None, *, now: datetime | None = None
-) -> tuple[list[outbox.Outgoing], list[str]]:
-    """Reminders to the gangs with no orders on file (one per gang per day:
-    the Message-ID carries the date), and warnings for gangs with no address."""
-    status = turn_status(game, turn, now=now)
-    cfg = game.config
-    this_turn = game.layout.turn_in_text(status.turn)  # a classic phase: as named
-    family = families.of(game).messages
-    out: list[outbox.Outgoing] = []
-    warnings: list[str] = []
-    due = status.deadline
-    for g in status.gangs:
-        if g.has_orders:
-            continue
-        if not g.addresses:
-            warnings.append(f"{g.gang}: no address in {GAME_FILE} (players.{g.gang}.email): no reminder")
-            continue
-        lang = player_language(cfg, g.gang)  # the player's own language, else the game's
-        if due is not None:
-            from moonshine.judge.zones import deadline_text
-
-            shown = deadline_text(cfg, g.gang, due, lang)
-            when = mailwords.text(lang, "remind.deadline", due=shown, left=status.time_left(lang))
-        else:
-            when = mailwords.text(lang, "remind.no_deadline")
-        body = pages.render(
-            "reminder.txt.j2",
-            dict(
-                missing=mailwords.text(lang, "remind.missing", gang=g.name, turn=this_turn),
-                when=when,
-                default=mailwords.text(lang, "remind.default" + family),
-                format=mailwords.text(lang, "help.format" + family, gang=g.gang),
-                signature=_signature_line(game, lang),
-            ),
-        )
-        day = status.now.strftime("%Y%m%d")
-        msg = outbox.text_message(
-            sender=outbox.from_address(cfg),
-            to=list(g.addresses),
-            subject=mailwords.text(
-                lang,
-                "subject.reminder",
-                prefix=outbox.subject_prefix(cfg),
-                turn=subject_turn(lang, status.turn),
-                gang=g.name,
-            ),
-            body=body,
-            msg_id=outbox.message_id(cfg, status.turn, "remind", g.gang, day),
-            date=status.now,
-            reply_to=outbox.from_address(cfg),
-        )
-        out.append(outbox.Outgoing(f"remind-{g.gang.lower()}.eml", msg))
-    return out, warnings

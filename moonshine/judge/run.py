@@ -513,7 +513,7 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
     """The reminders that are due, each once: to the sides with no orders and to
     those whose orders have rejected lines."""
     from moonshine.judge.absence import absent_sides
-    from moonshine.judge.inbox import turn_status
+    from moonshine.judge.status import turn_status
     from moonshine.judge.zones import deadline_text
 
     game = p.game
