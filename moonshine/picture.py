@@ -27,7 +27,7 @@ from moonshine.errors import MoonshineError
 from moonshine.geo import Feature, GameMap, UnitKind
 from moonshine.geometry import Shape, load_geometry
 from moonshine.state import GameState, Unit
-from moonshine.text import Catalogue, keyed, languages
+from moonshine.text import Catalogue, gettext_for, keyed, languages
 from moonshine.turns import Turn
 
 ARROW_KINDS = ("move", "support", "transport", "assault", "retreat")
@@ -1104,7 +1104,8 @@ def build_scene(
     items.append(_legend(gmap, words, lx, ly))
     text = title or _default_title(gmap, st, words)
     items.append(Group((("id", "title"),), (Label((MARGIN, 28.0), text, 22.0, TEXT, anchor="start", bold=True),)))
-    credit = gmap.credits.split(". ")[0].strip().rstrip(".")
+    credits = gettext_for(language)(gmap.credits) if gmap.credits else ""
+    credit = credits.split(". ")[0].strip().rstrip(".")
     if credit:
         items.append(
             Group(

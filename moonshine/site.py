@@ -28,9 +28,10 @@ from moonshine.reports import (
     opening_state,
     render_map,
 )
-from moonshine.text import Catalogue, keyed
+from moonshine.text import Catalogue, fill, keyed
 
 RULES_FILE = Path(__file__).resolve().parent / "RULES.md"
+RULES_LANGUAGE = "en"  # the language RULES.md is written in
 
 # The site's own words (the bulletin's come from the reports' catalogue).
 WORDS: Catalogue = {
@@ -39,6 +40,10 @@ WORDS: Catalogue = {
     "site.latest": "Latest turn",
     "site.charts": "How the game went",
     "site.rules": "The rules",
+    "site.rules_title": "The rules: {title}",
+    "site.rules_note": (
+        "The rules book as the referee applies it: the published rules and the rulings R1 to R25 that the reports cite."
+    ),
     "site.previous": "Previous turn",
     "site.next": "Next turn",
     "site.svg": "The map as SVG (zoom without limit)",
@@ -146,6 +151,14 @@ def _rules_page(game: Game, language: str) -> str:
         text = RULES_FILE.read_text(encoding="utf-8")
     except OSError:
         raise GameError(f"{RULES_FILE}: the rules book is missing from the installation") from None
+    words = words_of(language)
     return pages.render(
-        "site_rules.html.j2", dict(lang=language, game_title=game.config.title, words=words_of(language), text=text)
+        "site_rules.html.j2",
+        dict(
+            lang=language,
+            title=fill(language, words["rules_title"], title=game.config.title),
+            words=words,
+            text=text,
+            text_lang=RULES_LANGUAGE,
+        ),
     )

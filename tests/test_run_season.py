@@ -126,7 +126,7 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
         [report] = to(rec, address(side), "private report")
         assert "2026-12-07 17:00 UTC" in plain(report).split("\n\n", 1)[0], side
     [bulletin] = to(rec, address("valley"), "bulletin")
-    assert plain(bulletin).startswith("Orders for autumn-1924 are due by ")
+    assert plain(bulletin).startswith("Orders for Autumn 1924 are due by ")
 
     # Autumn: nobody writes. At the deadline the grace starts; after it the turn
     # is adjudicated and everyone's units hold.
@@ -135,7 +135,7 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     assert not (game.root / "turns" / "spring-1925").exists()
     out = ok(game, datetime(2026, 12, 8, 5, 0, tzinfo=UTC))
     assert "adjudicated autumn-1924; no orders from valley, genna, northside" in out
-    assert len(to(rec, address("valley"), "autumn-1924: private report")) == 1
+    assert len(to(rec, address("valley"), "Autumn 1924: private report")) == 1
     assert "spring-1925" in deadlines(game)
     assert len(rec.received) > before
     # the game master was never troubled: a copy of each turn's bulletin, and no error
