@@ -95,6 +95,10 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     assert to(rec, address("valley"), "Reminder") == []
     reminder = plain(to(rec, address("northside"), "Reminder")[0])
     assert "no orders from" in reminder and "gets 12 h more" in reminder
+    assert "Reminder: Spring 1924, orders for" in str(to(rec, address("northside"), "Reminder")[0]["Subject"])
+    assert "Your orders for Spring 1924 have 1 rejected line: that unit holds" in plain(
+        to(rec, address("genna"), "Reminder")[0]
+    )
 
     # The deadline passes with Northside missing: the grace period (12 h) holds
     # the turn open; Northside's late orders are taken in it.
