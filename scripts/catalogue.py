@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import yaml
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -72,6 +73,17 @@ def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
         yield from keyed(path)
     for en, rel, lineno in problems():
         yield None, en, rel, lineno
+    for en, rel in map_credits():
+        yield None, en, rel, 1
+
+
+def map_credits() -> Iterator[tuple[str, str]]:
+    """The credits of the bundled maps (``maps/*.yaml``, ``credits:``), which the
+    reports and the map pictures print in the reader's language: (en, file)."""
+    for path in sorted((ROOT / "maps").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("credits"), str) and data["credits"].strip():
+            yield data["credits"], path.relative_to(ROOT).as_posix()
 
 
 def keyed(path: Path) -> Iterator[tuple[str | None, MsgId, str, int]]:

@@ -3,6 +3,7 @@ with its reason or replaced; units that hold; the money; in English and French."
 
 from __future__ import annotations
 
+import frtypo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -21,7 +22,7 @@ recruit H KEN
 bribe LOO 12
 """
 
-EXPECTED_EN = """Moonshine: orders for spring-1924
+EXPECTED_EN = """Moonshine: orders for Spring 1924
 Gang: Valley Gang (valley)
 File: orders/spring-1924/valley.txt
 Password: given
@@ -51,8 +52,8 @@ SALES AND STORAGE
 
 MONEY (R17)
   cash at the start of the turn                               $20
-  upkeep: 7 units x $2                                        $14
-  recruits: 1 x $2                                             $2
+  upkeep: 7 units × $2                                        $14
+  recruits: 1 × $2                                             $2
   bribes                                                      $12
   total to pay                                                $28
   left (sales are paid at the end of the turn)                -$8
@@ -62,7 +63,7 @@ MONEY (R17)
     - cut bribe LOO 12 (line 8) to $6
 
 SUMMARY
-  6 order line(s): 4 accepted, 1 rejected, 1 replaced.
+  6 order lines: 4 accepted, 1 rejected, 1 replaced.
   Rejected orders are not carried out (a unit whose order is rejected holds).
   To change your orders, send a complete new file before the deadline: the
   latest one replaces the earlier ones (R12).
@@ -79,7 +80,7 @@ def test_the_whole_acknowledgement(chicago: GameMap, start: GameState) -> None:
 
 
 def test_in_french(chicago: GameMap, start: GameState) -> None:
-    text = ack(chicago, start, SAMPLE, "fr")
+    text = frtypo.checked(ack(chicago, start, SAMPLE, "fr"))
     for expected in [
         "Moonshine : ordres pour le printemps 1924",
         "Mot de passe : fourni",
@@ -95,7 +96,7 @@ def test_in_french(chicago: GameMap, start: GameState) -> None:
         "  ATTENTION : ces ordres demandent 8 $ de plus que votre argent. R17 va :",
         "  ligne   7  recruter H KEN                     accepté",
         "    - annuler « recruter H KEN » (ligne 7)",
-        "  6 ligne(s) d'ordres : 4 acceptée(s), 1 rejetée(s), 1 remplacée(s).",
+        "  6 lignes d'ordres : 4 acceptées, 1 rejetée, 1 remplacée.",
     ]:
         assert expected in text.splitlines(), expected
     assert "REJECTED" not in text and "accepted" not in text
@@ -103,7 +104,7 @@ def test_in_french(chicago: GameMap, start: GameState) -> None:
 
 def test_french_echoes_orders_in_french_notation(chicago: GameMap, start: GameState) -> None:
     orders = "H LOO tient\nH NSS / H LOO\nL KEN soutient H HYD\nH HYD - WAS\nL BRO -> H HYD - WAS\nvendre tout"
-    french = ack(chicago, start, orders, "fr", gang="valley").splitlines()
+    french = frtypo.checked(ack(chicago, start, orders, "fr", gang="valley")).splitlines()
     for expected in [
         "  ligne   1  H LOO tient                        accepté",
         "  ligne   2  H NSS soutient H LOO               accepté",
@@ -153,7 +154,7 @@ def test_every_unit_ordered(chicago: GameMap, start: GameState) -> None:
 def test_empty_file(chicago: GameMap, start: GameState) -> None:
     text = ack(chicago, start, "", gang="valley")
     assert "  No orders in this file: your units hold, the most you can is sold, no bribe\n    (R12)." in text
-    assert "  0 order line(s): 0 accepted, 0 rejected, 0 replaced." in text
+    assert "  0 order lines: 0 accepted, 0 rejected, 0 replaced." in text
 
 
 def test_no_gang(chicago: GameMap, start: GameState) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import frtypo
 import goldenkit
 import pytest
 
@@ -130,10 +131,10 @@ def test_classic_reply_by_mail_in_french_echoes_french_notation(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("header", "en", "fr"),
     [
-        ("puissance: fra", "power: France (FRA)", "puissance : France (FRA)"),
-        ("power: Germany", "power: Germany (GER)", "puissance : Allemagne (GER)"),
-        ("tour: printemps-1901", "turn: spring-1901", "tour : printemps 1901"),
-        ("phase: fall-1901-retreats", "turn: fall-1901-retreats", "tour : automne 1901 (retraites)"),
+        ("puissance: fra", "power: France (FRA)", frtypo.fr("puissance : France (FRA)")),
+        ("power: Germany", "power: Germany (GER)", frtypo.fr("puissance : Allemagne (GER)")),
+        ("tour: printemps-1901", "turn: Spring 1901", frtypo.fr("tour : printemps 1901")),
+        ("phase: fall-1901-retreats", "turn: Autumn 1901 retreats", frtypo.fr("tour : automne 1901 (retraites)")),
         ("power: Narnia", "power: Narnia", "power: Narnia"),  # names no power: echoed as written
     ],
 )

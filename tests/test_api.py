@@ -9,6 +9,7 @@ import os
 import re
 from pathlib import Path
 
+import frtypo
 import pytest
 from samplegame import copy_sample
 
@@ -34,8 +35,8 @@ def test_the_readme_example_runs(tmp_path: Path) -> None:
     finally:
         os.chdir(here)
     printed = out.getvalue()
-    assert "-> rebondi : " in printed  # a bounce, explained in French from its value
-    assert "Valley Gang : rapport privé, printemps 1924" in printed
+    assert frtypo.fr("-> rebondi : ") in printed  # a bounce, explained in French from its value
+    assert frtypo.fr("Valley Gang : rapport privé, printemps 1924") in printed
 
 
 def test_outcomes_are_values_and_the_report_is_the_commands(tmp_path: Path) -> None:
@@ -73,7 +74,7 @@ def test_a_classic_game_through_the_same_functions(tmp_path: Path) -> None:
     api.adjudicate(game, "spring-1901", commit=False)
     found = {o.order: o for o in api.outcomes(game, "spring-1901")}
     assert isinstance(found["A MUN - TYR"].outcome, oc.Bounced)
-    assert found["A MUN - TYR"].explain("fr") == "rebondi : A MUN (1) contre A VIE (1)"
+    assert found["A MUN - TYR"].explain("fr") == frtypo.fr("rebondi : A MUN (1) contre A VIE (1)")
     assert "A MUN - TYR" in api.report(game, "spring-1901", language="fr")
     with pytest.raises(GameError):
         api.report(game, "spring-1901", side="Atlantis")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import frtypo
 import goldenkit
 import pytest
 from click.testing import CliRunner
@@ -114,7 +115,9 @@ def test_the_french_report_and_picture_name_the_powers_in_french() -> None:
     assert "Angleterre (ENG)" in fr and "Allemagne (GER)" in fr and "England" not in fr
     assert "England (ENG)" in en and "Angleterre" not in en
     svg = scene_svg(build_scene(gmap, st, language="fr"))
-    assert "Angleterre : 3 centres" in svg and "Allemagne : 3 centres" in svg  # French spacing before the colon
+    assert (
+        frtypo.fr("Angleterre : 3 centres") in svg and frtypo.fr("Allemagne : 3 centres") in svg
+    )  # French spacing before the colon
     assert "Angleterre: " not in svg
     assert "England" not in svg and "Manche (ENG)" in svg
 
@@ -135,8 +138,10 @@ def test_the_french_acknowledgement_names_the_provinces_in_french(tmp_path: Path
     assert "l'armée en PAR (Paris) va en BUR (Bourgogne)" in out
     assert "la flotte en BRE (Brest) va en MAO (Atlantique moyen)" in out
     # a misspelt French name is recognised: read where only one reading can be ordered
-    assert "'Bourgone' compris comme BUR (Bourgogne) : la seule province d'orthographe proche qu'A MAR" in out
-    assert "vouliez-vous dire BUR (Bourgogne) ?" in out  # no fleet of France's in KIE
+    assert (
+        frtypo.fr("'Bourgone' compris comme BUR (Bourgogne) : la seule province d'orthographe proche qu'A MAR") in out
+    )
+    assert frtypo.fr("vouliez-vous dire BUR (Bourgogne) ?") in out  # no fleet of France's in KIE
     english = CliRunner().invoke(main, ["check", "--game", str(game), "--language", "en", str(orders)]).output
     assert "the army in Paris moves to Burgundy" in english
     assert "read 'Bourgone' as BUR (Burgundy): the only province of that spelling A MAR can use" in english
@@ -166,11 +171,11 @@ def test_the_events_between_phases_are_values_worded_in_the_readers_language() -
     assert outcome.notes == ["Belgium (BEL) taken by England", "Munich (MUN) taken by France from Germany"]
     assert [event_text(gmap, e, "en") for e in taken] == outcome.notes
     assert [event_text(gmap, e, "fr") for e in taken] == [
-        "Belgique (BEL) : centre pris ; propriétaire : Angleterre",
-        "Munich (MUN) : centre pris ; propriétaire : France (avant : Allemagne)",
+        frtypo.fr("Belgique (BEL) : centre pris ; propriétaire : Angleterre"),
+        frtypo.fr("Munich (MUN) : centre pris ; propriétaire : France (avant : Allemagne)"),
     ]
     report = render_text(gmap, results_data(outcome, []), outcome.next_state, power=None, language="fr")
-    assert "Munich (MUN) : centre pris ; propriétaire : France (avant : Allemagne)" in report
+    assert frtypo.fr("Munich (MUN) : centre pris ; propriétaire : France (avant : Allemagne)") in report
     assert "taken by" not in report
 
 
@@ -215,7 +220,7 @@ def test_a_power_is_found_by_its_code_or_its_name_in_any_language(tmp_path: Path
     orders = game / "orders" / "spring-1901" / "ENG.txt"
     orders.write_text("puissance : Angleterre\nF LON - NTH\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["check", "--game", str(game), str(orders)]).output
-    assert "puissance : Angleterre (ENG)" in out, out
+    assert frtypo.fr("puissance : Angleterre (ENG)") in out, out
 
 
 def test_a_reason_naming_a_province_names_it_in_the_readers_language(tmp_path: Path) -> None:

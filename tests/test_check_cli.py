@@ -45,7 +45,7 @@ def test_accepted_orders_exit_0(game_dir: Path) -> None:
     path = orders_file(game_dir, "valley.txt", "H LOO - NSS\nL KEN - FIV\nsell 3\n")
     result = check(game_dir, str(path))
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("Moonshine: orders for spring-1924\nGang: Valley Gang (valley)\n")
+    assert result.output.startswith("Moonshine: orders for Spring 1924\nGang: Valley Gang (valley)\n")
     assert "  line   1  H LOO - NSS                        accepted" in result.output
     assert "All your orders are accepted." in result.output
 
@@ -168,7 +168,7 @@ def test_any_bytes_give_an_acknowledgement_or_a_clean_error(game_dir: Path, data
     result = check(game_dir, str(path))
     assert result.exit_code in (0, 1)
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert result.output.startswith(("Moonshine: orders for spring-1924\n", f"Error: {path}: not a text file"))
+    assert result.output.startswith(("Moonshine: orders for Spring 1924\n", f"Error: {path}: not a text file"))
 
 
 def test_check_starts_without_loading_the_order_modules() -> None:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import frtypo
 import pytest
 import yaml
 from click.testing import CliRunner, Result
@@ -293,8 +294,8 @@ def test_results_are_values_explained_in_the_readers_language() -> None:
     phase = adjudicate_phase(GMAP, s, orders)
     data = results_data(phase, [])
     french = render_text(GMAP, data, phase.next_state, power=None, language="fr")
-    assert "rebondi : A MUN (1) contre A PAR avec le soutien d'A MAR (2)" in french
-    assert "illégal : une flotte en BRE ne peut pas atteindre SPA ; l'unité a tenu" in french
+    assert frtypo.fr("rebondi : A MUN (1) contre A PAR avec le soutien d'A MAR (2)") in french
+    assert frtypo.fr("illégal : une flotte en BRE ne peut pas atteindre SPA ; l'unité a tenu") in french
     assert "soutien apporté" in french
     assert "    A MAR soutient A PAR - BUR   réussi" in french  # the orders in French notation
     english = render_text(GMAP, data, phase.next_state, power=None, language="en")
@@ -346,12 +347,12 @@ def test_a_dislodgement_opens_a_retreat_phase() -> None:
     assert [(d.label(), d.attacker_from) for d in s.dislodged] == [("A RUM", "BUD")]
     out = adjudicate_phase(GMAP, s, _orders(RUS=["A RUM R BUD"]))
     assert out.results[0].reason == "disbanded: cannot retreat to BUD: the attacker came from BUD"
-    assert out.results[0].explain("fr").startswith("dissoute : ne peut pas retraiter en BUD : ")
+    assert out.results[0].explain("fr").startswith(frtypo.fr("dissoute : ne peut pas retraiter en BUD : "))
     from moonshine.game.families.classic import results_data
     from moonshine.render.classic.report import render_text
 
     french = render_text(GMAP, results_data(out, []), out.next_state, power=None, language="fr")
-    assert "dissoute : ne peut pas retraiter en BUD" in french  # the retreat's reason is a value too
+    assert frtypo.fr("dissoute : ne peut pas retraiter en BUD") in french  # the retreat's reason is a value too
     assert out.next_state.phase.name == "fall-1905"
     assert sorted(u.label() for u in out.next_state.units) == ["A GAL", "A RUM", "A SEV"]
 

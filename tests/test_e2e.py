@@ -150,7 +150,9 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert [a.addr_spec for a in ack["To"].addresses] == [ADDRESS["valley"]]
     assert ack["Subject"] == "Re: Ordres"
     text = plain(ack)
-    assert text.startswith(f"Orders for Valley Gang, {TURN}, received {fmt_time(sent)} from valley@players.example.org")
+    assert text.startswith(
+        f"Orders for Valley Gang, Spring 1924, received {fmt_time(sent)} from valley@players.example.org"
+    )
     assert f"Deadline: {fmt_time(deadline)} (2 days left)." in text
     for line in ("H LOO - LIT", "H NSS / H LOO - LIT", "L KEN hold"):
         assert re.search(rf"^\s+line\s+\d+\s+{re.escape(line)}\s+accepted$", text, re.M), (line, text)
@@ -158,7 +160,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     receipt = re.search(r"^Receipt: ([0-9a-f]{4}(?:-[0-9a-f]{4}){4}) ", text, re.M)
     assert receipt, text
     refused = plain(replies["<o@x>"])
-    assert "was NOT accepted as orders for spring-1924" in refused
+    assert "was NOT accepted as orders for Spring 1924" in refused
     assert "Reason: wrong password for Chicago Outfit." in refused and "No order file was changed." in refused
     stranger = replies["<e@x>"]
     assert [a.addr_spec for a in stranger["To"].addresses] == ["eve@evil.example"]
@@ -182,7 +184,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert sorted(p.name for p in outbox.glob("remind-*.eml")) == ["remind-ragen.eml", "remind-westside.eml"]
     note = read_eml(outbox / "remind-ragen.eml")
     assert [a.addr_spec for a in note["To"].addresses] == [ADDRESS["ragen"]]
-    assert str(note["Subject"]).endswith(f"{TURN}: orders wanted from Ragen's Colts")
+    assert str(note["Subject"]).endswith("Spring 1924: orders wanted from Ragen's Colts")
     assert f"The deadline is {fmt_time(deadline)} (2 days left)." in plain(note)
     assert server.recorder.received == []  # nothing is sent without --send
 
@@ -218,7 +220,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
         assert picture.get_content_type() == "image/png" and picture.get_content() == png
         assert results.get_content_type() == "application/json"
         assert results.get_filename() == f"moonshine-{TURN}-{gang}.json"
-    [(_, rcpts, content)] = got.by_subject(f"{TURN}: bulletin")
+    [(_, rcpts, content)] = got.by_subject("Spring 1924: bulletin")
     assert sorted(rcpts) == sorted([*ADDRESS.values(), "referee@moonshine.example.org"])
     assert b"\nBcc:" not in content
     bulletin = message_from_bytes(content, policy=policy.default)

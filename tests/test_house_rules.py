@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import frtypo
 import pytest
 
 from moonshine.errors import StateError
@@ -94,7 +95,7 @@ def test_a_bid_below_the_minimum_is_refused_by_the_checker(chicago: GameMap, sta
     assert strict.lines[1].reason is not None
     assert strict.lines[1].reason.text("en") == ("a bribe of $1 is below this game's minimum of $2 (house rule, R19)")
     assert strict.lines[1].reason.text("fr") == (
-        "un pot-de-vin de 1 $ est en dessous du minimum de cette partie, 2 $ (règle maison, R19)"
+        frtypo.fr("un pot-de-vin de 1 $ est en dessous du minimum de cette partie, 2 $ (règle maison, R19)")
     )
     assert read_orders("gang: valley\nbribe LOO 2\n", chicago, start, house=HouseRules(minimum_bribe=200)).ok
 
@@ -159,7 +160,9 @@ def test_a_game_played_under_house_rules(tmp_path: Path) -> None:
     assert "at least $3 (R19), instead of $0.50 (house rule)." in bulletin
     french = _game(tmp_path / "fr", "rules:\n  minimum_bribe: 3\n", language="fr")
     assert _adjudicate(french).returncode == 0
-    bulletin = (french / "turns" / "spring-1924" / "reports" / "bulletin.txt").read_text(encoding="utf-8")
+    bulletin = frtypo.checked(
+        (french / "turns" / "spring-1924" / "reports" / "bulletin.txt").read_text(encoding="utf-8")
+    )
     assert "LES RÈGLES DE CETTE PARTIE" in bulletin
     assert "Victoire : 30 points de victoire à la fin d'un tour (R24)." in bulletin
     assert "au moins 3 $ (R19), au lieu de 0,50 $ (règle maison)." in " ".join(bulletin.split())

@@ -16,6 +16,7 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
+import frtypo
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -207,7 +208,7 @@ def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
     assert reply["Subject"] == "Re: Valley orders"
     assert reply["Auto-Submitted"] == "auto-replied"
     text = reply_text(reply)
-    assert "Orders for Valley Gang, spring-1924, received 2024-02-28 10:00 UTC" in text
+    assert "Orders for Valley Gang, Spring 1924, received 2024-02-28 10:00 UTC" in text
     assert "FAKE ACK for valley: 3 accepted, 0 rejected" in text
     assert "Deadline: 2024-03-01 18:00 UTC" in text
 
@@ -323,7 +324,7 @@ REJECTIONS: dict[str, tuple[EmailMessage, str, str]] = {
     ),
     "another turn": (
         order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\nturn: autumn-1924\nH LOO - BRO\n"),
-        "these orders are for autumn-1924, but the turn being played is spring-1924",
+        "these orders are for Autumn 1924, but the turn being played is Spring 1924",
         TERRY,
     ),
     "nothing readable": (
@@ -354,7 +355,7 @@ def test_rejected_messages_get_a_clear_reply_and_change_no_order_file(
     assert len(answer) == 1
     assert [a.addr_spec for a in answer[0]["To"].addresses] == [reply_to]
     text = reply_text(answer[0])
-    assert "was NOT accepted as orders for spring-1924" in text
+    assert "was NOT accepted as orders for Spring 1924" in text
     assert reason in text
     assert "No order file was changed." in text
     assert VALLEY_PW not in text
@@ -709,7 +710,7 @@ def french_replies(game: Game) -> dict[str, str]:
     """Each reply's text by the Message-ID it answers; none has a word of English."""
     out = {}
     for msg in replies(game):
-        text = reply_text(msg)
+        text = frtypo.checked(reply_text(msg))
         assert not [w for w in ENGLISH_WORDS if w in text], text
         assert text.endswith(FR_SIGNATURE)
         out[str(msg["In-Reply-To"])] = text
@@ -741,7 +742,7 @@ FR_REASONS: dict[str, str] = {
 }
 FR_HELP: dict[str, str] = {
     "unknown sender": "Écrivez depuis l'adresse que l'arbitre a enregistrée pour votre gang, ou demandez-lui",
-    "no password line": "comme ceci :\n\n    gang : valley\n    mot de passe : le mot de passe de votre gang\n",
+    "no password line": "comme ceci :\n\n    gang: valley\n    mot de passe: le mot de passe de votre gang\n",
     "no gang line": "Envoyez vos ordres dans un courriel en texte brut (ou une pièce jointe en texte brut)",
     "late": "Les ordres reçus hors délai ne sont pas utilisés ; vos ordres précédents, s'il y en a, restent valables.",
 }
@@ -826,8 +827,8 @@ def test_late_orders_taken_and_messages_without_subject_in_a_french_game(tmp_pat
     )
     subjects = sorted(str(m["Subject"]) for m in replies(game))
     assert subjects == [
-        "[Moonshine: Chicago, 1924] printemps 1924 : ordres NON acceptés",
-        "[Moonshine: Chicago, 1924] printemps 1924 : ordres reçus",
+        "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres NON acceptés",
+        "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres reçus",
     ]
 
 
@@ -841,10 +842,10 @@ def test_oversize_malformed_and_unreadable_mail_in_a_french_game(
     inbox.process(game, eml_folder(tmp_path / "a", [big, no_boundary]), now=NOW)
     texts = french_replies(game)
     assert (
-        "plus que les 4\u00a0096 octets acceptés dans cette partie ; envoyez les ordres en texte brut, sans "
+        "plus que les 4 096 octets acceptés dans cette partie ; envoyez les ordres en texte brut, sans "
         in (texts[str(big["Message-ID"])])
     )
-    assert re.search(r"Motif : le message fait \d\u00a0\d{3} octets", texts[str(big["Message-ID"])])
+    assert re.search(r"Motif : le message fait \d \d{3} octets", texts[str(big["Message-ID"])])
     assert (
         "Motif : aucun texte trouvé : les ordres doivent être dans le texte du message ou dans une pièce jointe "
         "en texte brut.\n\nAucun fichier d'ordres n'a été modifié.\n\nEnvoyez vos ordres"

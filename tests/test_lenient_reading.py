@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import frtypo
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -81,7 +82,7 @@ def test_attack_is_a_move() -> None:
     )
     assert read("H NSS assaults LOO").order is not None and read("H NSS assaults LOO").order.text() == "H NSS x LOO"
     assert "'attacks' is a move (R12): an assault is written 'x'" in said(read("H NSS attacks LOO"))
-    assert "'attaque' désigne une avance (R12) : un assaut s'écrit 'x'" in said(
+    assert frtypo.fr("'attaque' désigne une avance (R12) : un assaut s'écrit 'x'") in said(
         read("H LIT attaque LOO", "unione"), "fr"
     )
 
@@ -101,9 +102,9 @@ def test_a_misspelt_district_with_one_reading_within_reach_is_read_and_explained
     assert line.status == ACCEPTED
     assert line.order == Move(UnitRef(UnitKind.H, "NSS"), "CHI")
     assert "read 'Chinatwn' as CHI (Armour Square): the only district of that spelling H NSS can reach" in said(line)
-    assert "'Chinatwn' compris comme CHI (Armour Square) : le seul quartier d'orthographe proche que H NSS" in said(
-        line, "fr"
-    )
+    assert frtypo.fr(
+        "'Chinatwn' compris comme CHI (Armour Square) : le seul quartier d'orthographe proche que H NSS"
+    ) in said(line, "fr")
 
 
 def test_two_readings_within_reach_are_refused_and_named_by_reach() -> None:

@@ -12,6 +12,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import frtypo
 import pytest
 import yaml
 from aiosmtpd.controller import Controller
@@ -172,7 +173,7 @@ def test_dry_run_writes_one_report_per_gang_with_players_and_one_bulletin(tmp_pa
     ]
     valley = read_eml(outbox / "report-valley.eml")
     assert [a.addr_spec for a in valley["To"].addresses] == ["frank@valley.example", "terry@valley.example"]
-    assert str(valley["Subject"]).endswith(f"{TURN}: private report for Valley Gang")
+    assert str(valley["Subject"]).endswith("] Spring 1924: private report for Valley Gang")  # the turn in words
     assert valley.get_content_type() == "multipart/mixed"
     alternative, picture = valley.get_payload()
     assert alternative.get_content_type() == "multipart/alternative"
@@ -446,13 +447,13 @@ def test_report_subjects_follow_the_game_language(tmp_path: Path) -> None:
     outbox = game.root / "outbox" / TURN
     title = game.config.title
     valley = read_eml(outbox / "report-valley.eml")
-    assert valley["Subject"] == f"[{title}] printemps 1924 : rapport privé de Valley Gang"
-    assert read_eml(outbox / "bulletin.eml")["Subject"] == f"[{title}] printemps 1924 : bulletin public"
+    assert valley["Subject"] == frtypo.fr(f"[{title}] printemps 1924 : rapport privé de Valley Gang")
+    assert read_eml(outbox / "bulletin.eml")["Subject"] == frtypo.fr(f"[{title}] printemps 1924 : bulletin public")
     autumn = write_reports(game, "autumn-1924")
     assert autumn.is_dir()
     assert run(game, "mail", "autumn-1924").exit_code == 0
     bulletin = read_eml(game.root / "outbox" / "autumn-1924" / "bulletin.eml")
-    assert bulletin["Subject"] == f"[{title}] automne 1924 : bulletin public"
+    assert bulletin["Subject"] == frtypo.fr(f"[{title}] automne 1924 : bulletin public")
 
 
 def test_the_mail_catalogue_is_complete_in_every_language() -> None:

@@ -44,9 +44,15 @@ def test_a_password_in_a_subject_is_masked() -> None:
 @given(st.text(max_size=200))
 def test_terminal_text_has_no_control_or_bidi_character(text: str) -> None:
     shown = terminal_safe(text)
-    assert all(ch.isprintable() or ch in "\n\t" for ch in shown)
+    # the no-break spaces of French typography are neither controls nor bidi characters
+    assert all(ch.isprintable() or ch in "\n\t\u00a0\u202f" for ch in shown)
     if text.isprintable():
         assert shown == text
+
+
+def test_a_french_report_reaches_the_terminal_as_written() -> None:
+    french = "Valley Gang\u00a0: rapport privé\u202f; 3,50\u00a0$"
+    assert terminal_safe(french) == french
 
 
 def test_escape_and_bidi_characters_are_shown_escaped() -> None:

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (context, English) -> the xx words; a tuple for a plural's three forms
 XX: dict[tuple[str | None, str | tuple[str, str]], str | tuple[str, ...]] = {
     ("report.heading", "{gang}: private report, {turn}"): "{gang} -- xx-report -- {turn}",
-    ("word.spring", "spring"): "sprong",
+    ("word.spring", "Spring"): "sprong",
     ("turn.label", "{season} {year}"): "{year}/{season}",
     ("format.money", "${amount}"): "¤{amount}",
     ("format.decimal", "."): "'",
@@ -37,7 +37,7 @@ XX: dict[tuple[str | None, str | tuple[str, str]], str | tuple[str, ...]] = {
         "{day_th}. {month_name} {year}, {hour}h{minute:02d} {zone}"
     ),
     ("date.first_day", "1"): "1st",
-    ("date.turn_in_sentence", "name"): "label",
+    ("date.turn_in_sentence", "label"): "label",
     ("date.month.3", "March"): "Marz",
     ("reply.reason", "Reason: {reason}."): "Grund: {reason}.",
     ("ack.title", "Moonshine: orders for {turn}"): "Moonshine xx: orders of {turn}",
@@ -73,7 +73,7 @@ def xx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     po.write_bytes(buf.getvalue())
     catalogue.update()  # as a translator would run it: nothing of theirs is lost
     assert THREE_FORMS in po.read_text(encoding="utf-8")
-    assert catalogue.read("xx").get("spring", context="word.spring").string == "sprong"
+    assert catalogue.read("xx").get("Spring", context="word.spring").string == "sprong"
     catalogue.compile_all()
     text_catalogue.use_locale(locale)
     try:
@@ -102,7 +102,7 @@ def test_its_words_its_plurals_and_its_ways_of_writing(xx: Path) -> None:
     assert mailwords.text("xx", "reply.reason", reason="late") == "Grund: late."
     assert mailwords.text("xx", "reply.unchanged") == "No order file was changed."
     # the languages already shipped are as they were
-    assert phrasebook.money_text("fr", 1250) == "12,50 $"
+    assert phrasebook.money_text("fr", 1250) == "12,50\u00a0$"
     assert phrasebook.message("fr", "report.title") == "Rapport privé"
 
 

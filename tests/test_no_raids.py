@@ -64,4 +64,4 @@ def test_adjudicate_on_a_map_without_raids(tmp_path: Path) -> None:
     gmap = load_map(game / "no-raids.yaml")
     assert state_mod.load(game / "turns" / "autumn-1924" / "state.yaml", gmap).raid is None
     bulletin = (game / "turns" / "spring-1924" / "reports" / "bulletin.txt").read_text(encoding="utf-8")
-    assert "AUTUMN 1924: PRICE AND RAID" in bulletin and "  Raid: no raid." in bulletin
+    assert "AUTUMN 1924: PRICE AND RAID" in bulletin and "  No raid." in bulletin

@@ -284,7 +284,7 @@ def test_error_quotes_the_text(chicago: GameMap) -> None:
 def test_errors_in_french(chicago: GameMap) -> None:
     with pytest.raises(UnknownDistrictError) as caught:
         parse_line("H LOO - HYDE", chicago)
-    assert caught.value.describe("fr") == "aucun quartier 'HYDE' ; vouliez-vous dire HYD (Hyde Park) ?"
+    assert caught.value.describe("fr") == "aucun quartier 'HYDE'\u202f; vouliez-vous dire HYD (Hyde Park)\u202f?"
     with pytest.raises(OrderSyntaxError) as syntax:
         parse_line("LOO - NSS", chicago)
     assert "il manque le type d'unité avant LOO" in syntax.value.describe("fr")

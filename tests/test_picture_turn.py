@@ -144,7 +144,7 @@ def _centre(el: ET.Element) -> tuple[float, float]:
             "fr",
             (
                 "les ordres, et la position qui en résulte",
-                "délogée (barrée : dissoute)",
+                "délogée (barrée\u00a0: renvoyée)",
                 "soutien d'une unité qui tient",
             ),
         ),

@@ -12,6 +12,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import frtypo
 import pytest
 from msgspec.structs import replace
 from test_e2e import PASSWORDS, TURN, letter, plain, run, sample_game
@@ -63,8 +64,10 @@ def test_a_french_player_in_an_english_game(tmp_path: Path, server: Server) -> N
     done = run(game, "adjudicate", TURN, "--force")
     assert done.exit_code == 0, done.output
     reports = game.turn_dir(TURN) / "reports"
-    assert "Valley Gang : rapport privé, printemps 1924" in (reports / "valley.txt").read_text(encoding="utf-8")
-    assert "Genna Crime Family: private report, spring 1924" in (reports / "genna.txt").read_text(encoding="utf-8")
+    assert frtypo.fr("Valley Gang : rapport privé, printemps 1924") in (reports / "valley.txt").read_text(
+        encoding="utf-8"
+    )
+    assert "Genna Crime Family: private report, Spring 1924" in (reports / "genna.txt").read_text(encoding="utf-8")
     assert "Public bulletin" in (reports / "bulletin.txt").read_text(encoding="utf-8")
     assert '<html lang="fr"' in (reports / "valley.html").read_text(encoding="utf-8")
 
@@ -103,7 +106,7 @@ def test_a_classic_players_report_in_their_language(tmp_path: Path) -> None:
     done = runner.invoke(main, ["adjudicate", "spring-1901", "--game", str(root), "--no-commit"])
     assert done.exit_code == 0, done.output
     reports = root / "turns" / "spring-1901" / "reports"
-    assert "France (FRA) : rapport, printemps 1901" in (reports / "FRA.txt").read_text(encoding="utf-8")
+    assert frtypo.fr("France (FRA) : rapport, printemps 1901") in (reports / "FRA.txt").read_text(encoding="utf-8")
     assert "report of" in (reports / "ENG.txt").read_text(encoding="utf-8")
     assert "bulletin of" in (reports / "bulletin.txt").read_text(encoding="utf-8")
 

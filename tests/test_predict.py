@@ -55,7 +55,7 @@ def test_predict_adjudicates_the_given_orders_only_and_mails_a_picture(
     [result] = [m for m in t.inbox_of(TERRY) if "predict" in str(m["Subject"]) or "prédiction" in str(m["Subject"])]
     text = body(result)
     assert "H LOO - LIT" in text and ("succeeds" if language == "en" else "réussit") in text
-    assert ("H NSS / H LOO - LIT: " if language == "en" else "H NSS soutient H LOO - LIT: ") in text
+    assert ("H NSS / H LOO - LIT: " if language == "en" else "H NSS soutient H LOO - LIT\u00a0: ") in text
     assert ("is dislodged by" if language == "en" else "est délogé par") in text  # unione held, as predicted
     assert "EGP" not in text  # unione's real order was not used
     [png] = [p for p in result.iter_attachments() if p.get_content_type() == "image/png"]
@@ -116,7 +116,7 @@ def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], l
         if "prédiction" in str(m["Subject"]) or "prediction" in str(m["Subject"])
     ]
     text = body(result)
-    colon = ": " if language == "en" else " : "  # French spaces the colon
+    colon = ": " if language == "en" else "\u00a0: "  # French spaces the colon, with a no-break space
     assert "A PAR - BUR" + colon + ("succeeds" if language == "en" else "réussit") in text
     assert "A MUN - BUR" + colon + ("fails" if language == "en" else "échoue") in text
     assert ("A MAR S A PAR - BUR" if language == "en" else "A MAR soutient A PAR - BUR") + colon in text

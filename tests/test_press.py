@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import frtypo
 import pytest
 from playerkit import ADDRESSES, GM, OBSERVER, STRANGER, Recorder, Table, body, make_table, message, smtp_server
 
@@ -175,7 +176,7 @@ def test_unknown_command_gets_a_suggestion(tmp_path: Path, smtp: tuple[Recorder,
     t = table(tmp_path, smtp, language=language)
     t.send(TERRY, message("valley", "brodcast", "H LOO - NSS"))
     t.judge()
-    reply = t.last_reply(TERRY)
+    reply = frtypo.plain(t.last_reply(TERRY))
     assert "brodcast" in reply
     assert ("Did you mean 'broadcast'" if language == "en" else "Vouliez-vous dire « diffusion »") in reply
 

@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import frtypo
 import goldenkit
 import pytest
 import yaml
@@ -251,7 +252,7 @@ def test_french_reports_carry_no_english_sentence(
         for sentence in english:
             assert sentence not in text, (name, sentence)
     assert "Price this turn" not in out["bulletin.txt"]
-    assert "Prix de ce tour : 3 $ la caisse." in out["bulletin.txt"]
+    assert frtypo.fr("Prix de ce tour : 3 $ par caisse.") in out["bulletin.txt"]
 
 
 # -- golden files -----------------------------------------------------------------------------
@@ -407,11 +408,13 @@ def test_bulletin_lists_orders_the_judges_way(
     # this turn's raid and the next, the price
     assert "Price this turn: $3 a crate." in text
     assert (
-        "This turn's raid: the police (Shakespeare Avenue station, LOG) raided NOC (North Center): "
-        "controlled by Chicago Outfit; 5 crates seized; arrested: H NOC (Chicago Outfit)."
+        "This turn, the police (Shakespeare Avenue station, LOG) raided NOC (North Center), "
+        "controlled by Chicago Outfit: 5 crates seized; H NOC (Chicago Outfit) arrested."
     ) in flat(text)
-    assert "Raid: the police (Archer Avenue station, GAR) raided SLA (South Lawndale): " in flat(text)
-    assert "controlled by Westside O'Donnells; the speakeasy returns to neutral." in flat(text)
+    assert "At the start of the turn, the police (Archer Avenue station, GAR) raided SLA (South Lawndale), " in flat(
+        text
+    )
+    assert "controlled by Westside O'Donnells: the speakeasy returns to neutral." in flat(text)
     # control and VP, best first; corruption is public
     table = text[text.index("CONTROL AND VICTORY POINTS") :]
     assert table.index("Genna Crime Family") < table.index("Valley Gang")
@@ -447,7 +450,7 @@ def test_private_report_shows_orders_ledger_position_and_the_coming_raid(
     assert "The accounts balance." in text
     assert re.search(r"Total\s+14\n", text)
     assert (
-        "Released at the opening of autumn 1924:\n    - H released; LOG was occupied, so it went to NOC (R22)" in text
+        "Released at the opening of Autumn 1924:\n    - H released; LOG was occupied, so it went to NOC (R22)" in text
     )
     assert "Upkeep due next turn: $12 for 6 units" in text
     assert "It does not concern you." in text
@@ -479,9 +482,9 @@ def test_lines_written_differently_or_rejected_say_how_they_were_read(
     en = render_report(chicago, sample_config, d, nxt, "valley")
     assert "    12  H ZZZ - LOO\n        -> rejected: no district ZZZ on this map\n" in en
     fr = render_report(chicago, sample_config, d, nxt, "valley", language="fr")
-    assert "        -> rejeté : aucun quartier ZZZ sur cette carte\n" in fr
+    assert frtypo.fr("        -> rejeté : aucun quartier ZZZ sur cette carte\n") in fr
     del d["gangs"]["valley"]["lines"][-1]["reason"]  # a file of an earlier version: its English
-    assert "        -> rejeté : no district ZZZ on this map\n" in render_report(
+    assert frtypo.fr("        -> rejeté : no district ZZZ on this map\n") in render_report(
         chicago, sample_config, d, nxt, "valley", language="fr"
     )
     unione = render_report(chicago, sample_config, d, nxt, "unione", language="fr")
@@ -527,14 +530,14 @@ def test_no_orders_dislodgements_and_arrests(
     assert "  - L BRO: dislodged by H CHI - NSS; disbanded\n" in report
     assert (
         "- H (henchman), arrested in NSS, held by the police (Harrison Street station, LOO): back at the start "
-        "of spring 1925 in LOO, or in the nearest district you control that can take it (R22)"
+        "of Spring 1925 in LOO, or in the nearest district you control that can take it (R22)"
     ) in flat(report)
     assert "Upkeep due next turn: $16 for 8 units" in report
     bulletin = render_bulletin(chicago, sample_config, d, nxt)
     assert "Valley Gang (no orders received (R12))" in bulletin
     assert "  - Valley Gang: H NSS: dislodged by H CHI - NSS; retreated to LOO\n" in bulletin
     fr = render_report(chicago, sample_config, d, nxt, "valley", language="fr")
-    assert "délogé par H CHI - NSS ; retraite vers LOO" in fr
+    assert frtypo.fr("délogé par H CHI - NSS ; retraite vers LOO") in fr
     arrows = arrows_from_results(d)
     assert Arrow("retreat", "valley", "NSS", "LOO", True) in arrows
 
@@ -600,7 +603,7 @@ def test_reasons_are_values_explained_in_french() -> None:
 
     cut = sentence("cut to {amount}: not enough cash (R17)", amount=Amount.of(250))
     assert cut.text("en") == "cut to $2.50: not enough cash (R17)"
-    assert cut.text("fr") == "réduite à 2,50 $ : pas assez d'argent (R17)"
+    assert cut.text("fr") == frtypo.fr("réduite à 2,50 $ : pas assez d'argent (R17)")
     back = message_from_data(message_data(cut))
     assert back == cut and back.text("fr") == cut.text("fr")
     price = sentence(
@@ -612,14 +615,14 @@ def test_reasons_are_values_explained_in_french() -> None:
         new=Amount.of(300),
     )
     assert price.text("en") == "86 / 90 x $3 = $2.867, rounded to $3 (R20)"
-    assert price.text("fr") == "86 / 90 x 3 $ = 2,867 $, arrondi à 3 $ (R20)"
+    assert price.text("fr") == frtypo.fr("86 / 90 × 3 $ = 2,867 $, arrondi à 3 $ (R20)")
     assert sentence("a brand new reason (R6)").text("fr") == "a brand new reason (R6)"
 
 
 def test_words_money_and_turns() -> None:
     assert phrasebook.money_text("en", 1250) == "$12.50"
-    assert phrasebook.money_text("fr", 1250) == "12,50 $"
-    assert phrasebook.money_text("fr", -300) == "-3 $"
+    assert phrasebook.money_text("fr", 1250) == frtypo.fr("12,50 $")
+    assert phrasebook.money_text("fr", -300) == frtypo.fr("-3 $")
     assert phrasebook.turn_label("fr", "autumn-1924", capital=True) == "Automne 1924"
     assert phrasebook.turn_of("fr", "autumn-1924") == "de l'automne 1924"
     assert phrasebook.turn_of("fr", "spring-1925") == "du printemps 1925"
@@ -730,7 +733,7 @@ def test_write_reports_writes_every_file(written: tuple[Game, list[Path]], sampl
     assert names == expected == sorted(p.name for p in paths)
     assert (base / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = (base / "map.svg").read_text(encoding="utf-8")
-    assert "Chicago, spring 1924" in svg
+    assert "Chicago, Spring 1924" in svg
     assert 'data-from="UPT"' in svg and 'data-to="ROG"' in svg  # this turn's orders are drawn
     bulletin = (base / "bulletin.html").read_text(encoding="utf-8")
     for chart in ("vp.png", "price.png"):  # the charts, beside the bulletin that shows them
@@ -749,7 +752,7 @@ def test_report_command_writes_and_prints(game: Game) -> None:
 
     r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--print"])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("Sample game: Chicago, 1924\nPublic bulletin, spring 1924\n")
+    assert r.output.startswith("Sample game: Chicago, 1924\nPublic bulletin, Spring 1924\n")
     raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
     before = game.load_state("spring-1924")
     assert r.output == render_bulletin(game.map, game.config, raw, game.load_state("autumn-1924"), before=before)
@@ -757,7 +760,7 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     args = ["report", "spring-1924", "--game", str(game.root), "--print", "--gang", "valley", "--language", "fr"]
     r = runner.invoke(main, args)
     assert r.exit_code == 0, r.output
-    assert "Valley Gang : rapport privé, printemps 1924" in r.output
+    assert frtypo.fr("Valley Gang : rapport privé, printemps 1924") in r.output
     raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
     seed = game.receipt_seed()
     fr = render_report(game.map, game.config, raw, game.load_state("autumn-1924"), "valley", language="fr", seed=seed)

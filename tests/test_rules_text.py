@@ -46,4 +46,4 @@ def test_each_rejection_reads_in_french_as_the_checker_writes_it(en: str) -> Non
     stored = message_from_data(message_data(Message(en, _params(en))))  # as a results file gives it back
     checker = Message(en, _params(en))
     assert gettext_for("fr")(en) != en, "untranslated: run scripts/catalogue.py update and translate"
-    assert oc.explain(oc.Rejected(stored), "fr") == "rejeté : " + checker.text("fr") + " ; l'unité a tenu"
+    assert oc.explain(oc.Rejected(stored), "fr") == "rejeté\u00a0: " + checker.text("fr") + "\u202f; l'unité a tenu"

@@ -95,6 +95,10 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     assert to(rec, address("valley"), "Reminder") == []
     reminder = plain(to(rec, address("northside"), "Reminder")[0])
     assert "no orders from" in reminder and "gets 12 h more" in reminder
+    assert "Reminder: Spring 1924, orders for" in str(to(rec, address("northside"), "Reminder")[0]["Subject"])
+    assert "Your orders for Spring 1924 have 1 rejected line: that unit holds" in plain(
+        to(rec, address("genna"), "Reminder")[0]
+    )
 
     # The deadline passes with Northside missing: the grace period (12 h) holds
     # the turn open; Northside's late orders are taken in it.
@@ -126,7 +130,7 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
         [report] = to(rec, address(side), "private report")
         assert "2026-12-07 17:00 UTC" in plain(report).split("\n\n", 1)[0], side
     [bulletin] = to(rec, address("valley"), "bulletin")
-    assert plain(bulletin).startswith("Orders for autumn-1924 are due by ")
+    assert plain(bulletin).startswith("Orders for Autumn 1924 are due by ")
 
     # Autumn: nobody writes. At the deadline the grace starts; after it the turn
     # is adjudicated and everyone's units hold.
@@ -135,7 +139,7 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     assert not (game.root / "turns" / "spring-1925").exists()
     out = ok(game, datetime(2026, 12, 8, 5, 0, tzinfo=UTC))
     assert "adjudicated autumn-1924; no orders from valley, genna, northside" in out
-    assert len(to(rec, address("valley"), "autumn-1924: private report")) == 1
+    assert len(to(rec, address("valley"), "Autumn 1924: private report")) == 1
     assert "spring-1925" in deadlines(game)
     assert len(rec.received) > before
     # the game master was never troubled: a copy of each turn's bulletin, and no error

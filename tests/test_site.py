@@ -111,6 +111,10 @@ def test_french_site_and_the_command(game: Game, tmp_path: Path) -> None:
     assert "Wrote the site in" in result.output
     index = (tmp_path / "fr" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="fr">' in index and "Les tours" in index and "Printemps 1924" in index
+    # the rules book is in English: marked so, and introduced in French
+    rules = (tmp_path / "fr" / "rules.html").read_text(encoding="utf-8")
+    assert "<title>Les règles\u00a0: " in rules and '<pre lang="en"' in rules
+    assert "Il est en anglais" in html.unescape(rules)
     again = CliRunner().invoke(main, ["site", "--game", str(game.root), "--out", str(tmp_path / "fr")])
     assert again.exit_code == 0, again.output  # a site is rewritten in place
     (tmp_path / "other").mkdir()
@@ -158,7 +162,7 @@ def test_a_classic_game_has_its_site(tmp_path: Path) -> None:
             assert "://" not in link and not link.startswith("/"), (page, link)
             assert (page.parent / link).resolve().is_file(), (page, link)
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert "Spring 1901" in index and "Fall 1901" in index and 'src="centres.png"' in index
+    assert "Spring 1901" in index and "Autumn 1901" in index and "Fall" not in index and 'src="centres.png"' in index
     assert "Supply centres" in (out / "centres.svg").read_text(encoding="utf-8")
     spring = (out / "turns" / "spring-1901" / "index.html").read_text(encoding="utf-8")
     assert "A PAR - BUR" in spring and "bounced" in spring  # the bulletin, with its reasons

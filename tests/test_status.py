@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import frtypo
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -138,7 +139,7 @@ def test_reminders_go_to_the_gangs_without_orders(tmp_path: Path) -> None:
     assert any(w.startswith("northside: no address") for w in warnings)
     msg = messages[0].message
     assert str(msg["To"]) == "al@outfit.example"
-    assert str(msg["Subject"]).endswith("spring-1924: orders wanted from Chicago Outfit")
+    assert str(msg["Subject"]).endswith("Spring 1924: orders wanted from Chicago Outfit")
     body = msg.get_content()
     assert "The deadline is 2024-03-01 18:00 UTC (5 hours left)." in body
     assert "    gang: outfit\n" in body  # the format reminder, with the gang's own key
@@ -271,8 +272,8 @@ def test_reminders_in_a_french_game(tmp_path: Path) -> None:
     give_orders(game, "valley")
     messages, _ = reminders(game, TURN, now=DEADLINE - timedelta(hours=5))
     msg = messages[0].message
-    assert msg["Subject"] == "[Moonshine: Chicago, 1924] printemps 1924 : ordres attendus de Chicago Outfit"
-    body = msg.get_content()
+    assert msg["Subject"] == frtypo.fr("[Moonshine: Chicago, 1924] printemps 1924 : ordres attendus de Chicago Outfit")
+    body = frtypo.checked(msg.get_content())
     assert body.startswith(
         "L'arbitre n'a reçu aucun ordre de Chicago Outfit pour le printemps 1924.\n"
         "La date limite est le 1er mars 2024 à 18 h 00 UTC (il reste 5 heures).\n\n"
@@ -280,7 +281,7 @@ def test_reminders_in_a_french_game(tmp_path: Path) -> None:
         "et n'offre aucun pot-de-vin.\n\n"
         "Envoyez vos ordres dans un courriel en texte brut"
     )
-    assert "    gang : outfit\n    mot de passe : le mot de passe de votre gang\n" in body
+    assert "    gang: outfit\n    mot de passe: le mot de passe de votre gang\n" in body
     assert "    vendre 4\n\nLes derniers ordres reçus avant la date limite comptent." in body
     assert body.endswith("\n-- \nL'arbitre de Moonshine: Chicago, 1924\n")
     assert "deadline" not in body.lower() and "orders" not in body
@@ -290,7 +291,7 @@ def test_reminder_without_deadline_in_both_languages(tmp_path: Path) -> None:
     game = make_game(tmp_path)
     save_config(game, replace(game.config, extra={k: v for k, v in game.config.extra.items() if k != "deadlines"}))
     [english, *_], _ = reminders(Game(game.root), TURN, now=DEADLINE)
-    assert "for spring-1924.\nNo deadline is set yet.\n" in english.message.get_content()
+    assert "for Spring 1924.\nNo deadline is set yet.\n" in english.message.get_content()
     save_config(game, replace(load_config(game.config_path), language="fr"))
     [french, *_], _ = reminders(Game(game.root), TURN, now=DEADLINE)
     assert "pour le printemps 1924.\nAucune date limite n'est encore fixée.\n" in french.message.get_content()

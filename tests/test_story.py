@@ -72,7 +72,7 @@ def test_the_bulletin_tells_every_dislodgement_with_its_fate(chicago: GameMap, p
                 "fr": f"{d.unit} ({name}), repliée en {d.retreated_to}",
             }
         else:
-            fate = {"en": f"{d.unit} ({name}), which was disbanded", "fr": f"{d.unit} ({name}), dissoute"}
+            fate = {"en": f"{d.unit} ({name}), which was disbanded", "fr": f"{d.unit} ({name}), renvoyée"}
         assert fate[lang] in story_part
 
 
@@ -110,7 +110,7 @@ def test_plain_holds_are_one_line_per_gang(chicago: GameMap, played: list[Played
             assert f"  {u} hold:" not in text
         if plain:
             assert re.search(
-                rf"{word} : {re.escape(', '.join(plain))}\n"
+                rf"{word}\u00a0: {re.escape(', '.join(plain))}\n"
                 if lang == "fr"
                 else rf"held: {re.escape(', '.join(plain))}\n",
                 text,

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
+import frtypo
 import pytest
 from click.testing import CliRunner
 from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Table, make_table, message, smtp_server
@@ -191,8 +192,8 @@ def test_status_history_help_and_observe(tmp_path: Path, smtp: tuple[Recorder, i
     t.send(STRANGER, "observer\n" if fr else "observe\n")
     t.send(STRANGER, "status\n", subject="again")
     t.judge()
-    ack = t.last_reply(TERRY)
-    assert ("Tour : printemps 1924" if fr else "Turn: spring-1924") in ack
+    ack = frtypo.plain(t.last_reply(TERRY))
+    assert ("Tour : printemps 1924" if fr else "Turn: Spring 1924") in ack
     assert ("prédire" if fr else "predict") in ack  # the help lists every command
     assert ("aucun tour n'a encore été joué" if fr else "no turn has been played yet") in ack
     observer = t.last_reply(OBSERVER)
@@ -285,8 +286,8 @@ def test_history_of_a_turn_played_gives_its_bulletin(tmp_path: Path, smtp: tuple
         else "history\nhistory spring-1924\nhistory 1066\n",
     )
     t.judge(now=NOW + timedelta(days=3), turn=nxt)
-    reply = t.last_reply(OBSERVER)
-    bulletin = (t.game.turn_dir(TURN) / "reports" / "bulletin.txt").read_text("utf-8")
-    assert ("tours joués : printemps 1924" if fr else "turns played: spring-1924") in reply
+    reply = frtypo.plain(t.last_reply(OBSERVER))
+    bulletin = frtypo.plain((t.game.turn_dir(TURN) / "reports" / "bulletin.txt").read_text("utf-8"))
+    assert ("tours joués : printemps 1924" if fr else "turns played: Spring 1924") in reply
     assert bulletin.strip().splitlines()[0] in reply  # the bulletin itself
     assert ("aucun tour « 1066 »" if fr else "no turn '1066' has been played") in reply

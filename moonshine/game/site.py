@@ -23,9 +23,10 @@ from moonshine.game.reports import adjudicated_turns, load_turn, opening_state, 
 from moonshine.picture import charts
 from moonshine.render import pages, phrasebook
 from moonshine.render.report import bulletin_context, inline_css, map_title
-from moonshine.text.catalogue import Catalogue, keyed
+from moonshine.text.catalogue import Catalogue, fill, keyed
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "RULES.md"  # moonshine/RULES.md
+RULES_LANGUAGE = "en"  # the language RULES.md is written in
 
 # The site's own words (the bulletin's come from the reports' catalogue).
 WORDS: Catalogue = {
@@ -34,6 +35,10 @@ WORDS: Catalogue = {
     "site.latest": "Latest turn",
     "site.charts": "How the game went",
     "site.rules": "The rules",
+    "site.rules_title": "The rules: {title}",
+    "site.rules_note": (
+        "The rules book as the referee applies it: the published rules and the rulings R1 to R25 that the reports cite."
+    ),
     "site.previous": "Previous turn",
     "site.next": "Next turn",
     "site.svg": "The map as SVG (zoom without limit)",
@@ -140,6 +145,14 @@ def _rules_page(game: Game, language: str) -> str:
         text = RULES_FILE.read_text(encoding="utf-8")
     except OSError:
         raise GameError(f"{RULES_FILE}: the rules book is missing from the installation") from None
+    words = words_of(language)
     return pages.render(
-        "site_rules.html.j2", dict(lang=language, game_title=game.config.title, words=words_of(language), text=text)
+        "site_rules.html.j2",
+        dict(
+            lang=language,
+            title=fill(language, words["rules_title"], title=game.config.title),
+            words=words,
+            text=text,
+            text_lang=RULES_LANGUAGE,
+        ),
     )

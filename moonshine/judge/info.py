@@ -49,6 +49,11 @@ def _adjudicated(req: Request) -> list[str]:
     return [t for t in game.turns() if (game.turn_dir(t) / RESULTS_FILE).is_file()]
 
 
+def _typed(label: str) -> str:
+    """A turn's label as a player types it after the command: ``printemps 1924`` is ``printemps-1924``."""
+    return "-".join(label.lower().split())
+
+
 def history(req: Request, cmd: Command) -> Result:
     """The turns played; ``history TURN``: that turn's public bulletin."""
     game = req.game
@@ -61,9 +66,9 @@ def history(req: Request, cmd: Command) -> Result:
         listed = ", ".join(mailwords.subject_turn(lang, t) for t in played)
         return Result(cmd, True, phrase("history.turns", turns=listed), mailwords.text(lang, "history.how"))
     wanted = "-".join(asked).lower()
-    found = next((t for t in played if t.lower() == wanted or mailwords.subject_turn(lang, t).lower() == wanted), None)
+    found = next((t for t in played if wanted in (t.lower(), _typed(mailwords.subject_turn(lang, t)))), None)
     if found is None:
-        shown = ", ".join(played) or mailwords.text(lang, "status.nobody")
+        shown = ", ".join(mailwords.subject_turn(lang, t) for t in played) or mailwords.text(lang, "status.nobody")
         return Result(cmd, False, phrase("history.unknown", turn=" ".join(asked)[:40], turns=shown))
     bulletin = game.turn_dir(found) / "reports" / "bulletin.txt"
     if not bulletin.is_file():

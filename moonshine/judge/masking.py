@@ -73,10 +73,14 @@ def has_secret(text: str, secrets: Iterable[str]) -> bool:
 def terminal_safe(text: str) -> str:
     """``text`` for the game master's terminal: escape sequences, bidirectional
     controls and other invisible characters a player may have written are shown
-    escaped (``\\x1b``, ``\\u202e``); line breaks and tabs stay."""
+    escaped (``\\x1b``, ``\\u202e``); line breaks, tabs and the no-break spaces of French
+    typography (U+00A0, U+202F) stay."""
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() or ch in "\n\t" else ascii(ch)[1:-1] for ch in text)
+    return "".join(ch if ch.isprintable() or ch in _SHOWN else ascii(ch)[1:-1] for ch in text)
+
+
+_SHOWN = frozenset("\n\t\u00a0\u202f")  # not printable to Python, yet harmless on a terminal
 
 
 def mask_files(paths: Iterable[Path], write: Callable[[Path, str], None]) -> list[Path]:

@@ -474,7 +474,7 @@ def _turn_after(game: Game, turn: str) -> str | None:
 
 
 def _next_deadline_line(game: Game, nxt: str | None, side: str | None, language: str) -> str:
-    """ "Orders for autumn 1924 are due by ...", in the reader's zone and UTC; or
+    """ "Orders for Autumn 1924 are due by ...", in the reader's zone and UTC; or
     nothing when the next turn has no deadline yet."""
     if nxt is None:
         return ""
@@ -482,13 +482,9 @@ def _next_deadline_line(game: Game, nxt: str | None, side: str | None, language:
     if due is None:
         return ""
     from moonshine.judge.zones import deadline_text
-    from moonshine.variants.moonshine.calendar import Turn
 
     when = deadline_text(game.config, side, due, language)
-    try:
-        named: Turn | str = Turn.parse(nxt)  # worded in the reader's language
-    except ValueError:
-        named = nxt  # a classic game's phase, as the commands name it
+    named = game.layout.turn_in_text(nxt)  # worded in the reader's language
     return text(language, "deadline.next", turn=named, due=when)
 
 

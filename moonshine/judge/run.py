@@ -496,8 +496,10 @@ REMIND: Catalogue = {
     "judge.remind.subject": "{prefix} Reminder: {turn}, orders for {gang}",
     "judge.remind.missing": "The judge has no orders from {gang} for {turn} yet.",
     "judge.remind.rejected": (
-        "Your orders for {turn} have {n} rejected line(s): those units hold unless you send a corrected "
-        "complete file (the acknowledgement you received names each line and why)."
+        "Your orders for {turn} have {n} rejected line: that unit holds unless you send a corrected "
+        "complete file (the acknowledgement you received names the line and why).",
+        "Your orders for {turn} have {n} rejected lines: those units hold unless you send a corrected "
+        "complete file (the acknowledgement you received names each line and why).",
     ),
     "judge.remind.deadline": "The deadline is {due} ({left}).",
     "judge.remind.grace": "Whoever has sent no orders by then gets {grace} more; after that their units hold.",
@@ -506,7 +508,7 @@ REMIND: Catalogue = {
 
 def _say(lang: str, key: str, **fields: object) -> str:
     lang = lang if lang in languages() else "en"
-    return fill(lang, keyed(lang, REMIND, f"judge.remind.{key}"), **fields)
+    return fill(lang, keyed(lang, REMIND, f"judge.remind.{key}", fields.get("n")), **fields)
 
 
 def remind(p: Pass, schedule: Schedule, turn: str) -> None:
@@ -535,10 +537,15 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
             continue
         lang = player_language(cfg, g.gang)  # the player's own language, else the game's
         name = cfg.players[g.gang].name if g.gang in cfg.players and cfg.players[g.gang].name else g.name
+        # the turn in the reader's words: a Moonshine turn, or a classic phase (which
+        # subject_turn leaves as named, and its sentences write as in a subject)
+        in_sentence = mailwords.shown(lang, game.layout.turn_in_text(turn))
+        in_subject = mailwords.subject_turn(lang, turn)
+        in_subject = in_sentence if in_subject == turn else in_subject
         first = (
-            _say(lang, "rejected", turn=turn, n=g.rejected)
+            _say(lang, "rejected", turn=in_sentence, n=g.rejected)
             if g.has_orders
-            else _say(lang, "missing", gang=g.name, turn=turn)
+            else _say(lang, "missing", gang=g.name, turn=in_sentence)
         )
         when = _say(lang, "deadline", due=deadline_text(cfg, g.gang, due, lang), left=status.time_left(lang))
         grace = f" {_say(lang, 'grace', grace=_duration(schedule.grace))}" if schedule.grace else ""
@@ -553,7 +560,7 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
         msg = outbox.text_message(
             sender=outbox.from_address(cfg),
             to=list(g.addresses),
-            subject=_say(lang, "subject", prefix=outbox.subject_prefix(cfg), turn=turn, gang=g.name),
+            subject=_say(lang, "subject", prefix=outbox.subject_prefix(cfg), turn=in_subject, gang=g.name),
             body=body,
             msg_id=outbox.message_id(cfg, turn, "remind", g.gang, iso(slot)),
             date=p.now,

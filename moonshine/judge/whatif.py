@@ -140,17 +140,19 @@ def predict(req: Request, cmd: Command) -> Result:
 def _account(req: Request, outcome: object, whose: dict[UnitRef, str], skipped: list[int]) -> str:
     """Each unit's order and what became of it, with the reason, gang by gang."""
     from moonshine.engine.outcome import explain
+    from moonshine.render.phrasebook import colon
     from moonshine.variants.moonshine.movement import Outcome
 
     assert isinstance(outcome, Outcome)
     lang = req.language
+    sep = colon(lang)
     gangs = req.game.sides()
     lines = [mailwords.text(lang, "predict.head", turn=mailwords.subject_turn(lang, req.turn))]
     for gang in gangs:
         rows = [(ref, res) for ref, res in outcome.results.items() if res.gang == gang]
         if not rows:
             continue
-        lines.append(f"{gangs[gang]}:")
+        lines.append(f"{gangs[gang]}{sep.rstrip()}")
         for ref, res in rows:
             if res.given is not None:
                 given = notation(res.given, lang)  # in the notation of the reader's language
@@ -158,13 +160,13 @@ def _account(req: Request, outcome: object, whose: dict[UnitRef, str], skipped: 
                 given = mailwords.text(lang, "predict.no_order", unit=ref.text())
             mark = mailwords.text(lang, "predict.ok" if res.succeeded else "predict.failed")
             reason = explain(res.outcome, lang)
-            lines.append(f"  {given}: {mark} ({reason})")
+            lines.append(f"  {given}{sep}{mark} ({reason})")
     for ref, d in outcome.dislodged.items():
         where = d.retreated_to or mailwords.text(lang, "predict.disbanded")
         lines.append(mailwords.text(lang, "predict.dislodged", unit=ref.text(), by=d.by, where=where))
     for a in outcome.assaults:
         mark = mailwords.text(lang, "predict.ok" if a.succeeded else "predict.failed")
-        lines.append(f"{a.station}: {mark} ({explain(a.outcome, lang)})")
+        lines.append(f"{a.station}{sep}{mark} ({explain(a.outcome, lang)})")
     if skipped:
         lines.append(mailwords.text(lang, "predict.skipped", lines=", ".join(str(n) for n in skipped)))
     lines.append(mailwords.text(lang, "predict.note"))

@@ -63,8 +63,8 @@ _LABELS: Catalogue = {
     "ack.store_default": "Store: your warehouses in map order (R16)",
     "ack.money": "MONEY (R17)",
     "ack.cash": "cash at the start of the turn",
-    "ack.upkeep": "upkeep: {n} units x $2",
-    "ack.recruits": "recruits: {n} x $2",
+    "ack.upkeep": "upkeep: {n} units × $2",
+    "ack.recruits": "recruits: {n} × $2",
     "ack.bribes": "bribes",
     "ack.bribe": "  bribe {s}",
     "ack.total": "total to pay",
@@ -72,10 +72,17 @@ _LABELS: Catalogue = {
     "ack.short": "WARNING: these orders need {x} more than your cash. R17 will:",
     "ack.cancel": "cancel {o} (line {n})",
     "ack.cut": "cut {o} (line {n}) to {a}",
-    "ack.unpaid": "disband {n} unit(s) for unpaid upkeep, the most recently recruited first: {u}",
+    "ack.unpaid": (
+        "disband {n} unit for unpaid upkeep: {u}",
+        "disband {n} units for unpaid upkeep, the most recently recruited first: {u}",
+    ),
     "ack.unpaid_arrested": "arrested",
     "ack.summary": "SUMMARY",
-    "ack.counts": "{lines} order line(s): {a} accepted, {r} rejected, {p} replaced.",
+    "ack.counts": "{lines}: {a}, {r}, {p}.",
+    "ack.lines_n": ("{n} order line", "{n} order lines"),
+    "ack.accepted_n": ("{n} accepted", "{n} accepted"),
+    "ack.rejected_n": ("{n} rejected", "{n} rejected"),
+    "ack.replaced_n": ("{n} replaced", "{n} replaced"),
     "ack.all_good": "All your orders are accepted.",
     "ack.fix": (
         "Rejected orders are not carried out (a unit whose order is rejected holds). To change your orders, "
@@ -88,7 +95,7 @@ _LABELS: Catalogue = {
 
 
 def _t(label: str, language: str, /, **params: object) -> str:
-    return fill(language, keyed(language, _LABELS, f"ack.{label}"), **params)
+    return fill(language, keyed(language, _LABELS, f"ack.{label}", params.get("n")), **params)
 
 
 _UNIT = re.compile(r"\b([LH]) ([A-Z]{3})\b")
@@ -181,7 +188,7 @@ def acknowledgement(
     """The plain-text reply to an orders file, in ``language`` (any of the catalogue's). With
     the game's secret ``seed``, it ends with the receipt of the recorded orders."""
     lang = language if language in languages() else "en"
-    turn = sentence_turn(lang, orders.turn)  # English keeps the turn's name (R25)
+    turn = sentence_turn(lang, orders.turn)
     out: list[str] = [_t("title", lang, turn=turn)]
     if orders.gang is not None and orders.gang in gmap.gangs:
         out.append(_t("gang", lang, name=gmap.gangs[orders.gang].name, key=orders.gang))
@@ -233,10 +240,10 @@ def acknowledgement(
         _t(
             "counts",
             lang,
-            lines=len(counted),
-            a=sum(1 for ln in counted if ln.status == ACCEPTED),
-            r=sum(1 for ln in counted if ln.status == REJECTED),
-            p=sum(1 for ln in counted if ln.status == REPLACED),
+            lines=_t("lines_n", lang, n=len(counted)),
+            a=_t("accepted_n", lang, n=sum(1 for ln in counted if ln.status == ACCEPTED)),
+            r=_t("rejected_n", lang, n=sum(1 for ln in counted if ln.status == REJECTED)),
+            p=_t("replaced_n", lang, n=sum(1 for ln in counted if ln.status == REPLACED)),
         ),
         "  ",
         "",

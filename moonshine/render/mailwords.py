@@ -16,7 +16,7 @@ import msgspec
 
 from moonshine.render.phrasebook import check_language, the_turn, turn_label
 from moonshine.text import absence, commands
-from moonshine.text.catalogue import Catalogue, fill, keyed
+from moonshine.text.catalogue import Catalogue, Localized, fill, keyed
 from moonshine.text.catalogue import number as number
 from moonshine.variants.moonshine.calendar import Turn
 
@@ -166,13 +166,14 @@ MESSAGES.update(absence.MESSAGES)  # the absent command (moonshine.judge.absence
 # How the mail writes a date (``date.time``: its fields are ``year``, ``month``,
 # ``day``, ``hour``, ``minute``, ``zone``, ``month_name`` and ``day_th``, the day as the
 # language writes it: ``1er`` in French), and which form of a turn a sentence and a subject take
-# (``name``: ``spring-1924``, the name the commands take; ``label``: ``printemps 1924``;
-# ``the_turn``: ``le printemps 1924``).
+# (``name``: ``spring-1924``, the name the commands take; ``label``: ``Spring 1924``,
+# ``printemps 1924``; ``Label``: the same with a capital, ``Printemps 1924``; ``the_turn``:
+# ``le printemps 1924``).
 DATES: Catalogue = {
     "date.time": "{year}-{month:02d}-{day:02d} {hour:02d}:{minute:02d} {zone}",
     "date.first_day": "1",
-    "date.turn_in_sentence": "name",
-    "date.turn_in_subject": "name",
+    "date.turn_in_sentence": "label",
+    "date.turn_in_subject": "Label",
     "date.month.1": "January",
     "date.month.2": "February",
     "date.month.3": "March",
@@ -217,14 +218,16 @@ def text(language: str, key: str, /, **fields: object) -> str:
 
 
 def shown(language: str, value: object) -> str:
-    """A field as a sentence shows it: a date, a turn (``spring-1924`` / ``le
-    printemps 1924``), a number (``4,096`` / ``4 096``), a nested phrase, or text."""
+    """A field as a sentence shows it: a date, a turn (``Spring 1924`` / ``le
+    printemps 1924``), a classic phase, a number (``4,096`` / ``4 096``), a nested phrase, or text."""
     if isinstance(value, Phrase):
         return value.text(language)
     if isinstance(value, datetime):
         return fmt_time(value, language)
     if isinstance(value, Turn):
         return _turn(language, value.name, "date.turn_in_sentence")
+    if isinstance(value, Localized):  # a classic phase: ``Autumn 1901 retreats``
+        return value.text(language)
     if isinstance(value, int) and not isinstance(value, bool):
         return number(language, value)
     return str(value)
@@ -232,22 +235,20 @@ def shown(language: str, value: object) -> str:
 
 def _turn(language: str, turn: str, form: str) -> str:
     how = keyed(check_language(language), DATES, form)
-    if how == "label":
-        return turn_label(language, turn)
+    if how in ("label", "Label"):
+        return turn_label(language, turn, capital=how == "Label")
     if how == "the_turn":
         return the_turn(language, turn)
     return turn
 
 
 def subject_turn(language: str, turn: str) -> str:
-    """A turn in a subject line: ``spring-1924`` in English (the name the commands
-    take), ``printemps 1924`` in French."""
+    """A turn in a subject line: ``Spring 1924``, ``Printemps 1924`` in French."""
     return _turn(language, turn, "date.turn_in_subject")
 
 
 def sentence_turn(language: str, turn: str) -> str:
-    """A turn inside a sentence of the mail: ``spring-1924`` in English (the name the
-    commands take), ``le printemps 1924`` in French."""
+    """A turn inside a sentence of the mail: ``Spring 1924``, ``le printemps 1924`` in French."""
     return _turn(language, turn, "date.turn_in_sentence")
 
 

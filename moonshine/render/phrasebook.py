@@ -56,8 +56,8 @@ MESSAGES: Catalogue = {
     "orders.reason": "reason",
     "orders.no_units": "You had no unit on the board.",
     "orders.gang_none": "no orders received (R12)",
-    "orders.recruited": "recruited: {units}",
-    "orders.disbanded": "disbanded: {units}",
+    "orders.recruited": ("recruited: {units}", "recruited: {units}"),
+    "orders.disbanded": ("disbanded: {units}", "disbanded: {units}"),
     "none": "none",
     "nothing": "Nothing this turn.",
     # -- dislodgements ----------------------------------------------------------------
@@ -127,23 +127,27 @@ MESSAGES: Catalogue = {
     "price.now": "Price this turn: {price} a crate.",
     "price.next": "Price: {price} a crate ({reason}).",
     "raid.label": "Raid",
-    "raid.this_turn": "This turn's raid: {text}.",
-    "raid.next": "Raid: {text}.",
+    "raid.this_turn": "This turn, {text}.",
+    "raid.next": "At the start of the turn, {text}.",
     "raid.none": "no raid",
+    "raid.no_raid": "No raid.",
     "raid.police": "the police ({station}, {code})",
     "raid.untouchables": "the Untouchables",
     "raid.raided": "{who} raided {district}",
     "raid.raided_plural": "{who} raided {district}",
-    "raid.nobody": "nobody controls it: no effect",
-    "raid.spared": "{gang} corrupts the station: the district is spared",
+    "raid.nobody": "which nobody controls: no effect",
+    "raid.spared": "the district is spared, since {gang} corrupts the station",
     "raid.controller": "controlled by {gang}",
     "raid.seized": ("{n} crate seized", "{n} crates seized"),
     "raid.destroyed": ("{n} crate destroyed", "{n} crates destroyed"),
     "raid.closed": "the speakeasy returns to neutral",
     "raid.dry": "the supply zone produces nothing this turn",
     "raid.empty": "nothing to seize",
-    "raid.arrested": "arrested: {units}",
-    "raid.units_spared": "spared (their gang corrupts the station): {units}",
+    "raid.arrested": ("{units} arrested", "{units} arrested"),
+    "raid.units_spared": (
+        "{units} spared, since its gang corrupts the station",
+        "{units} spared, since their gang corrupts the station",
+    ),
     "raid.draw": "Draw (HMAC-SHA256, R21): {draw}",
     "raid.you.none": "It does not concern you.",
     "raid.you.spared": "Your district {district} is spared: you corrupt the station.",
@@ -250,8 +254,8 @@ WORDS: Catalogue = {
     "word.bid cut": "bid cut",
     "word.bid refused": "bid refused",
     "word.disbanded for upkeep": "disbanded for upkeep",
-    "word.spring": "spring",
-    "word.autumn": "autumn",
+    "word.spring": "Spring",
+    "word.autumn": "Autumn",
 }
 
 FEATURES: Catalogue = {
@@ -265,15 +269,15 @@ UNIT_KINDS: Catalogue = {
     "unit_kind.L": "delivery man",
 }
 
-# How a turn is written: its label (``spring 1924``), inside a sentence (French:
-# ``le printemps 1924``, ``l'automne 1924``) and after "the start of" (French: ``du
-# printemps 1924``, ``de l'automne 1924``).
+# How a turn is written: its label (``Spring 1924``, a name in English; ``printemps 1924``
+# in French), inside a sentence (French: ``le printemps 1924``, ``l'automne 1924``) and
+# after "the start of" (French: ``du printemps 1924``, ``de l'automne 1924``).
 TURNS: Catalogue = {
     "turn.label": "{season} {year}",
-    "turn.the.spring": "spring {year}",
-    "turn.the.autumn": "autumn {year}",
-    "turn.of.spring": "spring {year}",
-    "turn.of.autumn": "autumn {year}",
+    "turn.the.spring": "Spring {year}",
+    "turn.the.autumn": "Autumn {year}",
+    "turn.of.spring": "Spring {year}",
+    "turn.of.autumn": "Autumn {year}",
 }
 
 
@@ -301,7 +305,7 @@ def kind_label(language: str, kind: UnitKind) -> str:
 
 
 def turn_label(language: str, turn: str, *, capital: bool = False) -> str:
-    """``spring 1924`` / ``printemps 1924``; a name that is not a turn is returned as it is."""
+    """``Spring 1924`` / ``printemps 1924``; a name that is not a turn is returned as it is."""
     try:
         t = Turn.parse(turn)
     except ValueError:
@@ -322,7 +326,7 @@ def _turn_in(language: str, turn: str, how: str) -> str:
 
 
 def turn_of(language: str, turn: str) -> str:
-    """The turn after "the start of": ``spring 1924`` / ``du printemps 1924``, ``de l'automne 1924``."""
+    """The turn after "the start of": ``Spring 1924`` / ``du printemps 1924``, ``de l'automne 1924``."""
     return _turn_in(language, turn, "of")
 
 
@@ -336,7 +340,7 @@ def semicolon(language: str) -> str:
 
 
 def the_turn(language: str, turn: str) -> str:
-    """A turn inside a sentence: ``spring 1924`` in English; ``le printemps 1924``,
+    """A turn inside a sentence: ``Spring 1924`` in English; ``le printemps 1924``,
     ``l'automne 1924`` in French."""
     return _turn_in(language, turn, "the")
 

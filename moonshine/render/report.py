@@ -36,6 +36,7 @@ from moonshine.variants.moonshine.orders import (
     restate,
 )
 from moonshine.variants.moonshine.results import (
+    AdjustmentRecord,
     Dislodgement,
     GangResults,
     LedgerRecord,
@@ -256,8 +257,9 @@ def describe_raid(gmap: GameMap, raid: Raid | None, w: Words) -> str:
         who = w("raid.police", station=_station(gmap, raid.station), code=raid.station)
         text = w("raid.raided", who=who, district=_district(gmap, raid.district))
     if raid.controller is None:
-        return text + w.colon + w("raid.nobody")
-    bits = [w("raid.controller", gang=_gang_name(gmap, raid.controller))]
+        return text + ", " + w("raid.nobody")
+    text += ", " + w("raid.controller", gang=_gang_name(gmap, raid.controller))
+    bits = []
     if raid.spared:
         bits.append(w("raid.spared", gang=_gang_name(gmap, raid.controller)))
     else:
@@ -270,10 +272,17 @@ def describe_raid(gmap: GameMap, raid: Raid | None, w: Words) -> str:
             effects.append(w("raid.dry"))
         bits += effects or [w("raid.empty")]
     if raid.arrested:
-        bits.append(w("raid.arrested", units=", ".join(_unit_of_gang(gmap, a) for a in raid.arrested)))
+        units = ", ".join(_unit_of_gang(gmap, a) for a in raid.arrested)
+        bits.append(w("raid.arrested", units=units, n=len(raid.arrested)))
     if raid.spared_units:
-        bits.append(w("raid.units_spared", units=", ".join(_unit_of_gang(gmap, a) for a in raid.spared_units)))
+        units = ", ".join(_unit_of_gang(gmap, a) for a in raid.spared_units)
+        bits.append(w("raid.units_spared", units=units, n=len(raid.spared_units)))
     return text + w.colon + w.semi.join(bits)
+
+
+def _raid_sentence(gmap: GameMap, raid: Raid | None, w: Words, key: str) -> str:
+    """The raid as a sentence of its own (``key``: this turn's or the next), or "No raid."."""
+    return w("raid.no_raid") if raid is None else w(key, text=describe_raid(gmap, raid, w))
 
 
 def _unit_of_gang(gmap: GameMap, label: str) -> str:
@@ -492,7 +501,7 @@ def _common(gmap: GameMap, config: Settings, res: TurnResults, w: Words, for_ema
         "colon": w.colon,
         "map_src": MAP_CID if for_email else MAP_FILE,
         "game_over": bool(res.winners),
-        "credits": gmap.credits,
+        "credits": gettext_for(w.language)(gmap.credits) if gmap.credits else "",
     }
 
 
@@ -602,10 +611,7 @@ def report_context(
             "receipt": _receipt(seed, res.turn, gang, gr),
             "units": [_order_row(w, u) for u in gr.units],
             "dislodged": [TextRow(d.unit, _dislodged_text(w, d)) for d in gr.dislodged],
-            "adjustments": [
-                TextRow(w.word(a.kind), restate(a.order, w.language) + w.colon + w.reason(a.reason))
-                for a in gr.adjustments
-            ],
+            "adjustments": [_adjustment_row(w, a) for a in gr.adjustments],
             "bids": [
                 {
                     "station": f"{b.station} ({_station(gmap, b.station)})",
@@ -634,7 +640,7 @@ def report_context(
             "arrested": [_arrested_row(gmap, w, a, back) for a in arrested],
             "returned": [w.reason(n) for n in _returns_of(res, gang)],
             "price_next": w("price.next", price=w.money(res.next.price), reason=w.reason(res.next.price_reason)),
-            "raid_next": w("raid.next", text=describe_raid(gmap, res.next.raid, w)),
+            "raid_next": _raid_sentence(gmap, res.next.raid, w, "raid.next"),
             "raid_effects": raid_effects_for(gmap, res.next.raid, gang, back, w),
             "winners": _winner_line(gmap, res, w),
         }
@@ -650,6 +656,15 @@ def _winner_line(gmap: GameMap, res: TurnResults, w: Words) -> str:
     return w("winner.one" if len(res.winners) == 1 else "winner.many", gangs=names, vp=vp)
 
 
+def _adjustment_row(w: Words, a: AdjustmentRecord) -> TextRow:
+    """A recruit or a disband done as ordered is its unit and what became of it (the
+    reason says "recruited", so the order's verb is not said twice); any other
+    adjustment is its kind, the order, and why."""
+    if a.kind in ("recruit", "disband"):
+        return TextRow(a.order.removeprefix("recruit ").removeprefix("disband "), w.reason(a.reason))
+    return TextRow(w.word(a.kind), restate(a.order, w.language) + w.colon + w.reason(a.reason))
+
+
 def _changes(gr: GangResults, w: Words) -> tuple[str, ...]:
     """Recruits and disbands as the board shows them (their reasons may tell of cash: private)."""
     recruited, disbanded = [], []
@@ -661,9 +676,9 @@ def _changes(gr: GangResults, w: Words) -> tuple[str, ...]:
             disbanded.append(unit)
     out = []
     if recruited:
-        out.append(w("orders.recruited", units=", ".join(recruited)))
+        out.append(w("orders.recruited", units=", ".join(recruited), n=len(recruited)))
     if disbanded:
-        out.append(w("orders.disbanded", units=", ".join(disbanded)))
+        out.append(w("orders.disbanded", units=", ".join(disbanded), n=len(disbanded)))
     return tuple(out)
 
 
@@ -859,7 +874,7 @@ def bulletin_context(
     ctx.update(
         {
             "price_now": w("price.now", price=w.money(res.price)),
-            "raid_now": w("raid.this_turn", text=describe_raid(gmap, res.raid, w)),
+            "raid_now": _raid_sentence(gmap, res.raid, w, "raid.this_turn"),
             "raid_now_draw": w("raid.draw", draw=res.raid.draw) if res.raid is not None and res.raid.draw else "",
             "blocks": blocks,
             "dislodged": dislodged,
@@ -868,7 +883,7 @@ def bulletin_context(
             "corruption": corruption,
             "winners": winners,
             "price_next": w("price.next", price=w.money(res.next.price), reason=w.reason(res.next.price_reason)),
-            "raid_next": w("raid.next", text=describe_raid(gmap, res.next.raid, w)),
+            "raid_next": _raid_sentence(gmap, res.next.raid, w, "raid.next"),
             "raid_next_draw": (
                 w("raid.draw", draw=res.next.raid.draw) if res.next.raid is not None and res.next.raid.draw else ""
             ),

@@ -271,7 +271,12 @@ class ClassicLayout:
         return phases(root)
 
     def turn_in_text(self, name: str) -> object:
-        return name
+        from moonshine.variants.classic.state import Phase
+
+        try:
+            return Phase.parse(name)  # worded in the reader's language
+        except ValueError:
+            return name
 
     def turn_after(self, turn: str) -> str | None:
         return None

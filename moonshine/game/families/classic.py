@@ -633,7 +633,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
         rows = [r for r in outcome.results if r.power == power]
         if not rows:
             continue
-        lines.append(f"{sides.get(power, power)}:")
+        lines.append(f"{sides.get(power, power)}{fmt(lang, 'format.colon').rstrip()}")
         for r in rows:
             mark = mailwords.text(lang, "predict.ok" if r.succeeded else "predict.failed")
             lines.append(f"  {restate(r.order, lang)}{fmt(lang, 'format.colon')}{mark} ({r.explain(lang)})")

@@ -62,14 +62,20 @@ WORDS: Catalogue = {
     "classic.ack.hold": "Without a valid order, these units hold: {units}",
     "classic.ack.disband": "Without a valid retreat, these units are disbanded: {units}",
     "classic.ack.all_ordered": "Every unit has an order.",
-    "classic.ack.builds": "{power} may build {n} unit(s) in its empty home centres: {homes}",
+    "classic.ack.builds": (
+        "{power} may build {n} unit in its empty home centres: {homes}",
+        "{power} may build {n} units in its empty home centres: {homes}",
+    ),
     "classic.ack.disbands": (
-        "{power} must disband {n} unit(s); if too few disbands are ordered, the units farthest from its "
-        "centres go first"
+        "{power} must disband {n} unit; if no disband is ordered, the unit farthest from its centres goes",
+        "{power} must disband {n} units; if too few disbands are ordered, the units farthest from its centres go first",
     ),
     "classic.ack.no_adjustment": "{power} has as many units as supply centres: nothing to build or disband",
     "classic.ack.summary": "SUMMARY",
-    "classic.ack.counts": "{n} order line(s): {ok} accepted, {bad} rejected.",
+    "classic.ack.counts": "{lines}: {ok}, {bad}.",
+    "classic.ack.lines_n": ("{n} order line", "{n} order lines"),
+    "classic.ack.accepted_n": ("{n} accepted", "{n} accepted"),
+    "classic.ack.rejected_n": ("{n} rejected", "{n} rejected"),
     "classic.ack.advice": (
         "A rejected order is not carried out (the unit holds, or in a retreat is disbanded). To change your "
         "orders, send a complete new file before the deadline."
@@ -115,7 +121,7 @@ WORDS: Catalogue = {
 
 def word(key: str, language: str, **values: object) -> str:
     lang = language if language in languages() else "en"
-    return fill(lang, keyed(lang, WORDS, f"classic.ack.{key}"), **values)
+    return fill(lang, keyed(lang, WORDS, f"classic.ack.{key}", values.get("n")), **values)
 
 
 class AckLine(msgspec.Struct, frozen=True):
@@ -744,7 +750,11 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
     counted = [line for line in ack.lines if not line.noted]
     good = sum(1 for line in counted if line.ok)
     out += ["", word("summary", lang)]
-    out.append(f"  {word('counts', lang, n=len(counted), ok=good, bad=len(counted) - good)}")
+    lines, ok, bad = (
+        word(k, lang, n=n)
+        for k, n in (("lines_n", len(counted)), ("accepted_n", good), ("rejected_n", len(counted) - good))
+    )
+    out.append(f"  {word('counts', lang, lines=lines, ok=ok, bad=bad)}")
     out += textwrap.wrap(word("advice", lang), width=78, initial_indent="  ", subsequent_indent="  ")
     return "\n".join(out) + "\n"
 

@@ -29,10 +29,12 @@ WORDS: Catalogue = {
     "classic.report.your_results": "YOUR ORDERS AND THEIR RESULTS",
     "classic.report.results": "RESULTS",
     "classic.report.ignored": "Orders ignored",
-    "classic.report.ok": "succeeds",
-    "classic.report.fails": "FAILS",
+    "classic.report.ok": "succeeded",
+    "classic.report.fails": "failed",
     "classic.report.centres": "SUPPLY CENTRES",
-    "classic.report.centre_row": "{power}: {n} centre(s), {units} unit(s)",
+    "classic.report.centre_row": "{power}: {centres}, {units}",
+    "classic.report.centres_n": ("{n} centre", "{n} centres"),
+    "classic.report.units_n": ("{n} unit", "{n} units"),
     "classic.report.adjust": "BUILDS AND DISBANDS OWED",
     "classic.report.build_n": "{power} may build {n}",
     "classic.report.disband_n": "{power} must disband {n}",
@@ -151,8 +153,10 @@ def render_text(
         if not rows:
             continue
         out.append(f"  {name(p)}")
+        verdicts = {True: word("ok", lang), False: word("fails", lang)}
+        width = max(len(v) for v in verdicts.values())
         for order, ok, reason in rows:
-            out.append(f"    {order:<28} {word('ok' if ok else 'fails', lang):<9} {reason}")
+            out.append(f"    {order:<28} {verdicts[ok]:<{width}}  {reason}")
     ignored = data.get("ignored") or {}
     mine = [(p, r) for p in gmap.powers if power in (None, p) for r in _rows(ignored.get(p), lang)]
     if mine:
@@ -161,7 +165,9 @@ def render_text(
             out.append(f"    {p}: {order:<24} {reason}")
     out += ["", word("centres", lang)]
     for p in gmap.powers:
-        out.append(f"  {word('centre_row', lang, power=name(p), n=len(nxt.centres_of(p)), units=len(nxt.units_of(p)))}")
+        centres = word("centres_n", lang, n=len(nxt.centres_of(p)))
+        units = word("units_n", lang, n=len(nxt.units_of(p)))
+        out.append(f"  {word('centre_row', lang, power=name(p), centres=centres, units=units)}")
     if nxt.phase.step is Step.ADJUSTMENTS:
         out += ["", word("adjust", lang)]
         counts = adjustment_counts(gmap, nxt.units, nxt.owners)

@@ -39,7 +39,7 @@ def words_of(language: str) -> dict[str, str]:
 
 
 def phase_title(phase: Phase, language: str) -> str:
-    """``Fall 1901 (retreats)`` for a person (``Automne 1901 (retraites)`` in French);
+    """``Autumn 1901 retreats`` for a person (``Automne 1901 (retraites)`` in French);
     the commands' own names (``fall-1901-retreats``) are for typing."""
     text = phase.words(language if language in languages() else "en")
     return text[:1].upper() + text[1:]

@@ -43,14 +43,14 @@ class Step(StrEnum):
 _PHASE = re.compile(r"^(spring|fall|autumn|winter|printemps|automne|hiver)-(\d{4})(-retreats|-retraites)?$")
 _SEASON_WORDS = {"printemps": "spring", "automne": "fall", "autumn": "fall", "hiver": "winter"}
 # How a phase is written for a reader: ``phase.form`` says whether a sentence names it as
-# the commands take it (``name``: ``fall-1901-retreats``) or in words (``label``:
-# ``automne 1901 (retraites)`` in French).
+# the commands take it (``name``: ``fall-1901-retreats``) or in words (any other value:
+# ``Autumn 1901 retreats``, ``automne 1901 (retraites)`` in French).
 PHASES: Catalogue = {
-    "phase.form": "name",
-    "phase.spring": "spring {year}",
-    "phase.fall": "fall {year}",
-    "phase.winter": "winter {year}",
-    "phase.retreats": "{phase} (retreats)",
+    "phase.form": "words",
+    "phase.spring": "Spring {year}",
+    "phase.fall": "Autumn {year}",
+    "phase.winter": "Winter {year}",
+    "phase.retreats": "{phase} retreats",
 }
 
 
@@ -78,13 +78,17 @@ class Phase(msgspec.Struct, frozen=True, order=True):
         return f"{self.season.value}-{self.year}"
 
     def label(self, language: str = "en") -> str:
-        """``spring-1901`` in English (the name the commands take); ``printemps 1901``,
-        ``automne 1901 (retraites)``, ``hiver 1901`` in French."""
+        """The phase as a reader sees it: ``Autumn 1901 retreats`` in English;
+        ``printemps 1901``, ``automne 1901 (retraites)``, ``hiver 1901`` in French."""
         lang = language if language in languages() else "en"
         return self.name if keyed(lang, PHASES, "phase.form") == "name" else self.words(lang)
 
+    def text(self, language: str = "en") -> str:
+        """The phase in a sentence of the catalogue (``moonshine.text.Localized``): its label."""
+        return self.label(language)
+
     def words(self, language: str = "en") -> str:
-        """The phase in words: ``fall 1901 (retreats)``, ``automne 1901 (retraites)``."""
+        """The phase in words: ``Autumn 1901 retreats``, ``automne 1901 (retraites)``."""
         text = keyed(language, PHASES, f"phase.{self.season.value}").format(year=self.year)
         return keyed(language, PHASES, "phase.retreats").format(phase=text) if self.step is Step.RETREATS else text
 

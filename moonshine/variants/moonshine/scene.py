@@ -49,7 +49,7 @@ from moonshine.picture.shapes import (
     vec_unit,
 )
 from moonshine.picture.svg import scene_svg
-from moonshine.text.catalogue import Catalogue, keyed, languages
+from moonshine.text.catalogue import Catalogue, gettext_for, keyed, languages
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.geometry import Shape, load_geometry
 from moonshine.variants.moonshine.map import Feature, GameMap, UnitKind
@@ -912,7 +912,8 @@ def build_scene(
     items.append(_legend(gmap, words, lx, ly))
     text = title or _default_title(gmap, st, words)
     items.append(Group((("id", "title"),), (Label((MARGIN, 28.0), text, 22.0, TEXT, anchor="start", bold=True),)))
-    credit = gmap.credits.split(". ")[0].strip().rstrip(".")
+    credits = gettext_for(language)(gmap.credits) if gmap.credits else ""
+    credit = credits.split(". ")[0].strip().rstrip(".")
     if credit:
         items.append(
             Group(
