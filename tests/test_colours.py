@@ -57,3 +57,20 @@ def test_gang_colours_stay_apart_for_every_reader() -> None:
         assert pair.difference >= SOLID, pair
     for pair in closest_pairs(tints, VISIONS):
         assert pair.difference >= TINTED, pair
+
+
+def test_the_letters_on_every_unit_stand_out() -> None:
+    """A unit's letter (H, L; A, F) on its gang's or power's colour: WCAG's 4.5:1 for
+    text, which white letters on Westside's sky blue (2.3:1) and on Outfit's vermilion
+    (3.9:1) missed."""
+    from moonshine.picture.shapes import contrast_ratio, text_on
+    from moonshine.variants.classic.board import standard_map
+    from moonshine.variants.classic.scene import layout_of
+
+    assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast_ratio("#56b4e9", "#ffffff") == pytest.approx(2.3, abs=0.05)
+    colours = [g.colour for g in load_map("chicago-1920s").gangs.values()]
+    colours += list(layout_of(standard_map()).colours.values())
+    for colour in colours:
+        assert contrast_ratio(colour, text_on(colour)) >= 4.5, colour
+    assert text_on("#56b4e9") == "#000000" and text_on("#0072b2") == "#ffffff"

@@ -51,9 +51,29 @@ def luminance(colour: str) -> float:
     return (0.299 * r + 0.587 * g + 0.114 * b) / 255
 
 
+def relative_luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of an sRGB colour: 0 for black, 1 for white."""
+
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = _rgb(colour)
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast_ratio(one: str, other: str) -> float:
+    """WCAG 2's contrast ratio of two colours, from 1 (the same) to 21 (black on white);
+    text wants 4.5 or more."""
+    a, b = sorted((relative_luminance(one), relative_luminance(other)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
 def text_on(colour: str) -> str:
-    """Text colour readable on a fill of this colour."""
-    return TEXT if luminance(colour) > 0.62 else "#ffffff"
+    """The letters on a fill of this colour: black or white, whichever stands out more
+    (WCAG's contrast ratio: at least 4.58 on any fill, since the two ratios multiply
+    to 21)."""
+    return "#000000" if contrast_ratio(colour, "#000000") >= contrast_ratio(colour, "#ffffff") else "#ffffff"
 
 
 Pt: TypeAlias = tuple[float, float]
@@ -255,3 +275,20 @@ def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> tuple[Pt, 
             a = math.radians(a0 + s * 22.5)
             pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
     return tuple(pts)
+
+
+def moved(item: Item, dx: float, dy: float) -> Item:
+    """The item shifted by (dx, dy); a group with everything in it."""
+
+    def mv(p: Pt) -> Pt:
+        return p[0] + dx, p[1] + dy
+
+    if isinstance(item, Poly):
+        return Poly(tuple(tuple(mv(p) for p in ring) for ring in item.rings), item.paint)
+    if isinstance(item, Line):
+        return Line(tuple(mv(p) for p in item.points), item.paint)
+    if isinstance(item, Circle):
+        return Circle(mv(item.centre), item.r, item.paint)
+    if isinstance(item, Label):
+        return Label(mv(item.at), item.text, item.size, item.colour, item.anchor, item.bold, item.italic, item.halo)
+    return Group(item.attrs, tuple(moved(i, dx, dy) for i in item.items), item.opacity)

@@ -33,7 +33,21 @@ import yaml
 from moonshine.errors import MapError
 from moonshine.picture.colours import mix, rgb
 from moonshine.picture.png import scene_png
-from moonshine.picture.shapes import Circle, Group, Item, Label, Line, Paint, Poly, Pt, Scene, ink, labels_name
+from moonshine.picture.shapes import (
+    Circle,
+    Group,
+    Item,
+    Label,
+    Line,
+    Paint,
+    Poly,
+    Pt,
+    Scene,
+    ink,
+    labels_name,
+    moved,
+    text_on,
+)
 from moonshine.picture.svg import scene_svg
 from moonshine.text.catalogue import Catalogue, fill, fmt, keyed, languages
 from moonshine.variants.classic.board import MAPS_DIR, ClassicMap, Kind, Terrain, province_of
@@ -51,7 +65,6 @@ from moonshine.variants.classic.orders import (
 )
 from moonshine.variants.classic.phases import PhaseOutcome
 from moonshine.variants.classic.state import ClassicState, Step, Unit
-from moonshine.variants.moonshine.scene import moved
 
 LAYOUT_FILE = "layout.yaml"
 LABEL_ABOVE = 27.0  # a province's code stands this far above its unit unless placed
@@ -111,11 +124,6 @@ WALL = "#303030"
 CROSS = "#111111"
 DISLODGED = "#c8102e"
 TINT = 0.6  # share of the owner's colour in an owned supply centre's fill
-
-
-def _text_on(colour: str) -> str:
-    r, g, b = rgb(colour)
-    return TEXT if (0.299 * r + 0.587 * g + 0.114 * b) / 255 > 0.6 else "#ffffff"
 
 
 # -- the layout ------------------------------------------------------------------------------
@@ -644,7 +652,7 @@ def _unit_marker(kind: Kind, colour: str, c: Pt) -> tuple[Item, ...]:
         if kind is Kind.ARMY
         else Poly((_fleet_hull(c, UNIT_R + 1.8),), Paint(fill=HALO))
     )
-    return (halo, shape, Label((c[0], c[1] + 0.5), kind.value, KIND_SIZE, _text_on(colour), bold=True))
+    return (halo, shape, Label((c[0], c[1] + 0.5), kind.value, KIND_SIZE, text_on(colour), bold=True))
 
 
 class _Drawn(msgspec.Struct, frozen=True):

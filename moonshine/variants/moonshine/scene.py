@@ -34,6 +34,7 @@ from moonshine.picture.shapes import (
     ink,
     labels_name,
     luminance,
+    moved,
     path_length,
     point_at,
     regular_polygon,
@@ -708,23 +709,6 @@ def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
 def _recentre(items: Iterable[Item], dy: float) -> list[Item]:
     """Shift items drawn around y = 0 down to ``dy``."""
     return [moved(i, 0.0, dy) for i in items]
-
-
-def moved(item: Item, dx: float, dy: float) -> Item:
-    """The item shifted by (dx, dy); a group with everything in it."""
-
-    def mv(p: Pt) -> Pt:
-        return p[0] + dx, p[1] + dy
-
-    if isinstance(item, Poly):
-        return Poly(tuple(tuple(mv(p) for p in ring) for ring in item.rings), item.paint)
-    if isinstance(item, Line):
-        return Line(tuple(mv(p) for p in item.points), item.paint)
-    if isinstance(item, Circle):
-        return Circle(mv(item.centre), item.r, item.paint)
-    if isinstance(item, Label):
-        return Label(mv(item.at), item.text, item.size, item.colour, item.anchor, item.bold, item.italic, item.halo)
-    return Group(item.attrs, tuple(moved(i, dx, dy) for i in item.items), item.opacity)
 
 
 def _raid_badge(text: str, c: Pt) -> tuple[Item, ...]:
