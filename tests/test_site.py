@@ -43,8 +43,11 @@ def test_every_link_resolves_on_the_disk(game: Game, tmp_path: Path) -> None:
         page = todo.pop()
         for link in _links(page):
             assert "://" not in link and not link.startswith("/"), (page, link)  # works from file:// and any host
-            target = (page.parent / link.split("#", 1)[0]).resolve()
+            path, _, fragment = link.partition("#")
+            target = (page.parent / path).resolve() if path else page
             assert target.is_file(), (page, link)
+            if fragment:  # an anchor of the page: a heading's id (the rules book's contents)
+                assert f' id="{fragment}"' in target.read_text(encoding="utf-8"), (page, link)
             if target.suffix == ".html" and target not in reached:
                 reached.add(target)
                 todo.append(target)
@@ -95,7 +98,8 @@ def test_nothing_private_reaches_the_site(game: Game, tmp_path: Path) -> None:
         if p.name != "rules.html"  # the rules book, whose examples may read like anyone's orders
     )
     rules = (out / "rules.html").read_text(encoding="utf-8")
-    assert rules.count(game.config.title) == 1  # the rules page holds nothing of the game but its title
+    # the rules page holds nothing of the game but its title (the window's and the heading's)
+    assert rules.count(game.config.title) == 2
     site_lines = {ln.strip() for ln in site_text.splitlines()}
     leaked = sorted(private & site_lines)
     assert leaked == []
@@ -113,8 +117,11 @@ def test_french_site_and_the_command(game: Game, tmp_path: Path) -> None:
     assert '<html lang="fr">' in index and "Les tours" in index and "Printemps 1924" in index
     # the rules book is in English: marked so, and introduced in French
     rules = (tmp_path / "fr" / "rules.html").read_text(encoding="utf-8")
-    assert "<title>Les règles\u00a0: " in rules and '<pre lang="en"' in rules
+    assert "<title>Les règles\u00a0: " in html.unescape(rules) and '<div class="rules" lang="en"' in rules
     assert "Il est en anglais" in html.unescape(rules)
+    # rendered from its Markdown: headings with the anchors its contents link to, tables
+    assert '<h2 id="4-orders"' in rules and 'href="#4-orders"' in rules and "<table" in rules
+    assert "## " not in rules
     again = CliRunner().invoke(main, ["site", "--game", str(game.root), "--out", str(tmp_path / "fr")])
     assert again.exit_code == 0, again.output  # a site is rewritten in place
     (tmp_path / "other").mkdir()
@@ -173,3 +180,31 @@ def test_a_classic_game_has_its_site(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Printemps 1901" in (french / "index.html").read_text(encoding="utf-8")
     assert "Centres de ravitaillement" in (french / "centres.svg").read_text(encoding="utf-8")
+
+
+def test_the_home_page_tells_the_game_in_lines_and_figures(game: Game, tmp_path: Path) -> None:
+    """The home page says whether the game goes on, gives each turn its line (the
+    bulletin's headline), says what the latest map shows, and carries each chart's
+    figures as a table for readers who cannot see the picture."""
+    out = tmp_path / "site"
+    build_site(game, out)
+    index = html.unescape((out / "index.html").read_text(encoding="utf-8"))
+    turns = adjudicated_turns(game)
+    from moonshine.game.reports import load_turn
+
+    nxt = load_turn(game, turns[-1])[1]
+    label = nxt.turn.replace("-", " ").capitalize()
+    assert f"The game goes on: {label} is being played." in index
+    for turn in turns:
+        page = html.unescape((out / "turns" / turn / "index.html").read_text(encoding="utf-8"))
+        headline = re.search(r'class="headline"[^>]*>([^<]+)<', page)
+        assert headline is not None and headline.group(1).strip() in index, turn
+    assert re.search(r'alt="Map of [A-Z][a-z]+ \d{4}: [^"]+"', index)
+    # the VP table: a row per turn, a column per gang, the figures of the results
+    last, _ = load_turn(game, turns[-1])
+    table = index[index.index("The figures of this chart") :]
+    assert all(game.map.gangs[g].name in table for g in game.map.gangs)
+    row = re.search(rf"<th[^>]*>{re.escape(turns[-1].replace('-', ' ').capitalize())}</th>(.*?)</tr>", table, re.S)
+    assert row is not None
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
+    assert cells == [str(last.vp.get(g, 0)) for g in game.map.gangs]

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import msgspec
+from markupsafe import Markup
 
 from moonshine.errors import GameError
 from moonshine.game.charts import game_charts
@@ -43,6 +44,12 @@ WORDS: Catalogue = {
     "site.next": "Next turn",
     "site.svg": "The map as SVG (zoom without limit)",
     "site.public": "The public record of the game: bulletins, maps and charts. Private reports are not here.",
+    "site.over": "The game is over: {winners} won, in {turn}.",
+    "site.running": "The game goes on: {turn} is being played.",
+    "site.map_alt": "Map of {turn}: {what}",
+    "site.chart_data": "The figures of this chart",
+    "site.turn": "Turn",
+    "site.price": "Price of a crate",
 }
 
 
@@ -55,6 +62,14 @@ class TurnLink(msgspec.Struct, frozen=True):
     name: str  # spring-1924
     label: str  # Spring 1924, or Printemps 1924
     href: str  # relative to the page that links
+    line: str = ""  # what happened in it: the bulletin's headline
+
+
+class ChartTable(msgspec.Struct, frozen=True):
+    """A chart's figures as a table, for readers who cannot see the picture."""
+
+    columns: tuple[str, ...]  # the first one names the rows (the turns)
+    rows: tuple[tuple[str, ...], ...]
 
 
 def _label(turn: str, language: str) -> str:
@@ -87,6 +102,9 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     words = words_of(lang)
     vp_rows = []
     prices = []
+    headlines: dict[str, str] = {}
+    alts: dict[str, str] = {}
+    last_winners: list[str] = []
     for i, turn in enumerate(turns):
         res, nxt = load_turn(game, turn)
         vp_rows.append(dict(res.vp))
@@ -108,6 +126,11 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             "svg": "map.svg",
         }
         ctx["site_words"] = words
+        headlines[turn] = str(ctx.get("headline") or "")
+        alts[turn] = fill(
+            lang, words["map_alt"], turn=_label(turn, lang), what=headlines[turn] or map_title(gmap, turn, lang)
+        )
+        last_winners = [gmap.gangs[g].name for g in res.winners if g in gmap.gangs]
         atomic_write_text(page_dir / "index.html", inline_css(pages.render("site_turn.html.j2", ctx)))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
     vp, price = game_charts(game, turns, vp_rows, prices, lang)
@@ -115,10 +138,27 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         atomic_write_bytes(out / f"{name}.png", charts.png(chart))
         atomic_write_text(out / f"{name}.svg", charts.svg(chart))
         written += [out / f"{name}.png", out / f"{name}.svg"]
-    rules = _rules_page(game, lang)
+    rules = inline_css(_rules_page(game, lang))
     atomic_write_text(out / "rules.html", rules)
     written.append(out / "rules.html")
-    links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html") for t in turns]
+    links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html", headlines.get(t, "")) for t in turns]
+    last = turns[-1]
+    if last_winners:
+        state_line = fill(lang, words["over"], winners=", ".join(last_winners), turn=_label(last, lang))
+    else:
+        nxt_turn = load_turn(game, last)[1].turn
+        state_line = fill(lang, words["running"], turn=_label(nxt_turn, lang))
+    gangs = list(gmap.gangs)
+    vp_table = ChartTable(
+        (words["turn"], *(gmap.gangs[g].name for g in gangs)),
+        tuple((_label(t, lang), *(str(row.get(g, 0)) for g in gangs)) for t, row in zip(turns, vp_rows, strict=True)),
+    )
+    price_table = ChartTable(
+        (words["turn"], words["price"]),
+        tuple(
+            (_label(t, lang), phrasebook.money_text(lang, round(p * 100))) for t, p in zip(turns, prices, strict=True)
+        ),
+    )
     index = pages.render(
         "site_index.html.j2",
         dict(
@@ -128,9 +168,10 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             turns=links,
             latest=links[-1],
             latest_map=f"turns/{turns[-1]}/map.png",
-            latest_map_title=map_title(gmap, turns[-1], lang),
+            latest_map_title=alts[last],
+            state_line=state_line,
             words=words,
-            charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
+            charts=[("vp.png", "vp.svg", vp.title, vp_table), ("price.png", "price.svg", price.title, price_table)],
         ),
     )
     index = inline_css(index)
@@ -139,8 +180,36 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     return written
 
 
+def heading_id(text: str, taken: set[str]) -> str:
+    """A heading's anchor as GitHub writes it, so that the book's own links
+    (``[R8](#4-orders)``) work on the site as in the repository: lower case, spaces to
+    hyphens, other punctuation dropped; a repeated heading gets ``-1``, ``-2``..."""
+    slug = "".join(c for c in text.strip().lower() if c.isalnum() or c in " -_").replace(" ", "-")
+    found, n = slug, 0
+    while found in taken:
+        n += 1
+        found = f"{slug}-{n}"
+    taken.add(found)
+    return found
+
+
+def rules_html(text: str) -> Markup:
+    """The rules book's Markdown as HTML: CommonMark with tables (markdown-it-py), each
+    heading with its anchor (``heading_id``); any HTML written in the book is shown as
+    text, never run."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    taken: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and i + 1 < len(tokens):
+            token.attrSet("id", heading_id(tokens[i + 1].content, taken))
+    return Markup(md.renderer.render(tokens, md.options, {}))
+
+
 def _rules_page(game: Game, language: str) -> str:
-    """The rules book as a page (the project's RULES.md, shown as written)."""
+    """The rules book as a page (the project's RULES.md, rendered from its Markdown)."""
     try:
         text = RULES_FILE.read_text(encoding="utf-8")
     except OSError:
@@ -152,7 +221,9 @@ def _rules_page(game: Game, language: str) -> str:
             lang=language,
             title=fill(language, words["rules_title"], title=game.config.title),
             words=words,
-            text=text,
+            game_title="",
+            fixed_layout=True,
+            rules=rules_html(text),
             text_lang=RULES_LANGUAGE,
         ),
     )
