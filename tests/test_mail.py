@@ -504,3 +504,26 @@ def test_the_game_master_gets_a_copy_of_the_bulletin(tmp_path: Path) -> None:
     assert set(bcc) - {"gm@example.org"} == {a for addrs in PLAYERS.values() for a in addrs}
     report = read_eml(game.root / "outbox" / TURN / "report-valley.eml")  # never a gang's report
     assert "gm@example.org" not in str(report["To"]) + str(report.get("Bcc", ""))
+
+
+def test_a_long_subject_in_french_reads_as_written_once_sent() -> None:
+    """A subject with words to encode (the no-break space of French typography, the
+    accents) is written on one line, not folded: Python's folding of such a header
+    puts a space the player sees twice ("ordres  reçus") on the Pythons of CPython's
+    gh-144156, and some providers refuse the folded header."""
+    from datetime import UTC, datetime
+
+    subject = "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres reçus pour la bande de la vallée"
+    msg = outbox.text_message(
+        sender="Referee <referee@example.org>",
+        to=["terry@example.org"],
+        subject=subject,
+        body="Bonjour.\n",
+        msg_id="<a@example.org>",
+        date=datetime(2024, 3, 1, tzinfo=UTC),
+    )
+    for raw in (outbox.serialise(msg).encode(), outbox.smtp_bytes(msg)):  # the outbox's file, the SMTP data
+        lines = raw.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].split(b"\n")
+        at = next(i for i, line in enumerate(lines) if line.startswith(b"Subject:"))
+        assert not lines[at + 1].startswith((b" ", b"\t")), lines[at : at + 2]  # one line
+        assert str(message_from_bytes(raw, policy=policy.default)["Subject"]) == subject

@@ -261,6 +261,14 @@ def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
             part.set_boundary(f"==moonshine-{hashlib.sha256(f'{seed}|{i}'.encode()).hexdigest()[:24]}-{i}==")
 
 
+# The outbox's messages are written, and read back to be sent, with their headers on
+# one line up to RFC 5322's limit of 998 characters instead of folded at 78: Python's
+# folding of a header with encoded words (a French subject, "printemps 1924 : ordres
+# reçus") writes a space the reader sees twice on 3.12.5 and later and on 3.13 until
+# the fix of CPython's gh-144156, and some providers refuse such headers.
+POLICY = policy.default.clone(max_line_length=998)
+
+
 def text_message(
     *,
     sender: str,
@@ -277,7 +285,7 @@ def text_message(
     auto: str = "auto-generated",
 ) -> EmailMessage:
     """A plain-text message with the headers the referee always sets."""
-    msg = EmailMessage()
+    msg = EmailMessage(policy=POLICY)
     msg["From"] = sender
     msg["To"] = ", ".join(to)
     if cc:
@@ -491,8 +499,23 @@ def _next_deadline_line(game: Game, nxt: str | None, side: str | None, language:
 # -- the outbox -------------------------------------------------------------------
 
 
+def smtp_bytes(msg: EmailMessage) -> bytes:
+    """The message as the SMTP ``DATA`` carries it: CRLF line ends, no ``Bcc`` or
+    ``Resent-Bcc`` header, and the headers unfolded up to 998 characters (``POLICY``)."""
+    import copy
+    import io
+    from email.generator import BytesGenerator
+
+    out = copy.copy(msg)
+    del out["Bcc"]
+    del out["Resent-Bcc"]
+    with io.BytesIO() as buf:
+        BytesGenerator(buf, policy=POLICY.clone(linesep="\r\n")).flatten(out)
+        return buf.getvalue()
+
+
 def serialise(msg: EmailMessage) -> str:
-    return msg.as_string(policy=policy.default)
+    return msg.as_string(policy=POLICY)
 
 
 def write_outbox(game: Game, turn: str, items: Iterable[Outgoing]) -> list[Path]:
@@ -509,7 +532,7 @@ def write_outbox(game: Game, turn: str, items: Iterable[Outgoing]) -> list[Path]
 
 def load_message(path: Path) -> EmailMessage:
     with path.open("rb") as fh:
-        msg = BytesParser(policy=policy.default).parse(fh)
+        msg = BytesParser(policy=POLICY).parse(fh)
     assert isinstance(msg, EmailMessage)
     return msg
 
@@ -791,7 +814,6 @@ async def _deliver(
     one the server never had (``--resend-unknown`` sends it). A reply refusing the
     command or the data is an answer: the server does not have the message."""
     import aiosmtplib
-    from aiosmtplib.email import flatten_message
 
     settings = link.settings
     out = _Delivery()
@@ -799,7 +821,7 @@ async def _deliver(
         out.failed = dict.fromkeys(rcpts, f"{link.down} (not tried again in this run)")
         out.transient = list(rcpts)
         return out
-    payload = flatten_message(msg, utf8=False, cte_type="8bit")
+    payload = smtp_bytes(msg)
     pending = list(rcpts)
     state = _Attempt()
     attempt = 1
