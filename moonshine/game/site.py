@@ -20,6 +20,7 @@ from moonshine.errors import GameError
 from moonshine.game.charts import game_charts
 from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
 from moonshine.game.reports import adjudicated_turns, load_turn, opening_state, render_map
+from moonshine.judge.zones import next_deadline_line
 from moonshine.picture import charts
 from moonshine.render import pages, phrasebook
 from moonshine.render.report import bulletin_context, inline_css, map_title
@@ -41,7 +42,6 @@ WORDS: Catalogue = {
     ),
     "site.previous": "Previous turn",
     "site.next": "Next turn",
-    "site.svg": "The map as SVG (zoom without limit)",
     "site.public": "The public record of the game: bulletins, maps and charts. Private reports are not here.",
 }
 
@@ -97,6 +97,9 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         atomic_write_text(page_dir / "map.svg", svg)
         before = opening_state(game, turn)
         ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before)
+        ctx["map_svg"] = "map.svg"  # linked beside the picture
+        # the latest turn's page says when the orders of the turn being played are due
+        ctx["deadline"] = next_deadline_line(game, res.next.turn, None, lang) if i + 1 == len(turns) else ""
         ctx["site"] = {
             "home": "../../index.html",
             "prev": TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None,
@@ -105,7 +108,6 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
                 if i + 1 < len(turns)
                 else None
             ),
-            "svg": "map.svg",
         }
         ctx["site_words"] = words
         atomic_write_text(page_dir / "index.html", inline_css(pages.render("site_turn.html.j2", ctx)))
