@@ -100,6 +100,9 @@ def test_the_bulletin_and_the_site_give_the_deadline_in_the_games_zone(game: Gam
     assert due in page
     figure = page[page.index('src="map.png"') :]
     assert figure.index('href="map.svg"') < figure.index("</p>", figure.index("caption"))  # the SVG, beside it
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    latest = index[index.index(f'src="turns/{TURN}/map.png"') :]
+    assert latest.index(f'href="turns/{TURN}/map.svg"') < latest.index("<h2")
 
 
 def test_a_french_players_mail_carries_their_french_map_and_close_up_inline(game: Game) -> None:

@@ -42,6 +42,7 @@ WORDS: Catalogue = {
     ),
     "site.previous": "Previous turn",
     "site.next": "Next turn",
+    "site.svg": "The map as SVG (zoom without limit)",
     "site.public": "The public record of the game: bulletins, maps and charts. Private reports are not here.",
 }
 
@@ -130,6 +131,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             turns=links,
             latest=links[-1],
             latest_map=f"turns/{turns[-1]}/map.png",
+            latest_svg=f"turns/{turns[-1]}/map.svg",
             latest_map_title=map_title(gmap, turns[-1], lang),
             words=words,
             charts=[("vp.png", "vp.svg", vp.title), ("price.png", "price.svg", price.title)],
