@@ -8,6 +8,8 @@ build/screenshots/ and fails (exit status 1) when a page scrolls sideways (its
 scroll width exceeds the viewport's) or shows a broken image (naturalWidth 0).
 
 The report and the bulletin are also shot at 390 px in dark mode (…-390-dark.png).
+At 390 px it prints where each heading, picture and summary row starts, in screens
+of a 390 x 844 phone from the top (0.0: on the first screen's top line).
 
 Usage: python scripts/screenshots.py [--out DIR] [--chromium PATH]
 """
@@ -26,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTHS = (390, 1000)
+PHONE_HEIGHT = 844  # CSS px of a 390 px phone's screen: "screen 1.5" starts one and a half screens down
 TURN = "spring-1924"
 
 # Run once the page has loaded: what a user would notice, written into the page.
@@ -49,8 +52,17 @@ window.addEventListener("load", function () {
     if (!inner) wide.push(el.tagName + " to " + Math.round(el.getBoundingClientRect().right) + " px: " +
         (el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 50));
   }
+  // where what a player looks for starts: the summary's rows, each heading, each map, the orders file
+  var marks = [];
+  var found = document.querySelectorAll("table.summary th, p.deadline, h2, img.map, details.orders > summary");
+  for (var m = 0; m < found.length; m++) {
+    var it = found[m];
+    var what = it.tagName === "IMG" ? "picture " + it.getAttribute("src") : (it.textContent || "").trim();
+    marks.push({what: what.replace(/\s+/g, " ").slice(0, 60),
+                top: Math.round(it.getBoundingClientRect().top + window.scrollY)});
+  }
   parent.postMessage(JSON.stringify({scroll: doc.scrollWidth, viewport: window.innerWidth,
-      height: doc.scrollHeight, broken: broken, wide: wide}), "*");
+      height: doc.scrollHeight, broken: broken, wide: wide, marks: marks}), "*");
 });
 </script>
 """
@@ -85,6 +97,7 @@ class Probe:
     height: int
     broken: list[str]
     wide: list[str]
+    marks: list[tuple[str, int]]  # what starts where on the page (CSS px from its top)
 
 
 def find_chromium(given: str | None) -> str:
@@ -117,6 +130,19 @@ def run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, check=True, text=True, capture_output=True, timeout=120, **kw)  # type: ignore[call-overload, no-any-return]
 
 
+# the sample game as played by mail: the judge's address, the next turn's deadline, the game's zone
+MAIL_SETTINGS = """
+smtp:
+  host: smtp.example.org
+  from: "Moonshine referee <referee@example.org>"
+deadlines:
+  autumn-1924: "2026-12-03T17:00:00+00:00"
+schedule:
+  timezone: America/Chicago
+  every: 168h
+"""
+
+
 # two phases of a classic game, for its pages (a bounce, a move, a support)
 CLASSIC_ORDERS = [
     ("spring-1901", "FRA", ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR"]),
@@ -138,6 +164,8 @@ def build(out: Path) -> list[Page]:
         shutil.copy(ROOT / name, game / name)
     for name in ("orders", "turns"):
         shutil.copytree(ROOT / name, game / name)
+    with (game / "game.yaml").open("a", encoding="utf-8") as config:  # played by mail, with a deadline
+        config.write(MAIL_SETTINGS)
     run([moonshine, "adjudicate", TURN, "--game", str(game), "--no-commit"])
     site = out / "site"
     if site.exists():
@@ -191,7 +219,8 @@ def probe(chromium: str, page: Path, width: int) -> Probe:
     if found is None:
         raise SystemExit(f"screenshots: the probe did not run in {page}")
     data = json.loads(html.unescape(found.group(1)))
-    return Probe(data["scroll"], data["viewport"], data["height"], data["broken"], data["wide"])
+    marks = [(str(m["what"]), int(m["top"])) for m in data.get("marks", [])]
+    return Probe(data["scroll"], data["viewport"], data["height"], data["broken"], data["wide"], marks)
 
 
 def screenshot(chromium: str, page: Path, width: int, height: int, target: Path, *, dark: bool = False) -> None:
@@ -258,6 +287,9 @@ def main() -> int:
                 verdict = f"broken image(s): {', '.join(p.broken)}"
                 failures.append(f"{page.name} at {width} px: {verdict}")
             print(f"{_shown(target)}: {p.height} px high, {verdict}")
+            if width == WIDTHS[0]:  # where each thing starts, in screens of a 390 x 844 phone
+                for what, top in p.marks:
+                    print(f"    screen {top / PHONE_HEIGHT:4.1f}  {what}")
             if width == WIDTHS[0] and page.name in ("report", "bulletin"):  # a phone in dark mode, to look at
                 dark = out / f"{page.name}-{width}-dark.png"
                 screenshot(chromium, page.path, width, min(max(p.height, 600), 16000), dark, dark=True)

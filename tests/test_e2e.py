@@ -216,8 +216,11 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
             assert f"give the receipt {receipt.group(1)}:" in report
             salt = re.search(r"^    salt: ([0-9a-f]{64})$", report, re.M)
             assert salt and receipts.receipt(salt.group(1), understood) == receipt.group(1)
-        picture, results = list(msg.iter_attachments())  # the map, and the results as JSON (docs/)
+        # the map, the close-up of the gang's area, and the results as JSON (docs/)
+        picture, closeup, results = list(msg.iter_attachments())
         assert picture.get_content_type() == "image/png" and picture.get_content() == png
+        assert closeup["Content-ID"] == f"<closeup-{gang}.png>"
+        assert closeup.get_content() == (reports / f"closeup-{gang}.png").read_bytes()
         assert results.get_content_type() == "application/json"
         assert results.get_filename() == f"moonshine-{TURN}-{gang}.json"
     [(_, rcpts, content)] = got.by_subject("Spring 1924: bulletin")

@@ -28,9 +28,18 @@ from moonshine import data_folder
 from moonshine.cli import main
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, GameConfig
-from moonshine.game.reports import load_turn, render_map, write_reports
+from moonshine.game.reports import load_turn, orders_address, render_map, write_reports
 from moonshine.render import pages, phrasebook
-from moonshine.render.report import MAP_CID, arrows_from_results, render_all, render_bulletin, render_report, standings
+from moonshine.render.report import (
+    MAP_CID,
+    Extras,
+    arrows_from_results,
+    closeup_file,
+    render_all,
+    render_bulletin,
+    render_report,
+    standings,
+)
 from moonshine.text.catalogue import languages
 from moonshine.variants.moonshine.map import GameMap, UnitKind
 from moonshine.variants.moonshine.results import read_results
@@ -308,6 +317,10 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
         seed=adjudicated.receipt_seed(),
         before=before,
         charts=_charts(adjudicated.config.language),
+        extras={
+            g: Extras(send_to=orders_address(adjudicated.config), closeup=closeup_file(g))
+            for g in adjudicated.map.gangs
+        },
     )
     for name, text in files.items():
         assert (base / name).read_text(encoding="utf-8") == text, name
@@ -728,6 +741,7 @@ def test_write_reports_writes_every_file(written: tuple[Game, list[Path]], sampl
     names = sorted(p.name for p in base.iterdir())
     expected = sorted(
         [f"{g}.{e}" for g in game.map.gangs for e in ("txt", "html")]
+        + [f"closeup-{g}.{e}" for g in game.map.gangs for e in ("svg", "png")]  # every gang has units
         + ["bulletin.txt", "bulletin.html", "map.svg", "map.png", "vp.png", "price.png"]
     )
     assert names == expected == sorted(p.name for p in paths)
@@ -747,8 +761,15 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--gang", "valley"])
     assert r.exit_code == 0, r.output
     base = game.turn_dir("spring-1924") / "reports"
-    assert sorted(p.name for p in base.iterdir()) == ["map.png", "map.svg", "valley.html", "valley.txt"]
-    assert "Wrote 4 files" in r.output
+    assert sorted(p.name for p in base.iterdir()) == [
+        "closeup-valley.png",
+        "closeup-valley.svg",
+        "map.png",
+        "map.svg",
+        "valley.html",
+        "valley.txt",
+    ]
+    assert "Wrote 6 files" in r.output
 
     r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--print"])
     assert r.exit_code == 0, r.output

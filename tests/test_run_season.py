@@ -131,6 +131,9 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
         assert "2026-12-07 17:00 UTC" in plain(report).split("\n\n", 1)[0], side
     [bulletin] = to(rec, address("valley"), "bulletin")
     assert plain(bulletin).startswith("Orders for Autumn 1924 are due by ")
+    # ... and the reports themselves, written at the adjudication, before the pass set it
+    page = (game.root / "turns" / "spring-1924" / "reports" / "valley.html").read_text(encoding="utf-8")
+    assert "Orders for Autumn 1924 are due by 2026-12-07 11:00 CST (America/Chicago) = 2026-12-07 17:00 UTC" in page
 
     # Autumn: nobody writes. At the deadline the grace starts; after it the turn
     # is adjudicated and everyone's units hold.

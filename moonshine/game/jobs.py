@@ -192,7 +192,7 @@ def adjudicate_game(
         if reports:
             from moonshine.game.reports import write_reports
 
-            written = write_reports(game, turn, written_turn=(data, result.next_state), opening=st)
+            written = write_reports(game, turn, written_turn=(data, result.next_state), opening=st, now=now)
         use_git = commit and is_git_repo(game.root)
         txn.commit(f"Adjudicate {turn}", git=use_git)
     return Adjudicated(result, results_path, game.state_path(nxt), txn.committed, written)

@@ -6,17 +6,22 @@ rendered by ``moonshine.render.report``."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
+from email.utils import parseaddr
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from moonshine.errors import GameError, StateError
-from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
+from moonshine.game.directory import Game, GameConfig, atomic_write_bytes, atomic_write_text, config_section
 from moonshine.render import phrasebook
 from moonshine.render.report import (
-    MAP_FILE,
     MAP_WIDTH,
+    Extras,
     arrows_from_results,
+    closeup_file,
     dislodged_units,
+    map_file,
+    map_title,
     picture_title,
     render_all,
     render_bulletin,
@@ -29,6 +34,7 @@ from moonshine.variants.moonshine.state import GameState
 
 if TYPE_CHECKING:
     from moonshine.picture.charts import Chart
+    from moonshine.picture.shapes import Scene
 
 
 RESULTS_FILE = "results.yaml"
@@ -38,6 +44,9 @@ REPORTS_DIR = "reports"
 
 
 CHART_FILES = ("vp.png", "price.png")  # the bulletin's charts, beside it and attached to its mail
+
+
+CLOSEUP_WIDTH = 744  # pixels: twice the width a phone shows it at (moonshine.variants.moonshine.scene.PHONE_WIDTH)
 
 
 def reports_dir(game: Game, turn: str) -> Path:
@@ -110,6 +119,30 @@ def render_map(
     when disbanded): SVG and PNG."""
     from moonshine.picture import png as png_writer
     from moonshine.picture import svg
+
+    scene = _scene(gmap, res, nxt, language)
+    return svg.scene_svg(scene), png_writer.scene_png(scene, width)
+
+
+def render_closeup(
+    gmap: GameMap, res: TurnResults, nxt: GameState, language: str, gang: str
+) -> tuple[str, bytes] | None:
+    """A gang's close-up of the same map: its own area (its districts and units and
+    their neighbours), cropped, its labels readable on a phone; SVG and PNG, or None
+    when the gang has no district and no unit left."""
+    from moonshine.picture import png as png_writer
+    from moonshine.picture import svg
+    from moonshine.variants.moonshine import scene as chicago_scene
+
+    area = chicago_scene.area_of(gmap, nxt, gang)
+    if not area:
+        return None
+    title = phrasebook.message(language, "map.closeup_alt", title=map_title(gmap, res.turn, language))
+    near = chicago_scene.closeup(gmap, _scene(gmap, res, nxt, language), area, title=title)
+    return svg.scene_svg(near), png_writer.scene_png(near, CLOSEUP_WIDTH)
+
+
+def _scene(gmap: GameMap, res: TurnResults, nxt: GameState, language: str) -> Scene:
     from moonshine.variants.moonshine import scene as chicago_scene
 
     arrows = arrows_from_results(res, gmap)
@@ -118,10 +151,16 @@ def render_map(
     # next state already holds the next turn's raid, drawn at its opening
     shown = nxt.copy()
     shown.raid = res.raid
-    scene = chicago_scene.build_scene(
+    return chicago_scene.build_scene(
         gmap, shown, arrows=arrows, title=title, language=language, dislodged=dislodged_units(res)
     )
-    return svg.scene_svg(scene), png_writer.scene_png(scene, width)
+
+
+def orders_address(cfg: GameConfig) -> str:
+    """The address players send orders to: the judge's own (``smtp.from``), or "" for
+    a game played without mail."""
+    value = config_section(cfg, "smtp").get("from")
+    return parseaddr(value)[1] if isinstance(value, str) else ""
 
 
 def write_reports(
@@ -135,6 +174,7 @@ def write_reports(
     for_email: bool = False,
     written_turn: tuple[TurnResults | Mapping[str, Any], GameState] | None = None,
     opening: GameState | None = None,
+    now: datetime | None = None,
 ) -> list[Path]:
     """Write TURN's reports under ``turns/TURN/reports/``: ``GANG.txt`` and
     ``GANG.html`` for every gang (or those given), ``bulletin.txt``, ``bulletin.html``,
@@ -145,7 +185,11 @@ def write_reports(
     ``adjudicate`` command calls it after adjudicating, handing over in
     ``written_turn`` the results' data and the next state it has just written, so that
     they are not read back, and in ``opening`` the turn's opening state it has read;
-    without them, they are read from the game directory."""
+    without them, they are read from the game directory. A player who reads another
+    language than the game's gets the map in it (``map.fr.png``); each gang its
+    close-up (``closeup-outfit.png``). The reports give the next turn's deadline when
+    game.yaml has it, or, ``now`` being when the next turn opens, when the game's
+    schedule will set it."""
     gmap = game.map
     lang = phrasebook.check_language(language or game.config.language)
     for g in gangs or ():
@@ -168,6 +212,24 @@ def write_reports(
             atomic_write_bytes(base / name, charts.png(chart))
             written.append(base / name)
             chart_files.append((name, chart.title))
+    from moonshine.judge.zones import next_deadline_line
+
+    own = {} if language else game.side_languages()  # --language: that one for all
+    chosen = list(gangs) if gangs is not None else list(gmap.gangs)
+    send_to = orders_address(game.config)
+    extras: dict[str, Extras] = {}
+    closeups: dict[str, tuple[str, bytes]] = {}
+    for g in chosen:
+        reads = own.get(g, lang)
+        near = render_closeup(gmap, res, nxt, reads, g) if pictures else None
+        if near is not None:
+            closeups[g] = near
+        extras[g] = Extras(
+            deadline=next_deadline_line(game, res.next.turn, g, reads, opened=now),
+            send_to=send_to,
+            map_file=map_file(reads, lang),
+            closeup=closeup_file(g) if near is not None else "",
+        )
     texts = render_all(
         gmap,
         game.config,
@@ -181,17 +243,26 @@ def write_reports(
         before=opening if opening is not None else opening_state(game, turn),
         charts=chart_files,
         # each player's report in their own language, unless one language was asked for
-        gang_languages=None if language else game.side_languages(),
+        gang_languages=own or None,
+        extras=extras,
+        deadline=next_deadline_line(game, res.next.turn, None, lang, opened=now) if bulletin else "",
     )
     for name, text in texts.items():
         path = base / name
         atomic_write_text(path, text)
         written.append(path)
     if pictures:
-        svg, png = render_map(gmap, res, nxt, lang)
-        atomic_write_text(base / "map.svg", svg)
-        atomic_write_bytes(base / MAP_FILE, png)
-        written += [base / "map.svg", base / MAP_FILE]
+        # the map in every language read: the game's (the bulletin's), and each reader's
+        drawn = ([lang] if bulletin else []) + [own.get(g, lang) for g in chosen]
+        for reads in dict.fromkeys(drawn):
+            svg, png = render_map(gmap, res, nxt, reads)
+            atomic_write_text(base / map_file(reads, lang, "svg"), svg)
+            atomic_write_bytes(base / map_file(reads, lang), png)
+            written += [base / map_file(reads, lang, "svg"), base / map_file(reads, lang)]
+        for g, (svg, png) in closeups.items():
+            atomic_write_text(base / closeup_file(g, "svg"), svg)
+            atomic_write_bytes(base / closeup_file(g), png)
+            written += [base / closeup_file(g, "svg"), base / closeup_file(g)]
     return written
 
 

@@ -21,6 +21,7 @@ from moonshine.errors import GameError
 from moonshine.game.charts import game_charts
 from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
 from moonshine.game.reports import adjudicated_turns, load_turn, opening_state, render_map
+from moonshine.judge.zones import next_deadline_line
 from moonshine.picture import charts
 from moonshine.render import pages, phrasebook
 from moonshine.render.report import bulletin_context, inline_css, map_title
@@ -115,6 +116,9 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         atomic_write_text(page_dir / "map.svg", svg)
         before = opening_state(game, turn)
         ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before)
+        ctx["map_svg"] = "map.svg"  # linked beside the picture
+        # the latest turn's page says when the orders of the turn being played are due
+        ctx["deadline"] = next_deadline_line(game, res.next.turn, None, lang) if i + 1 == len(turns) else ""
         ctx["site"] = {
             "home": "../../index.html",
             "prev": TurnLink(turns[i - 1], _label(turns[i - 1], lang), f"../{turns[i - 1]}/index.html") if i else None,
@@ -123,7 +127,6 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
                 if i + 1 < len(turns)
                 else None
             ),
-            "svg": "map.svg",
         }
         ctx["site_words"] = words
         headlines[turn] = str(ctx.get("headline") or "")
@@ -168,6 +171,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             turns=links,
             latest=links[-1],
             latest_map=f"turns/{turns[-1]}/map.png",
+            latest_svg=f"turns/{turns[-1]}/map.svg",
             latest_map_title=alts[last],
             state_line=state_line,
             words=words,

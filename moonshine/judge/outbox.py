@@ -319,10 +319,23 @@ class ReportMail(msgspec.Struct, frozen=True):
 
 def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
     """The report files one message needs: the gang's report (or the bulletin)
-    as text and HTML, and the map."""
+    as text and HTML, the map it shows (``map.png``, or ``map.fr.png`` in its
+    reader's language) and the other pictures of the turn it shows (a gang's close-up)."""
     base = game.turn_dir(turn) / REPORTS
     stem = gang if gang is not None else "bulletin"
-    return [base / f"{stem}.txt", base / f"{stem}.html", base / "map.png"]
+    html = base / f"{stem}.html"
+    try:
+        shown = shown_pictures(html.read_text(encoding="utf-8")) if html.is_file() else []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameError(f"cannot read {html}: {exc}") from None
+    maps = [n for n in shown if n.startswith("map")] or ["map.png"]
+    more = [base / n for n in shown if n.startswith("closeup-")]
+    return [base / f"{stem}.txt", html, base / maps[0], *more]
+
+
+def shown_pictures(html: str) -> list[str]:
+    """The pictures beside it that a saved report shows (``<img src="map.png">``), in order."""
+    return list(dict.fromkeys(re.findall(r'<img\b[^>]*\bsrc="([\w.-]+\.png)"', html)))
 
 
 # the bulletin's charts, beside it (moonshine.game.reports.CHART_FILES, a classic game's families.classic.CENTRES_CHART)
@@ -334,7 +347,8 @@ def mail_pictures(html: str, names: Sequence[str] = ("map.png",)) -> str:
     its charts) made the mail's body: each picture becomes the attached one, ``cid:NAME``."""
     for name in names:
         html = html.replace(f'src="{name}"', f'src="cid:{name}"').replace(f'href="{name}"', f'href="cid:{name}"')
-    return html
+    # the SVG beside a picture, linked on the disk and on the site, is not in the mail
+    return re.sub(r' ?<a href="[\w.-]+\.svg"[^>]*>[^<]*</a>', "", html)
 
 
 def chart_pictures(game: Game, turn: str) -> list[tuple[str, bytes]]:
@@ -351,7 +365,18 @@ def chart_pictures(game: Game, turn: str) -> list[tuple[str, bytes]]:
     return out
 
 
-def _read_reports(paths: list[Path], turn: str) -> tuple[str, str, bytes, datetime]:
+class ReportFiles(msgspec.Struct, frozen=True):
+    """A report's files as one message carries them."""
+
+    text: str
+    html: str
+    map_name: str  # map.png, map.fr.png
+    png: bytes
+    date: datetime
+    pictures: tuple[tuple[str, bytes], ...] = ()  # the other pictures it shows (a close-up)
+
+
+def _read_reports(paths: list[Path], turn: str) -> ReportFiles:
     for p in paths:
         if not p.is_file():
             raise GameError(f"{p}: missing; run 'moonshine report {turn}' first")
@@ -359,10 +384,11 @@ def _read_reports(paths: list[Path], turn: str) -> tuple[str, str, bytes, dateti
         text = paths[0].read_text(encoding="utf-8")
         html = paths[1].read_text(encoding="utf-8")
         png = paths[2].read_bytes()
+        more = tuple((p.name, p.read_bytes()) for p in paths[3:])
     except (OSError, UnicodeDecodeError) as exc:
         raise GameError(f"cannot read the reports of {turn}: {exc}") from None
     stamp = max(int(p.stat().st_mtime) for p in paths)
-    return text, html, png, datetime.fromtimestamp(stamp, UTC)
+    return ReportFiles(text, html, paths[2].name, png, datetime.fromtimestamp(stamp, UTC), more)
 
 
 def _report_message(
@@ -373,7 +399,7 @@ def _report_message(
     to: Sequence[str],
     bcc: Sequence[str],
     subject: str,
-    files: tuple[str, str, bytes, datetime],
+    files: ReportFiles,
     earlier: Sequence[str] = (),
     results: bytes | None = None,
     pictures: Sequence[tuple[str, bytes]] = (),
@@ -384,7 +410,8 @@ def _report_message(
     ``pictures``: more pictures the HTML shows (the bulletin's charts), attached.
     ``lead``: a line the mail opens with (the next turn's deadline); the report's
     files, and so the message's identity, are the same without it."""
-    text, html, png, date = files
+    text, html, png, date = files.text, files.html, files.png, files.date
+    pictures = (*files.pictures, *pictures)
     parts = (text.encode("utf-8"), html.encode("utf-8"), png, *(data for _, data in pictures))
     content = hashlib.sha256(b"\0".join(parts)).hexdigest()
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
@@ -399,9 +426,11 @@ def _report_message(
         at = body.end() if body else 0
         html = f"{html[:at]}\n<p><strong>{escape(line)}</strong></p>\n{html[at:]}"
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
-    html = mail_pictures(html, ("map.png", *(name for name, _ in pictures)))
+    html = mail_pictures(html, (files.map_name, *(name for name, _ in pictures)))
     msg.add_alternative(html, subtype="html", cte=_cte(html))
-    msg.add_attachment(png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid="<map.png>")
+    msg.add_attachment(
+        png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid=f"<{files.map_name}>"
+    )
     for name, data in pictures:
         stem = name.removesuffix(".png")
         msg.add_attachment(
@@ -482,18 +511,9 @@ def _turn_after(game: Game, turn: str) -> str | None:
 
 
 def _next_deadline_line(game: Game, nxt: str | None, side: str | None, language: str) -> str:
-    """ "Orders for Autumn 1924 are due by ...", in the reader's zone and UTC; or
-    nothing when the next turn has no deadline yet."""
-    if nxt is None:
-        return ""
-    due = deadline(game.config, nxt)
-    if due is None:
-        return ""
-    from moonshine.judge.zones import deadline_text
+    from moonshine.judge.zones import next_deadline_line
 
-    when = deadline_text(game.config, side, due, language)
-    named = game.layout.turn_in_text(nxt)  # worded in the reader's language
-    return text(language, "deadline.next", turn=named, due=when)
+    return next_deadline_line(game, nxt, side, language)
 
 
 # -- the outbox -------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from moonshine.game.directory import GameConfig
+from moonshine.game.directory import Game, GameConfig, deadline
 from moonshine.render.mailwords import date_text, fmt_time
 
 _UTC_NAMES = ("UTC", "Etc/UTC", "Etc/GMT", "GMT", "Universal", "Zulu")
@@ -46,3 +46,26 @@ def deadline_text(cfg: GameConfig, side: str | None, when: datetime, language: s
     utc = fmt_time(when, language)
     zone = zone_of(cfg, side)
     return utc if zone is None else f"{local_time(when, zone, language)} = {utc}"
+
+
+def next_deadline_line(
+    game: Game, turn: str | None, side: str | None, language: str, *, opened: datetime | None = None
+) -> str:
+    """ "Orders for Autumn 1924 are due by ...", in ``side``'s zone (the game's for
+    None) and UTC; or nothing when ``turn`` has no deadline yet. A turn with no
+    deadline in game.yaml that ``opened`` now, in a game with a schedule, is due when
+    the schedule sets it (``moonshine run`` writes that deadline next)."""
+    from moonshine.render.mailwords import text
+
+    if turn is None:
+        return ""
+    due = deadline(game.config, turn)
+    if due is None and opened is not None:
+        from moonshine.game.schedule import parse_schedule
+
+        raw = game.config.extra.get("schedule")
+        due = None if raw is None else parse_schedule(raw).deadline(opened, turn)
+    if due is None:
+        return ""
+    named = game.layout.turn_in_text(turn)  # worded in the reader's language
+    return text(language, "deadline.next", turn=named, due=deadline_text(game.config, side, due, language))

@@ -63,6 +63,30 @@ MAP_CID = "cid:map.png"
 MAP_WIDTH = 1000
 
 
+def map_file(language: str, game_language: str, ext: str = "png") -> str:
+    """The name of the turn's map picture in ``language``: ``map.png`` in the game's
+    language, ``map.fr.png`` in another one a player reads."""
+    return f"map.{ext}" if language == game_language else f"map.{language}.{ext}"
+
+
+def closeup_file(gang: str, ext: str = "png") -> str:
+    """The name of a gang's close-up map: ``closeup-outfit.png``."""
+    return f"closeup-{gang.lower()}.{ext}"
+
+
+class Extras(msgspec.Struct, frozen=True):
+    """What a gang's report says that the turn's results do not hold: the next
+    deadline (a sentence, already in the reader's words and time zone, "" when none
+    is set), the judge's address for orders ("" when the game has no mail), and the
+    pictures beside the report (the map in the reader's language, the close-up of
+    the gang's area, "" when there is none)."""
+
+    deadline: str = ""
+    send_to: str = ""
+    map_file: str = MAP_FILE
+    closeup: str = ""
+
+
 class Player(Protocol):
     """What a page says of a gang's player."""
 
@@ -574,9 +598,11 @@ def report_context(
     language: str | None = None,
     for_email: bool = False,
     seed: str | None = None,
+    extras: Extras | None = None,
 ) -> dict[str, Any]:
     """Everything one gang's private report shows, already in its language. With the
-    game's secret ``seed``, the receipt of the gang's recorded orders and its salt."""
+    game's secret ``seed``, the receipt of the gang's recorded orders and its salt;
+    ``extras``: the next deadline, where to send orders, the pictures' names."""
     res = as_results(data)
     check_results(gmap, res)
     if gang not in gmap.gangs:
@@ -586,7 +612,8 @@ def report_context(
     gr = res.gangs.get(gang) or GangResults(gang, None, (), (), (), (), (), LedgerRecord(), res.vp.get(gang, 0))
     back = Turn.parse(res.next.turn).next().name
     crates, dollar_rows, stored = _ledger_rows(w, gr.ledger, res.price)
-    standing = next(s for s in standings(gmap, res, nxt) if s.key == gang)
+    every = standings(gmap, res, nxt)
+    standing = next(s for s in every if s.key == gang)
 
     units = sorted(nxt.units_of(gang), key=lambda u: (gmap.districts[u.district].area, u.kind.value))
     districts = []
@@ -602,8 +629,22 @@ def report_context(
     upkeep_units = len(units) + len(arrested)
     player = config.players.get(gang)
     ctx = _common(gmap, config, res, w, for_email)
+    more = extras or Extras()
+    the_next = phrasebook.the_turn(w.language, res.next.turn)  # "Spring 1925", "le printemps 1925"
+    rank = 1 + sum(1 for s in every if s.vp > gr.vp)
     ctx.update(
         {
+            "map_src": ("cid:" if for_email else "") + more.map_file,
+            "map_svg": "" if for_email else more.map_file.removesuffix(".png") + ".svg",
+            "closeup_src": ("cid:" if for_email else "") + more.closeup if more.closeup else "",
+            "closeup_svg": "" if for_email or not more.closeup else more.closeup.removesuffix(".png") + ".svg",
+            "deadline": more.deadline or w("summary.no_deadline", turn=the_next),
+            "send": (
+                w("summary.send_to", turn=the_next, address=more.send_to)
+                if more.send_to
+                else w("summary.send_gm", turn=the_next)
+            ),
+            "vp_rank": w("summary.vp_rank", vp=gr.vp, rank=rank, n=len(every), goal=scoring.VICTORY_VP),
             "gang": {"key": gang, "name": g.name, "colour": g.colour},
             "player": player.name if player is not None else "",
             "orders_file": gr.orders_file,
@@ -932,9 +973,12 @@ def render_report(
     html: bool = False,
     for_email: bool = False,
     seed: str | None = None,
+    extras: Extras | None = None,
 ) -> str:
     """One gang's private report (text, or HTML with ``html=True``)."""
-    ctx = report_context(gmap, config, data, nxt, gang, language=language, for_email=for_email, seed=seed)
+    ctx = report_context(
+        gmap, config, data, nxt, gang, language=language, for_email=for_email, seed=seed, extras=extras
+    )
     return inline_css(pages.render("report.html.j2", ctx)) if html else pages.render("report.txt.j2", ctx)
 
 
@@ -949,13 +993,16 @@ def render_bulletin(
     for_email: bool = False,
     before: GameState | None = None,
     charts: Sequence[tuple[str, str]] = (),
+    deadline: str = "",
 ) -> str:
     """The public bulletin (text, or HTML with ``html=True``); with the turn's opening
     state ``before``, its story and what changed; ``charts``: the pictures of the
-    charts beside it (file name, title)."""
+    charts beside it (file name, title); ``deadline``: the next deadline as a sentence
+    in the game's time zone ("" when none is set)."""
     ctx = bulletin_context(
         gmap, config, data, nxt, language=language, for_email=for_email, before=before, charts=charts
     )
+    ctx["deadline"] = deadline
     return inline_css(pages.render("bulletin.html.j2", ctx)) if html else pages.render("bulletin.txt.j2", ctx)
 
 
@@ -973,23 +1020,37 @@ def render_all(
     before: GameState | None = None,
     charts: Sequence[tuple[str, str]] = (),
     gang_languages: Mapping[str, str] | None = None,
+    extras: Mapping[str, Extras] | None = None,
+    deadline: str = "",
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
     and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
     receipts in the private reports. ``gang_languages``: the language of a gang's
-    report when its player reads another than ``language``."""
+    report when its player reads another than ``language``. ``extras``: what each
+    gang's report says beyond the results (its deadline, pictures); ``deadline``: the
+    bulletin's."""
     res = as_results(data)
     out: dict[str, str] = {}
     for g in gangs if gangs is not None else gmap.gangs:
         own = (gang_languages or {}).get(g, language)
+        more = (extras or {}).get(g)
         for html, ext in ((False, "txt"), (True, "html")):
             out[f"{g}.{ext}"] = render_report(
-                gmap, config, res, nxt, g, language=own, html=html, for_email=for_email, seed=seed
+                gmap, config, res, nxt, g, language=own, html=html, for_email=for_email, seed=seed, extras=more
             )
     if bulletin:
         for html, ext in ((False, "txt"), (True, "html")):
             out[f"bulletin.{ext}"] = render_bulletin(
-                gmap, config, res, nxt, language=language, html=html, for_email=for_email, before=before, charts=charts
+                gmap,
+                config,
+                res,
+                nxt,
+                language=language,
+                html=html,
+                for_email=for_email,
+                before=before,
+                charts=charts,
+                deadline=deadline,
             )
     return out
 
@@ -997,10 +1058,13 @@ def render_all(
 __all__ = [
     "MAP_CID",
     "MAP_FILE",
+    "Extras",
     "Settings",
     "arrows_from_results",
     "bulletin_context",
+    "closeup_file",
     "describe_raid",
+    "map_file",
     "map_title",
     "render_all",
     "render_bulletin",

@@ -285,10 +285,13 @@ def write_phase_reports(
     powers: Sequence[str] | None = None,
     bulletin: bool = True,
     power_languages: Mapping[str, str] | None = None,
+    redraw: bool = False,
 ) -> list[Path]:
     """Write PHASE's reports under ``turns/PHASE/reports/``: ``POWER.txt`` and
     ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
-    ``bulletin.html``, and the phase's map picture (``map.svg``, ``map.png``)."""
+    ``bulletin.html``, and the phase's map picture (``map.svg``, ``map.png``): the
+    one drawn at its adjudication, or with ``redraw`` drawn again in ``language``
+    (the game's language may have changed since)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.render.classic.report import load_results, render_all
 
@@ -323,12 +326,34 @@ def write_phase_reports(
     for name, text in texts.items():
         atomic_write_text(base / name, text)
         written.append(base / name)
-    for picture in ("map.svg", "map.png"):
+    drawn = _draw_again(root, ph, gmap, language) if redraw else None
+    for i, picture in enumerate(("map.svg", "map.png")):
         src = root / "turns" / ph.name / picture
-        if src.is_file():
+        if drawn is not None:
+            atomic_write_bytes(base / picture, drawn[i])
+            written.append(base / picture)
+        elif src.is_file():
             atomic_write_bytes(base / picture, src.read_bytes())
             written.append(base / picture)
     return written
+
+
+def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> tuple[bytes, bytes] | None:
+    """The phase's map picture drawn again in ``language`` (SVG and PNG): the phase
+    adjudicated again, a pure function, from its opening state and its orders files;
+    None for a board with no layout."""
+    from moonshine.variants.classic.scene import has_layout, render_both
+
+    if not has_layout(gmap):
+        return None
+    st = state_mod.load(state_path(root, ph.name), gmap)
+    orders, _ = read_orders(orders_dir(root, ph.name), gmap, st)
+    try:
+        outcome = adjudicate_phase(gmap, st, orders)
+    except ValueError as exc:
+        raise GameError(f"{ph.name}: {exc}") from None
+    svg, png = render_both(gmap, st, outcome, language=language)
+    return svg.encode("utf-8"), png
 
 
 def adjudicated_phases(root: Path) -> list[str]:
@@ -546,6 +571,7 @@ class ClassicFamily:
             powers=[key] if key else None,
             bulletin=key is None,
             power_languages=None if language else game.side_languages(),  # --language: that one for all
+            redraw=True,  # in the language asked for, or the game's now
         )
 
     def report_text(self, game: Game, turn: str, *, side: str | None, language: str | None) -> str:

@@ -908,6 +908,63 @@ def build_scene(
     return Scene(width, height, text, tuple(items), _map_labels(gmap.geometry, tuple(gmap.districts)))
 
 
+PHONE_WIDTH = 368.0  # CSS px a report's picture is shown at on a 390 px phone (less the card's padding, the border)
+
+
+SMALLEST_LABEL = 11.0  # CSS px: a close-up's district codes at least this size on that phone
+
+
+def area_of(gmap: GameMap, st: GameState, gang: str) -> list[str]:
+    """A gang's own area, in map order: the districts it controls or stands on, and
+    their neighbours (empty for a gang with neither)."""
+    own = set(st.controlled_by(gang)) | {u.district for u in st.units if u.gang == gang}
+    return gmap.map_order(own | {n for code in own for n in gmap.neighbours(code)})
+
+
+def closeup(
+    gmap: GameMap,
+    scene: Scene,
+    codes: Iterable[str],
+    *,
+    title: str = "",
+    shown_at: float = PHONE_WIDTH,
+    smallest: float = SMALLEST_LABEL,
+) -> Scene:
+    """The part of a map picture (``build_scene``'s) around ``codes``: cropped to
+    their outlines, without the legend, title or credits, the district codes made
+    large enough to read at ``smallest`` CSS px when the picture is shown ``shown_at``
+    CSS px wide."""
+    if gmap.geometry is None:
+        raise PictureError(f"map {gmap.name!r} has no geometry file: it cannot be drawn")
+    layout = _layout(gmap.geometry)
+    points = [p for code in codes for poly in layout.outlines[code] for ring in poly for p in ring]
+    if not points:
+        raise PictureError("a close-up needs at least one district")
+    x0 = max(0.0, min(p[0] for p in points) - MARGIN)
+    y0 = max(0.0, min(p[1] for p in points) - MARGIN)
+    x1 = min(scene.width, max(p[0] for p in points) + MARGIN)
+    y1 = min(scene.height, max(p[1] for p in points) + MARGIN)
+    width, height = x1 - x0, y1 - y0
+    grow = max(1.0, math.ceil(100 * smallest * width / (shown_at * CODE_SIZE)) / 100)  # rounded up
+    dropped = {"legend", "title", "credits", "lake-name"}
+    items: list[Item] = []
+    for item in scene.items:
+        name = dict(item.attrs).get("id") if isinstance(item, Group) else None
+        if name in dropped:
+            continue
+        if isinstance(item, Group) and name == "labels":
+            item = Group(item.attrs, tuple(_grown(i, grow) for i in item.items), item.opacity)
+        items.append(moved(item, -x0, -y0))
+    return Scene(width, height, title or scene.title, tuple(items), scene.labels)
+
+
+def _grown(item: Item, k: float) -> Item:
+    """A label ``k`` times larger (its halo too), about the same point."""
+    if not isinstance(item, Label):
+        return item
+    return msgspec.structs.replace(item, size=item.size * k, halo=item.halo * k)
+
+
 @functools.lru_cache(maxsize=8)
 def _map_labels(geometry: Path, codes: tuple[str, ...]) -> str:
     """The label cache of a map's pictures, named by its geometry's bytes and its codes."""
