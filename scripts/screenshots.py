@@ -3,11 +3,11 @@
 Builds the sample game in a scratch copy (build/screenshots/game), adjudicates its
 first turn (which writes the reports), writes the web archive (build/screenshots/site),
 then opens a private report, the bulletin and two archive pages in headless Chromium
-at 390 px (a phone) and 1000 px (a desktop). Saves one PNG per page and width in
+at 390 px (a phone) and 1280 px (a desktop). Saves one PNG per page and width in
 build/screenshots/ and fails (exit status 1) when a page scrolls sideways (its
 scroll width exceeds the viewport's) or shows a broken image (naturalWidth 0).
 
-The report and the bulletin are also shot at 390 px in dark mode (…-390-dark.png).
+Every page is also shot at 390 px in dark mode (…-390-dark.png).
 
 Usage: python scripts/screenshots.py [--out DIR] [--chromium PATH]
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WIDTHS = (390, 1000)
+WIDTHS = (390, 1280)
 TURN = "spring-1924"
 
 # Run once the page has loaded: what a user would notice, written into the page.
@@ -258,7 +258,7 @@ def main() -> int:
                 verdict = f"broken image(s): {', '.join(p.broken)}"
                 failures.append(f"{page.name} at {width} px: {verdict}")
             print(f"{_shown(target)}: {p.height} px high, {verdict}")
-            if width == WIDTHS[0] and page.name in ("report", "bulletin"):  # a phone in dark mode, to look at
+            if width == WIDTHS[0]:  # a phone in dark mode, to look at
                 dark = out / f"{page.name}-{width}-dark.png"
                 screenshot(chromium, page.path, width, min(max(p.height, 600), 16000), dark, dark=True)
                 print(f"{_shown(dark)}: dark mode")
