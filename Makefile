@@ -82,7 +82,8 @@ clean:
 crash: $(STAMP)
 	MOONSHINE_CRASH=full MOONSHINE_SMTP_ROUNDS=10 $(BIN)/pytest tests/test_crash.py tests/test_crash_mail.py tests/test_crash_inbox.py tests/test_mail_once.py tests/test_run_crash.py -q -s -p no:cacheprovider
 
-# The reports and the archive in headless Chromium at 390 px and 1000 px: PNGs in
+# The reports and the archive (Moonshine and classic) in headless Chromium at 390 px and 1280 px
+# (and 390 px in dark mode): PNGs in
 # build/screenshots/; fails if a page scrolls sideways or shows a broken image.
 # Not part of make test. Installs Chromium from the system's packages when missing.
 screenshots: $(STAMP)

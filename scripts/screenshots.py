@@ -3,13 +3,13 @@
 Builds the sample game in a scratch copy (build/screenshots/game), adjudicates its
 first turn (which writes the reports), writes the web archive (build/screenshots/site),
 then opens a private report, the bulletin and two archive pages in headless Chromium
-at 390 px (a phone) and 1000 px (a desktop). Saves one PNG per page and width in
+at 390 px (a phone) and 1280 px (a desktop). Saves one PNG per page and width in
 build/screenshots/ and fails (exit status 1) when a page scrolls sideways (its
 scroll width exceeds the viewport's) or shows a broken image (naturalWidth 0).
 
-The report and the bulletin are also shot at 390 px in dark mode (…-390-dark.png).
-At 390 px it prints where each heading, picture and summary row starts, in screens
-of a 390 x 844 phone from the top (0.0: on the first screen's top line).
+Every page is also shot at 390 px in dark mode (…-390-dark.png). At 390 px it prints
+where each heading, picture and summary row starts, in screens of a 390 x 844 phone
+from the top (0.0: on the first screen's top line).
 
 Usage: python scripts/screenshots.py [--out DIR] [--chromium PATH]
 """
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WIDTHS = (390, 1000)
+WIDTHS = (390, 1280)
 PHONE_HEIGHT = 844  # CSS px of a 390 px phone's screen: "screen 1.5" starts one and a half screens down
 TURN = "spring-1924"
 
@@ -290,7 +290,7 @@ def main() -> int:
             if width == WIDTHS[0]:  # where each thing starts, in screens of a 390 x 844 phone
                 for what, top in p.marks:
                     print(f"    screen {top / PHONE_HEIGHT:4.1f}  {what}")
-            if width == WIDTHS[0] and page.name in ("report", "bulletin"):  # a phone in dark mode, to look at
+            if width == WIDTHS[0]:  # a phone in dark mode, to look at
                 dark = out / f"{page.name}-{width}-dark.png"
                 screenshot(chromium, page.path, width, min(max(p.height, 600), 16000), dark, dark=True)
                 print(f"{_shown(dark)}: dark mode")

@@ -765,38 +765,124 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
 
 
-def _story_context(
-    gmap: GameMap, res: TurnResults, before: GameState, nxt: GameState, w: Words, winners: str
-) -> dict[str, Any]:
-    """The bulletin's headline, its few sentences and its "what changed" tables."""
+def _headline(gmap: GameMap, w: Words, item: story.News) -> str:
+    """The headline of a piece of news, as the paper would set it (the text bulletin
+    sets it in capitals)."""
+    gang = _gang_name(gmap, item.gangs[0]) if item.gangs else ""
+    k = story.Kind
+    if item.kind is k.WIN:
+        if len(item.gangs) > 1:
+            return w("story.headline.wins", gangs=_and(w, [_gang_name(gmap, g) for g in item.gangs]))
+        return w("story.headline.win", gang=gang)
+    if item.kind is k.ASSAULT:
+        return w("story.headline.assault", gang=gang, station=_station(gmap, item.place), code=item.place)
+    if item.kind in (k.STATION, k.BOUGHT):
+        return w("story.headline.station", gang=gang, station=_station(gmap, item.place), code=item.place)
+    if item.kind is k.RAID_ON_LEADER:
+        return w("story.headline.raid_leader", gang=gang, district=gmap.districts[item.place].name)
+    if item.kind is k.WIPED_OUT:
+        return w("story.headline.wiped_out", gang=gang)
+    if item.kind is k.LAST_SPEAKEASY:
+        return w("story.headline.last_speakeasy", gang=gang)
+    if item.kind is k.PRICE:
+        key = "story.headline.price_up" if item.n > item.before else "story.headline.price_down"
+        return w(key, price=w.money(item.n))
+    if item.kind is k.NEW_LEADER:
+        return w("story.headline.leader", gang=gang)
+    if item.kind in (k.GAINS, k.FEW_GAINS):
+        return w("story.headline.gain", gang=gang, n=item.n)
+    return w("story.headline.quiet")
+
+
+def _net_sentence(gmap: GameMap, w: Words, st: story.Story) -> str:
+    """How many districts changed hands, then each gang's net gain or loss, said as such."""
+    moved = sum(1 for c in st.changes if not c.station)
+    if not moved:
+        return w("story.unchanged")
+    out = [w("story.changed", n=moved)]
+    gains = sorted(((g, n) for g, n in st.net.items() if n > 0), key=lambda kv: -kv[1])
+    losses = sorted(((g, -n) for g, n in st.net.items() if n < 0), key=lambda kv: -kv[1])
+    for key, side in (("story.net.gains", gains), ("story.net.losses", losses)):
+        if side:
+            items = w.semi.join(w("story.net.item", gang=_gang_name(gmap, g), n=n) for g, n in side)
+            out.append(w(key, items=items))
+    if not gains and not losses:
+        out.append(w("story.net.even"))
+    return " ".join(out)
+
+
+def _news_sentence(gmap: GameMap, res: TurnResults, w: Words, item: story.News, st: story.Story) -> str:
+    """The sentence that tells a piece of news in the story, below the headline."""
+    gang = _gang_name(gmap, item.gangs[0]) if item.gangs else ""
+    k = story.Kind
+    if item.kind is k.WIN:
+        if len(item.gangs) > 1:
+            return w("story.win.many", gangs=_and(w, [_gang_name(gmap, g) for g in item.gangs]), vp=item.n)
+        if not item.other:
+            return w("story.win.alone", gang=gang, vp=item.n)
+        margin = item.n - item.before
+        return w("story.win.one", gang=gang, vp=item.n, n=margin, other=_gang_name(gmap, item.other))
+    if item.kind is k.ASSAULT:
+        station = f"{item.place} ({_station(gmap, item.place)})"
+        return w("story.taken", gang=gang, station=station, unit=item.unit)
+    if item.kind in (k.STATION, k.BOUGHT):
+        station = f"{item.place} ({_station(gmap, item.place)})"
+        if item.other:
+            return w("story.station.switched", gang=gang, station=station, other=_gang_name(gmap, item.other))
+        return w("story.station.bought", gang=gang, station=station)
+    if item.kind is k.RAID_ON_LEADER and res.raid is not None:
+        return w("story.raid_leader", text=_raid_short(gmap, res.raid, w))
+    if item.kind is k.WIPED_OUT:
+        return w("story.wiped_out", gang=gang)
+    if item.kind is k.LAST_SPEAKEASY:
+        return w("story.last_speakeasy", gang=gang, district=_district(gmap, item.place))
+    if item.kind is k.PRICE:
+        return w(
+            "story.price",
+            before=w.money(item.before),
+            after=w.money(item.n),
+            reason=w.reason(res.next.price_reason),
+        )
+    if item.kind is k.NEW_LEADER:
+        return w("story.leader", gang=gang, vp=item.n)
+    if item.kind in (k.GAINS, k.FEW_GAINS):
+        return _net_sentence(gmap, w, st)
+    return ""
+
+
+def _story_context(gmap: GameMap, res: TurnResults, before: GameState, nxt: GameState, w: Words) -> dict[str, Any]:
+    """The bulletin's headline (its turn's biggest news), its few sentences (the news
+    in the order of ``story.Kind``, then the standing, the districts that changed hands,
+    the dislodged units, the raid and the stations freed) and its "what changed" tables."""
     st = story.story(gmap, before, res, nxt)
 
     def name(gang: str | None) -> str:
         return _gang_name(gmap, gang)
 
-    if winners:
-        headline = winners
-    elif st.taken:
-        t = st.taken[0]
-        headline = w("story.headline.station", gang=name(t.gang), station=f"{t.station} ({_station(gmap, t.station)})")
-    elif st.net and max(st.net.values()) > 0:
-        best = max(st.net.values())
-        gang = next(g for g, n in st.net.items() if n == best)
-        headline = w("story.headline.gain", gang=name(gang), n=best)
-    else:
-        headline = w("story.headline.quiet")
+    kinds = {n.kind for n in st.news}
+    k = story.Kind
+    headline = _headline(gmap, w, st.news[0])
+    bought = [n for n in st.news if n.kind is k.BOUGHT]
     sentences = []
-    if st.leaders:
+    for item in st.news:
+        if item.kind is k.BOUGHT and len(bought) > 1:  # stations bought: most turns see some, told in one sentence
+            if item is bought[0]:
+                items = [
+                    w("story.bought.item", station=f"{b.place} ({_station(gmap, b.place)})", gang=name(b.gangs[0]))
+                    for b in bought
+                ]
+                sentences.append(w("story.bought.many", n=len(bought), items=", ".join(items)))
+            continue
+        sentence = _news_sentence(gmap, res, w, item, st)
+        if sentence:
+            sentences.append(sentence)
+    if st.leaders and not kinds & {k.WIN, k.NEW_LEADER}:
         if len(st.leaders) == 1:
             sentences.append(w("story.lead.one", gang=name(st.leaders[0]), vp=st.lead_vp))
         else:
             sentences.append(w("story.lead.many", gangs=_and(w, [name(g) for g in st.leaders]), vp=st.lead_vp))
-    moved = [c for c in st.changes if not c.station]
-    if moved:
-        gains = sorted(st.net.items(), key=lambda kv: -kv[1])
-        sentences.append(w("story.changed", n=len(moved), gangs=", ".join(f"{name(g)} {_signed(n)}" for g, n in gains)))
-    else:
-        sentences.append(w("story.unchanged"))
+    if not kinds & {k.GAINS, k.FEW_GAINS}:
+        sentences.append(_net_sentence(gmap, w, st))
     if st.dislodged:
         units = [
             w("story.retreated", unit=d.unit, gang=name(d.gang), district=d.retreated_to)
@@ -805,21 +891,15 @@ def _story_context(
             for d in st.dislodged
         ]
         sentences.append(w("story.dislodged", n=len(units), units=w.semi.join(units)))
-    sentences += [
-        w("story.taken", gang=name(t.gang), station=f"{t.station} ({_station(gmap, t.station)})", unit=t.unit)
-        for t in st.taken
-    ]
-    if res.raid is not None:
+    if res.raid is not None and k.RAID_ON_LEADER not in kinds:
         sentences.append(w("story.raid", text=_raid_short(gmap, res.raid, w)))
-    stations = [
-        w("story.station_to", station=f"{c.code} ({_station(gmap, c.code)})", gang=name(c.after))
-        if c.after is not None
-        else w("story.station_freed", station=f"{c.code} ({_station(gmap, c.code)})", gang=name(c.before))
+    freed = [
+        w("story.station_freed", station=f"{c.code} ({_station(gmap, c.code)})", gang=name(c.before))
         for c in st.changes
-        if c.station
+        if c.station and c.after is None
     ]
-    if stations:
-        sentences.append(w("story.stations", stations=", ".join(stations)))
+    if freed:
+        sentences.append(w("story.stations_freed", stations=", ".join(freed), n=len(freed)))
     rows = []
     for c in st.changes:
         place = (
@@ -909,7 +989,7 @@ def bulletin_context(
     ctx["charts"] = [{"src": f"cid:{n}" if for_email else n, "title": t} for n, t in charts]
     ctx["chart_names"] = ", ".join(n for n, _ in charts)
     if before is not None:
-        ctx.update(_story_context(gmap, res, before, nxt, w, winners))
+        ctx.update(_story_context(gmap, res, before, nxt, w))
     else:
         ctx.update({"headline": "", "story": [], "changed": None, "vp_changes": []})
     ctx.update(

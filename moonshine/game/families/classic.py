@@ -369,8 +369,9 @@ def build_site(
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.picture import charts
     from moonshine.render import pages
-    from moonshine.render.classic.report import load_results, render_text, word
+    from moonshine.render.classic.report import html_context, load_results
     from moonshine.render.classic.site import phase_title, words_of
+    from moonshine.render.report import inline_css
 
     words = words_of(language)
     labels = {p: phase_title(Phase.parse(p), language) for p in done}
@@ -388,24 +389,19 @@ def build_site(
                 atomic_write_bytes(page / picture, src.read_bytes())
                 written.append(page / picture)
                 pictures.append(picture)
-        text = render_text(gmap, data, nxt, power=None, language=language)
-        lines = text.rstrip("\n").split("\n")
-        attached = word("map", language)  # the mail's "the map is attached": on the site it is shown
-        body_lines = [ln for ln in lines[1:] if ln != attached]
         prev = {"label": labels[done[i - 1]], "href": f"../{done[i - 1]}/index.html"} if i else None
         after = {"label": labels[done[i + 1]], "href": f"../{done[i + 1]}/index.html"} if i + 1 < len(done) else None
-        ctx = dict(
-            lang=language,
+        image = "map.png" if "map.png" in pictures else ""
+        ctx = html_context(gmap, data, nxt, power=None, language=language, image=image)
+        ctx.update(
             words=words,
-            heading=lines[0],
-            text="\n".join(body_lines),
             prev=prev,
             next=after,
-            map_png="map.png" in pictures,
-            map_svg="map.svg" in pictures,
-            map_title=f"{gmap.info.title}, {labels[phase]}",
+            svg="map.svg" if "map.svg" in pictures else "",
+            svg_label=words["svg"],
+            game_title=title,
         )
-        atomic_write_text(page / "index.html", pages.render("classic_site_phase.html.j2", ctx))
+        atomic_write_text(page / "index.html", inline_css(pages.render("classic_site_phase.html.j2", ctx)))
         written.append(page / "index.html")
     assert last_next is not None
     chart = centres_chart(root, gmap, last_next, language)
@@ -417,13 +413,14 @@ def build_site(
         lang=language,
         words=words,
         title=title,
+        game_title="",
         colon=fmt(language, "format.colon"),
         latest={"label": labels[latest], "href": f"turns/{latest}/index.html"},
         latest_map=f"turns/{latest}/map.png" if (out / "turns" / latest / "map.png").is_file() else None,
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
     )
-    atomic_write_text(out / "index.html", pages.render("classic_site_index.html.j2", index))
+    atomic_write_text(out / "index.html", inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
     return written
 

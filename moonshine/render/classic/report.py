@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import yaml
 
 from moonshine.engine import outcome as oc
@@ -50,6 +51,14 @@ WORDS: Catalogue = {
     "classic.report.next": "Next phase: {phase}",
     "classic.report.winner": "The game is over: {power} wins.",
     "classic.report.map": "The map of the phase is attached (map.png).",
+    "classic.report.map_heading": "The map",
+    "classic.report.map_alt": "Map of {board}, {phase}",
+    "classic.report.power": "Power",
+    "classic.report.centres_col": "Centres",
+    "classic.report.units_col": "Units",
+    "classic.report.held": ("held: {units}", "held: {units}"),
+    "classic.report.charts": "How the game is going",
+    "classic.report.chart_alt": "Supply centres of each power, phase by phase",
 }
 
 
@@ -124,6 +133,173 @@ def _rows(rows: Any, language: str) -> list[tuple[str, bool, str]]:
     return out
 
 
+class ResultRow(msgspec.Struct, frozen=True):
+    order: str  # in the notation of the reader's language
+    succeeded: bool
+    verdict: str  # "succeeded" / "failed"
+    reason: str
+    plain: bool = False  # a hold that nothing happened to: the HTML tells these in one line per power
+
+
+class PowerBlock(msgspec.Struct, frozen=True):
+    code: str
+    name: str  # "England (ENG)"
+    colour: str  # the power's colour on the map ("" for a board without a layout)
+    rows: tuple[ResultRow, ...]
+
+    @property
+    def others(self) -> tuple[ResultRow, ...]:
+        return tuple(r for r in self.rows if not r.plain)
+
+    @property
+    def held(self) -> tuple[str, ...]:
+        """The units of the plain holds (``A BUD``)."""
+        return tuple(r.order.rsplit(" ", 1)[0] for r in self.rows if r.plain)
+
+
+class CentreRow(msgspec.Struct, frozen=True):
+    code: str
+    name: str
+    colour: str
+    centres: int
+    units: int
+    text: str  # "England (ENG): 4 centres, 3 units"
+
+
+class Ignored(msgspec.Struct, frozen=True):
+    power: str
+    order: str
+    reason: str
+
+
+class Parts(msgspec.Struct, frozen=True):
+    """What a power's report (or the bulletin) says, already in its language: the text
+    and the HTML are two layouts of these."""
+
+    heading: str
+    results_title: str
+    blocks: tuple[PowerBlock, ...]
+    ignored: tuple[Ignored, ...]
+    centres: tuple[CentreRow, ...]
+    owed: tuple[str, ...] | None  # None: not an adjustment phase next
+    dislodged: tuple[str, ...]
+    notes: tuple[str, ...]
+    closing: str  # the next phase, or the winner
+    map_line: str
+
+
+def _colours(gmap: ClassicMap) -> Mapping[str, str]:
+    from moonshine.variants.classic import scene
+
+    return scene.layout_of(gmap).colours if scene.has_layout(gmap) else {}
+
+
+def parts(
+    gmap: ClassicMap,
+    data: Mapping[str, Any],
+    nxt: ClassicState,
+    *,
+    power: str | None,
+    language: str,
+) -> Parts:
+    """A power's private report (``power``) or the bulletin (None), as values."""
+    lang = language if language in languages() else "en"
+    phase = _label(str(data.get("phase", "")), lang)
+    colours = _colours(gmap)
+
+    def name(p: str) -> str:
+        return f"{gmap.power_name(p, lang)} ({p})"
+
+    if power is None:
+        heading = word("bulletin", lang, board=gmap.info.title, phase=phase)
+        results_title = word("results", lang)
+    else:
+        heading = word("report", lang, board=gmap.info.title, power=name(power), phase=phase)
+        results_title = word("your_results", lang)
+    results = data.get("results") or {}
+    verdicts = {True: word("ok", lang), False: word("fails", lang)}
+    blocks = []
+    for p in gmap.powers:
+        if power is not None and p != power:
+            continue
+        raw = results.get(p)
+        rows = _rows(raw, lang)
+        if rows:
+            plain = [_plain_hold(r) for r in raw or [] if isinstance(r, dict)]
+            block = tuple(
+                ResultRow(order, ok, verdicts[ok], reason, plain=hold)
+                for (order, ok, reason), hold in zip(rows, plain, strict=True)
+            )
+            blocks.append(PowerBlock(p, name(p), colours.get(p, ""), block))
+    ignored = data.get("ignored") or {}
+    mine = tuple(
+        Ignored(p, order, reason)
+        for p in gmap.powers
+        if power in (None, p)
+        for order, _, reason in _rows(ignored.get(p), lang)
+    )
+    centres = []
+    for p in gmap.powers:
+        nc, nu = len(nxt.centres_of(p)), len(nxt.units_of(p))
+        text = word(
+            "centre_row",
+            lang,
+            power=name(p),
+            centres=word("centres_n", lang, n=nc),
+            units=word("units_n", lang, n=nu),
+        )
+        centres.append(CentreRow(p, name(p), colours.get(p, ""), nc, nu, text))
+    owed: tuple[str, ...] | None = None
+    if nxt.phase.step is Step.ADJUSTMENTS:
+        counts = adjustment_counts(gmap, nxt.units, nxt.owners)
+        owed = tuple(
+            word("build_n" if n > 0 else "disband_n", lang, power=name(p), n=abs(n))
+            for p, n in counts.items()
+            if n and power in (None, p)
+        )
+    dislodged = tuple(
+        word("retreat_to", lang, unit=label, power=p, options=", ".join(options))
+        if options
+        else word("no_retreat", lang, unit=label, power=p)
+        for p, label, options in (retreat_options(gmap, nxt) if nxt.dislodged else [])
+        if power in (None, p)
+    )
+    events = data.get("events")
+    if isinstance(events, list):  # the events as values, worded in the reader's language
+        try:
+            notes = [event_text(gmap, Event.from_data(e), lang) for e in events]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise GameError(f"results: events: expected an event ({exc})") from None
+    else:  # a results file written before the events were values: its English notes
+        notes = [str(n) for n in data.get("notes") or []]
+    closing = (
+        word("winner", lang, power=name(nxt.winner)) if nxt.winner else word("next", lang, phase=nxt.phase.label(lang))
+    )
+    return Parts(
+        heading=heading,
+        results_title=results_title,
+        blocks=tuple(blocks),
+        ignored=mine,
+        centres=tuple(centres),
+        owed=owed,
+        dislodged=dislodged if nxt.dislodged else (),
+        notes=tuple(notes),
+        closing=closing,
+        map_line=word("map", lang),
+    )
+
+
+def _plain_hold(row: Mapping[str, Any]) -> bool:
+    """A hold that succeeded with nothing moving against it (its outcome says so)."""
+    outcome = row.get("outcome")
+    if row.get("result") != "succeeds" or not str(row.get("order", "")).endswith(" H") or not isinstance(outcome, dict):
+        return False
+    try:
+        return oc.from_data(outcome) == oc.Held()
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
 def render_text(
     gmap: ClassicMap,
     data: Mapping[str, Any],
@@ -134,83 +310,80 @@ def render_text(
 ) -> str:
     """A power's private report (``power``) or the bulletin (None), as text."""
     lang = language if language in languages() else "en"
-    phase = _label(str(data.get("phase", "")), lang)
-
-    def name(p: str) -> str:
-        return f"{gmap.power_name(p, lang)} ({p})"
-
-    if power is None:
-        out = [word("bulletin", lang, board=gmap.info.title, phase=phase), ""]
-        out.append(word("results", lang))
-    else:
-        out = [word("report", lang, board=gmap.info.title, power=name(power), phase=phase), ""]
-        out.append(word("your_results", lang))
-    results = data.get("results") or {}
-    for p in gmap.powers:
-        if power is not None and p != power:
-            continue
-        rows = _rows(results.get(p), lang)
-        if not rows:
-            continue
-        out.append(f"  {name(p)}")
-        verdicts = {True: word("ok", lang), False: word("fails", lang)}
-        width = max(len(v) for v in verdicts.values())
-        for order, ok, reason in rows:
-            out.append(f"    {order:<28} {verdicts[ok]:<{width}}  {reason}")
-    ignored = data.get("ignored") or {}
-    mine = [(p, r) for p in gmap.powers if power in (None, p) for r in _rows(ignored.get(p), lang)]
-    if mine:
+    pt = parts(gmap, data, nxt, power=power, language=lang)
+    out = [pt.heading, "", pt.results_title]
+    width = max(len(word("ok", lang)), len(word("fails", lang)))
+    for b in pt.blocks:
+        out.append(f"  {b.name}")
+        for r in b.rows:
+            out.append(f"    {r.order:<28} {r.verdict:<{width}}  {r.reason}")
+    if pt.ignored:
         out += ["", f"  {word('ignored', lang)}"]
-        for p, (order, _, reason) in mine:
-            out.append(f"    {p}: {order:<24} {reason}")
+        for i in pt.ignored:
+            out.append(f"    {i.power}: {i.order:<24} {i.reason}")
     out += ["", word("centres", lang)]
-    for p in gmap.powers:
-        centres = word("centres_n", lang, n=len(nxt.centres_of(p)))
-        units = word("units_n", lang, n=len(nxt.units_of(p)))
-        out.append(f"  {word('centre_row', lang, power=name(p), centres=centres, units=units)}")
-    if nxt.phase.step is Step.ADJUSTMENTS:
+    out += [f"  {c.text}" for c in pt.centres]
+    if pt.owed is not None:
         out += ["", word("adjust", lang)]
-        counts = adjustment_counts(gmap, nxt.units, nxt.owners)
-        owed = [(p, n) for p, n in counts.items() if n and power in (None, p)]
-        for p, n in owed:
-            key = "build_n" if n > 0 else "disband_n"
-            out.append(f"  {word(key, lang, power=name(p), n=abs(n))}")
-        if not owed:
-            out.append(f"  {word('nothing_owed', lang)}")
+        out += [f"  {o}" for o in pt.owed] or [f"  {word('nothing_owed', lang)}"]
     if nxt.dislodged:
         out += ["", word("dislodged", lang)]
-        for p, label, options in retreat_options(gmap, nxt):
-            if power not in (None, p):
-                continue
-            if options:
-                out.append(f"  {word('retreat_to', lang, unit=label, power=p, options=', '.join(options))}")
-            else:
-                out.append(f"  {word('no_retreat', lang, unit=label, power=p)}")
-    events = data.get("events")
-    if isinstance(events, list):  # the events as values, worded in the reader's language
-        try:
-            notes = [event_text(gmap, Event.from_data(e), lang) for e in events]
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise GameError(f"results: events: expected an event ({exc})") from None
-    else:  # a results file written before the events were values: its English notes
-        notes = [str(n) for n in data.get("notes") or []]
-    if notes:
-        out += ["", word("notes", lang)] + [f"  {n}" for n in notes]
-    out.append("")
-    if nxt.winner:
-        out.append(word("winner", lang, power=name(nxt.winner)))
-    else:
-        out.append(word("next", lang, phase=nxt.phase.label(lang)))
-    out.append(word("map", lang))
+        out += [f"  {d}" for d in pt.dislodged]
+    if pt.notes:
+        out += ["", word("notes", lang)] + [f"  {n}" for n in pt.notes]
+    out += ["", pt.closing, pt.map_line]
     return "\n".join(out) + "\n"
 
 
-def render_html(text: str, *, image: str, language: str, charts: Sequence[str] = ()) -> str:
-    """The HTML version: the text's lines, wrapped to the screen's width (a phone's
-    too), and the map picture fitted to it, linked to the full-size picture."""
-    lines = text.rstrip("\n").split("\n")
-    ctx = dict(lang=language, title=lines[0], body="\n".join(lines[1:]), image=image, charts=list(charts))
-    return pages.render("classic_report.html.j2", ctx)
+def html_context(
+    gmap: ClassicMap,
+    data: Mapping[str, Any],
+    nxt: ClassicState,
+    *,
+    power: str | None,
+    language: str,
+    image: str = "map.png",
+    charts: Sequence[str] = (),
+) -> dict[str, Any]:
+    """What the HTML pages of a phase show (``classic_report.html.j2``): the results of
+    each power's units first, the map, the centres, what is owed, the retreats, the
+    events, then the orders that were ignored."""
+    lang = language if language in languages() else "en"
+    pt = parts(gmap, data, nxt, power=power, language=lang)
+    return {
+        "lang": lang,
+        "game_title": "",
+        "p": pt,
+        "image": image,
+        "svg": "",  # a site's page links the zoomable picture beside the map
+        "charts": list(charts),
+        "w": {
+            key.removeprefix("classic.report."): word(key.removeprefix("classic.report."), lang)
+            for key in WORDS
+            if not isinstance(WORDS[key], tuple) and "{" not in str(WORDS[key])
+        },
+        "held": {b.code: word("held", lang, units=", ".join(b.held), n=len(b.held)) for b in pt.blocks if b.held},
+        "map_alt": word("map_alt", lang, phase=_label(str(data.get("phase", "")), lang), board=gmap.info.title),
+    }
+
+
+def render_html(
+    gmap: ClassicMap,
+    data: Mapping[str, Any],
+    nxt: ClassicState,
+    *,
+    power: str | None,
+    language: str,
+    image: str = "map.png",
+    charts: Sequence[str] = (),
+) -> str:
+    """The HTML version: tables that stack on a phone, the map fitted to the screen and
+    linked to the full-size picture, dark mode; the stylesheet written into each
+    element for mail programs (``inline_css``)."""
+    from moonshine.render.report import inline_css
+
+    ctx = html_context(gmap, data, nxt, power=power, language=language, image=image, charts=charts)
+    return inline_css(pages.render("classic_report.html.j2", ctx))
 
 
 def render_all(
@@ -231,11 +404,9 @@ def render_all(
     out: dict[str, str] = {}
     for p in powers if powers is not None else list(gmap.powers):
         own = (power_languages or {}).get(p, language)
-        text = render_text(gmap, data, nxt, power=p, language=own)
-        out[f"{p}.txt"] = text
-        out[f"{p}.html"] = render_html(text, image=image, language=own)
+        out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own)
+        out[f"{p}.html"] = render_html(gmap, data, nxt, power=p, language=own, image=image)
     if bulletin:
-        text = render_text(gmap, data, nxt, power=None, language=language)
-        out["bulletin.txt"] = text
-        out["bulletin.html"] = render_html(text, image=image, language=language, charts=charts)
+        out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language)
+        out["bulletin.html"] = render_html(gmap, data, nxt, power=None, language=language, image=image, charts=charts)
     return out

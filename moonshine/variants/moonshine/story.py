@@ -1,6 +1,8 @@
 """What a turn changed, as facts the bulletin tells: districts and police stations
 that changed hands, victory points gained or lost, dislodgements, successful
-assaults, and the plain holds that need no line each.
+assaults, and the plain holds that need no line each; and the turn's news, ranked
+as a paper of the time would rank it (``Kind``), so that the bulletin leads with
+the biggest.
 
 Pure functions of the map, the turn's opening state, its results and the next
 turn's opening state. They read the results and the states only through the few
@@ -11,15 +13,16 @@ small functions below (``_control_*``, ``_vp_*``, ``_dislodged``, ``_assaults``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import IntEnum
 from typing import Protocol
 
 import msgspec
 
 from moonshine.engine.outcome import Held, Result
 from moonshine.variants.moonshine import scoring
-from moonshine.variants.moonshine.map import GameMap, district_vp
+from moonshine.variants.moonshine.map import Feature, GameMap, district_vp
 from moonshine.variants.moonshine.orders import Hold, parse_canonical
-from moonshine.variants.moonshine.state import GameState
+from moonshine.variants.moonshine.state import GameState, Raid
 
 
 class _DislodgedUnit(Protocol):
@@ -49,7 +52,7 @@ class _Assault(Protocol):
 
 class TurnResults(Protocol):
     """What the story reads of a turn's results (``moonshine.game.reports.TurnResults``
-    is one): its victory points, corruption, dislodgements and assaults."""
+    is one): its victory points, corruption, dislodgements, assaults, raid and winners."""
 
     @property
     def vp(self) -> Mapping[str, int]: ...
@@ -59,6 +62,10 @@ class TurnResults(Protocol):
     def gangs(self) -> Mapping[str, _GangResults]: ...
     @property
     def assaults(self) -> Sequence[_Assault]: ...
+    @property
+    def raid(self) -> Raid | None: ...
+    @property
+    def winners(self) -> Sequence[str]: ...
 
 
 class Change(msgspec.Struct, frozen=True):
@@ -93,6 +100,43 @@ class TakenStation(msgspec.Struct, frozen=True):
     station: str
 
 
+class Kind(IntEnum):
+    """The kinds of news, the biggest first: a bulletin's headline is its turn's first."""
+
+    WIN = 1  # the game is won
+    ASSAULT = 2  # a police station taken by force
+    STATION = 3  # a police station's corruption taken from one gang by another
+    RAID_ON_LEADER = 4  # this turn's raid hit a district of the gang alone in the lead in VP
+    WIPED_OUT = 5  # a gang left with no unit and no district
+    LAST_SPEAKEASY = 6  # a gang lost the last speakeasy it controlled
+    PRICE = 7  # the price of a crate moves by BIG_PRICE_MOVE or more
+    NEW_LEADER = 8  # a gang alone in the lead that was not leading before
+    GAINS = 9  # the biggest net gain of districts, MANY_DISTRICTS or more
+    BOUGHT = 10  # a police station nobody paid, bought (most turns see one)
+    FEW_GAINS = 11  # the biggest net gain of districts, fewer than MANY_DISTRICTS
+    QUIET = 12  # none of the above
+
+
+BIG_PRICE_MOVE = 100  # cents: two steps of the price (R17) in one turn
+MANY_DISTRICTS = 3  # a net gain of districts that makes the news by itself
+
+
+class News(msgspec.Struct, frozen=True):
+    """One item of a turn's news. ``gangs``: who it is about (the winners; the gang that
+    took, bought, was raided, wiped out, took the lead or gained); ``place``: the
+    station or district; ``other``: the gang the station was taken from, or the
+    runner-up of a won game; ``n``: VP, districts gained, or the new price (cents);
+    ``before``: the runner-up's VP, or the old price."""
+
+    kind: Kind
+    gangs: tuple[str, ...] = ()
+    place: str = ""
+    other: str = ""
+    unit: str = ""
+    n: int = 0
+    before: int = 0
+
+
 class Story(msgspec.Struct, frozen=True):
     """A turn's news, most telling first within each list."""
 
@@ -103,6 +147,7 @@ class Story(msgspec.Struct, frozen=True):
     taken: tuple[TakenStation, ...]
     leaders: tuple[str, ...]  # the gangs with the most VP at the end of the turn
     lead_vp: int
+    news: tuple[News, ...] = ()  # the biggest first (``Kind``), never empty from ``story``
 
 
 # -- how the results and the states are read (the only places that know their shape) --------
@@ -142,6 +187,14 @@ def _dislodged(res: TurnResults) -> list[Dislodged]:
 
 def _assaults(res: TurnResults) -> list[TakenStation]:
     return [TakenStation(a.gang, a.unit, a.station) for a in res.assaults if a.succeeded]
+
+
+def _raid(res: TurnResults) -> Raid | None:
+    return res.raid
+
+
+def _winners(res: TurnResults) -> Sequence[str]:
+    return res.winners
 
 
 def is_plain_hold(order: str, succeeded: bool, reason: str, value: Result | None = None) -> bool:
@@ -191,12 +244,58 @@ def story(gmap: GameMap, before: GameState, res: TurnResults, nxt: GameState) ->
             net[c.before] = net.get(c.before, 0) - 1
     lead = max(vp_after.values(), default=0)
     leaders = tuple(g for g in gmap.gangs if vp_after.get(g, 0) == lead and lead > 0)
+    first = max(vp_before.values(), default=0)
+    leaders_before = tuple(g for g in gmap.gangs if vp_before.get(g, 0) == first and first > 0)
+    net = {g: net[g] for g in order if net.get(g)}
+    taken = tuple(_assaults(res))
+    items: list[News] = []
+    winners = tuple(_winners(res))
+    if winners:
+        others = sorted(
+            (g for g in gmap.gangs if g not in winners), key=lambda g: (-vp_after.get(g, 0), order.index(g))
+        )
+        runner = others[0] if others else ""
+        items.append(News(Kind.WIN, winners, other=runner, n=lead, before=vp_after.get(runner, 0)))
+    items += [News(Kind.ASSAULT, (t.gang,), place=t.station, unit=t.unit) for t in taken]
+    items += [
+        News(Kind.STATION if c.before else Kind.BOUGHT, (c.after,), place=c.code, other=c.before or "")
+        for c in changes
+        if c.station and c.after is not None and c.after not in {t.gang for t in taken if t.station == c.code}
+    ]
+    raid = _raid(res)
+    if raid is not None and raid.controller is not None and not raid.spared and (raid.controller,) == leaders_before:
+        items.append(News(Kind.RAID_ON_LEADER, (raid.controller,), place=raid.district))  # the sole leader
+    units_after = {u.gang for u in nxt.units}
+    for g in gmap.gangs:
+        had = g in start.values() or any(u.gang == g for u in before.units)
+        if had and g not in end.values() and g not in units_after:
+            items.append(News(Kind.WIPED_OUT, (g,)))
+            continue
+        lost = [d for d in gmap.map_order(set(start)) if start[d] == g and _speakeasy(gmap, d)]
+        if lost and not any(x == g and _speakeasy(gmap, d) for d, x in end.items()):
+            items.append(News(Kind.LAST_SPEAKEASY, (g,), place=lost[-1]))
+    if abs(nxt.price - before.price) >= BIG_PRICE_MOVE:
+        items.append(News(Kind.PRICE, n=nxt.price, before=before.price))
+    if not winners and len(leaders) == 1 and leaders[0] not in leaders_before:
+        items.append(News(Kind.NEW_LEADER, leaders, n=lead))
+    best = max(net.values(), default=0)
+    if best > 0:
+        kind = Kind.GAINS if best >= MANY_DISTRICTS else Kind.FEW_GAINS
+        items.append(News(kind, (next(g for g, n in net.items() if n == best),), n=best))
+    if not items:
+        items.append(News(Kind.QUIET))
     return Story(
         changes=tuple(changes),
         vp=tuple(c for c in vp if c.delta != 0),
-        net={g: net[g] for g in order if net.get(g)},
+        net=net,
         dislodged=tuple(_dislodged(res)),
-        taken=tuple(_assaults(res)),
+        taken=taken,
         leaders=leaders,
         lead_vp=lead,
+        news=tuple(sorted(items, key=lambda x: x.kind)),
     )
+
+
+def _speakeasy(gmap: GameMap, district: str) -> bool:
+    d = gmap.districts.get(district)
+    return d is not None and d.feature is Feature.SPEAKEASY

@@ -1,0 +1,94 @@
+"""A classic game's HTML pages (a power's report, the bulletin, the site's pages) are
+laid out as Moonshine's: the shared stylesheet (tables that stack on a phone, dark
+mode), no page of preformatted text; the results of each power's units first, then
+the map, the supply centres, and the orders that were ignored last; plain holds in
+one line per power."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from moonshine.cli import main
+
+ORDERS = {
+    "FRA": "A PAR - BUR\nF BRE - MAO\nA MAR S A PAR - BUR\n",
+    "GER": "A MUN - BUR\nF KIE - DEN\nA BUR - PIC\n",  # no unit in BUR: the order is ignored
+}
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("classic") / "game"
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git", "--seed", "pages"])
+    assert made.exit_code == 0, made.output
+    for power, text in ORDERS.items():
+        (root / "orders" / "spring-1901" / f"{power}.txt").write_text(text, encoding="utf-8")
+    done = runner.invoke(main, ["adjudicate", "spring-1901", "--game", str(root), "--no-commit"])
+    assert done.exit_code == 0, done.output
+    site = runner.invoke(main, ["site", "--game", str(root), "--out", str(root / "site")])
+    assert site.exit_code == 0, site.output
+    return root
+
+
+def _pages(game: Path) -> dict[str, str]:
+    reports = game / "turns" / "spring-1901" / "reports"
+    return {
+        "report": (reports / "FRA.html").read_text(encoding="utf-8"),
+        "bulletin": (reports / "bulletin.html").read_text(encoding="utf-8"),
+        "site-phase": (game / "site" / "turns" / "spring-1901" / "index.html").read_text(encoding="utf-8"),
+        "site-index": (game / "site" / "index.html").read_text(encoding="utf-8"),
+    }
+
+
+def test_every_page_has_the_shared_look_and_no_preformatted_text(game: Path) -> None:
+    for name, page in _pages(game).items():
+        assert "<pre" not in page, name
+        assert '<meta name="color-scheme" content="light dark">' in page, name
+        assert "@media (prefers-color-scheme: dark)" in page and "@media (max-width: 480px)" in page, name
+        assert 'class="card"' in page, name
+
+
+def test_results_first_then_the_map_then_the_centres_then_the_ignored_orders(game: Path) -> None:
+    pages = _pages(game)
+    for name in ("report", "bulletin", "site-phase"):
+        page = pages[name]
+        results = page.index('class="data stack results"')
+        picture = page.index('src="map.png"')
+        centres = page.index('class="data centres"')
+        assert results < picture < centres, name
+    bulletin = pages["bulletin"]
+    assert bulletin.index('class="data centres"') < bulletin.index('class="data stack ignored"')
+    ignored = re.search(r'<table[^>]*class="data stack ignored".*?</table>', bulletin, re.S)
+    assert ignored is not None and "GER" in ignored.group(0) and "A BUR - PIC" in ignored.group(0)
+
+
+def test_each_power_has_its_rows_and_plain_holds_one_line(game: Path) -> None:
+    bulletin = unescape(_pages(game)["bulletin"])
+    table = re.search(r'<table[^>]*class="data stack results".*?</table>', bulletin, re.S)
+    assert table is not None
+    text = re.sub(r"<[^>]+>", " ", table.group(0))
+    flat = " ".join(text.split())
+    assert "A PAR - BUR succeeded moved to BUR with A MAR's support" in flat
+    assert "A MUN - BUR failed bounced" in flat
+    assert "Austria (AUS) held: A BUD, F TRI, A VIE England (ENG)" in flat  # no orders: all held, one line
+    assert "A VIE H" not in flat and "held: A BER Italy (ITA)" in flat
+
+
+def test_a_phone_sees_stacking_tables_and_the_power_colours(game: Path) -> None:
+    report = _pages(game)["report"]
+    assert re.search(r'<table[^>]*class="data stack results"', report)
+    assert "background-color:#0072b2" in report.replace(" ", "")  # France's colour on the map, as a swatch
+    assert "GER" not in report.split('src="map.png"')[0]  # a power's own report shows its own orders
+
+
+def test_the_site_page_links_the_zoomable_map_and_its_neighbours(game: Path) -> None:
+    page = _pages(game)["site-phase"]
+    assert 'href="map.svg"' in page and 'href="../../index.html"' in page
+    index = _pages(game)["site-index"]
+    assert 'class="timeline"' in index and 'href="turns/spring-1901/index.html"' in index
