@@ -217,7 +217,8 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
             salt = re.search(r"^    salt: ([0-9a-f]{64})$", report, re.M)
             assert salt and receipts.receipt(salt.group(1), understood) == receipt.group(1)
         # the map, the close-up of the gang's area, and the results as JSON (docs/)
-        picture, closeup, results = list(msg.iter_attachments())
+        picture, closeup = [p for p in msg.walk() if p.get_content_disposition() == "inline"]  # the page's
+        [results] = list(msg.iter_attachments())
         assert picture.get_content_type() == "image/png" and picture.get_content() == png
         assert closeup["Content-ID"] == f"<closeup-{gang}.png>"
         assert closeup.get_content() == (reports / f"closeup-{gang}.png").read_bytes()
@@ -229,7 +230,8 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     bulletin = message_from_bytes(content, policy=policy.default)
     assert isinstance(bulletin, EmailMessage)
     charts = [(reports / name).read_bytes() for name in ("vp.png", "price.png")]
-    picture, vp, price, results = bulletin.iter_attachments()
+    picture, vp, price = [p for p in bulletin.walk() if p.get_content_disposition() == "inline"]  # the page's
+    [results] = bulletin.iter_attachments()
     assert picture.get_content() == png and results.get_filename() == f"moonshine-{TURN}.json"
     assert [vp.get_content(), price.get_content()] == charts  # the charts, shown by the HTML
     assert [a["Content-ID"] for a in (picture, vp, price)] == ["<map.png>", "<vp.png>", "<price.png>"]

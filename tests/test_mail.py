@@ -174,16 +174,19 @@ def test_dry_run_writes_one_report_per_gang_with_players_and_one_bulletin(tmp_pa
     valley = read_eml(outbox / "report-valley.eml")
     assert [a.addr_spec for a in valley["To"].addresses] == ["frank@valley.example", "terry@valley.example"]
     assert str(valley["Subject"]).endswith("] Spring 1924: private report for Valley Gang")  # the turn in words
-    assert valley.get_content_type() == "multipart/mixed"
-    alternative, picture = valley.get_payload()
-    assert alternative.get_content_type() == "multipart/alternative"
-    assert [p.get_content_type() for p in alternative.get_payload()] == ["text/plain", "text/html"]
-    assert alternative.get_payload()[0].get_content() == (reports / "valley.txt").read_text()
-    assert "<b>valley</b>" in alternative.get_payload()[1].get_content()
-    assert picture.get_content_type() == "image/png"
+    # the text, or the page with the pictures it shows beside it (inline, each shown once)
+    assert valley.get_content_type() == "multipart/alternative"
+    plain, related = valley.get_payload()
+    assert plain.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
+    page, *shown = related.get_payload()
+    assert page.get_content_type() == "text/html"
+    assert plain.get_content() == (reports / "valley.txt").read_text()
+    assert "<b>valley</b>" in page.get_content()
+    assert all(p.get_content_type() == "image/png" and p.get_content_disposition() == "inline" for p in shown)
+    assert not list(valley.iter_attachments())  # nothing the mail program lists again at the end
+    [picture] = [p for p in shown if p["Content-ID"] == "<map.png>"]
     assert picture.get_filename() == f"moonshine-{TURN}.png"
-    assert picture["Content-ID"] == "<map.png>"
-    mailed = alternative.get_payload()[1].get_content()
+    mailed = page.get_content()
     assert 'src="cid:map.png"' in mailed and 'src="map.png"' not in mailed  # the mail shows the attached map
     assert 'src="map.png"' in (reports / "valley.html").read_text()  # the saved copy, the file beside it
     assert picture.get_content() == (reports / "map.png").read_bytes()
@@ -251,9 +254,10 @@ def test_send_delivers_each_report_to_its_gang_and_the_bulletin_to_all(tmp_path:
     assert b"\nBcc:" not in bulletin[0][2] and b"frank@valley.example" not in bulletin[0][2]  # Bcc stays hidden
     msg = message_from_bytes(valley[0][2], policy=policy.default)
     assert isinstance(msg, EmailMessage)
-    attachments = list(msg.iter_attachments())
-    assert [a.get_content_type() for a in attachments] == ["image/png"]
-    assert attachments[0].get_content() == (reports / "map.png").read_bytes()
+    assert not list(msg.iter_attachments())  # the pictures are the page's, inline
+    shown = [p for p in msg.walk() if p.get_content_disposition() == "inline"]
+    [picture] = [p for p in shown if p["Content-ID"] == "<map.png>"]
+    assert picture.get_content() == (reports / "map.png").read_bytes()
     body = msg.get_body(preferencelist=("plain",))
     assert body is not None and body.get_content().replace("\r\n", "\n") == (reports / "valley.txt").read_text()
     sent = yaml.safe_load((game.root / "outbox" / TURN / "sent.yaml").read_text())
@@ -527,3 +531,17 @@ def test_a_long_subject_in_french_reads_as_written_once_sent() -> None:
         at = next(i for i, line in enumerate(lines) if line.startswith(b"Subject:"))
         assert not lines[at + 1].startswith((b" ", b"\t")), lines[at : at + 2]  # one line
         assert str(message_from_bytes(raw, policy=policy.default)["Subject"]) == subject
+
+
+def test_the_referee_is_named_after_the_game_until_smtp_from_names_it() -> None:
+    """A classic game's mail comes from the "Diplomacy referee", not Moonshine's."""
+    from moonshine.game.directory import GameConfig
+
+    classic = GameConfig(title="Europe 1901", map="standard", variant="classic")
+    assert outbox.from_address(classic) == "Diplomacy referee <referee@moonshine.invalid>"
+    moonshine_game = GameConfig(title="Chicago", map="chicago-1920s")
+    assert outbox.from_address(moonshine_game) == "Moonshine referee <referee@moonshine.invalid>"
+    named = GameConfig(
+        title="Europe 1901", map="standard", variant="classic", extra={"smtp": {"from": "GM <gm@x.org>"}}
+    )
+    assert outbox.from_address(named) == "GM <gm@x.org>"

@@ -37,7 +37,7 @@ from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import format_datetime, getaddresses, parseaddr
+from email.utils import format_datetime, formataddr, getaddresses, parseaddr
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -122,10 +122,14 @@ def _address_ok(text: str) -> bool:
 
 
 def from_address(cfg: GameConfig) -> str:
-    """The referee's address: ``smtp.from``, or a placeholder for dry runs."""
+    """The referee's address: ``smtp.from``, or a placeholder for dry runs named after
+    the game's variant ("Diplomacy referee" for a classic game)."""
     value = config_section(cfg, "smtp").get("from")
     if value is None:
-        return DEFAULT_FROM
+        from moonshine import variants
+
+        name = f"{variants.get(cfg.variant).title} referee" if variants.is_known(cfg.variant) else "Referee"
+        return formataddr((name, parseaddr(DEFAULT_FROM)[1]))
     if not isinstance(value, str) or not _address_ok(value):
         raise StateError(
             GAME_FILE, "smtp.from", f"expected an address like 'Referee <ref@example.org>', found {value!r}"
@@ -428,13 +432,15 @@ def _report_message(
     msg = text_message(sender=from_address(cfg), to=to, bcc=bcc, subject=subject, body=text, msg_id=msg_id, date=date)
     html = mail_pictures(html, (files.map_name, *(name for name, _ in pictures)))
     msg.add_alternative(html, subtype="html", cte=_cte(html))
-    msg.add_attachment(
-        png, maintype="image", subtype="png", filename=f"moonshine-{turn}.png", cid=f"<{files.map_name}>"
-    )
-    for name, data in pictures:
-        stem = name.removesuffix(".png")
-        msg.add_attachment(
-            data, maintype="image", subtype="png", filename=f"moonshine-{turn}-{stem}.png", cid=f"<{name}>"
+    # The pictures the HTML shows go with it in a multipart/related part, inline: a mail
+    # program shows each once, in the page, not again as an attachment at the end.
+    html_part = list(msg.iter_parts())[-1]
+    assert isinstance(html_part, EmailMessage)
+    shown = [(files.map_name, f"moonshine-{turn}.png", png)]
+    shown += [(name, f"moonshine-{turn}-{name.removesuffix('.png')}.png", data) for name, data in pictures]
+    for name, filename, data in shown:
+        html_part.add_related(
+            data, maintype="image", subtype="png", disposition="inline", filename=filename, cid=f"<{name}>"
         )
     if results is not None:  # the turn's results for players' tools (moonshine.judge.results_json)
         stem = f"moonshine-{turn}" + ("" if key == "bulletin" else f"-{key.lower()}")

@@ -9,12 +9,12 @@ when it differs from the echo, unless it was the canonical notation."""
 from __future__ import annotations
 
 import re
-import textwrap
 
 from moonshine.render import receipts
 from moonshine.render.mailwords import sentence_turn
 from moonshine.render.phrasebook import money_text, semicolon
 from moonshine.text.catalogue import Catalogue, fill, keyed, languages
+from moonshine.text.wrap import wrap
 from moonshine.variants.moonshine.checker import (
     ACCEPTED,
     HEADER,
@@ -98,14 +98,8 @@ def _t(label: str, language: str, /, **params: object) -> str:
     return fill(language, keyed(language, _LABELS, f"ack.{label}", params.get("n")), **params)
 
 
-_UNIT = re.compile(r"\b([LH]) ([A-Z]{3})\b")
-_GLUE = "\x00"  # holds "H LOO" together while wrapping
-
-
 def _wrap(text: str, indent: str = _INDENT, hang: str = "  ") -> list[str]:
-    glued = _UNIT.sub(rf"\1{_GLUE}\2", text.replace(_GLUE, ""))
-    lines = textwrap.wrap(glued, WIDTH, initial_indent=indent, subsequent_indent=indent + hang, break_on_hyphens=False)
-    return [line.replace(_GLUE, " ") for line in lines] or [indent]
+    return wrap(text, WIDTH, indent=indent, hang=hang, break_long_words=True)
 
 
 def _sep(language: str) -> str:

@@ -35,6 +35,14 @@ def _widest(rows: Any, attr: str) -> int:
     return max((len(str(getattr(r, attr))) for r in rows), default=0)
 
 
+def _wrap(text: str, width: int) -> str:
+    """The ``wrap`` filter of the text templates: ``moonshine.text.wrap`` (a unit such
+    as ``L GGC`` never split across lines), lines joined for jinja2's ``indent``."""
+    from moonshine.text.wrap import wrap
+
+    return "\n".join(wrap(str(text), int(width)))
+
+
 def _environment() -> jinja2.Environment:
     import jinja2
 
@@ -61,6 +69,7 @@ def _environment() -> jinja2.Environment:
     env.filters["pad"] = lambda text, width: str(text).ljust(int(width))
     env.filters["rpad"] = lambda text, width: str(text).rjust(int(width))
     env.filters["width"] = _widest
+    env.filters["wrap"] = _wrap
     return env
 
 
