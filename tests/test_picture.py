@@ -28,10 +28,10 @@ from moonshine.variants.moonshine.scene import (
     Dislodged,
     _words,
     build_scene,
+    district_fill,
     png_size,
     render_png,
     render_svg,
-    tint,
 )
 from moonshine.variants.moonshine.state import Arrested, GameState, Raid, Unit, initial_state
 
@@ -307,18 +307,18 @@ def _pixels(png: bytes) -> dict[tuple[int, int, int], int]:
     return {colour: n for n, colour in image.getcolors(1 << 22) or []}
 
 
-def test_png_fills_districts_in_their_controllers_tint(chicago: GameMap, start: GameState) -> None:
+def test_png_fills_districts_in_their_controllers_fill(chicago: GameMap, start: GameState) -> None:
     def rgb(colour: str) -> tuple[int, int, int]:
         return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
     pixels = _pixels(render_png(chicago, start, width=600))
     for g in chicago.gangs.values():
-        assert pixels.get(rgb(tint(g.colour)), 0) > 2000, g.key
+        assert pixels.get(rgb(district_fill(g)), 0) > 2000, g.key
     neutral = start.copy()
     neutral.control.clear()
     pixels = _pixels(render_png(chicago, neutral, width=600))
     for g in chicago.gangs.values():
-        assert pixels.get(rgb(tint(g.colour)), 0) < 500, g.key  # only the legend's swatch is left
+        assert pixels.get(rgb(district_fill(g)), 0) < 500, g.key  # only the legend's swatch is left
     assert pixels.get(rgb(NEUTRAL), 0) > 100_000
 
 

@@ -88,9 +88,10 @@ class District(msgspec.Struct, frozen=True):
 class Gang(msgspec.Struct, frozen=True):
     key: str
     name: str
-    colour: str
+    colour: str  # its units and swatches
     homes: tuple[str, ...]
     units: tuple[tuple[UnitKind, str], ...]  # starting units (kind, district)
+    fill: str = ""  # its districts on the map ("": a tint of its colour)
 
 
 class Scenario(msgspec.Struct, frozen=True):
@@ -376,7 +377,10 @@ def build_map(raw: Any, *, source: str = "<map>", base: Path | None = None) -> G
         colour = r.text(g, "colour", key)
         if not (colour.startswith("#") and len(colour) == 7):
             raise r.fail(f"{key}.colour", f"expected a colour like '#c0392b', found {colour!r}")
-        gangs[gkey] = Gang(gkey, r.text(g, "name", key), colour, tuple(homes), tuple(units))
+        fill = str(g.get("fill") or "")
+        if fill and not (fill.startswith("#") and len(fill) == 7):
+            raise r.fail(f"{key}.fill", f"expected a colour like '#f2cfb2', found {fill!r}")
+        gangs[gkey] = Gang(gkey, r.text(g, "name", key), colour, tuple(homes), tuple(units), fill)
     if not gangs:
         raise r.fail("gangs", "no gangs")
 

@@ -53,7 +53,7 @@ from moonshine.picture.svg import scene_svg
 from moonshine.text.catalogue import Catalogue, gettext_for, keyed, languages
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.geometry import Shape, load_geometry
-from moonshine.variants.moonshine.map import Feature, GameMap, UnitKind
+from moonshine.variants.moonshine.map import Feature, GameMap, Gang, UnitKind
 from moonshine.variants.moonshine.state import GameState, Unit
 
 ARROW_KINDS = ("move", "support", "transport", "assault", "retreat")
@@ -125,7 +125,7 @@ _WORDS: Catalogue = {
 }
 
 
-NEUTRAL = "#f1eee6"
+NEUTRAL = "#f7f4ec"
 
 
 WATER = "#d6e6f2"
@@ -149,6 +149,13 @@ TINT = 0.42  # share of the gang colour in a controlled district's fill
 def tint(colour: str) -> str:
     """The light fill of a district controlled by a gang of this colour."""
     return mix(colour, "#ffffff", TINT)
+
+
+def district_fill(gang: Gang) -> str:
+    """A district's fill under ``gang``: the map's ``fill`` for it (chosen so that every
+    reader tells the gangs' districts apart: tests/test_colours.py), else a tint of
+    its colour."""
+    return gang.fill or tint(gang.colour)
 
 
 CANVAS_W = 1000.0
@@ -643,7 +650,7 @@ def _legend(gmap: GameMap, words: dict[str, str], x: float, y: float) -> Group:
         swatch = rounded_rect(cx - 12.0, -6.5, 24.0, 13.0, 2.0)
         row(
             [
-                Poly((swatch,), Paint(fill=tint(g.colour), stroke=BORDER, width=0.8)),
+                Poly((swatch,), Paint(fill=district_fill(g), stroke=BORDER, width=0.8)),
                 Circle((cx, 0.0), 4.6, Paint(fill=g.colour, stroke=ink(g.colour), width=1.0)),
             ],
             g.name,
@@ -813,7 +820,7 @@ def build_scene(
     districts: list[Item] = []
     for code, d in gmap.districts.items():
         controller = st.control.get(code)
-        fill = tint(colours[controller]) if controller in colours else NEUTRAL
+        fill = district_fill(gmap.gangs[controller]) if controller is not None and controller in gmap.gangs else NEUTRAL
         polys = tuple(Poly(rings, Paint(fill=fill, stroke=BORDER, width=0.7)) for rings in layout.outlines[code])
         attrs = [("id", f"district-{code}"), ("class", "district"), ("data-code", code)]
         if controller:
