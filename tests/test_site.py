@@ -199,6 +199,8 @@ def test_the_home_page_tells_the_game_in_lines_and_figures(game: Game, tmp_path:
         page = html.unescape((out / "turns" / turn / "index.html").read_text(encoding="utf-8"))
         headline = re.search(r'class="headline"[^>]*>([^<]+)<', page)
         assert headline is not None and headline.group(1).strip() in index, turn
+        story = re.search(r'class="story"[^>]*>([^<]+)<', page)  # the map's alt text tells the news too
+        assert story is not None and re.search(rf'alt="Map of [^"]+\. {re.escape(story.group(1).strip())}"', page)
     assert re.search(r'alt="Map of [A-Z][a-z]+ \d{4}: [^"]+"', index)
     # the VP table: a row per turn, a column per gang, the figures of the results
     last, _ = load_turn(game, turns[-1])

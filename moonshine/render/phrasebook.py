@@ -260,6 +260,7 @@ MESSAGES: Catalogue = {
     "seed.no_raids": "This map has no raid table: no raid is ever drawn (R21).",
     "credits": "Credits",
     "map.alt": "Map of {title}",
+    "map.alt_news": "Map of {title}. {news}",
     "section.charts": "How the game is going",
     "charts.attached": "The charts are attached ({names}).",
     "map.title_shows": "the orders, and the position after them",

@@ -992,6 +992,10 @@ def bulletin_context(
         ctx.update(_story_context(gmap, res, before, nxt, w))
     else:
         ctx.update({"headline": "", "story": [], "changed": None, "vp_changes": []})
+    # the map's alternative text says what the picture shows: the turn's news
+    news = ctx["story"][0] if ctx["story"] else ctx["headline"]
+    title = map_title(gmap, res.turn, w.language)
+    ctx["map_alt"] = w("map.alt_news", title=title, news=news) if news else w("map.alt", title=title)
     ctx.update(
         {
             "price_now": w("price.now", price=w.money(res.price)),
