@@ -109,7 +109,9 @@ def test_a_french_players_mail_carries_their_french_map_and_close_up_inline(game
     base = _reports(game)
     assert "printemps 1924" in (base / "map.fr.svg").read_text(encoding="utf-8")
     assert "Spring 1924" in (base / "map.svg").read_text(encoding="utf-8")
-    assert "printemps 1924" in (base / "closeup-outfit.svg").read_text(encoding="utf-8")
+    # the close-up is a picture; its zoomable version is the reader's whole map in SVG
+    assert (base / "closeup-outfit.png").is_file() and not (base / "closeup-outfit.svg").exists()
+    assert 'href="map.fr.svg"' in (base / "outfit.html").read_text(encoding="utf-8")
     built = outbox.report_messages(game, TURN)
     mails = {m.name: m.message for m in built.messages}
     for name, gang, shown in (("report-outfit.eml", "outfit", "map.fr.png"), ("report-genna.eml", "genna", "map.png")):

@@ -741,7 +741,7 @@ def test_write_reports_writes_every_file(written: tuple[Game, list[Path]], sampl
     names = sorted(p.name for p in base.iterdir())
     expected = sorted(
         [f"{g}.{e}" for g in game.map.gangs for e in ("txt", "html")]
-        + [f"closeup-{g}.{e}" for g in game.map.gangs for e in ("svg", "png")]  # every gang has units
+        + [f"closeup-{g}.png" for g in game.map.gangs]  # every gang has units; its zoom is the map's SVG
         + ["bulletin.txt", "bulletin.html", "map.svg", "map.png", "vp.png", "price.png"]
     )
     assert names == expected == sorted(p.name for p in paths)
@@ -763,13 +763,12 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     base = game.turn_dir("spring-1924") / "reports"
     assert sorted(p.name for p in base.iterdir()) == [
         "closeup-valley.png",
-        "closeup-valley.svg",
         "map.png",
         "map.svg",
         "valley.html",
         "valley.txt",
     ]
-    assert "Wrote 6 files" in r.output
+    assert "Wrote 5 files" in r.output
 
     r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--print"])
     assert r.exit_code == 0, r.output

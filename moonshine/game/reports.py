@@ -34,7 +34,7 @@ from moonshine.variants.moonshine.state import GameState
 
 if TYPE_CHECKING:
     from moonshine.picture.charts import Chart
-    from moonshine.picture.shapes import Scene
+    from moonshine.picture.shapes import Box, Scene
 
 
 RESULTS_FILE = "results.yaml"
@@ -112,7 +112,13 @@ def _check_turn(game: Game, turn: str, res: TurnResults, source: str) -> str:
 
 
 def render_map(
-    gmap: GameMap, res: TurnResults, nxt: GameState, language: str, *, width: int = MAP_WIDTH
+    gmap: GameMap,
+    res: TurnResults,
+    nxt: GameState,
+    language: str,
+    *,
+    width: int = MAP_WIDTH,
+    whole: Scene | None = None,
 ) -> tuple[str, bytes]:
     """The map at the start of the next turn with this turn's orders as arrows, and the
     units dislodged this turn faded where they stood with their retreats (crossed out
@@ -120,26 +126,36 @@ def render_map(
     from moonshine.picture import png as png_writer
     from moonshine.picture import svg
 
-    scene = _scene(gmap, res, nxt, language)
+    scene = whole if whole is not None else _scene(gmap, res, nxt, language)  # ``whole``: made already
     return svg.scene_svg(scene), png_writer.scene_png(scene, width)
 
 
 def render_closeup(
-    gmap: GameMap, res: TurnResults, nxt: GameState, language: str, gang: str
-) -> tuple[str, bytes] | None:
+    gmap: GameMap,
+    res: TurnResults,
+    nxt: GameState,
+    language: str,
+    gang: str,
+    *,
+    whole: Scene | None = None,
+    boxes: dict[int, Box | None] | None = None,
+) -> bytes | None:
     """A gang's close-up of the same map: its own area (its districts and units and
-    their neighbours), cropped, its labels readable on a phone; SVG and PNG, or None
-    when the gang has no district and no unit left."""
+    their neighbours), cropped, its labels readable on a phone, as a PNG (its zoomable
+    version is the whole map's SVG), or None when the gang has no district and no unit
+    left. ``whole`` and ``boxes``: the whole map's scene and its items' extents, made
+    once for all the gangs' close-ups."""
     from moonshine.picture import png as png_writer
-    from moonshine.picture import svg
     from moonshine.variants.moonshine import scene as chicago_scene
 
     area = chicago_scene.area_of(gmap, nxt, gang)
     if not area:
         return None
     title = phrasebook.message(language, "map.closeup_alt", title=map_title(gmap, res.turn, language))
-    near = chicago_scene.closeup(gmap, _scene(gmap, res, nxt, language), area, title=title)
-    return svg.scene_svg(near), png_writer.scene_png(near, CLOSEUP_WIDTH)
+    whole = whole if whole is not None else _scene(gmap, res, nxt, language)  # ``whole``: the same, made once
+    near = chicago_scene.closeup(gmap, whole, area, title=title, boxes=boxes)
+    # drawn at its size: twice what a phone shows, so as fine as its device pixels
+    return png_writer.scene_png(near, CLOSEUP_WIDTH, supersample=1)
 
 
 def _scene(gmap: GameMap, res: TurnResults, nxt: GameState, language: str) -> Scene:
@@ -218,10 +234,14 @@ def write_reports(
     chosen = list(gangs) if gangs is not None else list(gmap.gangs)
     send_to = orders_address(game.config)
     extras: dict[str, Extras] = {}
-    closeups: dict[str, tuple[str, bytes]] = {}
+    closeups: dict[str, bytes] = {}
+    scenes: dict[str, Scene] = {}  # the whole map's scene in each language read, made once
+    boxes: dict[int, Box | None] = {}  # their items' extents, by item (the scenes are kept alive above)
     for g in chosen:
         reads = own.get(g, lang)
-        near = render_closeup(gmap, res, nxt, reads, g) if pictures else None
+        if pictures and reads not in scenes:
+            scenes[reads] = _scene(gmap, res, nxt, reads)
+        near = render_closeup(gmap, res, nxt, reads, g, whole=scenes[reads], boxes=boxes) if pictures else None
         if near is not None:
             closeups[g] = near
         extras[g] = Extras(
@@ -255,14 +275,13 @@ def write_reports(
         # the map in every language read: the game's (the bulletin's), and each reader's
         drawn = ([lang] if bulletin else []) + [own.get(g, lang) for g in chosen]
         for reads in dict.fromkeys(drawn):
-            svg, png = render_map(gmap, res, nxt, reads)
+            svg, png = render_map(gmap, res, nxt, reads, whole=scenes.get(reads))
             atomic_write_text(base / map_file(reads, lang, "svg"), svg)
             atomic_write_bytes(base / map_file(reads, lang), png)
             written += [base / map_file(reads, lang, "svg"), base / map_file(reads, lang)]
-        for g, (svg, png) in closeups.items():
-            atomic_write_text(base / closeup_file(g, "svg"), svg)
+        for g, png in closeups.items():
             atomic_write_bytes(base / closeup_file(g), png)
-            written += [base / closeup_file(g, "svg"), base / closeup_file(g)]
+            written.append(base / closeup_file(g))
     return written
 
 

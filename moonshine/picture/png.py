@@ -27,6 +27,7 @@ from moonshine.picture.shapes import (
     Pt,
     Scene,
     cut_path,
+    extent,
     path_length,
 )
 
@@ -54,69 +55,6 @@ def _dashes(points: Sequence[Pt], on: float, off: float) -> list[tuple[Pt, ...]]
     return out
 
 
-Box: TypeAlias = tuple[float, float, float, float]  # x0, y0, x1, y1 in scene units
-
-
-def _reach(paint: Paint) -> float:
-    """How far a shape's paint reaches beyond its geometry (half the stroke)."""
-    return paint.width / 2 if paint.stroke else 0.0
-
-
-def _label_reach(label: Label) -> tuple[float, float]:
-    """How far a label's ink can reach from its point, across and up or down, in scene
-    units: more than its glyphs (none of the font's is wider than its size), their
-    stroke and halo, and the accents and dashes drawn by hand can take."""
-    margin = label.size + label.halo
-    return label.size * len(label.text) + margin, 1.5 * label.size + margin
-
-
-def _bounds(items: Iterable[Item]) -> Box | None:
-    """The scene-unit box holding everything these items draw (a label's by a generous
-    estimate), or None when there is nothing to draw."""
-    x0 = y0 = math.inf
-    x1 = y1 = -math.inf
-    for item in items:
-        if isinstance(item, Group):
-            inner = _bounds(item.items)
-            if inner is None:
-                return None
-            box = inner
-        elif isinstance(item, Poly):
-            pts = [p for ring in item.rings for p in ring]
-            r = _reach(item.paint)
-            box = (
-                (
-                    min(p[0] for p in pts) - r,
-                    min(p[1] for p in pts) - r,
-                    max(p[0] for p in pts) + r,
-                    max(p[1] for p in pts) + r,
-                )
-                if pts
-                else (math.inf, math.inf, -math.inf, -math.inf)
-            )
-        elif isinstance(item, Line):
-            pts = list(item.points)
-            r = _reach(item.paint)
-            box = (
-                (
-                    min(p[0] for p in pts) - r,
-                    min(p[1] for p in pts) - r,
-                    max(p[0] for p in pts) + r,
-                    max(p[1] for p in pts) + r,
-                )
-                if pts
-                else (math.inf, math.inf, -math.inf, -math.inf)
-            )
-        elif isinstance(item, Circle):
-            r = item.r + _reach(item.paint)
-            box = (item.centre[0] - r, item.centre[1] - r, item.centre[0] + r, item.centre[1] + r)
-        else:
-            across, up = _label_reach(item)
-            box = (item.at[0] - across, item.at[1] - up, item.at[0] + across, item.at[1] + up)
-        x0, y0, x1, y1 = min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])
-    return (x0, y0, x1, y1) if x0 <= x1 else None
-
-
 def _blend(image: Image.Image, layer: Image.Image, at: tuple[int, int]) -> None:
     """Lay a translucent RGBA layer over ``image`` at ``at``: on the opaque canvas, its
     alpha as the mask; on another layer, alpha compositing."""
@@ -131,10 +69,10 @@ class _Painter:
     pixels of the whole canvas); a translucent group is drawn on a layer just the size
     of what it holds, then blended in."""
 
-    def __init__(self, scene: Scene, k: float) -> None:
+    def __init__(self, scene: Scene, k: float, size: tuple[int, int] | None = None) -> None:
         self.k = k
         self.labels = scene.labels
-        size = (max(1, round(scene.width * k)), max(1, round(scene.height * k)))
+        size = size or (max(1, round(scene.width * k)), max(1, round(scene.height * k)))
         self.image = Image.new("RGB", size, BACKGROUND)  # opaque: no alpha to carry or drop
         self.origin = (0, 0)
 
@@ -144,7 +82,7 @@ class _Painter:
     def _layer_box(self, items: Sequence[Item], image: Image.Image) -> tuple[int, int, int, int] | None:
         """The pixel box (on ``image``) of a translucent group's layer; None if empty."""
         w, h = image.size
-        bounds = _bounds(items)
+        bounds = extent(items)
         if bounds is None:
             return None
         pad = 3  # round caps, curved joints and anti-aliasing slack, in pixels
@@ -536,18 +474,18 @@ def png_bytes(image: Image.Image, level: int = PNG_COMPRESS_LEVEL) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(packed)) + chunk(b"IEND", b"")
 
 
-def scene_png(scene: Scene, width: int = 1000) -> bytes:
+def scene_png(scene: Scene, width: int = 1000, *, supersample: int = SUPERSAMPLE) -> bytes:
+    """The scene as a PNG ``width`` pixels wide, drawn at ``supersample`` times the size
+    and scaled down to smooth the edges (1: drawn at its size, for a picture that is
+    itself twice what a phone shows, whose device pixels are as fine)."""
     if not MIN_WIDTH <= width <= MAX_WIDTH:
         raise PictureError(f"picture width {width} is out of range ({MIN_WIDTH} to {MAX_WIDTH} pixels)")
     k = width / scene.width
     height = max(1, round(scene.height * k))
-    painter = _Painter(scene, k * SUPERSAMPLE)
+    # the canvas exactly ``supersample`` times the picture, so that one reduce() scales it down
+    painter = _Painter(scene, k * supersample, (width * supersample, height * supersample))
     painter.draw(scene.items, painter.image)
     save_sprites()
-    image = painter.image
-    if image.size == (width * SUPERSAMPLE, height * SUPERSAMPLE):
-        image = image.reduce(SUPERSAMPLE)  # the mean of each 2 x 2 block: smooth edges, one pass
-    else:
-        image = image.resize((width, height), Image.Resampling.BOX)
+    image = painter.image.reduce(supersample) if supersample > 1 else painter.image  # the mean of each block
     # zlib's level 3: levels 4 and up use the slower lazy matching, which buys little on a map
     return png_bytes(image)

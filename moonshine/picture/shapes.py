@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
 import msgspec
@@ -292,3 +292,66 @@ def moved(item: Item, dx: float, dy: float) -> Item:
     if isinstance(item, Label):
         return Label(mv(item.at), item.text, item.size, item.colour, item.anchor, item.bold, item.italic, item.halo)
     return Group(item.attrs, tuple(moved(i, dx, dy) for i in item.items), item.opacity)
+
+
+Box: TypeAlias = tuple[float, float, float, float]  # x0, y0, x1, y1 in scene units
+
+
+def paint_reach(paint: Paint) -> float:
+    """How far a shape's paint reaches beyond its geometry (half the stroke)."""
+    return paint.width / 2 if paint.stroke else 0.0
+
+
+def label_reach(label: Label) -> tuple[float, float]:
+    """How far a label's ink can reach from its point, across and up or down, in scene
+    units: more than its glyphs (none of the font's is wider than its size), their
+    stroke and halo, and the accents and dashes drawn by hand can take."""
+    margin = label.size + label.halo
+    return label.size * len(label.text) + margin, 1.5 * label.size + margin
+
+
+def extent(items: Iterable[Item]) -> Box | None:
+    """The scene-unit box holding everything these items draw (a label's by a generous
+    estimate), or None when there is nothing to draw."""
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    for item in items:
+        if isinstance(item, Group):
+            inner = extent(item.items)
+            if inner is None:
+                return None
+            box = inner
+        elif isinstance(item, Poly):
+            pts = [p for ring in item.rings for p in ring]
+            r = paint_reach(item.paint)
+            box = (
+                (
+                    min(p[0] for p in pts) - r,
+                    min(p[1] for p in pts) - r,
+                    max(p[0] for p in pts) + r,
+                    max(p[1] for p in pts) + r,
+                )
+                if pts
+                else (math.inf, math.inf, -math.inf, -math.inf)
+            )
+        elif isinstance(item, Line):
+            pts = list(item.points)
+            r = paint_reach(item.paint)
+            box = (
+                (
+                    min(p[0] for p in pts) - r,
+                    min(p[1] for p in pts) - r,
+                    max(p[0] for p in pts) + r,
+                    max(p[1] for p in pts) + r,
+                )
+                if pts
+                else (math.inf, math.inf, -math.inf, -math.inf)
+            )
+        elif isinstance(item, Circle):
+            r = item.r + paint_reach(item.paint)
+            box = (item.centre[0] - r, item.centre[1] - r, item.centre[0] + r, item.centre[1] + r)
+        else:
+            across, up = label_reach(item)
+            box = (item.at[0] - across, item.at[1] - up, item.at[0] + across, item.at[1] + up)
+        x0, y0, x1, y1 = min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])
+    return (x0, y0, x1, y1) if x0 <= x1 else None

@@ -637,7 +637,8 @@ def report_context(
             "map_src": ("cid:" if for_email else "") + more.map_file,
             "map_svg": "" if for_email else more.map_file.removesuffix(".png") + ".svg",
             "closeup_src": ("cid:" if for_email else "") + more.closeup if more.closeup else "",
-            "closeup_svg": "" if for_email or not more.closeup else more.closeup.removesuffix(".png") + ".svg",
+            # the close-up's zoomable version is the whole map's SVG
+            "closeup_svg": "" if for_email or not more.closeup else more.map_file.removesuffix(".png") + ".svg",
             "deadline": more.deadline or w("summary.no_deadline", turn=the_next),
             "send": (
                 w("summary.send_to", turn=the_next, address=more.send_to)

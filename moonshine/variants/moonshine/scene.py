@@ -20,6 +20,7 @@ from moonshine.picture.shapes import (
     HALO,
     SYMBOL_INK,
     TEXT,
+    Box,
     Circle,
     Group,
     Item,
@@ -31,6 +32,7 @@ from moonshine.picture.shapes import (
     Pt,
     Scene,
     cut_path,
+    extent,
     ink,
     labels_name,
     luminance,
@@ -936,11 +938,13 @@ def closeup(
     title: str = "",
     shown_at: float = PHONE_WIDTH,
     smallest: float = SMALLEST_LABEL,
+    boxes: dict[int, Box | None] | None = None,
 ) -> Scene:
     """The part of a map picture (``build_scene``'s) around ``codes``: cropped to
     their outlines, without the legend, title or credits, the district codes made
     large enough to read at ``smallest`` CSS px when the picture is shown ``shown_at``
-    CSS px wide."""
+    CSS px wide. ``boxes``: the extents of the scene's items, by item, kept across the
+    close-ups of one scene."""
     if gmap.geometry is None:
         raise PictureError(f"map {gmap.name!r} has no geometry file: it cannot be drawn")
     layout = _layout(gmap.geometry)
@@ -954,13 +958,28 @@ def closeup(
     width, height = x1 - x0, y1 - y0
     grow = max(1.0, math.ceil(100 * smallest * width / (shown_at * CODE_SIZE)) / 100)  # rounded up
     dropped = {"legend", "title", "credits", "lake-name"}
+
+    known = boxes if boxes is not None else {}
+
+    def seen(item: Item) -> bool:  # drawn at least in part inside the crop
+        if id(item) not in known:
+            known[id(item)] = extent((item,))
+        box = known[id(item)]
+        return box is not None and box[0] <= x1 and box[2] >= x0 and box[1] <= y1 and box[3] >= y0
+
     items: list[Item] = []
     for item in scene.items:
         name = dict(item.attrs).get("id") if isinstance(item, Group) else None
         if name in dropped:
             continue
-        if isinstance(item, Group) and name == "labels":
-            item = Group(item.attrs, tuple(_grown(i, grow) for i in item.items), item.opacity)
+        if isinstance(item, Group):
+            inner = tuple(_grown(i, grow) for i in item.items) if name == "labels" else item.items
+            kept = tuple(i for i in inner if seen(i))  # the rest of the map: never painted
+            if not kept:
+                continue
+            item = Group(item.attrs, kept, item.opacity)
+        elif not seen(item):
+            continue
         items.append(moved(item, -x0, -y0))
     return Scene(width, height, title or scene.title, tuple(items), scene.labels)
 
