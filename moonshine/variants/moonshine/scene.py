@@ -961,10 +961,14 @@ def closeup(
 
     known = boxes if boxes is not None else {}
 
-    def seen(item: Item) -> bool:  # drawn at least in part inside the crop
-        if id(item) not in known:
-            known[id(item)] = extent((item,))
-        box = known[id(item)]
+    def seen(item: Item, *, keep: bool = True) -> bool:  # drawn at least in part inside the crop
+        """``keep``: the item is the scene's own, alive as long as it, so its extent may
+        be kept by its id (a label grown here is not: its id may serve another later)."""
+        box = known.get(id(item)) if keep else None
+        if box is None:
+            box = extent((item,))
+            if keep:
+                known[id(item)] = box
         return box is not None and box[0] <= x1 and box[2] >= x0 and box[1] <= y1 and box[3] >= y0
 
     items: list[Item] = []
@@ -973,8 +977,9 @@ def closeup(
         if name in dropped:
             continue
         if isinstance(item, Group):
-            inner = tuple(_grown(i, grow) for i in item.items) if name == "labels" else item.items
-            kept = tuple(i for i in inner if seen(i))  # the rest of the map: never painted
+            grown = name == "labels"
+            inner = tuple(_grown(i, grow) for i in item.items) if grown else item.items
+            kept = tuple(i for i in inner if seen(i, keep=not grown))  # the rest of the map: never painted
             if not kept:
                 continue
             item = Group(item.attrs, kept, item.opacity)
