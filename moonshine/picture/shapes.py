@@ -310,6 +310,15 @@ def label_reach(label: Label) -> tuple[float, float]:
     return label.size * len(label.text) + margin, 1.5 * label.size + margin
 
 
+def _around(points: Sequence[Pt], reach: float) -> Box:
+    """The box of ``points`` widened by ``reach`` on every side (an empty one for none)."""
+    if not points:
+        return (math.inf, math.inf, -math.inf, -math.inf)
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
+
+
 def extent(items: Iterable[Item]) -> Box | None:
     """The scene-unit box holding everything these items draw (a label's by a generous
     estimate), or None when there is nothing to draw."""
@@ -322,31 +331,9 @@ def extent(items: Iterable[Item]) -> Box | None:
                 return None
             box = inner
         elif isinstance(item, Poly):
-            pts = [p for ring in item.rings for p in ring]
-            r = paint_reach(item.paint)
-            box = (
-                (
-                    min(p[0] for p in pts) - r,
-                    min(p[1] for p in pts) - r,
-                    max(p[0] for p in pts) + r,
-                    max(p[1] for p in pts) + r,
-                )
-                if pts
-                else (math.inf, math.inf, -math.inf, -math.inf)
-            )
+            box = _around([p for ring in item.rings for p in ring], paint_reach(item.paint))
         elif isinstance(item, Line):
-            pts = list(item.points)
-            r = paint_reach(item.paint)
-            box = (
-                (
-                    min(p[0] for p in pts) - r,
-                    min(p[1] for p in pts) - r,
-                    max(p[0] for p in pts) + r,
-                    max(p[1] for p in pts) + r,
-                )
-                if pts
-                else (math.inf, math.inf, -math.inf, -math.inf)
-            )
+            box = _around(item.points, paint_reach(item.paint))
         elif isinstance(item, Circle):
             r = item.r + paint_reach(item.paint)
             box = (item.centre[0] - r, item.centre[1] - r, item.centre[0] + r, item.centre[1] + r)
