@@ -137,8 +137,8 @@ def render_closeup(
     language: str,
     gang: str,
     *,
-    whole: Scene | None = None,
-    boxes: dict[int, Box | None] | None = None,
+    whole: Scene,
+    boxes: dict[int, Box | None],
 ) -> bytes | None:
     """A gang's close-up of the same map: its own area (its districts and units and
     their neighbours), cropped, its labels readable on a phone, as a PNG (its zoomable
@@ -152,7 +152,6 @@ def render_closeup(
     if not area:
         return None
     title = phrasebook.message(language, "map.closeup_alt", title=map_title(gmap, res.turn, language))
-    whole = whole if whole is not None else _scene(gmap, res, nxt, language)  # ``whole``: the same, made once
     near = chicago_scene.closeup(gmap, whole, area, title=title, boxes=boxes)
     # drawn at its size: twice what a phone shows, so as fine as its device pixels
     return png_writer.scene_png(near, CLOSEUP_WIDTH, supersample=1)

@@ -102,14 +102,14 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     gmap = game.map
     words = words_of(lang)
     vp_rows = []
-    prices = []
+    prices: list[int] = []  # cents, per turn
     headlines: dict[str, str] = {}
     alts: dict[str, str] = {}
     last_winners: list[str] = []
     for i, turn in enumerate(turns):
         res, nxt = load_turn(game, turn)
         vp_rows.append(dict(res.vp))
-        prices.append(res.price / 100)
+        prices.append(res.price)
         page_dir = out / "turns" / turn
         svg, png = render_map(gmap, res, nxt, lang)
         atomic_write_bytes(page_dir / "map.png", png)
@@ -136,7 +136,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         last_winners = [gmap.gangs[g].name for g in res.winners if g in gmap.gangs]
         atomic_write_text(page_dir / "index.html", inline_css(pages.render("site_turn.html.j2", ctx)))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
-    vp, price = game_charts(game, turns, vp_rows, prices, lang)
+    vp, price = game_charts(game, turns, vp_rows, [c / 100 for c in prices], lang)
     for name, chart in (("vp", vp), ("price", price)):
         atomic_write_bytes(out / f"{name}.png", charts.png(chart))
         atomic_write_text(out / f"{name}.svg", charts.svg(chart))
@@ -158,9 +158,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     )
     price_table = ChartTable(
         (words["turn"], words["price"]),
-        tuple(
-            (_label(t, lang), phrasebook.money_text(lang, round(p * 100))) for t, p in zip(turns, prices, strict=True)
-        ),
+        tuple((_label(t, lang), phrasebook.money_text(lang, cents)) for t, cents in zip(turns, prices, strict=True)),
     )
     index = pages.render(
         "site_index.html.j2",
