@@ -125,12 +125,17 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
         assert len(to(rec, address(side), "bulletin")) == 1, side
     # the next deadline: Monday 7 December 18:00 in Paris
     assert deadlines(game)["autumn-1924"] == "2026-12-07T17:00:00+00:00"
-    # ... which the reports' mail gives first, in each reader's zone and in UTC
+    # ... which the reports' mail gives on its first screen, once (the report says it:
+    # no lead line repeats it), in each reader's zone and in UTC
     for side in players:
         [report] = to(rec, address(side), "private report")
-        assert "2026-12-07 17:00 UTC" in plain(report).split("\n\n", 1)[0], side
+        body = plain(report)
+        assert body.count("2026-12-07 17:00 UTC") == 1, side
+        assert "2026-12-07 17:00 UTC" in "\n".join(body.splitlines()[:10]), side
     [bulletin] = to(rec, address("valley"), "bulletin")
-    assert plain(bulletin).startswith("Orders for Autumn 1924 are due by ")
+    head = " ".join(" ".join(plain(bulletin).splitlines()[:10]).split())
+    assert "Orders for Autumn 1924 are due by " in head
+    assert plain(bulletin).count("2026-12-07 17:00 UTC") == 1
     # ... and the reports themselves, written at the adjudication, before the pass set it
     page = (game.root / "turns" / "spring-1924" / "reports" / "valley.html").read_text(encoding="utf-8")
     assert "Orders for Autumn 1924 are due by 2026-12-07 11:00 CST (America/Chicago) = 2026-12-07 17:00 UTC" in page

@@ -412,14 +412,17 @@ def _report_message(
     """``earlier``: Message-IDs of versions of this report already mailed; a
     different one is a correction, marked in its subject and first line.
     ``pictures``: more pictures the HTML shows (the bulletin's charts), attached.
-    ``lead``: a line the mail opens with (the next turn's deadline); the report's
-    files, and so the message's identity, are the same without it."""
+    ``lead``: a line the mail opens with (the next turn's deadline), left out when the
+    report says it already; the report's files, and so the message's identity, are
+    the same without it."""
     text, html, png, date = files.text, files.html, files.png, files.date
     pictures = (*files.pictures, *pictures)
     parts = (text.encode("utf-8"), html.encode("utf-8"), png, *(data for _, data in pictures))
     content = hashlib.sha256(b"\0".join(parts)).hexdigest()
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
-    lines = [lead] if lead else []
+    # the lead only when it says what the report does not: a report written at the
+    # adjudication gives the deadline the schedule had set by then, or none
+    lines = [lead] if lead and " ".join(lead.split()) not in " ".join(text.split()) else []
     if earlier and msg_id not in earlier:
         mark, line = (keyed(cfg.language, CORRECTED, f"mail.corrected.{k}") for k in ("mark", "line"))
         subject = f"{mark} {subject}"
