@@ -312,6 +312,19 @@ def test_orders_for_other_powers_units_are_ignored_with_the_reason() -> None:
         "ignored: the unit in PAR is France's",
         "ignored: there is no unit in PIC",
     ]
+    # the reason is a value: a French report words it in French, from the results file too
+    from moonshine.game.families.classic import results_data
+    from moonshine.render.classic.report import render_text
+    from moonshine.variants.classic.phases import adjudicate_phase
+
+    phase = adjudicate_phase(GMAP, s, _orders(GER=["F LON - NTH"], FRA=["A PIC - PAR"]))
+    french = render_text(GMAP, results_data(phase, []), phase.next_state, power=None, language="fr")
+    assert frtypo.fr("ignoré : il n'y a pas d'unité en PIC") in french
+    words = " ".join(frtypo.plain(french).split())
+    assert "ignoré : l'unité en LON appartient à une autre puissance (Angleterre)" in words
+    assert "ignored" not in french
+    assert not frtypo.plain_spaces(french)
+    assert "FRA\u00a0: A PIC - PAR" in french  # the colon spaced as French writes it
 
 
 # -- the sequence of phases ------------------------------------------------------------------

@@ -16,7 +16,7 @@ import yaml
 from moonshine.engine import outcome as oc
 from moonshine.errors import GameError
 from moonshine.render import pages
-from moonshine.text.catalogue import Catalogue, fill, keyed, languages, message_from_data
+from moonshine.text.catalogue import Catalogue, fill, fmt, keyed, languages, message_from_data
 from moonshine.variants.classic.adjustments import adjustment_counts
 from moonshine.variants.classic.board import ClassicMap
 from moonshine.variants.classic.orders import restate
@@ -319,8 +319,9 @@ def render_text(
             out.append(f"    {r.order:<28} {r.verdict:<{width}}  {r.reason}")
     if pt.ignored:
         out += ["", f"  {word('ignored', lang)}"]
+        colon = fmt(lang, "format.colon")  # "FRA : ..." in French
         for i in pt.ignored:
-            out.append(f"    {i.power}: {i.order:<24} {i.reason}")
+            out.append(f"    {i.power}{colon}{i.order:<24} {i.reason}")
     out += ["", word("centres", lang)]
     out += [f"  {c.text}" for c in pt.centres]
     if pt.owed is not None:

@@ -46,9 +46,9 @@ def _build_problem(
     if prov not in gmap.provinces:
         return Problem("no_province", prov=prov)
     if gmap.provinces[prov].home != power or not gmap.provinces[prov].supply:
-        return Problem("not_home", prov=prov, power=gmap.powers[power])
+        return Problem("not_home", prov=prov, power=gmap.power_value(power))
     if owners.get(prov) != power:
-        return Problem("not_owned", prov=prov, power=gmap.powers[power])
+        return Problem("not_owned", prov=prov, power=gmap.power_value(power))
     if prov in taken:
         return Problem("not_empty", prov=prov)
     if order.unit.kind is Kind.ARMY:
@@ -97,9 +97,9 @@ def adjudicate_adjustments(
             ok, why, said = False, None, None
             if isinstance(order, Build | Waive):
                 if n <= 0:
-                    why = Problem("no_build", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
+                    why = Problem("no_build", power=gmap.power_value(power), centres=n + len(mine), units=len(mine))
                 elif used >= n:
-                    why = Problem("no_build_left", power=gmap.powers[power], n=n)
+                    why = Problem("no_build_left", power=gmap.power_value(power), n=n)
                 elif isinstance(order, Waive):
                     ok, said = True, sentence("build waived")
                 else:
@@ -120,13 +120,13 @@ def adjudicate_adjustments(
             elif isinstance(order, Disband):
                 unit = next((u for u in mine if u.province == order.unit.province), None)
                 if n >= 0:
-                    why = Problem("no_disband", power=gmap.powers[power], centres=n + len(mine), units=len(mine))
+                    why = Problem("no_disband", power=gmap.power_value(power), centres=n + len(mine), units=len(mine))
                 elif unit is None:
-                    why = Problem("no_power_unit", power=gmap.powers[power], prov=order.unit.province)
+                    why = Problem("no_power_unit", power=gmap.power_value(power), prov=order.unit.province)
                 elif unit in gone:
                     why = Problem("already_disbanded", unit=unit.label())
                 elif used >= -n:
-                    why = Problem("no_disband_left", power=gmap.powers[power], n=-n)
+                    why = Problem("no_disband_left", power=gmap.power_value(power), n=-n)
                 else:
                     gone.add(unit)
                     disbanded.append(unit)

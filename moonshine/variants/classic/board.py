@@ -220,6 +220,12 @@ class ClassicMap:
         """Every power's code and name in ``language``, in the board's order."""
         return {p: self.power_name(p, language) for p in self.powers}
 
+    def power_value(self, code: str) -> Names:
+        """The power's name in English and in each language the board names it in, as
+        a sentence's value (each reader sees it in their language)."""
+        others = ((lang, self.power_name(code, lang)) for lang in sorted(self.translations))
+        return Names((("en", self.power_name(code)), *others))
+
     def power_by_name(self, text: str) -> str | None:
         """The power ``text`` names: its code or its name in any language of the board
         (``ENG``, ``England``, ``Angleterre``), any case; None when it names none."""

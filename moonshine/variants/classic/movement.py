@@ -37,7 +37,7 @@ import msgspec
 from moonshine.engine import outcome as oc
 from moonshine.engine.resolver import Act, ActKind, Backup, Resolver
 from moonshine.engine.rulebook import Rulebook
-from moonshine.text.catalogue import Message
+from moonshine.text.catalogue import Message, sentence
 from moonshine.variants.classic.board import ClassicMap, Kind
 from moonshine.variants.classic.orders import Convoy, Move, Order, SupportHold, SupportMove
 from moonshine.variants.classic.rules import CLASSIC, WORDING, Board, Problem, assign, problem
@@ -243,13 +243,18 @@ def _outcome(board: Board, core: Resolver, ignored: list[tuple[str, Order, Probl
     contested = sorted(
         d for d, movers in core.into.items() if d not in occupied and any(core.prevent(m) > 0 for m in movers)
     )
-    rejected = [
-        Result(power, order.unit.text() if hasattr(order, "unit") else "", order.text(), False, f"ignored: {reason}")
-        for power, order, reason in ignored
-    ]
+    rejected = [_ignored(power, order, reason) for power, order, reason in ignored]
     dislodged.sort()
     units.sort(key=_UNIT_ORDER)
     return MovementOutcome(_Report(board, core, dislodgers), rejected, dislodged, contested, units)
+
+
+def _ignored(power: str, order: Order, reason: Problem) -> Result:
+    """The result of an order ignored before adjudication (no unit of the power), its
+    reason as a value, worded in each reader's language."""
+    why = sentence("ignored: {reason}", reason=reason.message())
+    unit = order.unit.text() if hasattr(order, "unit") else ""
+    return Result(power, unit, order.text(), False, why.text(), message=why)
 
 
 # A unit's place in the sorted units (as the ordering of ``Unit`` puts it; a Kind

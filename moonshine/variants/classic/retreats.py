@@ -62,7 +62,7 @@ def adjudicate_retreats(
                     why = sentence(
                         "ignored: no dislodged unit of this power in {prov} ({power}'s)",
                         prov=prov,
-                        power=gmap.powers.get(d.power, d.power),
+                        power=gmap.power_value(d.power),
                     )
                 ignored.append(Result(power, order.unit.text(), order.text(), False, why.text(), message=why))
                 continue

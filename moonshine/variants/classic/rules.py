@@ -394,7 +394,7 @@ def assign(
                 continue
             owner = plans[i].unit.power
             if owner != power:
-                whose = board.gmap.powers.get(owner, owner)
+                whose = board.gmap.power_value(owner)
                 ignored.append((power, order, Problem("not_yours", prov=prov, whose=whose)))
                 continue
             known = given.get(i)
