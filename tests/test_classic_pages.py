@@ -92,3 +92,16 @@ def test_the_site_page_links_the_zoomable_map_and_its_neighbours(game: Path) -> 
     assert 'href="map.svg"' in page and 'href="../../index.html"' in page
     index = _pages(game)["site-index"]
     assert 'class="timeline"' in index and 'href="turns/spring-1901/index.html"' in index
+
+
+def test_the_site_in_another_language_draws_the_map_in_it(game: Path, tmp_path: Path) -> None:
+    drawn = (game / "turns" / "spring-1901" / "map.svg").read_text(encoding="utf-8")
+    assert "Spring 1901" in drawn  # adjudicated in English
+    out = tmp_path / "site-fr"
+    site = CliRunner().invoke(main, ["site", "--game", str(game), "--out", str(out), "--language", "fr"])
+    assert site.exit_code == 0, site.output
+    svg = (out / "turns" / "spring-1901" / "map.svg").read_text(encoding="utf-8")
+    assert "Printemps 1901" in svg and "Spring 1901" not in svg
+    assert (out / "turns" / "spring-1901" / "map.png").read_bytes() != (
+        game / "turns" / "spring-1901" / "map.png"
+    ).read_bytes()

@@ -383,12 +383,18 @@ def build_site(
         last_next = nxt
         page = out / "turns" / phase
         pictures: list[str] = []
-        for picture in ("map.png", "map.svg"):
+        # drawn in the site's language (the game's may have changed since the phase)
+        drawn = _draw_again(root, Phase.parse(phase), gmap, language)
+        for j, picture in enumerate(("map.svg", "map.png")):
             src = root / "turns" / phase / picture
-            if src.is_file():
+            if drawn is not None:
+                atomic_write_bytes(page / picture, drawn[j])
+            elif src.is_file():
                 atomic_write_bytes(page / picture, src.read_bytes())
-                written.append(page / picture)
-                pictures.append(picture)
+            else:
+                continue
+            written.append(page / picture)
+            pictures.append(picture)
         prev = {"label": labels[done[i - 1]], "href": f"../{done[i - 1]}/index.html"} if i else None
         after = {"label": labels[done[i + 1]], "href": f"../{done[i + 1]}/index.html"} if i + 1 < len(done) else None
         image = "map.png" if "map.png" in pictures else ""
