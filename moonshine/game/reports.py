@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from email.utils import parseaddr
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -174,6 +173,8 @@ def _scene(gmap: GameMap, res: TurnResults, nxt: GameState, language: str) -> Sc
 def orders_address(cfg: GameConfig) -> str:
     """The address players send orders to: the judge's own (``smtp.from``), or "" for
     a game played without mail."""
+    from email.utils import parseaddr  # here: the email package is not needed before
+
     value = config_section(cfg, "smtp").get("from")
     return parseaddr(value)[1] if isinstance(value, str) else ""
 
