@@ -422,6 +422,25 @@ HOLD_RING = 13.5  # radius of the ring a support to hold draws round the held un
 MARK_GAP = 9.0  # failure marks nearer than this to one already drawn are left out (a head-to-head pair)
 
 
+MARK_SHARES = (
+    0.5,
+    0.42,
+    0.58,
+    0.34,
+    0.66,
+    0.26,
+    0.74,
+    0.18,
+    0.82,
+)  # where along its arrow a failure mark may go, best first
+
+
+MARK_CLEAR = 6.0  # a failure mark's reach (its cross's half-width and a little)
+
+
+MARK_CODE_GROWTH = 1.3  # the district codes' boxes a failure mark keeps off, as a close-up grows them
+
+
 def _head(tip: Pt, direction: Pt, length: float = HEAD_LEN, half: float = HEAD_HALF) -> tuple[Pt, ...]:
     d = vec_unit(direction)
     base = vec_sub(tip, vec_mul(d, length))
@@ -501,6 +520,15 @@ def _check_arrow(gmap: GameMap, a: Arrow) -> None:
         raise PictureError(f"{what}: {a.end} has no police station")
 
 
+def _code_box(code: str, at: Pt, size: float = CODE_SIZE * MARK_CODE_GROWTH, halo: float = 2.4) -> Box:
+    """The box a district code's ink covers, centred on ``at``: capitals of the bold
+    font are at most 0.8 of its size across (the widest, M and W, about that) and 0.85
+    high with their stroke, and the halo round them."""
+    half_w = 0.4 * size * len(code) + halo
+    half_h = 0.425 * size + halo
+    return (at[0] - half_w, at[1] - half_h, at[0] + half_w, at[1] + half_h)
+
+
 def _arrow_items(
     gmap: GameMap,
     layout: Layout,
@@ -554,6 +582,36 @@ def _arrow_items(
         far = station(a.target_end) if a.target_end == a.end else anchor(a.target_end)
         return vec_add(anchor(a.end), vec_mul(vec_sub(far, anchor(a.end)), 0.5))
 
+    code_boxes: list[Box] = []  # the district codes, found at the first failure mark
+
+    def mark_at(points: Sequence[Pt]) -> Pt:
+        """Where a failed order's mark goes: the middle of its arrow, or the point
+        nearest it that leaves every district code uncovered, or else covers them
+        least (a close-up grows the codes: their boxes are taken a little larger)."""
+        total = path_length(points)
+        if total <= 0:
+            return points[0]
+        if not code_boxes:
+            code_boxes.extend(_code_box(code, _code_at(layout.labels[code])) for code in gmap.districts)
+        r = MARK_CLEAR
+
+        def overlap(p: Pt) -> float:  # how deep the mark reaches into the codes it covers
+            deepest = 0.0
+            for b in code_boxes:
+                depth = min(p[0] - b[0] + r, b[2] + r - p[0], p[1] - b[1] + r, b[3] + r - p[1])
+                deepest = max(deepest, depth)
+            return deepest
+
+        best, least = points[0], math.inf
+        for share in MARK_SHARES:
+            p = point_at(points, total * share)
+            depth = overlap(p)
+            if depth <= 0:
+                return p
+            if depth < least:
+                best, least = p, depth
+        return best
+
     order = {"transport": 0, "support": 1, "retreat": 2, "assault": 3, "move": 4}
     drawn: list[tuple[int, int, Group]] = []
     crosses: list[Item] = []
@@ -592,7 +650,7 @@ def _arrow_items(
         opacity = {True: FAILED_OPACITY, False: 1.0}[failed] * (0.55 if a.kind == "transport" else 1.0)
         drawn.append((order[a.kind], i, Group(tuple(attrs), shapes, opacity)))
         if failed:
-            where = point_at(points, path_length(points) / 2) if path_length(points) > 0 else points[0]
+            where = mark_at(points)
             cell = (math.floor(where[0] / MARK_GAP), math.floor(where[1] / MARK_GAP))
             near = (p for dx in (-1, 0, 1) for dy in (-1, 0, 1) for p in marked.get((cell[0] + dx, cell[1] + dy), ()))
             if all(vec_len(vec_sub(where, seen)) > MARK_GAP for seen in near):  # one mark for a head-to-head pair
