@@ -95,7 +95,11 @@ class _Painter:
         return x0, y0, x1, y1
 
     def draw(self, items: Iterable[Item], image: Image.Image) -> None:
-        d = ImageDraw.Draw(image)
+        self._draw(items, image, ImageDraw.Draw(image))
+
+    def _draw(self, items: Iterable[Item], image: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        """``draw`` with the image's drawing context made once (a translucent group's
+        layer has its own)."""
         for item in items:
             if isinstance(item, Group):
                 if item.opacity < 1:
@@ -113,8 +117,7 @@ class _Painter:
                         layer.putalpha(layer.getchannel("A").point(table))
                         _blend(image, layer, (x0, y0))
                 else:
-                    self.draw(item.items, image)
-                d = ImageDraw.Draw(image)
+                    self._draw(item.items, image, d)
             elif isinstance(item, Poly):
                 self.poly(d, image, item)
             elif isinstance(item, Line):
@@ -207,7 +210,7 @@ def _sprite_cache_key() -> bytes:
     from PIL import __version__ as pillow
 
     freetype = getattr(ImageFont.core, "freetype2_version", "")
-    return f"labels {pillow} {freetype} python {sys.version_info[:2]} {SUPERSAMPLE}".encode()
+    return f"labels 2 {pillow} {freetype} python {sys.version_info[:2]} {SUPERSAMPLE}".encode()
 
 
 def _sprite_store(name: str) -> dict[SpriteKey, Sprite]:
@@ -238,28 +241,27 @@ def save_sprites() -> None:
     _sprites_made = 0
 
 
-def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: SpriteKey, x: int, y: int) -> Sprite | None:
-    """The label's mask, for a label whose pixel on the picture is ``(x, y)``; None
-    when the picture's edge cuts it (then it is drawn directly)."""
+def _render_sprite(font: ImageFont.FreeTypeFont | ImageFont.ImageFont, key: SpriteKey) -> Sprite | None:
+    """The label's mask and its offset from the label's pixel; None for a label too
+    large for any canvas (then it is drawn directly). A label the picture's edge cuts
+    has its whole mask too: pasting clips it."""
     text, size, stroke, anchor, fx, fy = key
     span = int(size * (len(text) + 2)) + 4 * stroke + 8
     rise = int(2 * size) + 2 * stroke + 8
     while span < 100_000:
-        left, top = min(span, x), min(rise, y)  # the canvas's edge stops at the picture's
-        w, h = left + span, top + rise
+        w, h = 2 * span, 2 * rise
         canvas = Image.new("L", (w, h), 0)
-        # at (left + fx, top + fy): the same fractions of a pixel as on the picture, exactly
-        # (a fraction of x plus a whole number not above x's is exact in floating point)
+        # at (span + fx, rise + fy): the label's fractions of a pixel, as on the picture
         draw = ImageDraw.Draw(canvas)
-        draw.text((left + fx, top + fy), text, fill=255, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=255)
+        draw.text(
+            (span + fx, rise + fy), text, fill=255, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=255
+        )
         box = canvas.getbbox()
         if box is None:
             return 0, 0, 0, 0, b""
-        if (box[0] == 0 and left == x) or (box[1] == 0 and top == y):
-            return None  # the picture's edge cuts the label
         if box[0] > 0 and box[1] > 0 and box[2] < w and box[3] < h:
             mask = canvas.crop(box)
-            return box[0] - left, box[1] - top, mask.width, mask.height, mask.tobytes()
+            return box[0] - span, box[1] - rise, mask.width, mask.height, mask.tobytes()
         span, rise = 2 * span, 2 * rise  # the canvas was too small
     return None
 
@@ -280,14 +282,14 @@ def _draw_text(
     global _sprites_made
     font = _font(size)
     x, y = at
-    if x < 0 or y < 0:
-        d.text(at, text, fill=colour, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=colour)
-        return
-    key: SpriteKey = (text, size, stroke, anchor, math.modf(x)[0], math.modf(y)[0])
+    # the pixel the label stands in, and where in it (floor: a label left of or above
+    # the picture, cut by its edge, has its fractions in [0, 1) as every other)
+    px, py = math.floor(x), math.floor(y)
+    key: SpriteKey = (text, size, stroke, anchor, x - px, y - py)
     store = _sprite_store(labels)
     sprite = store.get(key)
     if sprite is None:
-        sprite = _render_sprite(font, key, int(x), int(y))
+        sprite = _render_sprite(font, key)
         if sprite is None:
             d.text(at, text, fill=colour, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=colour)
             return
@@ -297,7 +299,7 @@ def _draw_text(
     _sprites_used.setdefault(labels, set()).add(key)
     dx, dy, w, h, mask = sprite
     if w and h:
-        image.paste(colour, (int(x) + dx, int(y) + dy), Image.frombytes("L", (w, h), mask))
+        image.paste(colour, (px + dx, py + dy), Image.frombytes("L", (w, h), mask))
 
 
 # The font Pillow always has (a subset of Aileron) covers ASCII only: accented
