@@ -880,7 +880,9 @@ def _list_game(req: Request, row: GameRow) -> str:
     reg = req.reg
     settings = req.ctx.settings
     members = reg.members(row.name)
-    players = ", ".join(f"{m.player.name} ({m.side})" if m.side else m.player.name for m in members)
+    players = ", ".join(
+        f"{m.player.name} ({m.side + ', ' if m.side else ''}{reg.dedication(m.player.id).percent}%)" for m in members
+    )
     text = req.say(
         "lobby.list.game",
         game=row.name,

@@ -221,7 +221,15 @@ class Registry:
             cur = self.conn.execute(
                 "INSERT INTO players (address, name, timezone, language, password_hash, password_mailed, registered)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (address.lower(), name, timezone, language, password_hash, 0, now.isoformat()),
+                (
+                    address.lower(),
+                    name,
+                    timezone,
+                    language,
+                    password_hash,
+                    int(password_hash is not None),
+                    now.isoformat(),
+                ),
             )
         found = self.player_by_id(int(cur.lastrowid or 0))
         assert found is not None
