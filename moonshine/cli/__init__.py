@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "site": ("site", "site", "Write the game's public record as a static web site."),
     "takeover": ("takeover", "takeover", "Hand a gang to a new player: new address, new password, its history."),
     "run": ("run", "run", "One pass of the judge: mail in, answers, reminders, adjudication, reports."),
+    "judge": ("judge", "judge_group", "A judge for many games: its directory (init); passes by 'run DIR'."),
 }
 
 

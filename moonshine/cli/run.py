@@ -33,11 +33,15 @@ class _Logger:
 
 def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
     from moonshine.errors import MoonshineError
+    from moonshine.judge.judgefile import is_judge_dir
     from moonshine.judge.run import run_game
 
     failures = 0
     for root in games:
         say = _Logger(root, now)
+        if is_judge_dir(root):
+            failures += _judge_pass(root, now, say)
+            continue
         if not (root / "game.yaml").is_file():
             click.echo(f"{root}: not a game directory (no game.yaml)", err=True)
             failures += 1
@@ -55,6 +59,23 @@ def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
     return failures
 
 
+def _judge_pass(root: Path, now: datetime, say: _Logger) -> int:
+    """A pass of a judge for many games (``moonshine.judge.judgepass``): 1 when it failed."""
+    from moonshine.errors import MoonshineError
+    from moonshine.judge.judgepass import run_judge
+
+    failed: set[str] = set()
+    try:
+        run_judge(root, now=now, say=say, say_for=lambda game: _Logger(game, now), failed=failed)
+    except MoonshineError as exc:
+        say(f"ERROR: {exc}")
+        return 1
+    if failed:
+        click.echo(f"{root}: the pass failed ({', '.join(sorted(failed))}): see run.log", err=True)
+        return 1
+    return 0
+
+
 @click.command("run")
 @click.argument("games", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--watch", is_flag=True, help="Keep running: a pass, then wait for mail (IMAP IDLE) or --interval.")
@@ -65,7 +86,9 @@ def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
 @now_option
 def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_text: str | None) -> None:
     """One pass of the whole judge on each game directory GAMES (default: the
-    current directory): read the mailbox (inbox.source in game.yaml), answer
+    current directory), or on a judge for many games (a directory with judge.yaml
+    and games/, made by 'moonshine judge init': its one mailbox for every game,
+    the lobby's commands, every game's deadlines): read the mailbox (inbox.source in game.yaml), answer
     every message and send the answers at once, remind the gangs when due,
     adjudicate when the deadline (plus the grace, when a gang is missing) has
     passed, mail the reports and the bulletin, set the next deadline (schedule

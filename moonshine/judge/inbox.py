@@ -95,6 +95,7 @@ from moonshine.variants.moonshine.parser import printable
 HISTORY = "history"
 
 
+_GAME_NAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:", re.IGNORECASE)  # a judge for many games' game: line
 _GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 
 
@@ -176,6 +177,7 @@ class _Context(msgspec.Struct):
     # wrong passwords in this pass, by "gang:KEY" and by "from:ADDRESS" (MAX_WRONG_PASSWORDS)
     wrong: Counter[str] = msgspec.field(default_factory=Counter)
     held: Counter[str] = msgspec.field(default_factory=Counter)  # gang -> messages refused unread after too many
+    judged: bool = False  # read by a judge for many games: a "game:" line names this game, and is no order
 
     def game_over(self) -> bool:
         """A winner, or a draw or concession every surviving side voted (asked when
@@ -304,6 +306,23 @@ def process(
 LOCK_WAIT = 60.0  # seconds the inbox waits for another job on the same game
 
 
+def process_entries(
+    game: Game,
+    entries: list[Entry],
+    *,
+    turn: str | None = None,
+    now: datetime | None = None,
+    grace_for: Collection[str] = (),
+) -> list[Outcome]:
+    """``process`` for messages a judge for many games read in its own mailbox and
+    found for this game (``moonshine.judge.judgepass``): each is done as any other,
+    and its ``game:`` line (the judge's, naming this game) is no order."""
+    turn = turn or game.current_turn()
+    game.turn_key(turn)
+    with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
+        return _process(game, entries, "the judge's mailbox", turn, False, now, None, grace_for, judged=True)
+
+
 def is_closed(game: Game, turn: str) -> bool:
     """Whether ``turn`` is adjudicated, or being adjudicated (either half of the
     adjudication is on disk): orders for it are no longer taken."""
@@ -345,6 +364,8 @@ def _process(
     now: datetime | None,
     accept: str | None = None,
     grace_for: Collection[str] = (),
+    *,
+    judged: bool = False,
 ) -> list[Outcome]:
     log = load_log(game, turn)
     recover_journal(game, turn, log)
@@ -365,6 +386,7 @@ def _process(
         chatter=_chatter(game),
         closed=is_closed(game, turn),
         accepting=accept is not None,
+        judged=judged,
     )
     # A message the source still holds from an earlier pass is known by its key and not
     # read again: an idle pass over a kept mailbox reads no mail.
@@ -628,9 +650,12 @@ def _without_commands(ctx: _Context, own: intake.OwnText) -> tuple[intake.OwnTex
     """The text with its command lines (``moonshine.judge.commands``) left empty, as the
     order reader sees it, and the commands."""
     script = commands.read(own.text, ctx.chatter.order_words)
-    if not script:
+    games = (
+        {n for n, line in enumerate(split_lines(own.text), 1) if _GAME_NAME_LINE.match(line)} if ctx.judged else set()
+    )
+    if not script and not games:
         return own, script
-    taken = script.lines()
+    taken = script.lines() | games
     lines = split_lines(own.text)
     kept = [("" if n in taken else line) for n, line in enumerate(lines, 1)]
     return intake.OwnText("\n".join(kept) + ("\n" if kept else ""), own.dropped, own.original), script

@@ -46,7 +46,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -59,6 +59,9 @@ from moonshine.game.schedule import Schedule, parse_schedule
 from moonshine.judge import outbox
 from moonshine.render import mailwords
 from moonshine.text.catalogue import Catalogue, fill, keyed, languages
+
+if TYPE_CHECKING:
+    from moonshine.judge.sources import Entry
 
 RECORD = "judge.yaml"
 ABSENCES = "absences.yaml"  # moonshine.judge.absence.FILE
@@ -330,16 +333,20 @@ STEP_WORDS = {
 }
 
 
-def run_game(root: Path, *, now: datetime, say: Log, failed: set[str] | None = None) -> bool:
+def run_game(
+    root: Path, *, now: datetime, say: Log, failed: set[str] | None = None, mail: list[Entry] | None = None
+) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
     run or command holds its lock). ``failed`` receives the steps that failed (their
-    errors are in the log, and mailed to the game master once)."""
+    errors are in the log, and mailed to the game master once). ``mail``: the
+    messages a judge for many games found for this game in its own mailbox
+    (``moonshine.judge.judgepass``), read instead of the game's ``inbox.source``."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0):
             for line in recover(root):
                 say(line)
-            steps = _pass(root, now, say)
+            steps = _pass(root, now, say, mail)
             if failed is not None:
                 failed |= steps
     except GameError as exc:
@@ -350,7 +357,7 @@ def run_game(root: Path, *, now: datetime, say: Log, failed: set[str] | None = N
     return True
 
 
-def _pass(root: Path, now: datetime, say: Log) -> set[str]:
+def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None) -> set[str]:
     """The pass's steps; returns those that failed."""
     game = Game(root)
     p = Pass(game, now, say)
@@ -371,7 +378,7 @@ def _pass(root: Path, now: datetime, say: Log) -> set[str]:
     if not over and schedule is not None:  # first: the reports' mail gives the next deadline
         p.step("deadline", lambda: ensure_deadline(p, schedule, turn))
     p.step("reports", lambda: mail_reports_left(p))
-    source = mail_source(game)
+    source: str | list[Entry] | None = mail_source(game) if mail is None else (mail or None)
     if source is not None and not over:
         p.step("intake", lambda: intake(p, schedule, turn, source))
     if not over and schedule is not None and schedule.absence:
@@ -467,10 +474,10 @@ def closes(game: Game, schedule: Schedule | None, turn: str, now: datetime) -> t
 # -- the mailbox ---------------------------------------------------------------------------------
 
 
-def intake(p: Pass, schedule: Schedule | None, turn: str, source: str) -> None:
+def intake(p: Pass, schedule: Schedule | None, turn: str, source: str | list[Entry]) -> None:
     from collections import Counter
 
-    from moonshine.judge.inbox import LOCK_WAIT, process
+    from moonshine.judge.inbox import LOCK_WAIT, process, process_entries
 
     game = p.game
     due = outbox.deadline(game.config, turn)
@@ -480,7 +487,11 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str) -> None:
     paths = [f"orders/{turn}", f"outbox/{turn}", "press", "votes.yaml", ABSENCES]
     forward = (f"Orders by mail for {turn}", paths, is_git_repo(p.root))
     with transaction(p.root, f"run: inbox {turn}", wait=LOCK_WAIT, notify=p.log, forward=forward):
-        outcomes = process(game, source, turn=turn, grace_for=waiting if in_grace else (), now=p.now)
+        grace_for = waiting if in_grace else ()
+        if isinstance(source, str):
+            outcomes = process(game, source, turn=turn, grace_for=grace_for, now=p.now)
+        else:
+            outcomes = process_entries(game, source, turn=turn, grace_for=grace_for, now=p.now)
     counts = Counter(o.status for o in outcomes if o.status != "duplicate")
     for o in outcomes:
         if o.status != "duplicate":

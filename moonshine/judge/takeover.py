@@ -11,6 +11,7 @@ import functools
 import json
 import re
 from datetime import UTC, datetime
+from email.message import EmailMessage
 
 import msgspec
 
@@ -73,15 +74,46 @@ def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send
     )
     want = msgspec.structs.replace(cfg, players={**cfg.players, side: player})
     turn = game.current_turn()
-    past = history(game, side)
     now = datetime.now(UTC).replace(microsecond=0)
+    name_eml, msg = history_mail(game, side, addr, player.name, now)
+    past = history(game, side)
+    lang = player_language(cfg, side)
+    side_name = game.sides(lang)[side]
+    with transaction(game.root, f"takeover {side}") as txn:
+        only_password = msgspec.structs.replace(
+            cfg, players={**cfg.players, side: msgspec.structs.replace(old, password=player.password)}
+        )
+        text = edit_password_line(game.config_path.read_text(encoding="utf-8"), side, only_password, game)
+        if text is not None:
+            text = _edit_line(text, side, "email", f"[{addr}]")
+        if text is not None and name is not None and name != old.name:
+            text = _edit_line(text, side, "name", json.dumps(name))
+        if text is None or not _same(text, want, game):
+            save_config(game, want)
+        else:
+            atomic_write_text(game.config_path, text)
+        game._config = None
+        outbox.write_outbox(game, turn, [outbox.Outgoing(name_eml, msg)])
+        txn.commit(f"{side} handed to a new player", ["game.yaml", f"outbox/{turn}"], git=is_git_repo(game.root))
+    mailed, problem = False, ""
+    if send:
+        mailed, problem = _mail_password(game, side_name, addr, password, turn, lang)
+    return Handover(side, addr, password, [t for t, _ in past], name_eml, mailed, problem)
+
+
+def history_mail(game: Game, side: str, addr: str, name: str, now: datetime) -> tuple[str, EmailMessage]:
+    """The mail that gives ``side``'s new player at ``addr`` the side's history: every
+    report so far and its press (its file's name in the outbox, and the message)."""
+    cfg = game.config
+    turn = game.current_turn()
+    past = history(game, side)
     lang = player_language(cfg, side)  # the side's language, if its player chose one, else the game's
     side_name = game.sides(lang)[side]
     stamp = now.strftime("%Y%m%dt%H%M%S")
     press_log = private_log(game.root, side)  # what it sent and received: the new player needs it too
     words = functools.partial(mailwords.text, lang)
     body = (
-        f"{player.name or words('takeover.hello')},\n\n"
+        f"{name or words('takeover.hello')},\n\n"
         + words(
             "takeover.body",
             side=side_name,
@@ -107,27 +139,7 @@ def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send
         date=now,
         reply_to=outbox.from_address(cfg),
     )
-    name_eml = f"takeover-{side.lower()}-{stamp}.eml"
-    with transaction(game.root, f"takeover {side}") as txn:
-        only_password = msgspec.structs.replace(
-            cfg, players={**cfg.players, side: msgspec.structs.replace(old, password=player.password)}
-        )
-        text = edit_password_line(game.config_path.read_text(encoding="utf-8"), side, only_password, game)
-        if text is not None:
-            text = _edit_line(text, side, "email", f"[{addr}]")
-        if text is not None and name is not None and name != old.name:
-            text = _edit_line(text, side, "name", json.dumps(name))
-        if text is None or not _same(text, want, game):
-            save_config(game, want)
-        else:
-            atomic_write_text(game.config_path, text)
-        game._config = None
-        outbox.write_outbox(game, turn, [outbox.Outgoing(name_eml, msg)])
-        txn.commit(f"{side} handed to a new player", ["game.yaml", f"outbox/{turn}"], git=is_git_repo(game.root))
-    mailed, problem = False, ""
-    if send:
-        mailed, problem = _mail_password(game, side_name, addr, password, turn, lang)
-    return Handover(side, addr, password, [t for t, _ in past], name_eml, mailed, problem)
+    return f"takeover-{side.lower()}-{stamp}.eml", msg
 
 
 def _edit_line(text: str, side: str, key: str, value: str) -> str | None:

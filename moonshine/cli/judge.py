@@ -1,0 +1,38 @@
+"""``moonshine judge``: a judge for many games (``moonshine.judge.judgefile``); its
+passes are ``moonshine run DIR``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.group("judge")
+def judge_group() -> None:
+    """A judge for many games: one address and one mailbox for every game under
+    DIR/games/, players who register, join and leave by mail (moonshine run DIR
+    makes its passes)."""
+
+
+@click.command("init")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--address", required=True, help="The judge's own address, e.g. judge@example.org.")
+@click.option("--title", default="Moonshine judge", show_default=True, help="The judge's name in its mail.")
+@click.option("--timezone", "zone", default="UTC", show_default=True, help="The judge's time zone (IANA name).")
+@click.option("--language", default="en", show_default=True, help="The lobby's language for strangers (en, fr).")
+@click.option("--master", "masters", multiple=True, help="An address that may create games (repeat for more).")
+def init(directory: Path, address: str, title: str, zone: str, language: str, masters: tuple[str, ...]) -> None:
+    """Write DIR/judge.yaml (address, mailbox, SMTP, time zone, masters), the
+    judge's secret seed (the draws of sides) and its registry of players and
+    games. Edit judge.yaml's inbox and smtp sections, then run
+    'moonshine run DIR' from cron or a systemd timer."""
+    from moonshine.judge.judgefile import JUDGE_FILE
+    from moonshine.judge.judgefile import init as make
+
+    digest = make(directory, address=address, title=title, timezone=zone, language=language, masters=list(masters))
+    click.echo(f"Judge directory: {directory} (edit {directory / JUDGE_FILE}: inbox, smtp)")
+    click.echo(f"Seed hash (publish it): {digest}")
+
+
+judge_group.add_command(init)

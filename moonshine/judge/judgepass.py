@@ -1,0 +1,263 @@
+"""One pass of a judge for many games (``moonshine run DIR`` on a judge's directory,
+``moonshine.judge.judgefile``), holding the judge's lock:
+
+1. the lobby's mail decided by a killed pass goes to its outbox;
+2. the games' directories are brought in step with the registry
+   (``moonshine.judge.seating``): games to start, players to write, deadlines a
+   master set, welcome mails;
+3. the judge's one mailbox is read (at most ``limits.messages`` messages) and each
+   message goes to its reader: the lobby (``moonshine.judge.lobby``) when it holds a
+   command of the lobby or names no game being played, else the game it names (a
+   ``game:`` line, ``[GAME]`` in the subject) or the one game its sender plays;
+4. the lobby answers its messages, each in one transaction of the registry;
+5. step 2 again (a join may have filled a game);
+6. each game being played has its pass (``moonshine.judge.run.run_game``), with the
+   messages found for it: intake, reminders, adjudication, reports, delivery, as a
+   game of its own has; then its adjudicated turns count in its players' dedication;
+7. new players' passwords are mailed, and the lobby's outbox is sent.
+
+A message is moved out of the IMAP folder once its reader has saved what became
+of it; the lobby knows a message it answered by its bytes' hash, and a game's
+inbox knows its own (``moonshine.judge.inbox``): a pass killed anywhere answers
+nothing twice."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from moonshine.errors import GameError, MoonshineError
+from moonshine.game.lock import game_lock
+from moonshine.judge import lobby, outbox, seating
+from moonshine.judge.judgefile import DAY, Lobby, Settings, load
+from moonshine.judge.registry import FILE, PAUSED, RUNNING, STARTING, Registry
+from moonshine.judge.sources import Entry, imap_box, imap_entries, source_entries
+
+Log = Callable[[str], None]
+KEEP_DAYS = 3  # the lobby's outbox of the last days is looked at by every pass
+
+
+def run_judge(
+    root: Path, *, now: datetime, say: Log, say_for: Callable[[Path], Log], failed: set[str] | None = None
+) -> bool:
+    """One pass of the judge in ``root``; False when it was busy (another pass)."""
+    root = Path(root).resolve()
+    settings = load(root)
+    failed = failed if failed is not None else set()
+    try:
+        with game_lock(root, job="judge", wait=0):
+            reg = Registry(root / FILE)
+            try:
+                _pass(settings, reg, now, say, say_for, failed)
+            finally:
+                reg.close()
+    except GameError as exc:
+        if "busy" in str(exc):
+            say(f"busy: {exc}; this pass leaves it alone")
+            return False
+        raise
+    return True
+
+
+def _step(name: str, failed: set[str], say: Log, fn: Callable[[], None]) -> None:
+    try:
+        fn()
+    except (MoonshineError, OSError) as exc:
+        failed.add(name)
+        say(f"ERROR {name}: {exc}")
+
+
+def _pass(
+    settings: Settings, reg: Registry, now: datetime, say: Log, say_for: Callable[[Path], Log], failed: set[str]
+) -> None:
+    box = Lobby(settings)
+    _step("lobby mail", failed, say, lambda: write_queued(box, reg))
+    _step("games", failed, say, lambda: reconcile(settings, reg, now, say))
+    source = mail_source(settings)
+    if source is None:
+        _games(settings, reg, now, say, say_for, failed, {})
+    elif source.startswith(("imap://", "imaps://")):
+        try:
+            with imap_box(box, source) as imap:
+                entries = imap_entries(imap)
+                _with_mail(settings, reg, box, entries, now, say, say_for, failed)
+        except MoonshineError as exc:
+            failed.add("intake")
+            say(f"ERROR intake: {exc}")
+            _games(settings, reg, now, say, say_for, failed, {})
+    else:
+        try:
+            entries = source_entries(Path(source))
+        except MoonshineError as exc:
+            failed.add("intake")
+            say(f"ERROR intake: {exc}")
+            entries = []
+        _with_mail(settings, reg, box, entries, now, say, say_for, failed)
+    _step("passwords", failed, say, lambda: lobby.mail_passwords(settings, reg, now, say))
+    _step("lobby mail", failed, say, lambda: deliver(box, reg, now, say))
+
+
+def mail_source(settings: Settings) -> str | None:
+    value = outbox.config_section(settings.config, "inbox").get("source")
+    if value is None:
+        return None
+    value = str(value).strip()
+    return value if value.lower().startswith(("imap://", "imaps://")) else str(settings.root / value)
+
+
+def _with_mail(
+    settings: Settings,
+    reg: Registry,
+    box: Lobby,
+    entries: list[Entry],
+    now: datetime,
+    say: Log,
+    say_for: Callable[[Path], Log],
+    failed: set[str],
+) -> None:
+    by_game = route(settings, reg, box, entries[: settings.limits.messages], now, say)
+    _step("games", failed, say, lambda: reconcile(settings, reg, now, say))
+    _games(settings, reg, now, say, say_for, failed, by_game)
+
+
+def route(
+    settings: Settings, reg: Registry, box: Lobby, entries: list[Entry], now: datetime, say: Log
+) -> dict[str, list[Entry]]:
+    """Each message to its reader: the lobby answers its own here; the others are
+    returned by game, to be read by the game's pass."""
+    limit = outbox.max_message_bytes(settings.config)
+    ctx = lobby.Context(settings, reg, now, say)
+    by_game: dict[str, list[Entry]] = {}
+    running = {g.name for g in reg.games(RUNNING)}
+    for entry in entries:
+        if entry.key is not None and reg.answered(f"source:{entry.key}"):
+            continue
+        try:
+            raw = entry.load()
+        except Exception as exc:  # gone since it was listed: the next pass sees
+            say(f"lobby: {entry.origin}: cannot be read ({type(exc).__name__})")
+            continue
+        mail = lobby.read_mail(raw, limit)
+        if reg.answered(mail.digest):
+            _done(entry)
+            continue
+        game = _reader(reg, mail, running)
+        if game is not None:
+            by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
+            continue
+        if mail.problem:
+            outcome = f"{mail.problem}: not answered"
+            reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=now)
+        else:
+            outcome = lobby.answer(ctx, mail)
+        say(f"lobby: {mail.sender or '(no sender)'} [{entry.origin}]: {outcome}")
+        if entry.key is not None:
+            reg.mark_answered(f"source:{entry.key}", sender=mail.sender, outcome="read", now=now)
+        write_queued(box, reg)
+        _done(entry)
+    return by_game
+
+
+def _bytes(raw: bytes) -> Callable[[], bytes]:
+    """The message's bytes, read once: its game's inbox reads them from memory."""
+    return lambda: raw
+
+
+def _done(entry: Entry) -> None:
+    if entry.done is not None:
+        entry.done()
+
+
+def _reader(reg: Registry, mail: lobby.Mail, running: set[str]) -> str | None:
+    """The game that reads ``mail``, or None for the lobby."""
+    if mail.problem and not mail.sender:
+        return None
+    if lobby.has_commands(mail):
+        return None
+    named = mail.game
+    if named is not None:
+        return named if named in running else None
+    player = reg.player(mail.sender) if mail.sender else None
+    if player is None:
+        return None
+    playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
+    return playing[0] if len(playing) == 1 else None
+
+
+def reconcile(settings: Settings, reg: Registry, now: datetime, say: Log) -> None:
+    """The games' directories in step with the registry (``moonshine.judge.seating``)."""
+    for row in reg.games(STARTING):
+        seating.start(settings, reg, row, now, say)
+    for row in reg.games(RUNNING, PAUSED):
+        if row.sync:
+            seating.sync_players(settings, reg, row, say)
+        if row.deadline is not None:
+            seating.apply_deadline(settings, reg, row, say)
+    for row in reg.games(RUNNING):
+        seating.welcome(settings, reg, row, now, say)
+
+
+def _games(
+    settings: Settings,
+    reg: Registry,
+    now: datetime,
+    say: Log,
+    say_for: Callable[[Path], Log],
+    failed: set[str],
+    by_game: dict[str, list[Entry]],
+) -> None:
+    from moonshine.judge.run import run_game
+
+    for row in reg.games(RUNNING):
+        root = settings.game_dir(row.name)
+        log = say_for(root)
+        steps: set[str] = set()
+        try:
+            run_game(root, now=now, say=log, failed=steps, mail=by_game.get(row.name, []))
+        except MoonshineError as exc:
+            log(f"ERROR: {exc}")
+            steps.add("settings")
+        if steps:
+            failed.add(f"game {row.name}")
+            say(f"{row.name}: the pass failed ({', '.join(sorted(steps))}): see games/{row.name}/run.log")
+        _step("dedication", failed, say, functools.partial(seating.record, settings, reg, row, now, say))
+
+
+# -- the lobby's outbox ---------------------------------------------------------------------------------
+
+
+def write_queued(box: Lobby, reg: Registry) -> None:
+    """The lobby's mail the registry holds, written to its outbox."""
+    from moonshine.game.directory import atomic_write_text
+
+    for folder, name, text in reg.queued_mail():
+        atomic_write_text(outbox.outbox_dir(box, folder) / name, text)
+        reg.mail_written(folder, name)
+
+
+def deliver(box: Lobby, reg: Registry, now: datetime, say: Log) -> None:
+    """Send what the lobby's outbox holds of the last days (and of an older day with a
+    delivery deferred), each message to each recipient once."""
+    from moonshine.judge.run import pending
+
+    base = box.root / "outbox"
+    if not base.is_dir() or not outbox.config_section(box.config, "smtp"):
+        return
+    days = sorted(p.name for p in base.iterdir() if p.is_dir() and DAY.fullmatch(p.name))
+    recent = days[-KEEP_DAYS:]
+    for day in days:
+        sent = base / day / outbox.SENT_FILE
+        if day not in recent and not (sent.is_file() and "deferred:" in sent.read_text(encoding="utf-8")):
+            continue
+        for name, addr, _ in outbox.settle_interrupted(box, day):
+            say(f"lobby: {day}/{name} to {addr}: outcome unknown (a pass was killed while sending); not sent again")
+        names = pending(box, day, now)
+        if not names:
+            continue
+        for r in outbox.send_files(box, day, names, now=now):
+            if r.delivered:
+                say(f"lobby: sent {day}/{r.name} to {', '.join(r.delivered)}")
+            for addr, why in sorted(r.failed.items()):
+                say(f"lobby: {day}/{r.name} to {addr}: {why}")

@@ -1,0 +1,292 @@
+"""A judge for many games, played by mail with nobody at the keyboard: ``moonshine
+run DIR`` again and again on a judge's directory while a fake clock moves, its one
+mailbox on a real IMAP server (pymap) and its mail through a real SMTP server
+(aiosmtpd), both on 127.0.0.1. Twenty players register and get their passwords,
+a master creates three games, players join (some with the sides they prefer), two
+games start when full, turns are adjudicated at their deadlines, a player resigns
+and another takes the side over, a master extends a deadline and ejects a silent
+side; every reply is checked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+import pytest
+import yaml
+from frtypo import checked
+from frtypo import plain as plain_fr
+from imapkit import PASSWORD, USER, Server, imap_server
+from runkit import plain, post
+from test_mail import Recorder, start_server
+from test_mail import Server as SmtpServer
+
+from moonshine.game.directory import Game
+from moonshine.judge.registry import Registry
+
+START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # a Monday
+JUDGE = "judge@judge.example.org"
+FOLDER = "judge"
+
+
+@pytest.fixture(scope="module")
+def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with imap_server(tmp_path_factory.mktemp("imap")) as s:
+        yield s
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    srv = start_server(Recorder())
+    yield srv
+    srv.controller.stop()
+
+
+def addr(n: int | str) -> str:
+    return f"p{n}@players.example.org"
+
+
+class Judge:
+    """The judge's directory, its mailbox and the mail its players got."""
+
+    def __init__(self, root: Path, imap: Server, smtp: SmtpServer) -> None:
+        from click.testing import CliRunner
+
+        from moonshine.cli import main
+
+        self.root, self.imap, self.smtp = root, imap, smtp
+        self.n = 0
+        self.seen = 0  # messages of the recorder already looked at
+        done = CliRunner().invoke(
+            main, ["judge", "init", str(root), "--address", JUDGE, "--timezone", "Europe/Paris", "--master", addr(0)]
+        )
+        assert done.exit_code == 0, done.output
+        assert "Seed hash (publish it):" in done.output
+        raw = yaml.safe_load((root / "judge.yaml").read_text(encoding="utf-8"))
+        raw["inbox"] = {
+            "source": f"imap://{USER}@127.0.0.1:{imap.port}/{FOLDER}",
+            "imap": {"ca_file": str(imap.ca), "done_folder": f"{FOLDER}-judged"},
+        }
+        raw["smtp"] = smtp.smtp(**{"from": f"The judge <{JUDGE}>"})
+        (root / "judge.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
+        self.passwords: dict[str, str] = {}
+
+    def send(self, who: str, body: str, at: datetime, subject: str = "judge") -> None:
+        self.n += 1
+        msg = EmailMessage()
+        msg["Received"] = f"from mx.players.example.org by mail.judge.example.org; {format_datetime(at)}"
+        msg["From"] = who
+        msg["To"] = JUDGE
+        msg["Subject"] = subject
+        msg["Date"] = format_datetime(at)
+        msg["Message-ID"] = f"<m{self.n}@players.example.org>"
+        msg.set_content(body)
+        post(self.imap, FOLDER, msg.as_bytes())
+
+    def run(self, now: datetime) -> str:
+        import os
+
+        from click.testing import CliRunner
+
+        from moonshine.cli import main
+
+        os.environ["MOONSHINE_IMAP_PASSWORD"] = PASSWORD
+        done = CliRunner().invoke(main, ["run", str(self.root), "--now", now.isoformat()])
+        assert done.exception is None or isinstance(done.exception, SystemExit), repr(done.exception)
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    def new_mail(self) -> list[tuple[list[str], EmailMessage]]:
+        from runkit import received
+
+        got = received(self.smtp.recorder)
+        out, self.seen = got[self.seen :], len(got)
+        return out
+
+    def registry(self) -> Registry:
+        return Registry(self.root / "registry.sqlite")
+
+
+def one(mail: list[tuple[list[str], EmailMessage]], who: str, word: str = "") -> str:
+    found = [m for rcpts, m in mail if who in rcpts and word in str(m["Subject"])]
+    assert len(found) == 1, [(r, str(m["Subject"])) for r, m in mail]
+    return plain(found[0])
+
+
+def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
+    j = Judge(tmp_path / "judge", imap, smtp)
+    post(imap, FOLDER)
+    t = START
+
+    # -- 20 players register (one in French, with a time zone); each gets a reply and a password
+    for n in range(21):
+        if n == 5:
+            j.send(addr(n), f"inscription Joueur {n}, Europe/Paris, fr\n", t)
+        else:
+            j.send(addr(n), f"Hello judge,\nregister Player {n}, America/Chicago\nThanks\n", t)
+    j.send("spam@example.com", "Buy cheap watches\n", t)
+    out = j.run(t + timedelta(minutes=1))
+    assert "not from a player, and no command in it: not answered" in out
+    mail = j.new_mail()
+    for n in range(21):
+        reply = one(mail, addr(n), "Votre message au juge" if n == 5 else "Your mail to the judge")
+        words = "Vous êtes inscrit sous le nom Joueur 5" if n == 5 else f"You are registered as Player {n}"
+        assert words in (checked(reply) if n == 5 else reply), reply
+        if n != 5:
+            assert "Lines 1, 3: no command of the judge; ignored." in reply
+        secret = plain_fr(one(mail, addr(n), "Your password" if n != 5 else "Votre mot de passe"))
+        found = re.search(r"(?:for all your games:|pour toutes vos parties :) (\S+)", secret)
+        assert found is not None, secret
+        j.passwords[addr(n)] = found.group(1)
+    assert not [m for rcpts, m in mail if "spam@example.com" in rcpts]
+
+    def pw(n: int) -> str:
+        return f"password: {j.passwords[addr(n)]}\n"
+
+    # -- a wrong password changes nothing and says so; whois shows the record
+    t += timedelta(hours=1)
+    j.send(addr(1), "password: not-the-right-one\nwhois\n", t)
+    j.send(addr(2), pw(2) + "whois\n", t)
+    j.run(t + timedelta(minutes=1))
+    mail = j.new_mail()
+    assert "Wrong password for p1@players.example.org" in one(mail, addr(1))
+    assert "Dedication 100%: 0 of 0 turns ordered on time" in one(mail, addr(2))
+
+    # -- the master creates three games; a player who is no master cannot
+    t += timedelta(hours=1)
+    j.send(
+        addr(0),
+        pw(0)
+        + "create alpha classic\ndeadlines: mon, thu 18:00\nmin_gap: 24h\npress: grey\ndedication: 50\nend\n"
+        + "create beta pure\nevery: 48h\n\ncreate gamma moonshine\nevery: 72h\ndedication: 90\n",
+        t,
+    )
+    j.send(addr(3), pw(3) + "create delta classic\n", t)
+    j.run(t + timedelta(minutes=1))
+    mail = j.new_mail()
+    reply = one(mail, addr(0))
+    assert "create alpha classic: done. alpha is created: Diplomacy, 7 sides, deadlines mon, thu 18:00" in reply
+    assert "beta is created: Pure, 7 sides, deadlines every 48h" in reply
+    assert "gamma is created: Moonshine, 8 sides" in reply
+    assert re.search(r"Seed hash of the draw of sides: [0-9a-f]{64}", reply)
+    assert "Only the judge's masters may create games." in one(mail, addr(3))
+    for name in ("alpha", "beta", "gamma"):
+        assert (j.root / "games" / name / "game.yaml").is_file()
+        assert (j.root / "games" / name / ".git").is_dir()
+    assert not (j.root / ".building" / "alpha").exists()
+
+    # -- list: the games waiting for players
+    j.send(addr(4), "list\n", t + timedelta(minutes=2))
+    j.run(t + timedelta(minutes=3))
+    listing = one(j.new_mail(), addr(4))
+    assert (
+        "alpha: Diplomacy, 7 of 7 sides free, deadlines mon, thu 18:00, press grey, dedication at least 50%" in listing
+    )
+    assert "No game is being played." in listing
+
+    # -- players join: alpha with preferences (two want England), beta without; it fills and starts
+    t += timedelta(hours=1)
+    prefs = {1: "england france", 2: "england", 3: "russia turkey", 4: "", 6: "", 7: "", 8: "germany"}
+    for n, p in prefs.items():
+        j.send(addr(n), pw(n) + f"join alpha {p}\n", t)
+    for n in range(9, 16):
+        j.send(addr(n), pw(n) + "game: beta\njoin\n", t)
+    j.send(addr(16), pw(16) + "join gamma\n", t)  # dedication 100% >= 90: in
+    j.send(addr(17), pw(17) + "join alpha\n", t)  # full by then
+    out = j.run(t + timedelta(minutes=1))
+    assert "alpha: started with 7 player(s); 0 side(s) vacant" in out
+    assert "beta: started with 7 player(s)" in out
+    mail = j.new_mail()
+    assert "You joined alpha: 1 of 7 places taken" in one(mail, addr(1), "Your mail")
+    assert "it is full: it starts now" in one(mail, addr(8), "Your mail")
+    assert "alpha is not waiting for players" in one(mail, addr(17), "Your mail")
+    reg = j.registry()
+    sides = {m.player.address: m.side for m in reg.members("alpha")}
+    reg.close()
+    assert sides[addr(3)] in ("RUS", "TUR") and sides[addr(8)] == "GER"
+    assert {sides[addr(1)], sides[addr(2)]} & {"ENG"}
+    start = one(mail, addr(1), "The game starts")
+    assert "game: alpha" in start and "The first deadline: 2026-12-03 11:00 CST" in start
+    seed = re.search(r"its seed is ([0-9a-f]{64})", start).group(1)  # type: ignore[union-attr]
+    from moonshine.judge.seating import draw
+
+    # anyone can redo the draw from the start mail: the seed, the players in the order
+    # they joined with their preferences, the sides sorted by key
+    assert "Player 1 (ENG FRA); Player 2 (ENG); Player 3 (RUS TUR); Player 4 (no preference)" in start
+    joined = [(n, tuple(p.upper()[:3] for p in prefs[n].split())) for n in prefs]
+    assert draw(seed, "alpha", joined, sorted(sides.values())) == {n: sides[addr(n)] for n in prefs}
+    alpha = Game(j.root / "games" / "alpha")
+    assert alpha.config.players[sides[addr(1)]].email == [addr(1)]
+    assert alpha.config.players[sides[addr(1)]].password  # the registry's hash
+    for n in range(9, 16):
+        assert "game: beta" in one(mail, addr(n), "The game starts")
+
+    # -- orders by mail: with a game: line, or without (a player in one game only)
+    t += timedelta(hours=2)
+    beta = Game(j.root / "games" / "beta")
+    reg = j.registry()
+    beta_sides = {m.player.address: m.side for m in reg.members("beta")}
+    reg.close()
+    for n in range(9, 15):  # 15 stays silent
+        side = beta_sides[addr(n)]
+        j.send(addr(n), f"power: {side}\n{pw(n)}\n", t)  # no game line: they play one game
+    a1 = sides[addr(1)]
+    j.send(addr(1), f"game: alpha\npower: {a1}\n{pw(1)}", t)
+    j.run(t + timedelta(minutes=1))
+    mail = j.new_mail()
+    for n in range(9, 15):
+        assert "Re: judge" in next(str(m["Subject"]) for r, m in mail if addr(n) in r)
+    ack = one(mail, addr(1), "Re: judge")
+    assert "REJECTED" not in ack
+
+    # -- the master extends beta's deadline by 24 hours
+    beta_due = datetime.fromisoformat(yaml.safe_load((beta.root / "game.yaml").read_text())["deadlines"]["spring-1901"])
+    j.send(addr(0), pw(0) + "game: beta\nextend 24\n", t + timedelta(hours=1))
+    j.run(t + timedelta(hours=1, minutes=1))
+    assert "The deadline of spring-1901 in beta is now" in one(j.new_mail(), addr(0))
+    assert Game(beta.root).config.extra["deadlines"]["spring-1901"] == (beta_due + timedelta(hours=24)).isoformat()
+
+    # -- a player resigns from alpha; another takes the side over and gets its history
+    t += timedelta(hours=3)
+    j.send(addr(2), pw(2) + "resign alpha\n", t)
+    j.run(t + timedelta(minutes=1))
+    mail = j.new_mail()
+    side2 = sides[addr(2)]
+    assert f"You resigned from alpha: {side2} is vacant" in one(mail, addr(2))
+    assert "resigned" in one(mail, addr(0), "alpha")  # the master is told
+    assert Game(alpha.root).config.players[side2].email == []
+    j.send(addr(18), pw(18) + "list vacant\n", t + timedelta(minutes=5))
+    j.run(t + timedelta(minutes=6))
+    assert f"alpha: {side2}" in one(j.new_mail(), addr(18))
+    j.send(addr(18), pw(18) + f"takeover alpha {side2}\n", t + timedelta(minutes=10))
+    j.run(t + timedelta(minutes=11))
+    mail = j.new_mail()
+    assert f"{side2} of alpha is yours" in one(mail, addr(18), "Your mail")
+    assert addr(18) in Game(alpha.root).config.players[side2].email
+
+    # -- beta's deadline passes (with the extension and the grace): adjudicated; the
+    # silent side is ejected by the master; the dedication counts the turn
+    t = beta_due + timedelta(hours=24 + 13)
+    out = j.run(t)
+    assert "beta: dedication counted for spring-1901" in out
+    mail = j.new_mail()
+    assert [m for r, m in mail if addr(9) in r and "1901" in str(m["Subject"])]
+    s15 = beta_side = beta_sides[addr(15)]
+    j.send(addr(0), pw(0) + f"eject beta {beta_side}\n", t + timedelta(minutes=5))
+    j.send(addr(15), pw(15) + "whois\n", t + timedelta(minutes=5))
+    j.send(addr(9), pw(9) + "whois\n", t + timedelta(minutes=5))
+    j.run(t + timedelta(minutes=6))
+    mail = j.new_mail()
+    assert f"{s15} (Player 15) is ejected from beta" in one(mail, addr(0), "Your mail")
+    assert "ejected" in one(mail, addr(15), "beta")
+    assert "0 of 1 turns ordered on time" in one(mail, addr(15), "Your mail")
+    assert "Dedication 100%: 1 of 1 turns ordered on time" in one(mail, addr(9), "Your mail")
+    assert Game(beta.root).config.players[s15].email == []
+
+    # -- nothing is ever mailed twice: a pass with nothing new sends nothing
+    j.run(t + timedelta(minutes=30))
+    assert j.new_mail() == []

@@ -1,0 +1,133 @@
+"""The registry of a judge for many games and its lobby, as a library: the schema's
+migrations, the draw of sides, dedication, and what the lobby answers (and what it
+refuses to do for a stranger) without any server."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from email import message_from_string, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from moonshine.judge import lobby
+from moonshine.judge.judgefile import init, is_judge_dir, load
+from moonshine.judge.registry import Dedication, Registry, latest_version
+from moonshine.judge.seating import draw
+
+NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def test_the_schema_is_migrated_once_in_order(tmp_path: Path) -> None:
+    reg = Registry(tmp_path / "r.sqlite")
+    assert reg.version == latest_version() >= 1
+    assert reg.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    reg.close()
+    again = Registry(tmp_path / "r.sqlite")
+    assert again.migrate() == []  # nothing left to apply
+    indexes = {r[0] for r in again.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "members_by_player" in indexes
+    again.close()
+    newer = sqlite3.connect(tmp_path / "r.sqlite")
+    newer.execute(f"PRAGMA user_version = {latest_version() + 1}")
+    newer.close()
+    with pytest.raises(Exception, match="newer than this program knows"):
+        Registry(tmp_path / "r.sqlite")
+
+
+def test_a_transaction_is_all_or_nothing(tmp_path: Path) -> None:
+    reg = Registry(tmp_path / "r.sqlite")
+    with pytest.raises(RuntimeError), reg.transaction():
+        reg.register("a@example.org", "Ann", timezone=None, language="en", now=NOW, password_hash=None)
+        raise RuntimeError("killed")
+    assert reg.player("a@example.org") is None
+    reg.register("A@Example.org", "Ann", timezone=None, language="en", now=NOW, password_hash=None)
+    assert reg.player("a@example.org") is not None  # addresses are kept in lower case
+    assert "password" not in repr(reg.player("a@example.org"))
+
+
+def test_the_draw_gives_preferences_in_a_drawn_order_and_is_the_same_every_time() -> None:
+    joined = [(1, ("ENG", "FRA")), (2, ("ENG",)), (3, ()), (4, ("GER",))]
+    sides = ["AUS", "ENG", "FRA", "GER", "ITA"]
+    first = draw("seed", "alpha", joined, sides)
+    assert first == draw("seed", "alpha", joined, sides)
+    assert first[4] == "GER" and "ENG" in (first[1], first[2])
+    assert first[1] in ("ENG", "FRA") and len(set(first.values())) == 4
+    others = {tuple(sorted(draw(f"seed{i}", "alpha", joined, sides).items())) for i in range(20)}
+    assert len(others) > 1  # another seed, another draw
+
+
+def test_dedication_counts_resignations_as_turns_missed() -> None:
+    assert Dedication().percent == 100
+    assert Dedication(on_time=8, due=10).percent == 80
+    assert Dedication(on_time=8, due=8, resigned=2).percent == 80
+
+
+def mail(sender: str, body: str, subject: str = "judge") -> lobby.Mail:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "judge@example.org"
+    msg["Subject"] = subject
+    msg["Message-ID"] = f"<{abs(hash(body))}@example.org>"
+    msg.set_content(body)
+    return lobby.read_mail(msg.as_bytes(), 100_000)
+
+
+def queued(reg: Registry, to: str) -> list[str]:
+    out = []
+    for _, _, text in reg.queued_mail():
+        msg = message_from_string(text, policy=policy.default)
+        if to in str(msg["To"]):
+            body = msg.get_body(("plain",))
+            assert body is not None
+            out.append(str(body.get_content()))
+    return out
+
+
+def test_the_lobby_bounds_what_a_stranger_costs(tmp_path: Path) -> None:
+    root = tmp_path / "judge"
+    init(root, address="judge@example.org", masters=["gm@example.org"])
+    assert is_judge_dir(root)
+    settings = load(root)
+    reg = Registry(root / "registry.sqlite")
+    lines: list[str] = []
+    ctx = lobby.Context(settings, reg, NOW, lines.append)
+    assert lobby.answer(ctx, mail("x@example.org", "Cheap watches\n")).startswith("not from a player")
+    assert reg.queued_mail() == []  # spam gets nothing back
+    lobby.answer(ctx, mail("x@example.org", "register\n"))
+    assert "Give your name" in queued(reg, "x@example.org")[0]
+    for i in range(3):
+        lobby.answer(ctx, mail("y@example.org", f"register Bob, Mars/Olympus\n{i}"))
+    lobby.answer(ctx, mail("y@example.org", "register Bob\nextra"))
+    texts = queued(reg, "y@example.org")
+    assert "Unknown time zone 'Mars/Olympus'" in texts[0]
+    assert "Too many registrations from this address today" in texts[-1]
+    assert reg.player("y@example.org") is None
+    many = "register Cy\n" + "list\n" * 40
+    lobby.answer(ctx, mail("z@example.org", many))
+    reply = queued(reg, "z@example.org")[0]
+    assert "Only the first 20 commands of a mail are done." in reply
+    assert "lsit" not in reply
+    lobby.answer(ctx, mail("z@example.org", "lsit\n"))
+    assert "'lsit' is no command of the judge. Did you mean 'list'?" in queued(reg, "z@example.org")[1]
+
+
+def test_a_new_password_is_never_shown_nor_logged(tmp_path: Path) -> None:
+    from moonshine.judge.passwords import hash_password
+
+    root = tmp_path / "judge"
+    init(root, address="judge@example.org")
+    reg = Registry(root / "registry.sqlite")
+    reg.register(
+        "a@example.org", "Ann", timezone=None, language="en", now=NOW, password_hash=hash_password("old-secret-1")
+    )
+    lines: list[str] = []
+    ctx = lobby.Context(load(root), reg, NOW, lines.append)
+    lobby.answer(ctx, mail("a@example.org", "password: old-secret-1\npassword brand-new-secret\n"))
+    reply = queued(reg, "a@example.org")[0]
+    assert "Your password is changed, for all your games." in reply
+    assert "brand-new-secret" not in reply + "\n".join(lines)
+    lobby.answer(ctx, mail("a@example.org", "password: brand-new-secret\nwhois\n"))
+    assert "Ann <a@example.org>" in queued(reg, "a@example.org")[1]
