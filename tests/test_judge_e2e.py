@@ -268,6 +268,15 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     assert f"{side2} of alpha is yours" in one(mail, addr(18), "Your mail")
     assert addr(18) in Game(alpha.root).config.players[side2].email
 
+    # -- the master pauses alpha: its deadline is taken out (nothing sent meanwhile is late)
+    t_pause = t + timedelta(minutes=15)
+    alpha_due = datetime.fromisoformat(Game(alpha.root).config.extra["deadlines"]["spring-1901"])
+    j.send(addr(0), pw(0) + "pause alpha\n", t_pause)
+    j.run(t_pause + timedelta(minutes=1))
+    assert "alpha is paused" in one(j.new_mail(), addr(0))
+    assert "spring-1901" not in (Game(alpha.root).config.extra.get("deadlines") or {})
+    left = alpha_due - (t_pause + timedelta(minutes=1))
+
     # -- beta's deadline passes (with the extension and the grace): adjudicated; the
     # silent side is ejected by the master; the dedication counts the turn
     t = beta_due + timedelta(hours=24 + 13)
@@ -286,6 +295,26 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     assert "0 of 1 turns ordered on time" in one(mail, addr(15), "Your mail")
     assert "Dedication 100%: 1 of 1 turns ordered on time" in one(mail, addr(9), "Your mail")
     assert Game(beta.root).config.players[s15].email == []
+
+    # -- alpha, paused, was not adjudicated though its old deadline has passed; orders
+    # sent to it now are read and answered (not late), and kept
+    assert t > alpha_due + timedelta(hours=6)
+    assert not (alpha.root / "turns" / "spring-1901" / "results.yaml").exists()
+    hold = {"ENG": "A LVP H", "FRA": "A PAR H"}[a1]
+    j.send(addr(1), f"game: alpha\npower: {a1}\n{pw(1)}{hold}\n", t + timedelta(minutes=20))
+    j.run(t + timedelta(minutes=21))
+    ack = one(j.new_mail(), addr(1), "Re: judge")
+    assert "REJECTED" not in ack and "late" not in ack.lower() and hold in ack
+    assert not (alpha.root / "turns" / "spring-1901" / "results.yaml").exists()
+    # -- resumed: the players have the time that was left at the pause
+    resumed = t + timedelta(minutes=30)
+    j.send(addr(0), pw(0) + "resume alpha\n", resumed)
+    j.run(resumed + timedelta(minutes=1))
+    assert "alpha goes on" in one(j.new_mail(), addr(0))
+    due = datetime.fromisoformat(Game(alpha.root).config.extra["deadlines"]["spring-1901"])
+    assert abs(due - (resumed + timedelta(minutes=1) + left)) < timedelta(minutes=2)
+    assert hold in (alpha.root / "orders" / "spring-1901" / f"{a1}.txt").read_text(encoding="utf-8")
+    t = resumed + timedelta(minutes=1)
 
     # -- nothing is ever mailed twice: a pass with nothing new sends nothing
     j.run(t + timedelta(minutes=30))

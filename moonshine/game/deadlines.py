@@ -41,6 +41,20 @@ def write_deadline(game: Game, turn: str, when: datetime) -> None:
     game._config = None
 
 
+def clear_deadline(game: Game, turn: str) -> None:
+    """Take ``deadlines.TURN`` out of game.yaml (a paused game's turn has none; the
+    caller holds the game's lock, in a transaction)."""
+    cfg = game.config
+    deadlines = dict(cfg.extra.get("deadlines") or {})
+    if deadlines.pop(turn, None) is None:
+        return
+    extra = {k: v for k, v in cfg.extra.items() if k != "deadlines"}
+    if deadlines:
+        extra["deadlines"] = deadlines
+    save_config(game, msgspec.structs.replace(cfg, extra=extra))
+    game._config = None
+
+
 def _edit(text: str, turn: str, value: str, want: GameConfig, src: str) -> str | None:
     raw = yamlio.loads(text, src)
     lines = text.splitlines(keepends=True)

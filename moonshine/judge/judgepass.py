@@ -13,7 +13,9 @@
 5. step 2 again (a join may have filled a game);
 6. each game being played has its pass (``moonshine.judge.run.run_game``), with the
    messages found for it: intake, reminders, adjudication, reports, delivery, as a
-   game of its own has; then its adjudicated turns count in its players' dedication;
+   game of its own has (a paused one: its mail read and answered, no deadline, no
+   reminder, no adjudication); then its adjudicated turns count in its players'
+   dedication;
 7. new players' passwords are mailed, and the lobby's outbox is sent.
 
 A message is moved out of the IMAP folder once its reader has saved what became
@@ -130,7 +132,7 @@ def route(
     limit = outbox.max_message_bytes(settings.config)
     ctx = lobby.Context(settings, reg, now, say)
     by_game: dict[str, list[Entry]] = {}
-    running = {g.name for g in reg.games(RUNNING)}
+    running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
     for entry in entries:
         if entry.key is not None and reg.answered(f"source:{entry.key}"):
             continue
@@ -210,12 +212,13 @@ def _games(
 ) -> None:
     from moonshine.judge.run import run_game
 
-    for row in reg.games(RUNNING):
+    for row in reg.games(RUNNING, PAUSED):
         root = settings.game_dir(row.name)
         log = say_for(root)
         steps: set[str] = set()
         try:
-            run_game(root, now=now, say=log, failed=steps, mail=by_game.get(row.name, []))
+            mail = by_game.get(row.name, [])
+            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=row.status == PAUSED)
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
             steps.add("settings")

@@ -312,11 +312,17 @@ TEXTS: Catalogue = {
     "lobby.start.done": "{game} starts now with {n} players; {vacant} sides have no player (their units hold).",
     "lobby.start.not_forming": "{game} has started already.",
     "lobby.start.nobody": "{game} has no player yet.",
-    "lobby.pause.done": "{game} is paused: no deadline runs until 'resume'.",
+    "lobby.pause.done": (
+        "{game} is paused: no deadline runs until 'resume', which gives its players back the time "
+        "they had left. Orders and press sent meanwhile are read and answered as usual."
+    ),
     "lobby.pause.not_running": "{game} is not being played (it is {status}).",
     "lobby.resume.done": "{game} goes on: the deadline of {turn} is {due}.",
     "lobby.resume.not_paused": "{game} is not paused.",
     "lobby.extend.done": "The deadline of {turn} in {game} is now {due}.",
+    "lobby.extend.paused": (
+        "{game} is paused: when it resumes, its players will have {hours} hours more than they had left."
+    ),
     "lobby.extend.usage": "Give the hours, from 1 to 720: extend GAME 24.",
     "lobby.extend.no_deadline": "{game} has no deadline to extend.",
     "lobby.eject.done": "{side} ({name}) is ejected from {game}: the side is vacant, its units hold.",
@@ -341,7 +347,6 @@ TEXTS: Catalogue = {
     # -- routing ----------------------------------------------------------------------------
     "lobby.route.which": "You play in {games}: name the game with a line 'game: NAME' (or [NAME] in the subject).",
     "lobby.route.no_game": "You play in no game: 'list' shows the games waiting for players, 'join GAME' joins one.",
-    "lobby.route.paused": "{game} is paused: nothing sent to it is read until a master resumes it. Send it again then.",
     "lobby.route.over": "{game} is over ({status}): nothing sent to it is read any more.",
     "lobby.route.forming": "{game} has not started yet: orders are taken once it has.",
     "lobby.help": (
@@ -613,8 +618,6 @@ def _route_note(req: Request) -> str:
         row = reg.game(named)
         if row is None:
             return req.say("lobby.game.unknown", game=named[:30])
-        if row.status == PAUSED:
-            return req.say("lobby.route.paused", game=row.name)
         if row.status in (FORMING, STARTING):
             return req.say("lobby.route.forming", game=row.name)
         return req.say("lobby.route.over", game=row.name, status=_status(req, row.status))
@@ -1130,9 +1133,10 @@ def _pause(req: Request, cmd: Line) -> str:
     row = _master(req, cmd)
     if row.status != RUNNING:
         raise Refused(req.say("lobby.pause.not_running", game=row.name, status=_status(req, row.status)))
-    _, due = seating.current_deadline(req.ctx.settings, req.reg, row)
+    turn, due = seating.current_deadline(req.ctx.settings, req.reg, row)
     left = max(0, int((due - req.ctx.now).total_seconds())) if due is not None else None
     req.reg.set_paused(row.name, req.ctx.now.isoformat(), left)
+    req.reg.set_deadline(row.name, f"{turn} {seating.NO_DEADLINE}")  # none while paused: nothing is late
     req.reg.set_status(row.name, PAUSED)
     return req.say("lobby.pause.done", game=row.name)
 
@@ -1162,6 +1166,9 @@ def _extend(req: Request, cmd: Line) -> str:
     hours = words[0].lower().rstrip("h") if words else ""
     if not hours.isdigit() or not 1 <= int(hours) <= 720:
         raise Refused(req.say("lobby.extend.usage"))
+    if row.status == PAUSED and row.paused_left is not None:  # the time left grows
+        req.reg.set_paused(row.name, row.paused_at, row.paused_left + int(hours) * 3600)
+        return req.say("lobby.extend.paused", game=row.name, hours=int(hours))
     turn, due = seating.current_deadline(req.ctx.settings, req.reg, row)
     if due is None:
         raise Refused(req.say("lobby.extend.no_deadline", game=row.name))

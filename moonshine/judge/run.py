@@ -334,19 +334,27 @@ STEP_WORDS = {
 
 
 def run_game(
-    root: Path, *, now: datetime, say: Log, failed: set[str] | None = None, mail: list[Entry] | None = None
+    root: Path,
+    *,
+    now: datetime,
+    say: Log,
+    failed: set[str] | None = None,
+    mail: list[Entry] | None = None,
+    paused: bool = False,
 ) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
     run or command holds its lock). ``failed`` receives the steps that failed (their
     errors are in the log, and mailed to the game master once). ``mail``: the
     messages a judge for many games found for this game in its own mailbox
-    (``moonshine.judge.judgepass``), read instead of the game's ``inbox.source``."""
+    (``moonshine.judge.judgepass``), read instead of the game's ``inbox.source``.
+    ``paused``: a game its master paused reads and answers its mail, and sends what
+    is due, but sets no deadline, reminds nobody and adjudicates nothing."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0):
             for line in recover(root):
                 say(line)
-            steps = _pass(root, now, say, mail)
+            steps = _pass(root, now, say, mail, paused=paused)
             if failed is not None:
                 failed |= steps
     except GameError as exc:
@@ -357,7 +365,7 @@ def run_game(
     return True
 
 
-def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None) -> set[str]:
+def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, *, paused: bool = False) -> set[str]:
     """The pass's steps; returns those that failed."""
     game = Game(root)
     p = Pass(game, now, say)
@@ -375,6 +383,14 @@ def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None) 
     schedule: Schedule | None = found["schedule"]
     turn: str = found["turn"]
     over: bool = found["over"]
+    if paused:  # mail read and answered, nothing due
+        p.step("reports", lambda: mail_reports_left(p))
+        source_now: str | list[Entry] | None = mail_source(game) if mail is None else (mail or None)
+        if source_now is not None and not over:
+            p.step("intake", lambda: intake(p, schedule, turn, source_now))
+        p.step("votes", lambda: vote_notices(p, turn))
+        p.step("deliver", lambda: deliver(p))
+        return p.failed_steps
     if not over and schedule is not None:  # first: the reports' mail gives the next deadline
         p.step("deadline", lambda: ensure_deadline(p, schedule, turn))
     p.step("reports", lambda: mail_reports_left(p))

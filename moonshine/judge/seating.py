@@ -308,15 +308,25 @@ def _start_mail(
 # -- deadlines a master set -------------------------------------------------------------------
 
 
+NO_DEADLINE = "-"  # the registry's pending deadline of a paused game: none in game.yaml
+
+
 def apply_deadline(settings: Settings, reg: Registry, row: GameRow, log: Log) -> None:
-    """``TURN TIME`` from the registry into game.yaml's deadlines, for the current turn."""
-    from moonshine.game.deadlines import write_deadline
+    """``TURN TIME`` from the registry into game.yaml's deadlines, for the current turn
+    (``TURN -``: the turn's deadline taken out, as a game is paused)."""
+    from moonshine.game.deadlines import clear_deadline, write_deadline
     from moonshine.game.journal import transaction
 
     assert row.deadline is not None
     turn, _, when = row.deadline.partition(" ")
     game = game_of(settings, row.name)
-    if game.current_turn() == turn:
+    if game.current_turn() == turn and when == NO_DEADLINE:
+        if outbox.deadline(game.config, turn) is not None:
+            with transaction(game.root, f"judge: pause {row.name}", notify=log) as txn:
+                clear_deadline(game, turn)
+                txn.commit(f"{turn} paused: no deadline until it resumes", ["game.yaml"], git=is_git_repo(game.root))
+            log(f"{row.name}: paused; the deadline of {turn} is taken out until it resumes")
+    elif game.current_turn() == turn:
         due = datetime.fromisoformat(when)
         if outbox.deadline(game.config, turn) != due:
             with transaction(game.root, f"judge: deadline {row.name}", notify=log) as txn:
@@ -332,7 +342,8 @@ def current_deadline(settings: Settings, reg: Registry, row: GameRow) -> tuple[s
     game = game_of(settings, row.name)
     turn = game.current_turn()
     if row.deadline is not None and row.deadline.partition(" ")[0] == turn:
-        return turn, datetime.fromisoformat(row.deadline.partition(" ")[2])
+        when = row.deadline.partition(" ")[2]
+        return turn, None if when == NO_DEADLINE else datetime.fromisoformat(when)
     return turn, outbox.deadline(game.config, turn)
 
 
