@@ -54,7 +54,7 @@ OUT = BOARD / "geometry.geojson"
 
 GRID = 0.01  # the precision of the overlays, px
 ISLAND_AREA = 2500.0  # a piece of land smaller than this (px²) goes whole to one owner
-SIMPLIFY = 0.7  # coverage simplification's tolerance, px
+SIMPLIFY = 1.2  # coverage simplification's tolerance, px
 LABEL_ABOVE = 24.0  # a label stands this far above its unit unless placed
 MIN_EDGE = 10.0  # as the picture's: a shorter shared edge does not show a border
 OFFBOARD = ""
