@@ -22,6 +22,7 @@ from PIL import Image
 from moonshine.errors import MapError
 from moonshine.game.families.classic import adjudicate_phase_dir, create
 from moonshine.picture.colours import closest_pairs, mix
+from moonshine.picture.shapes import Circle, Group, Label, extent
 from moonshine.picture.svg import scene_svg
 from moonshine.variants.classic import scene as classic_scene
 from moonshine.variants.classic.board import ClassicMap, board, load_classic_map, province_of
@@ -294,30 +295,104 @@ def _inside(p: tuple[float, float], ring: tuple[tuple[float, float], ...]) -> bo
 def test_units_names_and_coasts_stand_in_their_own_province(classic: ClassicMap) -> None:
     layout = classic_scene.layout_of(classic)
     for code, p in layout.provinces.items():
-        rings = layout.shapes[code]
+        rings = [ring for polygon in layout.shapes[code] for ring in polygon]
         for what, point in (("unit", p.at), ("label", p.label), *((c, q) for c, q in p.coasts.items())):
             assert sum(_inside(point, r) for r in rings) % 2 == 1, f"{code}: its {what} stands outside it"
 
 
-def test_labels_are_not_piled_on_each_other(classic: ClassicMap) -> None:
-    """A province's code (and its supply centre) and a unit's marker take a box each;
-    no two boxes of different provinces overlap."""
+def test_the_coasts_are_natural_earths_and_islands_are_kept(classic: ClassicMap) -> None:
+    """The shapes follow the real coastline: Great Britain, Sicily, Zealand and Crete
+    are drawn (the first three inside their provinces, Crete as land of no province),
+    and a coast is an outline of many points, not a straight cell edge."""
     layout = classic_scene.layout_of(classic)
-    boxes: list[tuple[str, float, float, float, float]] = []
-    for code, p in layout.provinces.items():
-        centre = 2 * classic_scene.CENTRE_R + 4 if classic.provinces[code].supply else 0
-        w = classic_scene._text_width(code, classic_scene.CODE_SIZE) + centre
-        x, y = p.label
-        boxes.append((code, x - w / 2, y - classic_scene.CODE_SIZE / 2, x + w / 2, y + classic_scene.CODE_SIZE / 2))
-        for c in (p.at, *p.coasts.values()):
-            r = classic_scene.UNIT_R * 1.25
-            boxes.append((code, c[0] - r, c[1] - r, c[0] + r, c[1] + r))
-    clashes = [
-        (a[0], b[0])
-        for a, b in itertools.combinations(boxes, 2)
-        if a[0] != b[0] and a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
-    ]
-    assert clashes == []
+    assert len(layout.shapes["NAP"]) >= 2  # the mainland and Sicily
+    assert len(layout.shapes["DEN"]) >= 2  # Jutland and the islands
+    assert len(layout.offboard_cells) >= 5  # Ireland, Iceland, Corsica, Sardinia, Crete...
+    coast = layout.shared[("BRE", "ENG")]
+    assert sum(len(path) for path in coast) > 20
+    for pair in (("NWY", "NWG"), ("SPA", "MAO"), ("GRE", "ION")):
+        a, b = sorted(pair)
+        assert sum(len(path) for path in layout.shared[(a, b)]) > 20, pair
+
+
+def _font_box(text: str, size: float) -> tuple[float, float]:
+    """The width and height of a label as the PNG writer's font draws it (bold adds a
+    stroke round the glyphs)."""
+    from PIL import ImageFont
+
+    left, top, right, bottom = ImageFont.load_default(size=size).getbbox(text)
+    bold = 2 * max(1.0, size * 0.035)
+    return right - left + bold, bottom - top + bold
+
+
+def _names(scene: classic_scene.Scene) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each province's name on the drawing (its code and its supply centre's dot), as a box."""
+    out = []
+    for group in scene.items:
+        if isinstance(group, Group) and ("class", "label") in group.attrs:
+            code = dict(group.attrs)["data-province"]
+            text = next(i for i in group.items if isinstance(i, Label) and i.text == code)
+            w, h = _font_box(text.text, text.size)
+            x0, y0, x1, y1 = text.at[0] - w / 2, text.at[1] - h / 2, text.at[0] + w / 2, text.at[1] + h / 2
+            dots = [i for i in group.items if isinstance(i, Circle) and i.r > 4]  # not a coast's marker
+            for c in dots[:2]:
+                x1 = max(x1, c.centre[0] + c.r)
+            out.append((code, (x0, y0, x1, y1)))
+    return out
+
+
+def _markers(scene: classic_scene.Scene) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each unit's marker on the drawing, as a box."""
+    out = []
+    for group in scene.items:
+        if isinstance(group, Group) and "unit" in dict(group.attrs).get("class", "").split():
+            box = extent([i for i in group.items if not isinstance(i, Label)])
+            assert box is not None
+            out.append((dict(group.attrs)["data-unit"], box))
+    return out
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _phases(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> dict[str, classic_scene.Scene]:
+    st, outcome = busy
+    retreats = outcome.next_state
+    out2 = adjudicate_phase(classic, retreats, _orders({"FRA": ["A BUR R PAR"]}))
+    return {
+        "start": classic_scene.build_scene(classic, initial_state(classic)),
+        "busy autumn": classic_scene.build_scene(classic, st, outcome),
+        "its retreats": classic_scene.build_scene(classic, retreats, out2),
+    }
+
+
+def test_no_unit_covers_a_name_and_no_two_names_overlap(
+    classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]
+) -> None:
+    """In the drawn scene of the opening, of a busy autumn and of its retreats
+    (dislodged units stand beside the winner), no unit's marker covers a province's
+    name, nor do two names overlap."""
+    for phase, scene in _phases(classic, busy).items():
+        names = _names(scene)
+        assert len(names) == len(classic.provinces)
+        covered = [(unit, code) for unit, u in _markers(scene) for code, n in names if _overlap(u, n)]
+        assert covered == [], phase
+        piled = [(a, b) for (a, x), (b, y) in itertools.combinations(names, 2) if _overlap(x, y)]
+        assert piled == [], phase
+
+
+def test_the_names_are_drawn_over_the_arrows_and_under_the_units(
+    classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]
+) -> None:
+    """No arrow hides a name: the names come after every order's arrow, and the units
+    after the names."""
+    scene = _phases(classic, busy)["busy autumn"]
+    kinds = [dict(g.attrs).get("class", "").split()[0] for g in scene.items if isinstance(g, Group) and g.attrs]
+    last_order = max(i for i, k in enumerate(kinds) if k == "order")
+    names = [i for i, k in enumerate(kinds) if k == "label"]
+    first_unit = min(i for i, k in enumerate(kinds) if k == "unit")
+    assert last_order < min(names) and max(names) < first_unit
 
 
 # -- colour-blind readers ----------------------------------------------------------------------
@@ -405,7 +480,7 @@ def test_a_board_without_a_layout_gets_a_clear_error(tmp_path: Path) -> None:
 
 LAYOUT_ERRORS = [
     # (change to pure's layout.yaml, key named, words of the problem)
-    ({"kind": "hexes"}, "kind", "expected cells or nodes"),
+    ({"kind": "hexes"}, "kind", "expected shapes, cells or nodes"),
     ({"size": [1000]}, "size", "expected the frame's [width, height]"),
     ({"colours": {"AUS": "red"}}, "colours.AUS", "expected a colour like"),
     ({"provinces": {"LON": {"at": [500, 100]}}}, "provinces", "no place for BER, CON, MOS, PAR, ROM, VIE"),

@@ -4,15 +4,19 @@ owner, units, the phase's orders as arrows with their results, dislodged units a
 their retreats, builds and disbands, a legend and a title that says what is shown.
 
 No published drawing of the standard board is used: ``layout.yaml`` in the board's
-folder places each province by hand (a point where its units and name go, a few
-more points that shape it, the places of its coasts). With ``kind: cells`` each
-province is the union of the Voronoi cells of its points, clipped to the frame, so
-neighbours on the board share an edge drawn by the kind of border (armies only,
-fleets only, both); two provinces that share an edge on the drawing but no border
-on the board get a heavy "no border" line, and a border of the board that the
-drawing does not show as a shared edge is drawn as a link between the two
-provinces. With ``kind: nodes`` (Pure) each province is a disc and every border a
-link.
+folder says how its provinces are drawn. With ``kind: shapes`` (the standard board)
+they are read from a GeoJSON file beside it, in the picture's pixels, with where
+each unit, name and coast goes: the standard board's is drawn from Natural Earth's
+coastline by ``scripts/build_classic_map.py`` (see ``maps/classic/README.md``), and
+the edges two provinces share are found from the corners their outlines share.
+With ``kind: cells`` each province is the union of the Voronoi cells of a few
+hand-placed points, clipped to the frame. Either way, neighbours on the board share
+an edge drawn by the kind of border (armies only, fleets only, both); two provinces
+that share an edge on the drawing but no border on the board get a heavy "no
+border" line, and a border of the board that the drawing does not show as a shared
+edge is drawn as a link between the two provinces. With ``kind: nodes`` (Pure) each
+province is a disc and every border a link. The provinces' names are drawn over the
+orders' arrows and under the units.
 
 The picture is a scene of plain shapes (``moonshine.picture.shapes``' ``Scene``), written
 out as SVG (``xml.etree.ElementTree``) or drawn as PNG (Pillow). Pure: the board,
@@ -25,7 +29,7 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import msgspec
 import yaml
@@ -116,6 +120,7 @@ LAND = "#f3eee2"
 SEA = "#cfe2f0"
 SEA_TEXT = "#2f5f8a"
 OFFBOARD = "#ececec"
+OFFBOARD_LINE = "#b5b5b5"
 TEXT = "#1e1e1e"
 HALO = "#ffffff"
 ARMY_LINE = "#8a7a66"  # a border armies cross
@@ -137,27 +142,26 @@ class ProvinceLayout(msgspec.Struct, frozen=True):
     coasts: Mapping[str, Pt]  # a coast region (STP/NC) -> where a fleet on it stands
 
 
-class Segment(msgspec.Struct, frozen=True):
-    a: Pt
-    b: Pt
+Path_: TypeAlias = tuple[Pt, ...]  # an open polyline
+Shape_: TypeAlias = tuple[tuple[Pt, ...], ...]  # a polygon: its outer ring, then its holes
 
 
 class BoardLayout(msgspec.Struct, frozen=True):
     """A board's picture layout, read from its ``layout.yaml`` (see the module's text)."""
 
     source: str
-    kind: str  # "cells" or "nodes"
+    kind: str  # "shapes", "cells" or "nodes"
     width: float
     height: float
     provinces: Mapping[str, ProvinceLayout]
     colours: Mapping[str, str]  # power -> colour
     offboard: tuple[Pt, ...] = ()
     node_radius: float = 60.0
-    # computed for ``cells``: each province's outline rings, the off-board cells, and
-    # the edges two provinces share on the drawing
-    shapes: Mapping[str, tuple[tuple[Pt, ...], ...]] = msgspec.field(default_factory=dict)
-    offboard_cells: tuple[tuple[Pt, ...], ...] = ()
-    shared: Mapping[tuple[str, str], tuple[Segment, ...]] = msgspec.field(default_factory=dict)
+    # read for ``shapes``, computed for ``cells``: each province's polygons, the land
+    # beyond the board, and the edges two provinces share on the drawing (as polylines)
+    shapes: Mapping[str, tuple[Shape_, ...]] = msgspec.field(default_factory=dict)
+    offboard_cells: tuple[Shape_, ...] = ()
+    shared: Mapping[tuple[str, str], tuple[Path_, ...]] = msgspec.field(default_factory=dict)
 
 
 def _point(value: Any, src: str, key: str, width: float, height: float) -> Pt:
@@ -215,13 +219,23 @@ def _load_layout(path: Path, key: tuple[tuple[str, ...], tuple[tuple[str, ...], 
         raise MapError(src, "", f"not valid YAML ({exc})") from None
     if not isinstance(raw, dict):
         raise MapError(src, "", "expected a mapping (kind, size, colours, provinces)")
-    known = {"kind", "size", "colours", "provinces", "offboard", "node_radius"}
+    kind = raw.get("kind", "cells")
+    if kind not in ("shapes", "cells", "nodes"):
+        raise MapError(src, "kind", f"expected shapes, cells or nodes, found {kind!r}")
+    known = (
+        {"kind", "colours", "geometry"}
+        if kind == "shapes"
+        else {"kind", "size", "colours", "provinces", "offboard", "node_radius"}
+    )
     unknown = sorted(str(k) for k in raw if k not in known)
     if unknown:
         raise MapError(src, unknown[0], f"unknown key (expected one of {', '.join(sorted(known))})")
-    kind = raw.get("kind", "cells")
-    if kind not in ("cells", "nodes"):
-        raise MapError(src, "kind", f"expected cells or nodes, found {kind!r}")
+    colours = _colours(raw.get("colours"), src, powers)
+    if kind == "shapes":
+        name = raw.get("geometry")
+        if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+            raise MapError(src, "geometry", "expected the name of a GeoJSON file beside this one")
+        return _read_shapes(path.parent / name, src, provinces, coasts, colours)
     size = raw.get("size")
     if (
         not isinstance(size, list)
@@ -230,22 +244,6 @@ def _load_layout(path: Path, key: tuple[tuple[str, ...], tuple[tuple[str, ...], 
     ):
         raise MapError(src, "size", "expected the frame's [width, height], e.g. [1000, 860]")
     width, height = float(size[0]), float(size[1])
-    colours_raw = raw.get("colours")
-    if not isinstance(colours_raw, dict):
-        raise MapError(src, "colours", f"expected a colour for each power ({', '.join(powers)})")
-    colours: dict[str, str] = {}
-    for p in powers:
-        c = colours_raw.get(p)
-        if not isinstance(c, str) or len(c) != 7 or not c.startswith("#"):
-            raise MapError(src, f"colours.{p}", f"expected a colour like '#d55e00', found {c!r}")
-        try:
-            rgb(c)
-        except ValueError:
-            raise MapError(src, f"colours.{p}", f"expected a colour like '#d55e00', found {c!r}") from None
-        colours[p] = c.lower()
-    extra = sorted(str(k) for k in colours_raw if k not in powers)
-    if extra:
-        raise MapError(src, f"colours.{extra[0]}", f"no such power on this board (the powers: {', '.join(powers)})")
     entries = raw.get("provinces")
     if not isinstance(entries, dict):
         raise MapError(src, "provinces", "expected a mapping of province codes to their places")
@@ -299,6 +297,163 @@ def _load_layout(path: Path, key: tuple[tuple[str, ...], tuple[tuple[str, ...], 
     if kind == "cells":
         layout = _with_cells(layout)
     return layout
+
+
+def _colours(raw: Any, src: str, powers: Sequence[str]) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        raise MapError(src, "colours", f"expected a colour for each power ({', '.join(powers)})")
+    colours: dict[str, str] = {}
+    for p in powers:
+        c = raw.get(p)
+        if not isinstance(c, str) or len(c) != 7 or not c.startswith("#"):
+            raise MapError(src, f"colours.{p}", f"expected a colour like '#d55e00', found {c!r}")
+        try:
+            rgb(c)
+        except ValueError:
+            raise MapError(src, f"colours.{p}", f"expected a colour like '#d55e00', found {c!r}") from None
+        colours[p] = c.lower()
+    extra = sorted(str(k) for k in raw if k not in powers)
+    if extra:
+        raise MapError(src, f"colours.{extra[0]}", f"no such power on this board (the powers: {', '.join(powers)})")
+    return colours
+
+
+# -- shapes from a GeoJSON file ------------------------------------------------------------
+
+
+def _read_shapes(
+    path: Path, layout_src: str, provinces: Sequence[str], coasts: Mapping[str, str], colours: dict[str, str]
+) -> BoardLayout:
+    """A ``shapes`` layout: the province shapes, unit and label places of a GeoJSON
+    file in the picture's pixels (``scripts/build_classic_map.py`` writes the standard
+    board's): a FeatureCollection with the frame's ``size``, one feature per province
+    (``code``, ``unit``, ``label``, ``coasts``; a Polygon or MultiPolygon) and any
+    number with ``offboard: true`` (land beyond the board)."""
+    import json  # here: only a board drawn from shapes reads JSON
+
+    src = str(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MapError(src, "", f"cannot read the geometry named by {layout_src} ({exc.strerror or exc})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise MapError(src, "", f"not valid JSON ({exc})") from None
+    features = raw.get("features") if isinstance(raw, dict) else None
+    size = raw.get("size") if isinstance(raw, dict) else None
+    if not isinstance(features, list):
+        raise MapError(src, "features", "expected a GeoJSON FeatureCollection")
+    if (
+        not isinstance(size, list)
+        or len(size) != 2
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in size)
+    ):
+        raise MapError(src, "size", "expected the frame's [width, height] in pixels")
+    width, height = float(size[0]), float(size[1])
+    out: dict[str, ProvinceLayout] = {}
+    shapes: dict[str, tuple[Shape_, ...]] = {}
+    offboard: list[Shape_] = []
+    for i, f in enumerate(features):
+        k = f"features[{i}]"
+        props = f.get("properties") if isinstance(f, dict) else None
+        geometry = f.get("geometry") if isinstance(f, dict) else None
+        if not isinstance(props, dict) or not isinstance(geometry, dict):
+            raise MapError(src, k, "expected a feature with properties and a geometry")
+        polygons = _polygons_of(geometry, src, f"{k}.geometry")
+        if props.get("offboard") is True:
+            offboard.extend(polygons)
+            continue
+        code = props.get("code")
+        if not isinstance(code, str) or code not in provinces:
+            raise MapError(src, f"{k}.properties.code", f"no such province on this board: {code!r}")
+        if code in out:
+            raise MapError(src, f"{k}.properties.code", f"{code} is given twice")
+        at = _point(props.get("unit"), src, f"{k}.properties.unit", width, height)
+        label = _point(props.get("label"), src, f"{k}.properties.label", width, height)
+        own = sorted(c for c, p in coasts.items() if p == code)
+        given = props.get("coasts") or {}
+        if not isinstance(given, dict) or sorted(given) != own:
+            raise MapError(src, f"{k}.properties.coasts", f"expected a place for each of {code}'s coasts: {own}")
+        places = {c: _point(p, src, f"{k}.properties.coasts.{c}", width, height) for c, p in sorted(given.items())}
+        out[code] = ProvinceLayout(code, at, label, (at,), places)
+        shapes[code] = polygons
+    missing = [p for p in provinces if p not in out]
+    if missing:
+        raise MapError(src, "features", f"no shape for {', '.join(missing)} (every province of the board needs one)")
+    return BoardLayout(
+        src,
+        "shapes",
+        width,
+        height,
+        dict(sorted(out.items())),
+        colours,
+        shapes=dict(sorted(shapes.items())),
+        offboard_cells=tuple(offboard),
+        shared=_shared_edges(shapes),
+    )
+
+
+def _polygons_of(geometry: dict[str, Any], src: str, key: str) -> tuple[Shape_, ...]:
+    """The polygons of a Polygon or MultiPolygon, each ring without its repeated last point."""
+    kind, coords = geometry.get("type"), geometry.get("coordinates")
+    if kind not in ("Polygon", "MultiPolygon") or not isinstance(coords, list):
+        raise MapError(src, key, f"expected a Polygon or a MultiPolygon, found {kind!r}")
+    out: list[Shape_] = []
+    try:
+        for polygon in [coords] if kind == "Polygon" else coords:
+            rings: list[tuple[Pt, ...]] = []
+            for ring in polygon:
+                pts = tuple((float(x), float(y)) for x, y in ring)
+                if len(pts) < 4 or pts[0] != pts[-1]:
+                    raise MapError(src, key, "a ring must be closed and have three corners at least")
+                rings.append(pts[:-1])
+            out.append(tuple(rings))
+    except (TypeError, ValueError):
+        raise MapError(src, key, "expected polygons of rings of [x, y] points") from None
+    return tuple(out)
+
+
+def _shared_edges(shapes: Mapping[str, tuple[Shape_, ...]]) -> dict[tuple[str, str], tuple[Path_, ...]]:
+    """The edges two provinces share: the segments both outlines have (the shapes share
+    their corners exactly), joined into polylines."""
+    owners: dict[tuple[Pt, Pt], list[str]] = {}
+    for code, polygons in shapes.items():
+        for ring in (r for polygon in polygons for r in polygon):
+            for a, b in zip(ring, (*ring[1:], ring[0]), strict=True):
+                if a != b:
+                    owners.setdefault((a, b) if a < b else (b, a), []).append(code)
+    segments: dict[tuple[str, str], list[tuple[Pt, Pt]]] = {}
+    for seg, codes in owners.items():
+        if len(codes) == 2 and codes[0] != codes[1]:
+            x, y = sorted(codes)
+            segments.setdefault((x, y), []).append(seg)
+    return {pair: _joined(segs) for pair, segs in sorted(segments.items())}
+
+
+def _joined(segments: Sequence[tuple[Pt, Pt]]) -> tuple[Path_, ...]:
+    """Segments joined end to end into as few polylines as their meeting points allow."""
+    ends: dict[Pt, list[Pt]] = {}
+    for a, b in segments:
+        ends.setdefault(a, []).append(b)
+        ends.setdefault(b, []).append(a)
+    used: set[tuple[Pt, Pt]] = set()
+    out: list[Path_] = []
+
+    def free(p: Pt) -> Pt | None:
+        return next((q for q in ends[p] if ((p, q) if p < q else (q, p)) not in used), None)
+
+    for odd in (True, False):  # from the loose ends first, then round the closed loops
+        for start in sorted(ends):
+            if odd and len(ends[start]) % 2 == 0:
+                continue
+            while free(start) is not None:
+                path = [start]
+                here: Pt | None = start
+                while here is not None and (nxt := free(here)) is not None:
+                    used.add((here, nxt) if here < nxt else (nxt, here))
+                    path.append(nxt)
+                    here = nxt
+                out.append(tuple(path))
+    return tuple(out)
 
 
 # -- Voronoi cells ---------------------------------------------------------------------------
@@ -417,7 +572,7 @@ def _with_cells(layout: BoardLayout) -> BoardLayout:
         seen[_key(s)] = i
     cells = _cells(sites, layout.width, layout.height)
     outline: dict[str, list[tuple[Pt, Pt]]] = {}
-    shared: dict[tuple[str, str], list[Segment]] = {}
+    shared: dict[tuple[str, str], list[Path_]] = {}
     for i, cell in enumerate(cells):
         mine = owner[i]
         for k, (a, t) in enumerate(cell):
@@ -427,9 +582,9 @@ def _with_cells(layout: BoardLayout) -> BoardLayout:
                 continue
             outline.setdefault(mine, []).append((a, b))
             if theirs and mine and mine < theirs and math.hypot(b[0] - a[0], b[1] - a[1]) > 0.05:
-                shared.setdefault((mine, theirs), []).append(Segment(a, b))
-    shapes = {code: _rings(outline.get(code, [])) for code in layout.provinces}
-    off = tuple(tuple(p for p, _ in cells[i]) for i in range(len(sites)) if owner[i] == "")
+                shared.setdefault((mine, theirs), []).append((a, b))
+    shapes = {code: tuple((ring,) for ring in _rings(outline.get(code, []))) for code in layout.provinces}
+    off = tuple((tuple(p for p, _ in cells[i]),) for i in range(len(sites)) if owner[i] == "")
     return BoardLayout(
         layout.source,
         layout.kind,
@@ -481,19 +636,19 @@ class Drawing(msgspec.Struct, frozen=True):
     border whose provinces share no edge on the drawing) and walls (an edge shared on
     the drawing by provinces that are not neighbours)."""
 
-    edges: tuple[tuple[Border, tuple[Segment, ...]], ...]
+    edges: tuple[tuple[Border, tuple[Path_, ...]], ...]
     links: tuple[Border, ...]
-    walls: tuple[tuple[tuple[str, str], tuple[Segment, ...]], ...]
+    walls: tuple[tuple[tuple[str, str], tuple[Path_, ...]], ...]
 
 
 def drawing(gmap: ClassicMap, layout: BoardLayout) -> Drawing:
-    edges: list[tuple[Border, tuple[Segment, ...]]] = []
+    edges: list[tuple[Border, tuple[Path_, ...]]] = []
     links: list[Border] = []
     pairs = set()
     for b in borders(gmap):
         pairs.add((b.a, b.b))
         segs = layout.shared.get((b.a, b.b), ())
-        if layout.kind == "cells" and sum(math.dist(s.a, s.b) for s in segs) >= MIN_EDGE:
+        if layout.kind != "nodes" and sum(_polyline_length(s) for s in segs) >= MIN_EDGE:
             edges.append((b, segs))
         else:
             links.append(b)
@@ -702,33 +857,47 @@ class _Scene:
         items: list[Item] = []
         x0, y0 = self.xy((0.0, 0.0))
         frame = ((x0, y0), (x0 + lay.width, y0), (x0 + lay.width, y0 + lay.height), (x0, y0 + lay.height))
-        items.append(Poly((frame,), Paint(fill=SEA if lay.kind == "cells" else "#fbfaf6")))
-        for cell in lay.offboard_cells:
-            items.append(Poly((tuple(self.xy(p) for p in cell),), Paint(fill=OFFBOARD, stroke="#b5b5b5", width=1.0)))
-        for code in lay.provinces:
+        items.append(Poly((frame,), Paint(fill=SEA if lay.kind != "nodes" else "#fbfaf6")))
+        dx, dy = self.dx, self.dy
+
+        def placed(poly: Shape_) -> Shape_:
+            return tuple(tuple((x + dx, y + dy) for x, y in ring) for ring in poly)
+
+        # the seas first, each polygon by its outer ring alone (the sea's colour is the
+        # frame's, and the islands in its holes are drawn after it), then the land
+        seas = [c for c in lay.provinces if self.gmap.provinces[c].terrain is Terrain.SEA]
+        lands = [c for c in lay.provinces if c not in seas]
+        for code in [*seas, "", *lands]:
+            if not code:  # the land beyond the board
+                paint = Paint(fill=OFFBOARD, stroke=OFFBOARD_LINE, width=1.0)
+                items.extend(Poly(placed(cell), paint) for cell in lay.offboard_cells)
+                continue
             name = self.gmap.province_name(code, self.language)
-            if lay.kind == "cells":
-                rings = tuple(tuple(self.xy(p) for p in ring) for ring in lay.shapes.get(code, ()))
-                shape: Item = Poly(rings, Paint(fill=self.fill(code, owners)))
+            parts: list[Item] = []
+            if lay.kind != "nodes":
+                fill = Paint(fill=self.fill(code, owners))
+                sea = self.gmap.provinces[code].terrain is Terrain.SEA
+                polygons = [placed(poly[:1] if sea else poly) for poly in lay.shapes.get(code, ())]
+                parts.extend(Poly(poly, fill) for poly in polygons)
+                if not self.gmap.near[code]:
+                    hatch = Paint(stroke="#9a9a9a", width=1.2)
+                    parts.extend(Line(h, hatch) for poly in polygons for h in _hatch(poly[0], 9.0))
             else:
                 shape = Circle(
                     self.xy(lay.provinces[code].at),
                     lay.node_radius,
                     Paint(fill=self.fill(code, owners), stroke=ARMY_LINE, width=2.0),
                 )
-            parts: list[Item] = [shape]
-            if not self.gmap.near[code] and lay.kind == "cells":
-                parts.extend(Line(h, Paint(stroke="#9a9a9a", width=1.2)) for r in rings for h in _hatch(r, 9.0))
+                parts.append(shape)
             items.append(
                 Group(
                     (("class", "province"), ("data-province", code), ("data-title", f"{name} ({code})")), tuple(parts)
                 )
             )
         for border, segs in how.edges:
-            lines = [(self.xy(s.a), self.xy(s.b)) for s in segs]
-            items.append(self._border_group(border, lines))
+            items.append(self._border_group(border, placed(segs)))
         for (a, b), segs in how.walls:
-            lines = [(self.xy(s.a), self.xy(s.b)) for s in segs]
+            lines = placed(segs)
             group = tuple(Line(line, Paint(stroke=WALL, width=3.2)) for line in lines)
             items.append(Group((("class", "wall"), ("data-provinces", f"{a}-{b}")), group))
         for border in how.links:
@@ -1070,7 +1239,7 @@ def build_scene(
     step = st.phase.step
     nxt = outcome.next_state if outcome is not None else None
     after = set(nxt.units) if nxt is not None else set()
-    items: list[Item] = [*sc.board(st.owners, how), *sc.labels(st.owners)]
+    items: list[Item] = sc.board(st.owners, how)
 
     # where each unit is drawn, and what its marker shows
     units: list[tuple[Unit, Pt, str, str]] = []
@@ -1120,6 +1289,7 @@ def build_scene(
                 found = occupied.get(province_of(region), sc.place(region))
             drawn.append(_Drawn(r.power, order, order.text(), r.succeeded, found))
     items.extend(_Orders(sc, drawn, occupied).items())
+    items.extend(sc.labels(st.owners))  # over the arrows, under the units: no arrow hides a name
     for u, at, mark, role in units:
         items.append(_unit_group(sc, u, at, mark, role))
 
@@ -1169,10 +1339,10 @@ def _legend(
     columns.append((w["powers"], powers))
 
     board: list[tuple[list[Item], str]] = []
-    if sc.layout.kind == "cells":
+    if sc.layout.kind != "nodes":
         board.append(([Poly((_sq((16, 0), 9.0),), Paint(fill=LAND, stroke=ARMY_LINE, width=1.0))], w["land"]))
         board.append(([Poly((_sq((16, 0), 9.0),), Paint(fill=SEA, stroke=FLEET_LINE, width=1.0))], w["sea"]))
-    if any(not gmap.near[p] for p in gmap.provinces) and sc.layout.kind == "cells":
+    if any(not gmap.near[p] for p in gmap.provinces) and sc.layout.kind != "nodes":
         sample = _sq((16, 0), 9.0)
         hatch = [Line(h, Paint(stroke="#9a9a9a", width=1.2)) for h in _hatch(sample, 6.0)]
         board.append(([Poly((sample,), Paint(fill=OFFBOARD, stroke=WALL, width=1.6)), *hatch], w["impassable"]))
