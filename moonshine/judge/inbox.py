@@ -88,6 +88,7 @@ from moonshine.judge.turnlog import (
 )
 from moonshine.render import mailwords, pages
 from moonshine.render.mailwords import Phrase, phrase, subject_turn
+from moonshine.text.wrap import line_ranges
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.chatter import ChatterTest
 from moonshine.variants.moonshine.parser import printable
@@ -966,17 +967,6 @@ def _signature(game: Game, language: str | None = None) -> str:
     return "\n-- \n" + signature_line(game, language) + "\n"
 
 
-def _ranges(numbers: list[int]) -> str:
-    """``3-9, 12``: line numbers as ranges."""
-    out: list[str] = []
-    for n in sorted(set(numbers)):
-        if out and out[-1].split("-")[-1] == str(n - 1):
-            out[-1] = out[-1].split("-")[0] + f"-{n}"
-        else:
-            out.append(str(n))
-    return ", ".join(out)
-
-
 def _intake_notes(ctx: _Context, r: _Reading) -> str:
     """What the mail-reading layer left out of the message, for the reply: quoted
     text, the signature, greetings and sign-offs (each shown as written)."""
@@ -991,7 +981,7 @@ def _intake_notes(ctx: _Context, r: _Reading) -> str:
         notes.append(ctx.say("note.chatter", lines=", ".join(shown)))
     quoted = own.lines_dropped(intake.QUOTED, intake.REPLY_HEADER, intake.COPY)
     if quoted:
-        notes.append(ctx.say("note.quoted", lines=_ranges(quoted)))
+        notes.append(ctx.say("note.quoted", lines=line_ranges(quoted)))
     signature = own.lines_dropped(intake.SIGNATURE)
     if signature:
         notes.append(ctx.say("note.signature", line=signature[0]))

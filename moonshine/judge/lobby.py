@@ -53,6 +53,7 @@ from moonshine.judge.registry import (
     Registry,
 )
 from moonshine.text.catalogue import Catalogue, fill, keyed, languages
+from moonshine.text.wrap import line_ranges
 
 Log = Callable[[str], None]
 
@@ -594,7 +595,7 @@ def answer(ctx: Context, mail: Mail) -> str:
         if len(parsed.commands) > limit:
             results.append(req.say("lobby.too_many", n=limit))
         if parsed.ignored and (parsed.commands or parsed.unknown):
-            results.append(req.say("lobby.ignored", lines=_ranges(parsed.ignored)))
+            results.append(req.say("lobby.ignored", lines=line_ranges(parsed.ignored)))
         if not parsed.commands and not parsed.unknown:
             if player is None and mail.game is None:
                 reg.mark_answered(mail.digest, sender=mail.sender, outcome="unsolicited", now=ctx.now)
@@ -633,16 +634,6 @@ def _guess_language(ctx: Context, parsed: Parsed) -> str:
     if any(c.french for c in parsed.commands):
         return "fr" if "fr" in languages() else ctx.settings.config.language
     return ctx.settings.config.language
-
-
-def _ranges(numbers: list[int]) -> str:
-    out: list[str] = []
-    for n in sorted(set(numbers)):
-        if out and out[-1].split("-")[-1] == str(n - 1):
-            out[-1] = out[-1].split("-")[0] + f"-{n}"
-        else:
-            out.append(str(n))
-    return ", ".join(out)
 
 
 def _queue_reply(req: Request, results: list[str]) -> None:

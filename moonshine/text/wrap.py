@@ -1,7 +1,8 @@
 """Text wrapped for a mail's plain-text part, never splitting a unit from its place:
 ``H LOO``, ``L GGC``, ``A PAR``, ``F STP/NC`` stay on one line (a reader scanning for
 "L GGC" must find it whole). No-break spaces (French typography, ``3,50 $``) are never
-break points either: Python's ``textwrap`` breaks at ASCII white space only."""
+break points either: Python's ``textwrap`` breaks at ASCII white space only. And a
+list of line numbers written short, as ranges (``line_ranges``)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,14 @@ def wrap(text: str, width: int, *, indent: str = "", hang: str = "", break_long_
         break_on_hyphens=False,
     )
     return [line.replace(_GLUE, " ") for line in lines] or [indent]
+
+
+def line_ranges(numbers: list[int]) -> str:
+    """``3-9, 12``: line numbers as ranges."""
+    out: list[str] = []
+    for n in sorted(set(numbers)):
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = out[-1].split("-")[0] + f"-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
