@@ -438,6 +438,9 @@ MARK_SHARES = (
 MARK_CLEAR = 6.0  # a failure mark's reach (its cross's half-width and a little)
 
 
+MARK_CELL = 64.0  # the grid (scene units) the district codes are sorted into for the marks
+
+
 MARK_CODE_GROWTH = 1.3  # the district codes' boxes a failure mark keeps off, as a close-up grows them
 
 
@@ -582,7 +585,9 @@ def _arrow_items(
         far = station(a.target_end) if a.target_end == a.end else anchor(a.target_end)
         return vec_add(anchor(a.end), vec_mul(vec_sub(far, anchor(a.end)), 0.5))
 
-    code_boxes: list[Box] = []  # the district codes, found at the first failure mark
+    # the district codes' boxes (widened by a mark's reach) by cell of MARK_CELL, found
+    # at the first failure mark: a mark looks only at the codes of its own cell
+    code_cells: dict[tuple[int, int], list[Box]] = {}
 
     def mark_at(points: Sequence[Pt]) -> Pt:
         """Where a failed order's mark goes: the middle of its arrow, or the point
@@ -591,15 +596,19 @@ def _arrow_items(
         total = path_length(points)
         if total <= 0:
             return points[0]
-        if not code_boxes:
-            code_boxes.extend(_code_box(code, _code_at(layout.labels[code])) for code in gmap.districts)
         r = MARK_CLEAR
+        if not code_cells:
+            for code in gmap.districts:
+                x0, y0, x1, y1 = _code_box(code, _code_at(layout.labels[code]))
+                wide = (x0 - r, y0 - r, x1 + r, y1 + r)
+                for cx in range(math.floor(wide[0] / MARK_CELL), math.floor(wide[2] / MARK_CELL) + 1):
+                    for cy in range(math.floor(wide[1] / MARK_CELL), math.floor(wide[3] / MARK_CELL) + 1):
+                        code_cells.setdefault((cx, cy), []).append(wide)
 
         def overlap(p: Pt) -> float:  # how deep the mark reaches into the codes it covers
             deepest = 0.0
-            for b in code_boxes:
-                depth = min(p[0] - b[0] + r, b[2] + r - p[0], p[1] - b[1] + r, b[3] + r - p[1])
-                deepest = max(deepest, depth)
+            for b in code_cells.get((math.floor(p[0] / MARK_CELL), math.floor(p[1] / MARK_CELL)), ()):
+                deepest = max(deepest, min(p[0] - b[0], b[2] - p[0], p[1] - b[1], b[3] - p[1]))
             return deepest
 
         best, least = points[0], math.inf
