@@ -8,8 +8,8 @@ nothing of it."""
 from __future__ import annotations
 
 import re
-from html import unescape
 from email.message import EmailMessage
+from html import unescape
 from pathlib import Path
 
 import frtypo

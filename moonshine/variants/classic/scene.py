@@ -1441,17 +1441,18 @@ def legend(scene: Scene, *, title: str = "") -> Scene:
     group = next((i for i in scene.items if isinstance(i, Group) and dict(i.attrs).get("class") == "legend"), None)
     if group is None:
         raise PictureError("the map picture has no legend")
+    columns = [(c, _drawn_box(c.items)) for c in group.items if isinstance(c, Group) and c.items]
+    if not columns:
+        raise PictureError("the map picture's legend has no column")
+    # aligned on their headings (a column's first item), whatever reaches left of one
+    starts = [c.items[0].at[0] if isinstance(c.items[0], Label) else box[0] for c, box in columns]
+    left = max(start - box[0] for (_, box), start in zip(columns, starts, strict=True))
     stacked: list[Item] = []
     y, width = LEGEND_PAD, 0.0
-    for column in group.items:
-        if not isinstance(column, Group):
-            continue
-        x0, y0, x1, y1 = _drawn_box(column.items)
-        stacked.append(moved(column, LEGEND_PAD - x0, y - y0))
-        width = max(width, x1 - x0)
+    for (column, (_, y0, x1, y1)), start in zip(columns, starts, strict=True):
+        stacked.append(moved(column, LEGEND_PAD + left - start, y - y0))
+        width = max(width, left + x1 - start)
         y += y1 - y0 + LEGEND_STACK_GAP
-    if not stacked:
-        raise PictureError("the map picture's legend has no column")
     height = y - LEGEND_STACK_GAP + LEGEND_PAD
     shown = Group(group.attrs, tuple(stacked), group.opacity)
     return Scene(math.ceil(width + 2 * LEGEND_PAD), math.ceil(height), title or scene.title, (shown,), scene.labels)
