@@ -217,11 +217,13 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
             salt = re.search(r"^    salt: ([0-9a-f]{64})$", report, re.M)
             assert salt and receipts.receipt(salt.group(1), understood) == receipt.group(1)
         # the map, the close-up of the gang's area, and the results as JSON (docs/)
-        picture, closeup = [p for p in msg.walk() if p.get_content_disposition() == "inline"]  # the page's
+        picture, closeup, legend = [p for p in msg.walk() if p.get_content_disposition() == "inline"]  # the page's
         [results] = list(msg.iter_attachments())
         assert picture.get_content_type() == "image/png" and picture.get_content() == png
         assert closeup["Content-ID"] == f"<closeup-{gang}.png>"
         assert closeup.get_content() == (reports / f"closeup-{gang}.png").read_bytes()
+        assert legend["Content-ID"] == "<legend.png>"  # the map's legend, under it
+        assert legend.get_content() == (reports / "legend.png").read_bytes()
         assert results.get_content_type() == "application/json"
         assert results.get_filename() == f"moonshine-{TURN}-{gang}.json"
     [(_, rcpts, content)] = got.by_subject("Spring 1924: bulletin")
@@ -230,14 +232,16 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     bulletin = message_from_bytes(content, policy=policy.default)
     assert isinstance(bulletin, EmailMessage)
     charts = [(reports / name).read_bytes() for name in ("vp.png", "price.png")]
-    picture, vp, price = [p for p in bulletin.walk() if p.get_content_disposition() == "inline"]  # the page's
+    picture, legend, vp, price = [p for p in bulletin.walk() if p.get_content_disposition() == "inline"]  # the page's
     [results] = bulletin.iter_attachments()
     assert picture.get_content() == png and results.get_filename() == f"moonshine-{TURN}.json"
+    assert legend.get_content() == (reports / "legend.png").read_bytes()
     assert [vp.get_content(), price.get_content()] == charts  # the charts, shown by the HTML
-    assert [a["Content-ID"] for a in (picture, vp, price)] == ["<map.png>", "<vp.png>", "<price.png>"]
+    cids = [a["Content-ID"] for a in (picture, legend, vp, price)]
+    assert cids == ["<map.png>", "<legend.png>", "<vp.png>", "<price.png>"]
     shown = bulletin.get_body(("html",))
     assert shown is not None
-    assert all(f'src="cid:{name}"' in shown.get_content() for name in ("map.png", "vp.png", "price.png"))
+    assert all(f'src="cid:{name}"' in shown.get_content() for name in ("map.png", "legend.png", "vp.png", "price.png"))
 
     again = run(game, "mail", TURN, "--send")
     assert again.exit_code == 0, again.output

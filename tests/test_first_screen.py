@@ -114,7 +114,10 @@ def test_a_french_players_mail_carries_their_french_map_and_close_up_inline(game
     assert 'href="map.fr.svg"' in (base / "outfit.html").read_text(encoding="utf-8")
     built = outbox.report_messages(game, TURN)
     mails = {m.name: m.message for m in built.messages}
-    for name, gang, shown in (("report-outfit.eml", "outfit", "map.fr.png"), ("report-genna.eml", "genna", "map.png")):
+    for name, gang, shown, legend in (
+        ("report-outfit.eml", "outfit", "map.fr.png", "legend.fr.png"),
+        ("report-genna.eml", "genna", "map.png", "legend.png"),
+    ):
         msg = mails[name]
         pictures = {
             str(part["Content-ID"]).strip("<>"): part.get_content()
@@ -124,9 +127,10 @@ def test_a_french_players_mail_carries_their_french_map_and_close_up_inline(game
         assert pictures == {
             shown: (base / shown).read_bytes(),
             f"closeup-{gang}.png": (base / f"closeup-{gang}.png").read_bytes(),
+            legend: (base / legend).read_bytes(),  # the map's legend, under it
         }
         html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_content()
-        marks = _order(html, f'src="cid:closeup-{gang}.png"', f'src="cid:{shown}"')
+        marks = _order(html, f'src="cid:closeup-{gang}.png"', f'src="cid:{shown}"', f'src="cid:{legend}"')
         assert marks == sorted(marks)
         assert ".svg" not in html  # a link to a file the mail does not carry
     bulletin = mails["bulletin.eml"]

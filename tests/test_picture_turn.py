@@ -190,13 +190,13 @@ def test_failure_marks_leave_the_district_codes_readable(chicago_map: GameMap) -
     100 did when every cross stood at its arrow's middle)."""
     from PIL import ImageFont
 
-    from moonshine.game.reports import _scene
+    from moonshine.game.reports import map_scene
     from moonshine.picture.shapes import Group, Label, extent
 
     marks = touching = 0
     for p in play(chicago_map, "a", 8):
         res = read_results(to_data(chicago_map, p.result, {}))
-        scene = _scene(chicago_map, res, p.result.next_state, "en")
+        scene = map_scene(chicago_map, res, p.result.next_state, "en")
         parts = {dict(i.attrs).get("id"): i for i in scene.items if isinstance(i, Group)}
         inks = []
         for label in parts["labels"].items:

@@ -28,13 +28,15 @@ from moonshine import data_folder
 from moonshine.cli import main
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, GameConfig
-from moonshine.game.reports import load_turn, orders_address, render_map, write_reports
+from moonshine.game.reports import load_turn, map_scene, orders_address, render_legend, render_map, write_reports
 from moonshine.render import pages, phrasebook
 from moonshine.render.report import (
     MAP_CID,
     Extras,
+    Legend,
     arrows_from_results,
     closeup_file,
+    legend_file,
     render_all,
     render_bulletin,
     render_report,
@@ -277,6 +279,13 @@ def adjudicated(tmp_path_factory: pytest.TempPathFactory) -> Game:
     return g
 
 
+def _legend(game: Game, lang: str) -> Legend:
+    """The map's legend in ``lang`` as the game master's job shows it under the map."""
+    res, nxt = load_turn(game, "spring-1924")
+    picture = render_legend(map_scene(game.map, res, nxt, lang), lang)
+    return Legend(legend_file(lang, lang), picture.width, picture.height)
+
+
 def _charts(lang: str) -> list[tuple[str, str]]:
     """The bulletin's charts as the game master's job writes them beside it."""
     from moonshine.game.charts import words_of
@@ -293,8 +302,18 @@ def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     assert seed is not None  # the receipts are in the golden files
     before = adjudicated.load_state("spring-1924")
     charts = _charts(lang)
+    legend = _legend(adjudicated, lang)
     files = render_all(
-        adjudicated.map, adjudicated.config, res, nxt, language=lang, seed=seed, before=before, charts=charts
+        adjudicated.map,
+        adjudicated.config,
+        res,
+        nxt,
+        language=lang,
+        seed=seed,
+        before=before,
+        charts=charts,
+        extras={g: Extras(legend=legend) for g in adjudicated.map.gangs},
+        legend=legend,
     )
     for name, text in files.items():
         if name.endswith(".html"):
@@ -318,9 +337,14 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
         before=before,
         charts=_charts(adjudicated.config.language),
         extras={
-            g: Extras(send_to=orders_address(adjudicated.config), closeup=closeup_file(g))
+            g: Extras(
+                send_to=orders_address(adjudicated.config),
+                closeup=closeup_file(g),
+                legend=_legend(adjudicated, adjudicated.config.language),
+            )
             for g in adjudicated.map.gangs
         },
+        legend=_legend(adjudicated, adjudicated.config.language),
     )
     for name, text in files.items():
         assert (base / name).read_text(encoding="utf-8") == text, name
@@ -742,7 +766,7 @@ def test_write_reports_writes_every_file(written: tuple[Game, list[Path]], sampl
     expected = sorted(
         [f"{g}.{e}" for g in game.map.gangs for e in ("txt", "html")]
         + [f"closeup-{g}.png" for g in game.map.gangs]  # every gang has units; its zoom is the map's SVG
-        + ["bulletin.txt", "bulletin.html", "map.svg", "map.png", "vp.png", "price.png"]
+        + ["bulletin.txt", "bulletin.html", "map.svg", "map.png", "legend.png", "vp.png", "price.png"]
     )
     assert names == expected == sorted(p.name for p in paths)
     assert (base / "map.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -763,12 +787,13 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     base = game.turn_dir("spring-1924") / "reports"
     assert sorted(p.name for p in base.iterdir()) == [
         "closeup-valley.png",
+        "legend.png",
         "map.png",
         "map.svg",
         "valley.html",
         "valley.txt",
     ]
-    assert "Wrote 5 files" in r.output
+    assert "Wrote 6 files" in r.output
 
     r = runner.invoke(main, ["report", "spring-1924", "--game", str(game.root), "--print"])
     assert r.exit_code == 0, r.output

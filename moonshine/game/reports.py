@@ -16,9 +16,11 @@ from moonshine.render import phrasebook
 from moonshine.render.report import (
     MAP_WIDTH,
     Extras,
+    Legend,
     arrows_from_results,
     closeup_file,
     dislodged_units,
+    legend_file,
     map_file,
     map_title,
     picture_title,
@@ -33,6 +35,7 @@ from moonshine.variants.moonshine.state import GameState
 
 if TYPE_CHECKING:
     from moonshine.picture.charts import Chart
+    from moonshine.picture.png import PagePicture
     from moonshine.picture.shapes import Box, Scene
 
 
@@ -125,7 +128,7 @@ def render_map(
     from moonshine.picture import png as png_writer
     from moonshine.picture import svg
 
-    scene = whole if whole is not None else _scene(gmap, res, nxt, language)  # ``whole``: made already
+    scene = whole if whole is not None else map_scene(gmap, res, nxt, language)  # ``whole``: made already
     return svg.scene_svg(scene), png_writer.scene_png(scene, width)
 
 
@@ -156,7 +159,19 @@ def render_closeup(
     return png_writer.scene_png(near, CLOSEUP_WIDTH, supersample=1)
 
 
-def _scene(gmap: GameMap, res: TurnResults, nxt: GameState, language: str) -> Scene:
+def render_legend(whole: Scene, language: str) -> PagePicture:
+    """The legend of the map ``whole`` (its scene, in ``language``) as a picture of its
+    own, for the pages to show under the map at a size a phone reader reads (the map's
+    own legend is drawn for the 1000 px picture). The same every turn for a map and a
+    language: kept in the cache."""
+    from moonshine.picture import png as png_writer
+    from moonshine.variants.moonshine import scene as chicago_scene
+
+    return png_writer.legend_picture(chicago_scene.legend(whole, title=phrasebook.message(language, "map.legend_alt")))
+
+
+def map_scene(gmap: GameMap, res: TurnResults, nxt: GameState, language: str) -> Scene:
+    """The turn's map picture as a scene, in ``language`` (``render_map`` draws it)."""
     from moonshine.variants.moonshine import scene as chicago_scene
 
     arrows = arrows_from_results(res, gmap)
@@ -202,8 +217,9 @@ def write_reports(
     ``written_turn`` the results' data and the next state it has just written, so that
     they are not read back, and in ``opening`` the turn's opening state it has read;
     without them, they are read from the game directory. A player who reads another
-    language than the game's gets the map in it (``map.fr.png``); each gang its
-    close-up (``closeup-outfit.png``). The reports give the next turn's deadline when
+    language than the game's gets the map in it (``map.fr.png``), and its legend
+    (``legend.png``, ``legend.fr.png``), shown under the map; each gang its close-up
+    (``closeup-outfit.png``). The reports give the next turn's deadline when
     game.yaml has it, or, ``now`` being when the next turn opens, when the game's
     schedule will set it."""
     gmap = game.map
@@ -237,10 +253,20 @@ def write_reports(
     closeups: dict[str, bytes] = {}
     scenes: dict[str, Scene] = {}  # the whole map's scene in each language read, made once
     boxes: dict[int, Box | None] = {}  # their items' extents, by item (the scenes are kept alive above)
+    legends: dict[str, PagePicture] = {}  # the map's legend in each language read
+
+    def legend_in(reads: str) -> Legend | None:
+        if not pictures:
+            return None
+        if reads not in scenes:
+            scenes[reads] = map_scene(gmap, res, nxt, reads)
+        if reads not in legends:
+            legends[reads] = render_legend(scenes[reads], reads)
+        return Legend(legend_file(reads, lang), legends[reads].width, legends[reads].height)
+
     for g in chosen:
         reads = own.get(g, lang)
-        if pictures and reads not in scenes:
-            scenes[reads] = _scene(gmap, res, nxt, reads)
+        legend = legend_in(reads)
         near = render_closeup(gmap, res, nxt, reads, g, whole=scenes[reads], boxes=boxes) if pictures else None
         if near is not None:
             closeups[g] = near
@@ -249,6 +275,7 @@ def write_reports(
             send_to=send_to,
             map_file=map_file(reads, lang),
             closeup=closeup_file(g) if near is not None else "",
+            legend=legend,
         )
     texts = render_all(
         gmap,
@@ -266,6 +293,7 @@ def write_reports(
         gang_languages=own or None,
         extras=extras,
         deadline=next_deadline_line(game, res.next.turn, None, lang, opened=now) if bulletin else "",
+        legend=legend_in(lang) if bulletin else None,
     )
     for name, text in texts.items():
         path = base / name
@@ -279,6 +307,8 @@ def write_reports(
             atomic_write_text(base / map_file(reads, lang, "svg"), svg)
             atomic_write_bytes(base / map_file(reads, lang), png)
             written += [base / map_file(reads, lang, "svg"), base / map_file(reads, lang)]
+            atomic_write_bytes(base / legend_file(reads, lang), legends[reads].png)
+            written.append(base / legend_file(reads, lang))
         for g, png in closeups.items():
             atomic_write_bytes(base / closeup_file(g), png)
             written.append(base / closeup_file(g))
@@ -297,4 +327,4 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
     return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed())
 
 
-__all__ = ["load_turn", "print_report", "write_reports"]
+__all__ = ["load_turn", "map_scene", "print_report", "render_legend", "render_map", "write_reports"]

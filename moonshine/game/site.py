@@ -20,11 +20,11 @@ from markupsafe import Markup
 from moonshine.errors import GameError
 from moonshine.game.charts import game_charts
 from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
-from moonshine.game.reports import adjudicated_turns, load_turn, opening_state, render_map
+from moonshine.game.reports import adjudicated_turns, load_turn, map_scene, opening_state, render_legend, render_map
 from moonshine.judge.zones import next_deadline_line
 from moonshine.picture import charts
 from moonshine.render import pages, phrasebook
-from moonshine.render.report import bulletin_context, inline_css, map_title
+from moonshine.render.report import Legend, bulletin_context, inline_css, legend_figure, map_title
 from moonshine.text.catalogue import Catalogue, fill, keyed
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "RULES.md"  # moonshine/RULES.md
@@ -111,11 +111,15 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         vp_rows.append(dict(res.vp))
         prices.append(res.price)
         page_dir = out / "turns" / turn
-        svg, png = render_map(gmap, res, nxt, lang)
+        scene = map_scene(gmap, res, nxt, lang)
+        svg, png = render_map(gmap, res, nxt, lang, whole=scene)
+        legend = render_legend(scene, lang)
         atomic_write_bytes(page_dir / "map.png", png)
         atomic_write_text(page_dir / "map.svg", svg)
+        atomic_write_bytes(page_dir / "legend.png", legend.png)
         before = opening_state(game, turn)
-        ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before)
+        shown = Legend("legend.png", legend.width, legend.height)
+        ctx = bulletin_context(gmap, game.config, res, nxt, language=lang, for_email=False, before=before, legend=shown)
         ctx["map_svg"] = "map.svg"  # linked beside the picture
         # the latest turn's page says when the orders of the turn being played are due
         ctx["deadline"] = next_deadline_line(game, res.next.turn, None, lang) if i + 1 == len(turns) else ""
@@ -135,7 +139,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
         )
         last_winners = [gmap.gangs[g].name for g in res.winners if g in gmap.gangs]
         atomic_write_text(page_dir / "index.html", inline_css(pages.render("site_turn.html.j2", ctx)))
-        written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg"]
+        written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg", page_dir / "legend.png"]
     vp, price = game_charts(game, turns, vp_rows, [c / 100 for c in prices], lang)
     for name, chart in (("vp", vp), ("price", price)):
         atomic_write_bytes(out / f"{name}.png", charts.png(chart))
@@ -171,6 +175,11 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             latest_map=f"turns/{turns[-1]}/map.png",
             latest_svg=f"turns/{turns[-1]}/map.svg",
             latest_map_title=alts[last],
+            legend=legend_figure(
+                Legend(f"turns/{last}/legend.png", shown.width, shown.height),
+                phrasebook.message(lang, "map.legend"),
+                phrasebook.message(lang, "map.legend_alt"),
+            ),
             state_line=state_line,
             words=words,
             charts=[("vp.png", "vp.svg", vp.title, vp_table), ("price.png", "price.svg", price.title, price_table)],

@@ -324,7 +324,8 @@ class ReportMail(msgspec.Struct, frozen=True):
 def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
     """The report files one message needs: the gang's report (or the bulletin)
     as text and HTML, the map it shows (``map.png``, or ``map.fr.png`` in its
-    reader's language) and the other pictures of the turn it shows (a gang's close-up)."""
+    reader's language) and the other pictures of the turn it shows (a gang's close-up,
+    the map's legend: ``legend.png``, ``legend.fr.png``)."""
     base = game.turn_dir(turn) / REPORTS
     stem = gang if gang is not None else "bulletin"
     html = base / f"{stem}.html"
@@ -333,7 +334,7 @@ def report_paths(game: Game, turn: str, gang: str | None) -> list[Path]:
     except (OSError, UnicodeDecodeError) as exc:
         raise GameError(f"cannot read {html}: {exc}") from None
     maps = [n for n in shown if n.startswith("map")] or ["map.png"]
-    more = [base / n for n in shown if n.startswith("closeup-")]
+    more = [base / n for n in shown if n.startswith(("closeup-", "legend."))]
     return [base / f"{stem}.txt", html, base / maps[0], *more]
 
 
@@ -377,7 +378,7 @@ class ReportFiles(msgspec.Struct, frozen=True):
     map_name: str  # map.png, map.fr.png
     png: bytes
     date: datetime
-    pictures: tuple[tuple[str, bytes], ...] = ()  # the other pictures it shows (a close-up)
+    pictures: tuple[tuple[str, bytes], ...] = ()  # the other pictures it shows (a close-up, the legend)
 
 
 def _read_reports(paths: list[Path], turn: str) -> ReportFiles:

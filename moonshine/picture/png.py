@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
+import msgspec
 from PIL import Image, ImageDraw, ImageFont
 
 from moonshine.picture.shapes import (
@@ -491,3 +492,53 @@ def scene_png(scene: Scene, width: int = 1000, *, supersample: int = SUPERSAMPLE
     image = painter.image.reduce(supersample) if supersample > 1 else painter.image  # the mean of each block
     # zlib's level 3: levels 4 and up use the slower lazy matching, which buys little on a map
     return png_bytes(image)
+
+
+def label_width(label: Label) -> float:
+    """How wide the painter draws a label's text, in scene units, at most (its accents
+    drawn by hand stand over their letters; a bold label's stroke on both sides): its
+    advance measured at a large size, where the font's hinting does not move it, and
+    a twentieth more, which hinting at a small one adds at most."""
+    base, _ = _shape_text(label.text)
+    advance = float(_font(100.0).getlength(base)) * label.size / 100
+    return 1.05 * advance + (2 * label.size * 0.035 if label.bold else 0.0)
+
+
+LEGEND_WORDS = 11.0  # CSS px: a legend picture's smallest words as a page shows it
+
+
+class PagePicture(msgspec.Struct, frozen=True):
+    """A picture for a page: its PNG, drawn at twice the size the page shows it at
+    (as fine as a phone's device pixels), and that size in CSS px."""
+
+    png: bytes
+    width: int
+    height: int
+
+
+def _label_sizes(items: Iterable[Item]) -> Iterable[float]:
+    for item in items:
+        if isinstance(item, Group):
+            yield from _label_sizes(item.items)
+        elif isinstance(item, Label):
+            yield item.size
+
+
+def legend_picture(legend: Scene, words: float = LEGEND_WORDS) -> PagePicture:
+    """A map's legend (a scene of its own: ``legend`` in the variant's scene module) as
+    a page shows it: as wide as makes its smallest words ``words`` CSS px, its PNG
+    drawn at twice that width, at its size (no supersampling: its pixels are as fine
+    as the phone's). The PNG is kept in the cache (``moonshine.cache``), keyed by the
+    scene itself: a map's legend in one language is the same every turn."""
+    from moonshine import cache
+
+    smallest = min(_label_sizes(legend.items), default=words)
+    width = max(MIN_WIDTH // 2, math.ceil(legend.width * words / smallest))
+    height = max(1, round(legend.height * width / legend.width))
+    # the painter's own versions in the key, as the labels' (a new Pillow draws afresh)
+    key = _sprite_cache_key() + f" legend 1 {2 * width} ".encode() + msgspec.msgpack.encode(legend)
+    png = cache.load_value("legend", key)
+    if not isinstance(png, bytes):
+        png = scene_png(legend, 2 * width, supersample=1)
+        cache.store_value("legend", key, png)
+    return PagePicture(png, width, height)

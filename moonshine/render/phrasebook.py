@@ -279,6 +279,8 @@ MESSAGES: Catalogue = {
     "map.closeup_alt": "Close-up of {title}: your districts and their neighbours",
     "map.closeup_caption": "Your districts and their neighbours, larger; the whole map follows.",
     "map.svg": "SVG (zoom without limit)",
+    "map.legend": "Legend",
+    "map.legend_alt": "Legend of the map: what its colours, symbols and arrows mean",
     "map.attached_closeup": "The map is attached, with a close-up of your area.",
     "receipt.code": "The orders recorded for you give the receipt {code}: it must be the one in your acknowledgement.",
     "receipt.how": "To check it yourself (the README shows the few lines of Python), use this salt and these orders:",

@@ -69,6 +69,30 @@ def map_file(language: str, game_language: str, ext: str = "png") -> str:
     return f"map.{ext}" if language == game_language else f"map.{language}.{ext}"
 
 
+def legend_file(language: str, game_language: str) -> str:
+    """The name of the picture of the map's legend in ``language``: ``legend.png`` in
+    the game's language, ``legend.fr.png`` in another one a player reads."""
+    return "legend.png" if language == game_language else f"legend.{language}.png"
+
+
+class Legend(msgspec.Struct, frozen=True):
+    """The picture of the map's legend beside a page: its file and the size the page
+    shows it at, in CSS px (``moonshine.picture.png.legend_picture``'s)."""
+
+    file: str
+    width: int
+    height: int
+
+
+def legend_figure(legend: Legend | None, heading: str, alt: str, *, for_email: bool = False) -> dict[str, Any] | None:
+    """What a page's template shows of the legend (``_macros.html.j2``'s ``legend``):
+    its heading, the picture at its size and its alternative text; None without one."""
+    if legend is None:
+        return None
+    src = ("cid:" if for_email else "") + legend.file
+    return {"heading": heading, "src": src, "width": legend.width, "height": legend.height, "alt": alt}
+
+
 def closeup_file(gang: str, ext: str = "png") -> str:
     """The name of a gang's close-up map: ``closeup-outfit.png``."""
     return f"closeup-{gang.lower()}.{ext}"
@@ -79,12 +103,14 @@ class Extras(msgspec.Struct, frozen=True):
     deadline (a sentence, already in the reader's words and time zone, "" when none
     is set), the judge's address for orders ("" when the game has no mail), and the
     pictures beside the report (the map in the reader's language, the close-up of
-    the gang's area, "" when there is none)."""
+    the gang's area, "" when there is none, the map's legend in the reader's
+    language)."""
 
     deadline: str = ""
     send_to: str = ""
     map_file: str = MAP_FILE
     closeup: str = ""
+    legend: Legend | None = None
 
 
 class Player(Protocol):
@@ -639,6 +665,7 @@ def report_context(
             "closeup_src": ("cid:" if for_email else "") + more.closeup if more.closeup else "",
             # the close-up's zoomable version is the whole map's SVG
             "closeup_svg": "" if for_email or not more.closeup else more.map_file.removesuffix(".png") + ".svg",
+            "legend": legend_figure(more.legend, w("map.legend"), w("map.legend_alt"), for_email=for_email),
             "deadline": more.deadline or w("summary.no_deadline", turn=the_next),
             "send": (
                 w("summary.send_to", turn=the_next, address=more.send_to)
@@ -933,10 +960,12 @@ def bulletin_context(
     for_email: bool = False,
     before: GameState | None = None,
     charts: Sequence[tuple[str, str]] = (),
+    legend: Legend | None = None,
 ) -> dict[str, Any]:
     """Everything the public bulletin shows, already in its language. Nothing here
     comes from a gang's lines, bids, ledger, stocks or cash. With the turn's opening
-    state ``before``: the headline, the story and what changed."""
+    state ``before``: the headline, the story and what changed; ``legend``: the
+    picture of the map's legend beside it."""
     res = as_results(data)
     check_results(gmap, res)
     w = Words(phrasebook.check_language(language or config.language))
@@ -997,6 +1026,7 @@ def bulletin_context(
     news = ctx["story"][0] if ctx["story"] else ctx["headline"]
     title = map_title(gmap, res.turn, w.language)
     ctx["map_alt"] = w("map.alt_news", title=title, news=news) if news else w("map.alt", title=title)
+    ctx["legend"] = legend_figure(legend, w("map.legend"), w("map.legend_alt"), for_email=for_email)
     ctx.update(
         {
             "price_now": w("price.now", price=w.money(res.price)),
@@ -1079,13 +1109,15 @@ def render_bulletin(
     before: GameState | None = None,
     charts: Sequence[tuple[str, str]] = (),
     deadline: str = "",
+    legend: Legend | None = None,
 ) -> str:
     """The public bulletin (text, or HTML with ``html=True``); with the turn's opening
     state ``before``, its story and what changed; ``charts``: the pictures of the
     charts beside it (file name, title); ``deadline``: the next deadline as a sentence
-    in the game's time zone ("" when none is set)."""
+    in the game's time zone ("" when none is set); ``legend``: the picture of the
+    map's legend beside it."""
     ctx = bulletin_context(
-        gmap, config, data, nxt, language=language, for_email=for_email, before=before, charts=charts
+        gmap, config, data, nxt, language=language, for_email=for_email, before=before, charts=charts, legend=legend
     )
     ctx["deadline"] = deadline
     return inline_css(pages.render("bulletin.html.j2", ctx)) if html else pages.render("bulletin.txt.j2", ctx)
@@ -1107,13 +1139,14 @@ def render_all(
     gang_languages: Mapping[str, str] | None = None,
     extras: Mapping[str, Extras] | None = None,
     deadline: str = "",
+    legend: Legend | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
     and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
     receipts in the private reports. ``gang_languages``: the language of a gang's
     report when its player reads another than ``language``. ``extras``: what each
-    gang's report says beyond the results (its deadline, pictures); ``deadline``: the
-    bulletin's."""
+    gang's report says beyond the results (its deadline, pictures); ``deadline`` and
+    ``legend`` (the picture of the map's legend): the bulletin's."""
     res = as_results(data)
     out: dict[str, str] = {}
     for g in gangs if gangs is not None else gmap.gangs:
@@ -1136,6 +1169,7 @@ def render_all(
                 before=before,
                 charts=charts,
                 deadline=deadline,
+                legend=legend,
             )
     return out
 
@@ -1144,11 +1178,14 @@ __all__ = [
     "MAP_CID",
     "MAP_FILE",
     "Extras",
+    "Legend",
     "Settings",
     "arrows_from_results",
     "bulletin_context",
     "closeup_file",
     "describe_raid",
+    "legend_figure",
+    "legend_file",
     "map_file",
     "map_title",
     "render_all",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from moonshine.judge.commands import Command, Request
     from moonshine.judge.commands import Result as CommandResult
     from moonshine.picture.charts import Chart
+    from moonshine.picture.shapes import Scene
+    from moonshine.render.report import Legend
     from moonshine.variants.moonshine.chatter import ChatterTest
 
 VARIANT = "classic"
@@ -170,6 +172,7 @@ class Adjudicated(msgspec.Struct, frozen=True):
     problems: list[str]
     results_path: Path
     next_state_path: Path
+    scene: Scene | None = None  # the phase's map picture, in the language it was drawn in (None: no layout)
 
 
 def adjudicate_phase_dir(
@@ -185,7 +188,9 @@ def adjudicate_phase_dir(
     """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``;
     the map picture names the provinces and powers in ``language``."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text, git_commit
-    from moonshine.variants.classic.scene import has_layout, render_both
+    from moonshine.picture.png import scene_png
+    from moonshine.picture.svg import scene_svg
+    from moonshine.variants.classic.scene import build_scene, has_layout
 
     gmap = gmap or standard_map()
     try:
@@ -216,10 +221,11 @@ def adjudicate_phase_dir(
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
+    scene = None
     if has_layout(gmap):  # the map picture, beside the results (written first: results imply a picture)
-        svg, png = render_both(gmap, st, outcome, language=language)
-        atomic_write_text(results_path.with_name("map.svg"), svg)
-        atomic_write_bytes(results_path.with_name("map.png"), png)
+        scene = build_scene(gmap, st, outcome, language=language)
+        atomic_write_text(results_path.with_name("map.svg"), scene_svg(scene))
+        atomic_write_bytes(results_path.with_name("map.png"), scene_png(scene))
     atomic_write_text(results_path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
     atomic_write_text(results_path.with_suffix(".txt"), results_text(gmap, outcome, problems))
     nxt = outcome.next_state
@@ -239,7 +245,7 @@ def adjudicate_phase_dir(
         atomic_write_text(odir / ".keep", "")  # through the journal: undone with the rest
     if commit:
         git_commit(root, f"Adjudicate {ph.name}")
-    return Adjudicated(outcome, problems, results_path, next_path)
+    return Adjudicated(outcome, problems, results_path, next_path, scene)
 
 
 CENTRES_CHART = "centres.png"  # the bulletin's chart, beside it and attached to its mail
@@ -286,12 +292,15 @@ def write_phase_reports(
     bulletin: bool = True,
     power_languages: Mapping[str, str] | None = None,
     redraw: bool = False,
+    scenes: Mapping[str, Scene] | None = None,
 ) -> list[Path]:
     """Write PHASE's reports under ``turns/PHASE/reports/``: ``POWER.txt`` and
     ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
     ``bulletin.html``, and the phase's map picture (``map.svg``, ``map.png``): the
     one drawn at its adjudication, or with ``redraw`` drawn again in ``language``
-    (the game's language may have changed since)."""
+    (the game's language may have changed since); and the map's legend, shown under
+    it, in each language read (``legend.png``, ``legend.fr.png``). ``scenes``: the
+    phase's picture as a scene in a language, drawn already (the adjudication's)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.render.classic.report import load_results, render_all
 
@@ -313,6 +322,15 @@ def write_phase_reports(
         atomic_write_bytes(base / CENTRES_CHART, charting.png(centres_chart(root, gmap, nxt, language)))
         written.append(base / CENTRES_CHART)
         charts.append(CENTRES_CHART)
+    drawn = dict(scenes or {})
+    if redraw:
+        again = _draw_again(root, ph, gmap, language)
+        if again is not None:
+            drawn[language] = again
+    # the legend in the bulletin's language and in each reader's
+    chosen = list(powers) if powers is not None else list(gmap.powers)
+    reads = ([language] if bulletin else []) + [(power_languages or {}).get(p, language) for p in chosen]
+    legends = _legends(root, ph, gmap, dict.fromkeys(reads), language, drawn)
     texts = render_all(
         gmap,
         data,
@@ -322,27 +340,69 @@ def write_phase_reports(
         bulletin=bulletin,
         charts=charts,
         power_languages=power_languages,
+        legends={lang: shown for lang, (shown, _) in legends.items()},
     )
     for name, text in texts.items():
         atomic_write_text(base / name, text)
         written.append(base / name)
-    drawn = _draw_again(root, ph, gmap, language) if redraw else None
     for i, picture in enumerate(("map.svg", "map.png")):
         src = root / "turns" / ph.name / picture
-        if drawn is not None:
-            atomic_write_bytes(base / picture, drawn[i])
+        if redraw and language in drawn:
+            scene = drawn[language]
+            atomic_write_bytes(base / picture, _drawn_bytes(scene)[i])
             written.append(base / picture)
         elif src.is_file():
             atomic_write_bytes(base / picture, src.read_bytes())
             written.append(base / picture)
+    for shown, png in legends.values():
+        atomic_write_bytes(base / shown.file, png)
+        written.append(base / shown.file)
     return written
 
 
-def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> tuple[bytes, bytes] | None:
-    """The phase's map picture drawn again in ``language`` (SVG and PNG): the phase
+def _drawn_bytes(scene: Scene) -> tuple[bytes, bytes]:
+    """A phase's picture as its files: SVG and PNG."""
+    from moonshine.picture.png import scene_png
+    from moonshine.picture.svg import scene_svg
+
+    return scene_svg(scene).encode("utf-8"), scene_png(scene)
+
+
+def _legends(
+    root: Path,
+    ph: Phase,
+    gmap: ClassicMap,
+    languages_read: Iterable[str],
+    game_language: str,
+    drawn: dict[str, Scene],
+) -> dict[str, tuple[Legend, bytes]]:
+    """The map's legend as a picture of its own in each language read (none for a board
+    without a layout): the page's view of it and its PNG. ``drawn``: the phase's scene
+    in a language, drawn already; those drawn here are added to it."""
+    from moonshine.picture.png import legend_picture
+    from moonshine.render.classic.report import word
+    from moonshine.render.report import Legend, legend_file
+    from moonshine.variants.classic import scene as classic_scene
+
+    out: dict[str, tuple[Legend, bytes]] = {}
+    for lang in languages_read:
+        scene = drawn.get(lang)
+        if scene is None:
+            scene = _draw_again(root, ph, gmap, lang)
+            if scene is None:
+                return {}
+            drawn[lang] = scene
+        title = word("legend_alt", lang)
+        picture = legend_picture(classic_scene.legend(scene, title=title))
+        out[lang] = (Legend(legend_file(lang, game_language), picture.width, picture.height), picture.png)
+    return out
+
+
+def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> Scene | None:
+    """The phase's map picture drawn again in ``language``, as a scene: the phase
     adjudicated again, a pure function, from its opening state and its orders files;
     None for a board with no layout."""
-    from moonshine.variants.classic.scene import has_layout, render_both
+    from moonshine.variants.classic.scene import build_scene, has_layout
 
     if not has_layout(gmap):
         return None
@@ -352,8 +412,7 @@ def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> tuple
         outcome = adjudicate_phase(gmap, st, orders)
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
-    svg, png = render_both(gmap, st, outcome, language=language)
-    return svg.encode("utf-8"), png
+    return build_scene(gmap, st, outcome, language=language)
 
 
 def adjudicated_phases(root: Path) -> list[str]:
@@ -369,9 +428,9 @@ def build_site(
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.picture import charts
     from moonshine.render import pages
-    from moonshine.render.classic.report import html_context, load_results
+    from moonshine.render.classic.report import html_context, load_results, word
     from moonshine.render.classic.site import phase_title, words_of
-    from moonshine.render.report import inline_css
+    from moonshine.render.report import Legend, inline_css, legend_figure
 
     words = words_of(language)
     labels = {p: phase_title(Phase.parse(p), language) for p in done}
@@ -385,10 +444,11 @@ def build_site(
         pictures: list[str] = []
         # drawn in the site's language (the game's may have changed since the phase)
         drawn = _draw_again(root, Phase.parse(phase), gmap, language)
+        files = _drawn_bytes(drawn) if drawn is not None else None
         for j, picture in enumerate(("map.svg", "map.png")):
             src = root / "turns" / phase / picture
-            if drawn is not None:
-                atomic_write_bytes(page / picture, drawn[j])
+            if files is not None:
+                atomic_write_bytes(page / picture, files[j])
             elif src.is_file():
                 atomic_write_bytes(page / picture, src.read_bytes())
             else:
@@ -398,7 +458,12 @@ def build_site(
         prev = {"label": labels[done[i - 1]], "href": f"../{done[i - 1]}/index.html"} if i else None
         after = {"label": labels[done[i + 1]], "href": f"../{done[i + 1]}/index.html"} if i + 1 < len(done) else None
         image = "map.png" if "map.png" in pictures else ""
-        ctx = html_context(gmap, data, nxt, power=None, language=language, image=image)
+        legends = _legends(root, Phase.parse(phase), gmap, [language], language, {language: drawn} if drawn else {})
+        legend = legends[language][0] if image and language in legends else None
+        if legend is not None:
+            atomic_write_bytes(page / legend.file, legends[language][1])
+            written.append(page / legend.file)
+        ctx = html_context(gmap, data, nxt, power=None, language=language, image=image, legend=legend)
         ctx.update(
             words=words,
             prev=prev,
@@ -423,6 +488,15 @@ def build_site(
         colon=fmt(language, "format.colon"),
         latest={"label": labels[latest], "href": f"turns/{latest}/index.html"},
         latest_map=f"turns/{latest}/map.png" if (out / "turns" / latest / "map.png").is_file() else None,
+        legend=(
+            legend_figure(
+                Legend(f"turns/{latest}/{legend.file}", legend.width, legend.height),
+                word("legend", language),
+                word("legend_alt", language),
+            )
+            if legend is not None
+            else None
+        ),
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
     )
@@ -547,7 +621,12 @@ class ClassicFamily:
             )
             name = done.outcome.phase.name
             reports = write_phase_reports(
-                game.root, name, gmap, language=game.config.language, power_languages=game.side_languages()
+                game.root,
+                name,
+                gmap,
+                language=game.config.language,
+                power_languages=game.side_languages(),
+                scenes={game.config.language: done.scene} if done.scene is not None else None,
             )
             txn.commit(f"Adjudicate {name}", git=commit and is_git_repo(game.root))
         return [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import yaml
@@ -23,6 +23,9 @@ from moonshine.variants.classic.orders import restate
 from moonshine.variants.classic.phases import Event
 from moonshine.variants.classic.rules import WORDING, retreat_problem
 from moonshine.variants.classic.state import ClassicState, Phase, Step
+
+if TYPE_CHECKING:
+    from moonshine.render.report import Legend
 
 WORDS: Catalogue = {
     "classic.report.report": "{board}: report of {power} for {phase}",
@@ -53,6 +56,8 @@ WORDS: Catalogue = {
     "classic.report.map": "The map of the phase is attached (map.png).",
     "classic.report.map_heading": "The map",
     "classic.report.map_alt": "Map of {board}, {phase}",
+    "classic.report.legend": "Legend",
+    "classic.report.legend_alt": "Legend of the map: what its colours, symbols and arrows mean",
     "classic.report.power": "Power",
     "classic.report.centres_col": "Centres",
     "classic.report.units_col": "Units",
@@ -345,10 +350,14 @@ def html_context(
     language: str,
     image: str = "map.png",
     charts: Sequence[str] = (),
+    legend: Legend | None = None,
 ) -> dict[str, Any]:
     """What the HTML pages of a phase show (``classic_report.html.j2``): the results of
-    each power's units first, the map, the centres, what is owed, the retreats, the
-    events, then the orders that were ignored."""
+    each power's units first, the map and its legend (``legend``: the picture, shown
+    with the map), the centres, what is owed, the retreats, the events, then the
+    orders that were ignored."""
+    from moonshine.render.report import legend_figure
+
     lang = language if language in languages() else "en"
     pt = parts(gmap, data, nxt, power=power, language=lang)
     return {
@@ -365,6 +374,7 @@ def html_context(
         },
         "held": {b.code: word("held", lang, units=", ".join(b.held), n=len(b.held)) for b in pt.blocks if b.held},
         "map_alt": word("map_alt", lang, phase=_label(str(data.get("phase", "")), lang), board=gmap.info.title),
+        "legend": legend_figure(legend, word("legend", lang), word("legend_alt", lang)) if image else None,
     }
 
 
@@ -377,13 +387,14 @@ def render_html(
     language: str,
     image: str = "map.png",
     charts: Sequence[str] = (),
+    legend: Legend | None = None,
 ) -> str:
     """The HTML version: tables that stack on a phone, the map fitted to the screen and
     linked to the full-size picture, dark mode; the stylesheet written into each
     element for mail programs (``inline_css``)."""
     from moonshine.render.report import inline_css
 
-    ctx = html_context(gmap, data, nxt, power=power, language=language, image=image, charts=charts)
+    ctx = html_context(gmap, data, nxt, power=power, language=language, image=image, charts=charts, legend=legend)
     return inline_css(pages.render("classic_report.html.j2", ctx))
 
 
@@ -398,16 +409,21 @@ def render_all(
     image: str = "map.png",
     charts: Sequence[str] = (),
     power_languages: Mapping[str, str] | None = None,
+    legends: Mapping[str, Legend] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin.
     ``power_languages``: the language of a power's report when its player reads
-    another than ``language``."""
+    another than ``language``; ``legends``: the picture of the map's legend in each
+    language, shown under the map."""
     out: dict[str, str] = {}
+    shown = legends or {}
     for p in powers if powers is not None else list(gmap.powers):
         own = (power_languages or {}).get(p, language)
         out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own)
-        out[f"{p}.html"] = render_html(gmap, data, nxt, power=p, language=own, image=image)
+        out[f"{p}.html"] = render_html(gmap, data, nxt, power=p, language=own, image=image, legend=shown.get(own))
     if bulletin:
         out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language)
-        out["bulletin.html"] = render_html(gmap, data, nxt, power=None, language=language, image=image, charts=charts)
+        out["bulletin.html"] = render_html(
+            gmap, data, nxt, power=None, language=language, image=image, charts=charts, legend=shown.get(language)
+        )
     return out

@@ -36,7 +36,7 @@ import yaml
 
 from moonshine.errors import MapError
 from moonshine.picture.colours import mix, rgb
-from moonshine.picture.png import scene_png
+from moonshine.picture.png import label_width, scene_png
 from moonshine.picture.shapes import (
     Circle,
     Group,
@@ -44,9 +44,11 @@ from moonshine.picture.shapes import (
     Label,
     Line,
     Paint,
+    PictureError,
     Poly,
     Pt,
     Scene,
+    extent,
     ink,
     labels_name,
     moved,
@@ -1397,14 +1399,63 @@ def _legend(
     rows = max(len(c[1]) for c in columns)
     x = MARGIN
     for (head, entries), need in zip(columns, needs, strict=True):
-        items.append(Label((x, top + 10), head, LEGEND_FONT + 1, TEXT, anchor="start", bold=True))
+        column: list[Item] = [Label((x, top + 10), head, LEGEND_FONT + 1, TEXT, anchor="start", bold=True)]
         for j, (symbol, text) in enumerate(entries):
             y = top + LEGEND_HEAD + 8 + j * LEGEND_ROW
-            items.extend(moved(s, x, y) for s in symbol)
-            items.append(Label((x + 44, y), text, LEGEND_FONT, TEXT, anchor="start"))
+            column.extend(moved(s, x, y) for s in symbol)
+            column.append(Label((x + 44, y), text, LEGEND_FONT, TEXT, anchor="start"))
+        items.append(Group((("class", "legend-column"),), tuple(column)))  # one group each: ``legend`` stacks them
         x += need + gap
     height = LEGEND_HEAD + 8 + rows * LEGEND_ROW
     return Group((("class", "legend"),), tuple(items)), height
+
+
+LEGEND_PAD = 8.0  # scene units around the legend in its own picture
+LEGEND_STACK_GAP = 14.0  # between its columns, one under the other
+
+
+def _drawn_box(items: Sequence[Item]) -> tuple[float, float, float, float]:
+    """The box of what the items draw: the labels by their drawn width, the rest by
+    their shapes (``extent``)."""
+    boxes = []
+    for item in items:
+        if isinstance(item, Label):
+            w = label_width(item)
+            left = item.at[0] - {"start": 0.0, "middle": w / 2, "end": w}[item.anchor]
+            rise = 0.7 * item.size + item.halo
+            boxes.append((left - item.halo, item.at[1] - rise, left + w + item.halo, item.at[1] + rise))
+        else:
+            box = extent((item,))
+            if box is not None:
+                boxes.append(box)
+    if not boxes:
+        raise PictureError("the legend has an empty column")
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def legend(scene: Scene, *, title: str = "") -> Scene:
+    """The legend of a phase's picture (``build_scene``'s) as a picture of its own, for
+    a page to show beside the map at a size a phone reader reads: the scene's legend
+    group (the same symbols, in the same words), its columns one under the other
+    rather than side by side under the map."""
+    group = next((i for i in scene.items if isinstance(i, Group) and dict(i.attrs).get("class") == "legend"), None)
+    if group is None:
+        raise PictureError("the map picture has no legend")
+    columns = [(c, _drawn_box(c.items)) for c in group.items if isinstance(c, Group) and c.items]
+    if not columns:
+        raise PictureError("the map picture's legend has no column")
+    # aligned on their headings (a column's first item), whatever reaches left of one
+    starts = [c.items[0].at[0] if isinstance(c.items[0], Label) else box[0] for c, box in columns]
+    left = max(start - box[0] for (_, box), start in zip(columns, starts, strict=True))
+    stacked: list[Item] = []
+    y, width = LEGEND_PAD, 0.0
+    for (column, (_, y0, x1, y1)), start in zip(columns, starts, strict=True):
+        stacked.append(moved(column, LEGEND_PAD + left - start, y - y0))
+        width = max(width, left + x1 - start)
+        y += y1 - y0 + LEGEND_STACK_GAP
+    height = y - LEGEND_STACK_GAP + LEGEND_PAD
+    shown = Group(group.attrs, tuple(stacked), group.opacity)
+    return Scene(math.ceil(width + 2 * LEGEND_PAD), math.ceil(height), title or scene.title, (shown,), scene.labels)
 
 
 class _GreyScene(_Scene):

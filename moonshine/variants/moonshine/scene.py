@@ -1056,6 +1056,24 @@ def closeup(
     return Scene(width, height, title or scene.title, tuple(items), scene.labels)
 
 
+LEGEND_MARGIN = 2.0  # scene units around the legend's frame in its own picture
+
+
+def legend(scene: Scene, *, title: str = "") -> Scene:
+    """The legend of a map picture (``build_scene``'s) as a picture of its own: the
+    scene's legend group as it is (the same symbols, in the same words), cropped to its
+    frame, for a page to show beside the map at a size a phone reader reads."""
+    group = next((i for i in scene.items if isinstance(i, Group) and dict(i.attrs).get("id") == "legend"), None)
+    # the frame holds the words: the box of what is not a label (a label's extent is an estimate)
+    box = extent(i for i in group.items if not isinstance(i, Label)) if group is not None else None
+    if group is None or box is None:
+        raise PictureError("the map picture has no legend")
+    x0, y0, x1, y1 = box
+    m = LEGEND_MARGIN
+    shown = moved(group, m - x0, m - y0)
+    return Scene(x1 - x0 + 2 * m, y1 - y0 + 2 * m, title or scene.title, (shown,), scene.labels)
+
+
 def _grown(item: Item, k: float) -> Item:
     """A label ``k`` times larger (its halo too), about the same point."""
     if not isinstance(item, Label):
