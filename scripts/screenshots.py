@@ -7,7 +7,10 @@ at 390 px (a phone) and 1280 px (a desktop). Saves one PNG per page and width in
 build/screenshots/ and fails (exit status 1) when a page scrolls sideways (its
 scroll width exceeds the viewport's) or shows a broken image (naturalWidth 0).
 
-Every page is also shot at 390 px in dark mode (…-390-dark.png). At 390 px it prints
+The sample game's and the classic game's report, bulletin and archive page are shot
+again read in French (fr-…png: the reports written with ``report --language fr`` in a
+copy of each game, the archive with ``site --language fr``). Every page is also shot
+at 390 px in dark mode (…-390-dark.png). At 390 px it prints
 where each heading, picture and summary row starts, in screens of a 390 x 844 phone
 from the top (0.0: on the first screen's top line).
 
@@ -183,6 +186,18 @@ def build(out: Path) -> list[Page]:
         run([moonshine, "adjudicate", phase, "--game", str(classic), "--no-commit"])
     run([moonshine, "site", "--game", str(classic), "--out", str(classic / "site")])
     last = CLASSIC_ORDERS[-1][0]
+    # the same games read in French: a copy of each with its reports written in French,
+    # and each archive written in French
+    french, classic_fr = out / "game-fr", out / "classic-fr"
+    for src, dest in ((game, french), (classic, classic_fr)):
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(src, dest, ignore=shutil.ignore_patterns("site"))
+    run([moonshine, "report", TURN, "--game", str(french), "--language", "fr"])
+    run([moonshine, "report", last, "--game", str(classic_fr), "--language", "fr"])
+    run([moonshine, "site", "--game", str(french), "--out", str(out / "site-fr"), "--language", "fr"])
+    run([moonshine, "site", "--game", str(classic_fr), "--out", str(classic_fr / "site"), "--language", "fr"])
+    reports_fr = french / "turns" / TURN / "reports"
     return [
         Page("classic-report", classic / "turns" / last / "reports" / "FRA.html"),
         Page("classic-bulletin", classic / "turns" / last / "reports" / "bulletin.html"),
@@ -192,6 +207,11 @@ def build(out: Path) -> list[Page]:
         Page("bulletin", reports / "bulletin.html"),
         Page("site-index", site / "index.html"),
         Page("site-turn", site / "turns" / TURN / "index.html"),
+        Page("fr-report", reports_fr / "outfit.html"),
+        Page("fr-bulletin", reports_fr / "bulletin.html"),
+        Page("fr-site-turn", out / "site-fr" / "turns" / TURN / "index.html"),
+        Page("fr-classic-report", classic_fr / "turns" / last / "reports" / "FRA.html"),
+        Page("fr-classic-site-turn", classic_fr / "site" / "turns" / last / "index.html"),
     ]
 
 
