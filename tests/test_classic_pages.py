@@ -105,3 +105,36 @@ def test_the_site_in_another_language_draws_the_map_in_it(game: Path, tmp_path: 
     assert (out / "turns" / "spring-1901" / "map.png").read_bytes() != (
         game / "turns" / "spring-1901" / "map.png"
     ).read_bytes()
+
+
+def test_a_powers_report_opens_with_its_deadline_what_to_send_and_its_centres(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git", "--seed", "summary"])
+    assert made.exit_code == 0, made.output
+    with (root / "game.yaml").open("a", encoding="utf-8") as cfg:
+        cfg.write(
+            'smtp:\n  host: smtp.example.org\n  from: "Diplomacy referee <judge@example.org>"\n'
+            'deadlines:\n  fall-1901: "2026-12-03T17:00:00+00:00"\n'
+        )
+    (root / "orders" / "spring-1901" / "FRA.txt").write_text(ORDERS["FRA"], encoding="utf-8")
+    done = runner.invoke(main, ["adjudicate", "spring-1901", "--game", str(root), "--no-commit"])
+    assert done.exit_code == 0, done.output
+    reports = root / "turns" / "spring-1901" / "reports"
+
+    def summary(page: str) -> str:
+        table = re.search(r'<table[^>]*class="data summary".*?</table>', page, re.S)
+        assert table is not None and page.index(table.group(0)) < page.index('class="data stack results"')
+        return " ".join(unescape(re.sub(r"<[^>]+>", " ", table.group(0))).split())
+
+    english = summary((reports / "FRA.html").read_text(encoding="utf-8"))
+    assert "Orders for Autumn 1901 are due by 2026-12-03 17:00 UTC." in english
+    assert "Your orders for Autumn 1901, one order a line, by email to judge@example.org" in english
+    assert "Centres 3 centres, 3 units" in english  # centres change hands after the autumn
+    assert 'class="data summary"' not in (reports / "bulletin.html").read_text(encoding="utf-8")
+    french = runner.invoke(main, ["report", "spring-1901", "--game", str(root), "--language", "fr"])
+    assert french.exit_code == 0, french.output
+    page = (reports / "FRA.html").read_text(encoding="utf-8")
+    words = summary(page).replace("\u00a0", " ").replace("\u202f", " ")
+    assert "Les ordres pour l'automne 1901 sont attendus au plus tard le 3 décembre 2026 à 17 h 00 UTC." in words
+    assert "Vos ordres pour l'automne 1901, un ordre par ligne, par courriel à judge@example.org" in words

@@ -58,7 +58,7 @@ from moonshine.game.lock import game_lock
 from moonshine.game.schedule import Schedule, parse_schedule
 from moonshine.judge import outbox
 from moonshine.render import mailwords
-from moonshine.text.catalogue import Catalogue, fill, keyed, languages
+from moonshine.text.catalogue import Catalogue, Localized, fill, keyed, languages
 
 if TYPE_CHECKING:
     from moonshine.judge.sources import Entry
@@ -566,9 +566,11 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
         name = cfg.players[g.gang].name if g.gang in cfg.players and cfg.players[g.gang].name else g.name
         # the turn in the reader's words: a Moonshine turn, or a classic phase (which
         # subject_turn leaves as named, and its sentences write as in a subject)
-        in_sentence = mailwords.shown(lang, game.layout.turn_in_text(turn))
+        named = game.layout.turn_in_text(turn)
+        in_sentence = mailwords.shown(lang, named)
         in_subject = mailwords.subject_turn(lang, turn)
-        in_subject = in_sentence if in_subject == turn else in_subject
+        if in_subject == turn:  # a classic phase: its label ("Printemps 1901" in French)
+            in_subject = named.text(lang) if isinstance(named, Localized) else str(named)
         first = (
             _say(lang, "rejected", turn=in_sentence, n=g.rejected)
             if g.has_orders

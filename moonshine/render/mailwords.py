@@ -219,15 +219,17 @@ def text(language: str, key: str, /, **fields: object) -> str:
 
 def shown(language: str, value: object) -> str:
     """A field as a sentence shows it: a date, a turn (``Spring 1924`` / ``le
-    printemps 1924``), a classic phase, a number (``4,096`` / ``4 096``), a nested phrase, or text."""
+    printemps 1924``), a classic phase (its ``in_sentence``), a number (``4,096`` /
+    ``4 096``), a nested phrase, or text."""
     if isinstance(value, Phrase):
         return value.text(language)
     if isinstance(value, datetime):
         return fmt_time(value, language)
     if isinstance(value, Turn):
         return _turn(language, value.name, "date.turn_in_sentence")
-    if isinstance(value, Localized):  # a classic phase: ``Autumn 1901 retreats``
-        return value.text(language)
+    if isinstance(value, Localized):  # a classic phase: ``Autumn 1901``, ``l'automne 1901``
+        within = getattr(value, "in_sentence", None)
+        return str(within(language)) if callable(within) else value.text(language)
     if isinstance(value, int) and not isinstance(value, bool):
         return number(language, value)
     return str(value)

@@ -341,6 +341,7 @@ def write_phase_reports(
         charts=charts,
         power_languages=power_languages,
         legends={lang: shown for lang, (shown, _) in legends.items()},
+        summaries=_summaries(root, nxt, chosen, language, power_languages),
     )
     for name, text in texts.items():
         atomic_write_text(base / name, text)
@@ -395,6 +396,30 @@ def _legends(
         title = word("legend_alt", lang)
         picture = legend_picture(classic_scene.legend(scene, title=title))
         out[lang] = (Legend(legend_file(lang, game_language), picture.width, picture.height), picture.png)
+    return out
+
+
+def _summaries(
+    root: Path, nxt: ClassicState, powers: Sequence[str], language: str, power_languages: Mapping[str, str] | None
+) -> dict[str, list[tuple[str, str]]]:
+    """Each power's first rows in its report: the next phase's deadline in its
+    player's zone and language, what to send and where (``game.yaml``'s judge address,
+    else the game master), its centres and units; none for a directory without a
+    game.yaml."""
+    from moonshine.game.directory import GAME_FILE, Game
+    from moonshine.game.reports import orders_address
+    from moonshine.judge.zones import next_deadline_line
+    from moonshine.render.classic.report import summary_rows
+
+    if not (root / GAME_FILE).is_file():
+        return {}
+    game = Game(root)
+    send_to = orders_address(game.config)
+    out: dict[str, list[tuple[str, str]]] = {}
+    for p in powers:
+        lang = (power_languages or {}).get(p, language)
+        line = next_deadline_line(game, nxt.phase.name, p, lang)
+        out[p] = summary_rows(nxt, p, lang, deadline=line, send_to=send_to)
     return out
 
 

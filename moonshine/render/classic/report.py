@@ -6,6 +6,7 @@ dislodged units and where they may retreat, and the map picture of the phase
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ WORDS: Catalogue = {
     "classic.report.fails": "failed",
     "classic.report.centres": "SUPPLY CENTRES",
     "classic.report.centre_row": "{power}: {centres}, {units}",
+    "classic.report.counts": "{centres}, {units}",
     "classic.report.centres_n": ("{n} centre", "{n} centres"),
     "classic.report.units_n": ("{n} unit", "{n} units"),
     "classic.report.adjust": "BUILDS AND DISBANDS OWED",
@@ -351,9 +353,11 @@ def html_context(
     image: str = "map.png",
     charts: Sequence[str] = (),
     legend: Legend | None = None,
+    summary: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
-    """What the HTML pages of a phase show (``classic_report.html.j2``): the results of
-    each power's units first, the map and its legend (``legend``: the picture, shown
+    """What the HTML pages of a phase show (``classic_report.html.j2``): a power's
+    summary (``summary``: its next deadline, what to send, its centres) first, then
+    the results of each power's units, the map and its legend (``legend``: the picture, shown
     with the map), the centres, what is owed, the retreats, the events, then the
     orders that were ignored."""
     from moonshine.render.report import legend_figure
@@ -375,7 +379,36 @@ def html_context(
         "held": {b.code: word("held", lang, units=", ".join(b.held), n=len(b.held)) for b in pt.blocks if b.held},
         "map_alt": word("map_alt", lang, phase=_label(str(data.get("phase", "")), lang), board=gmap.info.title),
         "legend": legend_figure(legend, word("legend", lang), word("legend_alt", lang)) if image else None,
+        "summary": list(summary),
     }
+
+
+def summary_rows(
+    nxt: ClassicState, power: str, language: str, *, deadline: str = "", send_to: str = ""
+) -> list[tuple[str, str]]:
+    """The first rows of a power's report, what its player opens it for: the next
+    phase's deadline (``deadline``, a sentence; "not set yet" when empty), what to send
+    and where (``send_to``: the judge's address, else the game master), and the power's
+    centres and units. None once the game is won."""
+    from moonshine.render import phrasebook
+
+    if nxt.winner:
+        return []
+    lang = language if language in languages() else "en"
+    turn = nxt.phase.in_sentence(lang)
+    say = functools.partial(phrasebook.message, lang)
+    send = say("summary.send_to", turn=turn, address=send_to) if send_to else say("summary.send_gm", turn=turn)
+    counts = word(
+        "counts",
+        lang,
+        centres=word("centres_n", lang, n=len(nxt.centres_of(power))),
+        units=word("units_n", lang, n=len(nxt.units_of(power))),
+    )
+    return [
+        (say("summary.deadline"), deadline or say("summary.no_deadline", turn=turn)),
+        (say("summary.send"), send),
+        (word("centres_col", lang), counts),
+    ]
 
 
 def render_html(
@@ -388,13 +421,16 @@ def render_html(
     image: str = "map.png",
     charts: Sequence[str] = (),
     legend: Legend | None = None,
+    summary: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The HTML version: tables that stack on a phone, the map fitted to the screen and
     linked to the full-size picture, dark mode; the stylesheet written into each
     element for mail programs (``inline_css``)."""
     from moonshine.render.report import inline_css
 
-    ctx = html_context(gmap, data, nxt, power=power, language=language, image=image, charts=charts, legend=legend)
+    ctx = html_context(
+        gmap, data, nxt, power=power, language=language, image=image, charts=charts, legend=legend, summary=summary
+    )
     return inline_css(pages.render("classic_report.html.j2", ctx))
 
 
@@ -410,17 +446,22 @@ def render_all(
     charts: Sequence[str] = (),
     power_languages: Mapping[str, str] | None = None,
     legends: Mapping[str, Legend] | None = None,
+    summaries: Mapping[str, Sequence[tuple[str, str]]] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin.
     ``power_languages``: the language of a power's report when its player reads
     another than ``language``; ``legends``: the picture of the map's legend in each
-    language, shown under the map."""
+    language, shown under the map; ``summaries``: each power's first rows in its
+    report's page (``summary_rows``)."""
     out: dict[str, str] = {}
     shown = legends or {}
     for p in powers if powers is not None else list(gmap.powers):
         own = (power_languages or {}).get(p, language)
         out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own)
-        out[f"{p}.html"] = render_html(gmap, data, nxt, power=p, language=own, image=image, legend=shown.get(own))
+        first = (summaries or {}).get(p, ())
+        out[f"{p}.html"] = render_html(
+            gmap, data, nxt, power=p, language=own, image=image, legend=shown.get(own), summary=first
+        )
     if bulletin:
         out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language)
         out["bulletin.html"] = render_html(

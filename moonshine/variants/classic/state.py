@@ -51,6 +51,11 @@ PHASES: Catalogue = {
     "phase.fall": "Autumn {year}",
     "phase.winter": "Winter {year}",
     "phase.retreats": "{phase} retreats",
+    # inside a sentence ("Orders for Spring 1901 are due"; French "pour le printemps 1901")
+    "phase.the.spring": "Spring {year}",
+    "phase.the.fall": "Autumn {year}",
+    "phase.the.winter": "Winter {year}",
+    "phase.the.retreats": "{phase} retreats",
 }
 
 
@@ -86,6 +91,15 @@ class Phase(msgspec.Struct, frozen=True, order=True):
     def text(self, language: str = "en") -> str:
         """The phase in a sentence of the catalogue (``moonshine.text.Localized``): its label."""
         return self.label(language)
+
+    def in_sentence(self, language: str = "en") -> str:
+        """The phase inside a sentence: ``Spring 1901`` in English; ``le printemps
+        1901``, ``l'automne 1901 (retraites)``, ``l'hiver 1901`` in French."""
+        lang = language if language in languages() else "en"
+        if keyed(lang, PHASES, "phase.form") == "name":
+            return self.name
+        text = keyed(lang, PHASES, f"phase.the.{self.season.value}").format(year=self.year)
+        return keyed(lang, PHASES, "phase.the.retreats").format(phase=text) if self.step is Step.RETREATS else text
 
     def words(self, language: str = "en") -> str:
         """The phase in words: ``Autumn 1901 retreats``, ``automne 1901 (retraites)``."""
