@@ -389,10 +389,11 @@ def summary_rows(
     """The first rows of a power's report, what its player opens it for: the next
     phase's deadline (``deadline``, a sentence; "not set yet" when empty), what to send
     and where (``send_to``: the judge's address, else the game master), and the power's
-    centres and units. None once the game is won."""
+    centres and units. None once the game is won, or for a power out of it (no unit,
+    no centre)."""
     from moonshine.render import phrasebook
 
-    if nxt.winner:
+    if nxt.winner or not (nxt.units_of(power) or nxt.centres_of(power)):
         return []
     lang = language if language in languages() else "en"
     turn = nxt.phase.in_sentence(lang)
