@@ -131,3 +131,24 @@ def test_a_new_password_is_never_shown_nor_logged(tmp_path: Path) -> None:
     assert "brand-new-secret" not in reply + "\n".join(lines)
     lobby.answer(ctx, mail("a@example.org", "password: brand-new-secret\nwhois\n"))
     assert "Ann <a@example.org>" in queued(reg, "a@example.org")[1]
+
+
+def test_the_judges_own_error_is_mailed_to_its_masters_once(tmp_path: Path) -> None:
+    from moonshine.judge.judgepass import run_judge
+
+    root = tmp_path / "judge"
+    init(root, address="judge@example.org", masters=["gm@example.org"], source="no-such-mailbox")
+    lines: list[str] = []
+    failed: set[str] = set()
+    assert run_judge(root, now=NOW, say=lines.append, say_for=lambda _: lines.append, failed=failed)
+    assert "intake" in failed and any(line.startswith("ERROR intake:") for line in lines)
+    mails = sorted((root / "outbox").rglob("error-*.eml"))
+    assert len(mails) == 1
+    msg = message_from_string(mails[0].read_text(encoding="utf-8"), policy=policy.default)
+    assert msg["To"] == "gm@example.org" and "judge error: intake" in str(msg["Subject"])
+    assert "no-such-mailbox" in str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    # the next pass meets the same error: logged again, not mailed again
+    lines.clear()
+    run_judge(root, now=NOW, say=lines.append, say_for=lambda _: lines.append, failed=set())
+    assert any(line.startswith("ERROR intake:") for line in lines)
+    assert len(sorted((root / "outbox").rglob("error-*.eml"))) == 1

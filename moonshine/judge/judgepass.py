@@ -16,7 +16,8 @@
    game of its own has (a paused one: its mail read and answered, no deadline, no
    reminder, no adjudication); then its adjudicated turns count in its players'
    dedication;
-7. new players' passwords are mailed, and the lobby's outbox is sent.
+7. new players' passwords are mailed, the judge's own errors in this pass are mailed
+   to its masters (each once: ``report_error``), and the lobby's outbox is sent.
 
 A message is moved out of the IMAP folder once its reader has saved what became
 of it; the lobby knows a message it answered by its bytes' hash, and a game's
@@ -26,6 +27,7 @@ nothing twice."""
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -75,8 +77,16 @@ def _step(name: str, failed: set[str], say: Log, fn: Callable[[], None]) -> None
 
 
 def _pass(
-    settings: Settings, reg: Registry, now: datetime, say: Log, say_for: Callable[[Path], Log], failed: set[str]
+    settings: Settings, reg: Registry, now: datetime, log: Log, say_for: Callable[[Path], Log], failed: set[str]
 ) -> None:
+    errors: list[tuple[str, str]] = []
+
+    def say(line: str) -> None:  # the judge's own log; its errors are mailed to its masters
+        log(line)
+        if line.startswith("ERROR "):
+            step, _, text = line.removeprefix("ERROR ").partition(": ")
+            errors.append((step, text))
+
     box = Lobby(settings)
     _step("lobby mail", failed, say, lambda: write_queued(box, reg))
     _step("games", failed, say, lambda: reconcile(settings, reg, now, say))
@@ -101,7 +111,43 @@ def _pass(
             entries = []
         _with_mail(settings, reg, box, entries, now, say, say_for, failed)
     _step("passwords", failed, say, lambda: lobby.mail_passwords(settings, reg, now, say))
+    for step, text in errors:
+        _step("error report", failed, log, functools.partial(report_error, settings, reg, now, log, step, text))
+    _step("lobby mail", failed, say, lambda: write_queued(box, reg))
     _step("lobby mail", failed, say, lambda: deliver(box, reg, now, say))
+
+
+def report_error(settings: Settings, reg: Registry, now: datetime, log: Log, step: str, text: str) -> None:
+    """An error of the judge's own work (its mailbox, the lobby, its games' directories,
+    the passwords' mail) mailed to its masters once: the registry remembers it, with
+    the mail queued in the same transaction. It is tried again at every pass, and
+    logged each time."""
+    key = "error:" + hashlib.sha256(f"{step}|{text}".encode()).hexdigest()[:16]
+    if reg.answered(key):
+        return
+    if not settings.masters:
+        log("no master address (judge.yaml masters): the error is in this log only")
+        return
+    cfg = settings.config
+    body = (
+        f"The judge '{cfg.title}' ({settings.root}) met an error at {now.isoformat()} "
+        f"while it was doing its step '{step}':\n\n{text}\n\n"
+        "It goes on with the rest of its work and tries again at every pass; this error is "
+        "mailed once. The judge's run.log has every pass's lines.\n"
+    )
+    msg = outbox.text_message(
+        sender=outbox.from_address(cfg),
+        to=list(settings.masters),
+        subject=f"{outbox.subject_prefix(cfg)} judge error: {step}",
+        body=body,
+        msg_id=outbox.message_id(cfg, "judge", "error", key),
+        date=now,
+    )
+    with reg.transaction():
+        reg.queue_mail(now.date().isoformat(), f"{key.replace(':', '-')}.eml", outbox.serialise(msg))
+        reg.mark_answered(key, sender="", outcome=f"error mailed to the masters: {step}", now=now)
+    masters = ", ".join(settings.masters)
+    log(f"error of the step '{step}' written to the outbox for the judge's masters ({masters})")
 
 
 def mail_source(settings: Settings) -> str | None:
