@@ -120,3 +120,33 @@ def test_the_watcher_waits_on_every_games_imap_mailbox(
     waiter.join(30)
     assert answer == [True]
     assert time.monotonic() - started < 15  # woken by the second game's mail, not the 30 s wait
+
+
+def test_the_watcher_waits_on_a_judges_one_mailbox(
+    tmp_path: Path, imap: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge for many games: `run DIR --watch` waits in IMAP IDLE on its one mailbox
+    (it polled every --interval before)."""
+    import threading
+
+    import yaml
+    from imapkit import USER
+
+    from moonshine.judge.judgefile import init
+
+    monkeypatch.setenv("MOONSHINE_IMAP_PASSWORD", PASSWORD)
+    root = tmp_path / "judge"
+    init(root, address="judge@example.org", masters=["gm@example.org"])
+    raw = yaml.safe_load((root / "judge.yaml").read_text(encoding="utf-8"))
+    raw["inbox"] = {"source": f"imap://{USER}@127.0.0.1:{imap.port}/w-judge", "imap": {"ca_file": str(imap.ca)}}
+    (root / "judge.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
+    post(imap, "w-judge")
+    answer: list[bool] = []
+    waiter = threading.Thread(target=lambda: answer.append(wait_for_mail([root], 30)))
+    started = time.monotonic()
+    waiter.start()
+    time.sleep(1.0)  # the mailbox in IDLE
+    post(imap, "w-judge", letter("valley", "list\n", datetime.now(UTC), "<w-judge-1@players.example.org>"))
+    waiter.join(30)
+    assert answer == [True]
+    assert time.monotonic() - started < 15  # woken by the mail, not the 30 s wait

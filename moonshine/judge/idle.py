@@ -25,11 +25,12 @@ _TAGS = (f"moonshine-idle-{n}" for n in itertools.count(1))
 
 
 def wait_for_mail(games: Sequence[Path], seconds: float) -> bool:
-    """Wait up to ``seconds`` for new mail in any game's IMAP mailbox with IMAP IDLE.
-    False (at once) when no game reads an IMAP mailbox, when one of their servers
-    does not offer IDLE (the caller's polling then serves them all), or the wait
-    failed."""
+    """Wait up to ``seconds`` for new mail in any game's IMAP mailbox with IMAP IDLE
+    (a judge for many games: its one mailbox). False (at once) when no game reads an
+    IMAP mailbox, when one of their servers does not offer IDLE (the caller's polling
+    then serves them all), or the wait failed."""
     from moonshine.game.directory import Game
+    from moonshine.judge import judgefile, judgepass
     from moonshine.judge.imap import is_imap_url
     from moonshine.judge.run import mail_source
     from moonshine.judge.sources import imap_box
@@ -38,8 +39,13 @@ def wait_for_mail(games: Sequence[Path], seconds: float) -> bool:
         conns: list[imaplib.IMAP4] = []
         try:
             for root in games:
-                game = Game(root)
-                source = mail_source(game)
+                if judgefile.is_judge_dir(root):
+                    settings = judgefile.load(root)
+                    game: Game = judgefile.Lobby(settings)
+                    source = judgepass.mail_source(settings)
+                else:
+                    game = Game(root)
+                    source = mail_source(game)
                 if source is None or not is_imap_url(source):
                     continue
                 box = opened.enter_context(imap_box(game, source))
