@@ -113,7 +113,8 @@ def _pass(
     _step("passwords", failed, say, lambda: lobby.mail_passwords(settings, reg, now, say))
     for step, text in errors:
         _step("error report", failed, log, functools.partial(report_error, settings, reg, now, log, step, text))
-    _step("lobby mail", failed, say, lambda: write_queued(box, reg))
+    if errors:  # their mail, queued in the registry, to the outbox before it is sent
+        _step("lobby mail", failed, say, lambda: write_queued(box, reg))
     _step("lobby mail", failed, say, lambda: deliver(box, reg, now, say))
 
 

@@ -383,27 +383,20 @@ def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, 
     schedule: Schedule | None = found["schedule"]
     turn: str = found["turn"]
     over: bool = found["over"]
-    if paused:  # mail read and answered, nothing due
-        p.step("reports", lambda: mail_reports_left(p))
-        source_now: str | list[Entry] | None = mail_source(game) if mail is None else (mail or None)
-        if source_now is not None and not over:
-            p.step("intake", lambda: intake(p, schedule, turn, source_now))
-        p.step("votes", lambda: vote_notices(p, turn))
-        p.step("deliver", lambda: deliver(p))
-        return p.failed_steps
-    if not over and schedule is not None:  # first: the reports' mail gives the next deadline
+    ticking = not over and not paused  # a paused game reads and answers its mail; nothing falls due
+    if ticking and schedule is not None:  # first: the reports' mail gives the next deadline
         p.step("deadline", lambda: ensure_deadline(p, schedule, turn))
     p.step("reports", lambda: mail_reports_left(p))
     source: str | list[Entry] | None = mail_source(game) if mail is None else (mail or None)
     if source is not None and not over:
         p.step("intake", lambda: intake(p, schedule, turn, source))
-    if not over and schedule is not None and schedule.absence:
+    if ticking and schedule is not None and schedule.absence:
         p.step("deadline", lambda: move_for_absence(p, schedule, turn))
-    if not over and schedule is not None:
+    if ticking and schedule is not None:
         p.step("remind", lambda: remind(p, schedule, turn))
     p.step("votes", lambda: vote_notices(p, turn))
     p.step("deliver", lambda: deliver(p))
-    adjudicated = not over and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn))
+    adjudicated = ticking and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn))
     if adjudicated and game.current_turn() != turn:
         nxt = game.current_turn()
         if schedule is not None and not is_over(game, nxt):  # first: the reports' mail gives it
