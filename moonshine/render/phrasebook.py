@@ -388,6 +388,17 @@ def semicolon(language: str) -> str:
     return fmt(check_language(language), "format.semicolon")
 
 
+def deadline_and_orders(language: str, turn: str, *, deadline: str, send_to: str) -> tuple[str, str]:
+    """A report's first two lines for the next turn (``turn``: as a sentence words it,
+    "Autumn 1924", "l'automne 1924"): its deadline (``deadline``, a sentence; "not set
+    yet" when empty), and what to send where (``send_to``: the judge's address, else the
+    game master)."""
+    due = deadline or message(language, "summary.no_deadline", turn=turn)
+    if send_to:
+        return due, message(language, "summary.send_to", turn=turn, address=send_to)
+    return due, message(language, "summary.send_gm", turn=turn)
+
+
 def the_turn(language: str, turn: str) -> str:
     """A turn inside a sentence: ``Spring 1924`` in English; ``le printemps 1924``,
     ``l'automne 1924`` in French."""

@@ -658,6 +658,7 @@ def report_context(
     more = extras or Extras()
     the_next = phrasebook.the_turn(w.language, res.next.turn)  # "Spring 1925", "le printemps 1925"
     rank = 1 + sum(1 for s in every if s.vp > gr.vp)
+    deadline, send = phrasebook.deadline_and_orders(w.language, the_next, deadline=more.deadline, send_to=more.send_to)
     ctx.update(
         {
             "map_src": ("cid:" if for_email else "") + more.map_file,
@@ -666,12 +667,8 @@ def report_context(
             # the close-up's zoomable version is the whole map's SVG
             "closeup_svg": "" if for_email or not more.closeup else more.map_file.removesuffix(".png") + ".svg",
             "legend": legend_figure(more.legend, w("map.legend"), w("map.legend_alt"), for_email=for_email),
-            "deadline": more.deadline or w("summary.no_deadline", turn=the_next),
-            "send": (
-                w("summary.send_to", turn=the_next, address=more.send_to)
-                if more.send_to
-                else w("summary.send_gm", turn=the_next)
-            ),
+            "deadline": deadline,
+            "send": send,
             "vp_rank": w("summary.vp_rank", vp=gr.vp, rank=rank, n=len(every), goal=scoring.VICTORY_VP),
             "gang": {"key": gang, "name": g.name, "colour": g.colour},
             "player": player.name if player is not None else "",

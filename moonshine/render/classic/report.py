@@ -396,9 +396,8 @@ def summary_rows(
     if nxt.winner or not (nxt.units_of(power) or nxt.centres_of(power)):
         return []
     lang = language if language in languages() else "en"
-    turn = nxt.phase.in_sentence(lang)
+    due, send = phrasebook.deadline_and_orders(lang, nxt.phase.in_sentence(lang), deadline=deadline, send_to=send_to)
     say = functools.partial(phrasebook.message, lang)
-    send = say("summary.send_to", turn=turn, address=send_to) if send_to else say("summary.send_gm", turn=turn)
     counts = word(
         "counts",
         lang,
@@ -406,7 +405,7 @@ def summary_rows(
         units=word("units_n", lang, n=len(nxt.units_of(power))),
     )
     return [
-        (say("summary.deadline"), deadline or say("summary.no_deadline", turn=turn)),
+        (say("summary.deadline"), due),
         (say("summary.send"), send),
         (word("centres_col", lang), counts),
     ]
