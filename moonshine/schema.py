@@ -295,6 +295,15 @@ GAME = Rec(
         ),
         "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
         "observers": Null(_ADDRESSES),  # moonshine.judge.observers
+        # seeds replaced during the game, with the last turn each drew (moonshine.game.seeds)
+        "earlier_seeds": Null(
+            ListOf(
+                Rec(
+                    required=dict.fromkeys(("seed", "sha256", "last_turn", "replaced", "reason"), Str(nonempty=True)),
+                    what="a mapping with seed, sha256, last_turn, replaced, reason",
+                )
+            )
+        ),
         "press": Null(  # moonshine.judge.press
             Rec(
                 optional={

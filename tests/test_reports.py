@@ -298,7 +298,7 @@ def _charts(lang: str) -> list[tuple[str, str]]:
 def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     """The sample game's spring-1924 reports, from a real adjudication, as stored."""
     res, nxt = load_turn(adjudicated, "spring-1924")
-    seed = adjudicated.receipt_seed()
+    seed = adjudicated.receipt_seed("spring-1924")
     assert seed is not None  # the receipts are in the golden files
     before = adjudicated.load_state("spring-1924")
     charts = _charts(lang)
@@ -333,7 +333,7 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
         adjudicated.config,
         res,
         nxt,
-        seed=adjudicated.receipt_seed(),
+        seed=adjudicated.receipt_seed("spring-1924"),
         before=before,
         charts=_charts(adjudicated.config.language),
         extras={
@@ -807,7 +807,7 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     assert r.exit_code == 0, r.output
     assert frtypo.fr("Valley Gang : rapport privé, printemps 1924") in r.output
     raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
-    seed = game.receipt_seed()
+    seed = game.receipt_seed("spring-1924")
     fr = render_report(game.map, game.config, raw, game.load_state("autumn-1924"), "valley", language="fr", seed=seed)
     assert r.output == fr != (base / "valley.txt").read_text(encoding="utf-8")
     assert "VOTRE REÇU" in fr and seed is not None

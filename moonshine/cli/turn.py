@@ -103,8 +103,15 @@ def reveal(game_dir: Path, force: bool) -> None:
     st = game.load_any_state(game.current_turn())
     if not game.layout.winners(st) and ended(game) is None and not force:
         raise click.ClickException("the game is not over; the seed stays secret until it is (use --force to override)")
-    click.echo(f"Seed: {game.secret()}")
-    click.echo(f"SHA-256: {game.config.seed_sha256}")
+    from moonshine.game.jobs import revealed_seeds
+
+    seeds = revealed_seeds(game)
+    for r in seeds:
+        if len(seeds) > 1:  # a seed replaced during the game: which turns each drew
+            turns = f"{r.first_turn or 'the first turn'} to {r.last_turn or 'the last'}"
+            click.echo(f"Seed of the turns from {turns}:")
+        click.echo(f"Seed: {r.seed}")
+        click.echo(f"SHA-256: {r.sha256}")
     click.echo(
         "Each turn's raid: HMAC-SHA256(key=seed, message=turn name), big-endian, modulo the raid table's weight."
     )

@@ -20,6 +20,8 @@ from moonshine.game.git import SECRET_FILE as SECRET_FILE
 from moonshine.game.git import git_available as git_available
 from moonshine.game.git import git_commit as git_commit
 from moonshine.game.git import is_git_repo as is_git_repo
+from moonshine.game.seeds import EarlierSeed, earlier_seeds
+from moonshine.game.seeds import seed_hash as seed_hash
 from moonshine.text.catalogue import languages
 from moonshine.variants.moonshine import houserules
 from moonshine.variants.moonshine import state as state_mod
@@ -63,21 +65,22 @@ def player_language(cfg: GameConfig, side: str | None) -> str:
     return player.language if player is not None and player.language else cfg.language
 
 
-def seed_hash(seed: str) -> str:
-    import hashlib
+def write_secret(path: Path, seed: str) -> None:
+    """A secret seed in its file, readable by its owner only (0600), written whole or
+    not at all; the file is kept out of the game's git history (``moonshine.game.git``)."""
+    atomic_write_text(path, seed + "\n", mode=0o600)
 
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
-
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
     """Write a text file (UTF-8, ``\n`` line ends) as ``atomic_write_bytes`` does."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write a file so that a reader sees the old or the new content, never half.
     Within a job (``moonshine.game.journal``) the file's old content is saved first, and
-    its durability may be left to the one sync before the job's commit point."""
+    its durability may be left to the one sync before the job's commit point. ``mode``:
+    the file's permissions from the start (0o600 for a secret), else the umask's."""
     import tempfile
 
     from moonshine.game import journal
@@ -87,7 +90,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             if sync:
@@ -237,6 +240,7 @@ class Game:
         return path
 
     def secret(self) -> str:
+        """The game's secret seed, as it is now (its hash is game.yaml's ``seed_sha256``)."""
         path = self.root / SECRET_FILE
         if not path.is_file():
             raise GameError(f"{path}: the game's secret seed is missing; the raid draws need it (R21)")
@@ -245,15 +249,30 @@ class Game:
             raise GameError(f"{path}: the seed does not match seed_sha256 in {GAME_FILE}")
         return seed
 
+    def earlier_seeds(self) -> list[EarlierSeed]:
+        """The seeds replaced during the game, oldest first (game.yaml's ``earlier_seeds``)."""
+        return earlier_seeds(self.config.extra, str(self.config_path))
+
+    def secret_for(self, turn: str) -> str:
+        """The seed of ``turn``: the one that draws its raid and salts its receipts. A
+        seed replaced during the game (``earlier_seeds``) is the seed of every turn up
+        to its ``last_turn``; the game's secret is the seed of the turns after."""
+        key = self.turn_key(turn)
+        for earlier in self.earlier_seeds():
+            if key <= self.turn_key(earlier.last_turn):
+                return earlier.seed
+        return self.secret()
+
     def side_languages(self) -> dict[str, str]:
         """Each side's reading language: its player's own, else the game's."""
         return {key: player_language(self.config, key) for key in self.sides()}
 
-    def receipt_seed(self) -> str | None:
-        """The seed receipts are salted with (``moonshine.render.receipts``): the game's
-        secret, or None when this copy of the game has none (no receipt then)."""
+    def receipt_seed(self, turn: str) -> str | None:
+        """The seed ``turn``'s receipts are salted with (``moonshine.render.receipts``):
+        the turn's seed (``secret_for``), or None when this copy of the game has no
+        secret (no receipt then)."""
         try:
-            return self.secret()
+            return self.secret_for(turn)
         except GameError:
             return None
 

@@ -17,6 +17,7 @@ from moonshine.render.report import (
     MAP_WIDTH,
     Extras,
     Legend,
+    SeedNews,
     arrows_from_results,
     closeup_file,
     dislodged_units,
@@ -286,7 +287,7 @@ def write_reports(
         gangs=gangs,
         bulletin=bulletin,
         for_email=for_email,
-        seed=game.receipt_seed(),
+        seed=game.receipt_seed(turn),
         before=opening if opening is not None else opening_state(game, turn),
         charts=chart_files,
         # each player's report in their own language, unless one language was asked for
@@ -294,6 +295,7 @@ def write_reports(
         extras=extras,
         deadline=next_deadline_line(game, res.next.turn, None, lang, opened=now) if bulletin else "",
         legend=legend_in(lang) if bulletin else None,
+        seed_news=seed_news(game, turn),
     )
     for name, text in texts.items():
         path = base / name
@@ -315,6 +317,17 @@ def write_reports(
     return written
 
 
+def seed_news(game: Game, turn: str) -> SeedNews | None:
+    """The secret seed replaced during ``turn`` (game.yaml's ``earlier_seeds``), with
+    the hash of the seed that followed it, for the turn's bulletin."""
+    seeds = game.earlier_seeds()
+    for i, earlier in enumerate(seeds):
+        if earlier.last_turn == turn:
+            after = seeds[i + 1].sha256 if i + 1 < len(seeds) else game.config.seed_sha256
+            return SeedNews(earlier.reason, earlier.replaced, after)
+    return None
+
+
 def print_report(game: Game, turn: str, *, gang: str | None = None, language: str | None = None) -> str:
     """The text of one report (the gang's, or the bulletin), for the terminal."""
     gmap = game.map
@@ -323,8 +336,11 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
     lang = phrasebook.check_language(language or game.config.language)
     res, nxt = load_turn(game, turn)
     if gang is None:
-        return render_bulletin(gmap, game.config, res, nxt, language=lang, before=opening_state(game, turn))
-    return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed())
+        before = opening_state(game, turn)
+        return render_bulletin(
+            gmap, game.config, res, nxt, language=lang, before=before, seed_news=seed_news(game, turn)
+        )
+    return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed(turn))
 
 
-__all__ = ["load_turn", "map_scene", "print_report", "render_legend", "render_map", "write_reports"]
+__all__ = ["load_turn", "map_scene", "print_report", "render_legend", "render_map", "seed_news", "write_reports"]

@@ -11,7 +11,7 @@ appear in its own report only."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import msgspec
 
@@ -135,6 +135,15 @@ class Settings(Protocol):
     def players(self) -> Mapping[str, Player]: ...
     @property
     def house(self) -> HouseRules: ...
+
+
+class SeedNews(NamedTuple):
+    """A secret seed replaced during the turn (``moonshine.game.seeds``): why (a reason's
+    key), when (ISO 8601) and the SHA-256 of the new seed; the bulletin says so."""
+
+    reason: str
+    replaced: str
+    new_sha256: str
 
 
 def _chain(gmap: GameMap | None, origin: str, carriers: Sequence[str]) -> tuple[str, ...]:
@@ -958,11 +967,13 @@ def bulletin_context(
     before: GameState | None = None,
     charts: Sequence[tuple[str, str]] = (),
     legend: Legend | None = None,
+    seed_news: SeedNews | None = None,
 ) -> dict[str, Any]:
     """Everything the public bulletin shows, already in its language. Nothing here
     comes from a gang's lines, bids, ledger, stocks or cash. With the turn's opening
     state ``before``: the headline, the story and what changed; ``legend``: the
-    picture of the map's legend beside it."""
+    picture of the map's legend beside it; ``seed_news``: the secret seed replaced
+    during the turn."""
     res = as_results(data)
     check_results(gmap, res)
     w = Words(phrasebook.check_language(language or config.language))
@@ -1043,6 +1054,15 @@ def bulletin_context(
             "first": first,
             "house_rules": [m.text(w.language) for m in config.house.sentences()] if first else [],
             "seed_sha256": config.seed_sha256,
+            "seed_replaced": (
+                w(
+                    f"seed.replaced.{seed_news.reason}",
+                    date=seed_news.replaced[:10],
+                    hash=seed_news.new_sha256,
+                )
+                if seed_news is not None
+                else ""
+            ),
             "seed_how": w("seed.how", total=total) if total else w("seed.no_raids"),
             "seed_table": table,
             "seed_python": (
@@ -1107,14 +1127,24 @@ def render_bulletin(
     charts: Sequence[tuple[str, str]] = (),
     deadline: str = "",
     legend: Legend | None = None,
+    seed_news: SeedNews | None = None,
 ) -> str:
     """The public bulletin (text, or HTML with ``html=True``); with the turn's opening
     state ``before``, its story and what changed; ``charts``: the pictures of the
     charts beside it (file name, title); ``deadline``: the next deadline as a sentence
     in the game's time zone ("" when none is set); ``legend``: the picture of the
-    map's legend beside it."""
+    map's legend beside it; ``seed_news``: the secret seed replaced during the turn."""
     ctx = bulletin_context(
-        gmap, config, data, nxt, language=language, for_email=for_email, before=before, charts=charts, legend=legend
+        gmap,
+        config,
+        data,
+        nxt,
+        language=language,
+        for_email=for_email,
+        before=before,
+        charts=charts,
+        legend=legend,
+        seed_news=seed_news,
     )
     ctx["deadline"] = deadline
     return inline_css(pages.render("bulletin.html.j2", ctx)) if html else pages.render("bulletin.txt.j2", ctx)
@@ -1137,13 +1167,15 @@ def render_all(
     extras: Mapping[str, Extras] | None = None,
     deadline: str = "",
     legend: Legend | None = None,
+    seed_news: SeedNews | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
     and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
     receipts in the private reports. ``gang_languages``: the language of a gang's
     report when its player reads another than ``language``. ``extras``: what each
     gang's report says beyond the results (its deadline, pictures); ``deadline`` and
-    ``legend`` (the picture of the map's legend): the bulletin's."""
+    ``legend`` (the picture of the map's legend) and ``seed_news`` (the secret seed
+    replaced during the turn): the bulletin's."""
     res = as_results(data)
     out: dict[str, str] = {}
     for g in gangs if gangs is not None else gmap.gangs:
@@ -1167,6 +1199,7 @@ def render_all(
                 charts=charts,
                 deadline=deadline,
                 legend=legend,
+                seed_news=seed_news,
             )
     return out
 
@@ -1176,6 +1209,7 @@ __all__ = [
     "MAP_FILE",
     "Extras",
     "Legend",
+    "SeedNews",
     "Settings",
     "arrows_from_results",
     "bulletin_context",
