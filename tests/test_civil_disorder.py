@@ -15,7 +15,11 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
+from moonshine.cli import main
+from moonshine.game.civil_disorder import verify_civil_disorder, write_civil_disorder
+from moonshine.game.directory import Game
 from moonshine.game.simulate import play
 from moonshine.render.classic.ack import check_orders
 from moonshine.variants.civil_disorder import HOLD, SMART, Mark, Written, civil_disorder_seed, draws, read_mark
@@ -357,3 +361,56 @@ def _could_enter(board: ClassicMap, u: Unit, prov: str) -> bool:
     if u.kind is Kind.ARMY:
         return prov in board.army_nb[u.province]
     return bool(board.fleet_targets(u.region, prov))
+
+
+# -- the game directory and the command ---------------------------------------------------------------
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Game:
+    done = CliRunner().invoke(main, ["new", str(tmp_path / "g"), "--seed", "example-seed", "--no-git"])
+    assert done.exit_code == 0, done.output
+    return Game(tmp_path / "g")
+
+
+def test_write_then_verify(game: Game) -> None:
+    path = write_civil_disorder(game, "spring-1924", "valley")
+    assert path == game.root / "orders" / "spring-1924" / "valley.txt"
+    found = verify_civil_disorder(game, "spring-1924", "valley", "example-seed")
+    assert found.matches and found.player == "keep"
+    assert found.seed == civil_disorder_seed("example-seed", "spring-1924", "valley")
+    assert read_mark(path.read_text(encoding="utf-8")) == Mark("keep", found.seed)
+    path.write_text(path.read_text(encoding="utf-8").replace("sell all", "sell 3"), encoding="utf-8")
+    changed = verify_civil_disorder(game, "spring-1924", "valley")
+    assert not changed.matches and changed.expected == found.expected
+
+
+def test_verify_cd(game: Game) -> None:
+    runner = CliRunner()
+    args = ["verify-cd", "spring-1924", "Valley Gang", "--game", str(game.root)]
+    missing = runner.invoke(main, args)
+    assert missing.exit_code == 1 and "there is no such file" in missing.output
+    assert "# civil disorder: keep (R26), seed" in missing.output and "sell all" in missing.output
+    write_civil_disorder(game, "spring-1924", "valley")
+    done = runner.invoke(main, [*args, "--seed", "example-seed"])
+    assert done.exit_code == 0 and "is exactly the civil-disorder player's orders (keep, R26" in done.output
+    wrong = runner.invoke(main, [*args, "--seed", "not-the-seed"])
+    assert wrong.exit_code == 1 and "Error: this seed's SHA-256 is not the one" in wrong.output
+    player = runner.invoke(main, [*args, "--player", "smart"])
+    assert player.exit_code == 1 and "Error: no civil-disorder player 'smart'" in player.output
+    nobody = runner.invoke(main, ["verify-cd", "spring-1924", "nobody", "--game", str(game.root)])
+    assert nobody.exit_code == 1 and "Error: no gang 'nobody'" in nobody.output
+
+
+def test_verify_cd_on_a_classic_game(tmp_path: Path) -> None:
+    runner = CliRunner()
+    root = tmp_path / "c"
+    assert runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git"]).exit_code == 0
+    args = ["verify-cd", "spring-1901", "France", "--game", str(root)]
+    unseeded = runner.invoke(main, args)
+    assert unseeded.exit_code == 1 and "no secret seed" in unseeded.output
+    seed = civil_disorder_seed("s3cret", "spring-1901", "FRA")
+    written = classic_cd.civil_disorder(BOARD, classic_state.initial_state(BOARD), "FRA", SMART, seed)
+    (root / "orders" / "spring-1901" / "FRA.txt").write_text(written.text, encoding="utf-8")
+    done = runner.invoke(main, [*args, "--seed", "s3cret"])
+    assert done.exit_code == 0 and "(smart, R26" in done.output, done.output
