@@ -8,6 +8,8 @@ the classic ``hold`` player is the rulebook's civil disorder; the game directory
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 import re
 from pathlib import Path
@@ -85,6 +87,42 @@ def test_the_mark_reads_back_and_a_players_file_has_none() -> None:
     assert read_mark("power: FRA\n" + mark.line() + "\n") is None  # only the first line counts
     assert read_mark("# civil disorder: smart (R26), seed 1234\n") is None
     assert read_mark("") is None
+
+
+def _python_block(section: str) -> tuple[str, str]:
+    """The Python code block of a RULES.md section and the lines the book says it prints."""
+    text = (ROOT / "RULES.md").read_text(encoding="utf-8")
+    body = re.split(r"\n##+ ", text.split(f"### {section}\n", 1)[1], maxsplit=1)[0]
+    code = body.split("```python\n", 1)[1].split("```", 1)[0]
+    after = body.split("```python\n", 1)[1].split("```", 1)[1]
+    printed = re.search(r"it prints:\n\n((?: {4}.*\n)+)", after)
+    assert printed is not None, f"{section}: no 'it prints:' block after the code"
+    return code, "".join(line[4:] + "\n" for line in printed.group(1).splitlines())
+
+
+def _run(code: str) -> tuple[str, dict[str, Any]]:
+    out = io.StringIO()
+    names: dict[str, Any] = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "RULES.md", "exec"), names)  # the book's own code, as a reader runs it
+    return out.getvalue(), names
+
+
+def test_the_rules_book_derives_the_seed_as_the_judge_does() -> None:
+    code, printed = _python_block("Auditing the civil-disorder player")
+    said, names = _run(code)
+    assert said == printed
+    for secret, turn, side in (("example-seed", "spring-1924", "valley"), ("s3cret", "fall-1901-retreats", "FRA")):
+        assert names["civil_disorder_seed"](secret, turn, side) == civil_disorder_seed(secret, turn, side)
+    assert civil_disorder_seed("example-seed", "spring-1925", "valley") in said  # the seed of the cases' files
+    case = _case("R26 the supports keep a district")
+    assert (case["secret"], case["turn"], case["side"]) == ("example-seed", "spring-1925", "valley")
+
+
+def test_the_rules_book_draws_the_raids_as_it_says() -> None:
+    code, printed = _python_block("Auditing the raid draw")
+    said, _ = _run(code)
+    assert said == printed
 
 
 # -- the cases -----------------------------------------------------------------------------------
