@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from moonshine.cli import main
 from moonshine.game.civil_disorder import verify_civil_disorder, write_civil_disorder
 from moonshine.game.directory import Game
+from moonshine.game.jobs import adjudicate_game
 from moonshine.game.simulate import play
 from moonshine.render.classic.ack import check_orders
 from moonshine.variants.civil_disorder import HOLD, SMART, Mark, Written, civil_disorder_seed, draws, read_mark
@@ -282,6 +283,42 @@ def _text(gmap: GameMap, st: GameState, gang: str) -> str:
     return moonshine_cd.civil_disorder(gmap, st, gang, civil_disorder_seed("adjudicated", st.turn, gang)).text
 
 
+_DIGEST = """
+import hashlib, sys
+sys.path.insert(0, sys.argv[1])
+from test_civil_disorder import BOARD, CHICAGO, CLASSIC_POSITIONS, _sides, civil_disorder_seed, play
+from test_civil_disorder import classic_cd, moonshine_cd
+digest = hashlib.sha256()
+for p in play(CHICAGO, "civil disorder", 10):
+    for gang in CHICAGO.gangs:
+        seed = civil_disorder_seed("x", p.state.turn, gang)
+        digest.update(moonshine_cd.civil_disorder(CHICAGO, p.state, gang, seed).text.encode())
+for st in CLASSIC_POSITIONS:
+    for power in _sides(st):
+        for player in ("hold", "smart"):
+            seed = civil_disorder_seed("x", st.phase.name, power)
+            digest.update(classic_cd.civil_disorder(BOARD, st, power, player, seed).text.encode())
+print(digest.hexdigest())
+"""
+
+
+def test_the_same_bytes_in_another_process() -> None:
+    """The judge writes the file and ``verify-cd`` recomputes it in other processes,
+    where sets iterate in another order (PYTHONHASHSEED): the files are the same."""
+    import os
+    import subprocess
+    import sys
+
+    digests = set()
+    for hash_seed in ("0", "1"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", _DIGEST, str(ROOT / "tests")], env=env, capture_output=True, text=True, check=True
+        )
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1 and len(digests.pop()) == 64
+
+
 # -- classic: random positions of the standard board -------------------------------------------------
 
 POWERS = sorted(BOARD.powers)
@@ -421,6 +458,17 @@ def test_write_then_verify(game: Game) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("sell all", "sell 3"), encoding="utf-8")
     changed = verify_civil_disorder(game, "spring-1924", "valley")
     assert not changed.matches and changed.expected == found.expected
+
+
+def test_the_adjudication_carries_out_the_written_file(game: Game) -> None:
+    """``moonshine adjudicate`` reads the marked file as a player's: every line is
+    accepted (the mark is a comment, the gang line a header)."""
+    write_civil_disorder(game, "spring-1924", "valley")
+    adjudicate_game(game, "spring-1924", commit=False, reports=False)
+    results = yaml.safe_load((game.turn_dir("spring-1924") / "results.yaml").read_text(encoding="utf-8"))
+    lines = results["gangs"]["valley"]["lines"]
+    assert [ln["status"] for ln in lines] == ["header"] + ["accepted"] * (len(lines) - 1)
+    assert lines[-1]["understood"] == "sell all"
 
 
 def test_verify_cd(game: Game) -> None:
