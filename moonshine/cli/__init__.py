@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rollback": ("turn", "rollback", "Restore the game to the start of a turn."),
     "reveal": ("turn", "reveal", "Show the game's secret seed once the game is over."),
     "simulate": ("turn", "simulate", "Play a whole game with computer players."),
+    "verify-cd": ("turn", "verify_cd", "Check a side's civil-disorder orders against the game's seed (R26)."),
     "check": ("check", "check", "Check an orders file and print the acknowledgement."),
     "mail": ("mail", "mail_cmd", "Mail a turn's reports and bulletin (outbox, or --send)."),
     "inbox": ("mail", "inbox_cmd", "Read orders from a mailbox, check senders, answer each message."),

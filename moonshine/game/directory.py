@@ -253,15 +253,22 @@ class Game:
         """The seeds replaced during the game, oldest first (game.yaml's ``earlier_seeds``)."""
         return earlier_seeds(self.config.extra, str(self.config_path))
 
+    def _earlier_seed_of(self, turn: str) -> EarlierSeed | None:
+        key = self.turn_key(turn)
+        return next((e for e in self.earlier_seeds() if key <= self.turn_key(e.last_turn)), None)
+
     def secret_for(self, turn: str) -> str:
         """The seed of ``turn``: the one that draws its raid and salts its receipts. A
         seed replaced during the game (``earlier_seeds``) is the seed of every turn up
         to its ``last_turn``; the game's secret is the seed of the turns after."""
-        key = self.turn_key(turn)
-        for earlier in self.earlier_seeds():
-            if key <= self.turn_key(earlier.last_turn):
-                return earlier.seed
-        return self.secret()
+        earlier = self._earlier_seed_of(turn)
+        return earlier.seed if earlier is not None else self.secret()
+
+    def seed_sha256_for(self, turn: str) -> str:
+        """The published SHA-256 of ``turn``'s seed (``secret_for``), known without
+        the secret: a replaced seed's, else game.yaml's ``seed_sha256``."""
+        earlier = self._earlier_seed_of(turn)
+        return earlier.sha256 if earlier is not None else self.config.seed_sha256
 
     def side_languages(self) -> dict[str, str]:
         """Each side's reading language: its player's own, else the game's."""

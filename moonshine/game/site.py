@@ -39,7 +39,7 @@ WORDS: Catalogue = {
     "site.rules": "The rules",
     "site.rules_title": "The rules: {title}",
     "site.rules_note": (
-        "The rules book as the referee applies it: the published rules and the rulings R1 to R25 that the reports cite."
+        "The rules book as the referee applies it: the published rules and the rulings R1 to R26 that the reports cite."
     ),
     "site.previous": "Previous turn",
     "site.next": "Next turn",

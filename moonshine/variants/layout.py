@@ -41,10 +41,17 @@ class Layout(Protocol):
     side: str  # what a player leads, as the game's messages say it: gang, power
     house_rules: bool  # whether a game.yaml may set house rules (rules:)
     map_check: bool  # whether 'moonshine map check' reads the family's maps (else they are checked when read)
+    civil_disorder_players: tuple[str, ...]  # the family's civil-disorder players (R26), the default first
 
     @property
     def wording(self) -> Wording:
         """How the family's judges word outcomes (the explainer's words)."""
+        ...
+
+    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+        """The orders file the civil-disorder ``player`` (one of
+        ``civil_disorder_players``) writes for ``side`` in ``turn``, drawing from
+        ``seed`` (``moonshine.variants.civil_disorder.civil_disorder_seed``); R26."""
         ...
 
     def turn_key(self, name: str) -> tuple[int, ...]:
@@ -128,12 +135,20 @@ class MoonshineLayout:
     side = "gang"
     house_rules = True
     map_check = True
+    civil_disorder_players: tuple[str, ...] = ("keep",)
 
     @property
     def wording(self) -> Wording:
         from moonshine.engine.outcome import DEFAULT_WORDING
 
         return DEFAULT_WORDING  # the explainer's defaults are Moonshine's words
+
+    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+        from moonshine.variants.moonshine.civil_disorder import civil_disorder
+
+        if player not in self.civil_disorder_players:
+            raise GameError(f"no civil-disorder player {player!r} in a Moonshine game (keep)")
+        return civil_disorder(game.map, game.load_state(turn), side, seed).text
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         from moonshine.variants.moonshine.calendar import Turn
@@ -250,12 +265,20 @@ class ClassicLayout:
     side = "power"
     house_rules = False
     map_check = False
+    civil_disorder_players: tuple[str, ...] = ("hold", "smart")
 
     @property
     def wording(self) -> Wording:
         from moonshine.variants.classic.rules import WORDING
 
         return WORDING
+
+    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+        from moonshine.variants.classic.civil_disorder import civil_disorder
+
+        if player not in self.civil_disorder_players:
+            raise GameError(f"no civil-disorder player {player!r} in a classic game (hold, smart)")
+        return civil_disorder(game.board(), self.load_state(game, turn), side, player, seed).text
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         from moonshine.variants.classic.state import Phase
