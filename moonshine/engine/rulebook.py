@@ -57,7 +57,8 @@ class Rulebook(msgspec.Struct, frozen=True):
     # 4.D.8, civil disorder (classic): which units go when a power orders too few
     # disbands. "owned-distance" (2023 rulebook): the farthest from the power's owned
     # supply centres, counting steps over any border for armies and fleets alike;
-    # "home-distance" (older rulebooks as most sites read them): the farthest from its
-    # home centres, an army over any border, a fleet as it moves. Between equals a
-    # fleet goes first, then the alphabetical order of the provinces' English names.
+    # "home-distance" (before 2023, as most judges read it, DATC v2): the farthest from
+    # its home centres, an army over any border, a fleet as it moves;
+    # "home-distance-any-border": from its home centres, over any border for both.
+    # Between equals a fleet goes first, then the provinces' English names.
     civil_disorder: str = "owned-distance"

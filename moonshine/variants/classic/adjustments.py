@@ -8,9 +8,10 @@ Orders are taken one by one and the first legal ones are used (DATC 4.D.4 to
 units farthest from the power's owned supply centres go first, counting steps
 over land and sea alike for armies and fleets; between equals a fleet goes
 before an army, then the alphabetical order of the provinces' English names
-(2023 rulebook, DATC 4.D.8 and 6.J). The rulebook may choose the older rule
+(2023 rulebook, DATC 4.D.8 and 6.J). The rulebook may choose an older rule
 instead (``Rulebook.civil_disorder``): the distance from the power's home centres,
-an army's over any border, a fleet's as it moves. ``civil_disorder_removals`` is
+an army's over any border and a fleet's as it moves (``home-distance``), or both
+over any border (``home-distance-any-border``). ``civil_disorder_removals`` is
 the one function that answers "which units does a power that ordered too few
 lose, under this rulebook".
 """
@@ -23,7 +24,7 @@ import msgspec
 
 from moonshine.engine.rulebook import Rulebook
 from moonshine.text.catalogue import sentence
-from moonshine.variants.classic.board import ClassicMap, Kind
+from moonshine.variants.classic.board import ClassicMap, Kind, province_of
 from moonshine.variants.classic.movement import Result
 from moonshine.variants.classic.orders import Build, Disband, Order, Waive, unit_of
 from moonshine.variants.classic.rules import CLASSIC, Problem
@@ -78,13 +79,20 @@ def civil_disorder_order(gmap: ClassicMap, units: Sequence[Unit], centres: Seque
     )
 
 
-def home_distance_order(gmap: ClassicMap, units: Sequence[Unit], power: str) -> list[Unit]:
+def home_distance_order(
+    gmap: ClassicMap, units: Sequence[Unit], power: str, fleets_as_they_move: bool = True
+) -> list[Unit]:
     """The order of removal by the older rule: the farthest from ``power``'s home
     supply centres first (an army counting steps over any border, a fleet its own
-    moves), a fleet before an army between equals, then the provinces' English names."""
+    moves, or over any border too), a fleet before an army between equals, then the
+    provinces' English names."""
     homes = gmap.home_centres(power)
     by_land = gmap.distances_to(homes)
-    by_sea = gmap.fleet_steps_to(homes)
+    by_sea = (
+        gmap.fleet_steps_to(homes)
+        if fleets_as_they_move
+        else {r: by_land[province_of(r)] for r in gmap.regions if province_of(r) in by_land}
+    )
     far = len(gmap.regions) + 1
 
     def steps(u: Unit) -> int:
@@ -93,7 +101,7 @@ def home_distance_order(gmap: ClassicMap, units: Sequence[Unit], power: str) -> 
     return sorted(units, key=lambda u: (-steps(u), 0 if u.kind is Kind.FLEET else 1, gmap.provinces[u.province].name))
 
 
-CIVIL_DISORDER_RULES = ("owned-distance", "home-distance")
+CIVIL_DISORDER_RULES = ("owned-distance", "home-distance", "home-distance-any-border")
 
 
 def civil_disorder_removals(
@@ -113,7 +121,9 @@ def civil_disorder_removals(
         return []
     if rules.civil_disorder == "home-distance":
         return home_distance_order(gmap, mine, power)[:count]
-    if rules.civil_disorder != "owned-distance":
+    if rules.civil_disorder == "home-distance-any-border":
+        return home_distance_order(gmap, mine, power, False)[:count]
+    if rules.civil_disorder != "owned-distance":  # pragma: no cover - a Rulebook made by hand
         raise ValueError(f"unknown civil disorder rule {rules.civil_disorder!r} (expected {CIVIL_DISORDER_RULES})")
     centres = sorted(c for c, o in owners.items() if o == power)
     return civil_disorder_order(gmap, mine, centres)[:count]

@@ -42,8 +42,11 @@ OPTIONS: Mapping[str, Option] = {
         {
             # 2023: the farthest from the power's owned centres, armies and fleets over any border
             "owned-distance": {"civil_disorder": "owned-distance"},
-            # older rulebooks: from its home centres, an army over any border, a fleet as it moves
+            # before 2023, as DATC v2 found most judges read it: from its home centres, an
+            # army over any border, a fleet as it moves (dipcc, for webDiplomacy)
             "home-distance": {"civil_disorder": "home-distance"},
+            # from its home centres, armies and fleets over any border (Droidippy)
+            "home-distance-any-border": {"civil_disorder": "home-distance-any-border"},
         },
     ),
     "convoy_intent": Option(
@@ -108,7 +111,7 @@ PRESETS: Mapping[str, Preset] = {
     ),
     "droidippy": Preset(
         "Droidippy (godip, 2010-2013)",
-        {"civil_disorder": "home-distance", "convoy_fallback": "land"},
+        {"civil_disorder": "home-distance-any-border", "convoy_fallback": "land"},
         "measured on 5,741 games played on Droidippy",
     ),
 }

@@ -206,7 +206,7 @@ class Replay(msgspec.Struct, frozen=True):
     unreadable: list[str]
 
 
-def _start(gmap: ClassicMap, saved: SavedPhase, ours: ClassicState | None) -> ClassicState:
+def start_position(gmap: ClassicMap, saved: SavedPhase, ours: ClassicState | None) -> ClassicState:
     """The position to adjudicate a saved phase from: the file's, with the attackers'
     origins and standoffs of our own adjudication when ours reached the same position."""
     st = saved.state
@@ -243,7 +243,7 @@ def replay(gmap: ClassicMap, phases: Sequence[SavedPhase], rules: Rulebook = CLA
             break
         orders, bad = parse_orders(saved.orders)
         unreadable += [f"{saved.name}: {b}" for b in bad]
-        start = _start(gmap, saved, ours)
+        start = start_position(gmap, saved, ours)
         until = nxt.state.phase if nxt.state is not None else None
         try:
             _, ours = advance(gmap, start, orders, until, rules)
