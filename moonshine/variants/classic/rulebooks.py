@@ -167,11 +167,12 @@ def from_config(raw: Mapping[str, Any] | None, source: str, line: int = 0) -> Ru
 
     for key in raw:
         if key not in KEYS:
-            raise StateError(
-                at(str(key)),
-                f"rules.{key}",
-                f"not a rule option of a classic game (expected: {', '.join(KEYS)})",
-            )
+            import difflib
+
+            near = difflib.get_close_matches(str(key), KEYS, n=1)
+            hint = f"did you mean '{near[0]}'? " if near else ""
+            what = "a house rule of Moonshine games" if key in ("victory_vp", "minimum_bribe") else "unknown key"
+            raise StateError(at(str(key)), f"rules.{key}", f"{what} ({hint}a classic game's: {', '.join(KEYS)})")
     preset = raw.get("preset", DEFAULT_PRESET)
     preset = str(preset) if isinstance(preset, int) and not isinstance(preset, bool) else preset
     if preset not in PRESETS:
