@@ -38,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "takeover": ("takeover", "takeover", "Hand a gang to a new player: new address, new password, its history."),
     "run": ("run", "run", "One pass of the judge: mail in, answers, reminders, adjudication, reports."),
     "judge": ("judge", "judge_group", "A judge for many games: its directory (init); passes by 'run DIR'."),
+    "export": ("exchange", "export", "Write the game in a common format (classic: the diplomacy package's JSON)."),
+    "replay": ("exchange", "replay", "Adjudicate a saved game (diplomacy JSON) again; print where it differs."),
 }
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from moonshine import variants, yamlio
+from moonshine.engine.rulebook import Rulebook
 from moonshine.errors import GameError, StateError
 from moonshine.game.git import IGNORED as IGNORED
 from moonshine.game.git import JOURNAL_DIR as JOURNAL_DIR
@@ -56,6 +57,7 @@ class GameConfig(msgspec.Struct):
     variant: str = DEFAULT_VARIANT
     lines: dict[str, int] = msgspec.field(default_factory=dict)  # where keys were read (players.GANG)
     house: HouseRules = msgspec.field(default_factory=HouseRules)  # rules: (kept in extra as written)
+    rulebook: Rulebook | None = None  # the rule choices rules: makes (None: the family's own book)
 
 
 def player_language(cfg: GameConfig, side: str | None) -> str:
@@ -317,9 +319,10 @@ def load_config_text(text: str, src: str) -> GameConfig:
     if not variants.is_known(variant):
         raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     _check_deadlines(raw.get("deadlines"), src, variant)
-    if raw.get("rules") and not variants.get(variant).layout.house_rules:
-        raise StateError(at("rules"), "rules", "house rules (victory_vp, minimum_bribe) are for Moonshine games")
-    house = houserules.from_config(raw.get("rules"), src, yamlio.line_of(raw, "rules"))
+    layout = variants.get(variant).layout
+    rules_line = yamlio.line_of(raw, "rules")
+    rulebook = layout.rulebook(raw.get("rules"), src, rules_line)  # the family's options, checked
+    house = houserules.from_config(raw.get("rules"), src, rules_line) if layout.house_rules else HouseRules()
     if raw.get("schedule") is not None:
         from moonshine.game.schedule import parse_schedule
 
@@ -362,6 +365,7 @@ def load_config_text(text: str, src: str) -> GameConfig:
         variant=variant,
         lines={f"players.{g}": yamlio.line_of(raw_players, g) for g in raw_players},
         house=house,
+        rulebook=rulebook,
     )
 
 

@@ -36,9 +36,11 @@ from moonshine.variants.classic.layout import state_path as state_path
 from moonshine.variants.classic.movement import Result
 from moonshine.variants.classic.orders import Order, OrderError, parse_order
 from moonshine.variants.classic.phases import PhaseOutcome, adjudicate_phase
+from moonshine.variants.classic.rules import CLASSIC
 from moonshine.variants.classic.state import ClassicState, Phase
 
 if TYPE_CHECKING:
+    from moonshine.engine.rulebook import Rulebook
     from moonshine.game.directory import Game
     from moonshine.judge.commands import Command, Request
     from moonshine.judge.commands import Result as CommandResult
@@ -184,9 +186,11 @@ def adjudicate_phase_dir(
     gmap: ClassicMap | None = None,
     extra_orders: Mapping[str, Sequence[Order]] | None = None,
     language: str = "en",
+    rules: Rulebook | None = None,
 ) -> Adjudicated:
-    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``;
-    the map picture names the provinces and powers in ``language``."""
+    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``
+    under ``rules`` (by default the game's, from its game.yaml); the map picture names
+    the provinces and powers in ``language``."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text, git_commit
     from moonshine.picture.png import scene_png
     from moonshine.picture.svg import scene_svg
@@ -217,7 +221,7 @@ def adjudicate_phase_dir(
     for power, more in (extra_orders or {}).items():
         orders.setdefault(power, []).extend(more)
     try:
-        outcome = adjudicate_phase(gmap, st, orders)
+        outcome = adjudicate_phase(gmap, st, orders, rules or rulebook_of(root))
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
@@ -423,6 +427,16 @@ def _summaries(
     return out
 
 
+def rulebook_of(root: Path) -> Rulebook:
+    """The rule choices of the classic game in ``root`` (its game.yaml's ``rules:``; the
+    2023 rulebook's when it names none, or has no game.yaml)."""
+    from moonshine.game.directory import GAME_FILE, load_config
+
+    if not (root / GAME_FILE).is_file():
+        return CLASSIC
+    return load_config(root / GAME_FILE).rulebook or CLASSIC
+
+
 def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> Scene | None:
     """The phase's map picture drawn again in ``language``, as a scene: the phase
     adjudicated again, a pure function, from its opening state and its orders files;
@@ -434,7 +448,7 @@ def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> Scene
     st = state_mod.load(state_path(root, ph.name), gmap)
     orders, _ = read_orders(orders_dir(root, ph.name), gmap, st)
     try:
-        outcome = adjudicate_phase(gmap, st, orders)
+        outcome = adjudicate_phase(gmap, st, orders, rulebook_of(root))
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     return build_scene(gmap, st, outcome, language=language)
@@ -642,7 +656,13 @@ class ClassicFamily:
                 txn.protect(tdir / picture)
             txn.protect_tree(tdir / "reports")
             done = adjudicate_phase_dir(
-                game.root, turn, force=force, commit=False, gmap=gmap, language=game.config.language
+                game.root,
+                turn,
+                force=force,
+                commit=False,
+                gmap=gmap,
+                language=game.config.language,
+                rules=game.config.rulebook or CLASSIC,
             )
             name = done.outcome.phase.name
             reports = write_phase_reports(
@@ -759,7 +779,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
         return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
     if not orders:
         return Result(cmd, False, phrase("predict.empty"))
-    outcome = adjudicate_phase(gmap, st, orders)
+    outcome = adjudicate_phase(gmap, st, orders, req.game.config.rulebook or CLASSIC)
     sides = gmap.power_names(lang)
     lines = [mailwords.text(lang, "predict.head", turn=mailwords.subject_turn(lang, req.turn))]
     for power in powers:
