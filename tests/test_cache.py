@@ -106,7 +106,8 @@ def test_templates_compiled_once_and_kept_for_the_next_process(
 ) -> None:
     from moonshine.game.directory import load_config
     from moonshine.render import pages
-    from moonshine.render.report import render_bulletin, render_report
+    from moonshine.render.bulletin import render_bulletin
+    from moonshine.render.report import render_report
     from moonshine.variants.moonshine.state import initial_state
 
     monkeypatch.setattr(pages, "_ENV", [])

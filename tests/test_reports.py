@@ -30,18 +30,11 @@ from moonshine.errors import StateError
 from moonshine.game.directory import Game, GameConfig
 from moonshine.game.reports import load_turn, map_scene, orders_address, render_legend, render_map, write_reports
 from moonshine.render import pages, phrasebook
-from moonshine.render.report import (
-    MAP_CID,
-    Extras,
-    Legend,
-    arrows_from_results,
-    closeup_file,
-    legend_file,
-    render_all,
-    render_bulletin,
-    render_report,
-    standings,
-)
+from moonshine.render.bulletin import render_bulletin
+from moonshine.render.figures import MAP_CID, Legend, closeup_file, legend_file
+from moonshine.render.report import Extras, render_all, render_report
+from moonshine.render.turnmap import arrows_from_results
+from moonshine.render.turnpage import standings
 from moonshine.text.catalogue import languages
 from moonshine.variants.moonshine.map import GameMap, UnitKind
 from moonshine.variants.moonshine.results import read_results

@@ -1,7 +1,7 @@
 """A turn's reports written into the game directory: ``turns/TURN/reports/``, each
 gang's report and the bulletin (text and HTML), the map (SVG and PNG) and the charts,
 each file atomically; and a report printed for the terminal. The pages themselves are
-rendered by ``moonshine.render.report``."""
+rendered by ``moonshine.render.report`` and ``moonshine.render.bulletin``."""
 
 from __future__ import annotations
 
@@ -13,22 +13,10 @@ from typing import TYPE_CHECKING, Any
 from moonshine.errors import GameError, StateError
 from moonshine.game.directory import Game, GameConfig, atomic_write_bytes, atomic_write_text, config_section
 from moonshine.render import phrasebook
-from moonshine.render.report import (
-    MAP_WIDTH,
-    Extras,
-    Legend,
-    SeedNews,
-    arrows_from_results,
-    closeup_file,
-    dislodged_units,
-    legend_file,
-    map_file,
-    map_title,
-    picture_title,
-    render_all,
-    render_bulletin,
-    render_report,
-)
+from moonshine.render.bulletin import SeedNews, render_bulletin
+from moonshine.render.figures import MAP_WIDTH, Legend, closeup_file, legend_file, map_file
+from moonshine.render.report import Extras, render_all, render_report
+from moonshine.render.turnmap import arrows_from_results, dislodged_units, map_title, picture_title
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.results import TurnResults, as_results, check_results, load_results

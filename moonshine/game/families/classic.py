@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from moonshine.judge.commands import Result as CommandResult
     from moonshine.picture.charts import Chart
     from moonshine.picture.shapes import Scene
-    from moonshine.render.report import Legend
+    from moonshine.render.figures import Legend
     from moonshine.variants.moonshine.chatter import ChatterTest
 
 VARIANT = "classic"
@@ -386,7 +386,7 @@ def _legends(
     in a language, drawn already; those drawn here are added to it."""
     from moonshine.picture.png import legend_picture
     from moonshine.render.classic.report import word
-    from moonshine.render.report import Legend, legend_file
+    from moonshine.render.figures import Legend, legend_file
     from moonshine.variants.classic import scene as classic_scene
 
     out: dict[str, tuple[Legend, bytes]] = {}
@@ -469,7 +469,7 @@ def build_site(
     from moonshine.render import pages
     from moonshine.render.classic.report import html_context, load_results, word
     from moonshine.render.classic.site import phase_title, words_of
-    from moonshine.render.report import Legend, inline_css, legend_figure
+    from moonshine.render.figures import Legend, legend_figure
 
     words = words_of(language)
     labels = {p: phase_title(Phase.parse(p), language) for p in done}
@@ -511,7 +511,7 @@ def build_site(
             svg_label=words["svg"],
             game_title=title,
         )
-        atomic_write_text(page / "index.html", inline_css(pages.render("classic_site_phase.html.j2", ctx)))
+        atomic_write_text(page / "index.html", pages.inline_css(pages.render("classic_site_phase.html.j2", ctx)))
         written.append(page / "index.html")
     assert last_next is not None
     chart = centres_chart(root, gmap, last_next, language)
@@ -539,7 +539,7 @@ def build_site(
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
     )
-    atomic_write_text(out / "index.html", inline_css(pages.render("classic_site_index.html.j2", index)))
+    atomic_write_text(out / "index.html", pages.inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
     return written
 

@@ -221,7 +221,8 @@ def summary(gmap: GameMap, result: TurnResult) -> list[str]:
         names = ", ".join(gmap.gangs[g].name for g in result.winners)
         lines.append(f"WINNER: {names} ({result.vp[result.winners[0]]} VP). The game is over.")
     else:
-        from moonshine.render.report import Words, describe_raid
+        from moonshine.render.raids import describe_raid
+        from moonshine.render.turnpage import Words
 
         lines.append(f"Raid for {nxt.turn}: {describe_raid(gmap, nxt.raid, Words('en'))}")
     lines.append("")
