@@ -102,7 +102,7 @@ class MoonshineFamily:
     ) -> OrderCheck:
         from moonshine.render.ack import acknowledgement
         from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
-        from moonshine.variants.moonshine.parser import PasswordHeader
+        from moonshine.variants.moonshine.parser.headers import PasswordHeader
 
         orders = read_orders(text, game.map, st, side, source=source, house=game.config.house)
         ack = acknowledgement(orders, game.map, st, language=language, seed=game.receipt_seed(st.turn))
