@@ -8,7 +8,7 @@ import pytest
 from moonshine.picture.colours import closest_pairs, delta_e, difference, mix, seen
 from moonshine.picture.shapes import TEXT, contrast_ratio
 from moonshine.variants.moonshine.map import load_map
-from moonshine.variants.moonshine.scene import NEUTRAL, district_fill
+from moonshine.variants.moonshine.scene.symbols import NEUTRAL, district_fill
 
 # Sharma, Wu and Dalal (2005), "The CIEDE2000 color-difference formula:
 # implementation notes, supplementary test data": pairs 1, 2, 3, 7, 17, 25, 34.

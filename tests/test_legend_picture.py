@@ -25,7 +25,7 @@ from moonshine.game.reports import load_turn, map_scene
 from moonshine.judge import outbox
 from moonshine.picture.png import legend_picture
 from moonshine.picture.shapes import Group, Item, Label
-from moonshine.variants.moonshine import scene as chicago_scene
+from moonshine.variants.moonshine.scene.legend import legend as chicago_scene_legend
 
 TURN = "spring-1924"
 PHASE = "spring-1901"
@@ -132,7 +132,7 @@ def test_a_french_reader_gets_the_legend_in_french(chicago: Game) -> None:
     apart from the game's English one; the map keeps its legend inside too."""
     base = chicago.turn_dir(TURN) / "reports"
     res, nxt = load_turn(chicago, TURN)
-    legends = {lang: chicago_scene.legend(map_scene(chicago.map, res, nxt, lang)) for lang in ("en", "fr")}
+    legends = {lang: chicago_scene_legend(map_scene(chicago.map, res, nxt, lang)) for lang in ("en", "fr")}
     french, english = _texts(legends["fr"].items), _texts(legends["en"].items)
     assert {"Unités", "Quartiers", "Ordres", "entrepôt"} <= french
     assert {"Units", "Districts", "Orders", "warehouse"} <= english

@@ -37,7 +37,7 @@ REPORTS_DIR = "reports"
 CHART_FILES = ("vp.png", "price.png")  # the bulletin's charts, beside it and attached to its mail
 
 
-CLOSEUP_WIDTH = 744  # pixels: twice the width a phone shows it at (moonshine.variants.moonshine.scene.PHONE_WIDTH)
+CLOSEUP_WIDTH = 744  # pixels: twice what a phone shows it at (moonshine.variants.moonshine.scene.closeup.PHONE_WIDTH)
 
 
 def reports_dir(game: Game, turn: str) -> Path:
@@ -137,13 +137,13 @@ def render_closeup(
     left. ``whole`` and ``boxes``: the whole map's scene and its items' extents, made
     once for all the gangs' close-ups."""
     from moonshine.picture import png as png_writer
-    from moonshine.variants.moonshine import scene as chicago_scene
+    from moonshine.variants.moonshine.scene.closeup import area_of, closeup
 
-    area = chicago_scene.area_of(gmap, nxt, gang)
+    area = area_of(gmap, nxt, gang)
     if not area:
         return None
     title = phrasebook.message(language, "map.closeup_alt", title=map_title(gmap, res.turn, language))
-    near = chicago_scene.closeup(gmap, whole, area, title=title, boxes=boxes)
+    near = closeup(gmap, whole, area, title=title, boxes=boxes)
     # drawn at its size: twice what a phone shows, so as fine as its device pixels
     return png_writer.scene_png(near, CLOSEUP_WIDTH, supersample=1)
 
@@ -154,9 +154,9 @@ def render_legend(whole: Scene, language: str) -> PagePicture:
     own legend is drawn for the 1000 px picture). The same every turn for a map and a
     language: kept in the cache."""
     from moonshine.picture import png as png_writer
-    from moonshine.variants.moonshine import scene as chicago_scene
+    from moonshine.variants.moonshine.scene.legend import legend
 
-    return png_writer.legend_picture(chicago_scene.legend(whole, title=phrasebook.message(language, "map.legend_alt")))
+    return png_writer.legend_picture(legend(whole, title=phrasebook.message(language, "map.legend_alt")))
 
 
 def map_scene(gmap: GameMap, res: TurnResults, nxt: GameState, language: str) -> Scene:

@@ -179,6 +179,7 @@ class TextRow(msgspec.Struct, frozen=True):
 
 
 def order_row(w: Words, u: UnitResult) -> OrderRow:
+    """A unit's order and its result, in the reader's words."""
     result = w.word("succeeded" if u.succeeded else "failed")
     reason = w.explain(u.outcome, u.reason)
     order = restate(u.order, w.language)
