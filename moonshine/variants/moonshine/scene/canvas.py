@@ -12,10 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from moonshine.picture.shapes import (
-    PictureError,
-    Pt,
-)
+from moonshine.picture.shapes import PictureError, Pt
 from moonshine.variants.moonshine.geometry import Shape, load_geometry
 from moonshine.variants.moonshine.map import GameMap
 

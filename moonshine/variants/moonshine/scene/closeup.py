@@ -9,16 +9,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from moonshine.picture.shapes import (
-    Box,
-    Group,
-    Item,
-    Label,
-    PictureError,
-    Scene,
-    extent,
-    moved,
-)
+from moonshine.picture.shapes import Box, Group, Item, Label, PictureError, Scene, extent, moved
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.scene import canvas
 from moonshine.variants.moonshine.scene.canvas import MARGIN
