@@ -219,12 +219,13 @@ def test_a_classic_legend_is_the_phases_own_in_french(classic: Game) -> None:
     from moonshine.variants.classic import scene as classic_scene
     from moonshine.variants.classic.layout import load_state
     from moonshine.variants.classic.phases import adjudicate_phase
+    from moonshine.variants.classic.scene.legend import legend as classic_scene_legend
 
     gmap = classic.board()
     st = load_state(classic.root, PHASE, gmap)
     orders, _ = read_orders(orders_dir(classic.root, PHASE), gmap, st)
     outcome = adjudicate_phase(gmap, st, orders)
-    french = classic_scene.legend(classic_scene.build_scene(gmap, st, outcome, language="fr"))
+    french = classic_scene_legend(classic_scene.build_scene(gmap, st, outcome, language="fr"))
     whole = classic_scene.build_scene(gmap, st, outcome, language="fr")
     assert {"Puissances", "Carte", "Unités et ordres"} <= _texts(french.items)
     assert french.width < whole.width / 2 and french.height > french.width

@@ -184,6 +184,7 @@ def _legend_pictures(chicago: tuple[Game, Scene], classic_game: Path) -> dict[st
     from moonshine.variants.classic import scene as classic_mod
     from moonshine.variants.classic.layout import load_state
     from moonshine.variants.classic.phases import adjudicate_phase
+    from moonshine.variants.classic.scene.legend import legend as classic_scene_legend
 
     game, _ = chicago
     chicago_base = game.turn_dir("spring-1924") / "reports"
@@ -192,7 +193,7 @@ def _legend_pictures(chicago: tuple[Game, Scene], classic_game: Path) -> dict[st
     gmap = board("classic")
     st = load_state(classic_game, "spring-1901", gmap)
     orders, _ = read_orders(orders_dir(classic_game, "spring-1901"), gmap, st)
-    classic_legend = classic_mod.legend(classic_mod.build_scene(gmap, st, adjudicate_phase(gmap, st, orders)))
+    classic_legend = classic_scene_legend(classic_mod.build_scene(gmap, st, adjudicate_phase(gmap, st, orders)))
     classic_base = classic_game / "turns" / "spring-1901" / "reports"
     return {
         "chicago": (

@@ -194,7 +194,8 @@ def adjudicate_phase_dir(
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text, git_commit
     from moonshine.picture.png import scene_png
     from moonshine.picture.svg import scene_svg
-    from moonshine.variants.classic.scene import build_scene, has_layout
+    from moonshine.variants.classic.scene import build_scene
+    from moonshine.variants.classic.scene.layout import has_layout
 
     gmap = gmap or standard_map()
     try:
@@ -271,7 +272,7 @@ def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str
             last[ph.year] = load_state(root, name, gmap)
     last[nxt.phase.year] = nxt
     years = sorted(last)
-    from moonshine.variants.classic.scene import layout_of
+    from moonshine.variants.classic.scene.layout import layout_of
 
     colours = layout_of(gmap).colours
     lang = language if language in languages() else "en"
@@ -387,7 +388,7 @@ def _legends(
     from moonshine.picture.png import legend_picture
     from moonshine.render.classic.report import word
     from moonshine.render.figures import Legend, legend_file
-    from moonshine.variants.classic import scene as classic_scene
+    from moonshine.variants.classic.scene.legend import legend
 
     out: dict[str, tuple[Legend, bytes]] = {}
     for lang in languages_read:
@@ -398,7 +399,7 @@ def _legends(
                 return {}
             drawn[lang] = scene
         title = word("legend_alt", lang)
-        picture = legend_picture(classic_scene.legend(scene, title=title))
+        picture = legend_picture(legend(scene, title=title))
         out[lang] = (Legend(legend_file(lang, game_language), picture.width, picture.height), picture.png)
     return out
 
@@ -441,7 +442,8 @@ def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> Scene
     """The phase's map picture drawn again in ``language``, as a scene: the phase
     adjudicated again, a pure function, from its opening state and its orders files;
     None for a board with no layout."""
-    from moonshine.variants.classic.scene import build_scene, has_layout
+    from moonshine.variants.classic.scene import build_scene
+    from moonshine.variants.classic.scene.layout import has_layout
 
     if not has_layout(gmap):
         return None

@@ -196,9 +196,9 @@ class Parts(msgspec.Struct, frozen=True):
 
 
 def _colours(gmap: ClassicMap) -> Mapping[str, str]:
-    from moonshine.variants.classic import scene
+    from moonshine.variants.classic.scene.layout import has_layout, layout_of
 
-    return scene.layout_of(gmap).colours if scene.has_layout(gmap) else {}
+    return layout_of(gmap).colours if has_layout(gmap) else {}
 
 
 def parts(
