@@ -18,8 +18,8 @@ from crashkit import sample_game
 from moonshine import yamlio
 from moonshine.cli import main
 from moonshine.errors import MoonshineError
+from moonshine.game import ledger
 from moonshine.game.directory import Game
-from moonshine.judge import outbox
 from moonshine.judge.turnlog import load_log
 from moonshine.variants.moonshine.results import load_results
 
@@ -86,7 +86,7 @@ def _inbox(root: Path) -> Any:
 
 
 def _sent(root: Path) -> Any:
-    return outbox.load_sent(Game(root), TURN)
+    return ledger.load_sent(ledger.outbox_dir(Game(root), TURN))
 
 
 def _secret(root: Path) -> Any:

@@ -939,8 +939,8 @@ _gangs = st.sampled_from(["valley", "outfit", "genna"])
 def test_the_log_written_a_submission_at_a_time_is_the_whole_mappings_yaml(
     submissions: list[dict[str, Any]], current: dict[str, dict[str, Any]]
 ) -> None:
-    from moonshine.variants.moonshine.state import dump_yaml
+    from moonshine.yamlio import dump
 
     log = turnlog.TurnLog(submissions, current)
     whole = {"current": {g: current[g] for g in sorted(current)}, "submissions": submissions}
-    assert turnlog.log_text(log) == turnlog.LOG_HEAD + dump_yaml(whole)
+    assert turnlog.log_text(log) == turnlog.LOG_HEAD + dump(whole)

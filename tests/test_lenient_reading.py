@@ -17,6 +17,7 @@ from hypothesis import strategies as hs
 from moonshine.cli import main
 from moonshine.render.ack import acknowledgement
 from moonshine.render.classic.ack import check_orders, render
+from moonshine.text.folding import fold
 from moonshine.variants.classic.board import standard_map
 from moonshine.variants.classic.state import initial_state as classic_start
 from moonshine.variants.moonshine import rules
@@ -24,7 +25,6 @@ from moonshine.variants.moonshine import state as state_mod
 from moonshine.variants.moonshine.checker import ACCEPTED, REJECTED, OrderLine, check_order, read_orders
 from moonshine.variants.moonshine.map import UnitKind, load_map
 from moonshine.variants.moonshine.orders import Bribe, Move, Order, SupportHold, SupportMove, UnitRef
-from moonshine.variants.moonshine.parser.lexer import fold
 from moonshine.variants.moonshine.parser.names import names_of
 from moonshine.variants.moonshine.state import GameState, initial_state
 

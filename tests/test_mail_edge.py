@@ -15,7 +15,7 @@ from moonshine.cli import main
 from moonshine.errors import GameError
 from moonshine.game.directory import Game
 from moonshine.game.families import new_game
-from moonshine.judge.outbox import outbox_dir
+from moonshine.game.ledger import outbox_dir, save_sent
 
 WALKS = ["spring-1924/../..", "spring-1924/../../..", "../spring-1924", "spring-1924/", "x" * 300, "..", "/etc"]
 
@@ -413,7 +413,7 @@ def test_orders_received_at_the_deadline_itself_are_on_time(tmp_path: Path, seco
 
 
 def test_a_secret_inside_another_is_masked_whole() -> None:
-    from moonshine.judge.masking import MASK, mask_secrets
+    from moonshine.game.masking import MASK, mask_secrets
 
     text = "my password was gin-and-tonic-1924, not gin-and-tonic"
     masked = mask_secrets(text, ["gin-and-tonic", "gin-and-tonic-1924"])
@@ -560,5 +560,5 @@ def test_a_pass_sends_again_only_to_recipients_still_to_try(tmp_path: Path) -> N
         if state:
             sent[f"<{name}@x.example>"] = {"file": f"{name}.eml", **state}
     outbox.write_outbox(game, "spring-1924", items)
-    outbox._save_sent(game, "spring-1924", sent)
+    save_sent(outbox_dir(game, "spring-1924"), sent)
     assert pending(game, "spring-1924", now) == ["due.eml", "new.eml"]

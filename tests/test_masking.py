@@ -1,4 +1,4 @@
-"""moonshine.judge.masking: no password survives in what the referee writes, and player
+"""moonshine.game.masking: no password survives in what the referee writes, and player
 text reaches the terminal without escape or bidirectional-control characters."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from moonshine.judge.masking import (
+from moonshine.game.masking import (
     MASK,
     blank_password_lines,
     mask,

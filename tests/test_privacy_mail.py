@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from playerkit import ADDRESSES, GM, NOW, OBSERVER, TURN, Recorder, make_table, message, smtp_server
 
 from moonshine.cli import main
-from moonshine.judge import outbox
+from moonshine.game import ledger
 from moonshine.variants.moonshine.calendar import Turn
 
 GANGS = ("valley", "outfit", "genna")
@@ -119,4 +119,4 @@ def test_no_gang_ever_receives_another_gangs_secrets(tmp_path: Path, smtp: tuple
     # the game master saw every press
     gm = "\n".join(received_by(recorder, GM))
     assert all(marker in gm for _, _, marker in private)
-    assert outbox.load_sent(t.game, TURN)  # the deliveries were recorded
+    assert ledger.load_sent(ledger.outbox_dir(t.game, TURN))  # the deliveries were recorded

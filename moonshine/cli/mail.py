@@ -71,7 +71,8 @@ def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> Non
     'moonshine report TURN' in turns/TURN/reports/."""
     from moonshine.game.directory import is_git_repo
     from moonshine.game.journal import transaction
-    from moonshine.judge.outbox import delivered_to, outbox_dir, report_messages, sent_versions, write_outbox
+    from moonshine.game.ledger import delivered_to, outbox_dir, sent_versions
+    from moonshine.judge.outbox import report_messages, write_outbox
 
     game = Game(game_dir)
     with transaction(game.root, f"mail {turn}", notify=click.echo) as txn:
@@ -82,9 +83,9 @@ def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> Non
         click.echo(f"warning: {warning}", err=True)
     for item in built.messages:
         msg_id = str(item.message["Message-ID"])
-        done = delivered_to(game, turn, msg_id)
+        done = delivered_to(outbox_dir(game, turn), msg_id)
         note = f" (already sent to {len(done)})" if done else ""
-        if not done and sent_versions(game, turn, item.name):
+        if not done and sent_versions(outbox_dir(game, turn), item.name):
             note = " (changed since an earlier version was sent: --send sends this one)"
         click.echo(f"{item.name}: {item.message['Subject']}{note}")
     where = outbox_dir(game, turn)
@@ -148,13 +149,14 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
         if len(outcomes) > counts["duplicate"]:
             _commit(game, f"Orders by mail for {turn}: {summary}", paths)
     if send:
-        from moonshine.judge.outbox import delivered_to, load_message, outbox_dir, recipients
+        from moonshine.game.ledger import delivered_to, outbox_dir
+        from moonshine.judge.outbox import load_message, recipients
 
         base = outbox_dir(game, turn)
         pending = []
         for name in reply_files(game, turn):
             msg = load_message(base / name)
-            if set(recipients(msg)) - set(delivered_to(game, turn, str(msg["Message-ID"]))):
+            if set(recipients(msg)) - set(delivered_to(base, str(msg["Message-ID"]))):
                 pending.append(name)
         _send(game, turn, pending)
 
@@ -201,7 +203,8 @@ def remind_cmd(turn: str | None, send: bool, game_dir: Path) -> None:
     """Write a reminder (outbox/TURN/remind-GANG.eml) to each gang with no
     orders for TURN (default: the current turn), giving the deadline and the
     time left. With --send, deliver them (at most one per gang per day)."""
-    from moonshine.judge.outbox import outbox_dir, write_outbox
+    from moonshine.game.ledger import outbox_dir
+    from moonshine.judge.outbox import write_outbox
     from moonshine.judge.status import reminders
 
     game = Game(game_dir)

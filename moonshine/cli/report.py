@@ -39,7 +39,7 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
 
     game = api.open_game(game_dir)
     if to_terminal:
-        from moonshine.judge.masking import terminal_safe
+        from moonshine.game.masking import terminal_safe
 
         click.echo(terminal_safe(api.report(game, turn, side=gang, language=language)), nl=False)
         return

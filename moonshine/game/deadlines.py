@@ -1,23 +1,40 @@
-"""A turn's deadline written into ``game.yaml`` (``deadlines: {TURN: TIME}``), where
-the inbox, ``status``, ``remind`` and the adjudication read it. The unattended
-judge (``moonshine run``) writes each turn's deadline there from the schedule;
-the game master may still write or change one by hand.
+"""A turn's deadline: written into ``game.yaml`` (``deadlines: {TURN: TIME}``), where
+the inbox, ``status``, ``remind`` and the adjudication read it, and worded as each
+player reads it.
 
-The edit changes one line (or adds one) and leaves every other line of the
-file (comments, order, quoting) as the game master wrote it; a layout the line
-edit does not know (flow style) gets the whole file written again."""
+The unattended judge (``moonshine run``) writes each turn's deadline there from the
+schedule; the game master may still write or change one by hand. The edit changes
+one line (or adds one) and leaves every other line of the file (comments, order,
+quoting) as the game master wrote it; a layout the line edit does not know (flow
+style) gets the whole file written again.
+
+A deadline is shown in the player's own time zone (``players.GANG.timezone`` in
+game.yaml), else in the game's (``schedule.timezone``), and always in UTC as well,
+so that nobody has to convert a time to know when orders are due."""
 
 from __future__ import annotations
 
 import json
 import re
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from moonshine import yamlio
 from moonshine.errors import MoonshineError
-from moonshine.game.directory import Game, GameConfig, atomic_write_text, load_config_text, same_settings, save_config
+from moonshine.game.directory import (
+    Game,
+    GameConfig,
+    atomic_write_text,
+    deadline,
+    load_config_text,
+    same_settings,
+    save_config,
+)
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 
 def stamp(when: datetime) -> str:
@@ -90,3 +107,69 @@ def _edit(text: str, turn: str, value: str, want: GameConfig, src: str) -> str |
     except MoonshineError:
         return None
     return out
+
+
+# -- a deadline as each player reads it --------------------------------------------------
+
+_UTC_NAMES = ("UTC", "Etc/UTC", "Etc/GMT", "GMT", "Universal", "Zulu")
+
+
+def zone_of(cfg: GameConfig, side: str | None) -> ZoneInfo | None:
+    """The time zone deadlines are shown in to ``side``'s players (None: UTC only)."""
+    from moonshine.game.schedule import zone_named
+
+    player = cfg.players.get(side) if side else None
+    if player is not None and player.timezone:
+        zone = zone_named(player.timezone, f"players.{side}.timezone")
+    else:
+        raw = cfg.extra.get("schedule")
+        if not (isinstance(raw, dict) and raw.get("timezone")):
+            return None
+        zone = zone_named(raw["timezone"], "schedule.timezone")
+    return None if zone.key in _UTC_NAMES else zone
+
+
+def local_time(when: datetime, zone: ZoneInfo, language: str = "en") -> str:
+    """``2026-12-03 18:00 CET (Europe/Paris)``, or in French
+    ``3 décembre 2026 à 18 h 00 CET (Europe/Paris)``."""
+    from moonshine.render.mailwords import date_text
+
+    local = when.astimezone(zone)
+    abbrev = local.tzname() or ""
+    name = f"{abbrev} ({zone.key})" if abbrev and abbrev != zone.key else zone.key
+    return date_text(language, local, name)
+
+
+def deadline_text(cfg: GameConfig, side: str | None, when: datetime, language: str | None = None) -> str:
+    """A deadline for ``side``'s players: in their zone and in UTC
+    (``2026-12-03 18:00 CET (Europe/Paris) = 2026-12-03 17:00 UTC``), or in UTC
+    alone when neither they nor the game have another zone."""
+    from moonshine.render.mailwords import fmt_time
+
+    language = language or cfg.language
+    utc = fmt_time(when, language)
+    zone = zone_of(cfg, side)
+    return utc if zone is None else f"{local_time(when, zone, language)} = {utc}"
+
+
+def next_deadline_line(
+    game: Game, turn: str | None, side: str | None, language: str, *, opened: datetime | None = None
+) -> str:
+    """ "Orders for Autumn 1924 are due by ...", in ``side``'s zone (the game's for
+    None) and UTC; or nothing when ``turn`` has no deadline yet. A turn with no
+    deadline in game.yaml that ``opened`` now, in a game with a schedule, is due when
+    the schedule sets it (``moonshine run`` writes that deadline next)."""
+    from moonshine.render.mailwords import text
+
+    if turn is None:
+        return ""
+    due = deadline(game.config, turn)
+    if due is None and opened is not None:
+        from moonshine.game.schedule import parse_schedule
+
+        raw = game.config.extra.get("schedule")
+        due = None if raw is None else parse_schedule(raw).deadline(opened, turn)
+    if due is None:
+        return ""
+    named = game.layout.turn_in_text(turn)  # worded in the reader's language
+    return text(language, "deadline.next", turn=named, due=deadline_text(game.config, side, due, language))

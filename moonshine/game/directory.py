@@ -415,7 +415,7 @@ def config_to_yaml(cfg: GameConfig) -> str:
         },
     }
     data.update(cfg.extra)
-    return "# Moonshine game: edit players' names and addresses here.\n" + state_mod.dump_yaml(data)
+    return "# Moonshine game: edit players' names and addresses here.\n" + yamlio.dump(data)
 
 
 def same_settings(a: GameConfig, b: GameConfig) -> bool:

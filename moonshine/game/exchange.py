@@ -98,7 +98,7 @@ def _codes(row: dict[str, Any]) -> list[str]:
 
 
 def _export_moonshine(game: Game) -> dict[str, Any]:
-    from moonshine.judge import results_json
+    from moonshine.game import results_json
 
     turns = []
     for turn in game.turns():

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import msgspec
 
+from moonshine import yamlio
 from moonshine.errors import GameError
 from moonshine.game.directory import Game, atomic_write_text, is_git_repo
 from moonshine.game.journal import transaction
@@ -41,8 +42,8 @@ def read_plan(
 ) -> tuple[GangPlan, Submission]:
     """A gang's latest orders file, checked (R12): accepted orders make its plan;
     rejected ones are recorded with their reason and the unit holds."""
+    from moonshine.game.masking import mask_password_lines
     from moonshine.game.orderfile import decode_lenient
-    from moonshine.judge.masking import mask_password_lines
     from moonshine.variants.moonshine.checker import read_orders
 
     try:
@@ -175,7 +176,7 @@ def adjudicate_game(
         plans, subs = read_plans(game, turn, st)
         result = run_turn(game.map, st, plans, seed, game.config.house)
         data = results_mod.to_data(game.map, result, subs)
-        results_text = f"# Moonshine results of {turn}\n" + state_mod.dump_yaml(data)
+        results_text = f"# Moonshine results of {turn}\n" + yamlio.dump(data)
         result.next_state.normalise(game.map)
         next_text = state_mod.dumps(result.next_state)
 
@@ -279,6 +280,8 @@ def rollback(game: Game, turn: str, *, commit: bool = True, notify: Callable[[st
 
 def mailed_reports(game: Game, turn: str) -> list[str]:
     """Report files of ``turn`` that were mailed to someone (``outbox/TURN/sent.yaml``)."""
-    from moonshine.judge.outbox import load_sent
+    from moonshine.game.ledger import load_sent, outbox_dir
 
-    return sorted({str(v.get("file")) for v in load_sent(game, turn).values() if v.get("delivered")} - {"None"})
+    return sorted(
+        {str(v.get("file")) for v in load_sent(outbox_dir(game, turn)).values() if v.get("delivered")} - {"None"}
+    )

@@ -233,7 +233,7 @@ def write_reports(
             atomic_write_bytes(base / name, charts.png(chart))
             written.append(base / name)
             chart_files.append((name, chart.title))
-    from moonshine.judge.zones import next_deadline_line
+    from moonshine.game.deadlines import next_deadline_line
 
     own = {} if language else game.side_languages()  # --language: that one for all
     chosen = list(gangs) if gangs is not None else list(gmap.gangs)

@@ -19,9 +19,9 @@ from markupsafe import Markup
 
 from moonshine.errors import GameError
 from moonshine.game.charts import game_charts
+from moonshine.game.deadlines import next_deadline_line
 from moonshine.game.directory import Game, atomic_write_bytes, atomic_write_text
 from moonshine.game.reports import adjudicated_turns, load_turn, map_scene, opening_state, render_legend, render_map
-from moonshine.judge.zones import next_deadline_line
 from moonshine.picture import charts
 from moonshine.render import pages, phrasebook
 from moonshine.render.bulletin import bulletin_context

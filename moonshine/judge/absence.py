@@ -96,7 +96,7 @@ def _day(value: Any) -> date:
 
 
 def save(game: Game, absences: dict[str, list[Absence]]) -> None:
-    from moonshine.variants.moonshine import state as state_mod
+    from moonshine import yamlio
 
     data = {
         side: [{"from": a.first.isoformat(), "to": a.last.isoformat()} for a in sorted(set(items), key=_key)]
@@ -104,7 +104,7 @@ def save(game: Game, absences: dict[str, list[Absence]]) -> None:
         if items
     }
     head = "# Absences the players declared (absent FIRST to LAST), by gang.\n"
-    atomic_write_text(game.root / FILE, head + state_mod.dump_yaml(data))
+    atomic_write_text(game.root / FILE, head + yamlio.dump(data))
 
 
 def _key(a: Absence) -> tuple[date, date]:
@@ -123,7 +123,7 @@ def absent_sides(game: Game, when: datetime | None) -> set[str]:
     """The sides whose player is away on the day of ``when`` (in the game's zone)."""
     if when is None:
         return set()
-    from moonshine.judge.zones import zone_of
+    from moonshine.game.deadlines import zone_of
 
     zone = zone_of(game.config, None)
     return {side for side, items in load(game).items() if any(a.covers(when, zone) for a in items)}

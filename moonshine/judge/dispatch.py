@@ -5,8 +5,7 @@ rule family for a prediction, ``moonshine.game.families``)."""
 
 from __future__ import annotations
 
-from moonshine.game import families
-from moonshine.judge import absence, info, press, votes
+from moonshine.judge import absence, info, press, votes, whatif
 from moonshine.judge.commands import (
     ABSENT,
     BROADCAST,
@@ -64,7 +63,7 @@ def _handle(req: Request, cmd: Command) -> Result:
         HISTORY: info.history,
         HELP: info.help_text,
         OBSERVE: info.observe,
-        PREDICT: predict,
+        PREDICT: whatif.predict,
         ABSENT: absence.command,
     }
     return handlers[cmd.name](req, cmd)
@@ -73,11 +72,3 @@ def _handle(req: Request, cmd: Command) -> Result:
 def shown(req: Request, key_or_name: str) -> str:
     name = KEYWORDS.get(key_or_name, key_or_name)
     return SHOWN.get(req.language, SHOWN["en"]).get(name, key_or_name)
-
-
-def predict(req: Request, cmd: Command) -> Result:
-    """Adjudicate the block's orders on the turn's position and mail the result
-    (by the game's rule family: ``Family.predict``)."""
-    if not cmd.closed:
-        return Result(cmd, False, phrase("predict.unclosed"))
-    return families.of(req.game).predict(req, cmd)

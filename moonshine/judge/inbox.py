@@ -53,11 +53,11 @@ from typing import Any
 import msgspec
 
 from moonshine.errors import GameError
-from moonshine.game import families
+from moonshine.game import families, ledger, masking
 from moonshine.game.directory import Game, atomic_write_text, player_language
 from moonshine.game.families.base import OrderCheck as OrderCheck
 from moonshine.game.lock import game_lock
-from moonshine.judge import commands, dispatch, imap, intake, masking, outbox
+from moonshine.judge import commands, dispatch, imap, intake, outbox
 from moonshine.judge.envelope import (
     FUTURE_SLACK,
     as_utc,
@@ -87,11 +87,10 @@ from moonshine.judge.turnlog import (
     seen_before,
 )
 from moonshine.render import mailwords, pages
-from moonshine.render.mailwords import Phrase, phrase, subject_turn
+from moonshine.render.mailwords import Phrase, as_turn, phrase, subject_turn
+from moonshine.text.chatter import ChatterTest
+from moonshine.text.printable import printable
 from moonshine.text.wrap import line_ranges
-from moonshine.variants.moonshine.calendar import Turn
-from moonshine.variants.moonshine.chatter import ChatterTest
-from moonshine.variants.moonshine.parser import printable
 
 HISTORY = "history"
 
@@ -703,7 +702,7 @@ def _commands_only(ctx: _Context, r: _Reading, gang: str | None, results: list[c
         lead = ctx.say("reply.commands_stranger", title=ctx.game.config.title, received=received)
     else:
         name = ctx.game.sides(ctx.language)[gang]
-        lead = ctx.say("reply.commands", gang=name, turn=_as_turn(ctx.turn), received=received, sender=r.sender)
+        lead = ctx.say("reply.commands", gang=name, turn=as_turn(ctx.turn), received=received, sender=r.sender)
     body = f"{lead}\n\n{_intake_notes(ctx, r)}\n{_signature(ctx.game, ctx.language)}"
     done = [x.command.name for x in results if x.done]
     refused = [x.command.name for x in results if not x.done]
@@ -776,14 +775,14 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
         # with orders: a status tells the state once they are saved (_after_orders)
         r.later = tuple(c for c in r.script.commands if c.name == commands.STATUS)
         _commands(ctx, r, gang, tuple(c for c in r.script.commands if c.name != commands.STATUS))
-    turn = _as_turn(ctx.turn)
+    turn = as_turn(ctx.turn)
     if ctx.game_over():
         raise _Reject(phrase("reject.game_over"), gang)
     if ctx.closed:
         kept = _keep(ctx, r, gang, orders_text(text, first.password_lines), where, "after the turn was adjudicated")
         raise _Reject(phrase("reject.adjudicated", turn=turn), gang, phrase("help.adjudicated", kept=kept))
     if first.header_turn is not None and first.header_turn != ctx.turn:
-        raise _Reject(phrase("reject.other_turn", named=_as_turn(first.header_turn), turn=turn), gang)
+        raise _Reject(phrase("reject.other_turn", named=as_turn(first.header_turn), turn=turn), gang)
     received = r.received or ctx.now
     if ctx.previous_due is not None and received <= ctx.previous_due:
         raise _Reject(
@@ -793,14 +792,6 @@ def _accept(ctx: _Context, r: _Reading) -> Outcome:
     if ctx.due is not None and received > ctx.due and not ctx.late_ok and gang not in ctx.grace_for:
         raise _Reject(phrase("reject.late", received=received, due=ctx.due), gang, phrase("help.late"))
     return _save(ctx, r, gang, text, orders_text(text, first.password_lines), where, received)
-
-
-def _as_turn(name: str) -> Turn | str:
-    """A turn's name as a Turn, written in the reply's language; else as it is."""
-    try:
-        return Turn.parse(name)
-    except ValueError:
-        return name
 
 
 def _orphan_histories(ctx: _Context) -> dict[tuple[str, str], Path]:
@@ -875,7 +866,7 @@ def _save(ctx: _Context, r: _Reading, gang: str, sent: str, text: str, where: st
     taken = "taken by the game master (inbox --accept)" if ctx.accepting else ""
     atomic_write_text(history, _meta(r, received, where, taken) + text)
     counts = _Counts(check.accepted, check.rejected)
-    turn = _as_turn(ctx.turn)
+    turn = as_turn(ctx.turn)
     if standing_at is not None and received < standing_at:
         _after_orders(ctx, r, gang)
         reason = f"{counts.text('en')}; a later submission (received {outbox.fmt_time(standing_at)}) stands"
@@ -950,10 +941,10 @@ def _chatter(game: Game) -> ChatterTest:
 
 
 def _deadline_line(ctx: _Context, side: str | None = None) -> str:
-    """The deadline, in the zone of ``side``'s player (``moonshine.judge.zones``) and in UTC."""
+    """The deadline, in the zone of ``side``'s player (``moonshine.game.deadlines``) and in UTC."""
     if ctx.due is None:
         return ctx.say("deadline.none")
-    from moonshine.judge.zones import deadline_text
+    from moonshine.game.deadlines import deadline_text
 
     left = outbox.describe_time_left(ctx.due, ctx.now, ctx.language)
     return ctx.say("deadline.line", due=deadline_text(ctx.game.config, side, ctx.due, ctx.language), left=left)
@@ -1017,10 +1008,10 @@ def _rejection_body(ctx: _Context, r: _Reading, rej: _Reject) -> str:
     # a stranger's own words are never sent back (the judge would relay short spam)
     stranger = not _gangs_of(ctx, r.sender)
     if stranger:
-        first = ctx.say("reply.stranger_rejected", when=when, turn=_as_turn(ctx.turn))
+        first = ctx.say("reply.stranger_rejected", when=when, turn=as_turn(ctx.turn))
     else:
         about = phrase("reply.subject", subject=r.subject) if r.subject else phrase("reply.no_subject")
-        first = ctx.say("reply.rejected", about=about, when=when, turn=_as_turn(ctx.turn))
+        first = ctx.say("reply.rejected", about=about, when=when, turn=as_turn(ctx.turn))
     help_text = rej.help_text.text(ctx.language) if isinstance(rej.help_text, Phrase) else rej.help_text
     return pages.render(
         "reply_rejected.txt.j2",
@@ -1142,5 +1133,5 @@ REPLY_KINDS = ("reply-", "press-", "vote-", "observe-", "predict-")  # what the 
 def reply_files(game: Game, turn: str) -> list[str]:
     """The turn's replies in the outbox, by name, with the press, vote notices
     and requests the messages' commands wrote."""
-    base = outbox.outbox_dir(game, turn)
+    base = ledger.outbox_dir(game, turn)
     return sorted(p.name for p in base.glob("*.eml") if p.name.startswith(REPLY_KINDS)) if base.is_dir() else []

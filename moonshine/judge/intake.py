@@ -34,8 +34,7 @@ from html.parser import HTMLParser
 import msgspec
 
 from moonshine.game.orderfile import decode_lenient
-from moonshine.variants.moonshine.chatter import ChatterTest as ChatterTest
-from moonshine.variants.moonshine.chatter import chatter_test as chatter_test
+from moonshine.text.chatter import ChatterTest
 
 # -- what was left out, as values --------------------------------------------------------
 

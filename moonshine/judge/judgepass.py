@@ -33,6 +33,7 @@ from datetime import datetime
 from pathlib import Path
 
 from moonshine.errors import GameError, MoonshineError
+from moonshine.game.ledger import OUTBOX, has_deferrals, settle_interrupted
 from moonshine.game.lock import game_lock
 from moonshine.judge import lobby, outbox, seating
 from moonshine.judge.judgefile import DAY, Lobby, Settings, load
@@ -295,7 +296,7 @@ def write_queued(box: Lobby, reg: Registry) -> None:
     from moonshine.game.directory import atomic_write_text
 
     for folder, name, text in reg.queued_mail():
-        atomic_write_text(outbox.outbox_dir(box, folder) / name, text)
+        atomic_write_text(box.root / OUTBOX / folder / name, text)
         reg.mail_written(folder, name)
 
 
@@ -310,10 +311,9 @@ def deliver(box: Lobby, reg: Registry, now: datetime, say: Log) -> None:
     days = sorted(p.name for p in base.iterdir() if p.is_dir() and DAY.fullmatch(p.name))
     recent = days[-KEEP_DAYS:]
     for day in days:
-        sent = base / day / outbox.SENT_FILE
-        if day not in recent and not (sent.is_file() and "deferred:" in sent.read_text(encoding="utf-8")):
+        if day not in recent and not has_deferrals(base / day):
             continue
-        for name, addr, _ in outbox.settle_interrupted(box, day):
+        for name, addr, _ in settle_interrupted(base / day):
             say(f"lobby: {day}/{name} to {addr}: outcome unknown (a pass was killed while sending); not sent again")
         names = pending(box, day, now)
         if not names:

@@ -33,7 +33,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -45,18 +45,29 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from moonshine.errors import GameError, StateError
+from moonshine.game import results_json
 from moonshine.game.directory import GAME_FILE, Game, GameConfig, atomic_write_text, player_language
 from moonshine.game.directory import config_section as config_section
 from moonshine.game.directory import deadline as deadline
 from moonshine.game.directory import parse_deadline as parse_deadline
-from moonshine.judge import observers, results_json
+from moonshine.game.ledger import (
+    GIVE_UP,
+    Deferral,
+    deferrals,
+    iso,
+    load_sent,
+    load_sent_raw,
+    outbox_dir,
+    save_entry,
+    sent_versions,
+)
+from moonshine.judge import observers
 
 # dates and time left are written with the mail's words, in English by default
 from moonshine.render.mailwords import describe_time_left as describe_time_left
 from moonshine.render.mailwords import fmt_time as fmt_time
 from moonshine.render.mailwords import subject_turn, text
 from moonshine.text.catalogue import Catalogue, keyed
-from moonshine.variants.moonshine import state as state_mod
 
 if TYPE_CHECKING:
     import aiosmtplib
@@ -66,13 +77,6 @@ SECURITIES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 DEFAULT_PASSWORD_ENV = "MOONSHINE_SMTP_PASSWORD"
 DEFAULT_MAX_MESSAGE_BYTES = 512 * 1024
-SENT_FILE = "sent.yaml"
-# A delivery that failed for a while (the server unreachable, a 4xx reply) is tried
-# again by later passes of the judge: first after RETRY_FIRST, each wait twice the one
-# before, at most RETRY_MOST; after GIVE_UP since the first failure it has failed.
-RETRY_FIRST = timedelta(minutes=2)
-RETRY_MOST = timedelta(hours=1)
-GIVE_UP = timedelta(days=2)
 REPORTS = "reports"
 
 
@@ -230,10 +234,6 @@ def player_addresses(cfg: GameConfig, gang: str) -> list[str]:
 
 
 # -- building messages ---------------------------------------------------------------
-
-
-def outbox_dir(game: Game, turn: str) -> Path:
-    return game.root / "outbox" / game.turn_name(turn)
 
 
 def mail_domain(cfg: GameConfig) -> str:
@@ -454,7 +454,7 @@ def _report_message(
         html_part.add_related(
             data, maintype="image", subtype="png", disposition="inline", filename=filename, cid=f"<{name}>"
         )
-    if results is not None:  # the turn's results for players' tools (moonshine.judge.results_json)
+    if results is not None:  # the turn's results for players' tools (moonshine.game.results_json)
         stem = f"moonshine-{turn}" + ("" if key == "bulletin" else f"-{key.lower()}")
         msg.add_attachment(results, maintype="application", subtype="json", filename=f"{stem}.json")
     _fix_boundaries(msg, msg_id)
@@ -490,7 +490,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
         own = player_language(cfg, key)  # the report is in its player's language
         subject = text(own, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(own, turn), gang=side)
         name = f"report-{key.lower()}.eml"  # outbox names are lower case (a power is FRA)
-        earlier = sent_versions(game, turn, name)
+        earlier = sent_versions(outbox_dir(game, turn), name)
         results = results_json.attachment(game, turn, key)
         lead = _next_deadline_line(game, nxt, key, own)
         msg = _report_message(
@@ -511,7 +511,7 @@ def report_messages(game: Game, turn: str) -> ReportMail:
             bcc=sorted(everyone),
             subject=subject,
             files=files,
-            earlier=sent_versions(game, turn, "bulletin.eml"),
+            earlier=sent_versions(outbox_dir(game, turn), "bulletin.eml"),
             pictures=chart_pictures(game, turn),
             results=results_json.attachment(game, turn),
             lead=_next_deadline_line(game, nxt, None, lang),
@@ -529,7 +529,7 @@ def _turn_after(game: Game, turn: str) -> str | None:
 
 
 def _next_deadline_line(game: Game, nxt: str | None, side: str | None, language: str) -> str:
-    from moonshine.judge.zones import next_deadline_line
+    from moonshine.game.deadlines import next_deadline_line
 
     return next_deadline_line(game, nxt, side, language)
 
@@ -582,120 +582,6 @@ def recipients(msg: EmailMessage) -> list[str]:
         for _, addr in getaddresses([str(v) for v in msg.get_all(header, [])]):
             if addr and addr not in found:
                 found.append(addr)
-    return found
-
-
-def load_sent(game: Game, turn: str) -> dict[str, dict[str, Any]]:
-    out = _load_sent_raw(game, turn)
-    for entry in out.values():
-        # recipients a killed run was sending to: the server may have the message
-        sending = entry.pop("sending", None) or []
-        if sending:
-            unknown = dict(entry.get("unknown") or {})
-            for r in sending:
-                if r not in (entry.get("delivered") or []):
-                    unknown.setdefault(str(r), "the run sending it was interrupted after the message was sent")
-            entry["unknown"] = dict(sorted(unknown.items()))
-    return out
-
-
-def _save_entry(game: Game, turn: str, msg_id: str, entry: dict[str, Any]) -> None:
-    sent = _load_sent_raw(game, turn)
-    sent[msg_id] = entry
-    _save_sent(game, turn, sent)
-
-
-def _load_sent_raw(game: Game, turn: str) -> dict[str, dict[str, Any]]:
-    """``outbox/TURN/sent.yaml``, checked strictly (``moonshine.schema.SENT``)."""
-    from moonshine import schema, yamlio
-
-    path = outbox_dir(game, turn) / SENT_FILE
-    if not path.is_file():
-        return {}
-    raw = yamlio.load(path, what="record of sent mail")
-    if raw is None:
-        return {}
-    schema.check(raw, schema.SENT, str(path))
-    return {str(k): dict(v) for k, v in raw.items()}
-
-
-def _save_sent(game: Game, turn: str, sent: dict[str, dict[str, Any]]) -> None:
-    path = outbox_dir(game, turn) / SENT_FILE
-    text = "# Mail delivered for this turn, by Message-ID. Sending again skips these recipients.\n"
-    atomic_write_text(path, text + state_mod.dump_yaml({k: sent[k] for k in sorted(sent)}))
-
-
-def sent_versions(game: Game, turn: str, name: str) -> list[str]:
-    """Message-IDs already sent (to someone) from the outbox file ``name``."""
-    return sorted(k for k, v in load_sent(game, turn).items() if v.get("file") == name and v.get("delivered"))
-
-
-def delivered_to(game: Game, turn: str, msg_id: str) -> list[str]:
-    entry = load_sent(game, turn).get(msg_id, {})
-    done = entry.get("delivered") or []
-    return [str(a) for a in done] if isinstance(done, list) else []
-
-
-def _iso(when: datetime) -> str:
-    return when.astimezone(UTC).replace(microsecond=0).isoformat()
-
-
-def _when(value: Any) -> datetime:
-    when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
-class Deferral(msgspec.Struct, frozen=True):
-    """A recipient not reached for a transient reason (``deferred`` in ``sent.yaml``):
-    the last reason, the tries so far, the first failure and the next try."""
-
-    reason: str
-    tries: int
-    first: datetime
-    next: datetime
-
-    def again(self, reason: str, now: datetime) -> Deferral:
-        """One more failed try at ``now``: the wait doubles."""
-        tries = self.tries + 1
-        wait = min(RETRY_FIRST * 2 ** min(tries - 1, 20), RETRY_MOST)
-        return Deferral(reason, tries, self.first, now + wait)
-
-    def data(self) -> dict[str, Any]:
-        return {"reason": self.reason, "tries": self.tries, "first": _iso(self.first), "next": _iso(self.next)}
-
-
-def deferrals(entry: dict[str, Any]) -> dict[str, Deferral]:
-    """The deferred recipients of one ``sent.yaml`` entry."""
-    return {
-        str(addr): Deferral(str(d["reason"]), int(d["tries"]), _when(d["first"]), _when(d["next"]))
-        for addr, d in (entry.get("deferred") or {}).items()
-    }
-
-
-def interrupted(game: Game, turn: str) -> dict[str, dict[str, Any]]:
-    """The entries of ``sent.yaml`` a killed run left while sending (``sending``), by
-    Message-ID: each with its file and the recipients whose outcome is unknown."""
-    return {k: v for k, v in _load_sent_raw(game, turn).items() if v.get("sending")}
-
-
-def settle_interrupted(game: Game, turn: str) -> list[tuple[str, str, str]]:
-    """Record the deliveries a killed run left at ``sending`` as of unknown outcome
-    (never sent again by itself); returns (file, address, why) for each. The caller
-    holds the game's lock."""
-    sent = _load_sent_raw(game, turn)
-    found = []
-    for entry in sent.values():
-        sending = entry.pop("sending", None) or []
-        done = entry.get("delivered") or []
-        unknown = dict(entry.get("unknown") or {})
-        for r in sending:
-            if r not in done:
-                why = unknown.setdefault(str(r), "the run sending it was interrupted after the message was sent")
-                found.append((str(entry.get("file")), str(r), why))
-        if unknown:
-            entry["unknown"] = dict(sorted(unknown.items()))
-    if found:
-        _save_sent(game, turn, sent)
     return found
 
 
@@ -948,16 +834,15 @@ class _Intent(msgspec.Struct, frozen=True):
     """Records, before a message's data goes out, that it is being sent to these
     recipients: a run killed then leaves them recorded as of unknown outcome."""
 
-    game: Game
-    turn: str
+    folder: Path
     msg_id: str
     name: str
 
     def __call__(self, rcpts: list[str]) -> None:
-        entry = dict(_load_sent_raw(self.game, self.turn).get(self.msg_id, {}))
+        entry = dict(load_sent_raw(self.folder).get(self.msg_id, {}))
         entry["file"] = self.name
         entry["sending"] = sorted(set(entry.get("sending") or []) | set(rcpts))
-        _save_entry(self.game, self.turn, self.msg_id, entry)
+        save_entry(self.folder, self.msg_id, entry)
 
 
 def send_files(
@@ -1023,7 +908,7 @@ async def _send_each(
         msg_id = str(msg.get("Message-ID", "")).strip()
         if not msg_id:
             raise GameError(f"{path}: no Message-ID; write the message again")
-        sent = load_sent(game, turn)
+        sent = load_sent(outbox_dir(game, turn))
         entry = sent.get(msg_id, {})
         already = [str(a) for a in entry.get("delivered") or []]
         unknown = {str(k): str(v) for k, v in (entry.get("unknown") or {}).items()}
@@ -1039,11 +924,11 @@ async def _send_each(
             del msg["Bcc"]
 
             try:
-                done = await _deliver(msg, todo, link, _Intent(game, turn, msg_id, name))
+                done = await _deliver(msg, todo, link, _Intent(outbox_dir(game, turn), msg_id, name))
             except _Fatal as exc:
                 raise GameError(f"{name}: not sent: {exc}") from None
             result.delivered, result.failed, result.unknown = done.delivered, done.failed, done.unknown
-            entry = dict(_load_sent_raw(game, turn).get(msg_id, {}))
+            entry = dict(load_sent_raw(outbox_dir(game, turn)).get(msg_id, {}))
             entry.pop("sending", None)
             entry["file"] = name
             entry["delivered"] = sorted(set(already) | set(done.delivered))
@@ -1056,18 +941,18 @@ async def _send_each(
             for addr in done.transient:
                 d = deferred.get(addr, Deferral(done.failed[addr], 0, clock, clock)).again(done.failed[addr], clock)
                 if now is not None and clock - d.first >= GIVE_UP:
-                    why = f"not delivered since {_iso(d.first)}, given up: {d.reason}"
+                    why = f"not delivered since {iso(d.first)}, given up: {d.reason}"
                     result.failed[addr] = failed[addr] = why
                 else:
                     later[addr] = d
-                    result.deferred[addr] = _iso(d.next)
+                    result.deferred[addr] = iso(d.next)
             failed.update({a: why for a, why in done.failed.items() if a not in done.transient})
             entry["failed"] = dict(sorted(failed.items()))
             entry["deferred"] = {a: later[a].data() for a in sorted(later)}
             for key in ("unknown", "failed", "deferred"):
                 if not entry[key]:
                     del entry[key]
-            _save_entry(game, turn, msg_id, entry)
+            save_entry(outbox_dir(game, turn), msg_id, entry)
         results.append(result)
         if progress:
             progress(result)

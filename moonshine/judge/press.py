@@ -24,8 +24,9 @@ from pathlib import Path
 import msgspec
 
 from moonshine.errors import StateError
+from moonshine.game import masking
 from moonshine.game.directory import GAME_FILE, GameConfig, atomic_write_text
-from moonshine.judge import masking, observers, outbox
+from moonshine.judge import observers, outbox
 from moonshine.judge.commands import ANONYMOUS, Command, Request, Result, fold, sides_named, words
 from moonshine.render import mailwords
 from moonshine.render.mailwords import phrase

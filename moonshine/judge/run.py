@@ -22,7 +22,7 @@ A pass, holding the game's lock (a second run finds it busy and leaves):
    (``moonshine.judge.outbox``);
 8. mails each new error to the game master once (``referee.email``): a mailbox
    that cannot be read, a report the SMTP server refused (or could not take for
-   ``outbox.GIVE_UP``; a transient failure is tried again by later passes, waiting
+   ``ledger.GIVE_UP``; a transient failure is tried again by later passes, waiting
    longer each time), a delivery of unknown outcome, an orders file that cannot
    be read; the same error is not mailed again while it lasts, and at most one
    error mail waits in the outbox (a new one takes in the undelivered one).
@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from moonshine.errors import GameError, MoonshineError, StateError
-from moonshine.game import families
+from moonshine.game import families, ledger
 from moonshine.game.directory import GAME_FILE, Game, atomic_write_text, is_git_repo, player_language
 from moonshine.game.journal import Transaction, recover, transaction
 from moonshine.game.lock import game_lock
@@ -116,10 +116,10 @@ def load_record(game: Game) -> Record:
 
 
 def save_record(game: Game, record: Record) -> None:
-    from moonshine.variants.moonshine import state as state_mod
+    from moonshine import yamlio
 
     head = "# What the unattended judge (moonshine run) did: turns opened, reminders, reports, errors reported.\n"
-    atomic_write_text(game.root / RECORD, head + state_mod.dump_yaml(record.data()))
+    atomic_write_text(game.root / RECORD, head + yamlio.dump(record.data()))
 
 
 # -- settings ------------------------------------------------------------------------------
@@ -293,8 +293,8 @@ class Pass(msgspec.Struct):
         date and text) to be folded into the next one."""
         out = []
         for turn in self._mail_turns():
-            sent = outbox.load_sent(self.game, turn)
-            for path in sorted(outbox.outbox_dir(self.game, turn).glob("error-*.eml")):
+            sent = ledger.load_sent(ledger.outbox_dir(self.game, turn))
+            for path in sorted(ledger.outbox_dir(self.game, turn).glob("error-*.eml")):
                 msg = outbox.load_message(path)
                 entry = sent.get(str(msg.get("Message-ID", "")).strip(), {})
                 if entry.get("delivered") or entry.get("unknown"):
@@ -444,9 +444,8 @@ def _commit_game_masters_edits(p: Pass) -> None:
 def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
     """The deadline moved past the absences of the gangs it waits for (by at most
     ``schedule.absence``), once, from the deadline the schedule gave."""
-    from moonshine.game.deadlines import write_deadline
+    from moonshine.game.deadlines import write_deadline, zone_of
     from moonshine.judge.absence import load, moved
-    from moonshine.judge.zones import zone_of
 
     game = p.game
     due = outbox.deadline(game.config, turn)
@@ -536,9 +535,9 @@ def _say(lang: str, key: str, **fields: object) -> str:
 def remind(p: Pass, schedule: Schedule, turn: str) -> None:
     """The reminders that are due, each once: to the sides with no orders and to
     those whose orders have rejected lines."""
+    from moonshine.game.deadlines import deadline_text
     from moonshine.judge.absence import absent_sides
     from moonshine.judge.status import turn_status
-    from moonshine.judge.zones import deadline_text
 
     game = p.game
     due = outbox.deadline(game.config, turn)
@@ -662,16 +661,16 @@ def pending(game: Game, turn: str, now: datetime) -> list[str]:
     """Outbox files of ``turn`` with a recipient to try at ``now``: not yet reached,
     not of unknown outcome, not refused for good, and not deferred (after a transient
     failure) to a later time."""
-    base = outbox.outbox_dir(game, turn)
+    base = ledger.outbox_dir(game, turn)
     if not base.is_dir():
         return []
-    sent = outbox.load_sent(game, turn)
+    sent = ledger.load_sent(base)
     out = []
     for path in sorted(base.glob("*.eml")):
         msg = outbox.load_message(path)
         entry = sent.get(str(msg.get("Message-ID", "")).strip(), {})
         done = set(entry.get("delivered") or []) | set(entry.get("unknown") or {}) | set(entry.get("failed") or {})
-        done |= {a for a, d in outbox.deferrals(entry).items() if d.next > now}
+        done |= {a for a, d in ledger.deferrals(entry).items() if d.next > now}
         if set(outbox.recipients(msg)) - done:
             out.append(path.name)
     return out
@@ -687,7 +686,7 @@ def describe(game: Game, turn: str, name: str, addr: str) -> str:
     file, the address and the side whose player it is."""
     subject = ""
     with suppress(OSError):
-        subject = " ".join(str(outbox.load_message(outbox.outbox_dir(game, turn) / name).get("Subject", "")).split())
+        subject = " ".join(str(outbox.load_message(ledger.outbox_dir(game, turn) / name).get("Subject", "")).split())
     sides = [s for s in game.config.players if addr in outbox.player_addresses(game.config, s)]
     who = f"{addr} (player of {', '.join(sides)})" if sides else addr
     what = f'"{subject}" ({turn}/{name})' if subject else f"{turn}/{name}"
@@ -703,9 +702,9 @@ def mail_turns(game: Game) -> list[str]:
     every = game.turns()
     older = []
     if base.is_dir():
-        for path in base.glob(f"*/{outbox.SENT_FILE}"):
+        for path in base.glob(f"*/{ledger.SENT_FILE}"):
             turn = path.parent.name
-            if turn not in turns and turn in every and "deferred:" in path.read_text(encoding="utf-8"):
+            if turn not in turns and turn in every and ledger.has_deferrals(path.parent):
                 older.append(turn)
     return sorted(older, key=every.index) + turns
 
@@ -713,7 +712,7 @@ def mail_turns(game: Game) -> list[str]:
 def deliver(p: Pass) -> None:
     """Send what the outbox holds for the current and the previous turn. The game
     master hears, in one error, of every report not delivered for good (refused, or
-    failing for ``outbox.GIVE_UP``) and of every delivery of unknown outcome (a pass
+    failing for ``ledger.GIVE_UP``) and of every delivery of unknown outcome (a pass
     killed while sending); a transient failure is tried again by a later pass. A
     failure of the game master's own error mail is written to the log only."""
     from moonshine.judge.outbox import send_files
@@ -726,12 +725,12 @@ def deliver(p: Pass) -> None:
     own: list[str] = []  # the game master's own error mail
     for turn in mail_turns(game):
         names = pending(game, turn, p.now)
-        left = outbox.interrupted(game, turn)
+        left = ledger.interrupted(ledger.outbox_dir(game, turn))
         if not names and not left:
             continue
         forward = (f"Mail sent for {turn}", [f"outbox/{turn}"], is_git_repo(p.root))
         with transaction(p.root, f"run: send {turn}", wait=60, notify=p.log, forward=forward):
-            settled = outbox.settle_interrupted(game, turn)
+            settled = ledger.settle_interrupted(ledger.outbox_dir(game, turn))
             results = send_files(game, turn, pending(game, turn, p.now), now=p.now) if names else []
         for name, addr, why in settled:
             line = f"{describe(game, turn, name, addr)}: outcome unknown ({why}); not sent again"

@@ -268,7 +268,7 @@ def _welcomed(reg: Registry, game: str, pid: int) -> bool:
 def _start_mail(
     settings: Settings, reg: Registry, game: Game, row: GameRow, m: Member, now: datetime
 ) -> tuple[str, EmailMessage]:
-    from moonshine.judge.zones import deadline_text
+    from moonshine.game.deadlines import deadline_text
 
     cfg = game.config
     assert m.side is not None

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from moonshine.game import families
+from moonshine.game import families, masking
 from moonshine.game.directory import GAME_FILE, Game, player_language
 from moonshine.game.families.base import OrderCheck as OrderCheck
-from moonshine.judge import masking, outbox
+from moonshine.judge import outbox
 from moonshine.judge.inbox import OTHER, REFUSALS, parse_time, signature_line
 from moonshine.judge.turnlog import REJECTED, load_log
 from moonshine.render import mailwords, pages
@@ -157,7 +157,7 @@ def reminders(
             continue
         lang = player_language(cfg, g.gang)  # the player's own language, else the game's
         if due is not None:
-            from moonshine.judge.zones import deadline_text
+            from moonshine.game.deadlines import deadline_text
 
             shown = deadline_text(cfg, g.gang, due, lang)
             when = mailwords.text(lang, "remind.deadline", due=shown, left=status.time_left(lang))

@@ -10,10 +10,10 @@ from typing import Any
 
 import msgspec
 
+from moonshine import yamlio
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, atomic_write_text
 from moonshine.game.families.base import OrderCheck as OrderCheck
-from moonshine.variants.moonshine import state as state_mod
 
 LOG_FILE = "inbox.yaml"
 
@@ -88,9 +88,9 @@ def log_text(log: TurnLog) -> str:
     thousand messages writes the log of all of them)."""
     current = {g: log.current[g] for g in sorted(log.current)}
     if not log.submissions:
-        return LOG_HEAD + state_mod.dump_yaml({"current": current, "submissions": []})
-    parts = [LOG_HEAD, state_mod.dump_yaml({"current": current}), "submissions:\n"]
-    parts += [state_mod.dump_yaml([sub]) for sub in log.submissions]
+        return LOG_HEAD + yamlio.dump({"current": current, "submissions": []})
+    parts = [LOG_HEAD, yamlio.dump({"current": current}), "submissions:\n"]
+    parts += [yamlio.dump([sub]) for sub in log.submissions]
     return "".join(parts)
 
 

@@ -146,10 +146,9 @@ def load(root: Path) -> list[Proposal]:
 
 
 def save(root: Path, proposals: list[Proposal]) -> None:
-    from moonshine.variants.moonshine.state import dump_yaml
 
     head = "# Draw and concession proposals and their secret ballots (moonshine votes): the game master's only.\n"
-    atomic_write_text(root / FILE, head + dump_yaml({"proposals": [p.as_dict() for p in proposals]}))
+    atomic_write_text(root / FILE, head + yamlio.dump({"proposals": [p.as_dict() for p in proposals]}))
 
 
 def survivors(game: Game, st: Any) -> list[str]:

@@ -14,6 +14,7 @@ from moonshine.render import receipts
 from moonshine.render.mailwords import sentence_turn
 from moonshine.render.phrasebook import money_text, semicolon
 from moonshine.text.catalogue import Catalogue, fill, keyed, languages
+from moonshine.text.printable import printable
 from moonshine.text.wrap import wrap
 from moonshine.variants.moonshine.checker import (
     ACCEPTED,
@@ -26,7 +27,7 @@ from moonshine.variants.moonshine.checker import (
 )
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.orders import notation
-from moonshine.variants.moonshine.parser import join, printable
+from moonshine.variants.moonshine.parser import join
 from moonshine.variants.moonshine.parser.headers import PasswordHeader
 from moonshine.variants.moonshine.parser.lexer import unquote
 from moonshine.variants.moonshine.state import GameState

@@ -244,6 +244,16 @@ def _turn(language: str, turn: str, form: str) -> str:
     return turn
 
 
+def as_turn(name: str) -> Turn | str:
+    """A turn's name as a sentence of the mail shows it: a Moonshine turn as a
+    ``Turn`` (written in the reader's language, ``le printemps 1924``); else (a
+    classic game's phase) as it is."""
+    try:
+        return Turn.parse(name)
+    except ValueError:
+        return name
+
+
 def subject_turn(language: str, turn: str) -> str:
     """A turn in a subject line: ``Spring 1924``, ``Printemps 1924`` in French."""
     return _turn(language, turn, "date.turn_in_subject")

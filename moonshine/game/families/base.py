@@ -19,9 +19,8 @@ import msgspec
 if TYPE_CHECKING:
     from moonshine.engine.outcome import Result, Wording
     from moonshine.game.directory import Game
-    from moonshine.judge.commands import Command, Request
-    from moonshine.judge.commands import Result as CommandResult
-    from moonshine.variants.moonshine.chatter import ChatterTest
+    from moonshine.game.families.prediction import Block, Prediction
+    from moonshine.text.chatter import ChatterTest
 
 Notify = Callable[[str], None]
 
@@ -131,7 +130,7 @@ class Family(Protocol):
         """Write the game's public site into ``out``; returns the files written."""
         ...
 
-    def predict(self, req: Request, cmd: Command) -> CommandResult:
-        """A player's ``predict`` block (closed) adjudicated on the turn's position,
-        the result mailed (``moonshine.judge.whatif``)."""
+    def predict(self, block: Block) -> Prediction:
+        """A player's ``predict`` block (closed) adjudicated on the turn's position
+        (``moonshine.game.families.prediction``)."""
         ...

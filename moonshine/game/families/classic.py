@@ -42,12 +42,11 @@ from moonshine.variants.classic.state import ClassicState, Phase
 if TYPE_CHECKING:
     from moonshine.engine.rulebook import Rulebook
     from moonshine.game.directory import Game
-    from moonshine.judge.commands import Command, Request
-    from moonshine.judge.commands import Result as CommandResult
+    from moonshine.game.families.prediction import Block, Prediction
     from moonshine.picture.charts import Chart
     from moonshine.picture.shapes import Scene
     from moonshine.render.figures import Legend
-    from moonshine.variants.moonshine.chatter import ChatterTest
+    from moonshine.text.chatter import ChatterTest
 
 VARIANT = "classic"
 _HEADER = re.compile(r"^\s*(?:power|puissance|gang|turn|tour|phase|password|passwd|pass|mot de passe|mdp)\s*:", re.I)
@@ -411,9 +410,9 @@ def _summaries(
     player's zone and language, what to send and where (``game.yaml``'s judge address,
     else the game master), its centres and units; none for a directory without a
     game.yaml."""
+    from moonshine.game.deadlines import next_deadline_line
     from moonshine.game.directory import GAME_FILE, Game
     from moonshine.game.reports import orders_address
-    from moonshine.judge.zones import next_deadline_line
     from moonshine.render.classic.report import summary_rows
 
     if not (root / GAME_FILE).is_file():
@@ -740,25 +739,23 @@ class ClassicFamily:
         clear_folder(out)
         return build_site(game.root, game.board(), done, game.config.title, out, language=lang)
 
-    def predict(self, req: Request, cmd: Command) -> CommandResult:
-        return predict(req, cmd)
+    def predict(self, block: Block) -> Prediction:
+        return predict(block)
 
 
-def predict(req: Request, cmd: Command) -> CommandResult:
+def predict(block: Block) -> Prediction:
     """A classic game's prediction: each line read by the board's checker as the
     order of the power whose unit it names (or the power a ``power:`` line in the
     block names), the phase adjudicated by the same function as the real one."""
-    from moonshine.judge.commands import Result
-    from moonshine.judge.whatif import mail_prediction, read_block
+    from moonshine.game.families.prediction import Prediction, read_block
     from moonshine.render import mailwords
     from moonshine.render.classic.ack import check_orders, word
     from moonshine.render.classic.report import event_text
-    from moonshine.render.mailwords import phrase
     from moonshine.variants.classic.orders import restate
 
-    gmap = req.game.board()
-    st = req.st
-    lang = req.language
+    gmap = block.game.board()
+    st = block.st
+    lang = block.language
     powers = list(gmap.powers)
 
     def read(power: str, line: str) -> tuple[Order | None, str]:
@@ -773,17 +770,17 @@ def predict(req: Request, cmd: Command) -> CommandResult:
         return None, word(x.detail[0], lang, **x.detail[1]) if x.detail is not None else ""
 
     taken: list[tuple[str, Order, int]]
-    taken, problems = read_block(req, cmd, powers, read)
+    taken, problems = read_block(block, powers, read)
     orders: dict[str, list[Order]] = {}
     for power, order, _ in taken:
         orders.setdefault(power, []).append(order)
     if problems:
-        return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
+        return Prediction(problems=tuple(problems))
     if not orders:
-        return Result(cmd, False, phrase("predict.empty"))
-    outcome = adjudicate_phase(gmap, st, orders, req.game.config.rulebook or CLASSIC)
+        return Prediction()
+    outcome = adjudicate_phase(gmap, st, orders, block.game.config.rulebook or CLASSIC)
     sides = gmap.power_names(lang)
-    lines = [mailwords.text(lang, "predict.head", turn=mailwords.subject_turn(lang, req.turn))]
+    lines = [mailwords.text(lang, "predict.head", turn=mailwords.subject_turn(lang, block.turn))]
     for power in powers:
         rows = [r for r in outcome.results if r.power == power]
         if not rows:
@@ -799,9 +796,8 @@ def predict(req: Request, cmd: Command) -> CommandResult:
     try:
         from moonshine.variants.classic.scene import render_png
 
-        title = mailwords.text(lang, "predict.title", turn=mailwords.subject_turn(lang, req.turn))
+        title = mailwords.text(lang, "predict.title", turn=mailwords.subject_turn(lang, block.turn))
         png = render_png(gmap, st, outcome, title=title, language=lang)
     except Exception:  # a board without a layout: the text alone
         png = None
-    mail_prediction(req, cmd, text, png)
-    return Result(cmd, True, phrase("predict.done", n=sum(len(v) for v in orders.values())))
+    return Prediction(sum(len(v) for v in orders.values()), text, png)

@@ -16,9 +16,8 @@ from moonshine.game.families.base import Notify, OrderCheck, OrderOutcome
 
 if TYPE_CHECKING:
     from moonshine.game.directory import Game
-    from moonshine.judge.commands import Command, Request
-    from moonshine.judge.commands import Result as CommandResult
-    from moonshine.variants.moonshine.chatter import ChatterTest
+    from moonshine.game.families.prediction import Block, Prediction
+    from moonshine.text.chatter import ChatterTest
     from moonshine.variants.moonshine.map import GameMap
     from moonshine.variants.moonshine.turn import TurnResult
 
@@ -201,10 +200,10 @@ class MoonshineFamily:
 
         return build_site(game, out, language=language)
 
-    def predict(self, req: Request, cmd: Command) -> CommandResult:
-        from moonshine.judge.whatif import predict
+    def predict(self, block: Block) -> Prediction:
+        from moonshine.game.families.moonshine_predict import predict
 
-        return predict(req, cmd)
+        return predict(block)
 
 
 def summary(gmap: GameMap, result: TurnResult) -> list[str]:

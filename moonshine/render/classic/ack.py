@@ -44,7 +44,7 @@ from moonshine.variants.classic.rules import Board, Problem, assign, problem, re
 from moonshine.variants.classic.state import ClassicState, Phase, Step
 
 if TYPE_CHECKING:
-    from moonshine.variants.moonshine.chatter import ChatterTest
+    from moonshine.text.chatter import ChatterTest
 
 
 # The words of the acknowledgement (the reasons are the rules module's PROBLEMS).
@@ -305,7 +305,7 @@ class _Tok(msgspec.Struct, frozen=True):
 
 
 def _fold(text: str) -> str:
-    from moonshine.variants.moonshine.parser.lexer import fold
+    from moonshine.text.folding import fold
 
     return fold(text)
 
@@ -806,8 +806,8 @@ def read_submission(gmap: ClassicMap, st: ClassicState, text: str, power: str | 
 def chatter_test(gmap: ClassicMap) -> ChatterTest:
     """The mail intake's test for lines that are plainly not orders (a greeting, a
     sign-off), with the board's words: its provinces' codes and names."""
-    from moonshine.variants.moonshine.chatter import ChatterTest
-    from moonshine.variants.moonshine.parser.lexer import fold
+    from moonshine.text.chatter import ChatterTest
+    from moonshine.text.folding import fold
 
     places: set[tuple[str, ...]] = set()
     for code, prov in gmap.provinces.items():

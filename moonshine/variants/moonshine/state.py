@@ -272,16 +272,10 @@ def to_data(st: GameState) -> dict[str, Any]:
     return data
 
 
-def dump_yaml(data: Any) -> str:
-    """YAML as the project writes it: keys in the given order, block style, UTF-8
-    (``moonshine.yamlio``)."""
+def dumps(st: GameState) -> str:
     from moonshine import yamlio
 
-    return yamlio.dump(data)
-
-
-def dumps(st: GameState) -> str:
-    return f"# Moonshine game state at the start of {st.turn}\n" + dump_yaml(to_data(st))
+    return f"# Moonshine game state at the start of {st.turn}\n" + yamlio.dump(to_data(st))
 
 
 class _StateReader:

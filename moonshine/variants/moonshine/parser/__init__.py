@@ -25,24 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from moonshine.text.printable import printable
+
 
 def join(items: Iterable[str]) -> str:
     return ", ".join(items)
-
-
-def printable(text: str, limit: int = 80) -> str:
-    """Player text made safe to print: control characters and lone surrogates escaped,
-    long text cut with an ellipsis."""
-    out: list[str] = []
-    size = 0
-    for ch in text:
-        piece = ch if ch.isprintable() else ascii(ch)[1:-1]
-        out.append(piece)
-        size += len(piece)
-        if size > limit:
-            break
-    shown = "".join(out)
-    return shown if size <= limit else shown[: limit - 1] + "…"
 
 
 def quote(text: str, limit: int = 60) -> str:

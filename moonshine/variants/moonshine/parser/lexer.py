@@ -10,6 +10,8 @@ import unicodedata
 
 import msgspec
 
+from moonshine.text.folding import fold
+
 _QUOTING = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 BULLET = re.compile(r"^(?:[-*•·+]|\(?\d{1,3}[.)])\s+")
 _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"), None) | {0xA0: " ", 0x202F: " "}
@@ -42,12 +44,6 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: the form keywords and names are compared in."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("’", "'"))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 class Tok(msgspec.Struct, frozen=True):

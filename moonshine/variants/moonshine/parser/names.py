@@ -9,9 +9,9 @@ from collections.abc import Mapping
 import msgspec
 
 from moonshine.text.catalogue import Choices, Message, say
+from moonshine.text.folding import fold
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.parser import lexer
-from moonshine.variants.moonshine.parser.lexer import fold
 from moonshine.variants.moonshine.parser.spelling import close_names
 
 
