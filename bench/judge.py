@@ -1,5 +1,5 @@
 """A judge for many games on one machine (``moonshine run DIR``,
-``moonshine.judge.judgepass``), in CPU seconds (this process's and its children's:
+``moonshine.host.run``), in CPU seconds (this process's and its children's:
 git), medians of a few runs:
 
 - a pass over 100 games being played with nothing due (no mail, no deadline);
@@ -44,11 +44,11 @@ def cpu() -> float:
 def make_judge(root: Path) -> dict[str, list[tuple[str, str]]]:
     """A judge with ``GAMES`` Pure games being played, each with seven players; returns
     each game's (address, power)."""
-    from moonshine.judge.judgefile import init, load
-    from moonshine.judge.judgepass import reconcile
-    from moonshine.judge.passwords import hash_password
-    from moonshine.judge.registry import FILE, STARTING, Registry
-    from moonshine.judge.seating import build
+    from moonshine.host.games import build
+    from moonshine.host.registry import FILE, STARTING, Registry
+    from moonshine.host.run import reconcile
+    from moonshine.host.settings import init, load
+    from moonshine.mail.passwords import hash_password
 
     init(root, address="judge@bench.example.org", masters=["gm@bench.example.org"])
     (root / "judge.yaml").write_text(
@@ -102,7 +102,7 @@ def post(root: Path, seating: dict[str, list[tuple[str, str]]], at: datetime) ->
 
 
 def one_pass(root: Path, now: datetime) -> float:
-    from moonshine.judge.judgepass import run_judge
+    from moonshine.host.run import run_judge
 
     before = cpu()
     failed: set[str] = set()
@@ -113,7 +113,7 @@ def one_pass(root: Path, now: datetime) -> float:
 
 def lookups(root: Path) -> dict[str, float]:
     """Microseconds per lookup in a registry of ``PLAYERS`` players."""
-    from moonshine.judge.registry import Registry
+    from moonshine.host.registry import Registry
 
     reg = Registry(root / "big.sqlite")
     with reg.transaction():

@@ -181,7 +181,7 @@ def fuzz_game(base: Path) -> Path:
     """A copy of the sample game with a cheap password hash (so that thousands of
     checks stay fast) and a deadline."""
     from moonshine.game.directory import Game, save_config
-    from moonshine.judge.passwords import _b64, _scrypt
+    from moonshine.mail.passwords import _b64, _scrypt
 
     root = base / "game"
     root.mkdir(parents=True)
@@ -203,7 +203,7 @@ def run(count: int, base: Path, *, seed: int = 1924) -> tuple[int, Counter[str],
     files): how many messages, their outcomes, and every failure (an exception out
     of the inbox, or a message answered "the referee failed")."""
     from moonshine.game.directory import Game
-    from moonshine.judge import inbox
+    from moonshine.mail import inbox
 
     rng = random.Random(seed)
     box = base / "box"

@@ -28,3 +28,8 @@ class StateError(DataError):
 
 class GameError(MoonshineError):
     """An operation on a game directory cannot be carried out."""
+
+
+class GameBusy(GameError):
+    """Another job holds the game's (or the judge's) lock, and did not let go of it in
+    time (``moonshine.game.lock``): try again when it has finished."""

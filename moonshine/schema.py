@@ -276,7 +276,7 @@ GAME = Rec(
                         "retry_delay",
                     ),
                     Spec(),
-                )  # their values are checked by moonshine.judge.outbox, which names the key
+                )  # their values are checked by moonshine.mail.outbox, which names the key
             )
         ),
         "rules": Null(
@@ -303,19 +303,19 @@ GAME = Rec(
                 optional={
                     "max_message_bytes": Int(),
                     "source": Str(nonempty=True),
-                    "authserv_id": Str(nonempty=True),  # moonshine.judge.inbox.forged_verdict
+                    "authserv_id": Str(nonempty=True),  # moonshine.mail.inbox.forged_verdict
                     "imap": Null(
                         Rec(
                             optional=dict.fromkeys(
                                 ("password_env", "password_file", "done_folder", "ca_file", "timeout"), Spec()
-                            )  # their values are checked by moonshine.judge.inbox, which names the key
+                            )  # their values are checked by moonshine.mail.inbox, which names the key
                         )
                     ),
                 }
             )
         ),
         "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
-        "observers": Null(_ADDRESSES),  # moonshine.judge.observers
+        "observers": Null(_ADDRESSES),  # moonshine.mail.observers
         # seeds replaced during the game, with the last turn each drew (moonshine.game.seeds)
         "earlier_seeds": Null(
             ListOf(
@@ -325,7 +325,7 @@ GAME = Rec(
                 )
             )
         ),
-        "press": Null(  # moonshine.judge.press
+        "press": Null(  # moonshine.mail.press
             Rec(
                 optional={
                     "kind": Enum(("none", "white", "grey")),
@@ -520,7 +520,7 @@ SENT = MapOf(
             "failed": Null(MapOf(Str())),
             "unknown": Null(MapOf(Str())),
             "sending": Null(ListOf(Str())),
-            # a transient failure, tried again by later passes of the judge (moonshine.judge.outbox.Deferral)
+            # a transient failure, tried again by later passes of the judge (moonshine.mail.outbox.Deferral)
             "deferred": Null(MapOf(Rec(required={"reason": Str(), "tries": Int(), "first": When(), "next": When()}))),
             "at": Spec(),  # written by earlier versions
         },
@@ -528,12 +528,12 @@ SENT = MapOf(
     key_spec=Str(nonempty=True),
 )
 
-# orders/TURN/inbox.yaml (moonshine.judge.inbox)
+# orders/TURN/inbox.yaml (moonshine.mail.inbox)
 _SUBMISSION = Rec(
     required={"message_id": Str(), "outcome": Str()},
     optional={
         "digest": Null(Str()),
-        "source_key": Null(Str()),  # moonshine.judge.inbox.Entry.key
+        "source_key": Null(Str()),  # moonshine.mail.inbox.Entry.key
         "checked": Null(Bool()),
         "from": Null(Str()),
         "gang": Null(Str()),

@@ -16,7 +16,7 @@ from imapkit import PASSWORD, USER, Server
 from runkit import plain, post, received
 from test_mail import Server as SmtpServer
 
-from moonshine.judge.registry import Registry
+from moonshine.host.registry import Registry
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # a Monday
 JUDGE = "judge@judge.example.org"

@@ -22,8 +22,9 @@ from msgspec.structs import replace
 
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.judge import inbox, outbox, votes
-from moonshine.judge.passwords import hash_password
+from moonshine.mail import inbox, votes
+from moonshine.mail.outbox.smtp import send_files
+from moonshine.mail.passwords import hash_password
 
 TURN = "spring-1924"
 NOW = datetime(2024, 2, 28, 12, 0, tzinfo=UTC)
@@ -107,7 +108,7 @@ class Table:
         votes.write_due(self.game, now or self.now, turn)
         names = inbox.reply_files(self.game, turn)
         if names:
-            outbox.send_files(self.game, turn, names)
+            send_files(self.game, turn, names)
 
     def inbox_of(self, address: str) -> list[EmailMessage]:
         """Every message the server took for ``address`` (To, Cc or Bcc)."""

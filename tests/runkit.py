@@ -20,7 +20,7 @@ from test_mail import Recorder
 
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.judge.passwords import hash_password
+from moonshine.mail.passwords import hash_password
 
 JUDGE = "judge@moonshine.example.org"
 GM = "gm@moonshine.example.org"

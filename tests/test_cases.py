@@ -422,7 +422,7 @@ def test_adjudicate_and_the_inbox_read_a_file_as_check_does(case: Case, tmp_path
     import email
 
     from moonshine.game.jobs import read_plan
-    from moonshine.judge.intake import decode_part
+    from moonshine.mail.intake import decode_part
 
     for gang, go in checked(case).items():
         text, encoding = case.files[gang]

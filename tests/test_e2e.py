@@ -24,8 +24,8 @@ from test_mail import Recorder, Server, start_server
 
 from moonshine.cli import main
 from moonshine.game.directory import Game, load_config, save_config
-from moonshine.judge.outbox import fmt_time
 from moonshine.render import receipts
+from moonshine.render.mailwords import fmt_time
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN = "spring-1924"

@@ -20,7 +20,7 @@ from moonshine.game.directory import Game, save_config
 from moonshine.game.jobs import adjudicate_game
 from moonshine.game.reports import load_turn, render_map
 from moonshine.game.site import build_site
-from moonshine.judge import outbox
+from moonshine.mail.outbox.reports import report_messages
 from moonshine.picture.shapes import Group, Label
 from moonshine.variants.moonshine import scene as chicago_scene
 from moonshine.variants.moonshine.scene.closeup import PHONE_WIDTH, area_of, closeup
@@ -113,7 +113,7 @@ def test_a_french_players_mail_carries_their_french_map_and_close_up_inline(game
     # the close-up is a picture; its zoomable version is the reader's whole map in SVG
     assert (base / "closeup-outfit.png").is_file() and not (base / "closeup-outfit.svg").exists()
     assert 'href="map.fr.svg"' in (base / "outfit.html").read_text(encoding="utf-8")
-    built = outbox.report_messages(game, TURN)
+    built = report_messages(game, TURN)
     mails = {m.name: m.message for m in built.messages}
     for name, gang, shown, legend in (
         ("report-outfit.eml", "outfit", "map.fr.png", "legend.fr.png"),

@@ -11,7 +11,7 @@ import pytest
 from imapkit import PASSWORD, USER, Server, client, deliver, free_port, imap_server
 
 from moonshine.errors import GameError
-from moonshine.judge.imap import ImapAddress, ImapMailbox, is_imap_url, read_password
+from moonshine.mail.imap import ImapAddress, ImapMailbox, is_imap_url, read_password
 
 
 @pytest.fixture(scope="module")

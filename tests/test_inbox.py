@@ -28,11 +28,11 @@ from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
 from moonshine.game.lock import LOCK_FILE
-from moonshine.judge import inbox, sources, turnlog
-from moonshine.judge.envelope import orders_text, split_lines
-from moonshine.judge.inbox import OrderCheck
-from moonshine.judge.intake import html_to_text
-from moonshine.judge.passwords import hash_password
+from moonshine.mail import inbox, sources, turnlog
+from moonshine.mail.envelope import orders_text, split_lines
+from moonshine.mail.inbox import OrderCheck
+from moonshine.mail.intake import html_to_text
+from moonshine.mail.passwords import hash_password
 from moonshine.variants.moonshine.state import GameState
 
 TURN = "spring-1924"

@@ -26,8 +26,9 @@ from moonshine.cli import main
 from moonshine.errors import GameError
 from moonshine.game.directory import Game, save_config
 from moonshine.game.lock import game_lock
-from moonshine.judge import inbox, turnlog
-from moonshine.judge.passwords import hash_password
+from moonshine.mail import inbox, turnlog
+from moonshine.mail.outbox import compose
+from moonshine.mail.passwords import hash_password
 
 VALLEY, SECOND, EVE = "valley@players.example.org", "terry@home.example", "eve@else.example"
 NOW = datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
@@ -265,7 +266,7 @@ def test_a_reply_that_cannot_be_written_does_not_change_what_became_of_the_messa
     def refuse(**_: Any) -> EmailMessage:
         raise AttributeError("'InvalidHeaderDefect' object has no attribute 'all_defects'")
 
-    monkeypatch.setattr(inbox.outbox, "text_message", refuse)
+    monkeypatch.setattr(compose, "text_message", refuse)
     messages = (letter(VALLEY, ORDERS), letter(EVE, ORDERS, msgid="<eve@x>"))
     outcomes = inbox.process(game, box(tmp_path / "a", *messages), now=NOW)
     assert sorted((o.status, o.reply) for o in outcomes) == [("accepted", None), ("rejected", None)]

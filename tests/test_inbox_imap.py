@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.judge.passwords import hash_password
+from moonshine.mail.passwords import hash_password
 
 TURN = "spring-1924"
 TERRY = "terry@valley.example"

@@ -1,6 +1,6 @@
 """Properties of the mail-reading layer: for any new text and any text quoted or
 forwarded below it, in the forms of Gmail, Outlook, Apple Mail and Thunderbird in
-English and French, only the new text is read: by ``moonshine.judge.intake`` alone, and
+English and French, only the new text is read: by ``moonshine.mail.intake`` alone, and
 by the inbox with the real order reader (the orders taken are those of the new
 text; a password only in the quoted copy is never taken)."""
 
@@ -17,8 +17,8 @@ from msgspec.structs import replace
 from samplegame import copy_sample
 
 from moonshine.game.directory import Game, save_config
-from moonshine.judge import inbox, intake
-from moonshine.judge.passwords import _b64, _scrypt
+from moonshine.mail import inbox, intake
+from moonshine.mail.passwords import _b64, _scrypt
 from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -133,7 +133,7 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     start = one(mail, addr(1), "The game starts")
     assert "game: alpha" in start and "The first deadline: 2026-12-03 11:00 CST" in start
     seed = re.search(r"its seed is ([0-9a-f]{64})", start).group(1)  # type: ignore[union-attr]
-    from moonshine.judge.seating import draw
+    from moonshine.host.games import draw
 
     # anyone can redo the draw from the start mail: the seed, the players in the order
     # they joined with their preferences, the sides sorted by key

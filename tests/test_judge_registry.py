@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from moonshine.judge import lobby
-from moonshine.judge.judgefile import init, is_judge_dir, load
-from moonshine.judge.registry import Dedication, Registry, latest_version
-from moonshine.judge.seating import draw
+from moonshine.host import lobby
+from moonshine.host.games import draw
+from moonshine.host.registry import Dedication, Registry, latest_version
+from moonshine.host.settings import init, is_judge_dir, load
 
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
@@ -115,7 +115,7 @@ def test_the_lobby_bounds_what_a_stranger_costs(tmp_path: Path) -> None:
 
 
 def test_a_new_password_is_never_shown_nor_logged(tmp_path: Path) -> None:
-    from moonshine.judge.passwords import hash_password
+    from moonshine.mail.passwords import hash_password
 
     root = tmp_path / "judge"
     init(root, address="judge@example.org")
@@ -134,7 +134,7 @@ def test_a_new_password_is_never_shown_nor_logged(tmp_path: Path) -> None:
 
 
 def test_the_judges_own_error_is_mailed_to_its_masters_once(tmp_path: Path) -> None:
-    from moonshine.judge.judgepass import run_judge
+    from moonshine.host.run import run_judge
 
     root = tmp_path / "judge"
     init(root, address="judge@example.org", masters=["gm@example.org"], source="no-such-mailbox")

@@ -35,7 +35,7 @@ from test_mail import Recorder, start_server
 from test_mail import Server as SmtpServer
 
 from moonshine.game.directory import Game
-from moonshine.judge.judgefile import draw_seed
+from moonshine.host.settings import draw_seed
 from moonshine.variants.moonshine.police import draw_raid
 
 HEX = re.compile(r"[0-9a-fA-F]{16,}")
@@ -353,7 +353,7 @@ def test_every_seed_is_made_by_one_function_from_the_random_source_alone() -> No
                 if "raids|" in source and "draw_seed(" in source:
                     derivations.append(where)
     assert makers == ["game/seeds.py:new_secret"]
-    assert derivations == ["judge/seating.py:derived_from_draw_seed"]
+    assert derivations == ["host/games.py:derived_from_draw_seed"]
     # and a new game of the judge does not take that path: its seed is new_secret's
-    seating = (package / "judge" / "seating.py").read_text(encoding="utf-8")
-    assert seating.count("derived_from_draw_seed(") == 2  # its definition, and the check of old games
+    games = (package / "host" / "games.py").read_text(encoding="utf-8")
+    assert games.count("derived_from_draw_seed(") == 2  # its definition, and the check of old games

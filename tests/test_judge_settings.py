@@ -15,9 +15,8 @@ from moonshine import schema
 from moonshine.errors import StateError
 from moonshine.game import schedule
 from moonshine.game.deadlines import deadline_text, write_deadline
-from moonshine.game.directory import Game, load_config_text
+from moonshine.game.directory import Game, deadline, load_config_text
 from moonshine.game.families import new_game
-from moonshine.judge.outbox import deadline
 
 BASE = "map: chicago-1920s\nplayers:\n  valley:\n    email: [v@x.example]\n"
 

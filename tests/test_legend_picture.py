@@ -22,7 +22,7 @@ from moonshine.cli import main
 from moonshine.game.directory import Game, save_config
 from moonshine.game.jobs import adjudicate_game
 from moonshine.game.reports import load_turn, map_scene
-from moonshine.judge import outbox
+from moonshine.mail.outbox.reports import report_messages
 from moonshine.picture.png import legend_picture
 from moonshine.picture.shapes import Group, Item, Label
 from moonshine.variants.moonshine.scene.legend import legend as chicago_scene_legend
@@ -144,7 +144,7 @@ def test_a_french_reader_gets_the_legend_in_french(chicago: Game) -> None:
 
 def test_the_mail_carries_the_legend_inline_once(chicago: Game) -> None:
     base = chicago.turn_dir(TURN) / "reports"
-    mails = {m.name: m.message for m in outbox.report_messages(chicago, TURN).messages}
+    mails = {m.name: m.message for m in report_messages(chicago, TURN).messages}
     _check_mail(mails["report-genna.eml"], "legend.png", (base / "legend.png").read_bytes())
     _check_mail(mails["report-outfit.eml"], "legend.fr.png", (base / "legend.fr.png").read_bytes())
     assert "legend.png" not in _mail_pictures(mails["report-outfit.eml"])
@@ -235,7 +235,7 @@ def test_a_classic_legend_is_the_phases_own_in_french(classic: Game) -> None:
 
 def test_a_classic_mail_carries_the_legend_inline_once(classic: Game) -> None:
     base = classic.turn_dir(PHASE) / "reports"
-    mails = {m.name: m.message for m in outbox.report_messages(classic, PHASE).messages}
+    mails = {m.name: m.message for m in report_messages(classic, PHASE).messages}
     _check_mail(mails["report-eng.eml"], "legend.png", (base / "legend.png").read_bytes())
     _check_mail(mails["report-fra.eml"], "legend.fr.png", (base / "legend.fr.png").read_bytes())
     _check_mail(mails["bulletin.eml"], "legend.png", (base / "legend.png").read_bytes())

@@ -24,7 +24,11 @@ from moonshine.cli import main
 from moonshine.errors import GameError, StateError
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.judge import outbox
+from moonshine.mail import outbox
+from moonshine.mail.outbox import compose
+from moonshine.mail.outbox.smtp import smtp_bytes
+from moonshine.mail.settings import from_address, smtp_settings
+from moonshine.render.mailwords import fmt_time
 
 TURN = "spring-1924"
 PLAYERS = {
@@ -403,7 +407,7 @@ def test_login_uses_the_password_from_the_environment(tmp_path: Path) -> None:
 def test_smtp_password_in_the_game_file_is_refused(tmp_path: Path) -> None:
     game = make_game(tmp_path, smtp={"host": "h", "from": REFEREE, "password": "x"})
     with pytest.raises(StateError, match=r"smtp.password: the password is never kept in the game file"):
-        outbox.smtp_settings(game.config)
+        smtp_settings(game.config)
 
 
 @pytest.mark.parametrize(
@@ -420,7 +424,7 @@ def test_smtp_password_in_the_game_file_is_refused(tmp_path: Path) -> None:
 def test_bad_smtp_settings_name_the_key(tmp_path: Path, smtp: dict[str, Any], message: str) -> None:
     game = make_game(tmp_path, smtp=smtp)
     with pytest.raises(StateError, match=message.replace(".", r"\.")):
-        outbox.smtp_settings(game.config)
+        smtp_settings(game.config)
 
 
 def test_send_without_smtp_section_says_what_to_add(tmp_path: Path) -> None:
@@ -430,13 +434,13 @@ def test_send_without_smtp_section_says_what_to_add(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "no smtp section in game.yaml" in result.output
     with pytest.raises(GameError):
-        outbox.smtp_settings(game.config)
+        smtp_settings(game.config)
 
 
 def test_default_ports_follow_security(tmp_path: Path) -> None:
     for security, port in (("starttls", 587), ("tls", 465), ("none", 25)):
         game = make_game(tmp_path / security, smtp={"host": "h", "from": REFEREE, "security": security})
-        assert outbox.smtp_settings(game.config).port == port
+        assert smtp_settings(game.config).port == port
 
 
 # -- a French game ----------------------------------------------------------------
@@ -489,8 +493,8 @@ def test_the_mail_catalogue_is_complete_in_every_language() -> None:
     ],
 )
 def test_times_read_naturally_in_both_languages(when: datetime, en: str, fr: str) -> None:
-    assert outbox.fmt_time(when) == en
-    assert outbox.fmt_time(when, "fr") == fr
+    assert fmt_time(when) == en
+    assert fmt_time(when, "fr") == fr
 
 
 def test_the_game_master_gets_a_copy_of_the_bulletin(tmp_path: Path) -> None:
@@ -518,7 +522,7 @@ def test_a_long_subject_in_french_reads_as_written_once_sent() -> None:
     from datetime import UTC, datetime
 
     subject = "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres reçus pour la bande de la vallée"
-    msg = outbox.text_message(
+    msg = compose.text_message(
         sender="Referee <referee@example.org>",
         to=["terry@example.org"],
         subject=subject,
@@ -526,7 +530,7 @@ def test_a_long_subject_in_french_reads_as_written_once_sent() -> None:
         msg_id="<a@example.org>",
         date=datetime(2024, 3, 1, tzinfo=UTC),
     )
-    for raw in (outbox.serialise(msg).encode(), outbox.smtp_bytes(msg)):  # the outbox's file, the SMTP data
+    for raw in (outbox.serialise(msg).encode(), smtp_bytes(msg)):  # the outbox's file, the SMTP data
         lines = raw.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].split(b"\n")
         at = next(i for i, line in enumerate(lines) if line.startswith(b"Subject:"))
         assert not lines[at + 1].startswith((b" ", b"\t")), lines[at : at + 2]  # one line
@@ -538,10 +542,10 @@ def test_the_referee_is_named_after_the_game_until_smtp_from_names_it() -> None:
     from moonshine.game.directory import GameConfig
 
     classic = GameConfig(title="Europe 1901", map="standard", variant="classic")
-    assert outbox.from_address(classic) == "Diplomacy referee <referee@moonshine.invalid>"
+    assert from_address(classic) == "Diplomacy referee <referee@moonshine.invalid>"
     moonshine_game = GameConfig(title="Chicago", map="chicago-1920s")
-    assert outbox.from_address(moonshine_game) == "Moonshine referee <referee@moonshine.invalid>"
+    assert from_address(moonshine_game) == "Moonshine referee <referee@moonshine.invalid>"
     named = GameConfig(
         title="Europe 1901", map="standard", variant="classic", extra={"smtp": {"from": "GM <gm@x.org>"}}
     )
-    assert outbox.from_address(named) == "GM <gm@x.org>"
+    assert from_address(named) == "GM <gm@x.org>"

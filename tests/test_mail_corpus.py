@@ -21,8 +21,8 @@ from msgspec.structs import replace
 from samplegame import copy_sample
 
 from moonshine.game.directory import Game, save_config
-from moonshine.judge import inbox, turnlog
-from moonshine.judge.passwords import hash_password
+from moonshine.mail import inbox, turnlog
+from moonshine.mail.passwords import hash_password
 from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
 ROOT = Path(__file__).resolve().parent.parent

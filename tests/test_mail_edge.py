@@ -109,7 +109,7 @@ def test_a_symbolic_link_inside_the_game_is_fine(tmp_path: Path) -> None:
 
 def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> None:
     from moonshine.game import directory, git, journal, lock
-    from moonshine.judge import absence, press, run, votes
+    from moonshine.mail import absence, press, run, votes
 
     for name in (directory.GAME_FILE, git.SECRET_FILE, lock.LOCK_FILE, press.LOG_DIR, votes.FILE):
         assert name in journal.GAME_ENTRIES
@@ -140,7 +140,7 @@ def _many_parts(count: int, *, nested: int = 0) -> bytes:
 
 @pytest.mark.parametrize("raw", [_many_parts(6000), _many_parts(65), _many_parts(0, nested=40)])
 def test_a_mail_of_many_parts_is_refused_before_its_parts_are_read(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    from moonshine.judge import inbox, intake, sources
+    from moonshine.mail import inbox, intake, sources
 
     read: list[object] = []
     monkeypatch.setattr(intake, "texts", lambda msg: read.append(msg) or [])
@@ -151,7 +151,7 @@ def test_a_mail_of_many_parts_is_refused_before_its_parts_are_read(raw: bytes, m
 
 
 def test_a_mail_of_a_few_parts_is_read() -> None:
-    from moonshine.judge import inbox, intake, sources
+    from moonshine.mail import inbox, intake, sources
 
     raw = _many_parts(intake.MAX_PARTS - 1)
     reading = inbox._read(sources.Incoming(raw, "test"), 1_000_000)
@@ -213,7 +213,7 @@ def test_password_guessing_is_throttled_and_the_gang_warned_once(
 ) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, VALLEY_PW, maildir, make_game, order_mail, replies, run_inbox
 
-    from moonshine.judge import inbox
+    from moonshine.mail import inbox
 
     checked: list[str] = []
     real = inbox.verify_password
@@ -271,7 +271,7 @@ MX = "mx.moonshine.example"
 def test_the_trusted_servers_verdict_on_the_from_domain(headers: list[str], verdict: str | None) -> None:
     from email.message import EmailMessage
 
-    from moonshine.judge.envelope import forged_verdict
+    from moonshine.mail.envelope import forged_verdict
 
     msg = EmailMessage()
     for h in headers:
@@ -286,7 +286,7 @@ def test_a_forged_sender_is_refused_before_its_password_and_not_answered(
 ) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, replies, run_inbox
 
-    from moonshine.judge import inbox
+    from moonshine.mail import inbox
 
     checked: list[str] = []
     monkeypatch.setattr(inbox, "verify_password", lambda given, stored: checked.append(given) or True)
@@ -338,7 +338,7 @@ def test_a_player_address_that_is_no_address_is_refused(tmp_path: Path, address:
 def test_a_login_in_clear_over_the_network_is_refused() -> None:
     from moonshine.errors import StateError
     from moonshine.game.directory import GameConfig
-    from moonshine.judge.outbox import smtp_settings
+    from moonshine.mail.settings import smtp_settings
 
     def settings(**smtp: object) -> object:
         base = {"host": "mail.example.org", "from": "Referee <ref@example.org>", **smtp}
@@ -356,7 +356,7 @@ def test_a_login_in_clear_over_the_network_is_refused() -> None:
 
 @pytest.mark.parametrize("indent", ["", " ", "  ", "\t"])
 def test_a_quoted_line_is_never_read_as_an_order_however_it_is_indented(indent: str) -> None:
-    from moonshine.judge.intake import own_text
+    from moonshine.mail.intake import own_text
 
     own = own_text(f"gang: valley\nL KEN hold\n\n{indent}> H LOO - NSS\n{indent}>> sell 9\n")
     assert "L KEN hold" in own.text
@@ -367,7 +367,7 @@ def test_a_quoted_line_is_never_read_as_an_order_however_it_is_indented(indent: 
 def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, run_inbox
 
-    from moonshine.judge.envelope import sender_of
+    from moonshine.mail.envelope import sender_of
 
     raw = (
         f"From: {TERRY}\r\nFrom: eve@else.example\r\nTo: ref@moonshine.example\r\nSubject: orders\r\n"
@@ -532,8 +532,7 @@ def test_a_pass_sends_again_only_to_recipients_still_to_try(tmp_path: Path) -> N
     from datetime import UTC, datetime, timedelta
     from email.message import EmailMessage
 
-    from moonshine.judge import outbox
-    from moonshine.judge.run import pending
+    from moonshine.mail import outbox
 
     game = new_game(tmp_path / "g", seed="edge", use_git=False)
     now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -561,4 +560,4 @@ def test_a_pass_sends_again_only_to_recipients_still_to_try(tmp_path: Path) -> N
             sent[f"<{name}@x.example>"] = {"file": f"{name}.eml", **state}
     outbox.write_outbox(game, "spring-1924", items)
     save_sent(outbox_dir(game, "spring-1924"), sent)
-    assert pending(game, "spring-1924", now) == ["due.eml", "new.eml"]
+    assert outbox.pending(outbox_dir(game, "spring-1924"), now) == ["due.eml", "new.eml"]

@@ -94,7 +94,7 @@ def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], l
 
     from moonshine.game.directory import Game, Player, save_config
     from moonshine.game.families import new_game
-    from moonshine.judge.passwords import hash_password
+    from moonshine.mail.passwords import hash_password
 
     recorder, port = smtp
     recorder.received.clear()

@@ -15,7 +15,7 @@ from playerkit import ADDRESSES, GM, OBSERVER, STRANGER, Recorder, Table, body, 
 
 from moonshine.errors import StateError
 from moonshine.game.directory import load_config_text
-from moonshine.judge import commands, press
+from moonshine.mail import commands, press
 
 TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
 

@@ -1,4 +1,4 @@
-"""The JSON attachment of every report mail (moonshine/judge/results_json.py): mailed
+"""The JSON attachment of every report mail (moonshine/game/results_json.py): mailed
 through a real SMTP server with each gang's report and the bulletin, it
 validates against docs/results.schema.json; the bulletin's holds no private
 part, and a gang's holds its own and no other gang's. Also for a classic game."""

@@ -20,8 +20,8 @@ from test_mail import Recorder, Server, start_server
 from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.judge import absence
-from moonshine.judge.passwords import hash_password
+from moonshine.mail import absence
+from moonshine.mail.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 

@@ -19,7 +19,7 @@ from test_mail import Recorder, Server, free_port, start_server
 from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.judge.passwords import hash_password
+from moonshine.mail.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 

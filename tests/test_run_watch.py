@@ -18,7 +18,8 @@ from test_mail import Recorder, start_server
 from test_mail import Server as SmtpServer
 
 from moonshine.game.lock import game_lock
-from moonshine.judge.idle import offers_idle, wait_for_mail
+from moonshine.host.watch import wait_for_mail
+from moonshine.mail.idle import offers_idle
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +133,7 @@ def test_the_watcher_waits_on_a_judges_one_mailbox(
     import yaml
     from imapkit import USER
 
-    from moonshine.judge.judgefile import init
+    from moonshine.host.settings import init
 
     monkeypatch.setenv("MOONSHINE_IMAP_PASSWORD", PASSWORD)
     root = tmp_path / "judge"

@@ -167,7 +167,7 @@ def test_the_adjudication_imports_no_plugins_fractions_mail_or_graph_library(whe
     assert done[0] == 0 and "Next turn: turns/autumn-1924/state.yaml" in done[1]
     assert (game / "turns" / "spring-1924" / "reports" / "map.png").is_file()
     modules = set(eval(done[1].rstrip().splitlines()[-1]))
-    unwanted = {"PIL.PngImagePlugin", "fractions", "moonshine.judge.outbox", "asyncio", "ssl", "xml", "networkx"}
+    unwanted = {"PIL.PngImagePlugin", "fractions", "moonshine.mail.outbox", "asyncio", "ssl", "xml", "networkx"}
     assert modules & unwanted == set()
 
 

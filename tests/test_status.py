@@ -21,10 +21,10 @@ from moonshine.cli import main
 from moonshine.errors import GameError
 from moonshine.game.directory import Game, Player, load_config, save_config
 from moonshine.game.families import new_game
-from moonshine.judge.outbox import describe_time_left
-from moonshine.judge.passwords import WORDS as PASSPHRASE_WORDS
-from moonshine.judge.passwords import hash_password, set_password, verify_password
-from moonshine.judge.status import reminders, turn_status
+from moonshine.mail.passwords import WORDS as PASSPHRASE_WORDS
+from moonshine.mail.passwords import hash_password, set_password, verify_password
+from moonshine.mail.status import reminders, turn_status
+from moonshine.render.mailwords import describe_time_left
 
 TURN = "spring-1924"
 DEADLINE = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)

@@ -19,7 +19,7 @@ from test_mail import Recorder, Server, start_server
 from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.judge.passwords import hash_password, verify_password
+from moonshine.mail.passwords import hash_password, verify_password
 
 OLD = "old-valley-password"
 NEW_PLAYER = "ann.other@example.org"
@@ -48,7 +48,7 @@ def test_a_gang_changes_hands(tmp_path: Path, smtp: Server) -> None:
     subprocess.run(["git", "commit", "-qam", "Players"], cwd=game.root, check=True, capture_output=True)
     cli(game, "adjudicate", "spring-1924", "--force")  # a turn of history
     # press the gang received, in its private log (as the inbox writes it)
-    from moonshine.judge.press import log_path
+    from moonshine.mail.press import log_path
 
     log_path(game.root, "valley", "spring-1924", "abc").parent.mkdir(parents=True)
     log_path(game.root, "valley", "spring-1924", "abc").write_text(

@@ -17,7 +17,9 @@ from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Ta
 
 from moonshine.cli import main
 from moonshine.game.directory import Game
-from moonshine.judge import dispatch, votes
+from moonshine.mail import dispatch, votes
+from moonshine.mail.outbox.reports import report_messages
+from moonshine.mail.outbox.smtp import send_files
 from moonshine.variants.moonshine.calendar import Turn
 
 TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
@@ -155,7 +157,7 @@ def test_proposal_and_vote_refusals(tmp_path: Path, smtp: tuple[Recorder, int], 
 
 
 def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    from moonshine.judge import inbox
+    from moonshine.mail import inbox
 
     t = table(tmp_path, smtp)
     only_three(t.game)
@@ -208,7 +210,7 @@ def test_status_history_help_and_observe(tmp_path: Path, smtp: tuple[Recorder, i
 def test_observers_get_the_bulletin_and_never_a_report(
     tmp_path: Path, smtp: tuple[Recorder, int], language: str
 ) -> None:
-    from moonshine.judge import outbox
+    from moonshine.mail import outbox
 
     t = table(tmp_path, smtp, language=language)
     base = t.game.turn_dir(TURN) / "reports"
@@ -219,9 +221,9 @@ def test_observers_get_the_bulletin_and_never_a_report(
     (base / "bulletin.txt").write_text("Bulletin: the police raided LOO.\n", encoding="utf-8")
     (base / "bulletin.html").write_text("<p>Bulletin</p>", encoding="utf-8")
     (base / "map.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    built = outbox.report_messages(t.game, TURN)
+    built = report_messages(t.game, TURN)
     outbox.write_outbox(t.game, TURN, built.messages)
-    outbox.send_files(t.game, TURN, [m.name for m in built.messages])
+    send_files(t.game, TURN, [m.name for m in built.messages])
     seen = t.texts_of(OBSERVER)
     assert any("Bulletin: the police raided LOO." in x for x in seen)
     assert not any("Private report" in x for x in seen)
@@ -231,7 +233,7 @@ def test_observers_get_the_bulletin_and_never_a_report(
 def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
     """``moonshine run``'s pass calls votes.due: the opening notices go out with the
     acknowledgement, the reminder and the result later, each once, with no other command."""
-    from moonshine.judge import run
+    from moonshine.mail import run
 
     t = table(tmp_path, smtp, inbox={"source": "../box"})
     only_three(t.game)
@@ -251,7 +253,7 @@ def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp
 def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
     """The same message read again (a run killed after the commands were done,
     before its log was written) gives the same answer and no second proposal."""
-    from moonshine.judge import commands
+    from moonshine.mail import commands
 
     t = table(tmp_path, smtp)
     only_three(t.game)

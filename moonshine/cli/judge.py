@@ -1,4 +1,4 @@
-"""``moonshine judge``: a judge for many games (``moonshine.judge.judgefile``); its
+"""``moonshine judge``: a judge for many games (``moonshine.host.settings``); its
 passes are ``moonshine run DIR``."""
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ def init(directory: Path, address: str, title: str, zone: str, language: str, ma
     judge's secret seed (the draws of sides) and its registry of players and
     games. Edit judge.yaml's inbox and smtp sections, then run
     'moonshine run DIR' from cron or a systemd timer."""
-    from moonshine.judge.judgefile import JUDGE_FILE
-    from moonshine.judge.judgefile import init as make
+    from moonshine.host.settings import JUDGE_FILE
+    from moonshine.host.settings import init as make
 
     digest = make(directory, address=address, title=title, timezone=zone, language=language, masters=list(masters))
     click.echo(f"Judge directory: {directory} (edit {directory / JUDGE_FILE}: inbox, smtp)")

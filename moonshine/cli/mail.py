@@ -24,7 +24,7 @@ def _send(game: Game, turn: str, names: list[str], *, resend_unknown: bool = Fal
     is committed at the end, or by the next command if this one is killed."""
     from moonshine.game.directory import is_git_repo
     from moonshine.game.journal import transaction
-    from moonshine.judge.outbox import SendResult, send_files
+    from moonshine.mail.outbox.smtp import SendResult, send_files
 
     if not names:
         click.echo("Nothing to send.")
@@ -72,7 +72,8 @@ def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> Non
     from moonshine.game.directory import is_git_repo
     from moonshine.game.journal import transaction
     from moonshine.game.ledger import delivered_to, outbox_dir, sent_versions
-    from moonshine.judge.outbox import report_messages, write_outbox
+    from moonshine.mail.outbox import write_outbox
+    from moonshine.mail.outbox.reports import report_messages
 
     game = Game(game_dir)
     with transaction(game.root, f"mail {turn}", notify=click.echo) as txn:
@@ -126,8 +127,8 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
     one message, late or refused before. Prints one line per message."""
     from moonshine.game.directory import is_git_repo
     from moonshine.game.journal import transaction
-    from moonshine.judge.imap import is_imap_url
-    from moonshine.judge.inbox import LOCK_WAIT, process, reply_files
+    from moonshine.mail.imap import is_imap_url
+    from moonshine.mail.inbox import LOCK_WAIT, process, reply_files
 
     if not is_imap_url(source) and not Path(source).exists():
         raise click.BadParameter(f"{source} does not exist (expected a Maildir, an mbox, .eml files, or imaps://...)")
@@ -150,7 +151,7 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
             _commit(game, f"Orders by mail for {turn}: {summary}", paths)
     if send:
         from moonshine.game.ledger import delivered_to, outbox_dir
-        from moonshine.judge.outbox import load_message, recipients
+        from moonshine.mail.outbox import load_message, recipients
 
         base = outbox_dir(game, turn)
         pending = []
@@ -174,8 +175,8 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
 def status_cmd(turn: str | None, as_json: bool, now_text: str | None, game_dir: Path) -> None:
     """Show which gangs have sent orders for TURN (default: the current turn),
     which have not, and the time left before the deadline."""
-    from moonshine.judge.outbox import fmt_time
-    from moonshine.judge.status import turn_status
+    from moonshine.mail.status import turn_status
+    from moonshine.render.mailwords import fmt_time
 
     game = Game(game_dir)
     st = turn_status(game, turn, now=clock(now_text))
@@ -204,8 +205,8 @@ def remind_cmd(turn: str | None, send: bool, game_dir: Path) -> None:
     orders for TURN (default: the current turn), giving the deadline and the
     time left. With --send, deliver them (at most one per gang per day)."""
     from moonshine.game.ledger import outbox_dir
-    from moonshine.judge.outbox import write_outbox
-    from moonshine.judge.status import reminders
+    from moonshine.mail.outbox import write_outbox
+    from moonshine.mail.status import reminders
 
     game = Game(game_dir)
     turn = turn or game.current_turn()
@@ -237,7 +238,7 @@ def passwd_cmd(gang: str, password: str | None, prompt: bool, game_dir: Path) ->
     """Set GANG's password (a gang key or name): by default a new passphrase (four
     words and a number), printed once. game.yaml keeps only a salted hash; tell the
     password to the gang's players yourself."""
-    from moonshine.judge.passwords import new_passphrase, set_password
+    from moonshine.mail.passwords import new_passphrase, set_password
 
     game = Game(game_dir)
     made = password is None and not prompt
@@ -265,7 +266,7 @@ def votes_cmd(send: bool, game_dir: Path) -> None:
 
     from moonshine.game.directory import is_git_repo
     from moonshine.game.journal import transaction
-    from moonshine.judge.votes import write_due
+    from moonshine.mail.votes import write_due
 
     game = Game(game_dir)
     now = datetime.now(UTC).replace(microsecond=0)

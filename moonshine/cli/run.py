@@ -1,4 +1,4 @@
-"""``moonshine run``: the judge runs itself (``moonshine.judge.run``)."""
+"""``moonshine run``: the judge runs itself (``moonshine.mail.run``)."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ class _Logger:
 
 def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
     from moonshine.errors import MoonshineError
-    from moonshine.judge.judgefile import is_judge_dir
-    from moonshine.judge.run import run_game
+    from moonshine.host.settings import is_judge_dir
+    from moonshine.mail.run import run_game
 
     failures = 0
     for root in games:
@@ -60,9 +60,9 @@ def _one_pass(games: tuple[Path, ...], now: datetime) -> int:
 
 
 def _judge_pass(root: Path, now: datetime, say: _Logger) -> int:
-    """A pass of a judge for many games (``moonshine.judge.judgepass``): 1 when it failed."""
+    """A pass of a judge for many games (``moonshine.host.run``): 1 when it failed."""
     from moonshine.errors import MoonshineError
-    from moonshine.judge.judgepass import run_judge
+    from moonshine.host.run import run_judge
 
     failed: set[str] = set()
     try:
@@ -106,7 +106,7 @@ def run(games: tuple[Path, ...], watch: bool, interval: float, passes: int, now_
         return
     if now_text or os.environ.get(NOW_VARIABLE):
         raise click.BadParameter("--watch reads the real clock: it cannot be used with --now or MOONSHINE_NOW")
-    from moonshine.judge.idle import wait_for_mail
+    from moonshine.host.watch import wait_for_mail
 
     done = 0
     while True:

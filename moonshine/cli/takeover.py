@@ -22,7 +22,7 @@ def takeover(gang: str, email: str, name: str | None, no_mail: bool, game_dir: P
     kept nowhere) and the gang's history, every report so far (through the
     outbox: sent now, or by the next 'moonshine run')."""
     from moonshine.game.directory import Game
-    from moonshine.judge.takeover import takeover as hand_over
+    from moonshine.mail.takeover import takeover as hand_over
 
     game = Game(game_dir)
     done = hand_over(game, gang, email, name=name, send=not no_mail)
@@ -42,7 +42,7 @@ def takeover(gang: str, email: str, name: str | None, no_mail: bool, game_dir: P
 def _send_history(game: object, name: str) -> None:
     from moonshine.game.directory import Game, is_git_repo
     from moonshine.game.journal import transaction
-    from moonshine.judge.outbox import send_files
+    from moonshine.mail.outbox.smtp import send_files
 
     assert isinstance(game, Game)
     turn = game.current_turn()

@@ -55,7 +55,7 @@ def write_deadline(game: Game, turn: str, when: datetime) -> None:
         save_config(game, want)
     else:
         atomic_write_text(game.config_path, edited)
-    game._config = None
+    game.forget_config()
 
 
 def clear_deadline(game: Game, turn: str) -> None:
@@ -69,7 +69,7 @@ def clear_deadline(game: Game, turn: str) -> None:
     if deadlines:
         extra["deadlines"] = deadlines
     save_config(game, msgspec.structs.replace(cfg, extra=extra))
-    game._config = None
+    game.forget_config()
 
 
 def _edit(text: str, turn: str, value: str, want: GameConfig, src: str) -> str | None:

@@ -192,6 +192,10 @@ class Game:
             self._config = load_config(self.config_path)
         return self._config
 
+    def forget_config(self) -> None:
+        """Read game.yaml again at the next use of ``config`` (a job wrote it)."""
+        self._config = None
+
     @property
     def variant(self) -> variants.Variant:
         """The game's variant (``variant:`` in game.yaml, Moonshine by default)."""

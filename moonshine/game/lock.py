@@ -23,7 +23,7 @@ from typing import IO
 
 import msgspec
 
-from moonshine.errors import GameError
+from moonshine.errors import GameBusy, GameError
 
 LOCK_FILE = ".moonshine.lock"
 POLL_SECONDS = 0.05
@@ -62,7 +62,7 @@ def holder(game_dir: Path | str) -> str:
 def game_lock(game_dir: Path | str, *, job: str, wait: float = 0.0) -> Iterator[None]:
     """Hold the game's lock for ``job`` (a short name such as ``adjudicate
     spring-1924``). ``wait``: seconds to wait for another job to finish; when it
-    has not finished by then (at once for ``wait=0``), a ``GameError`` names it."""
+    has not finished by then (at once for ``wait=0``), a ``GameBusy`` error names it."""
     key = _key(game_dir)
     mine = _held.get(key)
     if mine is not None:
@@ -95,7 +95,7 @@ def game_lock(game_dir: Path | str, *, job: str, wait: float = 0.0) -> Iterator[
                 if time.monotonic() >= deadline:
                     other = holder(root) or "another job"
                     waited = f" (waited {wait:g} s)" if wait > 0 else ""
-                    raise GameError(
+                    raise GameBusy(
                         f"{root}: the game is busy: {other} is running{waited}; try again when it has finished"
                     ) from None
                 time.sleep(POLL_SECONDS)

@@ -58,7 +58,7 @@ MESSAGES: Catalogue = {
     "reply.grace": (
         "It has passed, but your gang had sent no orders: these are taken in the grace period, and no others will be."
     ),
-    # -- what the mail-reading layer left out (moonshine.judge.intake) ------------------------------
+    # -- what the mail-reading layer left out (moonshine.mail.intake) ------------------------------
     "note.quoted": "Quoted and forwarded text (lines {lines}) was ignored: only your own new text is read.",
     "note.signature": "Your signature (from line {line}) was not read.",
     "note.chatter": "Not orders, ignored: {lines}.",
@@ -161,7 +161,7 @@ MESSAGES: Catalogue = {
 }
 
 MESSAGES.update(commands.MESSAGES)  # the players' commands by mail: press, votes, status...
-MESSAGES.update(absence.MESSAGES)  # the absent command (moonshine.judge.absence)
+MESSAGES.update(absence.MESSAGES)  # the absent command (moonshine.mail.absence)
 
 # How the mail writes a date (``date.time``: its fields are ``year``, ``month``,
 # ``day``, ``hour``, ``minute``, ``zone``, ``month_name`` and ``day_th``, the day as the

@@ -1,4 +1,4 @@
-"""The words of the players' commands by mail (``moonshine.judge.commands``: press,
+"""The words of the players' commands by mail (``moonshine.mail.commands``: press,
 votes, status, history, help, observe, predict), in English (the gettext catalogue
 translates them: ``moonshine.text.catalogue``). Part of
 the mail catalogue: ``moonshine.render.mailwords.MESSAGES`` takes them in, and they are

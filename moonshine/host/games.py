@@ -1,0 +1,495 @@
+"""The games of a judge for many games, on disk: each a game directory under
+``games/NAME/`` made as ``moonshine new`` makes one, then kept in step with the
+registry (``moonshine.host.registry``).
+
+The lobby's commands change the registry only, in one transaction each; what
+they mean for a game's directory is done here, by steps that look at the
+registry and do what is still to be done, each safe to do again: a pass killed
+anywhere is finished by the next.
+
+- ``build``: a new game's directory, made in ``.building/`` inside the judge's
+  directory and renamed into ``games/`` when complete (never half a game);
+- ``draw``: the sides, by preference then at random, from the game's draw seed
+  (``moonshine.host.settings.draw_seed``), the same for anyone who redoes it;
+- ``start``: a full game (or one its master starts) gets its sides, its players
+  in game.yaml, its first deadline and a start mail to each player;
+- ``sync_players``: game.yaml's players (address, password hash, time zone,
+  language) as the registry has them, a vacant side with no player (its units
+  hold, and no turn waits for it);
+- ``welcome``: a player's first mail in a game, in the game's outbox: the start
+  mail, or a side's history for a player who takes it over;
+- ``apply_deadline``: a deadline a master's command set (extend, resume);
+- ``record``: each turn adjudicated counts in its players' dedication; a game
+  over counts as finished for them."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import shutil
+from collections.abc import Callable
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from moonshine.errors import GameError, MoonshineError
+from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
+from moonshine.host.registry import FINISHED, RUNNING, GameRow, Member, Registry
+from moonshine.host.registry import Player as RegisteredPlayer
+from moonshine.host.settings import HostSettings, draw_seed
+from moonshine.mail import outbox
+from moonshine.mail.outbox import compose
+from moonshine.mail.settings import from_address
+from moonshine.render import mailwords
+from moonshine.text.catalogue import Catalogue, fill, keyed, languages
+
+BUILDING = ".building"
+Log = Callable[[str], None]
+
+TEXTS: Catalogue = {
+    "seating.start.subject": "{prefix} The game starts: you play {side}",
+    "seating.start.body": (
+        "{name},\n\n"
+        "The game {game} ({variant}) starts: you play {side}.\n\n"
+        "The first deadline: {due}.\n\n"
+        "The sides:\n{sides}\n\n"
+        "Send your orders to this address, with these lines at the top:\n\n"
+        "    game: {game}\n"
+        "    {side_word}: {key}\n"
+        "    password: your password (the one of all your games)\n\n"
+        "The draw of the sides can be checked: its seed is {seed} (SHA-256 {seed_hash}, published "
+        "when the game was created); the players in the order they joined, with their preferences: "
+        "{joined}."
+    ),
+    "seating.start.vacant": "no player (its units hold; 'list vacant' offers it)",
+    "seating.reveal.subject": "{prefix} {game} is over: its raid seed is public",
+    "seating.reveal.body": (
+        "{name},\n\n"
+        "The game {game} is over. Its raid seed, secret until now, is public; with it anyone can "
+        'recompute every raid of the game (RULES.md, "Auditing the raid draw"):\n\n{seeds}'
+    ),
+    "seating.reveal.seed": "  {seed} (SHA-256 {sha256}): the raids of every turn",
+    "seating.reveal.seed_until": "  {seed} (SHA-256 {sha256}): the raids of the turns up to {last}",
+    "seating.reveal.seed_from": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} on",
+    "seating.reveal.seed_between": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} to {last}",
+    "seating.start.line": "  {side}: {player}",
+    "seating.start.no_preference": "no preference",
+}
+
+
+def say(language: str, key: str, /, **fields: object) -> str:
+    lang = language if language in languages() else "en"
+    return fill(lang, keyed(lang, TEXTS, key), **fields)
+
+
+def game_of(settings: HostSettings, name: str) -> Game:
+    return Game(settings.game_dir(name))
+
+
+# -- a new game ------------------------------------------------------------------------------
+
+
+def build(settings: HostSettings, name: str, variant: str, options: dict[str, Any], master: str) -> dict[str, str]:
+    """The directory of a new game ``games/NAME`` with the master's ``options``
+    (title, language, schedule, press, rules), made whole elsewhere and renamed into
+    place; returns its sides. A directory left by a pass killed before the game was
+    registered is made again. A wrong option is a GameError, and leaves nothing."""
+    from moonshine.game.families import new_game
+    from moonshine.game.git import git_commit
+
+    final = settings.game_dir(name)
+    work = settings.root / BUILDING / name
+    if work.exists():
+        shutil.rmtree(work)
+    if final.exists():
+        shutil.rmtree(final)  # not in the registry (the caller checked): a killed pass's
+    work.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        game = new_game(  # its raid seed a new secret, derived from nothing (moonshine.game.seeds)
+            work,
+            seed=None,
+            title=str(options.get("title") or f"{name}"),
+            language=str(options.get("language") or settings.config.language),
+            variant=variant,
+        )
+        cfg = game.config
+        extra: dict[str, Any] = {
+            **cfg.extra,
+            "schedule": options["schedule"],
+            "press": options.get("press") or {"kind": "white"},
+            "smtp": settings.config.extra.get("smtp") or {},
+            "referee": {"email": [master]},
+        }
+        if options.get("rules"):
+            extra["rules"] = options["rules"]
+        save_config(game, msgspec.structs.replace(cfg, extra=extra))
+        checked = Game(work)
+        checked.config  # noqa: B018 (read back: a wrong option is refused here)
+        from moonshine.mail.run import schedule_of
+
+        schedule_of(checked)
+        sides = checked.sides()
+        if is_git_repo(work):
+            git_commit(work, f"The judge's settings for {name}")
+    except MoonshineError:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    final.parent.mkdir(parents=True, exist_ok=True)
+    work.rename(final)
+    return sides
+
+
+# -- the draw -------------------------------------------------------------------------------
+
+
+def draw(seed: str, game: str, joined: list[tuple[int, tuple[str, ...]]], sides: list[str]) -> dict[int, str]:
+    """Each player's side (player id -> side): the players in an order drawn from
+    ``seed`` (the players as they joined, shuffled by Python's ``random.Random`` seeded
+    with the SHA-256 of ``SEED|GAME`` as a number); each in turn gets the first of their
+    preferences still free; then those with none free get the sides left (``sides``,
+    sorted by key) shuffled by the same generator, in that order. The same seed and
+    players give the same draw."""
+    rng = random.Random(int(hashlib.sha256(f"{seed}|{game}".encode()).hexdigest(), 16))
+    order = list(joined)
+    rng.shuffle(order)
+    free = list(sides)
+    out: dict[int, str] = {}
+    for pid, preferences in order:
+        for side in preferences:
+            if side in free:
+                out[pid] = side
+                free.remove(side)
+                break
+    rest = [pid for pid, _ in order if pid not in out]
+    rng.shuffle(free)
+    for pid, side in zip(rest, free, strict=False):
+        out[pid] = side
+    return out
+
+
+# -- starting ---------------------------------------------------------------------------------
+
+
+def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A game to start (status starting): its sides drawn (once), its players written,
+    its first deadline set; then it runs, and each player is mailed (``welcome``)."""
+    from moonshine.game.deadlines import write_deadline
+    from moonshine.game.journal import transaction
+    from moonshine.mail.run import schedule_of
+
+    game = game_of(settings, row.name)
+    sides = list(game.sides())
+    members = reg.members(row.name)
+    if any(m.side is None for m in members):
+        seed = draw_seed(settings.root, row.name)
+        taken = {m.side for m in members if m.side is not None}
+        waiting = [(m.player.id, m.preferences) for m in members if m.side is None]
+        reg.assign(row.name, draw(seed, row.name, waiting, sorted(s for s in sides if s not in taken)))
+        members = reg.members(row.name)
+    seated = {m.side for m in members}
+    reg.add_vacancies(row.name, [s for s in sides if s not in seated], now)
+    sync_players(settings, reg, row, log)
+    game = game_of(settings, row.name)
+    turn = game.current_turn()
+    schedule = schedule_of(game)
+    if schedule is not None and deadline(game.config, turn) is None:
+        with transaction(game.root, f"judge: start {row.name}", notify=log) as txn:
+            write_deadline(game, turn, schedule.deadline(now, turn))
+            txn.commit(f"The game starts: first deadline for {turn}", ["game.yaml"], git=is_git_repo(game.root))
+    reg.set_status(row.name, RUNNING)
+    log(f"{row.name}: started with {len(members)} player(s); {len(sides) - len(members)} side(s) vacant")
+
+
+def sync_players(settings: HostSettings, reg: Registry, row: GameRow, log: Log) -> None:
+    """game.yaml's players as the registry has them (when it says they changed)."""
+    from moonshine.game.journal import transaction
+
+    game = game_of(settings, row.name)
+    cfg = game.config
+    by_side = {m.side: m for m in reg.members(row.name) if m.side is not None}
+    players: dict[str, Player] = {}
+    for side in game.sides():
+        m = by_side.get(side)
+        if m is None:
+            players[side] = Player(name="", email=[])
+            continue
+        p = m.player
+        players[side] = Player(
+            name=p.name,
+            email=[p.address],
+            password=reg.password_hash(p.id),
+            timezone=p.timezone,
+            language=p.language if p.language != cfg.language else None,
+        )
+    if players != cfg.players:
+        with transaction(game.root, f"judge: players of {row.name}", notify=log) as txn:
+            save_config(game, msgspec.structs.replace(cfg, players=players))
+            txn.commit("Players from the judge's registry", ["game.yaml"], git=is_git_repo(game.root))
+        log(f"{row.name}: players written from the registry")
+    reg.set_sync(row.name, False)
+
+
+def welcome(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """Each player of a running game not yet welcomed gets a mail of the game's: the
+    start mail while the game is at its first turn with no report, else the side's
+    history (a takeover)."""
+    from moonshine.game.journal import transaction
+    from moonshine.mail.takeover import history, history_mail
+
+    game = game_of(settings, row.name)
+    todo = [m for m in reg.members(row.name) if m.side is not None and not _welcomed(reg, row.name, m.player.id)]
+    if not todo:
+        return
+    turn = game.current_turn()
+    out: list[outbox.Outgoing] = []
+    for m in todo:
+        assert m.side is not None
+        if history(game, m.side) or len(game.turns()) > 1:
+            name, msg = history_mail(game, m.side, m.player.address, m.player.name, now)
+        else:
+            name, msg = _start_mail(settings, reg, game, row, m, now)
+        out.append(outbox.Outgoing(name, msg))
+    with transaction(game.root, f"judge: welcome {row.name}", notify=log) as txn:
+        outbox.write_outbox(game, turn, out)
+        txn.commit("Mail to new players", [f"outbox/{turn}"], git=is_git_repo(game.root))
+    with reg.transaction():
+        for m in todo:
+            reg.conn.execute("UPDATE members SET welcomed = 1 WHERE game = ? AND player = ?", (row.name, m.player.id))
+    log(f"{row.name}: welcome mail for {', '.join(str(m.side) for m in todo)}")
+
+
+def _welcomed(reg: Registry, game: str, pid: int) -> bool:
+    row = reg.conn.execute("SELECT welcomed FROM members WHERE game = ? AND player = ?", (game, pid)).fetchone()
+    return bool(row and row[0])
+
+
+def _start_mail(
+    settings: HostSettings, reg: Registry, game: Game, row: GameRow, m: Member, now: datetime
+) -> tuple[str, EmailMessage]:
+    from moonshine.game.deadlines import deadline_text
+
+    cfg = game.config
+    assert m.side is not None
+    lang = m.player.language if m.player.language in languages() else cfg.language
+    names = game.sides(lang)
+    turn = game.current_turn()
+    due = deadline(cfg, turn)
+    by_side = {x.side: x for x in reg.members(row.name)}
+    lines = "\n".join(
+        say(lang, "seating.start.line", side=f"{names[s]} ({s})", player=by_side[s].player.name)
+        if s in by_side
+        else say(lang, "seating.start.line", side=f"{names[s]} ({s})", player=say(lang, "seating.start.vacant"))
+        for s in names
+    )
+    joined = "; ".join(
+        f"{x.player.name} ({' '.join(x.preferences) or say(lang, 'seating.start.no_preference')})"
+        for x in sorted(reg.members(row.name), key=lambda x: (x.joined, x.player.id))
+    )
+    seed = draw_seed(settings.root, row.name)
+    body = say(
+        lang,
+        "seating.start.body",
+        name=m.player.name,
+        game=row.name,
+        variant=game.variant.title,
+        side=names[m.side],
+        due=deadline_text(cfg, m.side, due, lang) if due is not None else "-",
+        sides=lines,
+        side_word=game.side_word,
+        key=m.side,
+        seed=seed,
+        seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+        joined=joined,
+    )
+    body += "\n\n-- \n" + mailwords.text(lang, "signature", title=cfg.title) + "\n"
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=[m.player.address],
+        subject=say(lang, "seating.start.subject", prefix=compose.subject_prefix(cfg), side=names[m.side]),
+        body=body,
+        msg_id=compose.message_id(cfg, turn, "start", m.side, m.player.address),
+        date=now,
+        reply_to=from_address(cfg),
+    )
+    return f"start-{m.side.lower()}.eml", msg
+
+
+# -- deadlines a master set -------------------------------------------------------------------
+
+
+NO_DEADLINE = "-"  # the registry's pending deadline of a paused game: none in game.yaml
+
+
+def apply_deadline(settings: HostSettings, reg: Registry, row: GameRow, log: Log) -> None:
+    """``TURN TIME`` from the registry into game.yaml's deadlines, for the current turn
+    (``TURN -``: the turn's deadline taken out, as a game is paused)."""
+    from moonshine.game.deadlines import clear_deadline, write_deadline
+    from moonshine.game.journal import transaction
+
+    assert row.deadline is not None
+    turn, _, when = row.deadline.partition(" ")
+    game = game_of(settings, row.name)
+    if game.current_turn() == turn and when == NO_DEADLINE:
+        if deadline(game.config, turn) is not None:
+            with transaction(game.root, f"judge: pause {row.name}", notify=log) as txn:
+                clear_deadline(game, turn)
+                txn.commit(f"{turn} paused: no deadline until it resumes", ["game.yaml"], git=is_git_repo(game.root))
+            log(f"{row.name}: paused; the deadline of {turn} is taken out until it resumes")
+    elif game.current_turn() == turn:
+        due = datetime.fromisoformat(when)
+        if deadline(game.config, turn) != due:
+            with transaction(game.root, f"judge: deadline {row.name}", notify=log) as txn:
+                write_deadline(game, turn, due)
+                txn.commit(f"Deadline of {turn} set by the master: {when}", ["game.yaml"], git=is_git_repo(game.root))
+            log(f"{row.name}: deadline {turn}: {when} (set by a master)")
+    reg.set_deadline(row.name, None)
+
+
+def current_deadline(settings: HostSettings, reg: Registry, row: GameRow) -> tuple[str, datetime | None]:
+    """The game's current turn and its deadline (one a master set and not yet written
+    included)."""
+    game = game_of(settings, row.name)
+    turn = game.current_turn()
+    if row.deadline is not None and row.deadline.partition(" ")[0] == turn:
+        when = row.deadline.partition(" ")[2]
+        return turn, None if when == NO_DEADLINE else datetime.fromisoformat(when)
+    return turn, deadline(game.config, turn)
+
+
+# -- the raid seed ------------------------------------------------------------------------------
+
+
+def derived_from_draw_seed(settings: HostSettings, name: str, seed: str) -> bool:
+    """Whether ``seed`` is the raid seed the judge made for a game before 2026-12-01:
+    the first 32 hexadecimal digits of the SHA-256 of ``raids|`` and the game's draw
+    seed, which the start mail gives every player, so no secret. Only recognises such
+    a seed: every seed is made by ``moonshine.game.seeds.new_secret``."""
+    published = draw_seed(settings.root, name)
+    return hmac.compare_digest(seed, hashlib.sha256(f"raids|{published}".encode()).hexdigest()[:32])
+
+
+def replace_derived_seed(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A game whose raid seed could be derived from its start mail gets a new secret
+    seed now, for the raids from its next turn on; the bulletin of its current turn
+    says so (``moonshine.game.jobs.replace_seed``). Each game is looked at once: the
+    registry remembers it."""
+    from moonshine.game import families
+    from moonshine.game.jobs import replace_seed
+    from moonshine.game.seeds import DERIVED_FROM_START_MAIL
+
+    key = f"seed-checked:{row.name}"
+    if reg.answered(key):
+        return
+    game = game_of(settings, row.name)
+    if families.of(game).reveals_seed and derived_from_draw_seed(settings, row.name, game.secret()):
+        new = replace_seed(game, DERIVED_FROM_START_MAIL, now=now, notify=log)
+        log(f"{row.name}: its raid seed could be derived from the start mail; replaced (SHA-256 {new})")
+    reg.mark_answered(key, sender="", outcome="raid seed checked", now=now)
+
+
+def reveal_mail(
+    settings: HostSettings, reg: Registry, row: GameRow, player: RegisteredPlayer, now: datetime
+) -> tuple[str, EmailMessage] | None:
+    """The mail that gives a player (or a master) of a game over its raid seeds, in
+    their language; None for a game whose family draws nothing at random."""
+    from moonshine.game import families
+    from moonshine.game.jobs import revealed_seeds
+
+    game = game_of(settings, row.name)
+    if not families.of(game).reveals_seed:
+        return None
+    cfg = settings.config
+    lang = player.language if player.language in languages() else cfg.language
+    lines = []
+    for r in revealed_seeds(game):
+        kind = {(False, False): "seed", (False, True): "seed_until", (True, False): "seed_from"}.get(
+            (r.first_turn is not None, r.last_turn is not None), "seed_between"
+        )
+        first, last = r.first_turn or "", r.last_turn or ""  # the turns' names: the draw's HMAC message
+        lines.append(say(lang, f"seating.reveal.{kind}", seed=r.seed, sha256=r.sha256, first=first, last=last))
+    body = say(lang, "seating.reveal.body", name=player.name, game=row.name, seeds="\n".join(lines))
+    body += "\n\n-- \n" + mailwords.text(lang, "signature", title=game.config.title) + "\n"
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=[player.address],
+        subject=say(lang, "seating.reveal.subject", prefix=compose.subject_prefix(cfg), game=row.name),
+        body=body,
+        msg_id=compose.message_id(cfg, "lobby", "reveal", row.name, player.address),
+        date=now,
+        reply_to=from_address(cfg),
+    )
+    digest = hashlib.sha256(f"{row.name}|{player.address}".encode()).hexdigest()[:16]
+    return f"reveal-{row.name}-{digest}.eml", msg
+
+
+def queue_reveal(settings: HostSettings, reg: Registry, row: GameRow, now: datetime) -> None:
+    """Each player and master of a game over gets its raid seeds in a mail of their
+    own (``reveal_mail``), queued in the registry's transaction that ends the game."""
+    people = {p.address: p for p in [*(m.player for m in reg.members(row.name)), *reg.masters(row.name)]}
+    for _, player in sorted(people.items()):
+        mail = reveal_mail(settings, reg, row, player, now)
+        if mail is None:
+            return
+        reg.queue_mail(now.date().isoformat(), mail[0], outbox.serialise(mail[1]))
+
+
+# -- dedication ---------------------------------------------------------------------------------
+
+
+def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """The turns adjudicated since the last counted, in their players' dedication: a
+    turn is owed by each side with a player that had something to order, and in time
+    when its orders on file were received by the deadline. A game over is finished
+    for its players."""
+    from moonshine.mail.run import expected, is_over
+    from moonshine.mail.turnlog import load_log
+
+    game = game_of(settings, row.name)
+    turns = game.turns()
+    done = turns[:-1]  # every turn but the current one is adjudicated
+    start = done.index(row.recorded) + 1 if row.recorded in done else 0
+    todo = done[start:]
+    if todo:
+        by_side = {m.side: m.player.id for m in reg.members(row.name) if m.side is not None}
+        with reg.transaction():
+            for turn in todo:
+                due = deadline(game.config, turn)
+                current = load_log(game, turn).current
+                for side in expected(game, turn):
+                    pid = by_side.get(side)
+                    if pid is None:
+                        continue
+                    received = (current.get(side) or {}).get("received")
+                    on_time = received is not None and (due is None or _when(received) <= due)
+                    reg.record_turn(pid, row.name, turn, side, on_time)
+            reg.set_recorded(row.name, todo[-1])
+        log(f"{row.name}: dedication counted for {', '.join(todo)}")
+    if is_over(game, turns[-1]):
+        with reg.transaction():
+            for m in reg.members(row.name):
+                reg.record_event(m.player.id, row.name, "finished", now)
+            reg.set_status(row.name, FINISHED)
+            queue_reveal(settings, reg, row, now)
+        log(f"{row.name}: the game is over")
+
+
+def _when(value: Any) -> datetime:
+    when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def vacant_sides(settings: HostSettings, game: str) -> dict[str, str]:
+    """A game's sides by key, with their names (to show the vacant ones)."""
+    return game_of(settings, game).sides()
+
+
+def error_text(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, GameError | MoonshineError) else f"{type(exc).__name__}: {exc}"
+
+
+def game_path(settings: HostSettings, name: str) -> Path:
+    return settings.game_dir(name)

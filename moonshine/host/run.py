@@ -1,0 +1,284 @@
+"""One pass of a judge for many games (``moonshine run DIR`` on a judge's directory,
+``moonshine.host.settings``), holding the judge's lock:
+
+1. the lobby's mail decided by a killed pass goes to its outbox;
+2. the games' directories are brought in step with the registry
+   (``moonshine.host.games``): games to start, players to write, deadlines a
+   master set, welcome mails;
+3. the judge's one mailbox is read (at most ``limits.messages`` messages) and each
+   message goes to its reader: the lobby (``moonshine.host.lobby``) when it holds a
+   command of the lobby or names no game being played, else the game it names (a
+   ``game:`` line, ``[GAME]`` in the subject) or the one game its sender plays;
+4. the lobby answers its messages, each in one transaction of the registry;
+5. step 2 again (a join may have filled a game);
+6. each game being played has its pass (``moonshine.mail.run.run_game``), with the
+   messages found for it: intake, reminders, adjudication, reports, delivery, as a
+   game of its own has (a paused one: its mail read and answered, no deadline, no
+   reminder, no adjudication); then its adjudicated turns count in its players'
+   dedication;
+7. new players' passwords are mailed, the judge's own errors in this pass are mailed
+   to its masters (each once: ``report_error``), and the lobby's outbox is sent.
+
+A message is moved out of the IMAP folder once its reader has saved what became
+of it; the lobby knows a message it answered by its bytes' hash, and a game's
+inbox knows its own (``moonshine.mail.inbox``): a pass killed anywhere answers
+nothing twice."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from moonshine.errors import GameBusy, MoonshineError
+from moonshine.game.lock import game_lock
+from moonshine.host import games, lobby
+from moonshine.host.outbox import deliver, write_queued
+from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry
+from moonshine.host.settings import HostSettings, load
+from moonshine.mail import outbox
+from moonshine.mail.imap import is_imap_url
+from moonshine.mail.outbox import compose
+from moonshine.mail.settings import from_address, imap_box, mail_source, max_message_bytes
+from moonshine.mail.sources import Entry, imap_entries, source_entries
+
+Log = Callable[[str], None]
+# The run log's words. No literal stands inside a say(f"...") here: the catalogue's
+# extractor reads say(...) calls, and from Python 3.12 it sees into f-strings.
+NO_SENDER = "(no sender)"
+
+
+def run_judge(
+    root: Path, *, now: datetime, say: Log, say_for: Callable[[Path], Log], failed: set[str] | None = None
+) -> bool:
+    """One pass of the judge in ``root``; False when it was busy (another pass)."""
+    root = Path(root).resolve()
+    settings = load(root)
+    failed = failed if failed is not None else set()
+    try:
+        with game_lock(root, job="judge", wait=0):
+            reg = Registry(root / FILE)
+            try:
+                _pass(settings, reg, now, say, say_for, failed)
+            finally:
+                reg.close()
+    except GameBusy as exc:
+        say(f"busy: {exc}; this pass leaves it alone")
+        return False
+    return True
+
+
+def _step(name: str, failed: set[str], say: Log, fn: Callable[[], None]) -> None:
+    try:
+        fn()
+    except (MoonshineError, OSError) as exc:
+        failed.add(name)
+        say(f"ERROR {name}: {exc}")
+
+
+def _pass(
+    settings: HostSettings, reg: Registry, now: datetime, log: Log, say_for: Callable[[Path], Log], failed: set[str]
+) -> None:
+    errors: list[tuple[str, str]] = []
+
+    def say(line: str) -> None:  # the judge's own log; its errors are mailed to its masters
+        log(line)
+        if line.startswith("ERROR "):
+            step, _, text = line.removeprefix("ERROR ").partition(": ")
+            errors.append((step, text))
+
+    _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
+    _step("games", failed, say, lambda: reconcile(settings, reg, now, say))
+    try:
+        source = mail_source(settings.config, settings.root)
+    except MoonshineError as exc:
+        failed.add("intake")
+        say(f"ERROR intake: {exc}")
+        source = None
+    if source is None:
+        _games(settings, reg, now, say, say_for, failed, {})
+    elif is_imap_url(source):
+        try:
+            with imap_box(settings.config, settings.root, source) as imap:
+                entries = imap_entries(imap)
+                _with_mail(settings, reg, entries, now, say, say_for, failed)
+        except MoonshineError as exc:
+            failed.add("intake")
+            say(f"ERROR intake: {exc}")
+            _games(settings, reg, now, say, say_for, failed, {})
+    else:
+        try:
+            entries = source_entries(Path(source))
+        except MoonshineError as exc:
+            failed.add("intake")
+            say(f"ERROR intake: {exc}")
+            entries = []
+        _with_mail(settings, reg, entries, now, say, say_for, failed)
+    _step("passwords", failed, say, lambda: lobby.mail_passwords(settings, reg, now, say))
+    for step, text in errors:
+        _step("error report", failed, log, functools.partial(report_error, settings, reg, now, log, step, text))
+    if errors:  # their mail, queued in the registry, to the outbox before it is sent
+        _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
+    _step("lobby mail", failed, say, lambda: deliver(settings, now, say))
+
+
+def report_error(settings: HostSettings, reg: Registry, now: datetime, log: Log, step: str, text: str) -> None:
+    """An error of the judge's own work (its mailbox, the lobby, its games' directories,
+    the passwords' mail) mailed to its masters once: the registry remembers it, with
+    the mail queued in the same transaction. It is tried again at every pass, and
+    logged each time."""
+    key = "error:" + hashlib.sha256(f"{step}|{text}".encode()).hexdigest()[:16]
+    if reg.answered(key):
+        return
+    if not settings.masters:
+        log("no master address (judge.yaml masters): the error is in this log only")
+        return
+    cfg = settings.config
+    body = (
+        f"The judge '{cfg.title}' ({settings.root}) met an error at {now.isoformat()} "
+        f"while it was doing its step '{step}':\n\n{text}\n\n"
+        "It goes on with the rest of its work and tries again at every pass; this error is "
+        "mailed once. The judge's run.log has every pass's lines.\n"
+    )
+    to, bcc = compose.unseen(from_address(cfg), settings.masters)
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=to,
+        bcc=bcc,
+        subject=f"{compose.subject_prefix(cfg)} judge error: {step}",
+        body=body,
+        msg_id=compose.message_id(cfg, "judge", "error", key),
+        date=now,
+    )
+    with reg.transaction():
+        reg.queue_mail(now.date().isoformat(), f"{key.replace(':', '-')}.eml", outbox.serialise(msg))
+        reg.mark_answered(key, sender="", outcome=f"error mailed to the masters: {step}", now=now)
+    masters = ", ".join(settings.masters)
+    log(f"error of the step '{step}' written to the outbox for the judge's masters ({masters})")
+
+
+def _with_mail(
+    settings: HostSettings,
+    reg: Registry,
+    entries: list[Entry],
+    now: datetime,
+    say: Log,
+    say_for: Callable[[Path], Log],
+    failed: set[str],
+) -> None:
+    by_game = route(settings, reg, entries[: settings.limits.messages], now, say)
+    _step("games", failed, say, lambda: reconcile(settings, reg, now, say))
+    _games(settings, reg, now, say, say_for, failed, by_game)
+
+
+def route(
+    settings: HostSettings, reg: Registry, entries: list[Entry], now: datetime, say: Log
+) -> dict[str, list[Entry]]:
+    """Each message to its reader: the lobby answers its own here; the others are
+    returned by game, to be read by the game's pass."""
+    limit = max_message_bytes(settings.config)
+    ctx = lobby.Context(settings, reg, now, say)
+    by_game: dict[str, list[Entry]] = {}
+    running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
+    for entry in entries:
+        if entry.key is not None and reg.answered(f"source:{entry.key}"):
+            continue
+        try:
+            raw = entry.load()
+        except Exception as exc:  # gone since it was listed: the next pass sees
+            say(f"lobby: {entry.origin}: cannot be read ({type(exc).__name__})")
+            continue
+        mail = lobby.read_mail(raw, limit)
+        if reg.answered(mail.digest):
+            _done(entry)
+            continue
+        game = _reader(reg, mail, running)
+        if game is not None:
+            by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
+            continue
+        if mail.problem:
+            outcome = f"{mail.problem}: not answered"
+            reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=now)
+        else:
+            outcome = lobby.answer(ctx, mail)
+        sender = mail.sender or NO_SENDER
+        say(f"lobby: {sender} [{entry.origin}]: {outcome}")
+        if entry.key is not None:
+            reg.mark_answered(f"source:{entry.key}", sender=mail.sender, outcome="read", now=now)
+        write_queued(settings, reg)
+        _done(entry)
+    return by_game
+
+
+def _bytes(raw: bytes) -> Callable[[], bytes]:
+    """The message's bytes, read once: its game's inbox reads them from memory."""
+    return lambda: raw
+
+
+def _done(entry: Entry) -> None:
+    if entry.done is not None:
+        entry.done()
+
+
+def _reader(reg: Registry, mail: lobby.Mail, running: set[str]) -> str | None:
+    """The game that reads ``mail``, or None for the lobby."""
+    if mail.problem and not mail.sender:
+        return None
+    if lobby.has_commands(mail):
+        return None
+    named = mail.game
+    if named is not None:
+        return named if named in running else None
+    player = reg.player(mail.sender) if mail.sender else None
+    if player is None:
+        return None
+    playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
+    return playing[0] if len(playing) == 1 else None
+
+
+def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) -> None:
+    """The games' directories in step with the registry (``moonshine.host.games``)."""
+    for row in reg.games(FORMING, STARTING, RUNNING, PAUSED):
+        try:
+            games.replace_derived_seed(settings, reg, row, now, say)
+        except MoonshineError as exc:
+            say(f"ERROR raid seed of {row.name}: {exc}")
+    for row in reg.games(STARTING):
+        games.start(settings, reg, row, now, say)
+    for row in reg.games(RUNNING, PAUSED):
+        if row.sync:
+            games.sync_players(settings, reg, row, say)
+        if row.deadline is not None:
+            games.apply_deadline(settings, reg, row, say)
+    for row in reg.games(RUNNING):
+        games.welcome(settings, reg, row, now, say)
+
+
+def _games(
+    settings: HostSettings,
+    reg: Registry,
+    now: datetime,
+    say: Log,
+    say_for: Callable[[Path], Log],
+    failed: set[str],
+    by_game: dict[str, list[Entry]],
+) -> None:
+    from moonshine.mail.run import run_game
+
+    for row in reg.games(RUNNING, PAUSED):
+        root = settings.game_dir(row.name)
+        log = say_for(root)
+        steps: set[str] = set()
+        try:
+            mail = by_game.get(row.name, [])
+            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=row.status == PAUSED)
+        except MoonshineError as exc:
+            log(f"ERROR: {exc}")
+            steps.add("settings")
+        if steps:
+            failed.add(f"game {row.name}")
+            which = ", ".join(sorted(steps))
+            say(f"{row.name}: the pass failed ({which}): see games/{row.name}/run.log")
+        _step("dedication", failed, say, functools.partial(games.record, settings, reg, row, now, say))

@@ -1,0 +1,115 @@
+"""The commands that answer with information: ``status``, ``history``, ``help``
+and ``observe`` (``moonshine.mail.commands``). Players may use all four; observers
+``status`` and ``history``; anyone ``help`` and ``observe``. Nothing they say is
+private to a gang, except a gang's own vote in ``status``."""
+
+from __future__ import annotations
+
+import hashlib
+
+from moonshine.mail import outbox, press, votes
+from moonshine.mail.commands import SHOWN, Command, Request, Result, words
+from moonshine.mail.outbox import compose
+from moonshine.mail.settings import from_address
+from moonshine.render import mailwords
+from moonshine.render.mailwords import describe_time_left, phrase
+
+RESULTS_FILE = "results.yaml"
+
+
+def status(req: Request, cmd: Command) -> Result:
+    """The turn, its deadline, who has orders in (not what they are), the press
+    rules and the open proposals."""
+    game = req.game
+    lang = req.language
+    sides = game.sides()
+    has = [g for g in sides if (game.orders_dir(req.turn) / f"{g}.txt").is_file()]
+    alive = votes.survivors(game, req.st)
+    waiting = [g for g in alive if g not in has]
+    lines = [
+        mailwords.text(lang, "status.turn", turn=mailwords.subject_turn(lang, req.turn)),
+        mailwords.text(lang, "deadline.line", due=req.due, left=describe_time_left(req.due, req.now, lang))
+        if req.due is not None
+        else mailwords.text(lang, "deadline.none"),
+        mailwords.text(
+            lang, "status.in", gangs=", ".join(sides[g] for g in has) or mailwords.text(lang, "status.nobody")
+        ),
+        mailwords.text(
+            lang, "status.waiting", gangs=", ".join(sides[g] for g in waiting) or mailwords.text(lang, "status.nobody")
+        ),
+        mailwords.text(lang, "status.press." + press.rules(game.config).kind),
+    ]
+    over = votes.ended(game)
+    if over is not None:
+        lines.append(votes.bulletin_lines(game, req.now, lang)[0])
+    lines.extend(votes.open_lines(game, req.gang, req.now, lang))
+    return Result(cmd, True, phrase("status.done"), "\n".join(lines))
+
+
+def _adjudicated(req: Request) -> list[str]:
+    game = req.game
+    return [t for t in game.turns() if (game.turn_dir(t) / RESULTS_FILE).is_file()]
+
+
+def _typed(label: str) -> str:
+    """A turn's label as a player types it after the command: ``printemps 1924`` is ``printemps-1924``."""
+    return "-".join(label.lower().split())
+
+
+def history(req: Request, cmd: Command) -> Result:
+    """The turns played; ``history TURN``: that turn's public bulletin."""
+    game = req.game
+    lang = req.language
+    played = _adjudicated(req)
+    asked = words(cmd.args)
+    if not asked:
+        if not played:
+            return Result(cmd, True, phrase("history.none"))
+        listed = ", ".join(mailwords.subject_turn(lang, t) for t in played)
+        return Result(cmd, True, phrase("history.turns", turns=listed), mailwords.text(lang, "history.how"))
+    wanted = "-".join(asked).lower()
+    found = next((t for t in played if wanted in (t.lower(), _typed(mailwords.subject_turn(lang, t)))), None)
+    if found is None:
+        shown = ", ".join(mailwords.subject_turn(lang, t) for t in played) or mailwords.text(lang, "status.nobody")
+        return Result(cmd, False, phrase("history.unknown", turn=" ".join(asked)[:40], turns=shown))
+    bulletin = game.turn_dir(found) / "reports" / "bulletin.txt"
+    if not bulletin.is_file():
+        return Result(cmd, False, phrase("history.no_bulletin", turn=mailwords.subject_turn(lang, found)))
+    return Result(
+        cmd, True, phrase("history.bulletin", turn=mailwords.subject_turn(lang, found)), bulletin.read_text("utf-8")
+    )
+
+
+def help_text(req: Request, cmd: Command) -> Result:
+    """Every command, with its keyword in the game's language."""
+    lang = req.language
+    shown = SHOWN.get(lang, SHOWN["en"])
+    lines = [mailwords.text(lang, f"help.cmd.{name}", keyword=keyword) for name, keyword in shown.items()]
+    return Result(cmd, True, phrase("help.done"), "\n".join(lines) + "\n" + mailwords.text(lang, "help.more"))
+
+
+def observe(req: Request, cmd: Command) -> Result:
+    """A request to follow the game: passed to the game master, who lists
+    observers in game.yaml."""
+    cfg = req.game.config
+    if req.observer:
+        return Result(cmd, True, phrase("observe.already"))
+    if req.gang is not None or any(req.sender in {a.lower() for a in p.email} for p in cfg.players.values()):
+        return Result(cmd, False, phrase("observe.player"))
+    referee = from_address(cfg)
+    to, bcc = compose.unseen(referee, press.gm_addresses(cfg))
+    msg = compose.text_message(
+        sender=referee,
+        to=to,
+        bcc=bcc,
+        subject=f"{compose.subject_prefix(cfg)} {req.sender} asks to observe the game",
+        body=f"{req.sender} asks to observe the game. To let them, add the address to 'observers:' in game.yaml.\n",
+        msg_id=compose.message_id(cfg, req.turn, "observe", req.message_id),
+        date=req.now,
+        reply_to=referee,
+    )
+    name = f"observe-{hashlib.sha256(req.message_id.encode()).hexdigest()[:12]}.eml"
+    item = outbox.Outgoing(name, msg)
+    outbox.write_outbox(req.game, req.turn, [item])
+    req.outgoing.append(item)
+    return Result(cmd, True, phrase("observe.asked"))

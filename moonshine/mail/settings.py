@@ -1,0 +1,241 @@
+"""One game's mail settings, in ``game.yaml`` (a judge for many games has the same
+sections in its ``judge.yaml``): the SMTP server and the referee's address, the game
+master's address, the players' addresses, and the inbox's settings (where the
+mailbox is, IMAP's own settings, the largest message read, the mail server whose
+verdict on forged senders is trusted). All optional until mail is sent or read::
+
+    smtp:
+      host: smtp.example.org
+      port: 587                 # default: 587 starttls, 465 tls, 25 none
+      security: starttls        # starttls | tls | none
+      user: referee@example.org
+      password_env: MOONSHINE_SMTP_PASSWORD   # the password is read from this variable
+      from: "Moonshine referee <referee@example.org>"
+      attempts: 3               # tries per message before giving up
+      retry_delay: 2            # seconds before the second try, doubled after
+    referee:
+      email: gm@example.org
+    inbox:
+      source: imaps://judge@mail.example.org/INBOX   # or a Maildir, an mbox, a folder
+      imap: {password_env: MOONSHINE_IMAP_PASSWORD, done_folder: Judged}
+      max_message_bytes: 524288
+      authserv_id: mx.example.org
+
+Each reader checks its key and names it in its error."""
+
+from __future__ import annotations
+
+import os
+import re
+from email.utils import formataddr, getaddresses, parseaddr
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from moonshine.errors import GameError, StateError
+from moonshine.game.directory import GAME_FILE, GameConfig, config_section
+from moonshine.mail import imap
+
+DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
+SECURITIES = ("starttls", "tls", "none")
+DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
+DEFAULT_PASSWORD_ENV = "MOONSHINE_SMTP_PASSWORD"
+DEFAULT_MAX_MESSAGE_BYTES = 512 * 1024
+
+
+class SmtpSettings(msgspec.Struct, frozen=True):
+    host: str
+    port: int
+    security: str  # starttls | tls | none
+    sender: str  # the From address, "Name <addr>" or "addr"
+    user: str | None = None
+    password_env: str | None = None
+    timeout: float = 30.0
+    attempts: int = 3
+    retry_delay: float = 2.0
+
+    @property
+    def sender_address(self) -> str:
+        return parseaddr(self.sender)[1]
+
+    def password(self, environ: dict[str, str] | None = None) -> str | None:
+        """The SMTP password, from the environment variable named in game.yaml."""
+        if self.user is None:
+            return None
+        env = os.environ if environ is None else environ
+        name = self.password_env or DEFAULT_PASSWORD_ENV
+        value = env.get(name)
+        if not value:
+            raise GameError(
+                f"the SMTP password for {self.user} is not set: put it in the environment variable {name} "
+                f"(named by smtp.password_env in {GAME_FILE})"
+            )
+        return value
+
+
+def _number(raw: dict[str, Any], section: str, key: str, default: float, *, minimum: float) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+        raise StateError(GAME_FILE, f"{section}.{key}", f"expected a number of at least {minimum}, found {value!r}")
+    return float(value)
+
+
+def _address_ok(text: str) -> bool:
+    addr = parseaddr(text)[1]
+    return bool(re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", addr))
+
+
+def from_address(cfg: GameConfig) -> str:
+    """The referee's address: ``smtp.from``, or a placeholder for dry runs named after
+    the game's variant ("Diplomacy referee" for a classic game)."""
+    value = config_section(cfg, "smtp").get("from")
+    if value is None:
+        from moonshine import variants
+
+        name = f"{variants.get(cfg.variant).title} referee" if variants.is_known(cfg.variant) else "Referee"
+        return formataddr((name, parseaddr(DEFAULT_FROM)[1]))
+    if not isinstance(value, str) or not _address_ok(value):
+        raise StateError(
+            GAME_FILE, "smtp.from", f"expected an address like 'Referee <ref@example.org>', found {value!r}"
+        )
+    return value
+
+
+def game_master_addresses(cfg: GameConfig) -> list[str]:
+    """The game master's addresses (``referee.email``), else the judge's own
+    (``smtp.from``); empty when the game file names neither. Error mails, the game
+    master's copies of press and the bulletin go there."""
+    ref = config_section(cfg, "referee").get("email")
+    items = [ref] if isinstance(ref, str) else list(ref or [])
+    found = [a for _, a in getaddresses([str(x) for x in items]) if a]
+    if not found:
+        sender = config_section(cfg, "smtp").get("from")
+        if isinstance(sender, str):
+            found = [a for _, a in getaddresses([sender]) if a]
+    return sorted(set(found))
+
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")  # a server on this machine: nothing crosses a network
+
+
+def smtp_settings(cfg: GameConfig) -> SmtpSettings:
+    """The ``smtp:`` section, checked. Raises StateError naming the bad key."""
+    raw = config_section(cfg, "smtp")
+    if not raw:
+        raise GameError(f"no smtp section in {GAME_FILE}: add one (host, port, security, user, password_env, from)")
+    if "password" in raw:
+        raise StateError(
+            GAME_FILE,
+            "smtp.password",
+            "the password is never kept in the game file; put it in an environment variable and name it "
+            f"with password_env (e.g. password_env: {DEFAULT_PASSWORD_ENV})",
+        )
+    host = raw.get("host")
+    if not isinstance(host, str) or not host.strip():
+        raise StateError(GAME_FILE, "smtp.host", "missing: the mail server's name")
+    security = raw.get("security", "starttls")
+    if security not in SECURITIES:
+        raise StateError(GAME_FILE, "smtp.security", f"expected one of {', '.join(SECURITIES)}, found {security!r}")
+    port = raw.get("port", DEFAULT_PORTS[security])
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
+        raise StateError(GAME_FILE, "smtp.port", f"expected a port number, found {port!r}")
+    if "from" not in raw:
+        raise StateError(GAME_FILE, "smtp.from", "missing: the referee's address, e.g. 'Referee <ref@example.org>'")
+    user = raw.get("user")
+    if user is not None and (not isinstance(user, str) or not user):
+        raise StateError(GAME_FILE, "smtp.user", f"expected the login name, found {user!r}")
+    if security == "none" and user is not None and host.strip().lower() not in LOOPBACK:
+        raise StateError(
+            GAME_FILE,
+            "smtp.security",
+            f"none would send the login ({user}) and its password in clear to {host.strip()}: "
+            "use starttls or tls (or no user, for a server that needs no login)",
+        )
+    password_env = raw.get("password_env")
+    if password_env is not None and (not isinstance(password_env, str) or not password_env):
+        raise StateError(
+            GAME_FILE, "smtp.password_env", f"expected an environment variable's name, found {password_env!r}"
+        )
+    attempts = _number(raw, "smtp", "attempts", 3, minimum=1)
+    if attempts != int(attempts) or attempts > 10:
+        raise StateError(GAME_FILE, "smtp.attempts", f"expected a whole number from 1 to 10, found {attempts!r}")
+    return SmtpSettings(
+        host=host.strip(),
+        port=port,
+        security=security,
+        sender=from_address(cfg),
+        user=user,
+        password_env=password_env,
+        timeout=_number(raw, "smtp", "timeout", 30, minimum=1),
+        attempts=int(attempts),
+        retry_delay=_number(raw, "smtp", "retry_delay", 2, minimum=0),
+    )
+
+
+def max_message_bytes(cfg: GameConfig) -> int:
+    """The largest incoming message read as orders (``inbox.max_message_bytes``)."""
+    raw = config_section(cfg, "inbox")
+    value = raw.get("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1024:
+        raise StateError(GAME_FILE, "inbox.max_message_bytes", f"expected a number of bytes (>= 1024), found {value!r}")
+    return value
+
+
+def authserv_id(cfg: GameConfig) -> str | None:
+    """The authserv-id of the mail server whose ``Authentication-Results:`` the judge
+    trusts (``inbox.authserv_id``), or None: then no such header is read."""
+    value = config_section(cfg, "inbox").get("authserv_id")
+    return str(value).strip().lower() if value else None
+
+
+def player_addresses(cfg: GameConfig, gang: str) -> list[str]:
+    player = cfg.players.get(gang)
+    return sorted({a.strip() for a in player.email if a.strip()}) if player else []
+
+
+# -- the inbox's settings ------------------------------------------------------------
+
+
+def mail_source(cfg: GameConfig, root: Path) -> str | None:
+    """``inbox.source``: an IMAP address, or a Maildir, mbox or folder (relative to
+    ``root``, the game's directory or the judge's)."""
+    value = config_section(cfg, "inbox").get("source")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise StateError(GAME_FILE, "inbox.source", f"expected imaps://USER@HOST/FOLDER or a folder, found {value!r}")
+    value = value.strip()
+    return value if imap.is_imap_url(value) else str(root / value)
+
+
+def imap_box(cfg: GameConfig, root: Path, url: str) -> imap.ImapMailbox:
+    """The judge's IMAP mailbox at ``url`` (``imaps://USER@HOST/FOLDER``), with the
+    settings of ``inbox.imap``: ``password_env`` (the variable that holds the
+    password, MOONSHINE_IMAP_PASSWORD by default) or ``password_file`` (a file
+    outside the game's repository, relative to ``root``), ``done_folder`` (where
+    judged mail goes, Judged by default), ``ca_file`` (a certificate authority of the
+    game master's own), ``timeout`` (seconds)."""
+    raw = config_section(cfg, "inbox").get("imap") or {}
+    if not isinstance(raw, dict):
+        raise StateError(GAME_FILE, "inbox.imap", "expected a mapping (password_env, password_file, done_folder, ...)")
+    for key in ("password_env", "password_file", "done_folder", "ca_file"):
+        if key in raw and not (isinstance(raw[key], str) and raw[key].strip()):
+            raise StateError(GAME_FILE, f"inbox.imap.{key}", f"expected a non-empty text, found {raw[key]!r}")
+    timeout = raw.get("timeout", imap.TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise StateError(GAME_FILE, "inbox.imap.timeout", f"expected a number of seconds, found {timeout!r}")
+    file = raw.get("password_file")
+    password = imap.read_password(
+        variable=raw.get("password_env") or imap.PASSWORD_VARIABLE,
+        file=(root / file) if file else None,
+    )
+    ca = raw.get("ca_file")
+    return imap.ImapMailbox(
+        imap.ImapAddress.parse(url),
+        password,
+        ca_file=(root / ca) if ca else None,
+        done_folder=raw.get("done_folder") or imap.DONE_FOLDER,
+        timeout=float(timeout),
+        max_message=max_message_bytes(cfg),
+    )

@@ -1,0 +1,403 @@
+"""Draws and concessions, voted by mail.
+
+A surviving gang proposes ``draw [all | GANG, GANG...] [by DATE]`` (a draw shared
+by the gangs named, or by every survivor) or ``concede to GANG`` (the game goes
+to that gang). Every gang surviving when the proposal opens votes, secretly,
+``vote yes N`` or ``vote no N`` (the proposer's yes is counted at once); a vote
+may be changed until the deadline. The proposal passes the moment every voter
+still surviving has voted yes; otherwise it ends, not passed, at its deadline
+(``by DATE``, UTC; the turn's deadline when none is given). No one is ever told
+another gang's vote, nor who proposed: only whether it passed.
+
+A proposal never ends silently: ``due(game, now)`` lists the mail owed at
+``now`` — to every voter when it opens, a reminder to every voter a day before
+its deadline (or halfway, for a shorter one) while it is open, and when it ends
+the bulletin's announcement of how it ended, to every player (voters among
+them) and observer. It writes nothing: the caller puts
+the messages in the outbox and ``send_files`` sends each at most once (a
+message already written is not listed again). The inbox calls it after each
+run, the unattended judge (``moonshine run``) at each pass, and
+``moonshine votes --send`` when the game master runs the game by hand.
+
+A passed draw or concession ends the game: ``ended(game)`` says so, the seed
+may then be revealed, and no turn is adjudicated any more.
+
+Proposals and ballots are kept in ``votes.yaml``, the game master's file."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from moonshine import schema, yamlio
+from moonshine.game.directory import Game, atomic_write_text, parse_deadline, player_language
+from moonshine.mail import observers, outbox
+from moonshine.mail.commands import (
+    ALL,
+    CONCEDE,
+    NO,
+    YES,
+    Command,
+    Request,
+    Result,
+    fold,
+    sides_named,
+    split_deadline,
+    words,
+)
+from moonshine.mail.outbox import compose
+from moonshine.mail.settings import from_address, player_addresses
+from moonshine.render import mailwords
+from moonshine.render.mailwords import phrase
+
+FILE = "votes.yaml"
+DRAW, CONCESSION = "draw", "concession"
+DEFAULT_SPAN = timedelta(days=3)  # a proposal without a date, when the turn has no deadline ahead
+LONGEST = timedelta(days=60)
+REMIND_BEFORE = timedelta(days=1)
+
+_PROPOSAL = schema.Rec(
+    required={
+        "number": schema.Int(),
+        "kind": schema.Enum((DRAW, CONCESSION)),
+        "gangs": schema.ListOf(schema.Str()),
+        "proposer": schema.Str(),
+        "turn": schema.Str(),
+        "opened": schema.When(),
+        "deadline": schema.When(),
+        "voters": schema.ListOf(schema.Str()),
+        "ballots": schema.MapOf(schema.Enum(("yes", "no"))),
+    },
+    optional={"passed": schema.Null(schema.When()), "source": schema.Str()},
+)
+SPEC = schema.Rec(optional={"proposals": schema.Null(schema.ListOf(_PROPOSAL))})
+
+
+class Proposal(msgspec.Struct):
+    number: int
+    kind: str  # DRAW or CONCESSION
+    gangs: list[str]  # who shares the draw, or the one the game is conceded to
+    proposer: str
+    turn: str  # the turn it was opened in
+    opened: datetime
+    deadline: datetime
+    voters: list[str]
+    ballots: dict[str, str] = msgspec.field(default_factory=dict)  # gang -> "yes" / "no": secret
+    passed: datetime | None = None
+    source: str = ""  # the message and line that opened it: read again (a killed run), it opens nothing new
+
+    def state(self, now: datetime) -> str:
+        """``passed``, ``failed`` (its deadline came without every yes) or ``open``."""
+        if self.passed is not None:
+            return "passed"
+        return "failed" if now >= self.deadline else "open"
+
+    def ended_at(self) -> datetime:
+        return self.passed if self.passed is not None else self.deadline
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "number": self.number,
+            "kind": self.kind,
+            "gangs": self.gangs,
+            "proposer": self.proposer,
+            "turn": self.turn,
+            "opened": self.opened.isoformat(),
+            "deadline": self.deadline.isoformat(),
+            "voters": self.voters,
+            "ballots": dict(sorted(self.ballots.items())),
+        }
+        if self.passed is not None:
+            out["passed"] = self.passed.isoformat()
+        if self.source:
+            out["source"] = self.source
+        return out
+
+
+def _time(value: Any) -> datetime:
+    return parse_deadline(value, FILE)
+
+
+def load(root: Path) -> list[Proposal]:
+    path = root / FILE
+    if not path.is_file():
+        return []
+    raw = yamlio.load(path, what="votes file") or {}
+    schema.check(raw, SPEC, str(path))
+    out = []
+    for p in raw.get("proposals") or []:
+        out.append(
+            Proposal(
+                number=int(p["number"]),
+                kind=str(p["kind"]),
+                gangs=[str(g) for g in p["gangs"]],
+                proposer=str(p["proposer"]),
+                turn=str(p["turn"]),
+                opened=_time(p["opened"]),
+                deadline=_time(p["deadline"]),
+                voters=[str(g) for g in p["voters"]],
+                ballots={str(k): str(v) for k, v in (p.get("ballots") or {}).items()},
+                passed=_time(p["passed"]) if p.get("passed") else None,
+                source=str(p.get("source") or ""),
+            )
+        )
+    return out
+
+
+def save(root: Path, proposals: list[Proposal]) -> None:
+
+    head = "# Draw and concession proposals and their secret ballots (moonshine votes): the game master's only.\n"
+    atomic_write_text(root / FILE, head + yamlio.dump({"proposals": [p.as_dict() for p in proposals]}))
+
+
+def survivors(game: Game, st: Any) -> list[str]:
+    """The gangs (or powers) still in the game: with a unit, or a district or
+    supply centre of their own (a Moonshine gang also with units under arrest)."""
+    alive = game.layout.survivors(st)
+    return [g for g in game.sides() if g in alive]
+
+
+def ended(game: Game) -> Proposal | None:
+    """The proposal that ended the game, if a draw or concession passed."""
+    return next((p for p in load(game.root) if p.passed is not None), None)
+
+
+def _describe(game: Game, p: Proposal, language: str) -> str:
+    sides = game.sides()
+    names = ", ".join(sides.get(g, g) for g in p.gangs)
+    if p.kind == CONCESSION:
+        return mailwords.text(language, "vote.concession", n=p.number, gang=names)
+    return mailwords.text(language, "vote.draw", n=p.number, gangs=names)
+
+
+# -- the commands ---------------------------------------------------------------------
+
+
+def propose(req: Request, cmd: Command) -> Result:
+    """``draw ...`` or ``concede to GANG``: open a proposal."""
+    game = req.game
+    assert req.gang is not None
+    if ended(game) is not None:
+        return Result(cmd, False, phrase("vote.game_over"))
+    alive = survivors(game, req.st)
+    if req.gang not in alive:
+        return Result(cmd, False, phrase("vote.eliminated_proposer"))
+    head, when, bad_date = split_deadline(cmd.args)
+    if bad_date:
+        return Result(cmd, False, phrase("vote.bad_date"))
+    names = words(head)
+    kind = CONCESSION if cmd.name == CONCEDE else DRAW
+    if kind == DRAW and (not names or any(fold(w) in ALL for w in names)):
+        gangs = list(alive)
+    else:
+        gangs, unknown = sides_named(req, names)
+        if unknown:
+            return Result(
+                cmd, False, phrase("press.unknown_recipient", names=" ".join(unknown)[:60], known=", ".join(alive))
+            )
+        out = [g for g in gangs if g not in alive]
+        if out:
+            return Result(cmd, False, phrase("vote.not_survivor", gangs=", ".join(out)))
+    if kind == CONCESSION and (len(gangs) != 1 or gangs[0] == req.gang):
+        return Result(cmd, False, phrase("vote.concede_one"))
+    if kind == DRAW and not gangs:
+        return Result(cmd, False, phrase("vote.concede_one"))
+    if when is None:
+        turn_due = req.due is not None and req.now < req.due <= req.now + LONGEST
+        when = req.due if turn_due and req.due is not None else req.now + DEFAULT_SPAN
+    if when <= req.now or when > req.now + LONGEST:
+        return Result(cmd, False, phrase("vote.deadline_range", deadline=when))
+    proposals = load(game.root)
+    source = f"{req.message_id} line {cmd.line}"
+    for p in proposals:
+        if p.source == source:  # the same message read again: the proposal it opened
+            what = _describe(game, p, req.language)
+            return Result(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
+        if p.state(req.now) == "open" and p.kind == kind and sorted(p.gangs) == sorted(gangs):
+            return Result(cmd, False, phrase("vote.same_open", n=p.number))
+    p = Proposal(
+        number=max((q.number for q in proposals), default=0) + 1,
+        kind=kind,
+        gangs=gangs,
+        proposer=req.gang,
+        turn=req.turn,
+        opened=req.now,
+        deadline=when,
+        voters=alive,
+        ballots={req.gang: "yes"},
+        source=source,
+    )
+    _settle(p, alive, req.now)
+    proposals.append(p)
+    save(game.root, proposals)
+    what = _describe(game, p, req.language)
+    return Result(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
+
+
+def vote(req: Request, cmd: Command) -> Result:
+    """``vote yes|no [N]``: a secret ballot on proposal N (the one open, when only one is)."""
+    game = req.game
+    assert req.gang is not None
+    said = [fold(w) for w in words(cmd.args)]
+    choice = next(("yes" if w in YES else "no" for w in said if w in YES or w in NO), None)
+    numbers = [int(w.lstrip("#")) for w in said if w.lstrip("#").isdigit()]
+    if choice is None or len(numbers) > 1:
+        return Result(cmd, False, phrase("vote.how"))
+    proposals = load(game.root)
+    alive = survivors(game, req.st)
+    if req.gang not in alive:
+        return Result(cmd, False, phrase("vote.eliminated"))
+    open_ = [p for p in proposals if p.state(req.now) == "open" and req.gang in p.voters]
+    if numbers:
+        found = [p for p in proposals if p.number == numbers[0]]
+        if not found:
+            return Result(cmd, False, phrase("vote.no_such", n=numbers[0]))
+        p = found[0]
+    elif len(open_) == 1:
+        p = open_[0]
+    else:
+        return Result(cmd, False, phrase("vote.which" if open_ else "vote.none_open"))
+    if req.gang not in p.voters:
+        return Result(cmd, False, phrase("vote.not_voter", n=p.number))
+    if p.state(req.now) != "open":
+        return Result(cmd, False, phrase("vote.closed", n=p.number, when=p.ended_at()))
+    p.ballots[req.gang] = choice
+    _settle(p, alive, req.now)
+    save(game.root, proposals)
+    if p.passed is not None:  # the last yes needed: nothing can be changed any more
+        return Result(cmd, True, phrase("vote.deciding", n=p.number))
+    return Result(cmd, True, phrase("vote.recorded_" + choice, n=p.number, deadline=p.deadline))
+
+
+def _settle(p: Proposal, alive: list[str], now: datetime) -> None:
+    """Passed when every voter still surviving has voted yes."""
+    voters = [g for g in p.voters if g in alive]
+    if voters and all(p.ballots.get(g) == "yes" for g in voters):
+        p.passed = now
+
+
+def open_lines(game: Game, gang: str | None, now: datetime, language: str) -> list[str]:
+    """One line per proposal open at ``now`` (for ``status``): what it is, its
+    deadline, and ``gang``'s own vote if it asks (no one else's)."""
+    out = []
+    for p in load(game.root):
+        if p.state(now) != "open":
+            continue
+        line = mailwords.text(language, "vote.status_line", what=_describe(game, p, language), deadline=p.deadline)
+        if gang is not None and gang in p.voters:
+            mine = p.ballots.get(gang)
+            line += " " + mailwords.text(language, "vote.yours_" + (mine or "none"))
+        out.append(line)
+    return out
+
+
+# -- the mail owed ---------------------------------------------------------------------
+
+
+class Due(msgspec.Struct, frozen=True):
+    """A message owed, with the turn whose outbox is to hold it."""
+
+    turn: str
+    outgoing: outbox.Outgoing
+
+
+def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
+    """The mail owed at ``now`` for every proposal and not yet put in any turn's
+    outbox: the opening notice and the reminder to each voter, the announcement
+    of how it ended to every player and observer; each for the outbox of
+    ``turn`` (the current turn by default). Pure: reads the game, writes nothing."""
+    out: list[outbox.Outgoing] = []
+    cfg = game.config
+    lang = cfg.language
+    for p in load(game.root):
+        kinds = ["open"]
+        state = p.state(now)
+        span = p.deadline - p.opened
+        remind_at = p.deadline - min(REMIND_BEFORE, span / 2)
+        if state == "open" and now >= remind_at:
+            kinds.append("remind")
+        for kind in kinds:
+            for gang in p.voters:
+                to = player_addresses(cfg, gang)
+                if to:  # in the voter's own language (players.GANG.language), else the game's
+                    out.append(_notice(game, p, kind, gang, to, now, player_language(cfg, gang)))
+        if state != "open":
+            out.append(_announcement(game, p, now, lang))
+    written = _written(game)
+    where = turn or game.current_turn()
+    return [Due(where, o) for o in out if o.name not in written]
+
+
+def _written(game: Game) -> set[str]:
+    """The vote notices already in an outbox (of any turn): each is written once,
+    and ``send_files`` delivers it at most once."""
+    base = game.root / "outbox"
+    return {p.name for p in base.glob("*/vote-*.eml")} if base.is_dir() else set()
+
+
+def _notice(game: Game, p: Proposal, kind: str, gang: str, to: list[str], now: datetime, lang: str) -> outbox.Outgoing:
+    cfg = game.config
+    what = _describe(game, p, lang)
+    prefix = compose.subject_prefix(cfg)
+    if kind == "open":
+        body = mailwords.text(lang, "vote.notice_open", what=what, deadline=p.deadline, n=p.number)
+        date = p.opened
+    else:
+        mine = p.ballots.get(gang)
+        body = mailwords.text(lang, "vote.notice_remind", what=what, deadline=p.deadline, n=p.number)
+        body += "\n" + mailwords.text(lang, "vote.yours_" + (mine or "none"))
+        date = max(p.opened, p.deadline - min(REMIND_BEFORE, (p.deadline - p.opened) / 2))
+    subject = mailwords.text(lang, f"subject.vote_{kind}", prefix=prefix, n=p.number)
+    referee = from_address(cfg)
+    msg = compose.text_message(
+        sender=referee,
+        to=to,
+        subject=subject,
+        body=f"{body}\n\n-- \n{mailwords.text(lang, 'signature', title=cfg.title)}\n",
+        msg_id=compose.message_id(cfg, "vote", str(p.number), kind, gang),
+        date=min(date, now),
+        reply_to=referee,
+    )
+    return outbox.Outgoing(f"vote-{p.number}-{kind}-{gang.lower()}.eml", msg)
+
+
+def _ending(p: Proposal, what: str, lang: str) -> str:
+    if p.passed is not None:
+        key = "vote.passed_concession" if p.kind == CONCESSION else "vote.passed_draw"
+        return mailwords.text(lang, key, what=what, when=p.passed)
+    return mailwords.text(lang, "vote.failed", what=what, when=p.deadline)
+
+
+def _announcement(game: Game, p: Proposal, now: datetime, lang: str) -> outbox.Outgoing:
+    """The bulletin's announcement of how a proposal ended, to every player and observer."""
+    cfg = game.config
+    everyone = {a for g in game.sides() for a in player_addresses(cfg, g)} | set(observers.addresses(cfg))
+    referee = from_address(cfg)
+    body = _ending(p, _describe(game, p, lang), lang)
+    msg = compose.text_message(
+        sender=referee,
+        to=[referee],
+        bcc=sorted(everyone),
+        subject=mailwords.text(lang, "subject.vote_bulletin", prefix=compose.subject_prefix(cfg), n=p.number),
+        body=f"{body}\n\n-- \n{mailwords.text(lang, 'signature', title=cfg.title)}\n",
+        msg_id=compose.message_id(cfg, "vote", str(p.number), "bulletin"),
+        date=min(p.ended_at(), now),
+        reply_to=referee,
+    )
+    return outbox.Outgoing(f"vote-{p.number}-bulletin.eml", msg)
+
+
+def bulletin_lines(game: Game, now: datetime, language: str) -> list[str]:
+    """How every proposal ended so far, for a bulletin: public, no ballot shown."""
+    return [_ending(p, _describe(game, p, language), language) for p in load(game.root) if p.state(now) != "open"]
+
+
+def write_due(game: Game, now: datetime, turn: str | None = None) -> list[tuple[str, str]]:
+    """Put the mail ``due`` lists in the outbox; returns (turn, file name) of each."""
+    items = due(game, now, turn)
+    for d in items:
+        outbox.write_outbox(game, d.turn, [d.outgoing])
+    return [(d.turn, d.outgoing.name) for d in items]
