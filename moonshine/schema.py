@@ -325,7 +325,7 @@ GAME = Rec(
                 )
             )
         ),
-        "press": Null(  # moonshine.mail.press
+        "press": Null(  # moonshine.mail.commands.press
             Rec(
                 optional={
                     "kind": Enum(("none", "white", "grey")),

@@ -22,7 +22,9 @@ from msgspec.structs import replace
 
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.mail import inbox, votes
+from moonshine.mail import inbox
+from moonshine.mail.commands import votes
+from moonshine.mail.inbox.outcome import Outcome
 from moonshine.mail.outbox.smtp import send_files
 from moonshine.mail.passwords import hash_password
 
@@ -97,7 +99,7 @@ class Table:
         msg.set_content(body)
         mailbox.Maildir(str(self.box), create=True).add(msg.as_bytes())
 
-    def judge(self, *, now: datetime | None = None, turn: str = TURN) -> list[inbox.Outcome]:
+    def judge(self, *, now: datetime | None = None, turn: str = TURN) -> list[Outcome]:
         """Read the mailbox, then deliver every reply, relay and vote notice by SMTP."""
         when = now or self.now
         outcomes = inbox.process(self.game, self.box, turn=turn, now=when)

@@ -20,7 +20,7 @@ from moonshine.cli import main
 from moonshine.errors import MoonshineError
 from moonshine.game import ledger
 from moonshine.game.directory import Game
-from moonshine.mail.turnlog import load_log
+from moonshine.mail.inbox.turnlog import load_log
 from moonshine.variants.moonshine.results import load_results
 
 TURN = "spring-1924"

@@ -27,10 +27,11 @@ from msgspec.structs import replace
 from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
+from moonshine.game.families.base import OrderCheck
 from moonshine.game.lock import LOCK_FILE
-from moonshine.mail import inbox, sources, turnlog
+from moonshine.mail import inbox, sources
 from moonshine.mail.envelope import orders_text, split_lines
-from moonshine.mail.inbox import OrderCheck
+from moonshine.mail.inbox import accept, reading, turnlog
 from moonshine.mail.intake import html_to_text
 from moonshine.mail.passwords import hash_password
 from moonshine.variants.moonshine.state import GameState
@@ -90,7 +91,7 @@ def fake_check(
 
 @pytest.fixture
 def fake_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(inbox, "check_orders", fake_check)
+    monkeypatch.setattr(accept, "check_orders", fake_check)
 
 
 # -- building mail and mailboxes ------------------------------------------------------
@@ -420,13 +421,13 @@ def test_an_oversize_message_is_refused_without_being_read_whole(tmp_path: Path,
     assert len(raw) > 5_000_000
     tracemalloc.start()
     try:
-        reading = inbox._read(sources.Incoming(raw, "test"), 512 * 1024)
+        read = reading.read(sources.Incoming(raw, "test"), 512 * 1024)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert reading.problem is not None and reading.problem.key == "reject.too_big"
-    assert reading.sender == TERRY and reading.subject == "my orders, and the board"
-    assert reading.received == datetime(2024, 2, 28, 10, 0, tzinfo=UTC)
+    assert read.problem is not None and read.problem.key == "reject.too_big"
+    assert read.sender == TERRY and read.subject == "my orders, and the board"
+    assert read.received == datetime(2024, 2, 28, 10, 0, tzinfo=UTC)
     assert peak < len(raw) // 4, f"reading a {len(raw):,}-byte message took {peak:,} bytes"
     game = make_game(tmp_path)
     result = run_inbox(game, maildir(tmp_path / "box", [photo]))
@@ -857,7 +858,7 @@ def test_oversize_malformed_and_unreadable_mail_in_a_french_game(
                 raise ValueError("no")
             return super().parsebytes(text, headersonly)
 
-    monkeypatch.setattr(inbox, "BytesParser", Failing)
+    monkeypatch.setattr(reading, "BytesParser", Failing)
     odd = order_mail(TERRY, VALLEY_ORDERS, msgid="<odd@valley.example>")
     inbox.process(game, eml_folder(tmp_path / "b", [odd]), now=NOW)
     assert (
@@ -872,7 +873,7 @@ def test_a_defect_in_one_message_is_answered_in_french(tmp_path: Path, monkeypat
     def broken(*args: Any, **kwargs: Any) -> OrderCheck:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(inbox, "check_orders", broken)
+    monkeypatch.setattr(accept, "check_orders", broken)
     msg = order_mail(TERRY, VALLEY_ORDERS)
     [outcome] = inbox.process(game, eml_folder(tmp_path / "box", [msg]), now=NOW)
     assert outcome.reason == "the message could not be processed (RuntimeError: boom)"

@@ -26,7 +26,9 @@ from moonshine.cli import main
 from moonshine.errors import GameError
 from moonshine.game.directory import Game, save_config
 from moonshine.game.lock import game_lock
-from moonshine.mail import inbox, turnlog
+from moonshine.mail import inbox
+from moonshine.mail.inbox import turnlog
+from moonshine.mail.inbox.outcome import Outcome
 from moonshine.mail.outbox import compose
 from moonshine.mail.passwords import hash_password
 
@@ -73,7 +75,7 @@ def box(path: Path, *messages: bytes) -> Path:
     return path
 
 
-def reply_of(game: Game, outcome: inbox.Outcome) -> EmailMessage:
+def reply_of(game: Game, outcome: Outcome) -> EmailMessage:
     assert outcome.reply is not None
     msg = message_from_bytes((game.root / "outbox" / TURN / outcome.reply).read_bytes(), policy=policy.default)
     assert isinstance(msg, EmailMessage)

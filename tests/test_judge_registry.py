@@ -14,6 +14,8 @@ import pytest
 
 from moonshine.host import lobby
 from moonshine.host.games import draw
+from moonshine.host.incoming import Mail, read_mail
+from moonshine.host.lobby.request import LobbyPass
 from moonshine.host.registry import Dedication, Registry, latest_version
 from moonshine.host.settings import init, is_judge_dir, load
 
@@ -65,14 +67,14 @@ def test_dedication_counts_resignations_as_turns_missed() -> None:
     assert Dedication(on_time=8, due=8, resigned=2).percent == 80
 
 
-def mail(sender: str, body: str, subject: str = "judge") -> lobby.Mail:
+def mail(sender: str, body: str, subject: str = "judge") -> Mail:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = "judge@example.org"
     msg["Subject"] = subject
     msg["Message-ID"] = f"<{abs(hash(body))}@example.org>"
     msg.set_content(body)
-    return lobby.read_mail(msg.as_bytes(), 100_000)
+    return read_mail(msg.as_bytes(), 100_000)
 
 
 def queued(reg: Registry, to: str) -> list[str]:
@@ -93,7 +95,7 @@ def test_the_lobby_bounds_what_a_stranger_costs(tmp_path: Path) -> None:
     settings = load(root)
     reg = Registry(root / "registry.sqlite")
     lines: list[str] = []
-    ctx = lobby.Context(settings, reg, NOW, lines.append)
+    ctx = LobbyPass(settings, reg, NOW, lines.append)
     assert lobby.answer(ctx, mail("x@example.org", "Cheap watches\n")).startswith("not from a player")
     assert reg.queued_mail() == []  # spam gets nothing back
     lobby.answer(ctx, mail("x@example.org", "register\n"))
@@ -124,7 +126,7 @@ def test_a_new_password_is_never_shown_nor_logged(tmp_path: Path) -> None:
         "a@example.org", "Ann", timezone=None, language="en", now=NOW, password_hash=hash_password("old-secret-1")
     )
     lines: list[str] = []
-    ctx = lobby.Context(load(root), reg, NOW, lines.append)
+    ctx = LobbyPass(load(root), reg, NOW, lines.append)
     lobby.answer(ctx, mail("a@example.org", "password: old-secret-1\npassword brand-new-secret\n"))
     reply = queued(reg, "a@example.org")[0]
     assert "Your password is changed, for all your games." in reply

@@ -21,7 +21,9 @@ from msgspec.structs import replace
 from samplegame import copy_sample
 
 from moonshine.game.directory import Game, save_config
-from moonshine.mail import inbox, turnlog
+from moonshine.mail import inbox
+from moonshine.mail.inbox import turnlog
+from moonshine.mail.inbox.outcome import Outcome
 from moonshine.mail.passwords import hash_password
 from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
@@ -52,7 +54,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @dataclass
 class Read:
-    outcome: inbox.Outcome
+    outcome: Outcome
     orders: list[str]  # the orders taken, as understood
     reply: str  # the reply's text, "" when none
     reply_subject: str

@@ -109,7 +109,8 @@ def test_a_symbolic_link_inside_the_game_is_fine(tmp_path: Path) -> None:
 
 def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> None:
     from moonshine.game import directory, git, journal, lock
-    from moonshine.mail import absence, press, run, votes
+    from moonshine.mail import run
+    from moonshine.mail.commands import absence, press, votes
 
     for name in (directory.GAME_FILE, git.SECRET_FILE, lock.LOCK_FILE, press.LOG_DIR, votes.FILE):
         assert name in journal.GAME_ENTRIES
@@ -140,24 +141,26 @@ def _many_parts(count: int, *, nested: int = 0) -> bytes:
 
 @pytest.mark.parametrize("raw", [_many_parts(6000), _many_parts(65), _many_parts(0, nested=40)])
 def test_a_mail_of_many_parts_is_refused_before_its_parts_are_read(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    from moonshine.mail import inbox, intake, sources
+    from moonshine.mail import intake, sources
+    from moonshine.mail.inbox.reading import read as read_message
 
     read: list[object] = []
     monkeypatch.setattr(intake, "texts", lambda msg: read.append(msg) or [])
-    reading = inbox._read(sources.Incoming(raw, "test"), 1_000_000)
+    reading = read_message(sources.Incoming(raw, "test"), 1_000_000)
     assert reading.problem is not None and reading.problem.key == "reject.too_many_parts"
     assert reading.sender == "stranger@elsewhere.example"
     assert read == []  # no part was taken apart for its text
 
 
 def test_a_mail_of_a_few_parts_is_read() -> None:
-    from moonshine.mail import inbox, intake, sources
+    from moonshine.mail import intake, sources
+    from moonshine.mail.inbox.reading import read
 
     raw = _many_parts(intake.MAX_PARTS - 1)
-    reading = inbox._read(sources.Incoming(raw, "test"), 1_000_000)
+    reading = read(sources.Incoming(raw, "test"), 1_000_000)
     assert reading.problem is None
     assert len(reading.texts) == intake.MAX_PARTS - 1
-    nested = inbox._read(sources.Incoming(_many_parts(0, nested=intake.MAX_DEPTH - 1), "test"), 1_000_000)
+    nested = read(sources.Incoming(_many_parts(0, nested=intake.MAX_DEPTH - 1), "test"), 1_000_000)
     assert nested.problem is None
     assert [text for _, text in nested.texts] == ["gang: valley\nH LOO - NSS\n"]
 
@@ -213,11 +216,12 @@ def test_password_guessing_is_throttled_and_the_gang_warned_once(
 ) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, VALLEY_PW, maildir, make_game, order_mail, replies, run_inbox
 
-    from moonshine.mail import inbox
+    from moonshine.mail import passwords
+    from moonshine.mail.inbox import accept
 
     checked: list[str] = []
-    real = inbox.verify_password
-    monkeypatch.setattr(inbox, "verify_password", lambda given, stored: checked.append(given) or real(given, stored))
+    real = accept.verify_password
+    monkeypatch.setattr(accept, "verify_password", lambda given, stored: checked.append(given) or real(given, stored))
     game = make_game(tmp_path)
     guesses = [
         order_mail(
@@ -228,12 +232,12 @@ def test_password_guessing_is_throttled_and_the_gang_warned_once(
     right = order_mail(TERRY, VALLEY_ORDERS, date="Wed, 28 Feb 2024 09:59:00 +0000")
     result = run_inbox(game, maildir(tmp_path / "box", [*guesses, right]))
     assert result.exit_code == 0, result.output
-    assert len(checked) == inbox.MAX_WRONG_PASSWORDS  # scrypt ran three times, not twenty-one
-    assert result.output.count("wrong password for Valley Gang") == inbox.MAX_WRONG_PASSWORDS
+    assert len(checked) == passwords.MAX_WRONG_PASSWORDS  # scrypt ran three times, not twenty-one
+    assert result.output.count("wrong password for Valley Gang") == passwords.MAX_WRONG_PASSWORDS
     assert result.output.count("more than 3 wrong passwords for Valley Gang in this pass") == 18
     sent = replies(game)
     answered = [m for m in sent if "warning" not in str(m["Message-ID"])]
-    assert len(answered) == inbox.MAX_WRONG_PASSWORDS  # the guesses past the limit are not answered
+    assert len(answered) == passwords.MAX_WRONG_PASSWORDS  # the guesses past the limit are not answered
     assert sum(1 for m in answered if m["Cc"]) == 1  # the gang's other addresses hear of the first one only
     (warning,) = [m for m in sent if "warning" in str(m["Message-ID"])]
     assert "refused 21 messages naming Valley Gang: 3 with a wrong password" in warning.get_content()
@@ -286,10 +290,10 @@ def test_a_forged_sender_is_refused_before_its_password_and_not_answered(
 ) -> None:
     from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, replies, run_inbox
 
-    from moonshine.mail import inbox
+    from moonshine.mail.inbox import accept
 
     checked: list[str] = []
-    monkeypatch.setattr(inbox, "verify_password", lambda given, stored: checked.append(given) or True)
+    monkeypatch.setattr(accept, "verify_password", lambda given, stored: checked.append(given) or True)
     game = make_game(tmp_path, inbox={"authserv_id": MX})
     forged = order_mail(TERRY, VALLEY_ORDERS)
     forged["Authentication-Results"] = (

@@ -15,7 +15,8 @@ from playerkit import ADDRESSES, GM, OBSERVER, STRANGER, Recorder, Table, body, 
 
 from moonshine.errors import StateError
 from moonshine.game.directory import load_config_text
-from moonshine.mail import commands, press
+from moonshine.mail import commands
+from moonshine.mail.commands import press
 
 TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
 

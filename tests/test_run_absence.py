@@ -20,7 +20,7 @@ from test_mail import Recorder, Server, start_server
 from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
 from moonshine.game.families import new_game
-from moonshine.mail import absence
+from moonshine.mail.commands import absence
 from moonshine.mail.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)

@@ -48,7 +48,7 @@ def test_a_gang_changes_hands(tmp_path: Path, smtp: Server) -> None:
     subprocess.run(["git", "commit", "-qam", "Players"], cwd=game.root, check=True, capture_output=True)
     cli(game, "adjudicate", "spring-1924", "--force")  # a turn of history
     # press the gang received, in its private log (as the inbox writes it)
-    from moonshine.mail.press import log_path
+    from moonshine.mail.commands.press import log_path
 
     log_path(game.root, "valley", "spring-1924", "abc").parent.mkdir(parents=True)
     log_path(game.root, "valley", "spring-1924", "abc").write_text(

@@ -17,7 +17,7 @@ from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Ta
 
 from moonshine.cli import main
 from moonshine.game.directory import Game
-from moonshine.mail import dispatch, votes
+from moonshine.mail.commands import votes
 from moonshine.mail.outbox.reports import report_messages
 from moonshine.mail.outbox.smtp import send_files
 from moonshine.variants.moonshine.calendar import Turn
@@ -254,22 +254,23 @@ def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Rec
     """The same message read again (a run killed after the commands were done,
     before its log was written) gives the same answer and no second proposal."""
     from moonshine.mail import commands
+    from moonshine.mail.commands.request import GameRequest
 
     t = table(tmp_path, smtp)
     only_three(t.game)
     script = commands.read("draw all\n")
 
-    def request() -> commands.Request:
+    def request() -> GameRequest:
         st = t.game.load_state(TURN)
-        return commands.Request(t.game, TURN, st, NOW, TERRY, "valley", "<one@player.example>")
+        return GameRequest(t.game, TURN, st, NOW, TERRY, "valley", "<one@player.example>")
 
-    first = dispatch.execute(request(), script)
-    again = dispatch.execute(request(), script)
+    first = commands.execute(request(), script)
+    again = commands.execute(request(), script)
     assert [r.done for r in first + again] == [True, True]
     assert first[0].say == again[0].say
     assert [q.number for q in votes.load(t.game.root)] == [1]
-    other = dispatch.execute(
-        commands.Request(t.game, TURN, t.game.load_state(TURN), NOW, TERRY, "valley", "<two@x>"), script
+    other = commands.execute(
+        GameRequest(t.game, TURN, t.game.load_state(TURN), NOW, TERRY, "valley", "<two@x>"), script
     )
     assert not other[0].done  # another message asking the same: the same proposal is open
 

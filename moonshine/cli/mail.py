@@ -266,7 +266,7 @@ def votes_cmd(send: bool, game_dir: Path) -> None:
 
     from moonshine.game.directory import is_git_repo
     from moonshine.game.journal import transaction
-    from moonshine.mail.votes import write_due
+    from moonshine.mail.commands.votes import write_due
 
     game = Game(game_dir)
     now = datetime.now(UTC).replace(microsecond=0)

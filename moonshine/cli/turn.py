@@ -36,10 +36,10 @@ def adjudicate(turn: str, game_dir: Path, force: bool, no_commit: bool) -> None:
 
 
 def _refuse_after_vote(game: Game) -> None:
-    """A game a passed draw or concession ended (``moonshine.mail.votes``) is adjudicated no more."""
+    """A game a passed draw or concession ended (``moonshine.mail.commands.votes``) is adjudicated no more."""
     if not (game.root / "votes.yaml").is_file():  # no vote ever: nothing more to load
         return
-    from moonshine.mail.votes import CONCESSION, ended
+    from moonshine.mail.commands.votes import CONCESSION, ended
 
     over = ended(game)
     if over is not None:
@@ -98,7 +98,7 @@ def reveal(game_dir: Path, force: bool) -> None:
         raise click.ClickException(
             f"a game of the {game.variant.name} variant draws nothing at random: it has no secret seed to reveal"
         )
-    from moonshine.mail.votes import ended
+    from moonshine.mail.commands.votes import ended
 
     st = game.load_any_state(game.current_turn())
     if not game.layout.winners(st) and ended(game) is None and not force:

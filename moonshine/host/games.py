@@ -45,45 +45,11 @@ from moonshine.mail import outbox
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address
 from moonshine.render import mailwords
-from moonshine.text.catalogue import Catalogue, fill, keyed, languages
+from moonshine.render.mailwords import text_or_english as words
+from moonshine.text.catalogue import languages
 
 BUILDING = ".building"
 Log = Callable[[str], None]
-
-TEXTS: Catalogue = {
-    "seating.start.subject": "{prefix} The game starts: you play {side}",
-    "seating.start.body": (
-        "{name},\n\n"
-        "The game {game} ({variant}) starts: you play {side}.\n\n"
-        "The first deadline: {due}.\n\n"
-        "The sides:\n{sides}\n\n"
-        "Send your orders to this address, with these lines at the top:\n\n"
-        "    game: {game}\n"
-        "    {side_word}: {key}\n"
-        "    password: your password (the one of all your games)\n\n"
-        "The draw of the sides can be checked: its seed is {seed} (SHA-256 {seed_hash}, published "
-        "when the game was created); the players in the order they joined, with their preferences: "
-        "{joined}."
-    ),
-    "seating.start.vacant": "no player (its units hold; 'list vacant' offers it)",
-    "seating.reveal.subject": "{prefix} {game} is over: its raid seed is public",
-    "seating.reveal.body": (
-        "{name},\n\n"
-        "The game {game} is over. Its raid seed, secret until now, is public; with it anyone can "
-        'recompute every raid of the game (RULES.md, "Auditing the raid draw"):\n\n{seeds}'
-    ),
-    "seating.reveal.seed": "  {seed} (SHA-256 {sha256}): the raids of every turn",
-    "seating.reveal.seed_until": "  {seed} (SHA-256 {sha256}): the raids of the turns up to {last}",
-    "seating.reveal.seed_from": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} on",
-    "seating.reveal.seed_between": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} to {last}",
-    "seating.start.line": "  {side}: {player}",
-    "seating.start.no_preference": "no preference",
-}
-
-
-def say(language: str, key: str, /, **fields: object) -> str:
-    lang = language if language in languages() else "en"
-    return fill(lang, keyed(lang, TEXTS, key), **fields)
 
 
 def game_of(settings: HostSettings, name: str) -> Game:
@@ -280,17 +246,17 @@ def _start_mail(
     due = deadline(cfg, turn)
     by_side = {x.side: x for x in reg.members(row.name)}
     lines = "\n".join(
-        say(lang, "seating.start.line", side=f"{names[s]} ({s})", player=by_side[s].player.name)
+        words(lang, "seating.start.line", side=f"{names[s]} ({s})", player=by_side[s].player.name)
         if s in by_side
-        else say(lang, "seating.start.line", side=f"{names[s]} ({s})", player=say(lang, "seating.start.vacant"))
+        else words(lang, "seating.start.line", side=f"{names[s]} ({s})", player=words(lang, "seating.start.vacant"))
         for s in names
     )
     joined = "; ".join(
-        f"{x.player.name} ({' '.join(x.preferences) or say(lang, 'seating.start.no_preference')})"
+        f"{x.player.name} ({' '.join(x.preferences) or words(lang, 'seating.start.no_preference')})"
         for x in sorted(reg.members(row.name), key=lambda x: (x.joined, x.player.id))
     )
     seed = draw_seed(settings.root, row.name)
-    body = say(
+    body = words(
         lang,
         "seating.start.body",
         name=m.player.name,
@@ -309,7 +275,7 @@ def _start_mail(
     msg = compose.text_message(
         sender=from_address(cfg),
         to=[m.player.address],
-        subject=say(lang, "seating.start.subject", prefix=compose.subject_prefix(cfg), side=names[m.side]),
+        subject=words(lang, "seating.start.subject", prefix=compose.subject_prefix(cfg), side=names[m.side]),
         body=body,
         msg_id=compose.message_id(cfg, turn, "start", m.side, m.player.address),
         date=now,
@@ -410,13 +376,13 @@ def reveal_mail(
             (r.first_turn is not None, r.last_turn is not None), "seed_between"
         )
         first, last = r.first_turn or "", r.last_turn or ""  # the turns' names: the draw's HMAC message
-        lines.append(say(lang, f"seating.reveal.{kind}", seed=r.seed, sha256=r.sha256, first=first, last=last))
-    body = say(lang, "seating.reveal.body", name=player.name, game=row.name, seeds="\n".join(lines))
+        lines.append(words(lang, f"seating.reveal.{kind}", seed=r.seed, sha256=r.sha256, first=first, last=last))
+    body = words(lang, "seating.reveal.body", name=player.name, game=row.name, seeds="\n".join(lines))
     body += "\n\n-- \n" + mailwords.text(lang, "signature", title=game.config.title) + "\n"
     msg = compose.text_message(
         sender=from_address(cfg),
         to=[player.address],
-        subject=say(lang, "seating.reveal.subject", prefix=compose.subject_prefix(cfg), game=row.name),
+        subject=words(lang, "seating.reveal.subject", prefix=compose.subject_prefix(cfg), game=row.name),
         body=body,
         msg_id=compose.message_id(cfg, "lobby", "reveal", row.name, player.address),
         date=now,
@@ -445,8 +411,8 @@ def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, l
     turn is owed by each side with a player that had something to order, and in time
     when its orders on file were received by the deadline. A game over is finished
     for its players."""
+    from moonshine.mail.inbox.turnlog import load_log
     from moonshine.mail.run import expected, is_over
-    from moonshine.mail.turnlog import load_log
 
     game = game_of(settings, row.name)
     turns = game.turns()

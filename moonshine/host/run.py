@@ -35,7 +35,10 @@ from pathlib import Path
 from moonshine.errors import GameBusy, MoonshineError
 from moonshine.game.lock import game_lock
 from moonshine.host import games, lobby
+from moonshine.host.incoming import Mail, read_mail
+from moonshine.host.lobby.request import LobbyPass
 from moonshine.host.outbox import deliver, write_queued
+from moonshine.host.passwords import mail_passwords
 from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry
 from moonshine.host.settings import HostSettings, load
 from moonshine.mail import outbox
@@ -116,7 +119,7 @@ def _pass(
             say(f"ERROR intake: {exc}")
             entries = []
         _with_mail(settings, reg, entries, now, say, say_for, failed)
-    _step("passwords", failed, say, lambda: lobby.mail_passwords(settings, reg, now, say))
+    _step("passwords", failed, say, lambda: mail_passwords(settings, reg, now, say))
     for step, text in errors:
         _step("error report", failed, log, functools.partial(report_error, settings, reg, now, log, step, text))
     if errors:  # their mail, queued in the registry, to the outbox before it is sent
@@ -179,7 +182,7 @@ def route(
     """Each message to its reader: the lobby answers its own here; the others are
     returned by game, to be read by the game's pass."""
     limit = max_message_bytes(settings.config)
-    ctx = lobby.Context(settings, reg, now, say)
+    ctx = LobbyPass(settings, reg, now, say)
     by_game: dict[str, list[Entry]] = {}
     running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
     for entry in entries:
@@ -190,7 +193,7 @@ def route(
         except Exception as exc:  # gone since it was listed: the next pass sees
             say(f"lobby: {entry.origin}: cannot be read ({type(exc).__name__})")
             continue
-        mail = lobby.read_mail(raw, limit)
+        mail = read_mail(raw, limit)
         if reg.answered(mail.digest):
             _done(entry)
             continue
@@ -222,7 +225,7 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: lobby.Mail, running: set[str]) -> str | None:
+def _reader(reg: Registry, mail: Mail, running: set[str]) -> str | None:
     """The game that reads ``mail``, or None for the lobby."""
     if mail.problem and not mail.sender:
         return None

@@ -22,6 +22,9 @@ N, R, P = 2**14, 8, 1
 SALT_BYTES = 16
 HASH_BYTES = 32
 MIN_LENGTH = 10
+# Wrong passwords read in one pass from one address (and, in a game, in one side's name): the
+# messages after them are not read until the next pass (the inbox, the lobby of a judge).
+MAX_WRONG_PASSWORDS = 3
 # The words of a generated passphrase: 256 plain words, so each word is 8 bits of chance.
 WORDS = (
     "amber", "anchor", "apple", "arrow", "attic", "autumn", "badge", "bakery", "banjo", "barley", "barrel",

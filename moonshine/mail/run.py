@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from moonshine.mail.sources import Entry
 
 RECORD = "judge.yaml"
-ABSENCES = "absences.yaml"  # moonshine.mail.absence.FILE
+ABSENCES = "absences.yaml"  # moonshine.mail.commands.absence.FILE
 LOG = "run.log"
 
 Log = Callable[[str], None]
@@ -172,8 +172,8 @@ def missing(game: Game, turn: str, expected_sides: list[str], absent: set[str]) 
 
 
 def is_over(game: Game, turn: str) -> bool:
-    """A winner, or a draw or concession every surviving side voted (``moonshine.mail.votes``)."""
-    from moonshine.mail import votes
+    """A winner, or a draw or concession every surviving side voted (``moonshine.mail.commands.votes``)."""
+    from moonshine.mail.commands import votes
 
     st = game.load_any_state(turn)
     return bool(game.layout.winners(st)) or votes.ended(game) is not None
@@ -440,7 +440,7 @@ def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
     """The deadline moved past the absences of the gangs it waits for (by at most
     ``schedule.absence``), once, from the deadline the schedule gave."""
     from moonshine.game.deadlines import write_deadline, zone_of
-    from moonshine.mail.absence import load, moved
+    from moonshine.mail.commands.absence import load, moved
 
     game = p.game
     due = deadline(game.config, turn)
@@ -464,7 +464,7 @@ def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
 def closes(game: Game, schedule: Schedule | None, turn: str, now: datetime) -> tuple[datetime | None, list[str]]:
     """When ``turn`` is adjudicated (None: no deadline), and who is missing."""
     due = deadline(game.config, turn)
-    from moonshine.mail.absence import absent_sides
+    from moonshine.mail.commands.absence import absent_sides
 
     away = absent_sides(game, due) if due is not None else set()
     waiting = missing(game, turn, expected(game, turn), away)
@@ -531,7 +531,7 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
     """The reminders that are due, each once: to the sides with no orders and to
     those whose orders have rejected lines."""
     from moonshine.game.deadlines import deadline_text
-    from moonshine.mail.absence import absent_sides
+    from moonshine.mail.commands.absence import absent_sides
     from moonshine.mail.status import turn_status
 
     game = p.game
@@ -637,9 +637,9 @@ def mail_reports_left(p: Pass) -> None:
 
 
 def vote_notices(p: Pass, turn: str) -> None:
-    """The notices the draw and concession votes owe now (``moonshine.mail.votes.due``):
+    """The notices the draw and concession votes owe now (``moonshine.mail.commands.votes.due``):
     opening, reminder, and how each ended; each written once, delivered below."""
-    from moonshine.mail import votes
+    from moonshine.mail.commands import votes
 
     if not votes.due(p.game, p.now, turn):
         return

@@ -11,10 +11,11 @@ import msgspec
 from moonshine.game import families, masking
 from moonshine.game.directory import GAME_FILE, Game, deadline, player_language
 from moonshine.mail import outbox
-from moonshine.mail.inbox import OTHER, REFUSALS, parse_time, signature_line
+from moonshine.mail.inbox.outcome import OTHER, REFUSALS
+from moonshine.mail.inbox.replies import signature_line
+from moonshine.mail.inbox.turnlog import REJECTED, load_log, parse_time
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address, player_addresses
-from moonshine.mail.turnlog import REJECTED, load_log
 from moonshine.render import mailwords, pages
 from moonshine.render.mailwords import describe_time_left, fmt_time, subject_turn
 

@@ -26,11 +26,11 @@ from moonshine.game.directory import (
     save_config,
 )
 from moonshine.mail import outbox
+from moonshine.mail.commands.press import private_log
 from moonshine.mail.outbox import compose
 from moonshine.mail.outbox.reports import REPORTS
 from moonshine.mail.outbox.smtp import deliver_now
 from moonshine.mail.passwords import check_new_password, edit_password_line, hash_password, new_passphrase
-from moonshine.mail.press import private_log
 from moonshine.mail.settings import from_address, smtp_settings
 from moonshine.render import mailwords
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from moonshine.render.phrasebook import check_language, the_turn, turn_label
-from moonshine.text import absence, commands
+from moonshine.text import absence, commands, host
 from moonshine.text.catalogue import Catalogue, Localized, fill, keyed
 from moonshine.text.catalogue import number as number
 from moonshine.variants.moonshine.calendar import Turn
@@ -161,7 +161,8 @@ MESSAGES: Catalogue = {
 }
 
 MESSAGES.update(commands.MESSAGES)  # the players' commands by mail: press, votes, status...
-MESSAGES.update(absence.MESSAGES)  # the absent command (moonshine.mail.absence)
+MESSAGES.update(absence.MESSAGES)  # the absent command (moonshine.mail.commands.absence)
+MESSAGES.update(host.MESSAGES)  # the host of many games: the lobby, the start and reveal mails
 
 # How the mail writes a date (``date.time``: its fields are ``year``, ``month``,
 # ``day``, ``hour``, ``minute``, ``zone``, ``month_name`` and ``day_th``, the day as the
@@ -200,6 +201,16 @@ class Phrase(msgspec.Struct, frozen=True):
         return text(language, self.key, **dict(self.fields))
 
 
+class Joined(msgspec.Struct, frozen=True):
+    """Sentences written one after the other in one language (a list's lines)."""
+
+    parts: tuple[Phrase | Joined, ...]
+    sep: str = "\n"
+
+    def text(self, language: str) -> str:
+        return self.sep.join(p.text(language) for p in self.parts)
+
+
 def phrase(key: str, /, **fields: object) -> Phrase:
     if key not in MESSAGES:
         raise KeyError(f"no message {key!r} in the mail catalogue")
@@ -215,6 +226,14 @@ def text(language: str, key: str, /, **fields: object) -> str:
         keyed(check_language(language), MESSAGES, key, fields.get("n")),
         **{k: (v if k == "n" else shown(language, v)) for k, v in fields.items()},
     )
+
+
+def text_or_english(language: str, key: str, /, **fields: object) -> str:
+    """``text`` in ``language``, or in English when the referee has no catalogue of it
+    (a judge's settings may name a language it lacks)."""
+    from moonshine.text.catalogue import languages
+
+    return text(language if language in languages() else "en", key, **fields)
 
 
 def shown(language: str, value: object) -> str:

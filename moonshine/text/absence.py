@@ -1,4 +1,4 @@
-"""The words of the ``absent`` command (``moonshine.mail.absence``), in English (the
+"""The words of the ``absent`` command (``moonshine.mail.commands.absence``), in English (the
 gettext catalogue translates them); ``moonshine.render.mailwords.MESSAGES`` takes them in."""
 
 from __future__ import annotations

@@ -20,16 +20,7 @@ import msgspec
 
 from moonshine.errors import GameError
 from moonshine.game.directory import Game
-from moonshine.game.ledger import (
-    GIVE_UP,
-    Deferral,
-    deferrals,
-    iso,
-    load_sent,
-    load_sent_raw,
-    outbox_dir,
-    save_entry,
-)
+from moonshine.game.ledger import GIVE_UP, Deferral, deferrals, iso, load_sent, load_sent_raw, outbox_dir, save_entry
 from moonshine.mail.outbox import load_message, recipients
 from moonshine.mail.outbox.compose import POLICY
 from moonshine.mail.settings import SmtpSettings, smtp_settings

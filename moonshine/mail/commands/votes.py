@@ -35,19 +35,8 @@ import msgspec
 from moonshine import schema, yamlio
 from moonshine.game.directory import Game, atomic_write_text, parse_deadline, player_language
 from moonshine.mail import observers, outbox
-from moonshine.mail.commands import (
-    ALL,
-    CONCEDE,
-    NO,
-    YES,
-    Command,
-    Request,
-    Result,
-    fold,
-    sides_named,
-    split_deadline,
-    words,
-)
+from moonshine.mail.commands.grammar import Answer, Command, CommandLine, fold
+from moonshine.mail.commands.request import ALL, NO, YES, GameRequest, sides_named, split_deadline, words
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address, player_addresses
 from moonshine.render import mailwords
@@ -176,48 +165,48 @@ def _describe(game: Game, p: Proposal, language: str) -> str:
 # -- the commands ---------------------------------------------------------------------
 
 
-def propose(req: Request, cmd: Command) -> Result:
+def propose(req: GameRequest, cmd: CommandLine) -> Answer:
     """``draw ...`` or ``concede to GANG``: open a proposal."""
     game = req.game
     assert req.gang is not None
     if ended(game) is not None:
-        return Result(cmd, False, phrase("vote.game_over"))
+        return Answer(cmd, False, phrase("vote.game_over"))
     alive = survivors(game, req.st)
     if req.gang not in alive:
-        return Result(cmd, False, phrase("vote.eliminated_proposer"))
+        return Answer(cmd, False, phrase("vote.eliminated_proposer"))
     head, when, bad_date = split_deadline(cmd.args)
     if bad_date:
-        return Result(cmd, False, phrase("vote.bad_date"))
+        return Answer(cmd, False, phrase("vote.bad_date"))
     names = words(head)
-    kind = CONCESSION if cmd.name == CONCEDE else DRAW
+    kind = CONCESSION if cmd.name == PROPOSE_CONCESSION.name else DRAW
     if kind == DRAW and (not names or any(fold(w) in ALL for w in names)):
         gangs = list(alive)
     else:
         gangs, unknown = sides_named(req, names)
         if unknown:
-            return Result(
+            return Answer(
                 cmd, False, phrase("press.unknown_recipient", names=" ".join(unknown)[:60], known=", ".join(alive))
             )
         out = [g for g in gangs if g not in alive]
         if out:
-            return Result(cmd, False, phrase("vote.not_survivor", gangs=", ".join(out)))
+            return Answer(cmd, False, phrase("vote.not_survivor", gangs=", ".join(out)))
     if kind == CONCESSION and (len(gangs) != 1 or gangs[0] == req.gang):
-        return Result(cmd, False, phrase("vote.concede_one"))
+        return Answer(cmd, False, phrase("vote.concede_one"))
     if kind == DRAW and not gangs:
-        return Result(cmd, False, phrase("vote.concede_one"))
+        return Answer(cmd, False, phrase("vote.concede_one"))
     if when is None:
         turn_due = req.due is not None and req.now < req.due <= req.now + LONGEST
         when = req.due if turn_due and req.due is not None else req.now + DEFAULT_SPAN
     if when <= req.now or when > req.now + LONGEST:
-        return Result(cmd, False, phrase("vote.deadline_range", deadline=when))
+        return Answer(cmd, False, phrase("vote.deadline_range", deadline=when))
     proposals = load(game.root)
     source = f"{req.message_id} line {cmd.line}"
     for p in proposals:
         if p.source == source:  # the same message read again: the proposal it opened
             what = _describe(game, p, req.language)
-            return Result(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
+            return Answer(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
         if p.state(req.now) == "open" and p.kind == kind and sorted(p.gangs) == sorted(gangs):
-            return Result(cmd, False, phrase("vote.same_open", n=p.number))
+            return Answer(cmd, False, phrase("vote.same_open", n=p.number))
     p = Proposal(
         number=max((q.number for q in proposals), default=0) + 1,
         kind=kind,
@@ -234,10 +223,10 @@ def propose(req: Request, cmd: Command) -> Result:
     proposals.append(p)
     save(game.root, proposals)
     what = _describe(game, p, req.language)
-    return Result(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
+    return Answer(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
 
 
-def vote(req: Request, cmd: Command) -> Result:
+def vote(req: GameRequest, cmd: CommandLine) -> Answer:
     """``vote yes|no [N]``: a secret ballot on proposal N (the one open, when only one is)."""
     game = req.game
     assert req.gang is not None
@@ -245,31 +234,31 @@ def vote(req: Request, cmd: Command) -> Result:
     choice = next(("yes" if w in YES else "no" for w in said if w in YES or w in NO), None)
     numbers = [int(w.lstrip("#")) for w in said if w.lstrip("#").isdigit()]
     if choice is None or len(numbers) > 1:
-        return Result(cmd, False, phrase("vote.how"))
+        return Answer(cmd, False, phrase("vote.how"))
     proposals = load(game.root)
     alive = survivors(game, req.st)
     if req.gang not in alive:
-        return Result(cmd, False, phrase("vote.eliminated"))
+        return Answer(cmd, False, phrase("vote.eliminated"))
     open_ = [p for p in proposals if p.state(req.now) == "open" and req.gang in p.voters]
     if numbers:
         found = [p for p in proposals if p.number == numbers[0]]
         if not found:
-            return Result(cmd, False, phrase("vote.no_such", n=numbers[0]))
+            return Answer(cmd, False, phrase("vote.no_such", n=numbers[0]))
         p = found[0]
     elif len(open_) == 1:
         p = open_[0]
     else:
-        return Result(cmd, False, phrase("vote.which" if open_ else "vote.none_open"))
+        return Answer(cmd, False, phrase("vote.which" if open_ else "vote.none_open"))
     if req.gang not in p.voters:
-        return Result(cmd, False, phrase("vote.not_voter", n=p.number))
+        return Answer(cmd, False, phrase("vote.not_voter", n=p.number))
     if p.state(req.now) != "open":
-        return Result(cmd, False, phrase("vote.closed", n=p.number, when=p.ended_at()))
+        return Answer(cmd, False, phrase("vote.closed", n=p.number, when=p.ended_at()))
     p.ballots[req.gang] = choice
     _settle(p, alive, req.now)
     save(game.root, proposals)
     if p.passed is not None:  # the last yes needed: nothing can be changed any more
-        return Result(cmd, True, phrase("vote.deciding", n=p.number))
-    return Result(cmd, True, phrase("vote.recorded_" + choice, n=p.number, deadline=p.deadline))
+        return Answer(cmd, True, phrase("vote.deciding", n=p.number))
+    return Answer(cmd, True, phrase("vote.recorded_" + choice, n=p.number, deadline=p.deadline))
 
 
 def _settle(p: Proposal, alive: list[str], now: datetime) -> None:
@@ -401,3 +390,11 @@ def write_due(game: Game, now: datetime, turn: str | None = None) -> list[tuple[
     for d in items:
         outbox.write_outbox(game, d.turn, [d.outgoing])
     return [(d.turn, d.outgoing.name) for d in items]
+
+
+# the commands (DRAW and CONCESSION above are the kinds of proposal they open)
+PROPOSE_DRAW = Command("draw", {"en": ("draw",), "fr": ("nulle",)}, propose, help="help.cmd.draw")
+PROPOSE_CONCESSION = Command(
+    "concede", {"en": ("concede", "concession"), "fr": ("concéder",)}, propose, help="help.cmd.concede"
+)
+VOTE = Command("vote", {"en": ("vote",), "fr": ("vote", "voter")}, vote, help="help.cmd.vote")

@@ -4,8 +4,8 @@ judge does not wait for that gang (no grace, no reminder) and its units hold, or
 the deadline moves, by at most ``schedule.absence`` (the game master's limit),
 to the day after the absence.
 
-The command's grammar is this module's alone (``parse``), so that the players'
-command language can take it as one of its commands. Absences are kept in
+The command's own line is read here (``parse``); the command is one of the
+players' commands by mail (``ABSENT``, ``moonshine.mail.commands``). Absences are kept in
 ``absences.yaml`` in the game directory, by gang."""
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import msgspec
 
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, atomic_write_text
+from moonshine.mail.commands.grammar import Answer, Command, CommandLine
+from moonshine.mail.commands.request import GameRequest
 
 FILE = "absences.yaml"
 MAX_DAYS = 60  # the longest absence a player may declare at once
@@ -27,7 +29,6 @@ _LINE = re.compile(
     r"(?:\s*(?:to|until|till|-|–|au|jusqu'au|jusqu’au)\s*(\d{4}-\d{2}-\d{2}))?\s*$",
     re.IGNORECASE,
 )
-_KEYWORD = re.compile(r"^\s*(?:absent|absence|away)\b", re.IGNORECASE)
 
 
 class Absence(msgspec.Struct, frozen=True):
@@ -44,11 +45,6 @@ class Absence(msgspec.Struct, frozen=True):
 
 class AbsenceError(ValueError):
     """A line that says ``absent`` but not in a form the judge reads."""
-
-
-def is_absence(line: str) -> bool:
-    """Whether ``line`` is an absence command (well formed or not)."""
-    return bool(_KEYWORD.match(line))
 
 
 def parse(line: str, *, today: date | None = None) -> Absence:
@@ -143,24 +139,24 @@ def moved(due: datetime, absences: list[Absence], limit: timedelta, zone: Any = 
     return new
 
 
-# -- by email: the command ``absent`` of the players' command language (moonshine.mail.commands) --
+# -- by email: the command ``absent`` of the players' commands (moonshine.mail.commands) --
 
 
-def command(req: Any, cmd: Any) -> Any:
-    """``absent FIRST to LAST`` in a message (a ``mailcmd.Request`` and its
-    ``mailcmd.Command``): recorded for the gang whose password checked out."""
-    from moonshine.mail.commands import Result
+def command(req: GameRequest, cmd: CommandLine) -> Answer:
+    """``absent FIRST to LAST`` in a message: recorded for the gang whose password
+    checked out."""
     from moonshine.render.mailwords import phrase
 
     try:
         absence = parse(cmd.written, today=req.now.date())
     except AbsenceError as exc:
-        return Result(cmd, False, phrase("absence.bad", why=str(exc)))
+        return Answer(cmd, False, phrase("absence.bad", why=str(exc)))
+    assert req.gang is not None
     add(req.game, req.gang, absence)
     limit = _limit(req.game)
     if limit:
-        return Result(cmd, True, phrase("absence.moved", span=absence.text(), limit=_hours(limit)))
-    return Result(cmd, True, phrase("absence.noted", span=absence.text()))
+        return Answer(cmd, True, phrase("absence.moved", span=absence.text(), limit=_hours(limit)))
+    return Answer(cmd, True, phrase("absence.noted", span=absence.text()))
 
 
 def _limit(game: Game) -> timedelta:
@@ -174,3 +170,13 @@ def _limit(game: Game) -> timedelta:
 
 def _hours(d: timedelta) -> str:
     return f"{int(d.total_seconds() // 3600)} h"
+
+
+# not suggested for a misspelt word: its line has dates (no suggestion anyway), and "Sent from my iPhone" is no absence
+ABSENT = Command(
+    "absent",
+    {"en": ("absent", "absence", "away"), "fr": ("absent", "absence")},
+    command,
+    help="help.cmd.absent",
+    suggested=False,
+)

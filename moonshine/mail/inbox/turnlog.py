@@ -5,6 +5,7 @@ journal a pass keeps until it writes the log, and its recovery after a kill."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ import msgspec
 from moonshine import yamlio
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, atomic_write_text
+from moonshine.mail.envelope import as_utc
 
 LOG_FILE = "inbox.yaml"
+HISTORY = "history"  # orders/TURN/history/: every submission kept, for the game master
 
 
 JOURNAL = ".inbox-journal"  # one line per message of a run, until the run's end writes the log
@@ -162,3 +165,14 @@ def recover_journal(game: Game, turn: str, log: TurnLog) -> None:
             log.current[str(sub["gang"])] = current
     save_log(game, turn, log)
     path.unlink()
+
+
+def parse_time(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return as_utc(value)
+    if isinstance(value, str):
+        try:
+            return as_utc(datetime.fromisoformat(value))
+        except ValueError:
+            return None
+    return None

@@ -27,7 +27,8 @@ from moonshine.errors import StateError
 from moonshine.game import masking
 from moonshine.game.directory import GAME_FILE, GameConfig, atomic_write_text
 from moonshine.mail import observers, outbox
-from moonshine.mail.commands import ANONYMOUS, Command, Request, Result, fold, sides_named, words
+from moonshine.mail.commands.grammar import BLOCK, Answer, Command, CommandLine, fold
+from moonshine.mail.commands.request import ANONYMOUS, GameRequest, sides_named, words
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address, game_master_addresses, player_addresses
 from moonshine.render import mailwords
@@ -72,21 +73,21 @@ def _is_retreat(turn: str) -> bool:
     return "retreat" in turn
 
 
-def _refusal(req: Request, cmd: Command, anonymous: bool) -> Result | None:
+def _refusal(req: GameRequest, cmd: CommandLine, anonymous: bool) -> Answer | None:
     """Why the game's rules refuse this press now, or None."""
     r = rules(req.game.config)
     if r.kind == NONE:
-        return Result(cmd, False, phrase("press.none"))
+        return Answer(cmd, False, phrase("press.none"))
     if anonymous and r.kind != GREY:
-        return Result(cmd, False, phrase("press.white_only"))
+        return Answer(cmd, False, phrase("press.white_only"))
     if _is_retreat(req.turn) and not r.retreats:
-        return Result(cmd, False, phrase("press.retreats"))
+        return Answer(cmd, False, phrase("press.retreats"))
     if not r.after_deadline and req.due is not None and req.now > req.due:
-        return Result(cmd, False, phrase("press.after_deadline", due=req.due))
+        return Answer(cmd, False, phrase("press.after_deadline", due=req.due))
     if not cmd.closed:
-        return Result(cmd, False, phrase("press.unclosed"))
+        return Answer(cmd, False, phrase("press.unclosed"))
     if not "".join(cmd.body).strip():
-        return Result(cmd, False, phrase("press.empty"))
+        return Answer(cmd, False, phrase("press.empty"))
     return None
 
 
@@ -96,7 +97,7 @@ def _split_anonymous(args: str) -> tuple[list[str], bool]:
     return rest, len(rest) != len(found)
 
 
-def private(req: Request, cmd: Command) -> Result:
+def private(req: GameRequest, cmd: CommandLine) -> Answer:
     """``press to GANG, GANG [anonymous]``: relayed to each gang named."""
     assert req.gang is not None
     names, anonymous = _split_anonymous(cmd.args)
@@ -107,14 +108,14 @@ def private(req: Request, cmd: Command) -> Result:
     sides = req.game.sides()
     if unknown:
         known = ", ".join(sides)
-        return Result(cmd, False, phrase("press.unknown_recipient", names=" ".join(unknown)[:60], known=known))
+        return Answer(cmd, False, phrase("press.unknown_recipient", names=" ".join(unknown)[:60], known=known))
     to = [g for g in to if g != req.gang]
     if not to:
-        return Result(cmd, False, phrase("press.no_recipient"))
+        return Answer(cmd, False, phrase("press.no_recipient"))
     return _relay(req, cmd, to, anonymous, everyone=False)
 
 
-def broadcast(req: Request, cmd: Command) -> Result:
+def broadcast(req: GameRequest, cmd: CommandLine) -> Answer:
     """``broadcast [anonymous]``: relayed to every player and observer."""
     assert req.gang is not None
     _names, anonymous = _split_anonymous(cmd.args)
@@ -125,7 +126,7 @@ def broadcast(req: Request, cmd: Command) -> Result:
     return _relay(req, cmd, to, anonymous, everyone=True)
 
 
-def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyone: bool) -> Result:
+def _relay(req: GameRequest, cmd: CommandLine, to: list[str], anonymous: bool, *, everyone: bool) -> Answer:
     game = req.game
     cfg = game.config
     lang = cfg.language  # relayed to other players: the game's language, not the sender's
@@ -202,11 +203,11 @@ def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyo
     for g in [req.gang, *to]:
         atomic_write_text(log_path(game.root, g, req.turn, key), entry)
     if everyone:
-        return Result(cmd, True, phrase("press.broadcast_sent", turn=turn))
+        return Answer(cmd, True, phrase("press.broadcast_sent", turn=turn))
     done = phrase("press.sent", to=", ".join(sides[g] for g in to))
     if missing:
-        return Result(cmd, True, phrase("press.sent_some", sent=done, missing=", ".join(missing)))
-    return Result(cmd, True, done)
+        return Answer(cmd, True, phrase("press.sent_some", sent=done, missing=", ".join(missing)))
+    return Answer(cmd, True, done)
 
 
 def log_path(root: Path, gang: str, turn: str, key: str) -> Path:
@@ -218,3 +219,21 @@ def private_log(root: Path, gang: str) -> list[str]:
     """``gang``'s private log: the text of every press it sent or received."""
     base = root / LOG_DIR / gang.lower()
     return [p.read_text(encoding="utf-8") for p in sorted(base.glob("*.txt"))] if base.is_dir() else []
+
+
+PRESS = Command(
+    "press",
+    {"en": ("press",), "fr": ("presse",)},
+    private,
+    reads=BLOCK,
+    help="help.cmd.press",
+    refusal="press.not_player",
+)
+BROADCAST = Command(
+    "broadcast",
+    {"en": ("broadcast",), "fr": ("diffusion", "diffuser")},
+    broadcast,
+    reads=BLOCK,
+    help="help.cmd.broadcast",
+    refusal="press.not_player",
+)

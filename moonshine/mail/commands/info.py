@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import hashlib
 
-from moonshine.mail import outbox, press, votes
-from moonshine.mail.commands import SHOWN, Command, Request, Result, words
+from moonshine.mail import outbox
+from moonshine.mail.commands.grammar import ANYONE, OBSERVER, Answer, Command, CommandLine
+from moonshine.mail.commands.press import gm_addresses, rules
+from moonshine.mail.commands.request import GameRequest, words
+from moonshine.mail.commands.votes import bulletin_lines, ended, open_lines, survivors
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address
 from moonshine.render import mailwords
@@ -17,14 +20,14 @@ from moonshine.render.mailwords import describe_time_left, phrase
 RESULTS_FILE = "results.yaml"
 
 
-def status(req: Request, cmd: Command) -> Result:
+def status(req: GameRequest, cmd: CommandLine) -> Answer:
     """The turn, its deadline, who has orders in (not what they are), the press
     rules and the open proposals."""
     game = req.game
     lang = req.language
     sides = game.sides()
     has = [g for g in sides if (game.orders_dir(req.turn) / f"{g}.txt").is_file()]
-    alive = votes.survivors(game, req.st)
+    alive = survivors(game, req.st)
     waiting = [g for g in alive if g not in has]
     lines = [
         mailwords.text(lang, "status.turn", turn=mailwords.subject_turn(lang, req.turn)),
@@ -37,16 +40,16 @@ def status(req: Request, cmd: Command) -> Result:
         mailwords.text(
             lang, "status.waiting", gangs=", ".join(sides[g] for g in waiting) or mailwords.text(lang, "status.nobody")
         ),
-        mailwords.text(lang, "status.press." + press.rules(game.config).kind),
+        mailwords.text(lang, "status.press." + rules(game.config).kind),
     ]
-    over = votes.ended(game)
+    over = ended(game)
     if over is not None:
-        lines.append(votes.bulletin_lines(game, req.now, lang)[0])
-    lines.extend(votes.open_lines(game, req.gang, req.now, lang))
-    return Result(cmd, True, phrase("status.done"), "\n".join(lines))
+        lines.append(bulletin_lines(game, req.now, lang)[0])
+    lines.extend(open_lines(game, req.gang, req.now, lang))
+    return Answer(cmd, True, phrase("status.done"), "\n".join(lines))
 
 
-def _adjudicated(req: Request) -> list[str]:
+def _adjudicated(req: GameRequest) -> list[str]:
     game = req.game
     return [t for t in game.turns() if (game.turn_dir(t) / RESULTS_FILE).is_file()]
 
@@ -56,7 +59,7 @@ def _typed(label: str) -> str:
     return "-".join(label.lower().split())
 
 
-def history(req: Request, cmd: Command) -> Result:
+def history(req: GameRequest, cmd: CommandLine) -> Answer:
     """The turns played; ``history TURN``: that turn's public bulletin."""
     game = req.game
     lang = req.language
@@ -64,40 +67,40 @@ def history(req: Request, cmd: Command) -> Result:
     asked = words(cmd.args)
     if not asked:
         if not played:
-            return Result(cmd, True, phrase("history.none"))
+            return Answer(cmd, True, phrase("history.none"))
         listed = ", ".join(mailwords.subject_turn(lang, t) for t in played)
-        return Result(cmd, True, phrase("history.turns", turns=listed), mailwords.text(lang, "history.how"))
+        return Answer(cmd, True, phrase("history.turns", turns=listed), mailwords.text(lang, "history.how"))
     wanted = "-".join(asked).lower()
     found = next((t for t in played if wanted in (t.lower(), _typed(mailwords.subject_turn(lang, t)))), None)
     if found is None:
         shown = ", ".join(mailwords.subject_turn(lang, t) for t in played) or mailwords.text(lang, "status.nobody")
-        return Result(cmd, False, phrase("history.unknown", turn=" ".join(asked)[:40], turns=shown))
+        return Answer(cmd, False, phrase("history.unknown", turn=" ".join(asked)[:40], turns=shown))
     bulletin = game.turn_dir(found) / "reports" / "bulletin.txt"
     if not bulletin.is_file():
-        return Result(cmd, False, phrase("history.no_bulletin", turn=mailwords.subject_turn(lang, found)))
-    return Result(
+        return Answer(cmd, False, phrase("history.no_bulletin", turn=mailwords.subject_turn(lang, found)))
+    return Answer(
         cmd, True, phrase("history.bulletin", turn=mailwords.subject_turn(lang, found)), bulletin.read_text("utf-8")
     )
 
 
-def help_text(req: Request, cmd: Command) -> Result:
+def help_text(req: GameRequest, cmd: CommandLine) -> Answer:
     """Every command, with its keyword in the game's language."""
     lang = req.language
-    shown = SHOWN.get(lang, SHOWN["en"])
-    lines = [mailwords.text(lang, f"help.cmd.{name}", keyword=keyword) for name, keyword in shown.items()]
-    return Result(cmd, True, phrase("help.done"), "\n".join(lines) + "\n" + mailwords.text(lang, "help.more"))
+    listed = req.grammar.commands if req.grammar is not None else ()
+    lines = [mailwords.text(lang, c.help, keyword=c.shown(lang)) for c in listed if c.help]
+    return Answer(cmd, True, phrase("help.done"), "\n".join(lines) + "\n" + mailwords.text(lang, "help.more"))
 
 
-def observe(req: Request, cmd: Command) -> Result:
+def observe(req: GameRequest, cmd: CommandLine) -> Answer:
     """A request to follow the game: passed to the game master, who lists
     observers in game.yaml."""
     cfg = req.game.config
     if req.observer:
-        return Result(cmd, True, phrase("observe.already"))
+        return Answer(cmd, True, phrase("observe.already"))
     if req.gang is not None or any(req.sender in {a.lower() for a in p.email} for p in cfg.players.values()):
-        return Result(cmd, False, phrase("observe.player"))
+        return Answer(cmd, False, phrase("observe.player"))
     referee = from_address(cfg)
-    to, bcc = compose.unseen(referee, press.gm_addresses(cfg))
+    to, bcc = compose.unseen(referee, gm_addresses(cfg))
     msg = compose.text_message(
         sender=referee,
         to=to,
@@ -112,4 +115,14 @@ def observe(req: Request, cmd: Command) -> Result:
     item = outbox.Outgoing(name, msg)
     outbox.write_outbox(req.game, req.turn, [item])
     req.outgoing.append(item)
-    return Result(cmd, True, phrase("observe.asked"))
+    return Answer(cmd, True, phrase("observe.asked"))
+
+
+STATUS = Command(
+    "status", {"en": ("status",), "fr": ("état",)}, status, who=OBSERVER, help="help.cmd.status", after_orders=True
+)
+HISTORY = Command(
+    "history", {"en": ("history",), "fr": ("historique",)}, history, who=OBSERVER, help="help.cmd.history"
+)
+HELP = Command("help", {"en": ("help",), "fr": ("aide",)}, help_text, who=ANYONE, help="help.cmd.help")
+OBSERVE = Command("observe", {"en": ("observe",), "fr": ("observer",)}, observe, who=ANYONE, help="help.cmd.observe")

@@ -15,30 +15,31 @@ import hashlib
 from moonshine.game import families
 from moonshine.game.families.prediction import Block
 from moonshine.mail import outbox
-from moonshine.mail.commands import Command, Request, Result
+from moonshine.mail.commands.grammar import BLOCK, Answer, Command, CommandLine
+from moonshine.mail.commands.request import GameRequest
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address
 from moonshine.render import mailwords
 from moonshine.render.mailwords import phrase
 
 
-def predict(req: Request, cmd: Command) -> Result:
+def predict(req: GameRequest, cmd: CommandLine) -> Answer:
     """Adjudicate the block's orders on the turn's position (by the game's rule
     family) and mail the result."""
     if not cmd.closed:
-        return Result(cmd, False, phrase("predict.unclosed"))
+        return Answer(cmd, False, phrase("predict.unclosed"))
     assert req.gang is not None
     block = Block(req.game, req.turn, req.st, req.gang, cmd.body, cmd.line + 1, req.language)
     found = families.of(req.game).predict(block)
     if found.problems:
-        return Result(cmd, False, phrase("predict.refused", n=len(found.problems)), "\n".join(found.problems))
+        return Answer(cmd, False, phrase("predict.refused", n=len(found.problems)), "\n".join(found.problems))
     if not found.orders:
-        return Result(cmd, False, phrase("predict.empty"))
+        return Answer(cmd, False, phrase("predict.empty"))
     mail_prediction(req, cmd, found.text, found.picture)
-    return Result(cmd, True, phrase("predict.done", n=found.orders))
+    return Answer(cmd, True, phrase("predict.done", n=found.orders))
 
 
-def mail_prediction(req: Request, cmd: Command, text: str, png: bytes | None) -> None:
+def mail_prediction(req: GameRequest, cmd: CommandLine, text: str, png: bytes | None) -> None:
     cfg = req.game.config
     lang = req.language
     key = hashlib.sha256(f"{req.message_id}|{cmd.line}".encode()).hexdigest()[:12]
@@ -61,3 +62,12 @@ def mail_prediction(req: Request, cmd: Command, text: str, png: bytes | None) ->
     item = outbox.Outgoing(f"predict-{key}.eml", msg)
     outbox.write_outbox(req.game, req.turn, [item])
     req.outgoing.append(item)
+
+
+PREDICT = Command(
+    "predict",
+    {"en": ("predict", "prediction"), "fr": ("prédire", "prédiction")},
+    predict,
+    reads=BLOCK,
+    help="help.cmd.predict",
+)

@@ -1,0 +1,96 @@
+"""A message to a judge for many games, read as far as its routing and the lobby need
+it (``Mail``): its sender, subject, Message-ID and time received, whether it is an
+automatic reply, why it cannot be read (too big, too many parts, not parsed), and
+the sender's own lines (``moonshine.mail.intake``), in which the game it names (a
+``game:`` line, ``[GAME]`` in the subject) and its password line are found."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime
+from email.message import Message
+
+import msgspec
+
+from moonshine.mail import intake
+from moonshine.mail.envelope import header_text, is_automatic, received_when, sender_of
+
+PASSWORD_LINE = re.compile(r"^\s*(?:password|mot\s+de\s+passe)\s*:\s*(.*?)\s*$", re.I)
+GAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:\s*(\S+)\s*$", re.I)
+_SUBJECT_GAME = re.compile(r"\[([A-Za-z][A-Za-z0-9-]{1,23})\]")
+MAX_LINES = 2000  # of the sender's own text read
+
+
+class Mail(msgspec.Struct):
+    """A message to the judge, as far as the lobby and the routing need it."""
+
+    raw: bytes
+    digest: str
+    sender: str = ""
+    subject: str = ""
+    message_id: str = ""
+    received: datetime | None = None
+    automatic: bool = False
+    problem: str = ""  # unread: too big, too many parts, not parsed
+    lines: list[str] = msgspec.field(default_factory=list)  # the sender's own text, by line
+
+    @property
+    def game(self) -> str | None:
+        """The game the mail names: a ``game:`` line, else ``[GAME]`` in the subject."""
+        for line in self.lines:
+            m = GAME_LINE.match(line)
+            if m:
+                return m.group(1).lower()
+        m = _SUBJECT_GAME.search(self.subject)
+        return m.group(1).lower() if m else None
+
+    @property
+    def password(self) -> str | None:
+        for line in self.lines:
+            m = PASSWORD_LINE.match(line)
+            if m:
+                return m.group(1)
+        return None
+
+
+def is_password_or_game_line(line: str) -> bool:
+    """A ``password:`` or ``game:`` line: never a command of the lobby."""
+    return bool(PASSWORD_LINE.match(line) or GAME_LINE.match(line))
+
+
+def read_mail(raw: bytes, limit: int) -> Mail:
+    from email import policy
+    from email.parser import BytesParser
+
+    digest = hashlib.sha256(raw).hexdigest()
+    mail = Mail(raw, digest)
+    parser = BytesParser(policy=policy.default)
+    too_big = len(raw) > limit
+    try:
+        head = raw.split(b"\n\n", 1)[0] if too_big else raw
+        msg: Message = parser.parsebytes(head, headersonly=True)
+    except Exception:  # malformed mail must never stop the pass
+        mail.problem = "unreadable"
+        return mail
+    mail.sender = sender_of(msg)
+    mail.subject = header_text(msg, "Subject")[:200]
+    mail.message_id = header_text(msg, "Message-ID")[:250]
+    mail.received = received_when(msg)[0]
+    mail.automatic = is_automatic(msg, mail.sender)
+    if too_big:
+        mail.problem = "too big"
+        return mail
+    if intake.too_many_parts(raw):
+        mail.problem = "too many parts"
+        return mail
+    try:
+        full = parser.parsebytes(raw)
+        for _, text in intake.texts(full):
+            own = intake.own_text(text)
+            if own.text.strip():
+                mail.lines = own.text.split("\n")[:MAX_LINES]
+                break
+    except Exception:
+        mail.problem = "unreadable"
+    return mail

@@ -1,0 +1,198 @@
+"""The lobby of a judge for many games: the commands by mail that are about no one
+game's turn (``docs/commands.md``, "A judge for many games"), declared in the one
+grammar of mail commands (``moonshine.mail.commands.grammar``) and listed here.
+
+Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois`` (or
+``profile``; ``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
+GAME``, ``resign GAME``, ``takeover GAME SIDE`` (``seats``), ``list [GAME |
+vacant]``, ``help`` (``listing``). Masters: ``create GAME VARIANT`` (and its settings
+on the lines below, to an empty line or ``end``), ``start``, ``pause``, ``resume``,
+``extend GAME HOURS``, ``eject GAME SIDE``, ``promote GAME ADDRESS``, ``terminate``
+(``masters``). Each has its French word. A command naming a game may leave it out
+when the mail names it (a ``game:`` line, or ``[GAME]`` in the subject).
+
+Every command but ``register``, ``list`` and ``help`` needs the player's password
+(a ``password:`` line): the one password of all their games, kept hashed in the
+registry. What a message costs is bounded: its size (``inbox.max_message_bytes``),
+the commands done (``limits.commands``), the messages answered per address and
+day (``limits.requests``), the registrations per address and day, three wrong
+passwords per address and pass.
+
+A message is answered once: what it changes in the registry, its reply and the
+notices it owes (to the masters, to an ejected player) are one transaction of
+the registry; the mail is written to the judge's outbox just after
+(``Registry.queue_mail``, ``moonshine.host.outbox``) and sent by the pass. What it
+means for a game's directory is done by ``moonshine.host.games``."""
+
+from __future__ import annotations
+
+import re
+
+from moonshine.errors import MoonshineError
+from moonshine.host.incoming import Mail, is_password_or_game_line
+from moonshine.host.lobby import listing, masters, players, seats
+from moonshine.host.lobby.request import LobbyPass, LobbyRequest, authorise, status_word
+from moonshine.host.registry import FORMING, RUNNING, STARTING
+from moonshine.mail import outbox
+from moonshine.mail.commands import grammar
+from moonshine.mail.commands.grammar import Grammar, Script
+from moonshine.mail.outbox import compose
+from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
+from moonshine.mail.settings import from_address
+from moonshine.render.mailwords import Phrase, phrase
+from moonshine.text.catalogue import languages
+from moonshine.text.wrap import line_ranges
+
+LOBBY = Grammar(
+    (
+        players.REGISTER,
+        players.PASSWORD,
+        players.WHOIS,
+        listing.LIST,
+        seats.JOIN,
+        seats.LEAVE,
+        seats.RESIGN,
+        seats.TAKEOVER,
+        masters.CREATE,
+        masters.START,
+        masters.PAUSE,
+        masters.RESUME,
+        masters.EXTEND,
+        masters.EJECT,
+        masters.PROMOTE,
+        masters.TERMINATE,
+        listing.HELP,
+    ),
+    skip=lambda line: not line.strip() or is_password_or_game_line(line),
+    ignoring=True,
+)
+
+
+def read(mail: Mail) -> Script:
+    """The lobby's commands in a mail. In a mail that names a game, ``help`` is the
+    game's."""
+    leave_out = ("help",) if mail.game is not None else ()
+    return grammar.read(mail.lines, LOBBY, leave_out=leave_out)
+
+
+def has_commands(mail: Mail) -> bool:
+    """Whether the lobby is the mail's reader: a command of the lobby in it."""
+    return bool(read(mail).known())
+
+
+def answer(ctx: LobbyPass, mail: Mail) -> str:
+    """Do the mail's commands and queue its reply, in one transaction; returns what
+    became of it, for the log."""
+    reg = ctx.reg
+    if mail.automatic:
+        return "automatic reply or bounce: not answered"
+    if not mail.sender:
+        return "no sender: not answered"
+    if reg.requests(mail.sender, ctx.day, "message") >= ctx.settings.limits.requests:
+        return f"more than {ctx.settings.limits.requests} mails from {mail.sender} today: not answered"
+    if ctx.wrong[mail.sender] >= MAX_WRONG_PASSWORDS:
+        return f"{MAX_WRONG_PASSWORDS} wrong passwords from {mail.sender} in this pass: not answered"
+    script = read(mail)
+    known, unknown = script.known(), script.unknown()
+    player = reg.player(mail.sender)
+    language = player.language if player is not None else _guess_language(ctx, script)
+    req = LobbyRequest(ctx, mail, language, player)
+    results: list[str] = []
+    with reg.transaction():
+        reg.count_request(mail.sender, ctx.day, "message")
+        limit = ctx.settings.limits.commands
+        for cmd in known[:limit]:
+            assert cmd.command is not None
+            shown = cmd.command.shown(req.language)
+            written = shown if cmd.command is players.PASSWORD else f"{shown} {cmd.args}".strip()[:60]  # never it
+            try:
+                done = grammar.answer(req, cmd, authorise)
+            except MoonshineError as exc:
+                why = req.say("lobby.failed", error=str(exc)[:300])
+                results.append(req.say("lobby.refused", line=str(cmd.line), command=written, text=why))
+                ctx.log(f"ERROR lobby: {mail.sender}: {written}: {exc}")
+                continue
+            text = done.say.text(_wording(req.language))
+            if done.done:
+                results.append(req.say("lobby.done", line=str(cmd.line), command=written, text=text))
+                ctx.log(f"lobby: {mail.sender}: {written}: done")
+            else:
+                results.append(req.say("lobby.refused", line=str(cmd.line), command=written, text=text))
+                ctx.log(f"lobby: {mail.sender}: {written}: refused: {text}")
+        for cmd in unknown:
+            results.append(req.say("lobby.unknown", word=cmd.word[:30], keyword=cmd.suggestion))
+        if len(known) > limit:
+            results.append(req.say("lobby.too_many", n=limit))
+        if script.ignored and script.commands:
+            results.append(req.say("lobby.ignored", lines=line_ranges(list(script.ignored))))
+        if not script.commands:
+            if player is None and mail.game is None:
+                reg.mark_answered(mail.digest, sender=mail.sender, outcome="unsolicited", now=ctx.now)
+                return "not from a player, and no command in it: not answered"
+            results.append(_route_note(req).text(_wording(req.language)))
+        _queue_reply(req, results)
+        for name, msg in req.notices:
+            reg.queue_mail(ctx.day, name, outbox.serialise(msg))
+        outcome = f"answered ({len(known)} command(s))"
+        reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=ctx.now)
+    return outcome
+
+
+def _wording(language: str) -> str:
+    """The language a reply is worded in: English for one the judge has no catalogue of."""
+    return language if language in languages() else "en"
+
+
+def _route_note(req: LobbyRequest) -> Phrase:
+    """Why a mail with no command of the lobby came to it: the game it names is not
+    being played, or it names none and the player plays several (or none)."""
+    reg = req.reg
+    named = req.mail.game
+    if named is not None:
+        row = reg.game(named)
+        if row is None:
+            return phrase("lobby.game.unknown", game=named[:30])
+        if row.status in (FORMING, STARTING):
+            return phrase("lobby.route.forming", game=row.name)
+        return phrase("lobby.route.over", game=row.name, status=status_word(row.status))
+    if req.player is None:
+        return phrase("lobby.nothing")
+    games = [g.name for g, side in reg.games_of(req.player.id) if side is not None and g.status == RUNNING]
+    if not games:
+        return phrase("lobby.route.no_game")
+    return phrase("lobby.route.which", games=", ".join(games))
+
+
+def _guess_language(ctx: LobbyPass, script: Script) -> str:
+    if any(c.language == "fr" for c in script.known()):
+        return "fr" if "fr" in languages() else ctx.settings.config.language
+    return ctx.settings.config.language
+
+
+def _queue_reply(req: LobbyRequest, results: list[str]) -> None:
+    ctx = req.ctx
+    cfg = ctx.settings.config
+    mail = req.mail
+    player = req.reg.player(mail.sender) if req.player is None else req.player
+    hello = req.say("lobby.hello", name=player.name) if player is not None else req.say("lobby.hello_stranger")
+    received = (mail.received or ctx.now).strftime("%Y-%m-%d %H:%M UTC")
+    body = (
+        f"{hello}\n\n{req.say('lobby.intro', received=received)}\n\n"
+        + "\n\n".join(results)
+        + "\n\n-- \n"
+        + req.say("lobby.signature", title=cfg.title)
+        + "\n"
+    )
+    reference = mail.message_id if re.fullmatch(r"<[!-;=?-~]{1,250}>", mail.message_id) else None
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=[mail.sender],
+        subject=req.say("lobby.subject", prefix=compose.subject_prefix(cfg)),
+        body=body,
+        msg_id=compose.message_id(cfg, "lobby", "reply", mail.digest),
+        date=ctx.now,
+        reply_to=from_address(cfg),
+        in_reply_to=reference,
+        auto="auto-replied",
+    )
+    req.reg.queue_mail(ctx.day, f"reply-{mail.digest[:16]}.eml", outbox.serialise(msg))

@@ -1,0 +1,249 @@
+"""The masters' commands of the lobby: ``create GAME VARIANT`` and its settings, one
+a line below it (a master of the judge); ``start``, ``pause``, ``resume``, ``extend
+GAME HOURS``, ``eject GAME SIDE``, ``promote GAME ADDRESS``, ``terminate`` (a master
+of the game). What they mean for the game's directory is done by
+``moonshine.host.games`` at the pass's next step."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from typing import Any
+
+from moonshine.errors import MoonshineError
+from moonshine.host.lobby.request import (
+    LobbyRequest,
+    after_game,
+    authenticate,
+    deadline_rule,
+    game_named,
+    notice,
+    press_kind,
+    side_key,
+    status_word,
+    utc,
+    variant_title,
+)
+from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, PAUSED, RUNNING, STARTING, TERMINATED
+from moonshine.mail.commands.grammar import JUDGE_MASTER, MASTER, SETTINGS, Answer, Command, CommandLine, Refused
+from moonshine.render.mailwords import phrase
+from moonshine.text.catalogue import languages
+
+# create's settings, by their folded name (English, French)
+GAME_SETTINGS = {
+    "title": "title",
+    "titre": "title",
+    "language": "language",
+    "langue": "language",
+    "deadlines": "deadlines",
+    "echeances": "deadlines",
+    "every": "every",
+    "chaque": "every",
+    "timezone": "timezone",
+    "fuseau": "timezone",
+    "grace": "grace",
+    "min_gap": "min_gap",
+    "ecart": "min_gap",
+    "reminders": "reminders",
+    "rappels": "reminders",
+    "press": "press",
+    "presse": "press",
+    "dedication": "dedication",
+    "assiduite": "dedication",
+    "victory_vp": "victory_vp",
+    "minimum_bribe": "minimum_bribe",
+}
+PRESS_KINDS = ("none", "white", "grey")
+
+
+def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
+    """create's settings, checked."""
+    from moonshine.game.schedule import parse_schedule
+
+    schedule: dict[str, Any] = {"timezone": req.ctx.settings.timezone}
+    options: dict[str, Any] = {"press": {"kind": "white"}, "dedication": 0}
+    rules: dict[str, Any] = {}
+    for _, key, value in cmd.settings:
+        name = GAME_SETTINGS.get(key.replace(" ", "_"))
+        if name is None:
+            known = ", ".join(sorted(set(GAME_SETTINGS.values())))
+            raise Refused(phrase("lobby.create.unknown_setting", key=key[:30], keys=known))
+        if name in ("deadlines", "every", "timezone", "grace", "min_gap"):
+            schedule[name] = value
+        elif name == "reminders":
+            schedule[name] = [v.strip() for v in value.split(",") if v.strip()]
+        elif name == "press":
+            if value.lower() not in PRESS_KINDS:
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why=" / ".join(PRESS_KINDS)))
+            options["press"] = {"kind": value.lower()}
+        elif name == "dedication":
+            digits = value.rstrip("%").strip()
+            if not digits.isdigit() or int(digits) > 100:
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why="0-100"))
+            options["dedication"] = int(digits)
+        elif name in ("victory_vp", "minimum_bribe"):  # a Moonshine game's house rules (others refuse them)
+            try:
+                rules[name] = int(value) if name == "victory_vp" else float(value)
+            except ValueError:
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why=value[:30])) from None
+        elif name == "language":
+            if value.lower() not in languages():
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why=", ".join(languages())))
+            options["language"] = value.lower()
+        else:
+            options[name] = value[:80]
+    if "deadlines" not in schedule and "every" not in schedule:
+        schedule["every"] = "72h"
+    try:
+        parse_schedule(schedule)
+    except MoonshineError as exc:
+        raise Refused(phrase("lobby.create.bad_setting", key="schedule", why=str(exc)[:200])) from None
+    options["schedule"] = schedule
+    if rules:
+        options["rules"] = rules
+    return options
+
+
+def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    from moonshine import variants
+    from moonshine.host import games
+    from moonshine.host.settings import draw_seed
+
+    player = authenticate(req)
+    settings = req.ctx.settings
+    given = cmd.args.split()
+    if len(given) != 2 or not variants.is_known(given[1].lower()):
+        raise Refused(phrase("lobby.create.usage", variants=", ".join(variants.names())))
+    name, variant = given[0].lower(), given[1].lower()
+    if not GAME_NAME.fullmatch(name) or name in (".building",):
+        raise Refused(phrase("lobby.create.bad_name", game=name[:30]))
+    if req.reg.game(name) is not None:
+        raise Refused(phrase("lobby.create.exists", game=name))
+    options = _options(req, cmd)
+    try:
+        sides = games.build(settings, name, variant, options, player.address)
+    except MoonshineError as exc:
+        raise Refused(phrase("lobby.create.failed", why=str(exc)[:300])) from None
+    options["sides"] = list(sides)
+    req.reg.add_game(name, variant, options, player.id, req.ctx.now)
+    done = phrase(
+        "lobby.create.done",
+        game=name,
+        variant=variant_title(variant),
+        sides=len(sides),
+        rule=deadline_rule(options),
+        press=press_kind(options),
+        dedication=options["dedication"],
+        seed_hash=hashlib.sha256(draw_seed(settings.root, name).encode()).hexdigest(),
+    )
+    return Answer(cmd, True, done)
+
+
+def start(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    row = game_named(req, cmd)
+    if row.status != FORMING:
+        raise Refused(phrase("lobby.start.not_forming", game=row.name))
+    n = req.reg.count_members(row.name)
+    if n == 0:
+        raise Refused(phrase("lobby.start.nobody", game=row.name))
+    req.reg.set_status(row.name, STARTING)
+    req.ctx.started.append(row.name)
+    sides = len(row.settings.get("sides") or [])
+    return Answer(cmd, True, phrase("lobby.start.done", game=row.name, n=n, vacant=sides - n))
+
+
+def pause(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    from moonshine.host import games
+
+    row = game_named(req, cmd)
+    if row.status != RUNNING:
+        raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
+    turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
+    left = max(0, int((due - req.ctx.now).total_seconds())) if due is not None else None
+    req.reg.set_paused(row.name, req.ctx.now.isoformat(), left)
+    req.reg.set_deadline(row.name, f"{turn} {games.NO_DEADLINE}")  # none while paused: nothing is late
+    req.reg.set_status(row.name, PAUSED)
+    return Answer(cmd, True, phrase("lobby.pause.done", game=row.name))
+
+
+def resume(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    from moonshine.host import games
+
+    row = game_named(req, cmd)
+    if row.status != PAUSED:
+        raise Refused(phrase("lobby.resume.not_paused", game=row.name))
+    turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
+    if row.paused_left is not None:
+        due = req.ctx.now + timedelta(seconds=max(row.paused_left, 3600))
+        req.reg.set_deadline(row.name, f"{turn} {due.isoformat()}")
+    req.reg.set_paused(row.name, None, None)
+    req.reg.set_status(row.name, RUNNING)
+    return Answer(cmd, True, phrase("lobby.resume.done", game=row.name, turn=turn, due=utc(due) if due else "-"))
+
+
+def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    from moonshine.host import games
+
+    row = game_named(req, cmd)
+    if row.status not in ACTIVE:
+        raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
+    given = after_game(cmd, row)
+    hours = given[0].lower().rstrip("h") if given else ""
+    if not hours.isdigit() or not 1 <= int(hours) <= 720:
+        raise Refused(phrase("lobby.extend.usage"))
+    if row.status == PAUSED and row.paused_left is not None:  # the time left grows
+        req.reg.set_paused(row.name, row.paused_at, row.paused_left + int(hours) * 3600)
+        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, hours=int(hours)))
+    turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
+    if due is None:
+        raise Refused(phrase("lobby.extend.no_deadline", game=row.name))
+    new = due + timedelta(hours=int(hours))
+    req.reg.set_deadline(row.name, f"{turn} {new.isoformat()}")
+    return Answer(cmd, True, phrase("lobby.extend.done", turn=turn, game=row.name, due=utc(new)))
+
+
+def eject(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    row = game_named(req, cmd)
+    given = after_game(cmd, row)
+    if not given:
+        raise Refused(phrase("lobby.takeover.usage"))
+    side = side_key(req, row, " ".join(given))
+    holder = next((m for m in req.reg.members(row.name) if m.side == side), None)
+    if holder is None:
+        raise Refused(phrase("lobby.eject.no_player", side=side, game=row.name))
+    req.reg.vacate(row.name, holder.player.id, "ejected", req.ctx.now)
+    notice(req, row, "ejected", name=holder.player.name, side=side, also=[holder.player])
+    return Answer(cmd, True, phrase("lobby.eject.done", side=side, name=holder.player.name, game=row.name))
+
+
+def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    row = game_named(req, cmd)
+    given = after_game(cmd, row)
+    other = req.reg.player(given[0]) if given else None
+    if other is None:
+        raise Refused(phrase("lobby.promote.usage"))
+    req.reg.add_master(row.name, other.id)
+    return Answer(cmd, True, phrase("lobby.promote.done", name=other.name, game=row.name))
+
+
+def terminate(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    row = game_named(req, cmd)
+    if row.status not in (FORMING, STARTING, *ACTIVE):
+        raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
+    req.reg.set_status(row.name, TERMINATED)
+    notice(req, row, "terminated", also=[m.player for m in req.reg.members(row.name)])
+    if row.status in ACTIVE:  # played: its raid seed is public now
+        from moonshine.host import games
+
+        games.queue_reveal(req.ctx.settings, req.reg, row, req.ctx.now)
+    return Answer(cmd, True, phrase("lobby.terminate.done", game=row.name))
+
+
+CREATE = Command("create", {"en": ("create",), "fr": ("créer",)}, create, who=JUDGE_MASTER, reads=SETTINGS)
+START = Command("start", {"en": ("start",), "fr": ("démarrer",)}, start, who=MASTER)
+PAUSE = Command("pause", {"en": ("pause",), "fr": ("pause",)}, pause, who=MASTER)
+RESUME = Command("resume", {"en": ("resume",), "fr": ("reprise",)}, resume, who=MASTER)
+EXTEND = Command("extend", {"en": ("extend",), "fr": ("prolonger",)}, extend, who=MASTER)
+EJECT = Command("eject", {"en": ("eject",), "fr": ("expulser",)}, eject, who=MASTER)
+PROMOTE = Command("promote", {"en": ("promote",), "fr": ("promouvoir",)}, promote, who=MASTER)
+TERMINATE = Command("terminate", {"en": ("terminate",), "fr": ("terminer",)}, terminate, who=MASTER)

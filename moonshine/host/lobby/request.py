@@ -1,0 +1,211 @@
+"""A mail to the lobby as a request (``LobbyRequest``): the pass it is answered in
+(``LobbyPass``: the judge's settings, its registry, the clock, the wrong passwords of
+the pass), the mail, its sender as a registered player, the language of the reply,
+and the notices it owes. Who may send a command (``authorise``, from the command's
+``who``), and the readers the lobby's commands share: the game a command names, the
+side, the words after the game's name, the notices to a game's masters."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from typing import Any
+
+import msgspec
+
+from moonshine.host.incoming import Mail
+from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, GameRow, Player, Registry
+from moonshine.host.settings import HostSettings
+from moonshine.mail.commands.grammar import ANYONE, JUDGE_MASTER, MASTER, CommandLine, Refused
+from moonshine.mail.outbox import compose
+from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
+from moonshine.mail.settings import from_address
+from moonshine.render.mailwords import Phrase, phrase
+from moonshine.render.mailwords import text_or_english as words
+from moonshine.text.catalogue import languages
+
+Log = Callable[[str], None]
+
+
+class LobbyPass(msgspec.Struct):
+    """The lobby during one pass of the judge."""
+
+    settings: HostSettings
+    reg: Registry
+    now: datetime
+    log: Log
+    wrong: Counter[str] = msgspec.field(default_factory=Counter)  # wrong passwords by address, this pass
+    started: list[str] = msgspec.field(default_factory=list)  # games to start (full, or a master's start)
+
+    @property
+    def day(self) -> str:
+        return self.now.date().isoformat()
+
+
+class LobbyRequest(msgspec.Struct):
+    """One mail being answered."""
+
+    ctx: LobbyPass
+    mail: Mail
+    language: str
+    player: Player | None = None
+    authenticated: bool = False
+    notices: list[tuple[str, EmailMessage]] = msgspec.field(default_factory=list)
+
+    @property
+    def reg(self) -> Registry:
+        return self.ctx.reg
+
+    def say(self, key: str, /, **fields: object) -> str:
+        return words(self.language, key, **fields)
+
+
+def authenticate(req: LobbyRequest) -> Player:
+    """The sender, registered, with the right password line (once per mail)."""
+    from moonshine.mail.passwords import verify_password
+
+    player = req.player
+    if player is None:
+        raise Refused(phrase("lobby.auth.not_registered", address=req.mail.sender))
+    if req.authenticated:
+        return player
+    given = req.mail.password
+    if given is None:
+        raise Refused(phrase("lobby.auth.no_password"))
+    stored = req.reg.password_hash(player.id)
+    if stored is None:
+        raise Refused(phrase("lobby.auth.no_password_yet"))
+    if req.ctx.wrong[req.mail.sender] >= MAX_WRONG_PASSWORDS:
+        raise Refused(phrase("lobby.auth.wrong_password", address=req.mail.sender))
+    try:
+        good = verify_password(given, stored)
+    except ValueError:
+        good = False
+    if not good:
+        req.ctx.wrong[req.mail.sender] += 1
+        raise Refused(phrase("lobby.auth.wrong_password", address=req.mail.sender))
+    req.authenticated = True
+    return player
+
+
+def authorise(req: LobbyRequest, cmd: CommandLine) -> None:
+    """Whether the sender may send ``cmd`` (its command's ``who``): anyone; a
+    registered player with their password; a master of the game it names; a master of
+    the judge. Raises ``Refused`` saying why not."""
+    assert cmd.command is not None
+    who = cmd.command.who
+    if who == ANYONE:
+        return
+    player = authenticate(req)
+    if who == MASTER:
+        row = game_named(req, cmd)
+        if all(p.id != player.id for p in req.reg.masters(row.name)):
+            raise Refused(phrase("lobby.master.not_master", game=row.name))
+    elif who == JUDGE_MASTER and player.address not in req.ctx.settings.masters:
+        raise Refused(phrase("lobby.master.not_creator"))
+
+
+def game_named(req: LobbyRequest, cmd: CommandLine, word: str | None = None) -> GameRow:
+    """The game a command names (its first word), else the mail's."""
+    name = (word if word is not None else (cmd.args.split() or [""])[0]).lower()
+    row = req.reg.game(name) if name and GAME_NAME.fullmatch(name) else None
+    if row is None and word is None and req.mail.game is not None:
+        row = req.reg.game(req.mail.game)
+        if row is None:
+            raise Refused(phrase("lobby.game.unknown", game=req.mail.game[:30]))
+        return row
+    if row is None:
+        if not name:
+            games = ", ".join(g.name for g in req.reg.games(FORMING, *ACTIVE)[:20])
+            raise Refused(phrase("lobby.game.none", games=games or "-"))
+        raise Refused(phrase("lobby.game.unknown", game=name[:30]))
+    return row
+
+
+def after_game(cmd: CommandLine, row: GameRow) -> list[str]:
+    """The words of the command after the game's name (when it was given)."""
+    given = cmd.args.split()
+    return given[1:] if given and given[0].lower() == row.name else given
+
+
+def side_key(req: LobbyRequest, row: GameRow, word: str) -> str:
+    """The side of ``row``'s game that ``word`` names (its key, or a name)."""
+    from moonshine.host import games
+
+    game = games.game_of(req.ctx.settings, row.name)
+    key = game.side_by_name(word)
+    if key is None:
+        raise Refused(phrase("lobby.join.bad_side", side=word[:30], game=row.name, sides=", ".join(game.sides())))
+    return key
+
+
+def dedication_ok(req: LobbyRequest, player: Player, row: GameRow) -> None:
+    minimum = int(row.settings.get("dedication") or 0)
+    percent = req.reg.dedication(player.id).percent
+    if percent < minimum:
+        raise Refused(phrase("lobby.join.dedication", game=row.name, minimum=minimum, percent=percent))
+
+
+def status_word(status: str) -> Phrase:
+    """A game's status in the reader's words (``being played``)."""
+    return phrase(f"lobby.status.{status}")
+
+
+def variant_title(variant: str) -> str:
+    from moonshine import variants
+
+    return variants.get(variant).title if variants.is_known(variant) else variant
+
+
+def deadline_rule(settings: dict[str, Any]) -> str:
+    """A game's deadlines as its creation set them (``mon, thu 18:00``, ``every 48h``)."""
+    schedule = settings.get("schedule") or {}
+    if "deadlines" in schedule:
+        return str(schedule["deadlines"])
+    return f"every {schedule.get('every', '?')}"
+
+
+def press_kind(settings: dict[str, Any]) -> str:
+    return str((settings.get("press") or {}).get("kind", "white"))
+
+
+def utc(when: datetime) -> str:
+    """A time as the lobby writes it: ``2026-12-03 17:00 UTC``."""
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def notice(
+    req: LobbyRequest,
+    row: GameRow,
+    what: str,
+    *,
+    name: str = "",
+    side: str | None = None,
+    also: list[Player] | None = None,
+) -> None:
+    """A notice to each of the game's masters (and to each of ``also``): one mail a
+    recipient, in their language, naming nobody else's address."""
+    cfg = req.ctx.settings.config
+    recipients = {p.address: p for p in [*req.reg.masters(row.name), *(also or [])]}
+    key = f"{row.name}|{what}|{side}|{name}|{req.mail.digest}"
+    for address, player in sorted(recipients.items()):
+        lang = player.language if player.language in languages() else cfg.language
+        head = words(lang, f"lobby.notice.{what}", name=name, side=side or "")
+        more_key = {"resigned": "resigned_more", "ejected": "ejected_more", "terminated": "terminated_more"}.get(what)
+        more = words(lang, f"lobby.notice.{more_key}", game=row.name, side=side or "") if more_key else ""
+        body = words(lang, "lobby.notice.body", text=head, more=more).rstrip() + "\n\n-- \n"
+        body += words(lang, "lobby.signature", title=cfg.title) + "\n"
+        msg = compose.text_message(
+            sender=from_address(cfg),
+            to=[address],
+            subject=words(lang, "lobby.notice.subject", prefix=compose.subject_prefix(cfg), game=row.name, what=head),
+            body=body,
+            msg_id=compose.message_id(cfg, "lobby", "notice", key, address),
+            date=req.ctx.now,
+            reply_to=from_address(cfg),
+        )
+        digest = hashlib.sha256(f"{key}|{address}".encode()).hexdigest()[:16]
+        req.notices.append((f"notice-{digest}.eml", msg))

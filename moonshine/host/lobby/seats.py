@@ -1,0 +1,89 @@
+"""The lobby's commands about a player's place in a game: ``join GAME [SIDE...]``
+(with the sides preferred, in order; the game starts when it is full), ``leave
+GAME`` before it starts, ``resign GAME`` once it is played (the side is vacant),
+``takeover GAME SIDE`` (a vacant side; its history comes by mail)."""
+
+from __future__ import annotations
+
+from moonshine.host.lobby.request import (
+    LobbyRequest,
+    after_game,
+    authenticate,
+    dedication_ok,
+    game_named,
+    notice,
+    side_key,
+    status_word,
+)
+from moonshine.host.registry import ACTIVE, FORMING, STARTING
+from moonshine.mail.commands.grammar import Answer, Command, CommandLine, Refused
+from moonshine.render.mailwords import phrase
+
+
+def join(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    player = authenticate(req)
+    row = game_named(req, cmd)
+    if row.status != FORMING:
+        raise Refused(phrase("lobby.join.not_forming", game=row.name, status=status_word(row.status)))
+    if req.reg.member(row.name, player.id) is not None:
+        raise Refused(phrase("lobby.join.already", game=row.name))
+    dedication_ok(req, player, row)
+    prefs: list[str] = []
+    for word in after_game(cmd, row)[:10]:
+        key = side_key(req, row, word.strip(","))
+        if key not in prefs:
+            prefs.append(key)
+    req.reg.join(row.name, player.id, prefs, req.ctx.now)
+    sides = len(row.settings.get("sides") or [])
+    n = req.reg.count_members(row.name)
+    if n >= sides:
+        req.reg.set_status(row.name, STARTING)
+        req.ctx.started.append(row.name)
+        return Answer(cmd, True, phrase("lobby.join.full", game=row.name))
+    return Answer(cmd, True, phrase("lobby.join.done", game=row.name, n=n, sides=sides))
+
+
+def leave(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    player = authenticate(req)
+    row = game_named(req, cmd)
+    if req.reg.member(row.name, player.id) is None:
+        raise Refused(phrase("lobby.leave.not_member", game=row.name))
+    if row.status != FORMING:
+        raise Refused(phrase("lobby.leave.started", game=row.name))
+    req.reg.leave(row.name, player.id)
+    return Answer(cmd, True, phrase("lobby.leave.done", game=row.name))
+
+
+def resign(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    player = authenticate(req)
+    row = game_named(req, cmd)
+    m = req.reg.member(row.name, player.id)
+    if m is None or m.side is None or row.status not in ACTIVE:
+        raise Refused(phrase("lobby.resign.not_playing", game=row.name))
+    side = req.reg.vacate(row.name, player.id, "resigned", req.ctx.now)
+    notice(req, row, "resigned", name=player.name, side=side)
+    return Answer(cmd, True, phrase("lobby.resign.done", game=row.name, side=side))
+
+
+def takeover(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    player = authenticate(req)
+    row = game_named(req, cmd)
+    given = after_game(cmd, row)
+    if not given:
+        raise Refused(phrase("lobby.takeover.usage"))
+    side = side_key(req, row, " ".join(given))
+    vacant = [s for _, s, _ in req.reg.vacancies(row.name)]
+    if side not in vacant or row.status not in ACTIVE:
+        raise Refused(phrase("lobby.takeover.not_vacant", side=side, game=row.name, vacant=", ".join(vacant) or "-"))
+    if req.reg.member(row.name, player.id) is not None:
+        raise Refused(phrase("lobby.takeover.in_game", game=row.name))
+    dedication_ok(req, player, row)
+    req.reg.take_over(row.name, side, player.id, req.ctx.now)
+    notice(req, row, "taken", name=player.name, side=side)
+    return Answer(cmd, True, phrase("lobby.takeover.done", side=side, game=row.name))
+
+
+JOIN = Command("join", {"en": ("join",), "fr": ("rejoindre",)}, join)
+LEAVE = Command("leave", {"en": ("leave",), "fr": ("quitter",)}, leave)
+RESIGN = Command("resign", {"en": ("resign",), "fr": ("abandonner",)}, resign)
+TAKEOVER = Command("takeover", {"en": ("takeover",), "fr": ("reprendre",)}, takeover)

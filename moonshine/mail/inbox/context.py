@@ -1,0 +1,67 @@
+"""The inbox's pass over one turn's mail (``Context``): the game, its turn and state,
+the clock, the deadlines, what was read before, the turn's log, and the wrong
+passwords read in the pass (``moonshine.mail.passwords.MAX_WRONG_PASSWORDS`` at
+most, by side and by address)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from moonshine.game.directory import Game
+from moonshine.mail.inbox.turnlog import TurnLog
+from moonshine.mail.settings import player_addresses
+from moonshine.render import mailwords
+from moonshine.text.chatter import ChatterTest
+
+
+class Context(msgspec.Struct):
+    """One pass of the inbox over one turn's mail."""
+
+    game: Game
+    turn: str
+    st: Any  # a GameState, or a classic game's ClassicState
+    now: datetime
+    late_ok: bool
+    due: datetime | None
+    previous_due: datetime | None  # the previous turn's deadline: mail received before it is for that turn
+    limit: int
+    seen: set[str]
+    log: TurnLog
+    chatter: ChatterTest
+    closed: bool = False  # the turn is adjudicated: orders are kept for the game master, not taken
+    accepting: bool = False  # the game master takes this message (inbox --accept)
+    history_numbers: dict[str, int] = msgspec.field(default_factory=dict)  # gang -> last history file's number
+    orphans: dict[tuple[str, str], Path] | None = None  # (gang, Message-ID) -> history file of a killed run
+    reader: str | None = None  # the language of the player whose message is being answered, if not the game's
+    authserv: str | None = None  # the trusted server's authserv-id (inbox.authserv_id)
+    grace_for: frozenset[str] = frozenset()  # sides still missing in the grace period: their late orders count
+    # wrong passwords in this pass, by "gang:KEY" and by "from:ADDRESS" (MAX_WRONG_PASSWORDS)
+    wrong: Counter[str] = msgspec.field(default_factory=Counter)
+    held: Counter[str] = msgspec.field(default_factory=Counter)  # gang -> messages refused unread after too many
+    judged: bool = False  # read by a judge for many games: a "game:" line names this game, and is no order
+
+    def game_over(self) -> bool:
+        """A winner, or a draw or concession every surviving side voted (asked when
+        orders are about to be taken: a vote in this very message may end the game)."""
+        from moonshine.mail.commands import votes
+
+        return bool(self.game.layout.winners(self.st)) or votes.ended(self.game) is not None
+
+    @property
+    def language(self) -> str:
+        """The language of the reply being written: its player's own
+        (``players.GANG.language``), else the game's."""
+        return self.reader or self.game.config.language
+
+    def say(self, key: str, /, **fields: object) -> str:
+        return mailwords.text(self.language, key, **fields)
+
+
+def gangs_of(ctx: Context, sender: str) -> list[str]:
+    """The sides whose player writes from ``sender`` (none: a stranger)."""
+    return [g for g in ctx.game.sides() if sender in {a.lower() for a in player_addresses(ctx.game.config, g)}]

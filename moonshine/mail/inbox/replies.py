@@ -1,0 +1,243 @@
+"""The inbox's answers (``outbox/TURN/reply-*.eml``): the body of an accepted
+submission (its acknowledgement, the deadline, what the reading left out, the
+commands done) and of a refused one (why, and what to do), the reply message
+threaded on the player's own, and one warning per side when passwords are guessed.
+Replies are written in the reader's language (``moonshine.render.mailwords``); a
+reply that cannot be written changes nothing of what became of the message."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from email.message import EmailMessage
+
+from moonshine.game import masking
+from moonshine.game.directory import Game, player_language
+from moonshine.game.families.base import OrderCheck
+from moonshine.mail import intake, outbox
+from moonshine.mail.envelope import split_lines
+from moonshine.mail.inbox.context import Context, gangs_of
+from moonshine.mail.inbox.outcome import Reject
+from moonshine.mail.inbox.reading import Reading
+from moonshine.mail.outbox import compose
+from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
+from moonshine.mail.settings import from_address, player_addresses
+from moonshine.render import mailwords, pages
+from moonshine.render.mailwords import Phrase, as_turn, describe_time_left, phrase, subject_turn
+from moonshine.text.printable import printable
+from moonshine.text.wrap import line_ranges
+
+
+def deadline_line(ctx: Context, side: str | None = None) -> str:
+    """The deadline, in the zone of ``side``'s player (``moonshine.game.deadlines``) and in UTC."""
+    if ctx.due is None:
+        return ctx.say("deadline.none")
+    from moonshine.game.deadlines import deadline_text
+
+    left = describe_time_left(ctx.due, ctx.now, ctx.language)
+    return ctx.say("deadline.line", due=deadline_text(ctx.game.config, side, ctx.due, ctx.language), left=left)
+
+
+def signature_line(game: Game, language: str | None = None) -> str:
+    return mailwords.text(language or game.config.language, "signature", title=game.config.title)
+
+
+def signature(game: Game, language: str | None = None) -> str:
+    return "\n-- \n" + signature_line(game, language) + "\n"
+
+
+def intake_notes(ctx: Context, r: Reading) -> str:
+    """What the mail-reading layer left out of the message, for the reply: quoted
+    text, the signature, greetings and sign-offs (each shown as written)."""
+    own = r.own
+    if own is None:
+        return ""
+    notes: list[str] = []
+    chatter = own.lines_dropped(intake.CHATTER)
+    if chatter:
+        raw = split_lines(own.original)
+        shown = [ctx.say("note.line", n=n, text=printable(raw[n - 1].strip(), 40)) for n in chatter if n - 1 < len(raw)]
+        notes.append(ctx.say("note.chatter", lines=", ".join(shown)))
+    quoted = own.lines_dropped(intake.QUOTED, intake.REPLY_HEADER, intake.COPY)
+    if quoted:
+        notes.append(ctx.say("note.quoted", lines=line_ranges(quoted)))
+    signature = own.lines_dropped(intake.SIGNATURE)
+    if signature:
+        notes.append(ctx.say("note.signature", line=signature[0]))
+    if r.answer:
+        notes.append(r.answer)
+    return "\n".join(notes)
+
+
+def accepted_body(ctx: Context, lead: str, check: OrderCheck, notes: str = "", side: str | None = None) -> str:
+    if ctx.due is None:
+        more = ctx.say("reply.open_no_deadline")
+    elif ctx.now > ctx.due and side is not None and side in ctx.grace_for:
+        more = ctx.say("reply.grace")
+    elif ctx.now > ctx.due:
+        more = ctx.say("reply.closed")
+    else:
+        more = ctx.say("reply.open")
+    return pages.render(
+        "reply_accepted.txt.j2",
+        dict(
+            lead=lead,
+            deadline=deadline_line(ctx, side),
+            more=more,
+            ack=check.acknowledgement.rstrip(),
+            notes=notes,
+            signature=signature_line(ctx.game, ctx.language),
+        ),
+    )
+
+
+def rejection_body(ctx: Context, r: Reading, rej: Reject) -> str:
+    when = ctx.say("reply.received_at", received=r.received) if r.received else ""
+    # a stranger's own words are never sent back (the judge would relay short spam)
+    stranger = not gangs_of(ctx, r.sender)
+    if stranger:
+        first = ctx.say("reply.stranger_rejected", when=when, turn=as_turn(ctx.turn))
+    else:
+        about = phrase("reply.subject", subject=r.subject) if r.subject else phrase("reply.no_subject")
+        first = ctx.say("reply.rejected", about=about, when=when, turn=as_turn(ctx.turn))
+    help_text = rej.help_text.text(ctx.language) if isinstance(rej.help_text, Phrase) else rej.help_text
+    return pages.render(
+        "reply_rejected.txt.j2",
+        dict(
+            rejected=first,
+            reason=ctx.say("reply.reason", reason=rej.phrase),
+            unchanged=ctx.say("reply.unchanged"),
+            help=(help_text or "").rstrip(),
+            notes=intake_notes(ctx, r) if not stranger else "",
+            deadline=deadline_line(ctx, rej.gang),
+            signature=signature_line(ctx.game, ctx.language),
+        ),
+    )
+
+
+def reply_or_none(
+    ctx: Context, r: Reading, gang: str | None, rej: Reject, *, warn_gang: str | None = None
+) -> str | None:
+    """The refusal's reply, or None when none can be written for this message (its
+    headers defeat the mail library): the refusal is still logged."""
+    try:
+        body = rejection_body(ctx, r, rej)
+    except Exception:
+        return None
+    return reply_safely(ctx, r, gang, body, accepted=False, warn_gang=warn_gang)
+
+
+def reply_safely(
+    ctx: Context,
+    r: Reading,
+    gang: str | None,
+    body: str,
+    *,
+    accepted: bool,
+    warn_gang: str | None = None,
+    plain_key: str | None = None,
+) -> str | None:
+    """``_write_reply``, or None when no reply can be written for this message:
+    what became of the message stands and is logged all the same."""
+    try:
+        return _write_reply(ctx, r, gang, body, accepted=accepted, warn_gang=warn_gang, plain_key=plain_key)
+    except Exception:
+        return None
+
+
+def _write_reply(
+    ctx: Context,
+    r: Reading,
+    gang: str | None,
+    body: str,
+    *,
+    accepted: bool,
+    warn_gang: str | None = None,
+    plain_key: str | None = None,
+) -> str:
+    """The reply to ``r`` in the outbox. Its name and Message-ID come from the
+    message's Message-ID once sender and password checked out, else also from
+    its content: a forged copy's reply never stands for the real one's.
+    ``warn_gang``: a gang whose registered addresses all get the reply too (a
+    wrong password sent from one of them)."""
+    cfg = ctx.game.config
+    key = r.message_id if r.checked or not r.digest else f"{r.message_id} {r.digest}"
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
+    name = f"reply-{(gang or 'unknown').lower()}-{digest}.eml"  # outbox names are lower case (a power is FRA)
+    plain = ctx.say(
+        plain_key or ("subject.accepted" if accepted else "subject.rejected"),
+        prefix=compose.subject_prefix(cfg),
+        turn=subject_turn(ctx.language, ctx.turn),
+    )
+    if not gangs_of(ctx, r.sender):  # a stranger's subject is not sent back
+        subject = plain
+    else:
+        subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else plain
+    cc: list[str] = []
+    if accepted and gang is not None:
+        cc = [a for a in player_addresses(cfg, gang) if a.lower() != r.sender]
+    elif warn_gang is not None:
+        cc = [a for a in player_addresses(cfg, warn_gang) if a.lower() != r.sender]
+    try:
+        msg = _reply_message(ctx, r, cc, masking.mask(subject, r.secrets), body, key, _reference(r.message_id))
+    except Exception:  # a subject or reference the mail library refuses: the plain subject, no threading
+        msg = _reply_message(ctx, r, cc, plain, body, key, None)
+    outbox.write_outbox(ctx.game, ctx.turn, [outbox.Outgoing(name, msg)])
+    return name
+
+
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII, no "<" or ">" inside
+
+
+def _reply_message(
+    ctx: Context, r: Reading, cc: list[str], subject: str, body: str, key: str, reference: str | None
+) -> EmailMessage:
+    cfg = ctx.game.config
+    return compose.text_message(
+        sender=from_address(cfg),
+        to=[r.sender],
+        cc=cc,
+        subject=subject,
+        body=masking.mask_secrets(body, r.secrets),
+        msg_id=compose.message_id(cfg, ctx.turn, "reply", key),
+        date=ctx.now,
+        reply_to=from_address(cfg),
+        in_reply_to=reference,
+        auto="auto-replied",
+    )
+
+
+def _reference(message_id: str) -> str | None:
+    """The message's Message-ID for the reply's In-Reply-To, when it is one a mail
+    program can thread on; None for anything else (made up or hostile)."""
+    return message_id if _MESSAGE_ID.fullmatch(message_id) else None
+
+
+def warn_of_guessing(ctx: Context) -> None:
+    """One mail per gang to all its addresses when a pass read more than one wrong
+    password in its name, or refused messages unread after too many: how many, and
+    what to do. Never one mail per guess."""
+    cfg = ctx.game.config
+    for gang in ctx.game.sides():
+        wrong, held = ctx.wrong[f"gang:{gang}"], ctx.held[gang]
+        addresses = player_addresses(cfg, gang)
+        if wrong + held <= 1 or not addresses:
+            continue
+        language = player_language(cfg, gang)
+        say = functools.partial(mailwords.text, language)
+        name = ctx.game.sides(language)[gang]
+        body = say("warning.guessing", gang=name, n=wrong + held, wrong=wrong, held=held, limit=MAX_WRONG_PASSWORDS)
+        key = f"guessing {gang} {ctx.now.isoformat()}"
+        msg = compose.text_message(
+            sender=from_address(cfg),
+            to=addresses,
+            subject=say("warning.guessing_subject", prefix=compose.subject_prefix(cfg), gang=name),
+            body=body,
+            msg_id=compose.message_id(cfg, ctx.turn, "warning", key),
+            date=ctx.now,
+            reply_to=from_address(cfg),
+            auto="auto-generated",
+        )
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
+        outbox.write_outbox(ctx.game, ctx.turn, [outbox.Outgoing(f"reply-warning-{gang.lower()}-{digest}.eml", msg)])
