@@ -17,7 +17,7 @@ GC_THRESHOLDS = (50_000, 20, 10)
 
 def data_folder(name: str) -> Path:
     """The folder of the package's data ``name`` (``maps``, ``templates``): installed
-    inside the package as ``moonshine.NAME``, kept at the repository's top level
+    inside the package (``moonshine.maps``, ``moonshine.templates``), kept at the repository's top level
     (pyproject's ``package-dir`` maps one to the other; an editable install finds it
     there)."""
     from importlib.util import find_spec

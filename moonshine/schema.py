@@ -2,8 +2,9 @@
 no unknown key (a typo is named, with the key it was probably meant to be).
 Errors name the file, the line and the key (``moonshine.yamlio`` keeps the lines).
 
-A schema says what a file may hold; the readers (``state.from_data``,
-``gamedir.load_config``, ...) then check what the values mean (districts, gangs).
+A schema says what a file may hold; the readers
+(``moonshine.variants.moonshine.state.from_data``, ``moonshine.game.directory.load_config``,
+...) then check what the values mean (districts, gangs).
 """
 
 from __future__ import annotations
@@ -276,7 +277,7 @@ GAME = Rec(
                         "retry_delay",
                     ),
                     Spec(),
-                )  # their values are checked by moonshine.mail.outbox, which names the key
+                )  # their values are checked by moonshine.mail.settings, which names the key
             )
         ),
         "rules": Null(
@@ -303,12 +304,12 @@ GAME = Rec(
                 optional={
                     "max_message_bytes": Int(),
                     "source": Str(nonempty=True),
-                    "authserv_id": Str(nonempty=True),  # moonshine.mail.inbox.forged_verdict
+                    "authserv_id": Str(nonempty=True),  # moonshine.mail.envelope.forged_verdict
                     "imap": Null(
                         Rec(
                             optional=dict.fromkeys(
                                 ("password_env", "password_file", "done_folder", "ca_file", "timeout"), Spec()
-                            )  # their values are checked by moonshine.mail.inbox, which names the key
+                            )  # their values are checked by moonshine.mail.settings, which names the key
                         )
                     ),
                 }
@@ -520,7 +521,7 @@ SENT = MapOf(
             "failed": Null(MapOf(Str())),
             "unknown": Null(MapOf(Str())),
             "sending": Null(ListOf(Str())),
-            # a transient failure, tried again by later passes of the judge (moonshine.mail.outbox.Deferral)
+            # a transient failure, tried again by later passes of the judge (moonshine.game.ledger.Deferral)
             "deferred": Null(MapOf(Rec(required={"reason": Str(), "tries": Int(), "first": When(), "next": When()}))),
             "at": Spec(),  # written by earlier versions
         },
@@ -533,7 +534,7 @@ _SUBMISSION = Rec(
     required={"message_id": Str(), "outcome": Str()},
     optional={
         "digest": Null(Str()),
-        "source_key": Null(Str()),  # moonshine.mail.inbox.Entry.key
+        "source_key": Null(Str()),  # moonshine.mail.sources.Entry.key
         "checked": Null(Bool()),
         "from": Null(Str()),
         "gang": Null(Str()),

@@ -114,7 +114,7 @@ def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> 
 
     for name in (directory.GAME_FILE, git.SECRET_FILE, lock.LOCK_FILE, press.LOG_DIR, votes.FILE):
         assert name in journal.GAME_ENTRIES
-    for name in (run.RECORD, run.ABSENCES, absence.FILE, run.LOG, journal.JOURNAL_DIR):
+    for name in (run.RECORD, run.OLD_RECORD, run.ABSENCES, absence.FILE, run.LOG, journal.JOURNAL_DIR):
         assert name in journal.GAME_ENTRIES
 
 

@@ -23,7 +23,7 @@ JOURNAL_DIR = ".moonshine-journal"
 SECRET_FILE = ".moonshine-secret"
 GAME_FILE = "game.yaml"  # moonshine.game.directory.GAME_FILE
 # Never committed: the secret, the locks (the game's and older games' inbox locks), and
-# the journal of an interrupted inbox run (moonshine.mail.inbox.JOURNAL).
+# the journal of an interrupted inbox run (moonshine.mail.inbox.turnlog.JOURNAL).
 IGNORED = (SECRET_FILE, JOURNAL_DIR, ".moonshine.lock", "*.lock", ".inbox-journal", ".*.tmp", "run.log")
 
 

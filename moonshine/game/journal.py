@@ -66,7 +66,8 @@ GAME_ENTRIES = (
     "press",
     "site",
     "votes.yaml",
-    "judge.yaml",
+    "run.yaml",
+    "judge.yaml",  # the unattended judge's record before it was run.yaml
     "absences.yaml",
     "run.log",
     JOURNAL_DIR,

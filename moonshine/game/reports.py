@@ -201,7 +201,7 @@ def write_reports(
     ``map.svg`` and ``map.png``; each file atomically. Returns the paths written, in
     order. The HTML shows the ``map.png`` beside it, so that it opens from the disk
     with its picture; the mail makes it ``cid:map.png``, the attached picture
-    (``moonshine.mail.outbox.mail_pictures``; ``for_email=True`` writes that already). The
+    (``moonshine.mail.outbox.reports.mail_pictures``; ``for_email=True`` writes that already). The
     ``adjudicate`` command calls it after adjudicating, handing over in
     ``written_turn`` the results' data and the next state it has just written, so that
     they are not read back, and in ``opening`` the turn's opening state it has read;

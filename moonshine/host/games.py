@@ -38,8 +38,7 @@ import msgspec
 
 from moonshine.errors import GameError, MoonshineError
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
-from moonshine.host.registry import FINISHED, RUNNING, GameRow, Member, Registry
-from moonshine.host.registry import Player as RegisteredPlayer
+from moonshine.host.registry import FINISHED, RUNNING, GameRow, Member, RegisteredPlayer, Registry
 from moonshine.host.settings import HostSettings, draw_seed
 from moonshine.mail import outbox
 from moonshine.mail.outbox import compose

@@ -30,9 +30,11 @@ A pass, holding the game's lock (a second run finds it busy and leaves):
 A pass with a failed step ends with ``run_game``'s ``failed`` set, and ``moonshine
 run`` with a non-zero status.
 
-What the judge did is kept in ``judge.yaml`` (when each turn opened, the
+What the judge did is kept in ``run.yaml`` (when each turn opened, the
 reminders sent, the turns whose reports were put in the outbox, the errors
-reported); each step is a transaction, so a run killed anywhere is finished by
+reported; a game of an earlier version kept it in ``judge.yaml``, the name of a
+judge's settings since: read when there is no ``run.yaml``, and renamed by the
+next write); each step is a transaction, so a run killed anywhere is finished by
 the next one with nothing lost and nothing sent twice. Every action writes one
 line to ``run.log`` in the game directory (and to the caller).
 
@@ -74,7 +76,9 @@ from moonshine.text.catalogue import Catalogue, Localized, fill, keyed, language
 if TYPE_CHECKING:
     from moonshine.mail.sources import Entry
 
-RECORD = "judge.yaml"
+RECORD = "run.yaml"
+OLD_RECORD = "judge.yaml"  # the record's name before 2026-12 (a judge's settings file since): read, then renamed
+RECORD_FILES = [RECORD, OLD_RECORD]  # what a commit of the record holds (the old one's removal)
 ABSENCES = "absences.yaml"  # moonshine.mail.commands.absence.FILE
 LOG = "run.log"
 
@@ -85,7 +89,7 @@ Log = Callable[[str], None]
 
 
 class Record(msgspec.Struct):
-    """``judge.yaml``: what the unattended judge has done."""
+    """``run.yaml``: what the unattended judge has done."""
 
     opened: dict[str, str] = msgspec.field(default_factory=dict)  # turn -> when it opened (ISO, UTC)
     reminded: dict[str, list[str]] = msgspec.field(default_factory=dict)  # turn -> reminder times done
@@ -108,6 +112,8 @@ def load_record(game: Game) -> Record:
 
     path = game.root / RECORD
     if not path.is_file():
+        path = game.root / OLD_RECORD  # a game's record written by an earlier version
+    if not path.is_file():
         return Record()
     raw = yamlio.load(path, what="judge's record")
     if raw is None:
@@ -127,10 +133,20 @@ def load_record(game: Game) -> Record:
 
 
 def save_record(game: Game, record: Record) -> None:
+    """Write the record (in the job's transaction: a record of an earlier version,
+    ``judge.yaml``, goes in the same one)."""
     from moonshine import yamlio
+    from moonshine.game.journal import active
 
     head = "# What the unattended judge (moonshine run) did: turns opened, reminders, reports, errors reported.\n"
     atomic_write_text(game.root / RECORD, head + yamlio.dump(record.data()))
+    old = game.root / OLD_RECORD
+    if old.is_file():
+        txn = active(game.root)
+        if txn is not None:
+            txn.remove(old)
+        else:
+            old.unlink()
 
 
 # -- settings ------------------------------------------------------------------------------
@@ -273,7 +289,7 @@ class Pass(msgspec.Struct):
                     written += f" (with {len(earlier)} earlier error mail(s) not delivered yet)"
             save_record(game, self.record)
             self.errors_mailed += 1
-            paths = [RECORD, *(f"outbox/{t}" for t in self._mail_turns())]
+            paths = [*RECORD_FILES, *(f"outbox/{t}" for t in self._mail_turns())]
             txn.commit(f"Error reported: {step}", paths, git=is_git_repo(self.root))
         if to:
             self.log(f"error written to the outbox for the game master ({', '.join(to)}): {written}")
@@ -317,7 +333,7 @@ class Pass(msgspec.Struct):
             del self.record.errors[k]
         with transaction(self.root, "run: errors mended", notify=self.log) as txn:
             save_record(self.game, self.record)
-            txn.commit("Errors mended", [RECORD], git=is_git_repo(self.root))
+            txn.commit("Errors mended", RECORD_FILES, git=is_git_repo(self.root))
 
 
 STEP_WORDS = {
@@ -423,7 +439,7 @@ def ensure_deadline(p: Pass, schedule: Schedule, turn: str) -> None:
         write_deadline(game, turn, due)
         p.record.opened.setdefault(turn, iso(opened))
         save_record(game, p.record)
-        txn.commit(f"Deadline of {turn}: {iso(due)}", [GAME_FILE, RECORD], git=is_git_repo(p.root))
+        txn.commit(f"Deadline of {turn}: {iso(due)}", [GAME_FILE, *RECORD_FILES], git=is_git_repo(p.root))
     p.log(f"deadline {turn}: {iso(due)} (opened {iso(opened)})")
 
 
@@ -457,7 +473,9 @@ def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
         write_deadline(game, turn, new)
         p.record.scheduled.setdefault(turn, iso(scheduled))
         save_record(game, p.record)
-        txn.commit(f"Deadline of {turn} moved for an absence: {iso(new)}", [GAME_FILE, RECORD], git=is_git_repo(p.root))
+        txn.commit(
+            f"Deadline of {turn} moved for an absence: {iso(new)}", [GAME_FILE, *RECORD_FILES], git=is_git_repo(p.root)
+        )
     p.log(f"deadline {turn} moved for an absence: {iso(new)} (was {iso(due)})")
 
 
@@ -590,7 +608,7 @@ def remind(p: Pass, schedule: Schedule, turn: str) -> None:
         done = p.record.reminded.setdefault(turn, [])
         done += [iso(s) for s in slots if iso(s) not in done]
         save_record(game, p.record)
-        txn.commit(f"Reminders for {turn}", [RECORD, f"outbox/{turn}"], git=is_git_repo(p.root))
+        txn.commit(f"Reminders for {turn}", [*RECORD_FILES, f"outbox/{turn}"], git=is_git_repo(p.root))
     who = ", ".join(m.name for m in out) or "nobody (every gang has orders)"
     p.log(f"remind {turn} ({iso(slot)}): {who}")
 
@@ -630,7 +648,7 @@ def mail_reports_left(p: Pass) -> None:
         outbox.write_outbox(game, last, built.messages)
         p.record.mailed.append(last)
         save_record(game, p.record)
-        txn.commit(f"Mail for {last}", [RECORD, f"outbox/{last}"], git=is_git_repo(p.root))
+        txn.commit(f"Mail for {last}", [*RECORD_FILES, f"outbox/{last}"], git=is_git_repo(p.root))
     for w in built.warnings:
         p.log(f"warning: {w}")
     p.log(f"reports of {last} in the outbox: {len(built.messages)} message(s)")

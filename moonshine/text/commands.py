@@ -1,8 +1,8 @@
 """The words of the players' commands by mail (``moonshine.mail.commands``: press,
 votes, status, history, help, observe, predict), in English (the gettext catalogue
-translates them: ``moonshine.text.catalogue``). Part of
-the mail catalogue: ``moonshine.render.mailwords.MESSAGES`` takes them in, and they are
-written through ``mailtext.text`` like every other phrase of the referee's mail."""
+translates them: ``moonshine.text.catalogue``). Part of the mail catalogue:
+``moonshine.render.mailwords.MESSAGES`` takes them in, and they are written through
+``moonshine.render.mailwords.text`` like every other phrase of the referee's mail."""
 
 from __future__ import annotations
 

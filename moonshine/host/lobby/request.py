@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from moonshine.host.incoming import Mail
-from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, GameRow, Player, Registry
+from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, GameRow, RegisteredPlayer, Registry
 from moonshine.host.settings import HostSettings
 from moonshine.mail.commands.grammar import ANYONE, JUDGE_MASTER, MASTER, CommandLine, Refused
 from moonshine.mail.outbox import compose
@@ -51,7 +51,7 @@ class LobbyRequest(msgspec.Struct):
     ctx: LobbyPass
     mail: Mail
     language: str
-    player: Player | None = None
+    player: RegisteredPlayer | None = None
     authenticated: bool = False
     notices: list[tuple[str, EmailMessage]] = msgspec.field(default_factory=list)
 
@@ -63,7 +63,7 @@ class LobbyRequest(msgspec.Struct):
         return words(self.language, key, **fields)
 
 
-def authenticate(req: LobbyRequest) -> Player:
+def authenticate(req: LobbyRequest) -> RegisteredPlayer:
     """The sender, registered, with the right password line (once per mail)."""
     from moonshine.mail.passwords import verify_password
 
@@ -142,7 +142,7 @@ def side_key(req: LobbyRequest, row: GameRow, word: str) -> str:
     return key
 
 
-def dedication_ok(req: LobbyRequest, player: Player, row: GameRow) -> None:
+def dedication_ok(req: LobbyRequest, player: RegisteredPlayer, row: GameRow) -> None:
     minimum = int(row.settings.get("dedication") or 0)
     percent = req.reg.dedication(player.id).percent
     if percent < minimum:
@@ -184,7 +184,7 @@ def notice(
     *,
     name: str = "",
     side: str | None = None,
-    also: list[Player] | None = None,
+    also: list[RegisteredPlayer] | None = None,
 ) -> None:
     """A notice to each of the game's masters (and to each of ``also``): one mail a
     recipient, in their language, naming nobody else's address."""

@@ -12,7 +12,7 @@ change a command makes is one transaction (``Registry.transaction``): a pass
 killed anywhere leaves the database as it was before the change or after it.
 
 A password is kept only as its salted hash (``moonshine.mail.passwords``) and
-never leaves this module but to be checked: ``Player`` has no such field, so
+never leaves this module but to be checked: ``RegisteredPlayer`` has no such field, so
 that printing or logging a player shows none."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED = (
 ACTIVE = (RUNNING, PAUSED)  # games being played
 
 
-class Player(msgspec.Struct, frozen=True):
+class RegisteredPlayer(msgspec.Struct, frozen=True):
     """A registered player, without their password."""
 
     id: int
@@ -71,7 +71,7 @@ class GameRow(msgspec.Struct, frozen=True):
 
 class Member(msgspec.Struct, frozen=True):
     game: str
-    player: Player
+    player: RegisteredPlayer
     side: str | None
     preferences: tuple[str, ...]
     joined: str
@@ -114,8 +114,8 @@ def latest_version() -> int:
 _PLAYER = "id, address, name, timezone, language, registered"
 
 
-def _player(row: sqlite3.Row | tuple[Any, ...]) -> Player:
-    return Player(int(row[0]), str(row[1]), str(row[2]), row[3], str(row[4]), str(row[5]))
+def _player(row: sqlite3.Row | tuple[Any, ...]) -> RegisteredPlayer:
+    return RegisteredPlayer(int(row[0]), str(row[1]), str(row[2]), row[3], str(row[4]), str(row[5]))
 
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
@@ -201,11 +201,11 @@ class Registry:
         return None if row is None else row[0]
 
     # -- players ----------------------------------------------------------------------
-    def player(self, address: str) -> Player | None:
+    def player(self, address: str) -> RegisteredPlayer | None:
         row = self.conn.execute(f"SELECT {_PLAYER} FROM players WHERE address = ?", (address.lower(),)).fetchone()
         return None if row is None else _player(row)
 
-    def player_by_id(self, pid: int) -> Player | None:
+    def player_by_id(self, pid: int) -> RegisteredPlayer | None:
         row = self.conn.execute(f"SELECT {_PLAYER} FROM players WHERE id = ?", (pid,)).fetchone()
         return None if row is None else _player(row)
 
@@ -214,7 +214,7 @@ class Registry:
 
     def register(
         self, address: str, name: str, *, timezone: str | None, language: str, now: datetime, password_hash: str | None
-    ) -> Player:
+    ) -> RegisteredPlayer:
         """A new player; their password is to be mailed (``password_mailed`` 0) unless
         one is given already hashed."""
         with self.transaction():
@@ -254,7 +254,7 @@ class Registry:
         with self.transaction():
             self.conn.execute("UPDATE players SET password_mailed = 1 WHERE id = ?", (pid,))
 
-    def passwords_to_mail(self, limit: int) -> list[Player]:
+    def passwords_to_mail(self, limit: int) -> list[RegisteredPlayer]:
         rows = self.conn.execute(
             f"SELECT {_PLAYER} FROM players WHERE password_mailed = 0 ORDER BY id LIMIT ?", (limit,)
         ).fetchall()
@@ -353,7 +353,7 @@ class Registry:
         with self.transaction():
             self.conn.execute("UPDATE games SET recorded = ? WHERE name = ?", (turn, name))
 
-    def masters(self, game: str) -> list[Player]:
+    def masters(self, game: str) -> list[RegisteredPlayer]:
         rows = self.conn.execute(
             f"SELECT {', '.join('p.' + c.strip() for c in _PLAYER.split(','))} FROM masters m"
             " JOIN players p ON p.id = m.player WHERE m.game = ? ORDER BY p.id",

@@ -64,7 +64,7 @@ def rules(cfg: GameConfig) -> Rules:
 
 
 def gm_addresses(cfg: GameConfig) -> list[str]:
-    """Where the game master's copies go (``moonshine.mail.outbox.game_master_addresses``),
+    """Where the game master's copies go (``moonshine.mail.settings.game_master_addresses``),
     else the judge's placeholder address of a dry run."""
     return game_master_addresses(cfg) or [from_address(cfg)]
 

@@ -89,7 +89,7 @@ class Phase(msgspec.Struct, frozen=True, order=True):
         return self.name if keyed(lang, PHASES, "phase.form") == "name" else self.words(lang)
 
     def text(self, language: str = "en") -> str:
-        """The phase in a sentence of the catalogue (``moonshine.text.Localized``): its label."""
+        """The phase in a sentence of the catalogue (``moonshine.text.catalogue.Localized``): its label."""
         return self.label(language)
 
     def in_sentence(self, language: str = "en") -> str:
