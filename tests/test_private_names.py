@@ -140,3 +140,37 @@ def test_the_check_finds_each_kind_of_private_use() -> None:
         "Image._getencoder",
         "getattr(..., '_getencoder')",
     }
+
+
+# The layers cut from the judge (one game's mail, the host of many games) and the command
+# line reach nothing private of another module of ours: a private name stays in its module
+# (an object's own private attributes are read only by its own methods, ``self._x``).
+OWN_ONLY = ("moonshine/mail", "moonshine/host", "moonshine/cli")
+
+
+def reaches_into(tree: ast.Module) -> list[tuple[int, str]]:
+    """Private names read from another module or object: ``from m import _x``,
+    ``obj._x`` (not ``self._x`` nor ``cls._x``)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and _ours(node.module, node.level):
+            found += [(node.lineno, f"from {node.module} import {a.name}") for a in node.names if _private(a.name)]
+        elif isinstance(node, ast.Attribute) and _private(node.attr):
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append((node.lineno, f"....{node.attr}"))
+    return found
+
+
+def test_the_check_of_private_names_of_our_own_modules() -> None:
+    code = "from moonshine.mail import _x\nclass K:\n    def f(self, box):\n        return self._a, box._need()\n"
+    assert reaches_into(ast.parse(code)) == [(1, "from moonshine.mail import _x"), (4, "...._need")]
+
+
+def test_the_mail_the_host_and_the_command_line_use_no_private_name_of_another_module() -> None:
+    found = [
+        f"{file}:{line}: {what}"
+        for file, tree in _trees().items()
+        if file.startswith(OWN_ONLY)
+        for line, what in reaches_into(tree)
+    ]
+    assert found == []

@@ -178,7 +178,7 @@ class Grammar(msgspec.Struct, frozen=True):
                     found.setdefault(fold(w), (c, language))
         return found
 
-    def _suggest(self, word: str, line: str, order_words: Collection[str]) -> str:
+    def suggestion(self, word: str, line: str, order_words: Collection[str] = ()) -> str:
         """The keyword a misspelt first word was meant to be, or "" when the line is
         not taken for a command."""
         if len(word) < 4:
@@ -213,7 +213,7 @@ def read(
             continue
         command, rest, word, language = _match(line, index, phrases)
         if command is None or command.name in leave_out:
-            guess = grammar._suggest(word, line, order_words)
+            guess = grammar.suggestion(word, line, order_words)
             if guess:
                 out.append(CommandLine(None, n, n, line.strip(), rest, suggestion=guess, word=word))
             elif grammar.ignoring:
