@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 from moonshine.game.families.base import OrderOutcome as OrderOutcome
 
 if TYPE_CHECKING:
+    from moonshine.engine.replay import Replay
     from moonshine.game.directory import Game
-    from moonshine.variants.classic.savedgame import Replay
 
 
 def open_game(path: str | Path) -> Game:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from moonshine.engine.replay import Replay
 from moonshine.errors import GameError
 from moonshine.variants.classic import savedgame
 from moonshine.variants.classic.board import ClassicMap, standard_map
@@ -137,7 +138,7 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def replay_file(path: Path, preset: str = "2023") -> savedgame.Replay:
+def replay_file(path: Path, preset: str = "2023") -> Replay:
     """Adjudicate every phase of the saved game ``path`` under the rules of ``preset``
     and compare each outcome with the file's next position."""
     from moonshine.variants.classic import rulebooks
@@ -162,7 +163,7 @@ def replay_file(path: Path, preset: str = "2023") -> savedgame.Replay:
         raise GameError(f"{path}: {exc}") from None
 
 
-def replay_text(replay: savedgame.Replay, path: Path, preset: str) -> str:
+def replay_text(replay: Replay, path: Path, preset: str) -> str:
     """The replay as the command prints it: each differing phase with its orders and
     both positions, then the count."""
     lines: list[str] = []
