@@ -441,12 +441,14 @@ def run_turn(
     gmap: GameMap,
     st: GameState,
     plans: Mapping[str, GangPlan],
-    seed: str,
+    seed: str | None,
     house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> TurnResult:
     """Resolve one turn from its opening state (raid already applied) and every
     gang's plan, under the game's house rules; return the results and the next
-    turn's opening state."""
+    turn's opening state, its raid drawn from ``seed`` (R21). With no seed (None), the
+    next state stands before its raid's draw: its arrested units returned, its raid
+    still to come (``moonshine.variants.moonshine.police.open_turn``)."""
     if st.winners:
         raise GameError(f"the game is over: {', '.join(st.winners)} won")
     work = st.copy()
