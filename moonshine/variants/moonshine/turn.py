@@ -5,6 +5,7 @@ of the next turn (R20 to R23). Pure: map, state, orders and seed in; result out.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -23,6 +24,9 @@ from moonshine.variants.moonshine.police import Return, open_turn
 from moonshine.variants.moonshine.state import Arrested, GameState, Raid, Unit
 from moonshine.variants.moonshine.upkeep import settle, unpaid_upkeep_order
 
+if TYPE_CHECKING:
+    from moonshine.variants.moonshine.checker import GangOrders
+
 MIN_PRICE = 50  # the price never falls below $0.50 (R20)
 
 
@@ -39,6 +43,22 @@ class GangPlan(msgspec.Struct):
     sell: Sell | None = None
     store: Store | None = None
     bribes: list[Bribe] = msgspec.field(default_factory=list)
+
+
+def plan_of(gang: str, orders: GangOrders) -> GangPlan:
+    """What ``gang``'s orders file, read and checked (``checker.read_orders``), asks
+    for: its accepted orders (R12). The adjudication and a replay read a plan so."""
+    return GangPlan(
+        gang=gang,
+        submitted=True,
+        unit_orders=dict(orders.unit_orders),
+        retreats=dict(orders.retreats),
+        recruits=list(orders.recruits),
+        disbands=list(orders.disbands),
+        sell=orders.sell,
+        store=orders.store,
+        bribes=list(orders.bribes),
+    )
 
 
 class Ledger(msgspec.Struct):
