@@ -24,11 +24,13 @@ class Difference(msgspec.Struct, frozen=True):
 class Replay(msgspec.Struct, frozen=True):
     """A saved game replayed: the turns compared, those with orders, the differences,
     what could not be read; ``steps`` names what was replayed (``phases``, ``turns``),
-    ``notes`` how (said once, after the count)."""
+    ``rules`` under which rules (``the 2023 rules``), ``notes`` how (said once, after
+    the count)."""
 
     compared: int
     with_orders: int
     differences: list[Difference]
     unreadable: list[str]
     steps: str = "phases"
+    rules: str = ""
     notes: list[str] = msgspec.field(default_factory=list)
