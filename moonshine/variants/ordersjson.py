@@ -209,19 +209,23 @@ def _constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
-def depth(text: str) -> int:
+def depth(text: str, limit: int | None = None) -> int:
     """How deep the arrays and objects of a JSON text nest (brackets inside strings not
-    counted), read in one pass before any parsing."""
+    counted), read in one pass before any parsing; past ``limit``, ``limit + 1``."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     deepest = level = 0
-    for m in _STRING_OR_BRACKET.finditer(text):
-        c = m.group()
+    for c in brackets:
         if c in "[{":
             level += 1
-            deepest = max(deepest, level)
-        elif c in "]}":
+            if level > deepest:
+                deepest = level
+                if limit is not None and deepest > limit:
+                    return deepest
+        else:
             level -= 1
     return deepest
 
@@ -240,7 +244,7 @@ def parse(raw: bytes) -> Any:
         raise OrdersJsonError(
             [Problem("", say("not UTF-8 text (byte {n})", n=exc.start), say("save the file as UTF-8"))]
         ) from None
-    if depth(text) > MAX_DEPTH:
+    if depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise OrdersJsonError([Problem("", say("nested more than {n} levels deep", n=MAX_DEPTH))])
     try:
         return json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
@@ -262,6 +266,8 @@ def parse(raw: bytes) -> Any:
         ) from None
     except ValueError as exc:  # NaN, Infinity; an integer of more digits than Python reads
         raise OrdersJsonError([Problem("", say("not JSON: {why}", why=str(exc)))]) from None
+    except RecursionError:  # not reached below MAX_DEPTH; kept as the last bound
+        raise OrdersJsonError([Problem("", say("nested more than {n} levels deep", n=MAX_DEPTH))]) from None
 
 
 # -- the document's shape ----------------------------------------------------------------
