@@ -266,12 +266,14 @@ _WROTE_FR = re.compile(rf"^Le\b.*\ba{_SPACES}+[ée]crit{_SPACES}*:{_SPACES}*$", 
 _WROTE_SHORT = re.compile(rf"^.{{1,120}}\b(?:wrote|a{_SPACES}+[ée]crit){_SPACES}*:{_SPACES}*$", re.IGNORECASE)
 _WROTE_START = re.compile(r"^(?:On|Le)\s.{4,}$", re.IGNORECASE)
 _WROTE_END = re.compile(rf"^.*\b(?:wrote|a{_SPACES}+[ée]crit){_SPACES}*:{_SPACES}*$", re.IGNORECASE)
+# Possessive runs (*+): neighbouring runs of blanks never trade characters, so a line
+# of blanks costs one pass (plain runs backtracked cubically: days for 100 KB of them).
 _SEPARATOR = re.compile(
-    r"^[ \t]*(?:-{2,}|_{2,}|={2,})?[ \t]*(?:"
+    r"^[ \t]*+(?:-{2,}+|_{2,}+|={2,}+)?[ \t]*+(?:"
     r"original message|message d'origine|message original|"
     r"forwarded message|message transf[ée]r[ée]|mail transf[ée]r[ée]|"
     r"begin forwarded message|d[ée]but du message r[ée]exp[ée]di[ée]|message r[ée]exp[ée]di[ée]"
-    r")[ \t:]*(?:-{2,}|_{2,}|={2,})?[ \t]*:?[ \t]*$",
+    r")[ \t:]*+(?:(?:-{2,}+|_{2,}+|={2,}+)[ \t]*+:?[ \t]*+)?$",
     re.IGNORECASE,
 )
 _RULE = re.compile(r"^[ \t]*_{10,}[ \t]*$")

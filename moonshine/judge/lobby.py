@@ -156,11 +156,15 @@ SHOWN_FR = {
     TERMINATE: "terminer",
     HELP: "aide",
 }
-_PASSWORD_LINE = re.compile(r"^\s*(?:password|mot\s+de\s+passe)\s*:\s*(.*?)\s*$", re.I)
+# A line's value is its first to last non-blank character, taken run by run (\S++, \s++
+# followed by a non-blank): possessive runs (*+, ++) are never given back, so a line costs
+# one pass; "(.*?)\s*$" cost one pass per character (a minute for 100 KB of blanks).
+_VALUE = r"((?:\S++|\s++(?=\S))*+)"
+_PASSWORD_LINE = re.compile(rf"^\s*+(?:password|mot\s++de\s++passe)\s*+:\s*+{_VALUE}\s*+$", re.I)
 _GAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:\s*(\S+)\s*$", re.I)
 _SUBJECT_GAME = re.compile(r"\[([A-Za-z][A-Za-z0-9-]{1,23})\]")
 # "mot de passe NOUVEAU" (no colon): the French of "password NEW"
-_MOT_DE_PASSE = re.compile(r"^\s*mot\s+de\s+passe(?!\s*:)\s+(.*?)\s*$", re.I)
+_MOT_DE_PASSE = re.compile(rf"^\s*+mot\s++de\s++passe(?!\s*+:)\s++{_VALUE}\s*+$", re.I)
 # create's settings, by their folded name (English, French)
 SETTINGS = {
     "title": "title",
@@ -466,7 +470,7 @@ def _first_word(line: str) -> tuple[str, str]:
     m = _MOT_DE_PASSE.match(line)
     if m:
         return "motdepasse", m.group(1)
-    m = re.match(r"^\s*([^\W\d_]+)\s*(.*?)\s*$", line)
+    m = re.match(rf"^\s*+([^\W\d_]++)\s*+{_VALUE}\s*+$", line)
     if not m:
         return "", line.strip()
     return fold(m.group(1)), m.group(2)

@@ -761,9 +761,12 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
 
 # -- a submission by mail -----------------------------------------------------------------
 
-_PASSWORD = re.compile(r"^\s*(?:password|passwd|pass|mot de passe|mdp)\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_POWER = re.compile(r"^\s*(?:power|puissance|gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_TURN = re.compile(r"^\s*(?:turn|tour|phase)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+# The value: its first to last non-blank character, taken run by run; possessive runs
+# (*+, ++) are never given back, so a line costs one pass ("(.*?)\s*$" cost one per character).
+_VALUE = r"((?:\S++|\s++(?=\S))*+)"
+_PASSWORD = re.compile(rf"^\s*+(?:password|passwd|pass|mot de passe|mdp)\s*+:\s*+{_VALUE}\s*+$", re.IGNORECASE)
+_POWER = re.compile(rf"^\s*+(?:power|puissance|gang)\s*+:\s*+{_VALUE}\s*+$", re.IGNORECASE)
+_TURN = re.compile(rf"^\s*+(?:turn|tour|phase)\s*+:\s*+{_VALUE}\s*+$", re.IGNORECASE)
 
 
 class Submission(msgspec.Struct, frozen=True):
