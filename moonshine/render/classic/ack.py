@@ -470,6 +470,8 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
         if piece in ("-", "to", "move", "moves") and squeezed and squeezed[-1] in ("-", "to", "move", "moves"):
             continue
         squeezed.append(piece)
+    if len(squeezed) > 8:  # an order is seven words at most (F NTH C A LON - NWY), and "par convoi" one more
+        return None  # (a line of 25,000 misspelt provinces tried 64 readings of 25,000 words, after building them
     slots = [p for p in squeezed if isinstance(p, tuple)]
     readings: dict[Order, tuple[tuple[str, dict[str, object]], ...]] = {}
     plans: list[tuple[int, ...]] = [()]
