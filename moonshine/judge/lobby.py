@@ -205,6 +205,7 @@ TEXTS: Catalogue = {
     ),
     "lobby.nothing": "Your mail holds no command of the judge. Send 'help' for the list.",
     "lobby.too_many": "Only the first {n} commands of a mail are done.",
+    "lobby.too_long": "Longer than {n} characters, not read: lines {lines}.",
     "lobby.unknown": "'{word}' is no command of the judge. Did you mean '{keyword}'?",
     "lobby.unknown_plain": "'{word}' is no command of the judge. Send 'help' for the list.",
     "lobby.failed": "The judge could not do it ({error}); the judge's masters are told.",
@@ -391,6 +392,7 @@ class Mail(msgspec.Struct):
     automatic: bool = False
     problem: str = ""  # unread: too big, too many parts, not parsed
     lines: list[str] = msgspec.field(default_factory=list)  # the sender's own text, by line
+    too_long: list[int] = msgspec.field(default_factory=list)  # lines left unread (intake.MAX_LINE), from 1
 
     @property
     def game(self) -> str | None:
@@ -440,8 +442,9 @@ def read_mail(raw: bytes, limit: int) -> Mail:
         full = parser.parsebytes(raw)
         for _, text in intake.texts(full):
             own = intake.own_text(text)
-            if own.text.strip():
+            if own.text.strip() or own.lines_dropped(intake.TOO_LONG):
                 mail.lines = own.text.split("\n")[:2000]
+                mail.too_long = own.lines_dropped(intake.TOO_LONG)
                 break
     except Exception:
         mail.problem = "unreadable"
@@ -598,6 +601,8 @@ def answer(ctx: Context, mail: Mail) -> str:
             results.append(req.say("lobby.unknown", word=word[:30], keyword=close))
         if len(parsed.commands) > limit:
             results.append(req.say("lobby.too_many", n=limit))
+        if mail.too_long:
+            results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
         if parsed.ignored and (parsed.commands or parsed.unknown):
             results.append(req.say("lobby.ignored", lines=line_ranges(parsed.ignored)))
         if not parsed.commands and not parsed.unknown:
