@@ -83,6 +83,8 @@ WORDS: Catalogue = {
     "classic.ack.did_you_mean": "did you mean {what}?",
     "classic.ack.unknown_place": "{token!r} is not a province of the board",
     "classic.ack.unreadable": "cannot be read: {detail}",
+    "classic.ack.too_long": "line too long ({n} characters)",
+    "classic.ack.one_per_line": "write one order per line",
     "classic.ack.write_like": (
         "write it like A PAR - BUR, F NTH C A LON - NWY, A MUN S A PAR - BUR, A PAR R BUR, A PAR B"
     ),
@@ -238,6 +240,10 @@ def _unknown_place(gmap: ClassicMap, text: str) -> str | None:
 
 # First words of an order: what follows them is a unit and its province.
 _LEADS = ("a", "f", "army", "fleet", "build", "disband", "armée", "flotte", "construire", "dissoudre")
+# Characters of an order line read at most, as Moonshine's reader: an order is a few words.
+# A longer line is refused unread (its lenient reading tries each word against the board's
+# names: seconds for a line of 100 KB, for each power a prediction tries it as).
+MAX_LINE = 500
 
 
 def read_line(gmap: ClassicMap, st: ClassicState, power: str, number: int, raw: str) -> AckLine:
@@ -248,6 +254,9 @@ def read_line(gmap: ClassicMap, st: ClassicState, power: str, number: int, raw: 
     readings is an order the power can give in this phase. The line's ``notes`` say
     how it was read. The acknowledgement and the adjudication read lines with it."""
     text = raw.strip()
+    if len(text) > MAX_LINE:
+        shown = text[:60] + "…"
+        return AckLine(number, shown, detail=("too_long", {"n": len(text)}), suggestion=("one_per_line", {}))
     strict = _read(gmap, number, raw)
     if strict.ok:
         return strict
