@@ -86,8 +86,8 @@ def test_a_reader_reads_each_hostile_line_of_100_kb_in_bounded_time(readers: Rea
     assert not over, "\n".join(over)
 
 
-# The readers of blocks and of whole mails: the lines come four to a block or a mail (a
-# mail holds 512 KB).
+# The readers of blocks and of whole mails: the lines come as many to a block or a mail
+# as a mail of 512 KB holds (five of 100 KB).
 @pytest.mark.parametrize("name", ["press", "what-if", "lobby", "inbox (Moonshine)", "inbox (classic)"])
 def test_a_reader_of_mail_reads_hostile_lines_of_100_kb_in_bounded_time(readers: Readers, name: str) -> None:
     read = readers.all()[name]
