@@ -5,7 +5,7 @@ units; the inbox's time and memory against the mailbox's size, and the inbox ove
 the mail corpus and 10,000 generated hostile messages; the worst hostile line each
 reader of a stranger's text meets (fixed and random lines, up to the mail size limit);
 a judge for many games (100 games idle, and with 800 new messages; its registry with
-10,000 players)."""
+10,000 players); the civil-disorder player (R26) for a Chicago gang and a classic power."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ import sys
 
 
 def main() -> int:
-    from bench import adjudicator, classic, inbox, judge, mailfuzz, process, readercost, wholeturn
+    from bench import adjudicator, civil_disorder, classic, inbox, judge, mailfuzz, process, readercost, wholeturn
 
     status = process.main()
     status = adjudicator.main() or status
     status = classic.main() or status
+    status = civil_disorder.main() or status
     status = wholeturn.main([]) or status
     status = inbox.main([]) or status
     status = mailfuzz.main([]) or status

@@ -9,9 +9,10 @@ players' tools, whatever the game's variant (Moonshine or the classic family).
     ...     print(o.side, o.order, o.succeeded, o.outcome, o.explain("fr"))
     >>> print(api.report(game, "spring-1924", side="valley", language="fr"))
 
-``outcomes`` gives each order's outcome as a value (``moonshine.engine.outcome``: who
-bounced whom, with which supports and strengths); ``explain`` turns it into a
-sentence in any language of the catalogue. Errors are ``moonshine.errors``
+``export`` writes a game in a common format and ``replay`` adjudicates a saved game
+of the ``diplomacy`` package's format again. ``outcomes`` gives each order's outcome
+as a value (``moonshine.engine.outcome``: who bounced whom, with which supports and
+strengths); ``explain`` turns it into a sentence in any language of the catalogue. Errors are ``moonshine.errors``
 exceptions (``GameError`` for a game that cannot do what is asked, ``StateError``
 for a malformed file), each naming the file and what is wrong.
 """
@@ -25,6 +26,7 @@ from moonshine.game.families.base import OrderOutcome as OrderOutcome
 
 if TYPE_CHECKING:
     from moonshine.game.directory import Game
+    from moonshine.variants.classic.savedgame import Replay
 
 
 def open_game(path: str | Path) -> Game:
@@ -68,3 +70,22 @@ def report(game: Game, turn: str, *, side: str | None = None, language: str | No
     from moonshine.game import families
 
     return families.of(game).report_text(game, turn, side=side, language=language)
+
+
+def export(game: Game, out: str | Path) -> Path:
+    """Write the game to ``out`` in a common format (``moonshine export``): a classic
+    game as a saved game of the python ``diplomacy`` package, a Moonshine game as each
+    turn's public results (docs/results.schema.json)."""
+    from moonshine.game.exchange import write_export
+
+    return write_export(game, Path(out))
+
+
+def replay(file: str | Path, preset: str = "2023") -> Replay:
+    """Adjudicate every phase of the saved game ``file`` (the ``diplomacy`` package's
+    JSON, from any engine) under the rules of ``preset`` (``2023``, ``webdiplomacy``,
+    ``droidippy``): the phases compared and each one whose outcome differs from the
+    file's next position (``moonshine replay``)."""
+    from moonshine.game.exchange import replay_file
+
+    return replay_file(Path(file), preset)

@@ -25,6 +25,17 @@ def _show(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# A classic game's rule options under rules: (moonshine.variants.classic.rulebooks.OPTIONS;
+# a test keeps the two lists equal).
+CLASSIC_RULE_OPTIONS = (
+    "civil_disorder",
+    "convoy_intent",
+    "convoy_fallback",
+    "convoyed_attacker_origin",
+    "convoy_paradox",
+)
+
+
 class Spec:
     """What a value of a game file must be: ``check`` raises a StateError naming the
     file, line and key of a value that is not. (Validators, not records: plain classes.)"""
@@ -270,8 +281,18 @@ GAME = Rec(
         ),
         "rules": Null(
             Rec(
-                optional={"victory_vp": Int(), "minimum_bribe": Money()},
-                what="a mapping with victory_vp, minimum_bribe (house rules)",
+                optional={
+                    "victory_vp": Int(),
+                    "minimum_bribe": Money(),
+                    # a classic game's rule options: their values are checked by
+                    # moonshine.variants.classic.rulebooks, which names the key and the values
+                    "preset": Either((Str(nonempty=True), Int()), what="a preset's name"),
+                    **dict.fromkeys(CLASSIC_RULE_OPTIONS, Str(nonempty=True)),
+                },
+                what=(
+                    "a mapping: victory_vp, minimum_bribe (a Moonshine game's house rules) or preset and "
+                    "rule options (a classic game's)"
+                ),
             )
         ),
         "deadlines": Null(MapOf(When())),
@@ -295,6 +316,15 @@ GAME = Rec(
         ),
         "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
         "observers": Null(_ADDRESSES),  # moonshine.judge.observers
+        # seeds replaced during the game, with the last turn each drew (moonshine.game.seeds)
+        "earlier_seeds": Null(
+            ListOf(
+                Rec(
+                    required=dict.fromkeys(("seed", "sha256", "last_turn", "replaced", "reason"), Str(nonempty=True)),
+                    what="a mapping with seed, sha256, last_turn, replaced, reason",
+                )
+            )
+        ),
         "press": Null(  # moonshine.judge.press
             Rec(
                 optional={

@@ -413,7 +413,7 @@ def shared_lengths(polygons: dict[str, list[list[list[list[float]]]]]) -> dict[t
     return out
 
 
-# the picture's measures (moonshine.variants.classic.scene): a unit's box, a label's
+# the picture's measures (moonshine.variants.classic.scene's modules): a unit's box, a label's
 CODE_SIZE = 16.0
 UNIT_BOX = 11.5 * 1.25 + 1.0  # a unit's marker
 CLEAR_BOX = 11.5 + 5 + 2.5 + 0.5  # a dislodged unit's ring, its halo included: no name under it
@@ -438,7 +438,7 @@ def place_labels(board: Board, polygons: dict[str, Any]) -> dict[str, Pt]:
     stands), no other code, and the fewest lines between neighbours' units (the moves'
     arrows)."""
     from moonshine.variants.classic.board import board as load_board
-    from moonshine.variants.classic.scene import borders
+    from moonshine.variants.classic.scene.borders import borders
 
     gmap = load_board("classic")
     shapes = {c: MultiPolygon([Polygon(p[0], p[1:]) for p in polys]) for c, polys in polygons.items() if c}
@@ -508,7 +508,7 @@ def check(
     board: Board, polygons: dict[str, Any], pairs: dict[tuple[str, str], float], labels: dict[str, Pt]
 ) -> list[str]:
     from moonshine.variants.classic.board import board as load_board
-    from moonshine.variants.classic.scene import borders
+    from moonshine.variants.classic.scene.borders import borders
 
     gmap = load_board("classic")
     wanted = {(b.a, b.b) for b in borders(gmap)}

@@ -35,7 +35,8 @@ import yaml
 
 from moonshine.game.directory import Game, GameConfig, Player
 from moonshine.game.reports import adjudicated_turns, load_turn, opening_state
-from moonshine.render.report import render_bulletin, render_report
+from moonshine.render.bulletin import render_bulletin
+from moonshine.render.report import render_report
 from moonshine.variants.moonshine.map import GameMap, load_map
 from moonshine.variants.moonshine.results import TurnResults, as_results
 from moonshine.variants.moonshine.state import GameState

@@ -61,32 +61,32 @@ def test_the_pictures_layout_is_worked_out_once_and_follows_the_geometry(tmp_pat
     """The districts' outlines on the canvas come from the cache the second time, the
     same to the last bit of every coordinate; a damaged entry or an edited geometry
     file is worked out again."""
-    from moonshine.variants.moonshine import scene as chicago_scene
+    from moonshine.variants.moonshine.scene import canvas
 
     geometry = map_copy(tmp_path).with_suffix(".geojson")
-    made = chicago_scene._make_layout(geometry)
-    chicago_scene._layout.cache_clear()
-    assert chicago_scene._layout(geometry) == made
+    made = canvas._make_layout(geometry)
+    canvas.layout.cache_clear()
+    assert canvas.layout(geometry) == made
     entries = list(own_cache.glob("*/layout-*.bin"))
     assert len(entries) == 1
-    chicago_scene._layout.cache_clear()
-    assert chicago_scene._layout(geometry) == made  # from the cache
+    canvas.layout.cache_clear()
+    assert canvas.layout(geometry) == made  # from the cache
     entries[0].write_bytes(entries[0].read_bytes()[:100])  # cut short
-    chicago_scene._layout.cache_clear()
-    assert chicago_scene._layout(geometry) == made
+    canvas.layout.cache_clear()
+    assert canvas.layout(geometry) == made
     data = json.loads(geometry.read_text(encoding="utf-8"))
     for feature in data["features"]:
         if feature["properties"]["code"] == "ROG":
             feature["properties"]["label_point"] = [-87.67, 42.01]
     geometry.write_text(json.dumps(data), encoding="utf-8")
-    chicago_scene._layout.cache_clear()
-    chicago_scene._shapes.cache_clear()  # the shapes read in this process
-    moved = chicago_scene._layout(geometry)
+    canvas.layout.cache_clear()
+    canvas._shapes.cache_clear()  # the shapes read in this process
+    moved = canvas.layout(geometry)
     assert moved.labels["ROG"] != made.labels["ROG"]
-    assert moved == chicago_scene._make_layout(geometry)
+    assert moved == canvas._make_layout(geometry)
     assert len(list(own_cache.glob("*/layout-*.bin"))) == 2
-    chicago_scene._layout.cache_clear()
-    chicago_scene._shapes.cache_clear()
+    canvas.layout.cache_clear()
+    canvas._shapes.cache_clear()
 
 
 def test_no_cache_when_turned_off_or_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,7 +106,8 @@ def test_templates_compiled_once_and_kept_for_the_next_process(
 ) -> None:
     from moonshine.game.directory import load_config
     from moonshine.render import pages
-    from moonshine.render.report import render_bulletin, render_report
+    from moonshine.render.bulletin import render_bulletin
+    from moonshine.render.report import render_report
     from moonshine.variants.moonshine.state import initial_state
 
     monkeypatch.setattr(pages, "_ENV", [])

@@ -25,9 +25,12 @@ from moonshine.picture.colours import closest_pairs, mix
 from moonshine.picture.shapes import Circle, Group, Label, extent
 from moonshine.picture.svg import scene_svg
 from moonshine.variants.classic import scene as classic_scene
-from moonshine.variants.classic.board import ClassicMap, board, load_classic_map, province_of
+from moonshine.variants.classic.board import MAPS_DIR, ClassicMap, board, load_classic_map, province_of
 from moonshine.variants.classic.orders import Convoy, Move, Order, SupportHold, SupportMove, parse_order
 from moonshine.variants.classic.phases import PhaseOutcome, adjudicate_phase
+from moonshine.variants.classic.scene import layout as classic_layout
+from moonshine.variants.classic.scene.borders import borders, drawing
+from moonshine.variants.classic.scene.style import LAND, SEA, TINT
 from moonshine.variants.classic.state import ClassicState, from_data, initial_state
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -253,34 +256,34 @@ def test_any_orders_give_a_picture(texts: list[str]) -> None:
 def test_supply_centres_are_tinted_by_owner(classic: ClassicMap) -> None:
     st = initial_state(classic)
     root = _svg(classic_scene.render_svg(classic, st))
-    layout = classic_scene.layout_of(classic)
+    layout = classic_layout.layout_of(classic)
     fills = {g.get("data-province"): g.find(f"{SVG}path").get("fill") for g in _groups(root, "province")}  # type: ignore[union-attr]
-    assert fills["PAR"] == mix(layout.colours["FRA"], classic_scene.LAND, classic_scene.TINT)
-    assert fills["BEL"] == classic_scene.LAND  # a neutral centre
-    assert fills["NTH"] == classic_scene.SEA
-    assert fills["BUR"] == classic_scene.LAND
+    assert fills["PAR"] == mix(layout.colours["FRA"], LAND, TINT)
+    assert fills["BEL"] == LAND  # a neutral centre
+    assert fills["NTH"] == SEA
+    assert fills["BUR"] == LAND
 
 
 # -- the layout is faithful to the board -------------------------------------------------------
 
 
 def test_every_border_of_the_standard_board_is_a_shared_edge(classic: ClassicMap) -> None:
-    layout = classic_scene.layout_of(classic)
-    how = classic_scene.drawing(classic, layout)
+    layout = classic_layout.layout_of(classic)
+    how = drawing(classic, layout)
     assert how.links == ()  # no border needs a link: the shapes touch
-    assert {b.a + "-" + b.b for b, _ in how.edges} == {b.a + "-" + b.b for b in classic_scene.borders(classic)}
+    assert {b.a + "-" + b.b for b, _ in how.edges} == {b.a + "-" + b.b for b in borders(classic)}
     # two provinces share an edge on the drawing only where the board has a border,
     # but for impassable Switzerland
     assert all("SWI" in pair for pair, _ in how.walls)
-    assert {b.kind for b in classic_scene.borders(classic) if {b.a, b.b} == {"BRE", "PIC"}} == {"both"}
-    assert {b.kind for b in classic_scene.borders(classic) if {b.a, b.b} == {"ANK", "SMY"}} == {"army"}
-    assert {b.kind for b in classic_scene.borders(classic) if {b.a, b.b} == {"BOT", "STP"}} == {"fleet"}
+    assert {b.kind for b in borders(classic) if {b.a, b.b} == {"BRE", "PIC"}} == {"both"}
+    assert {b.kind for b in borders(classic) if {b.a, b.b} == {"ANK", "SMY"}} == {"army"}
+    assert {b.kind for b in borders(classic) if {b.a, b.b} == {"BOT", "STP"}} == {"fleet"}
 
 
 def test_every_border_is_drawn_in_the_svg(classic: ClassicMap) -> None:
     root = _svg(classic_scene.render_svg(classic, initial_state(classic)))
     drawn = {(g.get("data-border"), g.get("data-kind")) for g in _groups(root, "border")}
-    assert drawn == {(f"{b.a}-{b.b}", b.kind) for b in classic_scene.borders(classic)}
+    assert drawn == {(f"{b.a}-{b.b}", b.kind) for b in borders(classic)}
 
 
 def _inside(p: tuple[float, float], ring: tuple[tuple[float, float], ...]) -> bool:
@@ -293,7 +296,7 @@ def _inside(p: tuple[float, float], ring: tuple[tuple[float, float], ...]) -> bo
 
 
 def test_units_names_and_coasts_stand_in_their_own_province(classic: ClassicMap) -> None:
-    layout = classic_scene.layout_of(classic)
+    layout = classic_layout.layout_of(classic)
     for code, p in layout.provinces.items():
         rings = [ring for polygon in layout.shapes[code] for ring in polygon]
         for what, point in (("unit", p.at), ("label", p.label), *((c, q) for c, q in p.coasts.items())):
@@ -304,7 +307,7 @@ def test_the_coasts_are_natural_earths_and_islands_are_kept(classic: ClassicMap)
     """The shapes follow the real coastline: Great Britain, Sicily, Zealand and Crete
     are drawn (the first three inside their provinces, Crete as land of no province),
     and a coast is an outline of many points, not a straight cell edge."""
-    layout = classic_scene.layout_of(classic)
+    layout = classic_layout.layout_of(classic)
     assert len(layout.shapes["NAP"]) >= 2  # the mainland and Sicily
     assert len(layout.shapes["DEN"]) >= 2  # Jutland and the islands
     assert len(layout.offboard_cells) >= 5  # Ireland, Iceland, Corsica, Sardinia, Crete...
@@ -406,11 +409,11 @@ def test_power_colours_stay_apart_for_colour_blind_readers(name: str) -> None:
     """Every two powers' colours (units) and their tints of owned centres, with land
     and sea, as seen with normal vision and under simulated deuteranopia and
     protanopia (moonshine.picture.colours)."""
-    layout = classic_scene.layout_of(board(name))
+    layout = classic_layout.layout_of(board(name))
     solid = dict(layout.colours)
-    tints = {p: mix(c, classic_scene.LAND, classic_scene.TINT) for p, c in solid.items()} | {
-        "land": classic_scene.LAND,
-        "sea": classic_scene.SEA,
+    tints = {p: mix(c, LAND, TINT) for p, c in solid.items()} | {
+        "land": LAND,
+        "sea": SEA,
     }
     for pair in closest_pairs(solid, VISIONS):
         assert pair.difference >= SOLID, pair
@@ -428,7 +431,7 @@ def test_pure_draws_seven_discs_and_a_line_for_each_border() -> None:
     root = _svg(classic_scene.render_svg(gmap, st, out))
     assert {g.get("data-province") for g in _groups(root, "province")} == set(gmap.provinces)
     links = _groups(root, "link")
-    assert len(links) == 21 == len(classic_scene.borders(gmap))
+    assert len(links) == 21 == len(borders(gmap))
     assert {(g.get("data-power"), g.get("data-unit"), g.get("data-mark")) for g in _groups(root, "unit")} >= {
         ("ITA", "A ROM", "dislodged")
     }
@@ -451,7 +454,7 @@ def test_png_opens_at_its_size(classic: ClassicMap, busy: tuple[ClassicState, Ph
 def test_same_inputs_give_the_same_bytes(classic: ClassicMap, busy: tuple[ClassicState, PhaseOutcome]) -> None:
     st, outcome = busy
     first = classic_scene.render_both(classic, st, outcome)
-    classic_scene._load_layout.cache_clear()
+    classic_layout._load_layout.cache_clear()
     again = classic_scene.render_both(classic, st, outcome)
     assert first == again
     assert first[0] != classic_scene.render_svg(classic, st)  # and the orders do change it
@@ -462,7 +465,7 @@ def test_same_inputs_give_the_same_bytes(classic: ClassicMap, busy: tuple[Classi
 
 def _board_copy(tmp_path: Path, name: str = "pure") -> Path:
     folder = tmp_path / "board"
-    shutil.copytree(Path(classic_scene.MAPS_DIR) / name, folder)
+    shutil.copytree(Path(MAPS_DIR) / name, folder)
     return folder
 
 
@@ -470,7 +473,7 @@ def test_a_board_without_a_layout_gets_a_clear_error(tmp_path: Path) -> None:
     folder = _board_copy(tmp_path)
     (folder / "layout.yaml").unlink()
     gmap = load_classic_map(folder)
-    assert not classic_scene.has_layout(gmap)
+    assert not classic_layout.has_layout(gmap)
     with pytest.raises(MapError) as err:
         classic_scene.render_svg(gmap, initial_state(gmap))
     text = str(err.value)
@@ -507,7 +510,7 @@ def test_a_broken_layout_names_its_file_key_and_problem(
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     gmap = load_classic_map(folder)
     with pytest.raises(MapError) as err:
-        classic_scene.layout_of(gmap)
+        classic_layout.layout_of(gmap)
     assert err.value.source == str(path)
     assert err.value.key == key
     assert problem in err.value.problem

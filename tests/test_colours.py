@@ -8,7 +8,7 @@ import pytest
 from moonshine.picture.colours import closest_pairs, delta_e, difference, mix, seen
 from moonshine.picture.shapes import TEXT, contrast_ratio
 from moonshine.variants.moonshine.map import load_map
-from moonshine.variants.moonshine.scene import NEUTRAL, district_fill
+from moonshine.variants.moonshine.scene.symbols import NEUTRAL, district_fill
 
 # Sharma, Wu and Dalal (2005), "The CIEDE2000 color-difference formula:
 # implementation notes, supplementary test data": pairs 1, 2, 3, 7, 17, 25, 34.
@@ -78,7 +78,7 @@ def test_the_letters_on_every_unit_stand_out() -> None:
     (3.9:1) missed."""
     from moonshine.picture.shapes import contrast_ratio, text_on
     from moonshine.variants.classic.board import standard_map
-    from moonshine.variants.classic.scene import layout_of
+    from moonshine.variants.classic.scene.layout import layout_of
 
     assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast_ratio("#56b4e9", "#ffffff") == pytest.approx(2.3, abs=0.05)

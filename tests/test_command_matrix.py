@@ -95,6 +95,20 @@ def test_reveal(games: dict[str, Path], variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_verify_cd(games: dict[str, Path], variant: str) -> None:
+    """A player's own orders are not the civil-disorder player's (R26); a classic
+    game keeps no secret seed, so the seed is given."""
+    game, side = games[variant], SIDE[variant]
+    result = run(game, "verify-cd", FIRST[variant], side)
+    if variant != "moonshine":
+        assert result.exit_code == 1 and "no secret seed" in result.output
+        result = run(game, "verify-cd", FIRST[variant], side, "--seed", "matrix", "--player", "smart")
+    assert result.exit_code == 1, result.output
+    assert "the file differs" in result.output
+    assert f"# civil disorder: {'keep' if variant == 'moonshine' else 'smart'} (R26), seed" in result.output
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_map_check(games: dict[str, Path], variant: str) -> None:
     result = run(games[variant], "map", "check", "chicago-1920s" if variant == "moonshine" else variant)
     if variant == "moonshine":

@@ -23,6 +23,7 @@ from moonshine.game.site import build_site
 from moonshine.judge import outbox
 from moonshine.picture.shapes import Group, Label
 from moonshine.variants.moonshine import scene as chicago_scene
+from moonshine.variants.moonshine.scene.closeup import PHONE_WIDTH, area_of, closeup
 
 TURN = "spring-1924"
 DUE = "2026-12-03T17:00:00+00:00"  # autumn 1924's deadline: 18:00 in Paris, 11:00 in Chicago
@@ -147,14 +148,14 @@ def test_a_close_up_shows_the_gangs_area_with_labels_of_11_px_on_a_390_px_phone(
     res, nxt = load_turn(game, TURN)
     whole = chicago_scene.build_scene(game.map, nxt)
     # the whole map on the phone: its district codes are about 6 px, too small to read
-    assert max(label.size for label in _labels(whole)) * chicago_scene.PHONE_WIDTH / whole.width < 7
+    assert max(label.size for label in _labels(whole)) * PHONE_WIDTH / whole.width < 7
     for gang in game.map.gangs:
-        area = chicago_scene.area_of(game.map, nxt, gang)
+        area = area_of(game.map, nxt, gang)
         assert set(nxt.controlled_by(gang)) <= set(area)
         assert all(n in area for u in nxt.units_of(gang) for n in game.map.neighbours(u.district))
-        near = chicago_scene.closeup(game.map, whole, area)
+        near = closeup(game.map, whole, area)
         assert near.width < whole.width and near.height < whole.height
-        shown = [label.size * chicago_scene.PHONE_WIDTH / near.width for label in _labels(near)]
+        shown = [label.size * PHONE_WIDTH / near.width for label in _labels(near)]
         assert min(shown) >= 11, gang
         assert {"legend", "title"}.isdisjoint(dict(i.attrs).get("id") for i in near.items if isinstance(i, Group))
     assert render_map(game.map, res, nxt, "en")  # the whole map is drawn as it was

@@ -21,8 +21,9 @@ from moonshine.game.directory import Game, GameConfig
 from moonshine.game.simulate import play
 from moonshine.render import mailwords, phrasebook
 from moonshine.render.ack import acknowledgement
+from moonshine.render.bulletin import render_bulletin
 from moonshine.render.classic.report import render_text
-from moonshine.render.report import render_all, render_bulletin
+from moonshine.render.report import render_all
 from moonshine.text.catalogue import LOCALE, number
 from moonshine.variants.classic.board import standard_map
 from moonshine.variants.classic.state import initial_state as classic_start

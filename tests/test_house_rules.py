@@ -63,7 +63,7 @@ def test_a_wrong_option_names_the_file_line_and_key(rules: str, message: str) ->
 
 def test_a_classic_game_has_no_house_rules() -> None:
     text = "title: t\nmap: classic\nvariant: classic\nrules:\n  victory_vp: 10\n"
-    with pytest.raises(StateError, match=r"house rules .* are for Moonshine games"):
+    with pytest.raises(StateError, match=r"rules.victory_vp: a house rule of Moonshine games"):
         load_config_text(text, "game.yaml")
 
 

@@ -11,26 +11,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
-from email.utils import format_datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 import yaml
 from frtypo import checked
 from frtypo import plain as plain_fr
-from imapkit import PASSWORD, USER, Server, imap_server
-from runkit import plain, post
+from imapkit import Server, imap_server
+from judgekit import START, Judge, addr, one
 from test_mail import Recorder, start_server
 from test_mail import Server as SmtpServer
 
 from moonshine.game.directory import Game
-from moonshine.judge.registry import Registry
-
-START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # a Monday
-JUDGE = "judge@judge.example.org"
-FOLDER = "judge"
 
 
 @pytest.fixture(scope="module")
@@ -46,80 +39,8 @@ def smtp() -> Iterator[SmtpServer]:
     srv.controller.stop()
 
 
-def addr(n: int | str) -> str:
-    return f"p{n}@players.example.org"
-
-
-class Judge:
-    """The judge's directory, its mailbox and the mail its players got."""
-
-    def __init__(self, root: Path, imap: Server, smtp: SmtpServer) -> None:
-        from click.testing import CliRunner
-
-        from moonshine.cli import main
-
-        self.root, self.imap, self.smtp = root, imap, smtp
-        self.n = 0
-        self.seen = 0  # messages of the recorder already looked at
-        done = CliRunner().invoke(
-            main, ["judge", "init", str(root), "--address", JUDGE, "--timezone", "Europe/Paris", "--master", addr(0)]
-        )
-        assert done.exit_code == 0, done.output
-        assert "Seed hash (publish it):" in done.output
-        raw = yaml.safe_load((root / "judge.yaml").read_text(encoding="utf-8"))
-        raw["inbox"] = {
-            "source": f"imap://{USER}@127.0.0.1:{imap.port}/{FOLDER}",
-            "imap": {"ca_file": str(imap.ca), "done_folder": f"{FOLDER}-judged"},
-        }
-        raw["smtp"] = smtp.smtp(**{"from": f"The judge <{JUDGE}>"})
-        (root / "judge.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
-        self.passwords: dict[str, str] = {}
-
-    def send(self, who: str, body: str, at: datetime, subject: str = "judge") -> None:
-        self.n += 1
-        msg = EmailMessage()
-        msg["Received"] = f"from mx.players.example.org by mail.judge.example.org; {format_datetime(at)}"
-        msg["From"] = who
-        msg["To"] = JUDGE
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(at)
-        msg["Message-ID"] = f"<m{self.n}@players.example.org>"
-        msg.set_content(body)
-        post(self.imap, FOLDER, msg.as_bytes())
-
-    def run(self, now: datetime) -> str:
-        import os
-
-        from click.testing import CliRunner
-
-        from moonshine.cli import main
-
-        os.environ["MOONSHINE_IMAP_PASSWORD"] = PASSWORD
-        done = CliRunner().invoke(main, ["run", str(self.root), "--now", now.isoformat()])
-        assert done.exception is None or isinstance(done.exception, SystemExit), repr(done.exception)
-        assert done.exit_code == 0, done.output
-        return done.output
-
-    def new_mail(self) -> list[tuple[list[str], EmailMessage]]:
-        from runkit import received
-
-        got = received(self.smtp.recorder)
-        out, self.seen = got[self.seen :], len(got)
-        return out
-
-    def registry(self) -> Registry:
-        return Registry(self.root / "registry.sqlite")
-
-
-def one(mail: list[tuple[list[str], EmailMessage]], who: str, word: str = "") -> str:
-    found = [m for rcpts, m in mail if who in rcpts and word in str(m["Subject"])]
-    assert len(found) == 1, [(r, str(m["Subject"])) for r, m in mail]
-    return plain(found[0])
-
-
 def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
     j = Judge(tmp_path / "judge", imap, smtp)
-    post(imap, FOLDER)
     t = START
 
     # -- 20 players register (one in French, with a time zone); each gets a reply and a password

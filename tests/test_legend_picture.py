@@ -25,7 +25,7 @@ from moonshine.game.reports import load_turn, map_scene
 from moonshine.judge import outbox
 from moonshine.picture.png import legend_picture
 from moonshine.picture.shapes import Group, Item, Label
-from moonshine.variants.moonshine import scene as chicago_scene
+from moonshine.variants.moonshine.scene.legend import legend as chicago_scene_legend
 
 TURN = "spring-1924"
 PHASE = "spring-1901"
@@ -132,7 +132,7 @@ def test_a_french_reader_gets_the_legend_in_french(chicago: Game) -> None:
     apart from the game's English one; the map keeps its legend inside too."""
     base = chicago.turn_dir(TURN) / "reports"
     res, nxt = load_turn(chicago, TURN)
-    legends = {lang: chicago_scene.legend(map_scene(chicago.map, res, nxt, lang)) for lang in ("en", "fr")}
+    legends = {lang: chicago_scene_legend(map_scene(chicago.map, res, nxt, lang)) for lang in ("en", "fr")}
     french, english = _texts(legends["fr"].items), _texts(legends["en"].items)
     assert {"Unités", "Quartiers", "Ordres", "entrepôt"} <= french
     assert {"Units", "Districts", "Orders", "warehouse"} <= english
@@ -219,12 +219,13 @@ def test_a_classic_legend_is_the_phases_own_in_french(classic: Game) -> None:
     from moonshine.variants.classic import scene as classic_scene
     from moonshine.variants.classic.layout import load_state
     from moonshine.variants.classic.phases import adjudicate_phase
+    from moonshine.variants.classic.scene.legend import legend as classic_scene_legend
 
     gmap = classic.board()
     st = load_state(classic.root, PHASE, gmap)
     orders, _ = read_orders(orders_dir(classic.root, PHASE), gmap, st)
     outcome = adjudicate_phase(gmap, st, orders)
-    french = classic_scene.legend(classic_scene.build_scene(gmap, st, outcome, language="fr"))
+    french = classic_scene_legend(classic_scene.build_scene(gmap, st, outcome, language="fr"))
     whole = classic_scene.build_scene(gmap, st, outcome, language="fr")
     assert {"Puissances", "Carte", "Unités et ordres"} <= _texts(french.items)
     assert french.width < whole.width / 2 and french.height > french.width

@@ -28,6 +28,8 @@ from moonshine.variants.classic import scene as classic_scene
 from moonshine.variants.classic.board import board
 from moonshine.variants.classic.state import initial_state
 from moonshine.variants.moonshine import scene as chicago_scene
+from moonshine.variants.moonshine.scene.closeup import PHONE_WIDTH, area_of, closeup
+from moonshine.variants.moonshine.scene.legend import legend as chicago_scene_legend
 
 PHONE = 390.0  # CSS px: a phone's viewport
 CLOSE_UP_FLOOR = 11.0  # CSS px: a close-up's district codes
@@ -142,14 +144,14 @@ def classic_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_phone_width_is_the_one_the_close_ups_are_drawn_for() -> None:
-    assert picture_width() == pytest.approx(chicago_scene.PHONE_WIDTH)
+    assert picture_width() == pytest.approx(PHONE_WIDTH)
 
 
 def test_close_up_codes_are_at_least_11_css_px_on_the_phone(chicago: tuple[Game, Scene]) -> None:
     game, whole = chicago
     _, nxt = load_turn(game, "spring-1924")
     for gang in game.map.gangs:
-        near = chicago_scene.closeup(game.map, whole, chicago_scene.area_of(game.map, nxt, gang))
+        near = closeup(game.map, whole, area_of(game.map, nxt, gang))
         codes = [label for label in _labels(near.items) if label.text in game.map.districts]
         assert codes, gang
         assert min(shown(label.size, near) for label in codes) >= CLOSE_UP_FLOOR, gang
@@ -182,15 +184,16 @@ def _legend_pictures(chicago: tuple[Game, Scene], classic_game: Path) -> dict[st
     from moonshine.variants.classic import scene as classic_mod
     from moonshine.variants.classic.layout import load_state
     from moonshine.variants.classic.phases import adjudicate_phase
+    from moonshine.variants.classic.scene.legend import legend as classic_scene_legend
 
     game, _ = chicago
     chicago_base = game.turn_dir("spring-1924") / "reports"
     res, nxt = load_turn(game, "spring-1924")
-    chicago_legend = chicago_scene.legend(map_scene(game.map, res, nxt, "en"))
+    chicago_legend = chicago_scene_legend(map_scene(game.map, res, nxt, "en"))
     gmap = board("classic")
     st = load_state(classic_game, "spring-1901", gmap)
     orders, _ = read_orders(orders_dir(classic_game, "spring-1901"), gmap, st)
-    classic_legend = classic_mod.legend(classic_mod.build_scene(gmap, st, adjudicate_phase(gmap, st, orders)))
+    classic_legend = classic_scene_legend(classic_mod.build_scene(gmap, st, adjudicate_phase(gmap, st, orders)))
     classic_base = classic_game / "turns" / "spring-1901" / "reports"
     return {
         "chicago": (

@@ -24,7 +24,8 @@ from moonshine.variants.moonshine import state as state_mod
 from moonshine.variants.moonshine.checker import ACCEPTED, REJECTED, OrderLine, check_order, read_orders
 from moonshine.variants.moonshine.map import UnitKind, load_map
 from moonshine.variants.moonshine.orders import Bribe, Move, Order, SupportHold, SupportMove, UnitRef
-from moonshine.variants.moonshine.parser import fold, names_of
+from moonshine.variants.moonshine.parser.lexer import fold
+from moonshine.variants.moonshine.parser.names import names_of
 from moonshine.variants.moonshine.state import GameState, initial_state
 
 GMAP = load_map()

@@ -38,7 +38,7 @@ from moonshine.variants.moonshine.orders import (
     notation,
     parse_canonical,
 )
-from moonshine.variants.moonshine.parser import parse_line
+from moonshine.variants.moonshine.parser.reader import parse_line
 from moonshine.variants.moonshine.state import initial_state
 
 H, L = UnitKind.H, UnitKind.L

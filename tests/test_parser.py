@@ -26,18 +26,15 @@ from moonshine.variants.moonshine.orders import (
     UnitRef,
     parse_canonical,
 )
-from moonshine.variants.moonshine.parser import (
+from moonshine.variants.moonshine.parser.errors import (
     AmountError,
-    GangHeader,
     OrderSyntaxError,
     ParseError,
-    PasswordHeader,
-    TurnHeader,
     UnknownDistrictError,
     UnknownGangError,
-    parse_line,
-    parse_order,
 )
+from moonshine.variants.moonshine.parser.headers import GangHeader, PasswordHeader, TurnHeader
+from moonshine.variants.moonshine.parser.reader import parse_line, parse_order
 
 H, L = UnitKind.H, UnitKind.L
 

@@ -23,16 +23,15 @@ from moonshine.picture.svg import _num, _pairs
 from moonshine.text.catalogue import languages
 from moonshine.variants.moonshine.map import GameMap, UnitKind, build_map
 from moonshine.variants.moonshine.scene import (
-    NEUTRAL,
     Arrow,
     Dislodged,
     _words,
     build_scene,
-    district_fill,
     png_size,
     render_png,
     render_svg,
 )
+from moonshine.variants.moonshine.scene.symbols import NEUTRAL, district_fill
 from moonshine.variants.moonshine.state import Arrested, GameState, Raid, Unit, initial_state
 
 NS = "{http://www.w3.org/2000/svg}"

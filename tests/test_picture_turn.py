@@ -14,7 +14,7 @@ import pytest
 
 from moonshine.game.reports import render_map
 from moonshine.game.simulate import Played, play
-from moonshine.render.report import arrows_from_results
+from moonshine.render.turnmap import arrows_from_results
 from moonshine.variants.moonshine.map import GameMap, load_map
 from moonshine.variants.moonshine.results import read_results, to_data
 

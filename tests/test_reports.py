@@ -30,18 +30,11 @@ from moonshine.errors import StateError
 from moonshine.game.directory import Game, GameConfig
 from moonshine.game.reports import load_turn, map_scene, orders_address, render_legend, render_map, write_reports
 from moonshine.render import pages, phrasebook
-from moonshine.render.report import (
-    MAP_CID,
-    Extras,
-    Legend,
-    arrows_from_results,
-    closeup_file,
-    legend_file,
-    render_all,
-    render_bulletin,
-    render_report,
-    standings,
-)
+from moonshine.render.bulletin import render_bulletin
+from moonshine.render.figures import MAP_CID, Legend, closeup_file, legend_file
+from moonshine.render.report import Extras, render_all, render_report
+from moonshine.render.turnmap import arrows_from_results
+from moonshine.render.turnpage import standings
 from moonshine.text.catalogue import languages
 from moonshine.variants.moonshine.map import GameMap, UnitKind
 from moonshine.variants.moonshine.results import read_results
@@ -298,7 +291,7 @@ def _charts(lang: str) -> list[tuple[str, str]]:
 def test_golden_sample_reports(adjudicated: Game, lang: str) -> None:
     """The sample game's spring-1924 reports, from a real adjudication, as stored."""
     res, nxt = load_turn(adjudicated, "spring-1924")
-    seed = adjudicated.receipt_seed()
+    seed = adjudicated.receipt_seed("spring-1924")
     assert seed is not None  # the receipts are in the golden files
     before = adjudicated.load_state("spring-1924")
     charts = _charts(lang)
@@ -333,7 +326,7 @@ def test_adjudicate_writes_these_reports(adjudicated: Game) -> None:
         adjudicated.config,
         res,
         nxt,
-        seed=adjudicated.receipt_seed(),
+        seed=adjudicated.receipt_seed("spring-1924"),
         before=before,
         charts=_charts(adjudicated.config.language),
         extras={
@@ -807,7 +800,7 @@ def test_report_command_writes_and_prints(game: Game) -> None:
     assert r.exit_code == 0, r.output
     assert frtypo.fr("Valley Gang : rapport privé, printemps 1924") in r.output
     raw = yaml.safe_load((FIXTURE / "results.yaml").read_text(encoding="utf-8"))
-    seed = game.receipt_seed()
+    seed = game.receipt_seed("spring-1924")
     fr = render_report(game.map, game.config, raw, game.load_state("autumn-1924"), "valley", language="fr", seed=seed)
     assert r.output == fr != (base / "valley.txt").read_text(encoding="utf-8")
     assert "VOTRE REÇU" in fr and seed is not None

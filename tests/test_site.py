@@ -77,7 +77,7 @@ def _private_lines(game: Game) -> set[str]:
     private: set[str] = set()
     for turn in adjudicated_turns(game):
         res, nxt = load_turn(game, turn)
-        texts = render_all(game.map, game.config, res, nxt, seed=game.receipt_seed())
+        texts = render_all(game.map, game.config, res, nxt, seed=game.receipt_seed(turn))
         bulletin = [ln.strip() for ln in texts["bulletin.txt"].splitlines()]
         public = set(bulletin) | {ln.split(": ", 1)[0] for ln in bulletin}  # "ORDER: result": orders are public
         for name, text in texts.items():

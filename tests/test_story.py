@@ -14,7 +14,8 @@ from frtypo import plain as frtypo_plain
 
 from moonshine.game.directory import GameConfig
 from moonshine.game.simulate import Played, play
-from moonshine.render.report import end_of_turn_control, render_bulletin
+from moonshine.render.bulletin import render_bulletin
+from moonshine.render.turnpage import end_of_turn_control
 from moonshine.variants.moonshine import story
 from moonshine.variants.moonshine.map import GameMap, load_map
 from moonshine.variants.moonshine.orders import notation, parse_canonical

@@ -102,7 +102,7 @@ def reference_svg(scene: Scene) -> str:
 
 def test_the_chicago_maps_turns_are_written_as_elementtree_writes_them() -> None:
     from moonshine.game.simulate import play
-    from moonshine.render.report import arrows_from_results, dislodged_units
+    from moonshine.render.turnmap import arrows_from_results, dislodged_units
     from moonshine.variants.moonshine.map import load_map
     from moonshine.variants.moonshine.results import read_results, to_data
 

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rollback": ("turn", "rollback", "Restore the game to the start of a turn."),
     "reveal": ("turn", "reveal", "Show the game's secret seed once the game is over."),
     "simulate": ("turn", "simulate", "Play a whole game with computer players."),
+    "verify-cd": ("turn", "verify_cd", "Check a side's civil-disorder orders against the game's seed (R26)."),
     "check": ("check", "check", "Check an orders file and print the acknowledgement."),
     "mail": ("mail", "mail_cmd", "Mail a turn's reports and bulletin (outbox, or --send)."),
     "inbox": ("mail", "inbox_cmd", "Read orders from a mailbox, check senders, answer each message."),
@@ -37,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "takeover": ("takeover", "takeover", "Hand a gang to a new player: new address, new password, its history."),
     "run": ("run", "run", "One pass of the judge: mail in, answers, reminders, adjudication, reports."),
     "judge": ("judge", "judge_group", "A judge for many games: its directory (init); passes by 'run DIR'."),
+    "export": ("exchange", "export", "Write the game in a common format (classic: the diplomacy package's JSON)."),
+    "replay": ("exchange", "replay", "Adjudicate a saved game (diplomacy JSON) again; print where it differs."),
 }
 
 

@@ -1,4 +1,4 @@
-"""``moonshine adjudicate``, ``rollback``, ``reveal`` and ``simulate``."""
+"""``moonshine adjudicate``, ``rollback``, ``reveal``, ``verify-cd`` and ``simulate``."""
 
 from __future__ import annotations
 
@@ -103,11 +103,60 @@ def reveal(game_dir: Path, force: bool) -> None:
     st = game.load_any_state(game.current_turn())
     if not game.layout.winners(st) and ended(game) is None and not force:
         raise click.ClickException("the game is not over; the seed stays secret until it is (use --force to override)")
-    click.echo(f"Seed: {game.secret()}")
-    click.echo(f"SHA-256: {game.config.seed_sha256}")
+    from moonshine.game.jobs import revealed_seeds
+
+    seeds = revealed_seeds(game)
+    for r in seeds:
+        if len(seeds) > 1:  # a seed replaced during the game: which turns each drew
+            turns = f"{r.first_turn or 'the first turn'} to {r.last_turn or 'the last'}"
+            click.echo(f"Seed of the turns from {turns}:")
+        click.echo(f"Seed: {r.seed}")
+        click.echo(f"SHA-256: {r.sha256}")
     click.echo(
         "Each turn's raid: HMAC-SHA256(key=seed, message=turn name), big-endian, modulo the raid table's weight."
     )
+
+
+@click.command("verify-cd")
+@click.argument("turn", callback=turn_name)
+@click.argument("side")
+@game_option
+@click.option(
+    "--seed",
+    "secret",
+    default=None,
+    metavar="SEED",
+    help="The game's secret seed, as 'moonshine reveal' shows it (default: the game's own).",
+)
+@click.option(
+    "--player",
+    default=None,
+    metavar="PLAYER",
+    help="The civil-disorder player (default: the one the file's first line names, else the variant's first).",
+)
+def verify_cd(turn: str, side: str, game_dir: Path, secret: str | None, player: str | None) -> None:
+    """Compute again the orders the civil-disorder player (R26) writes for SIDE (a
+    gang or power, by key or name) in TURN, from the game's secret seed, and compare
+    them with orders/TURN/SIDE.txt. Exits 0 when the file is exactly those orders;
+    otherwise prints the orders expected and exits 1. Anyone can run it once the
+    seed is revealed: the seed of the orders is HMAC-SHA256(key=seed,
+    message="civil-disorder|TURN|SIDE") (RULES.md, R26)."""
+    from moonshine.game.civil_disorder import verify_civil_disorder
+
+    game = Game(game_dir)
+    key = game.side_by_name(side)
+    if key is None:
+        raise click.ClickException(f"no {game.layout.side} {side!r} in this game")
+    found = verify_civil_disorder(game, turn, key, secret, player)
+    where = found.path.relative_to(game.root) if found.path.is_relative_to(game.root) else found.path
+    said = f"the civil-disorder player's orders ({found.player}, R26, seed {found.seed})"
+    if found.matches:
+        click.echo(f"{where} is exactly {said}.")
+        return
+    why = "there is no such file" if found.actual is None else "the file differs"
+    click.echo(f"{where} is not {said}: {why}. The player writes:\n")
+    click.echo(found.expected, nl=False)
+    raise SystemExit(1)
 
 
 @click.command("simulate")

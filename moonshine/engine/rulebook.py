@@ -39,6 +39,13 @@ class Rulebook(msgspec.Struct, frozen=True):
     # the order names its carriers, or when a carrier of the mover's own gang is ordered
     # to carry it there; otherwise it goes over the border.
     own_carrier_means_transport: bool = True
+    # 4.A.3 (the 1982 rulebook's "intent as shown by the totality of the orders"): a
+    # carrier of any gang legally ordered to carry the move there counts as well.
+    any_carrier_means_transport: bool = False
+    # 4.A.3, the DATC v2 preference: a move to a neighbouring district ordered by
+    # transport, with no carrier ordered to carry it, goes over the border instead
+    # (DATC v3 and the 2023 rulebook: it fails).
+    transport_falls_back_to_land: bool = False
     # 4.A.4: a move that reaches the supporter by transport from the district the
     # support is given into still counts as coming from there (choice a): no cut.
     transport_from_target_cuts_support: bool = False
@@ -47,3 +54,11 @@ class Rulebook(msgspec.Struct, frozen=True):
     # 4.A.7: a dislodged unit has no effect on its attacker's origin only when the two
     # met head to head (choice b); choice a: whenever it is dislodged from there.
     dislodged_unit_bounces_unless_head_to_head: bool = True
+    # 4.D.8, civil disorder (classic): which units go when a power orders too few
+    # disbands. "owned-distance" (2023 rulebook): the farthest from the power's owned
+    # supply centres, counting steps over any border for armies and fleets alike;
+    # "home-distance" (before 2023, as most judges read it, DATC v2): the farthest from
+    # its home centres, an army over any border, a fleet as it moves;
+    # "home-distance-any-border": from its home centres, over any border for both.
+    # Between equals a fleet goes first, then the provinces' English names.
+    civil_disorder: str = "owned-distance"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from moonshine import variants, yamlio
+from moonshine.engine.rulebook import Rulebook
 from moonshine.errors import GameError, StateError
 from moonshine.game.git import IGNORED as IGNORED
 from moonshine.game.git import JOURNAL_DIR as JOURNAL_DIR
@@ -20,6 +21,8 @@ from moonshine.game.git import SECRET_FILE as SECRET_FILE
 from moonshine.game.git import git_available as git_available
 from moonshine.game.git import git_commit as git_commit
 from moonshine.game.git import is_git_repo as is_git_repo
+from moonshine.game.seeds import EarlierSeed, earlier_seeds
+from moonshine.game.seeds import seed_hash as seed_hash
 from moonshine.text.catalogue import languages
 from moonshine.variants.moonshine import houserules
 from moonshine.variants.moonshine import state as state_mod
@@ -54,6 +57,7 @@ class GameConfig(msgspec.Struct):
     variant: str = DEFAULT_VARIANT
     lines: dict[str, int] = msgspec.field(default_factory=dict)  # where keys were read (players.GANG)
     house: HouseRules = msgspec.field(default_factory=HouseRules)  # rules: (kept in extra as written)
+    rulebook: Rulebook | None = None  # the rule choices rules: makes (None: the family's own book)
 
 
 def player_language(cfg: GameConfig, side: str | None) -> str:
@@ -63,21 +67,22 @@ def player_language(cfg: GameConfig, side: str | None) -> str:
     return player.language if player is not None and player.language else cfg.language
 
 
-def seed_hash(seed: str) -> str:
-    import hashlib
+def write_secret(path: Path, seed: str) -> None:
+    """A secret seed in its file, readable by its owner only (0600), written whole or
+    not at all; the file is kept out of the game's git history (``moonshine.game.git``)."""
+    atomic_write_text(path, seed + "\n", mode=0o600)
 
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
-
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
     """Write a text file (UTF-8, ``\n`` line ends) as ``atomic_write_bytes`` does."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Write a file so that a reader sees the old or the new content, never half.
     Within a job (``moonshine.game.journal``) the file's old content is saved first, and
-    its durability may be left to the one sync before the job's commit point."""
+    its durability may be left to the one sync before the job's commit point. ``mode``:
+    the file's permissions from the start (0o600 for a secret), else the umask's."""
     import tempfile
 
     from moonshine.game import journal
@@ -87,7 +92,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             if sync:
@@ -237,6 +242,7 @@ class Game:
         return path
 
     def secret(self) -> str:
+        """The game's secret seed, as it is now (its hash is game.yaml's ``seed_sha256``)."""
         path = self.root / SECRET_FILE
         if not path.is_file():
             raise GameError(f"{path}: the game's secret seed is missing; the raid draws need it (R21)")
@@ -245,15 +251,37 @@ class Game:
             raise GameError(f"{path}: the seed does not match seed_sha256 in {GAME_FILE}")
         return seed
 
+    def earlier_seeds(self) -> list[EarlierSeed]:
+        """The seeds replaced during the game, oldest first (game.yaml's ``earlier_seeds``)."""
+        return earlier_seeds(self.config.extra, str(self.config_path))
+
+    def _earlier_seed_of(self, turn: str) -> EarlierSeed | None:
+        key = self.turn_key(turn)
+        return next((e for e in self.earlier_seeds() if key <= self.turn_key(e.last_turn)), None)
+
+    def secret_for(self, turn: str) -> str:
+        """The seed of ``turn``: the one that draws its raid and salts its receipts. A
+        seed replaced during the game (``earlier_seeds``) is the seed of every turn up
+        to its ``last_turn``; the game's secret is the seed of the turns after."""
+        earlier = self._earlier_seed_of(turn)
+        return earlier.seed if earlier is not None else self.secret()
+
+    def seed_sha256_for(self, turn: str) -> str:
+        """The published SHA-256 of ``turn``'s seed (``secret_for``), known without
+        the secret: a replaced seed's, else game.yaml's ``seed_sha256``."""
+        earlier = self._earlier_seed_of(turn)
+        return earlier.sha256 if earlier is not None else self.config.seed_sha256
+
     def side_languages(self) -> dict[str, str]:
         """Each side's reading language: its player's own, else the game's."""
         return {key: player_language(self.config, key) for key in self.sides()}
 
-    def receipt_seed(self) -> str | None:
-        """The seed receipts are salted with (``moonshine.render.receipts``): the game's
-        secret, or None when this copy of the game has none (no receipt then)."""
+    def receipt_seed(self, turn: str) -> str | None:
+        """The seed ``turn``'s receipts are salted with (``moonshine.render.receipts``):
+        the turn's seed (``secret_for``), or None when this copy of the game has no
+        secret (no receipt then)."""
         try:
-            return self.secret()
+            return self.secret_for(turn)
         except GameError:
             return None
 
@@ -291,9 +319,10 @@ def load_config_text(text: str, src: str) -> GameConfig:
     if not variants.is_known(variant):
         raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     _check_deadlines(raw.get("deadlines"), src, variant)
-    if raw.get("rules") and not variants.get(variant).layout.house_rules:
-        raise StateError(at("rules"), "rules", "house rules (victory_vp, minimum_bribe) are for Moonshine games")
-    house = houserules.from_config(raw.get("rules"), src, yamlio.line_of(raw, "rules"))
+    layout = variants.get(variant).layout
+    rules_line = yamlio.line_of(raw, "rules")
+    rulebook = layout.rulebook(raw.get("rules"), src, rules_line)  # the family's options, checked
+    house = houserules.from_config(raw.get("rules"), src, rules_line) if layout.house_rules else HouseRules()
     if raw.get("schedule") is not None:
         from moonshine.game.schedule import parse_schedule
 
@@ -336,6 +365,7 @@ def load_config_text(text: str, src: str) -> GameConfig:
         variant=variant,
         lines={f"players.{g}": yamlio.line_of(raw_players, g) for g in raw_players},
         house=house,
+        rulebook=rulebook,
     )
 
 

@@ -171,7 +171,7 @@ def adjudicate_game(
             raise GameError(f"{turn} is already adjudicated; use --force to adjudicate it again")
         if not force:
             check_deadline(game, turn, now)
-        seed = game.secret()
+        seed = game.secret_for(nxt)  # it draws the next turn's raid (R21)
         plans, subs = read_plans(game, turn, st)
         result = run_turn(game.map, st, plans, seed, game.config.house)
         data = results_mod.to_data(game.map, result, subs)
@@ -196,6 +196,61 @@ def adjudicate_game(
         use_git = commit and is_git_repo(game.root)
         txn.commit(f"Adjudicate {turn}", git=use_git)
     return Adjudicated(result, results_path, game.state_path(nxt), txn.committed, written)
+
+
+class RevealedSeed(msgspec.Struct, frozen=True):
+    """A seed of the game, revealed at its end, and the turns whose raids it drew:
+    from ``first_turn`` (None: the first) to ``last_turn`` (None: the last)."""
+
+    seed: str
+    sha256: str
+    first_turn: str | None
+    last_turn: str | None
+
+
+def revealed_seeds(game: Game) -> list[RevealedSeed]:
+    """Every seed the game used, oldest first: those replaced during the game
+    (``earlier_seeds``), then its secret, each with the turns whose raids it drew (a
+    replaced seed drew up to its ``last_turn``; the next seed from the turn after)."""
+    from moonshine.game.seeds import seed_hash
+
+    out: list[RevealedSeed] = []
+    first: str | None = None
+    for earlier in game.earlier_seeds():
+        out.append(RevealedSeed(earlier.seed, earlier.sha256, first, earlier.last_turn))
+        first = game.layout.turn_after(earlier.last_turn)
+    seed = game.secret()
+    out.append(RevealedSeed(seed, seed_hash(seed), first, None))
+    return out
+
+
+def replace_seed(game: Game, reason: str, *, now: datetime, notify: Callable[[str], None] | None = None) -> str:
+    """Replace the game's secret seed with a new one (``moonshine.game.seeds``), as one
+    transaction: the new seed in the secret file, its hash in game.yaml, and the old
+    seed, no longer a secret, kept in game.yaml's ``earlier_seeds`` with the current
+    turn as the last it draws (the current turn's raid is drawn already; its receipts
+    keep their salt). From the next turn on, the raids are the new seed's. The
+    bulletin of the current turn says so. Returns the new seed's hash."""
+    from moonshine.game.directory import SECRET_FILE, config_to_yaml, write_secret
+    from moonshine.game.seeds import EARLIER, REASONS, EarlierSeed, new_secret, seed_hash
+
+    if reason not in REASONS:
+        raise GameError(f"no such reason to replace a seed: {reason!r} (expected one of {', '.join(REASONS)})")
+    with transaction(game.root, "replace the secret seed", notify=notify) as txn:
+        old = game.secret()
+        cfg = game.config
+        earlier = EarlierSeed(old, seed_hash(old), game.current_turn(), now.astimezone(UTC).isoformat(), reason)
+        seed = new_secret()
+        extra = {**cfg.extra, EARLIER: [e.as_dict() for e in game.earlier_seeds()] + [earlier.as_dict()]}
+        secret = game.root / SECRET_FILE
+        txn.protect(secret)
+        txn.protect(game.config_path)
+        write_secret(secret, seed)
+        atomic_write_text(
+            game.config_path, config_to_yaml(msgspec.structs.replace(cfg, seed_sha256=seed_hash(seed), extra=extra))
+        )
+        txn.commit(f"New secret seed from {earlier.last_turn} on ({reason})", ["game.yaml"], git=is_git_repo(game.root))
+    return seed_hash(seed)
 
 
 def rollback(game: Game, turn: str, *, commit: bool = True, notify: Callable[[str], None] | None = None) -> list[Path]:

@@ -1,7 +1,7 @@
 """A turn's reports written into the game directory: ``turns/TURN/reports/``, each
 gang's report and the bulletin (text and HTML), the map (SVG and PNG) and the charts,
 each file atomically; and a report printed for the terminal. The pages themselves are
-rendered by ``moonshine.render.report``."""
+rendered by ``moonshine.render.report`` and ``moonshine.render.bulletin``."""
 
 from __future__ import annotations
 
@@ -13,21 +13,10 @@ from typing import TYPE_CHECKING, Any
 from moonshine.errors import GameError, StateError
 from moonshine.game.directory import Game, GameConfig, atomic_write_bytes, atomic_write_text, config_section
 from moonshine.render import phrasebook
-from moonshine.render.report import (
-    MAP_WIDTH,
-    Extras,
-    Legend,
-    arrows_from_results,
-    closeup_file,
-    dislodged_units,
-    legend_file,
-    map_file,
-    map_title,
-    picture_title,
-    render_all,
-    render_bulletin,
-    render_report,
-)
+from moonshine.render.bulletin import SeedNews, render_bulletin
+from moonshine.render.figures import MAP_WIDTH, Legend, closeup_file, legend_file, map_file
+from moonshine.render.report import Extras, render_all, render_report
+from moonshine.render.turnmap import arrows_from_results, dislodged_units, map_title, picture_title
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.results import TurnResults, as_results, check_results, load_results
@@ -48,7 +37,7 @@ REPORTS_DIR = "reports"
 CHART_FILES = ("vp.png", "price.png")  # the bulletin's charts, beside it and attached to its mail
 
 
-CLOSEUP_WIDTH = 744  # pixels: twice the width a phone shows it at (moonshine.variants.moonshine.scene.PHONE_WIDTH)
+CLOSEUP_WIDTH = 744  # pixels: twice what a phone shows it at (moonshine.variants.moonshine.scene.closeup.PHONE_WIDTH)
 
 
 def reports_dir(game: Game, turn: str) -> Path:
@@ -148,13 +137,13 @@ def render_closeup(
     left. ``whole`` and ``boxes``: the whole map's scene and its items' extents, made
     once for all the gangs' close-ups."""
     from moonshine.picture import png as png_writer
-    from moonshine.variants.moonshine import scene as chicago_scene
+    from moonshine.variants.moonshine.scene.closeup import area_of, closeup
 
-    area = chicago_scene.area_of(gmap, nxt, gang)
+    area = area_of(gmap, nxt, gang)
     if not area:
         return None
     title = phrasebook.message(language, "map.closeup_alt", title=map_title(gmap, res.turn, language))
-    near = chicago_scene.closeup(gmap, whole, area, title=title, boxes=boxes)
+    near = closeup(gmap, whole, area, title=title, boxes=boxes)
     # drawn at its size: twice what a phone shows, so as fine as its device pixels
     return png_writer.scene_png(near, CLOSEUP_WIDTH, supersample=1)
 
@@ -165,9 +154,9 @@ def render_legend(whole: Scene, language: str) -> PagePicture:
     own legend is drawn for the 1000 px picture). The same every turn for a map and a
     language: kept in the cache."""
     from moonshine.picture import png as png_writer
-    from moonshine.variants.moonshine import scene as chicago_scene
+    from moonshine.variants.moonshine.scene.legend import legend
 
-    return png_writer.legend_picture(chicago_scene.legend(whole, title=phrasebook.message(language, "map.legend_alt")))
+    return png_writer.legend_picture(legend(whole, title=phrasebook.message(language, "map.legend_alt")))
 
 
 def map_scene(gmap: GameMap, res: TurnResults, nxt: GameState, language: str) -> Scene:
@@ -286,7 +275,7 @@ def write_reports(
         gangs=gangs,
         bulletin=bulletin,
         for_email=for_email,
-        seed=game.receipt_seed(),
+        seed=game.receipt_seed(turn),
         before=opening if opening is not None else opening_state(game, turn),
         charts=chart_files,
         # each player's report in their own language, unless one language was asked for
@@ -294,6 +283,7 @@ def write_reports(
         extras=extras,
         deadline=next_deadline_line(game, res.next.turn, None, lang, opened=now) if bulletin else "",
         legend=legend_in(lang) if bulletin else None,
+        seed_news=seed_news(game, turn),
     )
     for name, text in texts.items():
         path = base / name
@@ -315,6 +305,17 @@ def write_reports(
     return written
 
 
+def seed_news(game: Game, turn: str) -> SeedNews | None:
+    """The secret seed replaced during ``turn`` (game.yaml's ``earlier_seeds``), with
+    the hash of the seed that followed it, for the turn's bulletin."""
+    seeds = game.earlier_seeds()
+    for i, earlier in enumerate(seeds):
+        if earlier.last_turn == turn:
+            after = seeds[i + 1].sha256 if i + 1 < len(seeds) else game.config.seed_sha256
+            return SeedNews(earlier.reason, earlier.replaced, after)
+    return None
+
+
 def print_report(game: Game, turn: str, *, gang: str | None = None, language: str | None = None) -> str:
     """The text of one report (the gang's, or the bulletin), for the terminal."""
     gmap = game.map
@@ -323,8 +324,11 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
     lang = phrasebook.check_language(language or game.config.language)
     res, nxt = load_turn(game, turn)
     if gang is None:
-        return render_bulletin(gmap, game.config, res, nxt, language=lang, before=opening_state(game, turn))
-    return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed())
+        before = opening_state(game, turn)
+        return render_bulletin(
+            gmap, game.config, res, nxt, language=lang, before=before, seed_news=seed_news(game, turn)
+        )
+    return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed(turn))
 
 
-__all__ = ["load_turn", "map_scene", "print_report", "render_legend", "render_map", "write_reports"]
+__all__ = ["load_turn", "map_scene", "print_report", "render_legend", "render_map", "seed_news", "write_reports"]

@@ -24,7 +24,9 @@ from moonshine.game.reports import adjudicated_turns, load_turn, map_scene, open
 from moonshine.judge.zones import next_deadline_line
 from moonshine.picture import charts
 from moonshine.render import pages, phrasebook
-from moonshine.render.report import Legend, bulletin_context, inline_css, legend_figure, map_title
+from moonshine.render.bulletin import bulletin_context
+from moonshine.render.figures import Legend, legend_figure
+from moonshine.render.turnmap import map_title
 from moonshine.text.catalogue import Catalogue, fill, keyed
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "RULES.md"  # moonshine/RULES.md
@@ -39,7 +41,7 @@ WORDS: Catalogue = {
     "site.rules": "The rules",
     "site.rules_title": "The rules: {title}",
     "site.rules_note": (
-        "The rules book as the referee applies it: the published rules and the rulings R1 to R25 that the reports cite."
+        "The rules book as the referee applies it: the published rules and the rulings R1 to R26 that the reports cite."
     ),
     "site.previous": "Previous turn",
     "site.next": "Next turn",
@@ -138,14 +140,14 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             lang, words["map_alt"], turn=_label(turn, lang), what=headlines[turn] or map_title(gmap, turn, lang)
         )
         last_winners = [gmap.gangs[g].name for g in res.winners if g in gmap.gangs]
-        atomic_write_text(page_dir / "index.html", inline_css(pages.render("site_turn.html.j2", ctx)))
+        atomic_write_text(page_dir / "index.html", pages.inline_css(pages.render("site_turn.html.j2", ctx)))
         written += [page_dir / "index.html", page_dir / "map.png", page_dir / "map.svg", page_dir / "legend.png"]
     vp, price = game_charts(game, turns, vp_rows, [c / 100 for c in prices], lang)
     for name, chart in (("vp", vp), ("price", price)):
         atomic_write_bytes(out / f"{name}.png", charts.png(chart))
         atomic_write_text(out / f"{name}.svg", charts.svg(chart))
         written += [out / f"{name}.png", out / f"{name}.svg"]
-    rules = inline_css(_rules_page(game, lang))
+    rules = pages.inline_css(_rules_page(game, lang))
     atomic_write_text(out / "rules.html", rules)
     written.append(out / "rules.html")
     links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html", headlines.get(t, "")) for t in turns]
@@ -185,7 +187,7 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
             charts=[("vp.png", "vp.svg", vp.title, vp_table), ("price.png", "price.svg", price.title, price_table)],
         ),
     )
-    index = inline_css(index)
+    index = pages.inline_css(index)
     atomic_write_text(out / "index.html", index)
     written.insert(0, out / "index.html")
     return written

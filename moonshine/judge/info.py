@@ -95,9 +95,11 @@ def observe(req: Request, cmd: Command) -> Result:
     if req.gang is not None or any(req.sender in {a.lower() for a in p.email} for p in cfg.players.values()):
         return Result(cmd, False, phrase("observe.player"))
     referee = outbox.from_address(cfg)
+    to, bcc = outbox.unseen(referee, press.gm_addresses(cfg))
     msg = outbox.text_message(
         sender=referee,
-        to=press.gm_addresses(cfg),
+        to=to,
+        bcc=bcc,
         subject=f"{outbox.subject_prefix(cfg)} {req.sender} asks to observe the game",
         body=f"{req.sender} asks to observe the game. To let them, add the address to 'observers:' in game.yaml.\n",
         msg_id=outbox.message_id(cfg, req.turn, "observe", req.message_id),

@@ -23,17 +23,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import secrets
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from moonshine.errors import GameError, StateError
-from moonshine.game.directory import Game, GameConfig, atomic_write_text, seed_hash
+from moonshine.game.directory import SECRET_FILE, Game, GameConfig, atomic_write_text, write_secret
+from moonshine.game.seeds import new_secret, seed_hash
 
 JUDGE_FILE = "judge.yaml"
-SECRET_FILE = ".moonshine-secret"
 GAMES = "games"
 LOG = "run.log"
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -169,10 +168,8 @@ def init(
         raise GameError(f"{address!r} is not an email address (expected e.g. judge@example.org)")
     root.mkdir(parents=True, exist_ok=True)
     (root / GAMES).mkdir(exist_ok=True)
-    seed = secrets.token_hex(16)
-    secret = root / SECRET_FILE
-    atomic_write_text(secret, seed + "\n")
-    secret.chmod(0o600)
+    seed = new_secret()
+    write_secret(root / SECRET_FILE, seed)
     user, _, host = address.partition("@")
     text = TEMPLATE.format(
         root=root,

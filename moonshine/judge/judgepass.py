@@ -36,7 +36,7 @@ from moonshine.errors import GameError, MoonshineError
 from moonshine.game.lock import game_lock
 from moonshine.judge import lobby, outbox, seating
 from moonshine.judge.judgefile import DAY, Lobby, Settings, load
-from moonshine.judge.registry import FILE, PAUSED, RUNNING, STARTING, Registry
+from moonshine.judge.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry
 from moonshine.judge.sources import Entry, imap_box, imap_entries, source_entries
 
 Log = Callable[[str], None]
@@ -136,9 +136,11 @@ def report_error(settings: Settings, reg: Registry, now: datetime, log: Log, ste
         "It goes on with the rest of its work and tries again at every pass; this error is "
         "mailed once. The judge's run.log has every pass's lines.\n"
     )
+    to, bcc = outbox.unseen(outbox.from_address(cfg), settings.masters)
     msg = outbox.text_message(
         sender=outbox.from_address(cfg),
-        to=list(settings.masters),
+        to=to,
+        bcc=bcc,
         subject=f"{outbox.subject_prefix(cfg)} judge error: {step}",
         body=body,
         msg_id=outbox.message_id(cfg, "judge", "error", key),
@@ -241,6 +243,11 @@ def _reader(reg: Registry, mail: lobby.Mail, running: set[str]) -> str | None:
 
 def reconcile(settings: Settings, reg: Registry, now: datetime, say: Log) -> None:
     """The games' directories in step with the registry (``moonshine.judge.seating``)."""
+    for row in reg.games(FORMING, STARTING, RUNNING, PAUSED):
+        try:
+            seating.replace_derived_seed(settings, reg, row, now, say)
+        except MoonshineError as exc:
+            say(f"ERROR raid seed of {row.name}: {exc}")
     for row in reg.games(STARTING):
         seating.start(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):

@@ -333,7 +333,7 @@ TEXTS: Catalogue = {
     "lobby.extend.no_deadline": "{game} has no deadline to extend.",
     "lobby.eject.done": "{side} ({name}) is ejected from {game}: the side is vacant, its units hold.",
     "lobby.eject.no_player": "No player plays '{side}' in {game}.",
-    "lobby.promote.done": "{name} ({address}) is a master of {game} too.",
+    "lobby.promote.done": "{name} is a master of {game} too.",
     "lobby.promote.usage": "Name the new master's address: promote GAME ADDRESS (a registered player).",
     "lobby.terminate.done": "{game} is terminated: no more turns. Its players are told.",
     # -- notices ---------------------------------------------------------------------------
@@ -1187,7 +1187,7 @@ def _eject(req: Request, cmd: Line) -> str:
     if holder is None:
         raise Refused(req.say("lobby.eject.no_player", side=side, game=row.name))
     req.reg.vacate(row.name, holder.player.id, "ejected", req.ctx.now)
-    _notice(req, row, "ejected", name=holder.player.name, side=side, also=[holder.player.address])
+    _notice(req, row, "ejected", name=holder.player.name, side=side, also=[holder.player])
     return req.say("lobby.eject.done", side=side, name=holder.player.name, game=row.name)
 
 
@@ -1198,7 +1198,7 @@ def _promote(req: Request, cmd: Line) -> str:
     if other is None:
         raise Refused(req.say("lobby.promote.usage"))
     req.reg.add_master(row.name, other.id)
-    return req.say("lobby.promote.done", name=other.name, address=other.address, game=row.name)
+    return req.say("lobby.promote.done", name=other.name, game=row.name)
 
 
 def _terminate(req: Request, cmd: Line) -> str:
@@ -1206,35 +1206,40 @@ def _terminate(req: Request, cmd: Line) -> str:
     if row.status not in (FORMING, STARTING, *ACTIVE):
         raise Refused(req.say("lobby.pause.not_running", game=row.name, status=_status(req, row.status)))
     req.reg.set_status(row.name, TERMINATED)
-    members = [m.player.address for m in req.reg.members(row.name)]
-    _notice(req, row, "terminated", also=members)
+    _notice(req, row, "terminated", also=[m.player for m in req.reg.members(row.name)])
+    if row.status in ACTIVE:  # played: its raid seed is public now
+        from moonshine.judge import seating
+
+        seating.queue_reveal(req.ctx.settings, req.reg, row, req.ctx.now)
     return req.say("lobby.terminate.done", game=row.name)
 
 
 def _notice(
-    req: Request, row: GameRow, what: str, *, name: str = "", side: str | None = None, also: list[str] | None = None
+    req: Request, row: GameRow, what: str, *, name: str = "", side: str | None = None, also: list[Player] | None = None
 ) -> None:
-    """A notice to the game's masters (and ``also`` to others) in the judge's language."""
+    """A notice to each of the game's masters (and to each of ``also``): one mail a
+    recipient, in their language, naming nobody else's address."""
     cfg = req.ctx.settings.config
-    lang = cfg.language
-    to = sorted({p.address for p in req.reg.masters(row.name)} | set(also or []))
-    head = say(lang, f"lobby.notice.{what}", name=name, side=side or "")
-    more_key = {"resigned": "resigned_more", "ejected": "ejected_more", "terminated": "terminated_more"}.get(what)
-    more = say(lang, f"lobby.notice.{more_key}", game=row.name, side=side or "") if more_key else ""
-    body = say(lang, "lobby.notice.body", text=head, more=more).rstrip() + "\n\n-- \n"
-    body += say(lang, "lobby.signature", title=cfg.title) + "\n"
+    recipients = {p.address: p for p in [*req.reg.masters(row.name), *(also or [])]}
     key = f"{row.name}|{what}|{side}|{name}|{req.mail.digest}"
-    msg = outbox.text_message(
-        sender=outbox.from_address(cfg),
-        to=to,
-        subject=say(lang, "lobby.notice.subject", prefix=outbox.subject_prefix(cfg), game=row.name, what=head),
-        body=body,
-        msg_id=outbox.message_id(cfg, "lobby", "notice", key),
-        date=req.ctx.now,
-        reply_to=outbox.from_address(cfg),
-    )
-    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    req.notices.append((f"notice-{digest}.eml", msg))
+    for address, player in sorted(recipients.items()):
+        lang = player.language if player.language in languages() else cfg.language
+        head = say(lang, f"lobby.notice.{what}", name=name, side=side or "")
+        more_key = {"resigned": "resigned_more", "ejected": "ejected_more", "terminated": "terminated_more"}.get(what)
+        more = say(lang, f"lobby.notice.{more_key}", game=row.name, side=side or "") if more_key else ""
+        body = say(lang, "lobby.notice.body", text=head, more=more).rstrip() + "\n\n-- \n"
+        body += say(lang, "lobby.signature", title=cfg.title) + "\n"
+        msg = outbox.text_message(
+            sender=outbox.from_address(cfg),
+            to=[address],
+            subject=say(lang, "lobby.notice.subject", prefix=outbox.subject_prefix(cfg), game=row.name, what=head),
+            body=body,
+            msg_id=outbox.message_id(cfg, "lobby", "notice", key, address),
+            date=req.ctx.now,
+            reply_to=outbox.from_address(cfg),
+        )
+        digest = hashlib.sha256(f"{key}|{address}".encode()).hexdigest()[:16]
+        req.notices.append((f"notice-{digest}.eml", msg))
 
 
 # -- the password of a new player ---------------------------------------------------------------------

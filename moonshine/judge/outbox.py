@@ -309,6 +309,14 @@ def text_message(
     return msg
 
 
+def unseen(sender: str, recipients: Sequence[str]) -> tuple[list[str], list[str]]:
+    """To: and Bcc: of one mail to ``recipients`` who must not see each other's
+    addresses: the one recipient in To:, or the judge's own address (``sender``) in
+    To: and every recipient in Bcc:, as the bulletin goes."""
+    people = sorted(dict.fromkeys(recipients))
+    return (people, []) if len(people) <= 1 else ([sender], people)
+
+
 class Outgoing(msgspec.Struct, frozen=True):
     """A message to put in the outbox under ``name`` (a file name we chose)."""
 

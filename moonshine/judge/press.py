@@ -175,11 +175,16 @@ def _relay(req: Request, cmd: Command, to: list[str], anonymous: bool, *, everyo
             )
             out.append(outbox.Outgoing(f"press-{key[:12]}-{g.lower()}.eml", msg))
     # the game master's copy names the real sender, even of anonymous press
-    gm_head = f"Press from {sides[req.gang]} ({req.gang}, {req.sender}) to {', '.join(to) if not everyone else 'all'}"
+    # the player by name (their address only in a game whose players have none): a
+    # master of a judge for many games is a player too, and sees no one's address
+    who = cfg.players[req.gang].name if req.gang in cfg.players and cfg.players[req.gang].name else req.sender
+    gm_head = f"Press from {sides[req.gang]} ({req.gang}, {who}) to {', '.join(to) if not everyone else 'all'}"
     gm_body = f"{gm_head}{' (anonymous)' if anonymous else ''}, {req.turn}.\n\n{text}"
+    gm_to, gm_bcc = outbox.unseen(referee, gm_addresses(cfg))
     gm = outbox.text_message(
         sender=referee,
-        to=gm_addresses(cfg),
+        to=gm_to,
+        bcc=gm_bcc,
         subject=f"{outbox.subject_prefix(cfg)} {req.turn}: press from {req.gang} (game master's copy)",
         body=gm_body,
         msg_id=outbox.message_id(cfg, req.turn, "press", key, GM, label=2),

@@ -259,9 +259,11 @@ class Pass(msgspec.Struct):
                 earlier = self._waiting_error_mails(txn)
                 for when, old in earlier:
                     body += f"\n-- An earlier error mail ({when}), not delivered to you until now:\n\n{old}"
+                masters, hidden = outbox.unseen(outbox.from_address(cfg), to)
                 msg = outbox.text_message(
                     sender=outbox.from_address(cfg),
-                    to=to,
+                    to=masters,
+                    bcc=hidden,
                     subject=f"{outbox.subject_prefix(cfg)} judge error: {STEP_WORDS.get(step, step)}",
                     body=body,
                     msg_id=outbox.message_id(cfg, turn, "error", key, iso(self.now)),

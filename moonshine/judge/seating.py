@@ -25,6 +25,7 @@ anywhere is finished by the next.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import shutil
 from collections.abc import Callable
@@ -40,6 +41,7 @@ from moonshine.game.directory import Game, Player, is_git_repo, save_config
 from moonshine.judge import outbox
 from moonshine.judge.judgefile import Settings, draw_seed
 from moonshine.judge.registry import FINISHED, RUNNING, GameRow, Member, Registry
+from moonshine.judge.registry import Player as RegisteredPlayer
 from moonshine.render import mailwords
 from moonshine.text.catalogue import Catalogue, fill, keyed, languages
 
@@ -62,6 +64,16 @@ TEXTS: Catalogue = {
         "{joined}."
     ),
     "seating.start.vacant": "no player (its units hold; 'list vacant' offers it)",
+    "seating.reveal.subject": "{prefix} {game} is over: its raid seed is public",
+    "seating.reveal.body": (
+        "{name},\n\n"
+        "The game {game} is over. Its raid seed, secret until now, is public; with it anyone can "
+        'recompute every raid of the game (RULES.md, "Auditing the raid draw"):\n\n{seeds}'
+    ),
+    "seating.reveal.seed": "  {seed} (SHA-256 {sha256}): the raids of every turn",
+    "seating.reveal.seed_until": "  {seed} (SHA-256 {sha256}): the raids of the turns up to {last}",
+    "seating.reveal.seed_from": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} on",
+    "seating.reveal.seed_between": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} to {last}",
     "seating.start.line": "  {side}: {player}",
     "seating.start.no_preference": "no preference",
 }
@@ -94,11 +106,10 @@ def build(settings: Settings, name: str, variant: str, options: dict[str, Any], 
     if final.exists():
         shutil.rmtree(final)  # not in the registry (the caller checked): a killed pass's
     work.parent.mkdir(parents=True, exist_ok=True)
-    seed = hashlib.sha256(f"raids|{draw_seed(settings.root, name)}".encode()).hexdigest()[:32]
     try:
-        game = new_game(
+        game = new_game(  # its raid seed a new secret, derived from nothing (moonshine.game.seeds)
             work,
-            seed=seed,
+            seed=None,
             title=str(options.get("title") or f"{name}"),
             language=str(options.get("language") or settings.config.language),
             variant=variant,
@@ -347,6 +358,83 @@ def current_deadline(settings: Settings, reg: Registry, row: GameRow) -> tuple[s
     return turn, outbox.deadline(game.config, turn)
 
 
+# -- the raid seed ------------------------------------------------------------------------------
+
+
+def derived_from_draw_seed(settings: Settings, name: str, seed: str) -> bool:
+    """Whether ``seed`` is the raid seed the judge made for a game before 2026-12-01:
+    the first 32 hexadecimal digits of the SHA-256 of ``raids|`` and the game's draw
+    seed, which the start mail gives every player, so no secret. Only recognises such
+    a seed: every seed is made by ``moonshine.game.seeds.new_secret``."""
+    published = draw_seed(settings.root, name)
+    return hmac.compare_digest(seed, hashlib.sha256(f"raids|{published}".encode()).hexdigest()[:32])
+
+
+def replace_derived_seed(settings: Settings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A game whose raid seed could be derived from its start mail gets a new secret
+    seed now, for the raids from its next turn on; the bulletin of its current turn
+    says so (``moonshine.game.jobs.replace_seed``). Each game is looked at once: the
+    registry remembers it."""
+    from moonshine.game import families
+    from moonshine.game.jobs import replace_seed
+    from moonshine.game.seeds import DERIVED_FROM_START_MAIL
+
+    key = f"seed-checked:{row.name}"
+    if reg.answered(key):
+        return
+    game = game_of(settings, row.name)
+    if families.of(game).reveals_seed and derived_from_draw_seed(settings, row.name, game.secret()):
+        new = replace_seed(game, DERIVED_FROM_START_MAIL, now=now, notify=log)
+        log(f"{row.name}: its raid seed could be derived from the start mail; replaced (SHA-256 {new})")
+    reg.mark_answered(key, sender="", outcome="raid seed checked", now=now)
+
+
+def reveal_mail(
+    settings: Settings, reg: Registry, row: GameRow, player: RegisteredPlayer, now: datetime
+) -> tuple[str, EmailMessage] | None:
+    """The mail that gives a player (or a master) of a game over its raid seeds, in
+    their language; None for a game whose family draws nothing at random."""
+    from moonshine.game import families
+    from moonshine.game.jobs import revealed_seeds
+
+    game = game_of(settings, row.name)
+    if not families.of(game).reveals_seed:
+        return None
+    cfg = settings.config
+    lang = player.language if player.language in languages() else cfg.language
+    lines = []
+    for r in revealed_seeds(game):
+        kind = {(False, False): "seed", (False, True): "seed_until", (True, False): "seed_from"}.get(
+            (r.first_turn is not None, r.last_turn is not None), "seed_between"
+        )
+        first, last = r.first_turn or "", r.last_turn or ""  # the turns' names: the draw's HMAC message
+        lines.append(say(lang, f"seating.reveal.{kind}", seed=r.seed, sha256=r.sha256, first=first, last=last))
+    body = say(lang, "seating.reveal.body", name=player.name, game=row.name, seeds="\n".join(lines))
+    body += "\n\n-- \n" + mailwords.text(lang, "signature", title=game.config.title) + "\n"
+    msg = outbox.text_message(
+        sender=outbox.from_address(cfg),
+        to=[player.address],
+        subject=say(lang, "seating.reveal.subject", prefix=outbox.subject_prefix(cfg), game=row.name),
+        body=body,
+        msg_id=outbox.message_id(cfg, "lobby", "reveal", row.name, player.address),
+        date=now,
+        reply_to=outbox.from_address(cfg),
+    )
+    digest = hashlib.sha256(f"{row.name}|{player.address}".encode()).hexdigest()[:16]
+    return f"reveal-{row.name}-{digest}.eml", msg
+
+
+def queue_reveal(settings: Settings, reg: Registry, row: GameRow, now: datetime) -> None:
+    """Each player and master of a game over gets its raid seeds in a mail of their
+    own (``reveal_mail``), queued in the registry's transaction that ends the game."""
+    people = {p.address: p for p in [*(m.player for m in reg.members(row.name)), *reg.masters(row.name)]}
+    for _, player in sorted(people.items()):
+        mail = reveal_mail(settings, reg, row, player, now)
+        if mail is None:
+            return
+        reg.queue_mail(now.date().isoformat(), mail[0], outbox.serialise(mail[1]))
+
+
 # -- dedication ---------------------------------------------------------------------------------
 
 
@@ -383,6 +471,7 @@ def record(settings: Settings, reg: Registry, row: GameRow, now: datetime, log: 
             for m in reg.members(row.name):
                 reg.record_event(m.player.id, row.name, "finished", now)
             reg.set_status(row.name, FINISHED)
+            queue_reveal(settings, reg, row, now)
         log(f"{row.name}: the game is over")
 
 

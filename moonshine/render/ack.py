@@ -26,7 +26,9 @@ from moonshine.variants.moonshine.checker import (
 )
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.orders import notation
-from moonshine.variants.moonshine.parser import PasswordHeader, join, printable, unquote
+from moonshine.variants.moonshine.parser import join, printable
+from moonshine.variants.moonshine.parser.headers import PasswordHeader
+from moonshine.variants.moonshine.parser.lexer import unquote
 from moonshine.variants.moonshine.state import GameState
 
 WIDTH = 78

@@ -3,11 +3,12 @@ top-level ``templates/`` folder (installed inside the package as
 ``moonshine.templates``): each gang's private report and the public bulletin, in
 plain text and in HTML, the web site's pages, a classic game's report pages, the
 bodies of the mail replies to orders and of the reminders, and the stylesheet
-(``style.css``).
+(``style.css``); and an HTML page with its stylesheet inlined for mail
+(``inline_css``).
 
-The contexts come from ``moonshine.game.reports`` (``report_context``,
-``bulletin_context``: every word already in the page's language, ``_`` the
-catalogue's words). A designer changes the look by editing the templates alone.
+The contexts come from ``moonshine.render.report`` (``report_context``) and
+``moonshine.render.bulletin`` (``bulletin_context``): every word already in the
+page's language, ``_`` the catalogue's words. A designer changes the look by editing the templates alone.
 HTML templates (``*.html.j2``) escape every value (autoescape); text templates
 write values as they are. Each template is compiled once per process, and its
 compiled code kept in the referee's cache directory (jinja2's
@@ -88,4 +89,19 @@ def render(name: str, ctx: Mapping[str, Any]) -> str:
     return environment().get_template(name).render(ctx)
 
 
-__all__ = ["environment", "render"]
+def inline_css(page: str) -> str:
+    """The page with its stylesheet's rules written into each element's ``style``
+    (mail programs that drop ``<style>`` still show it right); at-rules (the
+    phone's and dark mode's) stay in the ``<style>`` block for those that keep it.
+    A rule never overrides what an element's own ``style`` says."""
+    import css_inline
+
+    out = str(css_inline.CSSInliner(keep_at_rules=True, load_remote_stylesheets=False).inline(page))
+    # The character set first in the head, as browsers read it from the first bytes.
+    charset = '<meta charset="utf-8">'
+    if charset in out:
+        out = out.replace(charset + "\n", "", 1).replace("<head>", "<head>" + charset + "\n", 1)
+    return out if out.endswith("\n") else out + "\n"
+
+
+__all__ = ["environment", "inline_css", "render"]

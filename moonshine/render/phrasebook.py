@@ -149,6 +149,10 @@ MESSAGES: Catalogue = {
         "{units} spared, since their gang corrupts the station",
     ),
     "raid.draw": "Draw (HMAC-SHA256, R21): {draw}",
+    "seed.replaced.derived-from-start-mail": (
+        "The raid seed was replaced on {date}; its new hash is {hash}; the earlier one could be derived "
+        "from the start mail."
+    ),
     "raid.you.none": "It does not concern you.",
     "raid.you.spared": "Your district {district} is spared: you corrupt the station.",
     "raid.you.seized": (

@@ -9,6 +9,7 @@ per-family work (checking, adjudicating, reporting) is ``moonshine.game.families
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,6 +18,7 @@ from moonshine.yamlio import plain
 
 if TYPE_CHECKING:
     from moonshine.engine.outcome import Wording
+    from moonshine.engine.rulebook import Rulebook
     from moonshine.variants.classic.board import ClassicMap
     from moonshine.variants.moonshine.map import GameMap
     from moonshine.variants.moonshine.state import GameState
@@ -41,10 +43,26 @@ class Layout(Protocol):
     side: str  # what a player leads, as the game's messages say it: gang, power
     house_rules: bool  # whether a game.yaml may set house rules (rules:)
     map_check: bool  # whether 'moonshine map check' reads the family's maps (else they are checked when read)
+    civil_disorder_players: tuple[str, ...]  # the family's civil-disorder players (R26), the default first
+    # the common format 'moonshine export' writes: "diplomacy" (the diplomacy package's
+    # saved game) or "moonshine-game" (each turn's public results, docs/results.schema.json)
+    exchange: str
 
     @property
     def wording(self) -> Wording:
         """How the family's judges word outcomes (the explainer's words)."""
+        ...
+
+    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+        """The orders file the civil-disorder ``player`` (one of
+        ``civil_disorder_players``) writes for ``side`` in ``turn``, drawing from
+        ``seed`` (``moonshine.variants.civil_disorder.civil_disorder_seed``); R26."""
+        ...
+
+    def rulebook(self, raw: Mapping[str, Any] | None, source: str, line: int) -> Rulebook | None:
+        """The rule choices ``game.yaml``'s ``rules:`` (``raw``, at ``line`` of ``source``)
+        makes for the family's adjudication, checked (None: the family's own book); a key
+        of another family's is an error naming it."""
         ...
 
     def turn_key(self, name: str) -> tuple[int, ...]:
@@ -127,13 +145,35 @@ class MoonshineLayout:
 
     side = "gang"
     house_rules = True
+    exchange = "moonshine-game"
     map_check = True
+    civil_disorder_players: tuple[str, ...] = ("keep",)
 
     @property
     def wording(self) -> Wording:
         from moonshine.engine.outcome import DEFAULT_WORDING
 
         return DEFAULT_WORDING  # the explainer's defaults are Moonshine's words
+
+    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+        from moonshine.variants.moonshine.civil_disorder import civil_disorder
+
+        if player not in self.civil_disorder_players:
+            raise GameError(f"no civil-disorder player {player!r} in a Moonshine game (keep)")
+        return civil_disorder(game.map, game.load_state(turn), side, seed).text
+
+    def rulebook(self, raw: Mapping[str, Any] | None, source: str, line: int) -> Rulebook | None:
+        from moonshine import yamlio
+        from moonshine.errors import StateError
+        from moonshine.variants.moonshine.houserules import KEYS
+
+        for key in raw or {}:
+            if key not in KEYS:
+                where = yamlio.where(source, yamlio.line_of(raw, key) or line)
+                raise StateError(
+                    where, f"rules.{key}", f"a rule option of classic games (a Moonshine game's: {', '.join(KEYS)})"
+                )
+        return None  # house rules are read by moonshine.variants.moonshine.houserules
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         from moonshine.variants.moonshine.calendar import Turn
@@ -249,13 +289,27 @@ class ClassicLayout:
 
     side = "power"
     house_rules = False
+    exchange = "diplomacy"
     map_check = False
+    civil_disorder_players: tuple[str, ...] = ("hold", "smart")
 
     @property
     def wording(self) -> Wording:
         from moonshine.variants.classic.rules import WORDING
 
         return WORDING
+
+    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+        from moonshine.variants.classic.civil_disorder import civil_disorder
+
+        if player not in self.civil_disorder_players:
+            raise GameError(f"no civil-disorder player {player!r} in a classic game (hold, smart)")
+        return civil_disorder(game.board(), self.load_state(game, turn), side, player, seed).text
+
+    def rulebook(self, raw: Mapping[str, Any] | None, source: str, line: int) -> Rulebook | None:
+        from moonshine.variants.classic import rulebooks
+
+        return rulebooks.from_config(raw, source, line) if raw else None
 
     def turn_key(self, name: str) -> tuple[int, ...]:
         from moonshine.variants.classic.state import Phase

@@ -36,15 +36,17 @@ from moonshine.variants.classic.layout import state_path as state_path
 from moonshine.variants.classic.movement import Result
 from moonshine.variants.classic.orders import Order, OrderError, parse_order
 from moonshine.variants.classic.phases import PhaseOutcome, adjudicate_phase
+from moonshine.variants.classic.rules import CLASSIC
 from moonshine.variants.classic.state import ClassicState, Phase
 
 if TYPE_CHECKING:
+    from moonshine.engine.rulebook import Rulebook
     from moonshine.game.directory import Game
     from moonshine.judge.commands import Command, Request
     from moonshine.judge.commands import Result as CommandResult
     from moonshine.picture.charts import Chart
     from moonshine.picture.shapes import Scene
-    from moonshine.render.report import Legend
+    from moonshine.render.figures import Legend
     from moonshine.variants.moonshine.chatter import ChatterTest
 
 VARIANT = "classic"
@@ -184,13 +186,16 @@ def adjudicate_phase_dir(
     gmap: ClassicMap | None = None,
     extra_orders: Mapping[str, Sequence[Order]] | None = None,
     language: str = "en",
+    rules: Rulebook | None = None,
 ) -> Adjudicated:
-    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``;
-    the map picture names the provinces and powers in ``language``."""
+    """Adjudicate ``phase`` of the classic game in ``root`` from ``orders/PHASE/*.txt``
+    under ``rules`` (by default the game's, from its game.yaml); the map picture names
+    the provinces and powers in ``language``."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text, git_commit
     from moonshine.picture.png import scene_png
     from moonshine.picture.svg import scene_svg
-    from moonshine.variants.classic.scene import build_scene, has_layout
+    from moonshine.variants.classic.scene import build_scene
+    from moonshine.variants.classic.scene.layout import has_layout
 
     gmap = gmap or standard_map()
     try:
@@ -217,7 +222,7 @@ def adjudicate_phase_dir(
     for power, more in (extra_orders or {}).items():
         orders.setdefault(power, []).extend(more)
     try:
-        outcome = adjudicate_phase(gmap, st, orders)
+        outcome = adjudicate_phase(gmap, st, orders, rules or rulebook_of(root))
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
@@ -267,7 +272,7 @@ def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str
             last[ph.year] = load_state(root, name, gmap)
     last[nxt.phase.year] = nxt
     years = sorted(last)
-    from moonshine.variants.classic.scene import layout_of
+    from moonshine.variants.classic.scene.layout import layout_of
 
     colours = layout_of(gmap).colours
     lang = language if language in languages() else "en"
@@ -382,8 +387,8 @@ def _legends(
     in a language, drawn already; those drawn here are added to it."""
     from moonshine.picture.png import legend_picture
     from moonshine.render.classic.report import word
-    from moonshine.render.report import Legend, legend_file
-    from moonshine.variants.classic import scene as classic_scene
+    from moonshine.render.figures import Legend, legend_file
+    from moonshine.variants.classic.scene.legend import legend
 
     out: dict[str, tuple[Legend, bytes]] = {}
     for lang in languages_read:
@@ -394,7 +399,7 @@ def _legends(
                 return {}
             drawn[lang] = scene
         title = word("legend_alt", lang)
-        picture = legend_picture(classic_scene.legend(scene, title=title))
+        picture = legend_picture(legend(scene, title=title))
         out[lang] = (Legend(legend_file(lang, game_language), picture.width, picture.height), picture.png)
     return out
 
@@ -423,18 +428,29 @@ def _summaries(
     return out
 
 
+def rulebook_of(root: Path) -> Rulebook:
+    """The rule choices of the classic game in ``root`` (its game.yaml's ``rules:``; the
+    2023 rulebook's when it names none, or has no game.yaml)."""
+    from moonshine.game.directory import GAME_FILE, load_config
+
+    if not (root / GAME_FILE).is_file():
+        return CLASSIC
+    return load_config(root / GAME_FILE).rulebook or CLASSIC
+
+
 def _draw_again(root: Path, ph: Phase, gmap: ClassicMap, language: str) -> Scene | None:
     """The phase's map picture drawn again in ``language``, as a scene: the phase
     adjudicated again, a pure function, from its opening state and its orders files;
     None for a board with no layout."""
-    from moonshine.variants.classic.scene import build_scene, has_layout
+    from moonshine.variants.classic.scene import build_scene
+    from moonshine.variants.classic.scene.layout import has_layout
 
     if not has_layout(gmap):
         return None
     st = state_mod.load(state_path(root, ph.name), gmap)
     orders, _ = read_orders(orders_dir(root, ph.name), gmap, st)
     try:
-        outcome = adjudicate_phase(gmap, st, orders)
+        outcome = adjudicate_phase(gmap, st, orders, rulebook_of(root))
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     return build_scene(gmap, st, outcome, language=language)
@@ -455,7 +471,7 @@ def build_site(
     from moonshine.render import pages
     from moonshine.render.classic.report import html_context, load_results, word
     from moonshine.render.classic.site import phase_title, words_of
-    from moonshine.render.report import Legend, inline_css, legend_figure
+    from moonshine.render.figures import Legend, legend_figure
 
     words = words_of(language)
     labels = {p: phase_title(Phase.parse(p), language) for p in done}
@@ -497,7 +513,7 @@ def build_site(
             svg_label=words["svg"],
             game_title=title,
         )
-        atomic_write_text(page / "index.html", inline_css(pages.render("classic_site_phase.html.j2", ctx)))
+        atomic_write_text(page / "index.html", pages.inline_css(pages.render("classic_site_phase.html.j2", ctx)))
         written.append(page / "index.html")
     assert last_next is not None
     chart = centres_chart(root, gmap, last_next, language)
@@ -525,7 +541,7 @@ def build_site(
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
     )
-    atomic_write_text(out / "index.html", inline_css(pages.render("classic_site_index.html.j2", index)))
+    atomic_write_text(out / "index.html", pages.inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
     return written
 
@@ -643,7 +659,13 @@ class ClassicFamily:
                 txn.protect(tdir / picture)
             txn.protect_tree(tdir / "reports")
             done = adjudicate_phase_dir(
-                game.root, turn, force=force, commit=False, gmap=gmap, language=game.config.language
+                game.root,
+                turn,
+                force=force,
+                commit=False,
+                gmap=gmap,
+                language=game.config.language,
+                rules=game.config.rulebook or CLASSIC,
             )
             name = done.outcome.phase.name
             reports = write_phase_reports(
@@ -760,7 +782,7 @@ def predict(req: Request, cmd: Command) -> CommandResult:
         return Result(cmd, False, phrase("predict.refused", n=len(problems)), "\n".join(problems))
     if not orders:
         return Result(cmd, False, phrase("predict.empty"))
-    outcome = adjudicate_phase(gmap, st, orders)
+    outcome = adjudicate_phase(gmap, st, orders, req.game.config.rulebook or CLASSIC)
     sides = gmap.power_names(lang)
     lines = [mailwords.text(lang, "predict.head", turn=mailwords.subject_turn(lang, req.turn))]
     for power in powers:

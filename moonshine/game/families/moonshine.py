@@ -39,7 +39,6 @@ class MoonshineFamily:
         language: str,
         use_git: bool,
     ) -> Game:
-        import secrets
         import subprocess
 
         from moonshine.game.directory import (
@@ -54,13 +53,15 @@ class MoonshineFamily:
             git_commit,
             is_git_repo,
             seed_hash,
+            write_secret,
         )
+        from moonshine.game.seeds import new_secret
         from moonshine.variants.moonshine import state as state_mod
         from moonshine.variants.moonshine.map import load_map
         from moonshine.variants.moonshine.police import open_turn
 
         gmap = load_map(map_name)
-        seed = seed if seed is not None else secrets.token_hex(16)
+        seed = seed if seed is not None else new_secret()
         if not seed.strip():
             from moonshine.errors import GameError
 
@@ -74,9 +75,7 @@ class MoonshineFamily:
             players={g: Player(name="", email=[]) for g in gmap.gangs},
         )
         game = Game(root)
-        secret_path = root / SECRET_FILE
-        atomic_write_text(secret_path, seed + "\n")
-        secret_path.chmod(0o600)
+        write_secret(root / SECRET_FILE, seed)
         atomic_write_text(root / ".gitignore", "".join(f"{pattern}\n" for pattern in IGNORED))
         atomic_write_text(game.config_path, config_to_yaml(cfg))
         start = state_mod.initial_state(gmap)
@@ -103,10 +102,10 @@ class MoonshineFamily:
     ) -> OrderCheck:
         from moonshine.render.ack import acknowledgement
         from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
-        from moonshine.variants.moonshine.parser import PasswordHeader
+        from moonshine.variants.moonshine.parser.headers import PasswordHeader
 
         orders = read_orders(text, game.map, st, side, source=source, house=game.config.house)
-        ack = acknowledgement(orders, game.map, st, language=language, seed=game.receipt_seed())
+        ack = acknowledgement(orders, game.map, st, language=language, seed=game.receipt_seed(st.turn))
         return OrderCheck(
             header_gang=orders.header_gang,
             header_turn=orders.header_turn,
@@ -139,7 +138,9 @@ class MoonshineFamily:
         # orders/spring-1924/valley.txt, valley-2.txt, valley_orders.txt: the name says the gang
         stem = file.stem if gmap.gang_by_name(file.stem) else re.split(r"[-_. ]", file.stem)[0]
         orders = read_orders(text, gmap, st, side, source=str(file), fallback_gang=stem, house=game.config.house)
-        ack = acknowledgement(orders, gmap, st, language=language or game.config.language, seed=game.receipt_seed())
+        ack = acknowledgement(
+            orders, gmap, st, language=language or game.config.language, seed=game.receipt_seed(st.turn)
+        )
         return ack, orders.ok
 
     def chatter_test(self, game: Game) -> ChatterTest:
@@ -220,7 +221,8 @@ def summary(gmap: GameMap, result: TurnResult) -> list[str]:
         names = ", ".join(gmap.gangs[g].name for g in result.winners)
         lines.append(f"WINNER: {names} ({result.vp[result.winners[0]]} VP). The game is over.")
     else:
-        from moonshine.render.report import Words, describe_raid
+        from moonshine.render.raids import describe_raid
+        from moonshine.render.turnpage import Words
 
         lines.append(f"Raid for {nxt.turn}: {describe_raid(gmap, nxt.raid, Words('en'))}")
     lines.append("")

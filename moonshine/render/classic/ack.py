@@ -314,7 +314,7 @@ class _Tok(msgspec.Struct, frozen=True):
 
 
 def _fold(text: str) -> str:
-    from moonshine.variants.moonshine.parser import fold
+    from moonshine.variants.moonshine.parser.lexer import fold
 
     return fold(text)
 
@@ -348,14 +348,14 @@ def _names(gmap: ClassicMap) -> tuple[dict[tuple[str, ...], str | None], tuple[t
 
 
 def _close_provinces(gmap: ClassicMap, typed: str) -> tuple[str, ...]:
-    from moonshine.variants.moonshine.parser import close_names
+    from moonshine.variants.moonshine.parser.spelling import close_names
 
     return close_names(typed, _names(gmap)[1])
 
 
 def _close_keyword(key: str) -> str | None:
     """The keyword ``key`` misspells, when all the keywords that close mean one thing."""
-    from moonshine.variants.moonshine.parser import spelling_distance
+    from moonshine.variants.moonshine.parser.spelling import spelling_distance
 
     if len(key) < 3:
         return None
@@ -407,7 +407,7 @@ _MOST_READINGS = 64
 
 def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: str) -> AckLine | None:
     """``text`` read leniently, or None when it cannot be (the strict reader's answer stands)."""
-    from moonshine.variants.moonshine.parser import LEAD_MOVE, PLAIN
+    from moonshine.variants.moonshine.parser.phrases import LEAD_MOVE, PLAIN
 
     by_words, _ = _names(gmap)
     toks = _ltokens(text)
@@ -821,7 +821,7 @@ def chatter_test(gmap: ClassicMap) -> ChatterTest:
     """The mail intake's test for lines that are plainly not orders (a greeting, a
     sign-off), with the board's words: its provinces' codes and names."""
     from moonshine.variants.moonshine.chatter import ChatterTest
-    from moonshine.variants.moonshine.parser import fold
+    from moonshine.variants.moonshine.parser.lexer import fold
 
     places: set[tuple[str, ...]] = set()
     for code, prov in gmap.provinces.items():

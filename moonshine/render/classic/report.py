@@ -26,7 +26,7 @@ from moonshine.variants.classic.rules import WORDING, retreat_problem
 from moonshine.variants.classic.state import ClassicState, Phase, Step
 
 if TYPE_CHECKING:
-    from moonshine.render.report import Legend
+    from moonshine.render.figures import Legend
 
 WORDS: Catalogue = {
     "classic.report.report": "{board}: report of {power} for {phase}",
@@ -196,9 +196,9 @@ class Parts(msgspec.Struct, frozen=True):
 
 
 def _colours(gmap: ClassicMap) -> Mapping[str, str]:
-    from moonshine.variants.classic import scene
+    from moonshine.variants.classic.scene.layout import has_layout, layout_of
 
-    return scene.layout_of(gmap).colours if scene.has_layout(gmap) else {}
+    return layout_of(gmap).colours if has_layout(gmap) else {}
 
 
 def parts(
@@ -360,7 +360,7 @@ def html_context(
     the results of each power's units, the map and its legend (``legend``: the picture, shown
     with the map), the centres, what is owed, the retreats, the events, then the
     orders that were ignored."""
-    from moonshine.render.report import legend_figure
+    from moonshine.render.figures import legend_figure
 
     lang = language if language in languages() else "en"
     pt = parts(gmap, data, nxt, power=power, language=lang)
@@ -426,12 +426,10 @@ def render_html(
     """The HTML version: tables that stack on a phone, the map fitted to the screen and
     linked to the full-size picture, dark mode; the stylesheet written into each
     element for mail programs (``inline_css``)."""
-    from moonshine.render.report import inline_css
-
     ctx = html_context(
         gmap, data, nxt, power=power, language=language, image=image, charts=charts, legend=legend, summary=summary
     )
-    return inline_css(pages.render("classic_report.html.j2", ctx))
+    return pages.inline_css(pages.render("classic_report.html.j2", ctx))
 
 
 def render_all(

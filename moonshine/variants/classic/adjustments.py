@@ -8,7 +8,12 @@ Orders are taken one by one and the first legal ones are used (DATC 4.D.4 to
 units farthest from the power's owned supply centres go first, counting steps
 over land and sea alike for armies and fleets; between equals a fleet goes
 before an army, then the alphabetical order of the provinces' English names
-(2023 rulebook, DATC 4.D.8 and 6.J).
+(2023 rulebook, DATC 4.D.8 and 6.J). The rulebook may choose an older rule
+instead (``Rulebook.civil_disorder``): the distance from the power's home centres,
+an army's over any border and a fleet's as it moves (``home-distance``), or both
+over any border (``home-distance-any-border``). ``civil_disorder_removals`` is
+the one function that answers "which units does a power that ordered too few
+lose, under this rulebook".
 """
 
 from __future__ import annotations
@@ -17,11 +22,12 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from moonshine.engine.rulebook import Rulebook
 from moonshine.text.catalogue import sentence
-from moonshine.variants.classic.board import ClassicMap, Kind
+from moonshine.variants.classic.board import ClassicMap, Kind, province_of
 from moonshine.variants.classic.movement import Result
 from moonshine.variants.classic.orders import Build, Disband, Order, Waive, unit_of
-from moonshine.variants.classic.rules import Problem
+from moonshine.variants.classic.rules import CLASSIC, Problem
 from moonshine.variants.classic.state import Unit
 
 
@@ -73,11 +79,62 @@ def civil_disorder_order(gmap: ClassicMap, units: Sequence[Unit], centres: Seque
     )
 
 
+def home_distance_order(
+    gmap: ClassicMap, units: Sequence[Unit], power: str, fleets_as_they_move: bool = True
+) -> list[Unit]:
+    """The order of removal by the older rule: the farthest from ``power``'s home
+    supply centres first (an army counting steps over any border, a fleet its own
+    moves, or over any border too), a fleet before an army between equals, then the
+    provinces' English names."""
+    homes = gmap.home_centres(power)
+    by_land = gmap.distances_to(homes)
+    by_sea = (
+        gmap.fleet_steps_to(homes)
+        if fleets_as_they_move
+        else {r: by_land[province_of(r)] for r in gmap.regions if province_of(r) in by_land}
+    )
+    far = len(gmap.regions) + 1
+
+    def steps(u: Unit) -> int:
+        return by_sea.get(u.region, far) if u.kind is Kind.FLEET else by_land.get(u.province, far)
+
+    return sorted(units, key=lambda u: (-steps(u), 0 if u.kind is Kind.FLEET else 1, gmap.provinces[u.province].name))
+
+
+CIVIL_DISORDER_RULES = ("owned-distance", "home-distance", "home-distance-any-border")
+
+
+def civil_disorder_removals(
+    gmap: ClassicMap,
+    power: str,
+    units: Sequence[Unit],
+    owners: Mapping[str, str],
+    count: int,
+    rules: Rulebook = CLASSIC,
+) -> list[Unit]:
+    """The ``count`` units of ``power`` that civil disorder removes under ``rules``
+    (``Rulebook.civil_disorder``), when it ordered too few disbands: ``units`` are the
+    units left to choose from (any power's: the others are passed over), ``owners``
+    the supply centres' owners."""
+    mine = [u for u in units if u.power == power]
+    if count <= 0 or not mine:
+        return []
+    if rules.civil_disorder == "home-distance":
+        return home_distance_order(gmap, mine, power)[:count]
+    if rules.civil_disorder == "home-distance-any-border":
+        return home_distance_order(gmap, mine, power, False)[:count]
+    if rules.civil_disorder != "owned-distance":  # pragma: no cover - a Rulebook made by hand
+        raise ValueError(f"unknown civil disorder rule {rules.civil_disorder!r} (expected {CIVIL_DISORDER_RULES})")
+    centres = sorted(c for c, o in owners.items() if o == power)
+    return civil_disorder_order(gmap, mine, centres)[:count]
+
+
 def adjudicate_adjustments(
     gmap: ClassicMap,
     units: Sequence[Unit],
     owners: Mapping[str, str],
     orders: Mapping[str, Sequence[Order]],
+    rules: Rulebook = CLASSIC,
 ) -> AdjustmentOutcome:
     counts = adjustment_counts(gmap, units, owners)
     results: list[Result] = []
@@ -140,9 +197,8 @@ def adjudicate_adjustments(
             results.append(Result(power, label, order.text(), ok, said.text(), message=said))
             problems.append(why)
         if n < 0 and used < -n:
-            centres = sorted(c for c, o in owners.items() if o == power)
             left = [u for u in mine if u not in gone]
-            disorder.extend(civil_disorder_order(gmap, left, centres)[: -n - used])
+            disorder.extend(civil_disorder_removals(gmap, power, left, owners, -n - used, rules))
     removed = set(disbanded) | set(disorder)
     after = sorted([u for u in units if u not in removed] + built)
     return AdjustmentOutcome(results, problems, built, disbanded, disorder, after)

@@ -204,6 +204,23 @@ class ClassicMap:
         steps = nx.multi_source_dijkstra_path_length(self.graph, wanted)  # each border one step
         return {p: int(n) for p, n in steps.items()}
 
+    def fleet_steps_to(self, targets: Iterable[str]) -> dict[str, int]:
+        """Fleet moves from every fleet region to the nearest region of the provinces
+        ``targets`` (the older rule for civil disorder: a fleet counts as it moves; a
+        region no fleet can reach them from is left out)."""
+        starts = [r for p in set(targets) for r in self.fleet_regions(p)]
+        steps = dict.fromkeys(starts, 0)
+        frontier = starts
+        while frontier:
+            nxt = []
+            for r in frontier:
+                for n in self.fleet_nb[r]:
+                    if n not in steps:
+                        steps[n] = steps[r] + 1
+                        nxt.append(n)
+            frontier = nxt
+        return steps
+
     def province_name(self, code: str, language: str = "en") -> str:
         """The province's name in ``language`` (the English one when the board has none)."""
         found = self.translations.get(language, {}).get(("province", code))

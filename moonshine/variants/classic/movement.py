@@ -155,19 +155,24 @@ def _plan(
             else:
                 powers.add(p.unit.power)
     own_carriers = rules.own_carrier_means_transport
+    any_carrier = rules.any_carrier_means_transport
+    fallback = rules.transport_falls_back_to_land
     for i in given:
         p = plans[i]
         order = p.order
+        if fallback and type(order) is Move and order.via_convoy:
+            _fall_back_to_land(board, i, convoys)
         if p.problem is not None or order is None:
             continue
         kind = type(order)
         if kind is Move:
             dest = p.dest if "/" not in p.dest else p.dest.split("/", 1)[0]
-            if own_carriers and not p.convoyed and p.unit.kind in rules.carried_kinds:
+            if (own_carriers or any_carrier) and not p.convoyed and p.unit.kind in rules.carried_kinds:
                 # An adjacent move goes by convoy when a fleet of the army's own power is
-                # legally ordered to convoy it there (DATC 4.A.3, 2000/2023 rules).
+                # legally ordered to convoy it there (DATC 4.A.3, 2000/2023 rules), or
+                # any fleet (the 1982 rule's intent, when the rulebook says so).
                 powers = convoys.get((i, dest))
-                p.convoyed = powers is not None and p.unit.power in powers
+                p.convoyed = powers is not None and (any_carrier or p.unit.power in powers)
             p.act = Act(_MOVE, -1, dest, not p.convoyed, p.convoyed)
         elif kind is SupportMove:
             assert isinstance(order, SupportMove)
@@ -183,6 +188,21 @@ def _plan(
         elif kind is Convoy:
             p.act = Act(_CONVOY, p.target, p.dest)
     return [(power, order, reason) for power, order, reason in ignored]
+
+
+def _fall_back_to_land(board: Board, i: int, convoys: Mapping[tuple[int, str], set[str]]) -> None:
+    """DATC 4.A.3, the DATC v2 preference: an army ordered ``via convoy`` to a province
+    next to it, which no fleet is legally ordered to convoy there, moves over land."""
+    p = board.plans[i]
+    origin = board.provinces[i]
+    order = p.order
+    assert isinstance(order, Move)
+    dest = order.dest.split("/", 1)[0]
+    if p.unit.kind is not Kind.ARMY or dest not in board.gmap.army_nb.get(origin, ()) or (i, dest) in convoys:
+        return
+    if p.problem is not None and p.problem.key != "no_convoy_chain":
+        return
+    p.problem, p.dest, p.convoyed = None, dest, False
 
 
 _MOVE, _SUPPORT_HOLD, _SUPPORT_MOVE, _CONVOY = ActKind.MOVE, ActKind.SUPPORT_HOLD, ActKind.SUPPORT_MOVE, ActKind.CONVOY

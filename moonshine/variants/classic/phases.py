@@ -13,11 +13,13 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from moonshine.engine.rulebook import Rulebook
 from moonshine.variants.classic.adjustments import adjudicate_adjustments, adjustment_counts
 from moonshine.variants.classic.board import ClassicMap
 from moonshine.variants.classic.movement import Result, adjudicate_movement
 from moonshine.variants.classic.orders import Order
 from moonshine.variants.classic.retreats import adjudicate_retreats
+from moonshine.variants.classic.rules import CLASSIC
 from moonshine.variants.classic.state import ClassicState, Phase, Season, Step, Unit
 
 
@@ -75,13 +77,16 @@ class PhaseOutcome(msgspec.Struct, frozen=True):
     events: list[Event] = msgspec.field(default_factory=list)  # the same, as values
 
 
-def adjudicate_phase(gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Sequence[Order]]) -> PhaseOutcome:
-    """Resolve the phase ``st`` is at and build the state of the next one."""
+def adjudicate_phase(
+    gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Sequence[Order]], rules: Rulebook = CLASSIC
+) -> PhaseOutcome:
+    """Resolve the phase ``st`` is at under ``rules`` (the 2023 rulebook's, DATC's
+    preferred answers, by default) and build the state of the next one."""
     if st.winner:
         raise ValueError(f"the game is over: {gmap.powers.get(st.winner, st.winner)} won")
     phase = st.phase
     if phase.step is Step.MOVEMENT:
-        moved = adjudicate_movement(gmap, st.units, orders)
+        moved = adjudicate_movement(gmap, st.units, orders, rules=rules)
         if moved.dislodged:
             nxt = ClassicState(
                 Phase(phase.year, phase.season, Step.RETREATS),
@@ -99,7 +104,7 @@ def adjudicate_phase(gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Se
         nxt, events = after_season(gmap, phase, retreated.units, st.owners)
         notes = [e.note(gmap) for e in events]
         return PhaseOutcome(phase, retreated.results, retreated.ignored, nxt, notes, events)
-    adjusted = adjudicate_adjustments(gmap, st.units, st.owners, orders)
+    adjusted = adjudicate_adjustments(gmap, st.units, st.owners, orders, rules)
     events = [Event("civil_disorder", u.power, unit=u.label()) for u in adjusted.civil_disorder]
     nxt = ClassicState(Phase(phase.year + 1, Season.SPRING, Step.MOVEMENT), list(adjusted.units), dict(st.owners))
     nxt.normalise()

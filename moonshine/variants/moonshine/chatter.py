@@ -19,7 +19,7 @@ class ChatterTest:
         self.longest = longest
 
     def __call__(self, line: str) -> bool:
-        from moonshine.variants.moonshine.parser import fold
+        from moonshine.variants.moonshine.parser.lexer import fold
 
         body = line.strip().lstrip(">").strip()
         if not body or _HEADERISH.match(body) or len(body) > 120:
@@ -79,19 +79,20 @@ _ORDERISH = frozenset(
 
 def chatter_test(gmap: object) -> ChatterTest:
     """The chatter test for a map (a ``moonshine.variants.moonshine.map.GameMap``)."""
-    from moonshine.variants.moonshine import parser
+    from moonshine.variants.moonshine.parser import phrases
+    from moonshine.variants.moonshine.parser.names import names_of
 
-    names = parser.names_of(gmap)  # type: ignore[arg-type]
+    names = names_of(gmap)  # type: ignore[arg-type]
     tables = (
-        parser.KINDS,
-        parser.VERBS,
-        parser.MOVE,
-        parser.HOLD,
-        parser.SUPPORT,
-        parser.TRANSPORT,
-        parser.ASSAULT,
-        parser.SELL_ALL,
-        parser.CRATES,
+        phrases.KINDS,
+        phrases.VERBS,
+        phrases.MOVE,
+        phrases.HOLD,
+        phrases.SUPPORT,
+        phrases.TRANSPORT,
+        phrases.ASSAULT,
+        phrases.SELL_ALL,
+        phrases.CRATES,
     )
     words = {w for t in tables for phrase in t for w in phrase if len(w) > 1 or w in ("h", "l")}
     words -= {"to", "a", "de", "en", "s", "c", "x", "all", "max", "tout", "tous", "toutes", "everything", "vers"}

@@ -35,18 +35,11 @@ from moonshine.variants.moonshine.orders import (
     UnitRef,
     spoken,
 )
-from moonshine.variants.moonshine.parser import (
-    GangHeader,
-    Header,
-    ParseError,
-    PasswordHeader,
-    TurnHeader,
-    is_signature,
-    join,
-    quote,
-    read_line,
-    unquote,
-)
+from moonshine.variants.moonshine.parser import join, quote
+from moonshine.variants.moonshine.parser.errors import ParseError
+from moonshine.variants.moonshine.parser.headers import GangHeader, Header, PasswordHeader, TurnHeader
+from moonshine.variants.moonshine.parser.lexer import is_signature, unquote
+from moonshine.variants.moonshine.parser.reader import read_line
 from moonshine.variants.moonshine.rules import Verdict
 from moonshine.variants.moonshine.state import Arrested, GameState
 from moonshine.variants.moonshine.upkeep import settle, unpaid_upkeep_order

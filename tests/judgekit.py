@@ -1,0 +1,97 @@
+"""A judge for many games run by its tests as its operator runs it: ``moonshine
+judge init`` and ``moonshine run DIR`` while a fake clock moves, its one mailbox on
+a real IMAP server (pymap, ``imapkit``) and its mail through a real SMTP server
+(aiosmtpd, ``test_mail``), both on 127.0.0.1; players who mail it."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+import yaml
+from imapkit import PASSWORD, USER, Server
+from runkit import plain, post, received
+from test_mail import Server as SmtpServer
+
+from moonshine.judge.registry import Registry
+
+START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # a Monday
+JUDGE = "judge@judge.example.org"
+FOLDER = "judge"
+
+Mail = list[tuple[list[str], EmailMessage]]
+
+
+def addr(n: int | str) -> str:
+    return f"p{n}@players.example.org"
+
+
+class Judge:
+    """The judge's directory, its mailbox and the mail its players got."""
+
+    def __init__(self, root: Path, imap: Server, smtp: SmtpServer, *, masters: tuple[str, ...] = (addr(0),)) -> None:
+        from click.testing import CliRunner
+
+        from moonshine.cli import main
+
+        self.root, self.imap, self.smtp = root, imap, smtp
+        self.n = 0
+        self.seen = 0  # messages of the recorder already looked at
+        args = ["judge", "init", str(root), "--address", JUDGE, "--timezone", "Europe/Paris"]
+        for master in masters:
+            args += ["--master", master]
+        done = CliRunner().invoke(main, args)
+        assert done.exit_code == 0, done.output
+        assert "Seed hash (publish it):" in done.output
+        raw = yaml.safe_load((root / "judge.yaml").read_text(encoding="utf-8"))
+        raw["inbox"] = {
+            "source": f"imap://{USER}@127.0.0.1:{imap.port}/{FOLDER}",
+            "imap": {"ca_file": str(imap.ca), "done_folder": f"{FOLDER}-judged"},
+        }
+        raw["smtp"] = smtp.smtp(**{"from": f"The judge <{JUDGE}>"})
+        (root / "judge.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
+        self.passwords: dict[str, str] = {}
+        post(imap, FOLDER)
+
+    def send(self, who: str, body: str, at: datetime, subject: str = "judge") -> str:
+        """A player's mail, received by the judge's mail server at ``at``; returns its Message-ID."""
+        self.n += 1
+        msg = EmailMessage()
+        msg["Received"] = f"from mx.players.example.org by mail.judge.example.org; {format_datetime(at)}"
+        msg["From"] = who
+        msg["To"] = JUDGE
+        msg["Subject"] = subject
+        msg["Date"] = format_datetime(at)
+        msg["Message-ID"] = f"<m{self.n}@players.example.org>"
+        msg.set_content(body)
+        post(self.imap, FOLDER, msg.as_bytes())
+        return str(msg["Message-ID"])
+
+    def run(self, now: datetime) -> str:
+        from click.testing import CliRunner
+
+        from moonshine.cli import main
+
+        os.environ["MOONSHINE_IMAP_PASSWORD"] = PASSWORD
+        done = CliRunner().invoke(main, ["run", str(self.root), "--now", now.isoformat()])
+        assert done.exception is None or isinstance(done.exception, SystemExit), repr(done.exception)
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    def new_mail(self) -> Mail:
+        got = received(self.smtp.recorder)
+        out, self.seen = got[self.seen :], len(got)
+        return out
+
+    def registry(self) -> Registry:
+        return Registry(self.root / "registry.sqlite")
+
+
+def one(mail: Mail, who: str, word: str = "") -> str:
+    """The text of the one mail to ``who`` whose subject holds ``word``."""
+    found = [m for rcpts, m in mail if who in rcpts and word in str(m["Subject"])]
+    assert len(found) == 1, [(r, str(m["Subject"])) for r, m in mail]
+    return plain(found[0])
