@@ -142,7 +142,8 @@ class Script(msgspec.Struct, frozen=True):
 
 
 def _first_word(line: str) -> tuple[str, str]:
-    m = re.match(r"^\s*([^\W\d_]+)[:\s]*(.*?)\s*$", line)
+    # the words after the keyword: first to last non-blank, run by run, never given back
+    m = re.match(r"^\s*+([^\W\d_]++)[:\s]*+((?:\S++|\s++(?=\S))*+)\s*+$", line)
     if not m:
         return "", ""
     return fold(m.group(1)), m.group(2)

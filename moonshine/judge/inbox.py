@@ -97,7 +97,11 @@ HISTORY = "history"
 
 
 _GAME_NAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:", re.IGNORECASE)  # a judge for many games' game: line
-_GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+# The value: its first to last non-blank character, taken run by run; possessive runs
+# (*+, ++) are never given back, so a line costs one pass ("(.*?)\s*$" cost one per character).
+_GANG_LINE = re.compile(
+    r"^\s*+(?:gang|bande|gang name|nom du gang|power|puissance)\s*+:\s*+((?:\S++|\s++(?=\S))*+)\s*+$", re.IGNORECASE
+)
 
 
 def check_orders(
@@ -524,7 +528,8 @@ UNSOLICITED = "not from a player, and no side, order, password or command in it:
 
 # a line a player writes to the judge: an order (a unit's letter and a place code) or
 # the password line; enough to answer a player writing from an unknown address
-_PLAYERISH = re.compile(r"^\s*(?:[A-Za-z]\s+[A-Za-z]{3}\b|(?:password|mot de passe)\s*:)", re.I | re.M)
+# (blanks but no line break before the word: "^\s*" read every empty line to the end of the text)
+_PLAYERISH = re.compile(r"^[^\S\n]*+(?:[A-Za-z]\s++[A-Za-z]{3}\b|(?:password|mot de passe)\s*+:)", re.I | re.M)
 
 
 def _looks_like_orders(r: _Reading) -> bool:
@@ -969,7 +974,8 @@ def _signature(game: Game, language: str | None = None) -> str:
 
 def _intake_notes(ctx: _Context, r: _Reading) -> str:
     """What the mail-reading layer left out of the message, for the reply: quoted
-    text, the signature, greetings and sign-offs (each shown as written)."""
+    text, the signature, greetings and sign-offs (each shown as written), lines too long
+    to read."""
     own = r.own
     if own is None:
         return ""
@@ -985,6 +991,9 @@ def _intake_notes(ctx: _Context, r: _Reading) -> str:
     signature = own.lines_dropped(intake.SIGNATURE)
     if signature:
         notes.append(ctx.say("note.signature", line=signature[0]))
+    too_long = own.lines_dropped(intake.TOO_LONG)
+    if too_long:
+        notes.append(ctx.say("note.too_long", lines=line_ranges(too_long), n=intake.MAX_LINE))
     if r.answer:
         notes.append(r.answer)
     return "\n".join(notes)

@@ -156,11 +156,15 @@ SHOWN_FR = {
     TERMINATE: "terminer",
     HELP: "aide",
 }
-_PASSWORD_LINE = re.compile(r"^\s*(?:password|mot\s+de\s+passe)\s*:\s*(.*?)\s*$", re.I)
+# A line's value is its first to last non-blank character, taken run by run (\S++, \s++
+# followed by a non-blank): possessive runs (*+, ++) are never given back, so a line costs
+# one pass; "(.*?)\s*$" cost one pass per character (a minute for 100 KB of blanks).
+_VALUE = r"((?:\S++|\s++(?=\S))*+)"
+_PASSWORD_LINE = re.compile(rf"^\s*+(?:password|mot\s++de\s++passe)\s*+:\s*+{_VALUE}\s*+$", re.I)
 _GAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:\s*(\S+)\s*$", re.I)
 _SUBJECT_GAME = re.compile(r"\[([A-Za-z][A-Za-z0-9-]{1,23})\]")
 # "mot de passe NOUVEAU" (no colon): the French of "password NEW"
-_MOT_DE_PASSE = re.compile(r"^\s*mot\s+de\s+passe(?!\s*:)\s+(.*?)\s*$", re.I)
+_MOT_DE_PASSE = re.compile(rf"^\s*+mot\s++de\s++passe(?!\s*+:)\s++{_VALUE}\s*+$", re.I)
 # create's settings, by their folded name (English, French)
 SETTINGS = {
     "title": "title",
@@ -201,6 +205,7 @@ TEXTS: Catalogue = {
     ),
     "lobby.nothing": "Your mail holds no command of the judge. Send 'help' for the list.",
     "lobby.too_many": "Only the first {n} commands of a mail are done.",
+    "lobby.too_long": "Longer than {n} characters, not read: lines {lines}.",
     "lobby.unknown": "'{word}' is no command of the judge. Did you mean '{keyword}'?",
     "lobby.unknown_plain": "'{word}' is no command of the judge. Send 'help' for the list.",
     "lobby.failed": "The judge could not do it ({error}); the judge's masters are told.",
@@ -387,6 +392,7 @@ class Mail(msgspec.Struct):
     automatic: bool = False
     problem: str = ""  # unread: too big, too many parts, not parsed
     lines: list[str] = msgspec.field(default_factory=list)  # the sender's own text, by line
+    too_long: list[int] = msgspec.field(default_factory=list)  # lines left unread (intake.MAX_LINE), from 1
 
     @property
     def game(self) -> str | None:
@@ -436,8 +442,9 @@ def read_mail(raw: bytes, limit: int) -> Mail:
         full = parser.parsebytes(raw)
         for _, text in intake.texts(full):
             own = intake.own_text(text)
-            if own.text.strip():
+            if own.text.strip() or own.lines_dropped(intake.TOO_LONG):
                 mail.lines = own.text.split("\n")[:2000]
+                mail.too_long = own.lines_dropped(intake.TOO_LONG)
                 break
     except Exception:
         mail.problem = "unreadable"
@@ -466,7 +473,7 @@ def _first_word(line: str) -> tuple[str, str]:
     m = _MOT_DE_PASSE.match(line)
     if m:
         return "motdepasse", m.group(1)
-    m = re.match(r"^\s*([^\W\d_]+)\s*(.*?)\s*$", line)
+    m = re.match(rf"^\s*+([^\W\d_]++)\s*+{_VALUE}\s*+$", line)
     if not m:
         return "", line.strip()
     return fold(m.group(1)), m.group(2)
@@ -594,6 +601,8 @@ def answer(ctx: Context, mail: Mail) -> str:
             results.append(req.say("lobby.unknown", word=word[:30], keyword=close))
         if len(parsed.commands) > limit:
             results.append(req.say("lobby.too_many", n=limit))
+        if mail.too_long:
+            results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
         if parsed.ignored and (parsed.commands or parsed.unknown):
             results.append(req.say("lobby.ignored", lines=line_ranges(parsed.ignored)))
         if not parsed.commands and not parsed.unknown:

@@ -47,7 +47,9 @@ from moonshine.variants.moonshine.orders import (
     notation,
 )
 
-GANG_LINE = re.compile(r"^\s*(?:gang|bande|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+# The value: its first to last non-blank character, taken run by run; possessive runs
+# (*+, ++) are never given back, so a line costs one pass ("(.*?)\s*$" cost one per character).
+GANG_LINE = re.compile(r"^\s*+(?:gang|bande|power|puissance)\s*+:\s*+((?:\S++|\s++(?=\S))*+)\s*+$", re.IGNORECASE)
 UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, SupportAssault, Assault, Transport)
 
 
