@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 from moonshine.game.families.base import OrderOutcome as OrderOutcome
 
 if TYPE_CHECKING:
+    from moonshine.engine.replay import Replay
     from moonshine.game.directory import Game
-    from moonshine.variants.classic.savedgame import Replay
 
 
 def open_game(path: str | Path) -> Game:
@@ -72,20 +72,23 @@ def report(game: Game, turn: str, *, side: str | None = None, language: str | No
     return families.of(game).report_text(game, turn, side=side, language=language)
 
 
-def export(game: Game, out: str | Path) -> Path:
+def export(game: Game, out: str | Path, *, public: bool = False, ended: bool = False) -> Path:
     """Write the game to ``out`` in a common format (``moonshine export``): a classic
-    game as a saved game of the python ``diplomacy`` package, a Moonshine game as each
-    turn's public results (docs/results.schema.json)."""
+    game as a saved game of the python ``diplomacy`` package; a Moonshine game as its
+    own export (docs/moonshine-game.schema.json: every turn's opening state, recorded
+    orders and public results, and the seeds once the game is won, or ``ended`` by a
+    vote), or with ``public`` its turns' public results alone."""
     from moonshine.game.exchange import write_export
 
-    return write_export(game, Path(out))
+    return write_export(game, Path(out), public=public, ended=ended)
 
 
-def replay(file: str | Path, preset: str = "2023") -> Replay:
-    """Adjudicate every phase of the saved game ``file`` (the ``diplomacy`` package's
-    JSON, from any engine) under the rules of ``preset`` (``2023``, ``webdiplomacy``,
-    ``droidippy``): the phases compared and each one whose outcome differs from the
-    file's next position (``moonshine replay``)."""
+def replay(file: str | Path, preset: str | None = None) -> Replay:
+    """Adjudicate every phase of ``file`` again: a saved game of the ``diplomacy``
+    package's JSON (from any engine) under the rules of ``preset`` (``2023``, the
+    default; ``webdiplomacy``, ``droidippy``), or a Moonshine game's export under its
+    own house rules; the phases (or turns) compared and each one whose outcome differs
+    from the file's (``moonshine replay``)."""
     from moonshine.game.exchange import replay_file
 
     return replay_file(Path(file), preset)

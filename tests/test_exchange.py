@@ -132,21 +132,3 @@ def test_replay_refuses_what_is_not_a_saved_game(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["replay", str(bad), "--rules", "nope"])
     assert result.exit_code == 2
     assert "'nope' is not one of '2023', 'webdiplomacy', 'droidippy'" in result.output
-
-
-def test_a_moonshine_game_exports_its_turns_results(tmp_path: Path) -> None:
-    from samplegame import copy_sample
-
-    root = copy_sample(tmp_path / "game")
-    runner = CliRunner()
-    assert runner.invoke(main, ["adjudicate", "spring-1924", "--game", str(root), "--no-commit"]).exit_code == 0
-    out = tmp_path / "m.json"
-    result = runner.invoke(main, ["export", "--game", str(root), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["format"] == "moonshine-game"
-    assert [t["turn"] for t in data["turns"]] == ["spring-1924"]
-    assert data["turns"][0]["format"] == "moonshine-results"
-    again = runner.invoke(main, ["replay", str(out)])
-    assert again.exit_code == 1
-    assert "a Moonshine game's export" in again.output

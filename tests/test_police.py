@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+import pytest
+
 from moonshine.variants.moonshine.map import GameMap, UnitKind
-from moonshine.variants.moonshine.police import Draw, apply_raid, draw_raid, open_turn, return_arrested
+from moonshine.variants.moonshine.police import Draw, apply_raid, draw_of_digest, draw_raid, open_turn, return_arrested
 from moonshine.variants.moonshine.state import Arrested, GameState, Unit
 
 
@@ -111,3 +113,30 @@ def test_open_turn_returns_then_raids(chicago: GameMap, start: GameState) -> Non
     open_turn(chicago, s, "sample-game-1")
     drawn = draw_raid(chicago, "sample-game-1", "autumn-1924")
     assert s.raid is not None and drawn is not None and s.raid.district == drawn.district
+
+
+def test_a_draws_published_hmac_names_its_district_without_the_seed(chicago: GameMap) -> None:
+    for turn in ("spring-1924", "autumn-1924", "spring-1929"):
+        drawn = draw_raid(chicago, "sample-game-1", turn)
+        assert drawn is not None
+        again = draw_of_digest(chicago, drawn.digest)
+        assert again == drawn
+    other = "0" * 63 + "1"  # 1 % 93 = 1: the table's first entry, if its weight is above 1
+    first, weight = next(iter(chicago.raid_table.items()))
+    assert weight > 1
+    picked = draw_of_digest(chicago, other)
+    assert picked is not None and picked.district == first
+    for bad in ("", "0" * 63, "g" * 64, "A" * 64):
+        with pytest.raises(ValueError, match="64 hexadecimal digits"):
+            draw_of_digest(chicago, bad)
+
+
+def test_open_turn_without_a_seed_returns_the_arrested_and_leaves_the_raid_to_draw(
+    chicago: GameMap, start: GameState
+) -> None:
+    s = start.copy()
+    s.turn = "autumn-1924"
+    s.units = [u for u in s.units if not (u.kind is UnitKind.H and u.district == "NOC")]
+    s.arrested = [Arrested("LOG", UnitKind.H, "outfit", "NOC")]
+    back = open_turn(chicago, s, None)
+    assert len(back) == 1 and s.arrested == [] and s.raid is None

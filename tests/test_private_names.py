@@ -155,9 +155,12 @@ def reaches_into(tree: ast.Module) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and _ours(node.module, node.level):
             found += [(node.lineno, f"from {node.module} import {a.name}") for a in node.names if _private(a.name)]
-        elif isinstance(node, ast.Attribute) and _private(node.attr):
-            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
-                found.append((node.lineno, f"....{node.attr}"))
+        elif (
+            isinstance(node, ast.Attribute)
+            and _private(node.attr)
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
+            found.append((node.lineno, f"....{node.attr}"))
     return found
 
 

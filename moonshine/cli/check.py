@@ -30,7 +30,9 @@ from moonshine.text.catalogue import languages
 def check(file: Path, game_dir: Path, turn: str | None, gang: str | None, language: str | None) -> None:
     """Check the orders in FILE against the game's position and print the
     acknowledgement: each line as understood, accepted or rejected with the
-    reason, units left without orders, the money the orders need. Exits 0 when
+    reason, units left without orders, the money the orders need. A FILE whose
+    name ends in .json, or whose first character is {, holds orders as JSON
+    (docs/orders-json.md), acknowledged as the same orders typed. Exits 0 when
     every line is accepted, 1 otherwise."""
     from moonshine.game.acknowledge import acknowledge
 

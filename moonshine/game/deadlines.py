@@ -82,7 +82,8 @@ def _edit(text: str, turn: str, value: str, want: GameConfig, src: str) -> str |
     if isinstance(section, yamlio.LineDict) and section:
         if turn in section:
             i = section.line_of(turn) - 1
-            m = re.match(r"^(\s*[^:#]+:[ \t]*)(?:'[^']*'|\"[^\"]*\"|[^#\s]+)([ \t]+#.*)?(\r?\n)?$", lines[i])
+            # (no "\s*" before "[^:#]+", which holds blanks too: the two traded them, one pass per blank)
+            m = re.match(r"^([^:#]+:[ \t]*)(?:'[^']*'|\"[^\"]*\"|[^#\s]+)([ \t]+#.*)?(\r?\n)?$", lines[i])
             if m is None:
                 return None
             lines[i] = m.group(1) + quoted + (m.group(2) or "") + "\n"
@@ -93,7 +94,7 @@ def _edit(text: str, turn: str, value: str, want: GameConfig, src: str) -> str |
             lines.insert(last + 1, f"{indent}{turn}: {quoted}\n")
     elif isinstance(raw, yamlio.LineDict) and "deadlines" in raw and section in (None, {}):
         i = raw.line_of("deadlines") - 1
-        if not re.match(r"^deadlines:[ \t]*(?:\{\}|null|~)?[ \t]*(#.*)?\r?\n?$", lines[i]):
+        if not re.match(r"^deadlines:[ \t]*+(?:\{\}|null|~)?[ \t]*+(#.*)?\r?\n?$", lines[i]):  # (possessive: one pass)
             return None
         lines[i : i + 1] = ["deadlines:\n", f"  {turn}: {quoted}\n"]
     elif isinstance(raw, dict) and "deadlines" not in raw:

@@ -22,7 +22,7 @@ from moonshine.variants.moonshine.houserules import HouseRules
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.results import OrderLineRecord, Submission
 from moonshine.variants.moonshine.state import GameState
-from moonshine.variants.moonshine.turn import GangPlan, TurnResult, run_turn
+from moonshine.variants.moonshine.turn import GangPlan, TurnResult, plan_of, run_turn
 
 RESULTS_FILE = "results.yaml"
 
@@ -56,17 +56,7 @@ def read_plan(
         atomic_write_text(path, masked)
         text = masked
     go = read_orders(text, gmap, st, gang, source=str(path), house=house)
-    plan = GangPlan(
-        gang=gang,
-        submitted=True,
-        unit_orders=dict(go.unit_orders),
-        retreats=dict(go.retreats),
-        recruits=list(go.recruits),
-        disbands=list(go.disbands),
-        sell=go.sell,
-        store=go.store,
-        bribes=list(go.bribes),
-    )
+    plan = plan_of(gang, go)
     lines = [
         OrderLineRecord(
             number=ln.number,

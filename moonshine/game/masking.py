@@ -22,9 +22,12 @@ from moonshine.game.orderfile import decode_lenient
 MASK = "********"
 MIN_SECRET = 4  # shorter strings are not searched for: they would mask ordinary words
 
+# The value runs to its last character that is no space or tab, taken run by run; possessive
+# runs (*+, ++) are never given back, so a line costs one pass ("[^\r\n]*?[ \t]*$" cost one per
+# character of a line of blanks).
 _PASSWORD_LINE = re.compile(
-    r"(?P<lead>^[ \t>]*(?:password|passwd|pass|mot de passe|mdp)[ \t\u00a0\u202f]*:[ \t\u00a0\u202f]*)"
-    r"(?P<value>[^\r\n]*?)(?P<tail>[ \t]*)$",
+    r"(?P<lead>^[ \t>]*+(?:password|passwd|pass|mot de passe|mdp)[ \t\u00a0\u202f]*+:[ \t\u00a0\u202f]*+)"
+    r"(?P<value>(?:[^\r\n \t]++|[ \t]++(?=[^\r\n \t]))*+)(?P<tail>[ \t]*+)$",
     re.IGNORECASE | re.MULTILINE,
 )
 _INLINE = re.compile(

@@ -50,20 +50,26 @@ def decode_lenient(data: bytes) -> str:
         return data.decode("utf-8", errors="replace")
 
 
-def read(path: Path) -> str:
-    """The text of the orders file at ``path`` (see ``decode``). Raises ``GameError``
-    naming the file for a missing, unreadable or binary file."""
+def read_bytes(path: Path) -> bytes:
+    """The bytes of the orders file at ``path``, at most ``MAX_BYTES``. Raises
+    ``GameError`` naming the file for a missing, unreadable or larger file."""
     from moonshine.errors import StateError
-    from moonshine.yamlio import read_bytes
+    from moonshine.yamlio import read_bytes as read_limited
 
     try:
-        data = read_bytes(path, limit=MAX_BYTES, what="orders file")
+        return read_limited(path, limit=MAX_BYTES, what="orders file")
     except StateError as exc:
         raise GameError(str(exc)) from None
     except IsADirectoryError:
         raise GameError(f"{path}: is a directory, not an orders file") from None
     except OSError as exc:
         raise GameError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def read(path: Path) -> str:
+    """The text of the orders file at ``path`` (see ``decode``). Raises ``GameError``
+    naming the file for a missing, unreadable or binary file."""
+    data = read_bytes(path)
     try:
         return decode(data)
     except NotText as exc:

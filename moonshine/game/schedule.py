@@ -49,7 +49,8 @@ _DAYS = {
     "saturday": 5, "sat": 5, "samedi": 5, "sam": 5,
     "sunday": 6, "sun": 6, "dimanche": 6, "dim": 6,
 }  # fmt: skip
-_DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$")
+# possessive blanks (*+): neighbouring runs never trade characters (one pass, not one per blank)
+_DURATION = re.compile(r"^(?:(\d+)\s*+d)?\s*+(?:(\d+)\s*+h)?\s*+(?:(\d+)\s*+m(?:in)?)?$")
 _TIME = re.compile(r"^(\d{1,2})(?::|h)(\d{2})$")
 
 

@@ -19,6 +19,11 @@ password. This module finds the player's own lines:
   first order and after the last ("Hi all,", "Bonjour", "Thanks", a first name,
   "Sent from my iPhone"): lines with no unit, no order word and no district.
 
+A line longer than ``MAX_LINE`` characters is left out whole (``TOO_LONG``) before
+the readers see it, and the reply says so: an order is a few words and a line of
+press a paragraph. It is never cut short: what is left of a line cut may be another
+order.
+
 Dropped lines are left empty, so the line numbers of the acknowledgement are
 those of the text the player sees in their sent mail. Everything here is pure
 (a text in, a value out) and never raises on odd input.
@@ -43,7 +48,8 @@ REPLY_HEADER = "reply-header"  # "On ... wrote:", "Le ... a écrit :"
 COPY = "copy"  # an unquoted copy below a header: Outlook's block, a forwarded message
 SIGNATURE = "signature"  # after "-- "
 CHATTER = "chatter"  # greetings and sign-offs around the orders
-KINDS = (QUOTED, REPLY_HEADER, COPY, SIGNATURE, CHATTER)
+TOO_LONG = "too-long"  # a line longer than MAX_LINE characters
+KINDS = (QUOTED, REPLY_HEADER, COPY, SIGNATURE, CHATTER, TOO_LONG)
 
 
 class Dropped(msgspec.Struct, frozen=True):
@@ -74,6 +80,10 @@ class OwnText(msgspec.Struct, frozen=True):
 # -- decoding a message --------------------------------------------------------------------
 
 MAX_TEXT = 1_000_000  # characters of one text read at most: orders are a few hundred
+# Characters of one line read at most: an order is a few words; a paragraph of press,
+# joined into one line by format=flowed or an HTML body, a few hundred. A longer line
+# is left out whole (TOO_LONG), and the reply says which.
+MAX_LINE = 10_000
 # A mail's MIME parts read at most, and how deep they may nest: a phone's message has
 # two to six; thousands of tiny parts would cost a stranger nothing and the judge seconds.
 MAX_PARTS = 64
@@ -265,12 +275,14 @@ _WROTE_FR = re.compile(rf"^Le\b.*\ba{_SPACES}+[ée]crit{_SPACES}*:{_SPACES}*$", 
 _WROTE_SHORT = re.compile(rf"^.{{1,120}}\b(?:wrote|a{_SPACES}+[ée]crit){_SPACES}*:{_SPACES}*$", re.IGNORECASE)
 _WROTE_START = re.compile(r"^(?:On|Le)\s.{4,}$", re.IGNORECASE)
 _WROTE_END = re.compile(rf"^.*\b(?:wrote|a{_SPACES}+[ée]crit){_SPACES}*:{_SPACES}*$", re.IGNORECASE)
+# Possessive runs (*+): neighbouring runs of blanks never trade characters, so a line
+# of blanks costs one pass (plain runs backtracked cubically: days for 100 KB of them).
 _SEPARATOR = re.compile(
-    r"^[ \t]*(?:-{2,}|_{2,}|={2,})?[ \t]*(?:"
+    r"^[ \t]*+(?:-{2,}+|_{2,}+|={2,}+)?[ \t]*+(?:"
     r"original message|message d'origine|message original|"
     r"forwarded message|message transf[ée]r[ée]|mail transf[ée]r[ée]|"
     r"begin forwarded message|d[ée]but du message r[ée]exp[ée]di[ée]|message r[ée]exp[ée]di[ée]"
-    r")[ \t:]*(?:-{2,}|_{2,}|={2,})?[ \t]*:?[ \t]*$",
+    r")[ \t:]*+(?:(?:-{2,}+|_{2,}+|={2,}+)[ \t]*+:?[ \t]*+)?$",
     re.IGNORECASE,
 )
 _RULE = re.compile(r"^[ \t]*_{10,}[ \t]*$")
@@ -334,6 +346,10 @@ def own_text(text: str) -> OwnText:
         if line.rstrip("\r") in ("-- ", "--"):
             drop(SIGNATURE, i, n - 1)
             break
+        if len(line) > MAX_LINE and not _QUOTE.match(line):  # (a quoted one is quoted: left out as such)
+            drop(TOO_LONG, i, i)
+            i += 1
+            continue
         if _SEPARATOR.match(line) or _header_block(lines, i) or (_RULE.match(line) and _next_is_header(lines, i)):
             drop(COPY, i, n - 1)
             break

@@ -63,6 +63,7 @@ MESSAGES: Catalogue = {
     "note.signature": "Your signature (from line {line}) was not read.",
     "note.chatter": "Not orders, ignored: {lines}.",
     "note.line": "line {n} '{text}'",
+    "note.too_long": "Longer than {n} characters, not read: lines {lines}.",
     # -- replies to refused messages ------------------------------------------------------
     "reply.rejected": "Your message {about}{when} was NOT accepted as orders for {turn}.",
     "reply.stranger_rejected": "Your message{when} was NOT accepted as orders for {turn}.",

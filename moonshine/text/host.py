@@ -22,6 +22,7 @@ MESSAGES: Catalogue = {
     ),
     "lobby.nothing": "Your mail holds no command of the judge. Send 'help' for the list.",
     "lobby.too_many": "Only the first {n} commands of a mail are done.",
+    "lobby.too_long": "Longer than {n} characters, not read: lines {lines}.",
     "lobby.unknown": "'{word}' is no command of the judge. Did you mean '{keyword}'?",
     "lobby.unknown_plain": "'{word}' is no command of the judge. Send 'help' for the list.",
     "lobby.failed": "The judge could not do it ({error}); the judge's masters are told.",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from moonshine.variants.classic.board import ClassicMap
     from moonshine.variants.moonshine.map import GameMap
     from moonshine.variants.moonshine.state import GameState
+    from moonshine.variants.ordersjson import OrderForms
 
 
 class GameFiles(Protocol):
@@ -51,6 +52,12 @@ class Layout(Protocol):
     @property
     def wording(self) -> Wording:
         """How the family's judges word outcomes (the explainer's words)."""
+        ...
+
+    @property
+    def orders_json(self) -> OrderForms:
+        """The family's orders as JSON objects (``docs/orders.schema.json``): their
+        shapes and canonical lines (``moonshine.variants.ordersjson``)."""
         ...
 
     def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
@@ -154,6 +161,12 @@ class MoonshineLayout:
         from moonshine.engine.outcome import DEFAULT_WORDING
 
         return DEFAULT_WORDING  # the explainer's defaults are Moonshine's words
+
+    @property
+    def orders_json(self) -> OrderForms:
+        from moonshine.variants.moonshine.ordersjson import FORMS
+
+        return FORMS
 
     def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
         from moonshine.variants.moonshine.civil_disorder import civil_disorder
@@ -298,6 +311,12 @@ class ClassicLayout:
         from moonshine.variants.classic.rules import WORDING
 
         return WORDING
+
+    @property
+    def orders_json(self) -> OrderForms:
+        from moonshine.variants.classic.ordersjson import FORMS
+
+        return FORMS
 
     def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
         from moonshine.variants.classic.civil_disorder import civil_disorder

@@ -621,7 +621,8 @@ class ClassicFamily:
         elif not known:
             raise GameError(f"{game.root}: no phase yet (no turns/*/state.yaml)")
         st = load_state(game.root, turn or known[-1], gmap)
-        header = re.search(r"^\s*(?:power|puissance|gang)\s*:\s*(\S+)", text, re.IGNORECASE | re.MULTILINE)
+        # blanks but no line break before the word ("^\s*" read every empty line to the end)
+        header = re.search(r"^[^\S\n]*+(?:power|puissance|gang)\s*+:\s*+(\S+)", text, re.IGNORECASE | re.MULTILINE)
         named = side or (header.group(1) if header else None)
         code = power_of_file(Path(f"{named}.txt") if named else file, gmap)
         ack = check_orders(gmap, st, code, text)

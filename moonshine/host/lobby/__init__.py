@@ -33,7 +33,7 @@ from moonshine.host.incoming import Mail, is_password_or_game_line
 from moonshine.host.lobby import listing, masters, players, seats
 from moonshine.host.lobby.request import LobbyPass, LobbyRequest, authorise, status_word
 from moonshine.host.registry import FORMING, RUNNING, STARTING
-from moonshine.mail import outbox
+from moonshine.mail import intake, outbox
 from moonshine.mail.commands import grammar
 from moonshine.mail.commands.grammar import Grammar, Script
 from moonshine.mail.outbox import compose
@@ -123,6 +123,8 @@ def answer(ctx: LobbyPass, mail: Mail) -> str:
             results.append(req.say("lobby.unknown", word=cmd.word[:30], keyword=cmd.suggestion))
         if len(known) > limit:
             results.append(req.say("lobby.too_many", n=limit))
+        if mail.too_long:
+            results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
         if script.ignored and script.commands:
             results.append(req.say("lobby.ignored", lines=line_ranges(list(script.ignored))))
         if not script.commands:

@@ -24,9 +24,11 @@ from moonshine.mail.commands.request import GameRequest
 FILE = "absences.yaml"
 MAX_DAYS = 60  # the longest absence a player may declare at once
 
+# possessive runs (*+, ++): the blanks around the colon are taken once, never traded back
+# and forth ("\s*:?\s*" cost one pass per blank on a line of blanks)
 _LINE = re.compile(
-    r"^\s*(?:absent|absence|away)\s*:?\s*(?:from\s+|du\s+|le\s+)?(\d{4}-\d{2}-\d{2})"
-    r"(?:\s*(?:to|until|till|-|–|au|jusqu'au|jusqu’au)\s*(\d{4}-\d{2}-\d{2}))?\s*$",
+    r"^\s*+(?:absent|absence|away)\s*+:?\s*+(?:from\s++|du\s++|le\s++)?(\d{4}-\d{2}-\d{2})"
+    r"(?:\s*+(?:to|until|till|-|–|au|jusqu'au|jusqu’au)\s*+(\d{4}-\d{2}-\d{2}))?\s*+$",
     re.IGNORECASE,
 )
 

@@ -45,7 +45,11 @@ READS = (LINE, BLOCK, SETTINGS)
 
 UNKNOWN = "unknown"  # the name of a line taken for a misspelt command
 
-_WORD = re.compile(r"^\s*([^\W\d_]+)[:\s]*(.*?)\s*$")
+# A line's first word and the words after it: the value runs from its first to its last
+# non-blank character, taken run by run (\S++, \s++ followed by a non-blank); possessive
+# runs (*+, ++) are never given back, so a line costs one pass ("(.*?)\s*$" cost one per character).
+_VALUE = r"((?:\S++|\s++(?=\S))*+)"
+_WORD = re.compile(rf"^\s*+([^\W\d_]++)[:\s]*+{_VALUE}\s*+$")
 _END = re.compile(r"^(?:end|fin|endpress|endpredict)(?:\s+(?:of\s+|de\s+(?:la\s+)?)?[a-z]+)?\s*\.?$")
 _SETTINGS_END = ("end", "fin")
 
@@ -255,7 +259,9 @@ def read(
 def _phrase(words: str) -> re.Pattern[str]:
     """A keyword of several words at the start of a line, followed by its words (a
     ``mot de passe :`` line is a password line, no command)."""
-    return re.compile(r"^\s*" + r"\s+".join(map(re.escape, words.split())) + r"(?!\s*:)\s+(.*?)\s*$", re.I)
+    return re.compile(
+        r"^\s*+" + r"\s++".join(map(re.escape, words.split())) + r"(?!\s*+:)\s++" + _VALUE + r"\s*+$", re.I
+    )
 
 
 def _match(

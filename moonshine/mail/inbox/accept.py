@@ -32,7 +32,11 @@ from moonshine.render.mailwords import Phrase, as_turn, fmt_time, phrase
 _GAME_NAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:", re.IGNORECASE)  # a judge for many games' game: line
 
 
-_GANG_LINE = re.compile(r"^\s*(?:gang|bande|gang name|nom du gang|power|puissance)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+# The value: its first to last non-blank character, taken run by run; possessive runs
+# (*+, ++) are never given back, so a line costs one pass ("(.*?)\s*$" cost one per character).
+_GANG_LINE = re.compile(
+    r"^\s*+(?:gang|bande|gang name|nom du gang|power|puissance)\s*+:\s*+((?:\S++|\s++(?=\S))*+)\s*+$", re.IGNORECASE
+)
 
 
 def check_orders(

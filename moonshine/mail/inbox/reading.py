@@ -118,7 +118,8 @@ def head(entry: Entry, index: int) -> Head:
 
 # a line a player writes to the judge: an order (a unit's letter and a place code) or
 # the password line; enough to answer a player writing from an unknown address
-_PLAYERISH = re.compile(r"^\s*(?:[A-Za-z]\s+[A-Za-z]{3}\b|(?:password|mot de passe)\s*:)", re.I | re.M)
+# (blanks but no line break before the word: "^\s*" read every empty line to the end of the text)
+_PLAYERISH = re.compile(r"^[^\S\n]*+(?:[A-Za-z]\s++[A-Za-z]{3}\b|(?:password|mot de passe)\s*+:)", re.I | re.M)
 
 
 def looks_like_orders(r: Reading) -> bool:

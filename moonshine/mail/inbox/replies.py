@@ -49,7 +49,8 @@ def signature(game: Game, language: str | None = None) -> str:
 
 def intake_notes(ctx: Context, r: Reading) -> str:
     """What the mail-reading layer left out of the message, for the reply: quoted
-    text, the signature, greetings and sign-offs (each shown as written)."""
+    text, the signature, greetings and sign-offs (each shown as written), lines too long
+    to read."""
     own = r.own
     if own is None:
         return ""
@@ -65,6 +66,9 @@ def intake_notes(ctx: Context, r: Reading) -> str:
     signature = own.lines_dropped(intake.SIGNATURE)
     if signature:
         notes.append(ctx.say("note.signature", line=signature[0]))
+    too_long = own.lines_dropped(intake.TOO_LONG)
+    if too_long:
+        notes.append(ctx.say("note.too_long", lines=line_ranges(too_long), n=intake.MAX_LINE))
     if r.answer:
         notes.append(r.answer)
     return "\n".join(notes)

@@ -83,6 +83,8 @@ WORDS: Catalogue = {
     "classic.ack.did_you_mean": "did you mean {what}?",
     "classic.ack.unknown_place": "{token!r} is not a province of the board",
     "classic.ack.unreadable": "cannot be read: {detail}",
+    "classic.ack.too_long": "line too long ({n} characters)",
+    "classic.ack.one_per_line": "write one order per line",
     "classic.ack.write_like": (
         "write it like A PAR - BUR, F NTH C A LON - NWY, A MUN S A PAR - BUR, A PAR R BUR, A PAR B"
     ),
@@ -238,6 +240,10 @@ def _unknown_place(gmap: ClassicMap, text: str) -> str | None:
 
 # First words of an order: what follows them is a unit and its province.
 _LEADS = ("a", "f", "army", "fleet", "build", "disband", "armée", "flotte", "construire", "dissoudre")
+# Characters of an order line read at most, as Moonshine's reader: an order is a few words.
+# A longer line is refused unread (its lenient reading tries each word against the board's
+# names: seconds for a line of 100 KB, for each power a prediction tries it as).
+MAX_LINE = 500
 
 
 def read_line(gmap: ClassicMap, st: ClassicState, power: str, number: int, raw: str) -> AckLine:
@@ -248,6 +254,9 @@ def read_line(gmap: ClassicMap, st: ClassicState, power: str, number: int, raw: 
     readings is an order the power can give in this phase. The line's ``notes`` say
     how it was read. The acknowledgement and the adjudication read lines with it."""
     text = raw.strip()
+    if len(text) > MAX_LINE:
+        shown = text[:60] + "…"
+        return AckLine(number, shown, detail=("too_long", {"n": len(text)}), suggestion=("one_per_line", {}))
     strict = _read(gmap, number, raw)
     if strict.ok:
         return strict
@@ -470,6 +479,8 @@ def _lenient(gmap: ClassicMap, st: ClassicState, power: str, number: int, text: 
         if piece in ("-", "to", "move", "moves") and squeezed and squeezed[-1] in ("-", "to", "move", "moves"):
             continue
         squeezed.append(piece)
+    if len(squeezed) > 8:  # an order is seven words at most (F NTH C A LON - NWY), and "par convoi" one more
+        return None  # (a line of 25,000 misspelt provinces tried 64 readings of 25,000 words, after building them
     slots = [p for p in squeezed if isinstance(p, tuple)]
     readings: dict[Order, tuple[tuple[str, dict[str, object]], ...]] = {}
     plans: list[tuple[int, ...]] = [()]
@@ -761,9 +772,12 @@ def render(ack: ClassicAck, gmap: ClassicMap, *, language: str = "en", source: s
 
 # -- a submission by mail -----------------------------------------------------------------
 
-_PASSWORD = re.compile(r"^\s*(?:password|passwd|pass|mot de passe|mdp)\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_POWER = re.compile(r"^\s*(?:power|puissance|gang)\s*:\s*(.*?)\s*$", re.IGNORECASE)
-_TURN = re.compile(r"^\s*(?:turn|tour|phase)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+# The value: its first to last non-blank character, taken run by run; possessive runs
+# (*+, ++) are never given back, so a line costs one pass ("(.*?)\s*$" cost one per character).
+_VALUE = r"((?:\S++|\s++(?=\S))*+)"
+_PASSWORD = re.compile(rf"^\s*+(?:password|passwd|pass|mot de passe|mdp)\s*+:\s*+{_VALUE}\s*+$", re.IGNORECASE)
+_POWER = re.compile(rf"^\s*+(?:power|puissance|gang)\s*+:\s*+{_VALUE}\s*+$", re.IGNORECASE)
+_TURN = re.compile(rf"^\s*+(?:turn|tour|phase)\s*+:\s*+{_VALUE}\s*+$", re.IGNORECASE)
 
 
 class Submission(msgspec.Struct, frozen=True):

@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from moonshine.engine.replay import Difference, Replay
 from moonshine.engine.rulebook import Rulebook
 from moonshine.variants.classic.board import ClassicMap, Kind, province_of
 from moonshine.variants.classic.orders import Order, OrderError, parse_order
@@ -185,25 +186,6 @@ def differences(ours: ClassicState, theirs: ClassicState) -> list[str]:
     if ours.phase != theirs.phase:
         out.insert(0, f"phase: ours is {phase_code(ours.phase)}, the file's {phase_code(theirs.phase)}")
     return out
-
-
-class Difference(msgspec.Struct, frozen=True):
-    """A phase whose outcome differs from the file's next position."""
-
-    phase: str
-    orders: dict[str, list[str]]
-    ours: dict[str, list[str]]
-    theirs: dict[str, list[str]]
-    what: list[str]
-
-
-class Replay(msgspec.Struct, frozen=True):
-    """A saved game replayed: the phases compared, those with orders, the differences."""
-
-    compared: int
-    with_orders: int
-    differences: list[Difference]
-    unreadable: list[str]
 
 
 def start_position(gmap: ClassicMap, saved: SavedPhase, ours: ClassicState | None) -> ClassicState:

@@ -26,17 +26,29 @@ def draw_raid(gmap: GameMap, seed: str, turn: str) -> Draw | None:
     """R21: HMAC-SHA256(key = seed, message = turn name), read big-endian, modulo the
     raid table's total weight, picks the entry walking the table in its listed order.
     None when the map's raid table is empty: there is no raid."""
+    if not gmap.raid_table:
+        return None
+    digest = hmac.new(seed.encode("utf-8"), turn.encode("utf-8"), hashlib.sha256).digest()
+    return draw_of_digest(gmap, digest.hex())
+
+
+def draw_of_digest(gmap: GameMap, digest: str) -> Draw | None:
+    """The entry of the raid table that a draw's HMAC (64 hexadecimal digits, as a
+    bulletin publishes it) picks, as ``draw_raid`` reads it: what anyone can check of a
+    raid without the seed. None when the map's raid table is empty; ValueError when
+    ``digest`` is not an HMAC-SHA256 in hexadecimal."""
     total = sum(gmap.raid_table.values())
     if total == 0:
         return None
-    digest = hmac.new(seed.encode("utf-8"), turn.encode("utf-8"), hashlib.sha256).digest()
-    value = int.from_bytes(digest, "big")
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise ValueError(f"not a raid draw's HMAC-SHA256 (64 hexadecimal digits): {digest!r}")
+    value = int(digest, 16)
     index = value % total
     acc = 0
     for district, weight in gmap.raid_table.items():
         acc += weight
         if index < acc:
-            return Draw(district, value, digest.hex(), total, index)
+            return Draw(district, value, digest, total, index)
     raise AssertionError("unreachable: index below total weight")
 
 
@@ -145,10 +157,14 @@ def apply_raid(gmap: GameMap, st: GameState, draw: Draw, turn: str) -> Raid:
     )
 
 
-def open_turn(gmap: GameMap, st: GameState, seed: str) -> list[Return]:
+def open_turn(gmap: GameMap, st: GameState, seed: str | None) -> list[Return]:
     """Steps 1 and 2 of a turn for ``st`` (already carrying the new turn's name and
-    price): arrested units return, then the raid is drawn and applied (R21 to R23)."""
+    price): arrested units return, then the raid is drawn and applied (R21 to R23).
+    With no seed (``None``: a game replayed from its export, the seed still secret),
+    the raid is left to draw: ``st.raid`` stays None."""
     returns = return_arrested(gmap, st)
+    if seed is None:
+        return returns
     draw = draw_raid(gmap, seed, st.turn)
     st.raid = None if draw is None else apply_raid(gmap, st, draw, st.turn)
     return returns

@@ -5,6 +5,7 @@ of the next turn (R20 to R23). Pure: map, state, orders and seed in; result out.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -23,6 +24,9 @@ from moonshine.variants.moonshine.police import Return, open_turn
 from moonshine.variants.moonshine.state import Arrested, GameState, Raid, Unit
 from moonshine.variants.moonshine.upkeep import settle, unpaid_upkeep_order
 
+if TYPE_CHECKING:
+    from moonshine.variants.moonshine.checker import GangOrders
+
 MIN_PRICE = 50  # the price never falls below $0.50 (R20)
 
 
@@ -39,6 +43,22 @@ class GangPlan(msgspec.Struct):
     sell: Sell | None = None
     store: Store | None = None
     bribes: list[Bribe] = msgspec.field(default_factory=list)
+
+
+def plan_of(gang: str, orders: GangOrders) -> GangPlan:
+    """What ``gang``'s orders file, read and checked (``checker.read_orders``), asks
+    for: its accepted orders (R12). The adjudication and a replay read a plan so."""
+    return GangPlan(
+        gang=gang,
+        submitted=True,
+        unit_orders=dict(orders.unit_orders),
+        retreats=dict(orders.retreats),
+        recruits=list(orders.recruits),
+        disbands=list(orders.disbands),
+        sell=orders.sell,
+        store=orders.store,
+        bribes=list(orders.bribes),
+    )
 
 
 class Ledger(msgspec.Struct):
@@ -441,12 +461,14 @@ def run_turn(
     gmap: GameMap,
     st: GameState,
     plans: Mapping[str, GangPlan],
-    seed: str,
+    seed: str | None,
     house: HouseRules = DEFAULT_HOUSE_RULES,
 ) -> TurnResult:
     """Resolve one turn from its opening state (raid already applied) and every
     gang's plan, under the game's house rules; return the results and the next
-    turn's opening state."""
+    turn's opening state, its raid drawn from ``seed`` (R21). With no seed (None), the
+    next state stands before its raid's draw: its arrested units returned, its raid
+    still to come (``moonshine.variants.moonshine.police.open_turn``)."""
     if st.winners:
         raise GameError(f"the game is over: {', '.join(st.winners)} won")
     work = st.copy()

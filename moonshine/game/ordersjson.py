@@ -1,0 +1,36 @@
+"""Orders sent as JSON (``docs/orders.schema.json``, ``docs/orders-json.md``) made into
+the orders text of a game, which the game's family then reads as any orders text:
+the acknowledgement and the receipt are those of the same orders typed.
+
+``orders_text_from_json`` is what the mail's reader calls for a JSON attachment or
+body (``looks_like_json`` tells one), and ``moonshine check FILE.json``
+(``moonshine.game.acknowledge``) for a file."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from moonshine.variants.ordersjson import OrdersJsonError as OrdersJsonError
+from moonshine.variants.ordersjson import check_game, orders_text, parse, validate
+from moonshine.variants.ordersjson import looks_like_json as looks_like_json
+
+if TYPE_CHECKING:
+    from moonshine.game.directory import Game
+
+
+def orders_text_from_json(game: Game, raw: bytes) -> str:
+    """The orders text that the JSON document ``raw`` stands for in ``game``: its
+    side's and turn's header lines (and its password's), then an order a line, in the
+    game's rule family's canonical notation. Raises ``OrdersJsonError`` (a
+    ``MoonshineError``) for bytes that are not a JSON document of orders for this game:
+    its ``problems`` say where (a JSON pointer), what is wrong and what to do, and its
+    ``text(language)`` words them for the sender. Bounded: ``raw`` of more than
+    ``moonshine.variants.ordersjson.MAX_BYTES`` bytes is refused unread."""
+    forms = game.layout.orders_json
+    doc = parse(raw)
+    problems = validate(doc, forms)
+    if not problems:
+        problems = check_game(doc, (game.config.title, game.root.resolve().name))
+    if problems:
+        raise OrdersJsonError(problems)
+    return orders_text(doc, forms, game.layout.side)
