@@ -13,7 +13,11 @@ from moonshine.cli.common import NOW_VARIABLE, clock, now_option
 
 
 class _Logger:
-    """One line per action, to the terminal and to run.log in the game directory."""
+    """One line per action, to the terminal and to run.log in the game directory. A
+    line is cut at its line feeds only, and every other control character in it (a
+    carriage return, U+0085, U+2028, a terminal's escape) is written escaped
+    (``moonshine.game.masking.terminal_safe``): text a stranger wrote (a name, a
+    subject) can neither forge a line of the log nor reach a terminal raw."""
 
     def __init__(self, root: Path, now: datetime) -> None:
         self.path = root / "run.log"
@@ -21,11 +25,14 @@ class _Logger:
         self.name = root.resolve().name
 
     def __call__(self, line: str) -> None:
-        for part in line.splitlines() or [""]:
-            text = f"{self.stamp} {self.name}: {part}"
+        from moonshine.game.masking import terminal_safe
+
+        for part in line.removesuffix("\n").split("\n"):
+            text = terminal_safe(f"{self.stamp} {self.name}: {part}").replace("\t", " ")
             click.echo(text)
-            try:
-                with self.path.open("a", encoding="utf-8") as fh:
+            try:  # never through a symbolic link: run.log is the directory's own file
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+                with os.fdopen(fd, "a", encoding="utf-8") as fh:
                     fh.write(text + "\n")
             except OSError:
                 pass

@@ -74,11 +74,21 @@ GAME_ENTRIES = (
 )
 
 
-def check_contained(game_dir: Path | str) -> None:
+def check_contained(
+    game_dir: Path | str,
+    entries: tuple[str, ...] = GAME_ENTRIES,
+    *,
+    shallow: tuple[str, ...] = (),
+    what: str = "game directory",
+) -> None:
     """Refuse a game whose own files lead outside it: a symbolic link among them (a
     file, or a directory such as ``orders/TURN/history``) whose target is not inside
     the game directory. A job would read it into the reports and results, or write
-    through it. Links that stay inside the game are fine; nothing is followed."""
+    through it. Links that stay inside the game are fine; nothing is followed.
+    ``entries``: the directory's own files and trees (a judge for many games has
+    others, ``moonshine.host.settings.check_judge_dir``); ``shallow``: folders whose
+    entries are looked at but not walked into (a judge's ``games/``, each game being
+    checked by its own jobs)."""
     root = Path(game_dir)
     top = root.resolve()
 
@@ -87,8 +97,8 @@ def check_contained(game_dir: Path | str) -> None:
         if not target.is_relative_to(top):
             rel = path.relative_to(root).as_posix()
             raise GameError(
-                f"{rel}: a symbolic link to {target}, outside the game directory {top}; "
-                "every file of a game stays inside it: put the file itself there instead of the link"
+                f"{rel}: a symbolic link to {target}, outside the {what} {top}; "
+                f"every file of the {what} stays inside it: put the file itself there instead of the link"
             )
 
     def walk(directory: Path) -> None:
@@ -99,10 +109,15 @@ def check_contained(game_dir: Path | str) -> None:
                 elif entry.is_dir(follow_symlinks=False):
                     walk(Path(entry.path))
 
-    for name in GAME_ENTRIES:
+    for name in entries:
         path = root / name
         if path.is_symlink():
             check(path)
+        elif path.is_dir() and name in shallow:
+            with os.scandir(path) as found:
+                for entry in found:
+                    if entry.is_symlink():
+                        check(Path(entry.path))
         elif path.is_dir():
             walk(path)
 

@@ -128,15 +128,23 @@ def _aware(when: datetime, what: str) -> None:
 # -- reading game.yaml ---------------------------------------------------------------
 
 
+MAX_DURATION = timedelta(days=366)  # a turn, a grace, a gap or a reminder: within a year
+
+
 def parse_duration(value: Any, key: str, *, source: str = SOURCE) -> timedelta:
-    """``90m``, ``36h``, ``2d``, ``1d12h`` (or a whole number of hours)."""
+    """``90m``, ``36h``, ``2d``, ``1d12h`` (or a whole number of hours), a year at most."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return timedelta(hours=value)
-    text = str(value).strip().lower() if isinstance(value, str) else ""
-    m = _DURATION.match(text)
-    if not text or m is None or not any(m.groups()):
-        raise StateError(source, key, f"expected a duration such as 90m, 36h, 2d or 1d12h, found {value!r}")
-    d, h, mins = (int(g) if g else 0 for g in m.groups())
+        d, h, mins = 0, value, 0
+    else:
+        text = str(value).strip().lower() if isinstance(value, str) else ""
+        m = _DURATION.match(text)
+        if not text or m is None or not any(m.groups()):
+            raise StateError(source, key, f"expected a duration such as 90m, 36h, 2d or 1d12h, found {value!r}")
+        if any(g and len(g) > 9 for g in m.groups()):
+            raise StateError(source, key, f"{value!r} is more than a year (366 days at most)")
+        d, h, mins = (int(g) if g else 0 for g in m.groups())
+    if (d * 24 + h) * 60 + mins > MAX_DURATION.total_seconds() // 60:
+        raise StateError(source, key, f"{value!r} is more than a year (366 days at most)")
     return timedelta(days=d, hours=h, minutes=mins)
 
 

@@ -81,7 +81,7 @@ def sender_of(msg: Message) -> str:
         return ""
     if len(values) != 1:
         return ""
-    raw = " ".join(values[0].split())
+    raw = " ".join(_utf8(values[0]).split())
     bare = _COMMENT.sub(" ", _QUOTED_STRING.sub('""', raw))
     angles = re.findall(r"<([^<>]*)>", bare)
     if len(angles) > 1 or bare.count("<") != len(angles) or bare.count(">") != len(angles):
@@ -93,9 +93,35 @@ def sender_of(msg: Message) -> str:
         if len(found) != 1 or "," in bare:
             return ""
         addr = found[0]
-    addr = addr.strip().lower()
-    usable = _ADDRESS.fullmatch(addr) and addr.isprintable() and "=?" not in addr and "?=" not in addr
+    addr = ascii_domain(addr.strip().lower())
+    usable = (
+        _ADDRESS.fullmatch(addr) and addr.isascii() and addr.isprintable() and "=?" not in addr and "?=" not in addr
+    )
     return addr if usable else ""
+
+
+def _utf8(value: str) -> str:
+    """A header as sent in UTF-8 (RFC 6532), which the mail library hands over with its
+    bytes escaped: the text it holds, or the value as it was when it is no UTF-8."""
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        return value
+
+
+def ascii_domain(address: str) -> str:
+    """An address with an internationalised domain (``joe@bücher.example``) in the
+    ASCII form every mail server takes (``joe@xn--bcher-kva.example``): the one
+    address the judge keeps, compares and answers. An address it cannot write so (a
+    local part in other letters than ASCII's, which only a server speaking SMTPUTF8
+    takes) is returned as it is, and refused by ``sender_of``."""
+    local, at, domain = address.rpartition("@")
+    if not at or domain.isascii():
+        return address
+    try:
+        return f"{local}@{domain.encode('idna').decode('ascii')}"
+    except UnicodeError:
+        return address
 
 
 def as_utc(when: datetime) -> datetime:

@@ -46,7 +46,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from contextlib import suppress
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +67,7 @@ from moonshine.game.journal import Transaction, recover, transaction
 from moonshine.game.lock import game_lock
 from moonshine.game.schedule import Schedule, parse_schedule
 from moonshine.mail import outbox
+from moonshine.mail.inbox.outcome import HELD
 from moonshine.mail.outbox import compose
 from moonshine.mail.outbox.reports import REPORTS, report_messages
 from moonshine.mail.settings import from_address, game_master_addresses, mail_source, player_addresses
@@ -74,6 +75,7 @@ from moonshine.render import mailwords
 from moonshine.text.catalogue import Catalogue, Localized, fill, keyed, languages
 
 if TYPE_CHECKING:
+    from moonshine.mail.inbox.context import Budget
     from moonshine.mail.sources import Entry
 
 RECORD = "run.yaml"
@@ -214,6 +216,9 @@ class Pass(msgspec.Struct):
     failed_steps: set[str] = msgspec.field(default_factory=set)
     reported: set[str] = msgspec.field(default_factory=set)  # error keys seen in this pass
     errors_mailed: int = 0
+    authserv: str | None = None  # a judge for many games' trusted mail server (over the game's own)
+    budget: Budget | None = None  # a judge for many games' daily budget of mail to unproven addresses
+    held: list[datetime] = msgspec.field(default_factory=list)  # when each message held unread was received
 
     @property
     def root(self) -> Path:
@@ -356,6 +361,8 @@ def run_game(
     failed: set[str] | None = None,
     mail: list[Entry] | None = None,
     paused: bool = False,
+    authserv: str | None = None,
+    budget: Budget | None = None,
 ) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
     run or command holds its lock). ``failed`` receives the steps that failed (their
@@ -363,13 +370,15 @@ def run_game(
     messages a judge for many games found for this game in its own mailbox
     (``moonshine.host.run``), read instead of the game's ``inbox.source``.
     ``paused``: a game its master paused reads and answers its mail, and sends what
-    is due, but sets no deadline, reminds nobody and adjudicates nothing."""
+    is due, but sets no deadline, reminds nobody and adjudicates nothing.
+    ``authserv`` and ``budget``: a judge for many games' trusted mail server and its
+    daily budget of mail to unproven addresses (``moonshine.mail.inbox.context``)."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0):
             for line in recover(root):
                 say(line)
-            steps = _pass(root, now, say, mail, paused=paused)
+            steps = _pass(root, now, say, mail, paused=paused, authserv=authserv, budget=budget)
             if failed is not None:
                 failed |= steps
     except GameBusy as exc:
@@ -378,10 +387,19 @@ def run_game(
     return True
 
 
-def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, *, paused: bool = False) -> set[str]:
+def _pass(
+    root: Path,
+    now: datetime,
+    say: Log,
+    mail: list[Entry] | None = None,
+    *,
+    paused: bool = False,
+    authserv: str | None = None,
+    budget: Budget | None = None,
+) -> set[str]:
     """The pass's steps; returns those that failed."""
     game = Game(root)
-    p = Pass(game, now, say)
+    p = Pass(game, now, say, authserv=authserv, budget=budget)
     p.record = load_record(game)
     found: dict[str, Any] = {}
 
@@ -514,7 +532,10 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str | list[Ent
         if isinstance(source, str):
             outcomes = process(game, source, turn=turn, grace_for=grace_for, now=p.now)
         else:
-            outcomes = process_entries(game, source, turn=turn, grace_for=grace_for, now=p.now)
+            outcomes = process_entries(
+                game, source, turn=turn, grace_for=grace_for, now=p.now, authserv=p.authserv, budget=p.budget
+            )
+    p.held = [o.received or p.now for o in outcomes if o.status == HELD]
     counts = Counter(o.status for o in outcomes if o.status != "duplicate")
     for o in outcomes:
         if o.status != "duplicate":
@@ -622,12 +643,26 @@ def _duration(d: Any) -> str:
 # -- adjudication and reports ----------------------------------------------------------------------
 
 
+# How long past its time an adjudication waits for messages received before the deadline
+# and held unread (too many wrong passwords in a pass: moonshine.mail.inbox.outcome.HELD):
+# each later pass reads them first, so an owner's orders sent behind forged guesses count.
+HOLD_LIMIT = timedelta(hours=1)
+
+
 def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
     game = p.game
     end, waiting = closes(game, schedule, turn, p.now)
     nothing_to_order = not expected(game, turn, players_only=False)  # a classic phase with no retreat, no build
     if not nothing_to_order and (end is None or p.now < end):
         return  # before the deadline (and the grace), or no deadline at all
+    due = deadline(game.config, turn)
+    early = [when for when in p.held if due is None or when <= due]
+    if early and end is not None and p.now < end + HOLD_LIMIT:
+        p.log(
+            f"adjudication of {turn} waits: {len(early)} message(s) received before the deadline are held "
+            "unread (too many wrong passwords in this pass) and are read first at the next pass"
+        )
+        return
     late = f"; no orders from {', '.join(waiting)} (they hold)" if waiting else ""
     families.of(game).adjudicate(game, turn, now=p.now, notify=p.log)
     p.log(f"adjudicated {turn}{late}; next: {game.current_turn()}")

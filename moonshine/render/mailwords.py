@@ -128,15 +128,22 @@ MESSAGES: Catalogue = {
     "help.address": "Write from the address the game master registered for your gang, or ask them to add this one.",
     "help.adjudicated": "Your orders are kept for the game master ({kept}), who decides what to do with them.",
     "warning.guessing_subject": "{prefix} Wrong passwords for {gang}",
+    "warning.guessing_one": (
+        "The judge has just refused a message naming {gang}: its password was wrong.\n\n"
+        "If none of you sent it, someone may be trying to guess your gang's password: tell the game master, "
+        "who can set a new one. Your orders on file are unchanged. The judge tells you of wrong passwords once "
+        "a day at most."
+    ),
     "warning.guessing": (
-        "The judge has just refused {n} messages naming {gang}: {wrong} with a wrong password, each answered, "
-        "and {held} more unread and unanswered, since it checks at most {limit} passwords in a pass.\n\n"
+        "The judge has just refused {n} messages naming {gang}: {wrong} with a wrong password, "
+        "and {held} more left unread until its next pass, since it checks at most {limit} passwords in a pass.\n\n"
         "If none of you sent them, someone is trying to guess your gang's password: tell the game master, "
-        "who can set a new one. Your orders on file are unchanged."
+        "who can set a new one. Your orders on file are unchanged. The judge tells you of wrong passwords once "
+        "a day at most."
     ),
     "help.impersonation": (
-        "This reply goes to every address of the gang. If none of you sent this message, someone may be "
-        "sending orders in your gang's name: tell the game master. The password given is not repeated here."
+        "If you did not send this message, someone may be sending orders in your gang's name: tell the game "
+        "master. The password given is not repeated here."
     ),
     "help.late": "Late orders are not used; your earlier orders, if any, stand. Ask the game master if in doubt.",
     "help.failed": "The game master has been told; your orders were not saved.",

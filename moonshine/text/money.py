@@ -42,7 +42,10 @@ def dollars(value: object, *, where: str = "") -> Money:
     elif isinstance(value, int):
         numerator, denominator = value, 1
     elif isinstance(value, float):
-        numerator, denominator = value.as_integer_ratio()
+        try:
+            numerator, denominator = value.as_integer_ratio()
+        except (OverflowError, ValueError):  # inf, nan: no amount of money
+            raise ValueError(f"{where}not an amount of money: {value!r}") from None
     else:
         raise ValueError(f"{where}not an amount of money: {value!r}")
     cents, rest = divmod(numerator * 100, denominator)

@@ -49,8 +49,8 @@ from moonshine.game.lock import game_lock
 from moonshine.mail import imap
 from moonshine.mail.envelope import FUTURE_SLACK
 from moonshine.mail.inbox.accept import process_one
-from moonshine.mail.inbox.context import Context
-from moonshine.mail.inbox.outcome import Outcome
+from moonshine.mail.inbox.context import REPLIES_PER_ADDRESS, REPLIES_PER_DAY, Budget, Context, LogBudget
+from moonshine.mail.inbox.outcome import HELD, Outcome
 from moonshine.mail.inbox.reading import Head, Reading, head, read
 from moonshine.mail.inbox.replies import warn_of_guessing
 from moonshine.mail.inbox.turnlog import (
@@ -118,14 +118,30 @@ def process_entries(
     turn: str | None = None,
     now: datetime | None = None,
     grace_for: Collection[str] = (),
+    authserv: str | None = None,
+    budget: Budget | None = None,
 ) -> list[Outcome]:
     """``process`` for messages a judge for many games read in its own mailbox and
     found for this game (``moonshine.host.run``): each is done as any other,
-    and its ``game:`` line (the judge's, naming this game) is no order."""
+    and its ``game:`` line (the judge's, naming this game) is no order. ``authserv``:
+    the judge's trusted mail server (its ``inbox.authserv_id``), over the game's own;
+    ``budget``: the judge's daily budget of mail to unproven addresses."""
     turn = turn or game.current_turn()
     game.turn_key(turn)
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
-        return _process(game, entries, "the judge's mailbox", turn, False, now, None, grace_for, judged=True)
+        return _process(
+            game,
+            entries,
+            "the judge's mailbox",
+            turn,
+            False,
+            now,
+            None,
+            grace_for,
+            judged=True,
+            authserv=authserv,
+            budget=budget,
+        )
 
 
 def is_closed(game: Game, turn: str) -> bool:
@@ -148,20 +164,23 @@ def _process(
     grace_for: Collection[str] = (),
     *,
     judged: bool = False,
+    authserv: str | None = None,
+    budget: Budget | None = None,
 ) -> list[Outcome]:
     log = load_log(game, turn)
     recover_journal(game, turn, log)
     ids, digests, keys = seen_before(game)
+    clock = now or datetime.now(UTC).replace(microsecond=0)
     ctx = Context(
         game=game,
         turn=turn,
         st=game.load_any_state(turn),
-        now=now or datetime.now(UTC).replace(microsecond=0),
+        now=clock,
         late_ok=late_ok,
         due=deadline(game.config, turn),
         previous_due=_previous_deadline(game, turn),
         limit=max_message_bytes(game.config),
-        authserv=authserv_id(game.config),
+        authserv=authserv or authserv_id(game.config),
         grace_for=frozenset(grace_for),
         seen=ids,
         log=log,
@@ -169,6 +188,7 @@ def _process(
         closed=is_closed(game, turn),
         accepting=accept is not None,
         judged=judged,
+        budget=budget if budget is not None else LogBudget(log, clock, REPLIES_PER_ADDRESS, REPLIES_PER_DAY),
     )
     # A message the source still holds from an earlier pass is known by its key and not
     # read again: an idle pass over a kept mailbox reads no mail.
@@ -185,6 +205,7 @@ def _process(
     far_future = datetime.max.replace(tzinfo=UTC)
     heads.sort(key=lambda h: (h.received or far_future, h.index))
     outcomes: list[Outcome] = [Outcome("duplicate", "", "", "", None, "already processed")] * known
+    held: set[int] = set()  # the heads of messages held unread: left in the source for the next pass
     journal = game.orders_dir(turn) / JOURNAL
     journal.parent.mkdir(parents=True, exist_ok=True)
     with journal.open("a", encoding="utf-8") as out:
@@ -199,6 +220,10 @@ def _process(
             # full pass, rare with the command line's thresholds): the memory a run
             # takes stays that of one message, not of every message read so far.
             gc.collect(1)
+            if outcome.status == HELD:  # not read: never logged, read again at the next pass
+                held.add(h.index)
+                outcomes.append(outcome)
+                continue
             if h.digest:
                 digests.add(h.digest)
             if r.checked:
@@ -235,7 +260,7 @@ def _process(
     votes.write_due(game, ctx.now, turn)  # a proposal opened or decided by this run's votes: its notices
     if accept is None:  # every message's outcome is saved: the source may let go of them
         for h in heads:
-            if h.entry.done is not None:
+            if h.entry.done is not None and h.index not in held:
                 h.entry.done()
     return outcomes
 

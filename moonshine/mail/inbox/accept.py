@@ -8,24 +8,37 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from moonshine.errors import MoonshineError
 from moonshine.game import families
-from moonshine.game.directory import Game, atomic_write_text, player_language
+from moonshine.game.directory import Game, GameConfig, atomic_write_text, player_language
 from moonshine.game.families.base import OrderCheck
 from moonshine.mail import commands, intake
 from moonshine.mail.commands.grammar import Answer, CommandLine, Script
 from moonshine.mail.commands.request import GameRequest, render
 from moonshine.mail.envelope import find_line, forged_verdict, is_automatic, orders_text, split_lines
 from moonshine.mail.inbox.context import Context, gangs_of
-from moonshine.mail.inbox.outcome import OTHER, UNSOLICITED, WRONG_SENDER, Forged, Outcome, Reject, Unsolicited
+from moonshine.mail.inbox.outcome import (
+    HELD,
+    HELD_REASON,
+    OTHER,
+    UNSOLICITED,
+    WRONG_SENDER,
+    Forged,
+    Outcome,
+    Reject,
+    Unsolicited,
+)
 from moonshine.mail.inbox.reading import Reading, looks_like_orders
 from moonshine.mail.inbox.replies import accepted_body, intake_notes, reply_or_none, reply_safely, signature
 from moonshine.mail.inbox.turnlog import ACCEPTED, HISTORY, IGNORED, REJECTED, SUPERSEDED, parse_time
 from moonshine.mail.passwords import MAX_WRONG_PASSWORDS, verify_password
+from moonshine.mail.settings import from_address, player_addresses
 from moonshine.render import mailwords
 from moonshine.render.mailwords import Phrase, as_turn, fmt_time, phrase
 
@@ -59,6 +72,8 @@ def process_one(ctx: Context, r: Reading) -> Outcome:
     if not r.sender:
         why = (r.problem or phrase("reject.no_sender")).text("en")
         return Outcome(REJECTED, origin, r.message_id, "", None, why, refusal=WRONG_SENDER)
+    if r.sender == own_address(ctx.game.config):  # a loop, or a forgery: the judge never answers itself
+        return Outcome(IGNORED, origin, r.message_id, r.sender, None, "from the judge's own address: not answered")
     try:
         return _accept(ctx, r)
     except Unsolicited:
@@ -72,16 +87,23 @@ def process_one(ctx: Context, r: Reading) -> Outcome:
                 after_orders(ctx, r, rej.gang)
             except Exception:  # the refusal is answered all the same
                 r.later = ()
-        if rej.phrase.key == "reject.too_many_guesses":  # not answered: the pass's warning counts it
-            return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, None, rej.about, rej.refusal)
-        # every address of the gang hears of the pass's first wrong password (later ones: the warning)
-        first_wrong = rej.phrase.key == "reject.wrong_password" and ctx.wrong[f"gang:{rej.gang}"] == 1
-        reply = reply_or_none(ctx, r, rej.gang, rej, warn_gang=rej.gang if first_wrong else None)
+        if rej.phrase.key == "reject.too_many_guesses":  # not read now: the next pass reads it
+            why = HELD_REASON.format(n=MAX_WRONG_PASSWORDS, gang=ctx.game.sides().get(rej.gang or "", rej.gang))
+            return Outcome(HELD, origin, r.message_id, r.sender, rej.gang, why, None, rej.about, received=r.received)
+        reply = reply_or_none(ctx, r, rej.gang, rej)
         return Outcome(REJECTED, origin, r.message_id, r.sender, rej.gang, rej.reason, reply, rej.about, rej.refusal)
     except Exception as exc:  # a defect in one message must not stop the others
         failure = Reject(phrase("reject.failed", error=f"{type(exc).__name__}: {exc}"), help_text=phrase("help.failed"))
         reply = reply_or_none(ctx, r, None, failure)
         return Outcome(REJECTED, origin, r.message_id, r.sender, None, failure.reason, reply, refusal=OTHER)
+
+
+def own_address(cfg: GameConfig) -> str:
+    """The judge's own address (``smtp.from``), lower case; "" without a usable one."""
+    try:
+        return parseaddr(from_address(cfg))[1].lower()
+    except MoonshineError:
+        return ""
 
 
 def _named_gang(ctx: Context, r: Reading) -> str | None:

@@ -1,14 +1,15 @@
 """The inbox's pass over one turn's mail (``Context``): the game, its turn and state,
-the clock, the deadlines, what was read before, the turn's log, and the wrong
+the clock, the deadlines, what was read before, the turn's log, the wrong
 passwords read in the pass (``moonshine.mail.passwords.MAX_WRONG_PASSWORDS`` at
-most, by side and by address)."""
+most, by side and by address), and the day's budget of mail to addresses that have
+not proven they are a player's (``Budget``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -17,6 +18,40 @@ from moonshine.mail.inbox.turnlog import TurnLog
 from moonshine.mail.settings import player_addresses
 from moonshine.render import mailwords
 from moonshine.text.chatter import ChatterTest
+
+# What a day's mail to addresses that have not proven they are a player's may hold: a
+# game of its own counts its turn's log; a judge for many games its registry, with
+# its judge.yaml's limits (moonshine.host.settings.Limits).
+REPLIES_PER_ADDRESS = 10
+REPLIES_PER_DAY = 500
+
+
+class Budget(Protocol):
+    """The day's mail to addresses not proven a player's (a refusal, the answer to a
+    stranger's command): ``allow`` says whether one more may go to ``address``, and
+    counts it when it may."""
+
+    def allow(self, address: str) -> bool: ...
+
+
+class LogBudget:
+    """A game of its own's budget, counted in its turn's log: the replies of the day
+    to messages whose sender and password did not check out, by address and in all."""
+
+    def __init__(self, log: TurnLog, now: datetime, per_address: int, per_day: int) -> None:
+        self.day = now.date().isoformat()
+        self.per_address, self.per_day = per_address, per_day
+        self.by_address: Counter[str] = Counter()
+        for s in log.submissions:
+            if s.get("reply") and not s.get("checked") and str(s.get("processed", ""))[:10] == self.day:
+                self.by_address[str(s.get("from", "")).lower()] += 1
+
+    def allow(self, address: str) -> bool:
+        address = address.lower()
+        if self.by_address[address] >= self.per_address or self.by_address.total() >= self.per_day:
+            return False
+        self.by_address[address] += 1
+        return True
 
 
 class Context(msgspec.Struct):
@@ -44,6 +79,8 @@ class Context(msgspec.Struct):
     wrong: Counter[str] = msgspec.field(default_factory=Counter)
     held: Counter[str] = msgspec.field(default_factory=Counter)  # gang -> messages refused unread after too many
     judged: bool = False  # read by a judge for many games: a "game:" line names this game, and is no order
+    budget: Budget | None = None  # the day's mail to unproven addresses (None: no cap)
+    capped: int = 0  # replies not written in this pass: the day's cap was reached
 
     def game_over(self) -> bool:
         """A winner, or a draw or concession every surviving side voted (asked when

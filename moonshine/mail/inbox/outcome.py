@@ -5,6 +5,8 @@ reason a player reads and what to do), ``Forged`` and ``Unsolicited`` (never ans
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import msgspec
 
 from moonshine.game import masking
@@ -23,12 +25,19 @@ class Outcome(msgspec.Struct, frozen=True):
     reply: str | None = None  # the answer's file in the outbox
     about: str | None = None  # the gang a refused message named, even when its sender is not that gang's
     refusal: str | None = None  # one of REFUSALS, for a refused message
+    received: datetime | None = None  # for a message held unread: when it was received
 
     def line(self) -> str:
         """One line for the game master's terminal: text a player controls is
         shown with its escape and bidirectional-control characters escaped."""
         who = self.sender or "(no sender)"
         return masking.terminal_safe(f"{self.status:<10} {self.gang or '-':<10} {who}: {self.reason} [{self.origin}]")
+
+
+# A message not read in this pass (too many wrong passwords in its side's name, or from its
+# address): never logged, left in its mailbox, read at the next pass before later mail.
+HELD = "held"
+HELD_REASON = "more than {n} wrong passwords for {gang} in this pass: held unread for the next pass"
 
 
 # Why messages are refused, as ``status`` counts them per gang.

@@ -12,7 +12,7 @@ import hashlib
 import re
 from email.message import EmailMessage
 
-from moonshine.game import masking
+from moonshine.game import ledger, masking
 from moonshine.game.directory import Game, player_language
 from moonshine.game.families.base import OrderCheck
 from moonshine.mail import intake, outbox
@@ -120,16 +120,15 @@ def rejection_body(ctx: Context, r: Reading, rej: Reject) -> str:
     )
 
 
-def reply_or_none(
-    ctx: Context, r: Reading, gang: str | None, rej: Reject, *, warn_gang: str | None = None
-) -> str | None:
+def reply_or_none(ctx: Context, r: Reading, gang: str | None, rej: Reject) -> str | None:
     """The refusal's reply, or None when none can be written for this message (its
-    headers defeat the mail library): the refusal is still logged."""
+    headers defeat the mail library, or the day's cap of mail to its unproven address
+    is reached): the refusal is still logged."""
     try:
         body = rejection_body(ctx, r, rej)
     except Exception:
         return None
-    return reply_safely(ctx, r, gang, body, accepted=False, warn_gang=warn_gang)
+    return reply_safely(ctx, r, gang, body, accepted=False)
 
 
 def reply_safely(
@@ -139,13 +138,18 @@ def reply_safely(
     body: str,
     *,
     accepted: bool,
-    warn_gang: str | None = None,
     plain_key: str | None = None,
 ) -> str | None:
     """``_write_reply``, or None when no reply can be written for this message:
-    what became of the message stands and is logged all the same."""
+    what became of the message stands and is logged all the same. A message whose
+    sender and password did not check out is answered within the day's budget of mail
+    to unproven addresses (``Context.budget``): past it, nothing goes back, so that
+    nobody can turn the judge into a cannon aimed at a third party's address."""
+    if not r.checked and ctx.budget is not None and not ctx.budget.allow(r.sender):
+        ctx.capped += 1
+        return None
     try:
-        return _write_reply(ctx, r, gang, body, accepted=accepted, warn_gang=warn_gang, plain_key=plain_key)
+        return _write_reply(ctx, r, gang, body, accepted=accepted, plain_key=plain_key)
     except Exception:
         return None
 
@@ -157,14 +161,11 @@ def _write_reply(
     body: str,
     *,
     accepted: bool,
-    warn_gang: str | None = None,
     plain_key: str | None = None,
 ) -> str:
     """The reply to ``r`` in the outbox. Its name and Message-ID come from the
     message's Message-ID once sender and password checked out, else also from
-    its content: a forged copy's reply never stands for the real one's.
-    ``warn_gang``: a gang whose registered addresses all get the reply too (a
-    wrong password sent from one of them)."""
+    its content: a forged copy's reply never stands for the real one's."""
     cfg = ctx.game.config
     key = r.message_id if r.checked or not r.digest else f"{r.message_id} {r.digest}"
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
@@ -179,10 +180,8 @@ def _write_reply(
     else:
         subject = r.subject if r.subject.lower().startswith("re:") else f"Re: {r.subject}" if r.subject else plain
     cc: list[str] = []
-    if accepted and gang is not None:
+    if accepted and gang is not None and r.checked:
         cc = [a for a in player_addresses(cfg, gang) if a.lower() != r.sender]
-    elif warn_gang is not None:
-        cc = [a for a in player_addresses(cfg, warn_gang) if a.lower() != r.sender]
     try:
         msg = _reply_message(ctx, r, cc, masking.mask(subject, r.secrets), body, key, _reference(r.message_id))
     except Exception:  # a subject or reference the mail library refuses: the plain subject, no threading
@@ -219,29 +218,34 @@ def _reference(message_id: str) -> str | None:
 
 
 def warn_of_guessing(ctx: Context) -> None:
-    """One mail per gang to all its addresses when a pass read more than one wrong
-    password in its name, or refused messages unread after too many: how many, and
-    what to do. Never one mail per guess."""
+    """One mail to all of a gang's addresses, at most once a day, when a pass read a
+    wrong password in its name (and held messages unread after too many): how many,
+    and what to do. Never one mail per guess, nor one per pass: forged guesses cannot
+    flood a player, and every address of the gang hears of them."""
     cfg = ctx.game.config
+    day = ctx.now.strftime("%Y%m%d")
     for gang in ctx.game.sides():
         wrong, held = ctx.wrong[f"gang:{gang}"], ctx.held[gang]
         addresses = player_addresses(cfg, gang)
-        if wrong + held <= 1 or not addresses:
+        if wrong + held == 0 or not addresses:
             continue
+        name = f"reply-warning-{gang.lower()}-{day}.eml"
+        if (ledger.outbox_dir(ctx.game, ctx.turn) / name).exists():
+            continue  # the gang was warned today
         language = player_language(cfg, gang)
         say = functools.partial(mailwords.text, language)
-        name = ctx.game.sides(language)[gang]
-        body = say("warning.guessing", gang=name, n=wrong + held, wrong=wrong, held=held, limit=MAX_WRONG_PASSWORDS)
-        key = f"guessing {gang} {ctx.now.isoformat()}"
+        side = ctx.game.sides(language)[gang]
+        key = "warning.guessing" if wrong + held > 1 else "warning.guessing_one"
+        body = say(key, gang=side, n=wrong + held, wrong=wrong, held=held, limit=MAX_WRONG_PASSWORDS)
+        key = f"guessing {gang} {day}"
         msg = compose.text_message(
             sender=from_address(cfg),
             to=addresses,
-            subject=say("warning.guessing_subject", prefix=compose.subject_prefix(cfg), gang=name),
+            subject=say("warning.guessing_subject", prefix=compose.subject_prefix(cfg), gang=side),
             body=body,
             msg_id=compose.message_id(cfg, ctx.turn, "warning", key),
             date=ctx.now,
             reply_to=from_address(cfg),
             auto="auto-generated",
         )
-        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
-        outbox.write_outbox(ctx.game, ctx.turn, [outbox.Outgoing(f"reply-warning-{gang.lower()}-{digest}.eml", msg)])
+        outbox.write_outbox(ctx.game, ctx.turn, [outbox.Outgoing(name, msg)])

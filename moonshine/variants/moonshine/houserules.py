@@ -27,6 +27,7 @@ from moonshine.text.money import Money
 from moonshine.variants.moonshine.scoring import VICTORY_VP
 
 KEYS = ("victory_vp", "minimum_bribe")
+MAX_BRIBE = 100_000  # cents: $1,000, more than any gang ever holds
 
 
 class HouseRules(msgspec.Struct, frozen=True):
@@ -98,5 +99,11 @@ def from_config(raw: Mapping[str, Any] | None, source: str, line: int = 0) -> Ho
     if least < money.STEP:
         raise StateError(
             at("minimum_bribe"), "rules.minimum_bribe", f"expected at least {money.fmt(money.STEP)}, found $0"
+        )
+    if least > MAX_BRIBE:
+        raise StateError(
+            at("minimum_bribe"),
+            "rules.minimum_bribe",
+            f"expected at most {money.fmt(MAX_BRIBE)}, found {money.fmt(least)}",
         )
     return HouseRules(victory_vp=vp, minimum_bribe=least)
