@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import random
 import shutil
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -39,7 +41,7 @@ import msgspec
 from moonshine.errors import GameError, MoonshineError
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
 from moonshine.host.registry import FINISHED, RUNNING, GameRow, Member, RegisteredPlayer, Registry
-from moonshine.host.settings import HostSettings, draw_seed
+from moonshine.host.settings import BUILDING, HostSettings, draw_seed
 from moonshine.mail import outbox
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address
@@ -47,7 +49,6 @@ from moonshine.render import mailwords
 from moonshine.render.mailwords import text_or_english as words
 from moonshine.text.catalogue import languages
 
-BUILDING = ".building"
 Log = Callable[[str], None]
 
 
@@ -61,17 +62,20 @@ def game_of(settings: HostSettings, name: str) -> Game:
 def build(settings: HostSettings, name: str, variant: str, options: dict[str, Any], master: str) -> dict[str, str]:
     """The directory of a new game ``games/NAME`` with the master's ``options``
     (title, language, schedule, press, rules), made whole elsewhere and renamed into
-    place; returns its sides. A directory left by a pass killed before the game was
-    registered is made again. A wrong option is a GameError, and leaves nothing."""
+    place; returns its sides. A wrong option is a GameError, and leaves nothing.
+
+    Nothing on the disk is ever deleted or written over: a ``games/NAME`` there
+    already (a game the registry lost, a killed pass's) is refused, for the judge's
+    operator to look at (``moonshine judge check``); each build has a folder of its
+    own under ``.building/``, and only that folder, made by this call, is removed
+    when the build fails."""
     from moonshine.game.families import new_game
     from moonshine.game.git import git_commit
 
     final = settings.game_dir(name)
-    work = settings.root / BUILDING / name
-    if work.exists():
-        shutil.rmtree(work)
-    if final.exists():
-        shutil.rmtree(final)  # not in the registry (the caller checked): a killed pass's
+    if final.exists() or final.is_symlink():
+        raise GameError(f"games/{name} is on the disk already, and not in the registry: it is left as it is")
+    work = settings.root / BUILDING / f"{name}-{time.time_ns()}-{os.getpid()}"
     work.parent.mkdir(parents=True, exist_ok=True)
     try:
         game = new_game(  # its raid seed a new secret, derived from nothing (moonshine.game.seeds)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Collection
 from datetime import datetime
 from email.message import Message
 
 import msgspec
 
 from moonshine.mail import intake
-from moonshine.mail.envelope import header_text, is_automatic, received_when, sender_of
+from moonshine.mail.envelope import forged_verdict, header_text, is_automatic, received_when, sender_of
 
 # A line's value is its first to last non-blank character, taken run by run (\S++, \s++
 # followed by a non-blank): possessive runs (*+, ++) are never given back, so a line costs
@@ -36,6 +37,8 @@ class Mail(msgspec.Struct):
     message_id: str = ""
     received: datetime | None = None
     automatic: bool = False
+    forged: str = ""  # the trusted mail server's verdict on its From domain (dmarc=fail...), if forged
+    own: bool = False  # from the judge's own address (a loop, or a forgery): never answered
     problem: str = ""  # unread: too big, too many parts, not parsed
     lines: list[str] = msgspec.field(default_factory=list)  # the sender's own text, by line
     too_long: list[int] = msgspec.field(default_factory=list)  # lines left unread (intake.MAX_LINE), from 1
@@ -64,7 +67,10 @@ def is_password_or_game_line(line: str) -> bool:
     return bool(PASSWORD_LINE.match(line) or GAME_LINE.match(line))
 
 
-def read_mail(raw: bytes, limit: int) -> Mail:
+def read_mail(raw: bytes, limit: int, authserv: str | None = None, ours: Collection[str] = ()) -> Mail:
+    """The mail as the judge routes it. ``authserv``: the trusted mail server
+    (``inbox.authserv_id``), whose verdict on a forged sender is read
+    (``moonshine.mail.envelope.forged_verdict``); ``ours``: the judge's own addresses."""
     from email import policy
     from email.parser import BytesParser
 
@@ -83,6 +89,8 @@ def read_mail(raw: bytes, limit: int) -> Mail:
     mail.message_id = header_text(msg, "Message-ID")[:250]
     mail.received = received_when(msg)[0]
     mail.automatic = is_automatic(msg, mail.sender)
+    mail.forged = forged_verdict(msg, mail.sender, authserv) or ""
+    mail.own = bool(mail.sender) and mail.sender in {a.lower() for a in ours}
     if too_big:
         mail.problem = "too big"
         return mail

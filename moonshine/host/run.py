@@ -28,23 +28,27 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import traceback
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
-from moonshine.errors import GameBusy, MoonshineError
+from moonshine.errors import GameBusy, GameError, MoonshineError
+from moonshine.game.directory import atomic_write_text
+from moonshine.game.ledger import OUTBOX
 from moonshine.game.lock import game_lock
 from moonshine.host import games, lobby
 from moonshine.host.incoming import Mail, read_mail
-from moonshine.host.lobby.request import LobbyPass
-from moonshine.host.outbox import deliver, write_queued
+from moonshine.host.lobby.request import LobbyPass, ReplyBudget
+from moonshine.host.outbox import day_folder, deliver, write_queued
 from moonshine.host.passwords import mail_passwords
-from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry
-from moonshine.host.settings import HostSettings, load
+from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry, RegistryError
+from moonshine.host.settings import HELD, HostSettings, check_judge_dir, games_on_disk, load
 from moonshine.mail import outbox
 from moonshine.mail.imap import is_imap_url
 from moonshine.mail.outbox import compose
-from moonshine.mail.settings import from_address, imap_box, mail_source, max_message_bytes
+from moonshine.mail.settings import authserv_id, from_address, imap_box, mail_source, max_message_bytes
 from moonshine.mail.sources import Entry, imap_entries, source_entries
 
 Log = Callable[[str], None]
@@ -56,13 +60,33 @@ NO_SENDER = "(no sender)"
 def run_judge(
     root: Path, *, now: datetime, say: Log, say_for: Callable[[Path], Log], failed: set[str] | None = None
 ) -> bool:
-    """One pass of the judge in ``root``; False when it was busy (another pass)."""
+    """One pass of the judge in ``root``; False when it was busy (another pass).
+
+    A judge's directory with a file leading outside it is refused (logged, nothing
+    read or written). A registry the judge cannot trust (``RegistryError``: missing,
+    empty, damaged) stops the pass before anything else is touched: the masters get
+    one mail saying so (``alarm``), and every later pass logs it again until
+    ``moonshine judge check DIR`` says the registry is sound."""
     root = Path(root).resolve()
     settings = load(root)
     failed = failed if failed is not None else set()
     try:
+        check_judge_dir(root)
+    except GameError as exc:
+        failed.add("directory")
+        say(f"ERROR directory: {exc}")
+        return True
+    try:
         with game_lock(root, job="judge", wait=0):
-            reg = Registry(root / FILE)
+            try:
+                reg = Registry(root / FILE, create=False)
+                reg.check()
+            except RegistryError as exc:
+                failed.add("registry")
+                text = registry_trouble(settings, str(exc))
+                say(f"ERROR registry: {text}")
+                alarm(settings, now, say, "registry", text)
+                return True
             try:
                 _pass(settings, reg, now, say, say_for, failed)
             finally:
@@ -73,12 +97,65 @@ def run_judge(
     return True
 
 
+def registry_trouble(settings: HostSettings, error: str) -> str:
+    """What the masters are told of a registry the judge will not use."""
+    found = games_on_disk(settings.root)
+    where = (
+        f"games/ holds {len(found)} game(s) ({', '.join(found[:20])}{', ...' if len(found) > 20 else ''}): "
+        "the judge never makes a new registry over them"
+        if found
+        else "games/ holds no game"
+    )
+    return (
+        f"{error}. {where}. Nothing was read, sent or changed in this pass, nor will be until the registry is "
+        f"sound: 'moonshine judge check {settings.root}' says what is wrong, and 'moonshine judge check "
+        f"{settings.root} --repair' puts the damaged file aside and rebuilds the registry from the games."
+    )
+
+
+def alarm(settings: HostSettings, now: datetime, log: Log, step: str, text: str) -> None:
+    """An error mailed to the judge's masters once without the registry (which is what
+    failed): the error's mail is a file of the judge's outbox named by its text, so
+    that a later pass finds it written and writes no other; the outbox is sent."""
+    key = hashlib.sha256(f"{step}|{text}".encode()).hexdigest()[:16]
+    name = f"error-{step}-{key}.eml"
+    base = settings.root / OUTBOX
+    if not settings.masters:
+        log("no master address (judge.yaml masters): the error is in this log only")
+        return
+    if not any(base.glob(f"*/{name}")):
+        cfg = settings.config
+        body = (
+            f"The judge '{cfg.title}' ({settings.root}) stopped at {now.isoformat()}: {text}\n\n"
+            "This error is mailed once; every pass logs it again in run.log until it is mended.\n"
+        )
+        to, bcc = compose.unseen(from_address(cfg), settings.masters)
+        msg = compose.text_message(
+            sender=from_address(cfg),
+            to=to,
+            bcc=bcc,
+            subject=f"{compose.subject_prefix(cfg)} judge error: {step}",
+            body=body,
+            msg_id=compose.message_id(cfg, "judge", "alarm", key),
+            date=now,
+        )
+        atomic_write_text(day_folder(settings, now.date().isoformat()) / name, outbox.serialise(msg))
+        log(f"error of the step '{step}' written to the outbox for the judge's masters ({', '.join(settings.masters)})")
+    try:
+        deliver(settings, now, log)
+    except (MoonshineError, OSError) as exc:
+        log(f"ERROR lobby mail: {exc}")
+
+
 def _step(name: str, failed: set[str], say: Log, fn: Callable[[], None]) -> None:
     try:
         fn()
     except (MoonshineError, OSError) as exc:
         failed.add(name)
         say(f"ERROR {name}: {exc}")
+    except Exception as exc:  # a defect must not stop the judge's other steps, nor its games
+        failed.add(name)
+        say(f"ERROR {name}: {type(exc).__name__}: {exc}")
 
 
 def _pass(
@@ -93,6 +170,7 @@ def _pass(
             errors.append((step, text))
 
     _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
+    _step("registrations", failed, say, lambda: expire_registrations(settings, reg, now, say))
     _step("games", failed, say, lambda: reconcile(settings, reg, now, say))
     try:
         source = mail_source(settings.config, settings.root)
@@ -125,6 +203,18 @@ def _pass(
     if errors:  # their mail, queued in the registry, to the outbox before it is sent
         _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
     _step("lobby mail", failed, say, lambda: deliver(settings, now, say))
+
+
+def expire_registrations(settings: HostSettings, reg: Registry, now: datetime, say: Log) -> None:
+    """Registrations never confirmed (their password never came back) within
+    ``limits.unconfirmed_days``: forgotten, their address and name free again."""
+    for player in reg.expire_unconfirmed(now - timedelta(days=settings.limits.unconfirmed_days)):
+        say(f"lobby: the registration of {player.address} was never confirmed: forgotten")
+
+
+def own_addresses(settings: HostSettings) -> set[str]:
+    """The judge's own addresses (its ``smtp.from``): mail from them is never answered."""
+    return {parseaddr(from_address(settings.config))[1].lower()} - {""}
 
 
 def report_error(settings: HostSettings, reg: Registry, now: datetime, log: Log, step: str, text: str) -> None:
@@ -180,7 +270,10 @@ def route(
     settings: HostSettings, reg: Registry, entries: list[Entry], now: datetime, say: Log
 ) -> dict[str, list[Entry]]:
     """Each message to its reader: the lobby answers its own here; the others are
-    returned by game, to be read by the game's pass."""
+    returned by game, to be read by the game's pass. A message the lobby may not
+    check in this pass (``lobby.waits``: too many wrong passwords from its address)
+    stays where it is, for the next pass; one whose handling fails is set aside
+    (``set_aside``) and the pass goes on."""
     limit = max_message_bytes(settings.config)
     ctx = LobbyPass(settings, reg, now, say)
     by_game: dict[str, list[Entry]] = {}
@@ -193,19 +286,25 @@ def route(
         except Exception as exc:  # gone since it was listed: the next pass sees
             say(f"lobby: {entry.origin}: cannot be read ({type(exc).__name__})")
             continue
-        mail = read_mail(raw, limit)
+        mail = read_mail(raw, limit, authserv_id(settings.config), ours=own_addresses(settings))
         if reg.answered(mail.digest):
             _done(entry)
             continue
-        game = _reader(reg, mail, running)
-        if game is not None:
-            by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
-            continue
-        if mail.problem:
-            outcome = f"{mail.problem}: not answered"
-            reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=now)
-        else:
-            outcome = lobby.answer(ctx, mail)
+        try:
+            game = _reader(reg, mail, running)
+            if game is not None:
+                by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
+                continue
+            if lobby.waits(ctx, mail):
+                say(f"lobby: {mail.sender} [{entry.origin}]: {lobby.WAITS}")
+                continue
+            if mail.problem:
+                outcome = f"{mail.problem}: not answered"
+                reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=now)
+            else:
+                outcome = lobby.answer(ctx, mail)
+        except Exception as exc:  # a poison message: set aside once, never tried again
+            outcome = set_aside(settings, reg, now, say, entry, mail, exc)
         sender = mail.sender or NO_SENDER
         say(f"lobby: {sender} [{entry.origin}]: {outcome}")
         if entry.key is not None:
@@ -213,6 +312,33 @@ def route(
         write_queued(settings, reg)
         _done(entry)
     return by_game
+
+
+def set_aside(
+    settings: HostSettings, reg: Registry, now: datetime, log: Log, entry: Entry, mail: Mail, exc: BaseException
+) -> str:
+    """A message whose handling raised: its bytes and what went wrong go to ``held/``
+    in the judge's directory, the registry remembers it as read (it is never tried
+    again, nor answered), and the masters are told (``report_error``)."""
+    why = f"{type(exc).__name__}: {exc}"[:500]
+    folder = settings.root / HELD
+    name = f"{now.strftime('%Y%m%dT%H%M%S')}-{mail.digest[:16]}"
+    atomic_write_text(folder / f"{name}.eml", mail.raw.decode("utf-8", "surrogateescape"))
+    atomic_write_text(
+        folder / f"{name}.txt",
+        f"from: {mail.sender or NO_SENDER}\nmessage-id: {mail.message_id}\nfound: {entry.origin}\n"
+        f"set aside: {now.isoformat()}\nerror: {why}\n"
+        + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-6:]),
+    )
+    outcome = f"held: its handling failed ({why}); set aside in {HELD}/{name}.eml, not answered"
+    reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=now)
+    text = (
+        f"A message from {mail.sender or NO_SENDER} (Message-ID {mail.message_id or '-'}) could not be handled: "
+        f"{why}. It is set aside in {HELD}/{name}.eml with what went wrong ({name}.txt); it will not be read "
+        "again, and its sender got no answer."
+    )
+    report_error(settings, reg, now, log, "held message", text)
+    return outcome
 
 
 def _bytes(raw: bytes) -> Callable[[], bytes]:
@@ -227,8 +353,8 @@ def _done(entry: Entry) -> None:
 
 def _reader(reg: Registry, mail: Mail, running: set[str]) -> str | None:
     """The game that reads ``mail``, or None for the lobby."""
-    if mail.problem and not mail.sender:
-        return None
+    if (mail.problem and not mail.sender) or mail.forged or mail.own:
+        return None  # the lobby logs it and answers nothing
     if lobby.has_commands(mail):
         return None
     named = mail.game
@@ -276,10 +402,22 @@ def _games(
         steps: set[str] = set()
         try:
             mail = by_game.get(row.name, [])
-            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=row.status == PAUSED)
+            run_game(
+                root,
+                now=now,
+                say=log,
+                failed=steps,
+                mail=mail,
+                paused=row.status == PAUSED,
+                authserv=authserv_id(settings.config),
+                budget=ReplyBudget(reg, settings, now),
+            )
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
             steps.add("settings")
+        except Exception as exc:  # a defect in one game's pass must not stop the others
+            log(f"ERROR: {type(exc).__name__}: {exc}")
+            steps.add("pass")
         if steps:
             failed.add(f"game {row.name}")
             which = ", ".join(sorted(steps))

@@ -38,14 +38,24 @@ DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 KEYS = ("title", "language", "timezone", "masters", "seed_sha256", "inbox", "smtp", "limits")
 
 
-class Limits(msgspec.Struct, frozen=True):
-    """What one stranger's mail may cost."""
+class Limits(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What one stranger's mail may cost (``docs/game-master.md``, "Running a judge for
+    many games", "What a stranger may cost")."""
 
-    commands: int = 20  # commands done per message
+    commands: int = 20  # lines taken for commands per message (misspelt ones too); the rest are not read
     registrations: int = 3  # register commands per address per day
-    requests: int = 30  # lobby messages answered per address per day
+    requests: int = 30  # lobby messages answered per day to an address not proven a player's
     messages: int = 1000  # messages read per pass (the rest wait for the next)
     passwords: int = 50  # new passwords mailed per pass
+    replies: int = 10  # mail per day to one address not proven a player's (replies, passwords, codes)
+    replies_total: int = 500  # all the mail of a day to addresses not proven a player's
+    reply_bytes: int = 32768  # the largest reply of the lobby (what is left is cut, and the reply says so)
+    unconfirmed_days: int = 7  # a registration never confirmed (its password never came back) is forgotten
+
+    def __post_init__(self) -> None:
+        for name in self.__struct_fields__:
+            if getattr(self, name) < 1:
+                raise ValueError(f"limits.{name}: expected a whole number of at least 1")
 
 
 class HostSettings(msgspec.Struct, frozen=True):
@@ -61,6 +71,43 @@ class HostSettings(msgspec.Struct, frozen=True):
 
     def game_dir(self, name: str) -> Path:
         return self.games_dir / name
+
+
+HELD = "held"  # messages whose handling failed, set aside with what went wrong (moonshine.host.run)
+BUILDING = ".building"  # where a new game's directory is made before it goes into games/
+
+
+def check_judge_dir(root: Path) -> None:
+    """Refuse a judge's directory whose own files lead outside it (a symbolic link to
+    elsewhere among its settings, registry, outbox, held mail, run.log, or in place of
+    a game of games/): the judge would read and write through it. Each game's own
+    files are checked by its jobs (``moonshine.game.journal.check_contained``)."""
+    from moonshine.game.journal import check_contained
+    from moonshine.host.registry import FILE
+
+    entries = (
+        JUDGE_FILE,
+        SECRET_FILE,
+        FILE,
+        f"{FILE}-wal",
+        f"{FILE}-shm",
+        f"{FILE}-journal",
+        LOG,
+        ".moonshine.lock",
+        "outbox",
+        HELD,
+        BUILDING,
+        GAMES,
+    )
+    check_contained(root, entries, shallow=(GAMES,), what="judge's directory")
+
+
+def games_on_disk(root: Path) -> list[str]:
+    """The games found in ``games/`` (each a directory with its game.yaml), by name."""
+    base = root / GAMES
+    if not base.is_dir():
+        return []
+    return sorted(p.name for p in base.iterdir() if p.is_dir() and (p / "game.yaml").is_file())
 
 
 def is_judge_dir(root: Path) -> bool:
@@ -100,7 +147,7 @@ def load(root: Path) -> HostSettings:
     limits_raw = _section(raw, "limits")
     try:
         limits = msgspec.convert(limits_raw, Limits)
-    except msgspec.ValidationError as exc:
+    except (msgspec.ValidationError, ValueError) as exc:
         raise StateError(str(path), "limits", str(exc)) from None
     language = str(raw.get("language") or "en")
     cfg = GameConfig(
@@ -137,11 +184,15 @@ smtp:
   security: starttls
   password_env: MOONSHINE_SMTP_PASSWORD
   from: "{title} <{address}>"
-limits:
-  commands: 20          # commands done per message
+limits:                 # what a stranger's mail may cost (docs/game-master.md)
+  commands: 20          # commands read per message
   registrations: 3      # registrations per address per day
-  requests: 30          # messages answered per address per day
+  requests: 30          # messages answered per day to an address not proven a player's
   messages: 1000        # messages read per pass
+  replies: 10           # mail per day to one address not proven a player's
+  replies_total: 500    # all the mail of a day to addresses not proven a player's
+  reply_bytes: 32768    # the largest reply
+  unconfirmed_days: 7   # a registration never confirmed is forgotten after this many days
 """
 
 

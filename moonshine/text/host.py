@@ -25,6 +25,8 @@ MESSAGES: Catalogue = {
     "lobby.too_long": "Longer than {n} characters, not read: lines {lines}.",
     "lobby.unknown": "'{word}' is no command of the judge. Did you mean '{keyword}'?",
     "lobby.unknown_plain": "'{word}' is no command of the judge. Send 'help' for the list.",
+    "lobby.same": "line {line}: the same command as line {first}, answered there.",
+    "lobby.cut": "{n} more lines are left out: a reply of the judge holds {size} KB at most.",
     "lobby.failed": "The judge could not do it ({error}); the judge's masters are told.",
     "lobby.signature": "{title}",
     # -- who is writing -------------------------------------------------------------------
@@ -35,7 +37,8 @@ MESSAGES: Catalogue = {
     # -- register, password, whois ----------------------------------------------------------
     "lobby.register.done": (
         "You are registered as {name} ({address}). Your password comes in a mail of its own: one "
-        "password for all your games."
+        "password for all your games. Your first mail with it confirms your registration; one not "
+        "confirmed within {days} days is forgotten."
     ),
     "lobby.register.already": "{address} is registered already, as {name}.",
     "lobby.register.no_name": (
@@ -47,8 +50,45 @@ MESSAGES: Catalogue = {
     "lobby.password.done": "Your password is changed, for all your games.",
     "lobby.password.weak": (
         "That password is too short or too easy: at least 10 characters, words rather than one "
-        "character repeated or only digits."
+        "character repeated or only digits, and no common word or keyboard run with digits around it "
+        "(password12), nor your name."
     ),
+    "lobby.name.bad": (
+        "A name is {low} to {high} characters: letters (of any alphabet), digits, spaces, hyphens and "
+        "apostrophes, beginning with a letter; no link, no address."
+    ),
+    "lobby.name.taken": "The name '{name}' is taken: choose another.",
+    "lobby.rename.done": "Your name was {old}; it is {name} now, in every game.",
+    "lobby.rename.same": "Your name is {name} already.",
+    "lobby.address.usage": "Give the new address: address NEW@EXAMPLE.ORG.",
+    "lobby.address.same": "{address} is your address already.",
+    "lobby.address.taken": "{address} is registered already.",
+    "lobby.address.later": "The judge cannot mail {address} again today; try tomorrow.",
+    "lobby.address.sent": (
+        "A code is on its way to {address}. Send 'confirm CODE' from that address, with your password "
+        "line, within {days} days; until then your address stays as it is."
+    ),
+    "lobby.address.done": "Your address is {address} now (it was {old}), in every game; the old one is told.",
+    "lobby.address.subject": "{prefix} The code for your new address",
+    "lobby.address.body": (
+        "{name},\n\nThe judge {title} was asked to make {address} your address. If you asked for it, "
+        "send from this address a mail with these two lines:\n\n    password: your password\n    confirm {code}\n\n"
+        "The code is good for two days. If you did not ask for it, do nothing: nothing changes."
+    ),
+    "lobby.moved.subject": "{prefix} Your address is changed",
+    "lobby.moved.body": (
+        "{name},\n\nYour address with the judge {title} is {address} now (it was {old}). If you did not "
+        "ask for it, tell the judge's masters at once."
+    ),
+    "lobby.code.wrong": "That code is not one the judge mailed to this address, or it has expired.",
+    "lobby.code.password": "The code needs your password line too (the one of all your games).",
+    "lobby.forgot.sent": (
+        "Your code: {code}. Send 'reset {code}' from this address within {days} days, and a new password "
+        "comes in a mail of its own; until then your password stays as it is. If you did not ask for it, "
+        "do nothing."
+    ),
+    "lobby.forgot.pending": "A code went to this address already; it is good for {days} days.",
+    "lobby.reset.done": "A new password comes in a mail of its own; the old one no longer works.",
     "lobby.password.subject": "{prefix} Your password",
     "lobby.password.body": (
         "{name},\n\nYou are registered with the judge {title} as {name} ({address}).\n\n"
@@ -74,6 +114,7 @@ MESSAGES: Catalogue = {
     "lobby.list.running_line": "  {game}: {variant}, {status}, {vacant} vacant sides",
     "lobby.list.vacant": "Vacant sides (takeover GAME SIDE):",
     "lobby.list.no_vacant": "No side is vacant.",
+    "lobby.list.vacant_more": "  and {n} more.",
     "lobby.list.vacant_line": (
         "  {game}: {side} ({name}), {variant}, vacant since {since}, dedication at least {dedication}%"
     ),
@@ -115,6 +156,10 @@ MESSAGES: Catalogue = {
     "lobby.takeover.not_vacant": "{side} is not vacant in {game} (vacant: {vacant}).",
     "lobby.takeover.in_game": "You play in {game} already.",
     "lobby.takeover.usage": "Name the side: takeover GAME SIDE.",
+    "lobby.takeover.ejected": "You were ejected from {game}: you cannot take a side of it again.",
+    "lobby.takeover.resigned": (
+        "You resigned from {game} less than {hours} hours ago: you may take a side of it again after that."
+    ),
     # -- masters ----------------------------------------------------------------------------
     "lobby.master.not_master": "Only a master of {game} may do this.",
     "lobby.master.not_creator": "Only the judge's masters may create games.",
@@ -132,6 +177,10 @@ MESSAGES: Catalogue = {
     "lobby.create.bad_setting": "Setting '{key}': {why}",
     "lobby.create.unknown_setting": "Unknown setting '{key}' (settings: {keys}).",
     "lobby.create.failed": "The game could not be made: {why}",
+    "lobby.create.on_disk": (
+        "A directory games/{game} is on the judge's disk already, not in its registry: the judge never "
+        "writes over it. Choose another name, or ask the judge's operator."
+    ),
     "lobby.start.done": "{game} starts now with {n} players; {vacant} sides have no player (their units hold).",
     "lobby.start.not_forming": "{game} has started already.",
     "lobby.start.nobody": "{game} has no player yet.",
@@ -152,6 +201,8 @@ MESSAGES: Catalogue = {
     "lobby.eject.no_player": "No player plays '{side}' in {game}.",
     "lobby.promote.done": "{name} is a master of {game} too.",
     "lobby.promote.usage": "Name the new master's address: promote GAME ADDRESS (a registered player).",
+    "lobby.promote.creator": "Only the creator of {game} (or a master of the judge) may promote a master.",
+    "lobby.promote.already": "{name} is a master of {game} already.",
     "lobby.terminate.done": "{game} is terminated: no more turns. Its players are told.",
     # -- notices ---------------------------------------------------------------------------
     "lobby.notice.subject": "{prefix} {game}: {what}",
@@ -173,10 +224,14 @@ MESSAGES: Catalogue = {
     "lobby.route.over": "{game} is over ({status}): nothing sent to it is read any more.",
     "lobby.route.forming": "{game} has not started yet: orders are taken once it has.",
     "lobby.help": (
-        "Commands of the judge (one a line; a password line 'password: ...' for all but register, list and help):\n"
+        "Commands of the judge (one a line; a password line 'password: ...' for all but register, list, help, "
+        "forgot and reset):\n"
         "  register NAME[, TIME ZONE][, LANGUAGE]   your password comes by mail\n"
         "  password NEW           change your password\n"
         "  whois                  your record and dedication\n"
+        "  rename NAME            change your name\n"
+        "  address NEW            change your address (a code comes to the new one: confirm CODE from it)\n"
+        "  forgot                 a code to reset a lost password (reset CODE: a new one by mail)\n"
         "  list [GAME | vacant]   games waiting for players and being played; a game; vacant sides\n"
         "  join GAME [SIDE...]    join a game (the sides you prefer, in order)\n"
         "  leave GAME             leave a game before it starts\n"

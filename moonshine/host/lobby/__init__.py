@@ -3,7 +3,8 @@ game's turn (``docs/commands.md``, "A judge for many games"), declared in the on
 grammar of mail commands (``moonshine.mail.commands.grammar``) and listed here.
 
 Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois`` (or
-``profile``; ``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
+``profile``), ``rename NAME``, ``address NEW`` and ``confirm CODE``, ``forgot`` and
+``reset CODE`` (``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
 GAME``, ``resign GAME``, ``takeover GAME SIDE`` (``seats``), ``list [GAME |
 vacant]``, ``help`` (``listing``). Masters: ``create GAME VARIANT`` (and its settings
 on the lines below, to an empty line or ``end``), ``start``, ``pause``, ``resume``,
@@ -11,12 +12,17 @@ on the lines below, to an empty line or ``end``), ``start``, ``pause``, ``resume
 (``masters``). Each has its French word. A command naming a game may leave it out
 when the mail names it (a ``game:`` line, or ``[GAME]`` in the subject).
 
-Every command but ``register``, ``list`` and ``help`` needs the player's password
-(a ``password:`` line): the one password of all their games, kept hashed in the
-registry. What a message costs is bounded: its size (``inbox.max_message_bytes``),
-the commands done (``limits.commands``), the messages answered per address and
-day (``limits.requests``), the registrations per address and day, three wrong
-passwords per address and pass.
+Every command but ``register``, ``list``, ``help``, ``forgot``, ``reset`` and
+``confirm`` needs the player's password (a ``password:`` line): the one password of
+all their games, kept hashed in the registry. What a message costs is bounded: its
+size (``inbox.max_message_bytes``), the lines read as commands (``limits.commands``),
+each distinct command answered once, the reply's size (``limits.reply_bytes``), the
+messages answered per address and day and the mail sent per day to addresses that
+have not proven they are a player's (``limits.requests``, ``limits.replies``,
+``limits.replies_total``), the registrations per address and day, three wrong
+passwords per address and pass (a mail past them waits for the next pass,
+``waits``). Mail from the judge's own address, or that the trusted mail server found
+forged (``inbox.authserv_id``), is never answered.
 
 A message is answered once: what it changes in the registry, its reply and the
 notices it owes (to the masters, to an ejected player) are one transaction of
@@ -26,16 +32,17 @@ means for a game's directory is done by ``moonshine.host.games``."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 from moonshine.errors import MoonshineError
 from moonshine.host.incoming import Mail, is_password_or_game_line
 from moonshine.host.lobby import listing, masters, players, seats
-from moonshine.host.lobby.request import LobbyPass, LobbyRequest, authorise, status_word
+from moonshine.host.lobby.request import LobbyPass, LobbyRequest, authenticate, authorise, status_word
 from moonshine.host.registry import FORMING, RUNNING, STARTING
 from moonshine.mail import intake, outbox
 from moonshine.mail.commands import grammar
-from moonshine.mail.commands.grammar import Grammar, Script
+from moonshine.mail.commands.grammar import Grammar, Refused, Script
 from moonshine.mail.outbox import compose
 from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
 from moonshine.mail.settings import from_address
@@ -48,6 +55,11 @@ LOBBY = Grammar(
         players.REGISTER,
         players.PASSWORD,
         players.WHOIS,
+        players.RENAME,
+        players.ADDRESS,
+        players.CONFIRM,
+        players.FORGOT,
+        players.RESET,
         listing.LIST,
         seats.JOIN,
         seats.LEAVE,
@@ -80,64 +92,136 @@ def has_commands(mail: Mail) -> bool:
     return bool(read(mail).known())
 
 
+WAITS = f"held for the next pass: {MAX_WRONG_PASSWORDS} wrong passwords from this address in this pass"
+
+
+def waits(ctx: LobbyPass, mail: Mail) -> bool:
+    """Whether the mail is left unread for the next pass: its password line would be
+    checked, and its address gave ``MAX_WRONG_PASSWORDS`` wrong ones in this pass.
+    Wrong passwords throttle what is checked, never what is kept: the owner's mail
+    behind forged guesses is read, first, by the next pass."""
+    return (
+        bool(mail.sender)
+        and mail.password is not None
+        and ctx.wrong[mail.sender] >= MAX_WRONG_PASSWORDS
+        and ctx.reg.player(mail.sender) is not None
+    )
+
+
 def answer(ctx: LobbyPass, mail: Mail) -> str:
     """Do the mail's commands and queue its reply, in one transaction; returns what
-    became of it, for the log."""
+    became of it, for the log. Its password line, when it has one, is checked first:
+    a mail whose sender has not proven it is a player's costs within the day's bounds
+    (``limits.requests``, ``limits.replies``), a player's always gets its answer."""
     reg = ctx.reg
+    limits = ctx.settings.limits
     if mail.automatic:
         return "automatic reply or bounce: not answered"
     if not mail.sender:
         return "no sender: not answered"
-    if reg.requests(mail.sender, ctx.day, "message") >= ctx.settings.limits.requests:
-        return f"more than {ctx.settings.limits.requests} mails from {mail.sender} today: not answered"
-    if ctx.wrong[mail.sender] >= MAX_WRONG_PASSWORDS:
-        return f"{MAX_WRONG_PASSWORDS} wrong passwords from {mail.sender} in this pass: not answered"
+    if mail.own:
+        reg.mark_answered(mail.digest, sender=mail.sender, outcome="own address", now=ctx.now)
+        return "from the judge's own address: not answered"
+    if mail.forged:
+        outcome = f"forged sender: the mail server says {mail.forged} for {mail.sender}; not answered"
+        reg.mark_answered(mail.digest, sender=mail.sender, outcome="forged sender", now=ctx.now)
+        return outcome
     script = read(mail)
-    known, unknown = script.known(), script.unknown()
     player = reg.player(mail.sender)
+    if not script.commands and player is None and mail.game is None:
+        reg.mark_answered(mail.digest, sender=mail.sender, outcome="unsolicited", now=ctx.now)
+        return "not from a player, and no command in it: not answered"
     language = player.language if player is not None else _guess_language(ctx, script)
     req = LobbyRequest(ctx, mail, language, player)
-    results: list[str] = []
+    if player is not None and mail.password is not None:
+        with contextlib.suppress(Refused):  # a wrong one is said by the commands that need it
+            authenticate(req)
+    if not req.authenticated:
+        why = ""
+        if reg.requests(mail.sender, ctx.day, "message") >= limits.requests:
+            why = f"more than {limits.requests} mails from {mail.sender} today"
+        elif not ctx.budget.allow(mail.sender):
+            why = f"the day's mail to {mail.sender} (not proven a player's) is spent"
+        if why:
+            reg.mark_answered(mail.digest, sender=mail.sender, outcome="over the day's bounds", now=ctx.now)
+            return f"{why}: not answered"
     with reg.transaction():
         reg.count_request(mail.sender, ctx.day, "message")
-        limit = ctx.settings.limits.commands
-        for cmd in known[:limit]:
-            assert cmd.command is not None
-            shown = cmd.command.shown(req.language)
-            written = shown if cmd.command is players.PASSWORD else f"{shown} {cmd.args}".strip()[:60]  # never it
-            try:
-                done = grammar.answer(req, cmd, authorise)
-            except MoonshineError as exc:
-                why = req.say("lobby.failed", error=str(exc)[:300])
-                results.append(req.say("lobby.refused", line=str(cmd.line), command=written, text=why))
-                ctx.log(f"ERROR lobby: {mail.sender}: {written}: {exc}")
-                continue
-            text = done.say.text(_wording(req.language))
-            if done.done:
-                results.append(req.say("lobby.done", line=str(cmd.line), command=written, text=text))
-                ctx.log(f"lobby: {mail.sender}: {written}: done")
-            else:
-                results.append(req.say("lobby.refused", line=str(cmd.line), command=written, text=text))
-                ctx.log(f"lobby: {mail.sender}: {written}: refused: {text}")
-        for cmd in unknown:
-            results.append(req.say("lobby.unknown", word=cmd.word[:30], keyword=cmd.suggestion))
-        if len(known) > limit:
-            results.append(req.say("lobby.too_many", n=limit))
-        if mail.too_long:
-            results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
-        if script.ignored and script.commands:
-            results.append(req.say("lobby.ignored", lines=line_ranges(list(script.ignored))))
+        results = _results(req, script)
         if not script.commands:
-            if player is None and mail.game is None:
-                reg.mark_answered(mail.digest, sender=mail.sender, outcome="unsolicited", now=ctx.now)
-                return "not from a player, and no command in it: not answered"
             results.append(_route_note(req).text(_wording(req.language)))
         _queue_reply(req, results)
         for name, msg in req.notices:
             reg.queue_mail(ctx.day, name, outbox.serialise(msg))
-        outcome = f"answered ({len(known)} command(s))"
+        outcome = f"answered ({len(script.known())} command(s))"
         reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=ctx.now)
     return outcome
+
+
+def _results(req: LobbyRequest, script: Script) -> list[str]:
+    """Each command's line of the reply: at most ``limits.commands`` lines read as
+    commands (misspelt ones too), each distinct command answered once. A stranger's
+    words are never sent back: the command is named by its keyword, and only a
+    player who proved their password reads their own line again."""
+    ctx = req.ctx
+    mail = req.mail
+    limit = ctx.settings.limits.commands
+    results: list[str] = []
+    seen: dict[tuple[str, str, tuple[tuple[str, str], ...]], int] = {}
+    for cmd in script.commands[:limit]:
+        if cmd.command is None:
+            results.append(req.say("lobby.unknown", word=cmd.word[:20], keyword=cmd.suggestion))
+            continue
+        key = (cmd.command.name, " ".join(cmd.args.lower().split()), tuple((k, v) for _, k, v in cmd.settings))
+        if key in seen:
+            results.append(req.say("lobby.same", line=str(cmd.line), first=str(seen[key])))
+            continue
+        seen[key] = cmd.line
+        shown = cmd.command.shown(req.language)
+        secret = cmd.command.name in SECRET_ARGUMENTS  # never written back, nor logged
+        written = shown if secret else f"{shown} {cmd.args}".strip()[:60]
+        echoed = written if req.authenticated else shown
+        try:
+            done = grammar.answer(req, cmd, authorise)
+        except MoonshineError as exc:
+            why = req.say("lobby.failed", error=str(exc)[:300])
+            results.append(req.say("lobby.refused", line=str(cmd.line), command=echoed, text=why))
+            ctx.log(f"ERROR lobby: {mail.sender}: {written}: {exc}")
+            continue
+        if req.authenticated:
+            echoed = written
+        text = done.say.text(_wording(req.language))
+        if done.done:
+            results.append(req.say("lobby.done", line=str(cmd.line), command=echoed, text=text))
+            ctx.log(f"lobby: {mail.sender}: {written}: done")
+        else:
+            results.append(req.say("lobby.refused", line=str(cmd.line), command=echoed, text=text))
+            ctx.log(f"lobby: {mail.sender}: {written}: refused: {text}")
+    if len(script.commands) > limit:
+        results.append(req.say("lobby.too_many", n=limit))
+    if mail.too_long:
+        results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
+    if script.ignored and script.commands:
+        results.append(req.say("lobby.ignored", lines=line_ranges(list(script.ignored))))
+    return _within(req, results)
+
+
+# Commands whose words are a secret (a password, a code): never echoed, never logged.
+SECRET_ARGUMENTS = ("password", "confirm", "reset")
+
+
+def _within(req: LobbyRequest, results: list[str]) -> list[str]:
+    """The reply's lines, cut to ``limits.reply_bytes`` in all, the cut said."""
+    limit = req.ctx.settings.limits.reply_bytes
+    kept: list[str] = []
+    size = 0
+    for i, text in enumerate(results):
+        size += len(text.encode("utf-8")) + 2
+        if size > limit:
+            kept.append(req.say("lobby.cut", n=len(results) - i, size=limit // 1024))
+            break
+        kept.append(text)
+    return kept
 
 
 def _wording(language: str) -> str:

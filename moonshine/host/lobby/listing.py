@@ -61,15 +61,25 @@ def listing(req: LobbyRequest, cmd: CommandLine) -> Answer:
     return Answer(cmd, True, Joined(tuple(out)))
 
 
+MAX_VACANT = 40  # vacant sides listed in one reply (the others: "and N more")
+
+
 def _vacant(req: LobbyRequest) -> Phrase | Joined:
+    """The vacant sides, each game's names read once, ``MAX_VACANT`` at most."""
     from moonshine.host import games
 
     reg = req.reg
     lines = [phrase("lobby.list.vacant")]
-    for game, side, since in reg.vacancies():
-        row = reg.game(game)
-        assert row is not None
-        names = games.vacant_sides(req.ctx.settings, game)
+    every = reg.vacancies()
+    names_of: dict[str, dict[str, str]] = {}
+    rows: dict[str, GameRow] = {}
+    for game, side, since in every[:MAX_VACANT]:
+        if game not in rows:
+            found = reg.game(game)
+            assert found is not None
+            rows[game] = found
+            names_of[game] = games.vacant_sides(req.ctx.settings, game)
+        row, names = rows[game], names_of[game]
         lines.append(
             phrase(
                 "lobby.list.vacant_line",
@@ -81,6 +91,8 @@ def _vacant(req: LobbyRequest) -> Phrase | Joined:
                 dedication=row.settings.get("dedication", 0),
             )
         )
+    if len(every) > MAX_VACANT:
+        lines.append(phrase("lobby.list.vacant_more", n=len(every) - MAX_VACANT))
     return Joined(tuple(lines)) if len(lines) > 1 else phrase("lobby.list.no_vacant")
 
 

@@ -7,6 +7,7 @@ of the game). What they mean for the game's directory is done by
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -82,16 +83,18 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why="0-100"))
             options["dedication"] = int(digits)
         elif name in ("victory_vp", "minimum_bribe"):  # a Moonshine game's house rules (others refuse them)
-            try:
-                rules[name] = int(value) if name == "victory_vp" else float(value)
-            except ValueError:
-                raise Refused(phrase("lobby.create.bad_setting", key=key, why=value[:30])) from None
+            if not re.fullmatch(r"\$?[0-9]{1,6}(?:\.[0-9]{1,2})?", value.strip()):
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why=value[:30]))
+            number = value.strip().lstrip("$")
+            rules[name] = int(number) if name == "victory_vp" and number.isdigit() else number
         elif name == "language":
             if value.lower() not in languages():
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why=", ".join(languages())))
             options["language"] = value.lower()
+        elif not value.isprintable() or len(value) > 80:  # the title: one line of text
+            raise Refused(phrase("lobby.create.bad_setting", key=key, why="80 printable characters at most"))
         else:
-            options[name] = value[:80]
+            options[name] = value
     if "deadlines" not in schedule and "every" not in schedule:
         schedule["every"] = "72h"
     try:
@@ -102,6 +105,24 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
     if rules:
         options["rules"] = rules
     return options
+
+
+def _house_rules(variant: str, rules: dict[str, Any]) -> None:
+    """The house rules as game.yaml's reader checks them (same bounds), before any
+    directory is made."""
+    if not rules:
+        return
+    from moonshine import variants
+    from moonshine.variants.moonshine.houserules import from_config
+
+    layout = variants.get(variant).layout
+    try:
+        layout.rulebook(rules, "create", 0)
+        if layout.house_rules:
+            from_config(rules, "create")
+    except MoonshineError as exc:
+        why = str(exc).split(": ", 1)[-1]
+        raise Refused(phrase("lobby.create.bad_setting", key="rules", why=why[:200])) from None
 
 
 def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -120,10 +141,14 @@ def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if req.reg.game(name) is not None:
         raise Refused(phrase("lobby.create.exists", game=name))
     options = _options(req, cmd)
+    _house_rules(variant, options.get("rules") or {})
+    if settings.game_dir(name).exists() or settings.game_dir(name).is_symlink():
+        raise Refused(phrase("lobby.create.on_disk", game=name))
     try:
         sides = games.build(settings, name, variant, options, player.address)
     except MoonshineError as exc:
-        raise Refused(phrase("lobby.create.failed", why=str(exc)[:300])) from None
+        why = str(exc).replace(str(settings.root) + "/", "")
+        raise Refused(phrase("lobby.create.failed", why=why[:300])) from None
     options["sides"] = list(sides)
     req.reg.add_game(name, variant, options, player.id, req.ctx.now)
     done = phrase(
@@ -204,6 +229,8 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
 
 def eject(req: LobbyRequest, cmd: CommandLine) -> Answer:
     row = game_named(req, cmd)
+    if row.status not in ACTIVE:  # a game not being played has nobody to eject
+        raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
     given = after_game(cmd, row)
     if not given:
         raise Refused(phrase("lobby.takeover.usage"))
@@ -217,11 +244,20 @@ def eject(req: LobbyRequest, cmd: CommandLine) -> Answer:
 
 
 def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """A registered player becomes a master of the game too: only its creator (or a
+    master of the judge) may promote, never a master promoted before."""
     row = game_named(req, cmd)
+    player = authenticate(req)
+    if player.id != req.reg.creator(row.name) and player.address not in req.ctx.settings.masters:
+        raise Refused(phrase("lobby.promote.creator", game=row.name))
+    if row.status not in (FORMING, STARTING, *ACTIVE):
+        raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
     given = after_game(cmd, row)
     other = req.reg.player(given[0]) if given else None
-    if other is None:
+    if other is None or not req.reg.confirmed(other.id):
         raise Refused(phrase("lobby.promote.usage"))
+    if any(p.id == other.id for p in req.reg.masters(row.name)):
+        raise Refused(phrase("lobby.promote.already", name=other.name, game=row.name))
     req.reg.add_master(row.name, other.id)
     return Answer(cmd, True, phrase("lobby.promote.done", name=other.name, game=row.name))
 

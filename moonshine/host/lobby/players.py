@@ -1,16 +1,61 @@
 """The lobby's commands about a player's own record: ``register NAME[, ZONE][,
-LANGUAGE]`` (the password comes in a mail of its own, ``moonshine.host.passwords``),
-``password NEW``, ``whois`` (``profile``)."""
+LANGUAGE]`` (the password comes in a mail of its own, ``moonshine.host.passwords``;
+its first use confirms the registration), ``password NEW``, ``whois`` (``profile``),
+``rename NAME``, ``address NEW`` then ``confirm CODE`` from the new address, and
+``forgot`` then ``reset CODE`` for a player who lost their password.
+
+An address proves it is a player's by bringing back what the judge mailed to it only:
+the password (a registration), a code (a new address, a reset). A registration never
+confirmed is forgotten after ``limits.unconfirmed_days``. Names are checked
+(``check_name``): a stranger's name is mailed back to the address it gave, so it is
+short, made of letters, and no link."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
+import unicodedata
+from datetime import timedelta
+from email.message import EmailMessage
 
 from moonshine.errors import MoonshineError
 from moonshine.host.lobby.request import LobbyRequest, authenticate
-from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused
+from moonshine.host.registry import RegisteredPlayer
+from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused, fold
+from moonshine.mail.envelope import ascii_domain
+from moonshine.mail.outbox import compose
+from moonshine.mail.settings import from_address
 from moonshine.render.mailwords import phrase
+from moonshine.render.mailwords import text_or_english as words
 from moonshine.text.catalogue import languages
+
+NAME_LENGTH = (2, 30)
+# A name: letters of any alphabet and their accents, digits, spaces, hyphens, apostrophes,
+# and a full stop that ends a word ("J. R. Smith"); never a link, an address, a domain.
+_NAME = re.compile(r"(?:[^\W_]|[ '’-]|\.(?= |$))+")
+CODE_DAYS = 2  # a code mailed to an address is good for this many days
+
+
+def check_name(req: LobbyRequest, name: str, *, but: int | None = None) -> str:
+    """``name`` as the registry keeps it (NFC, single spaces), or ``Refused`` saying
+    why not: 2 to 30 characters, letters first, nothing but letters, digits, spaces,
+    hyphens, apostrophes and a full stop ending a word, and no other player's (or
+    master's) name, whatever its case, accents and spacing (``but``: the player
+    renaming)."""
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    low, high = NAME_LENGTH
+    if not low <= len(name) <= high or not name[0].isalpha() or not _NAME.fullmatch(name):
+        raise Refused(phrase("lobby.name.bad", low=low, high=high))
+    folded = folded_name(name)
+    if any(p.id != but for p in req.reg.players_named(folded, folded_name)):
+        raise Refused(phrase("lobby.name.taken", name=name))
+    return name
+
+
+def folded_name(name: str) -> str:
+    """A name as names are compared: case, accents, spaces and punctuation aside."""
+    return "".join(ch for ch in fold(name) if ch.isalnum())
 
 
 def register(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -23,9 +68,9 @@ def register(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.register.limit"))
     ctx.reg.count_request(req.mail.sender, ctx.day, "register")
     parts = [p.strip() for p in cmd.args.split(",")]
-    name = " ".join(parts[0].split())[:60] if parts else ""
-    if not name or not any(ch.isalpha() for ch in name):
+    if not parts or not any(ch.isalpha() for ch in parts[0]):
         raise Refused(phrase("lobby.register.no_name"))
+    name = check_name(req, parts[0])
     zone: str | None = None
     language = req.language
     for part in parts[1:]:
@@ -43,21 +88,99 @@ def register(req: LobbyRequest, cmd: CommandLine) -> Answer:
         except (ValueError, KeyError, OSError):
             raise Refused(phrase("lobby.register.bad_zone", zone=part[:40])) from None
         zone = part
+    if not ctx.budget.allow(req.mail.sender):  # the password's own mail
+        raise Refused(phrase("lobby.register.limit"))
     player = ctx.reg.register(req.mail.sender, name, timezone=zone, language=language, now=ctx.now, password_hash=None)
     req.player = player
     req.language = language
-    return Answer(cmd, True, phrase("lobby.register.done", name=name, address=player.address))
+    days = ctx.settings.limits.unconfirmed_days
+    return Answer(cmd, True, phrase("lobby.register.done", name=name, address=player.address, days=days))
+
+
+# Passwords a player would choose that a guesser tries first: the words, keyboard rows and
+# runs that make up most of the lists of leaked passwords (with digits, case and signs aside).
+COMMON = frozenset(
+    [
+        "password",
+        "passwd",
+        "motdepasse",
+        "secret",
+        "qwerty",
+        "azerty",
+        "qwertz",
+        "asdf",
+        "asdfgh",
+        "asdfghjkl",
+        "zxcvbn",
+        "letmein",
+        "welcome",
+        "bienvenue",
+        "admin",
+        "administrator",
+        "root",
+        "login",
+        "master",
+        "monkey",
+        "dragon",
+        "football",
+        "baseball",
+        "soleil",
+        "iloveyou",
+        "jetaime",
+        "sunshine",
+        "princess",
+        "shadow",
+        "superman",
+        "batman",
+        "trustno",
+        "abc",
+        "abcd",
+        "abcdef",
+        "abcdefgh",
+        "abcdefghij",
+        "moonshine",
+        "diplomacy",
+        "judge",
+        "chicago",
+        "gangster",
+        "whisky",
+        "whiskey",
+        "bourbon",
+        "prohibition",
+    ]
+)
+
+
+def weak(password: str, player: RegisteredPlayer | None = None) -> bool:
+    """A password a guess finds: the game's own rules (``check_new_password``: at least
+    10 characters, not one repeated, not all digits), then a common word or keyboard
+    run with digits and signs around it (``password12``, ``Qwerty!2024``), or the
+    player's own name or address."""
+    from moonshine.mail.passwords import check_new_password
+
+    try:
+        check_new_password(password)
+    except MoonshineError:
+        return True
+    letters = "".join(ch for ch in fold(password) if ch.isalpha())
+    if not letters or letters in COMMON or len(set(letters)) < 3:
+        return True
+    if any(letters.startswith(w) and len(letters) - len(w) <= 2 for w in COMMON):
+        return True
+    if player is not None:
+        own = {folded_name(player.name), folded_name(player.address.partition("@")[0])}
+        if letters in own or any(w and w in letters and len(letters) - len(w) <= 3 for w in own):
+            return True
+    return False
 
 
 def password(req: LobbyRequest, cmd: CommandLine) -> Answer:
-    from moonshine.mail.passwords import check_new_password, hash_password
+    from moonshine.mail.passwords import hash_password
 
     player = authenticate(req)
     new = cmd.args.strip()
-    try:
-        check_new_password(new)
-    except MoonshineError:
-        raise Refused(phrase("lobby.password.weak")) from None
+    if weak(new, player):
+        raise Refused(phrase("lobby.password.weak"))
     req.reg.set_password(player.id, hash_password(new), mailed=True)
     return Answer(cmd, True, phrase("lobby.password.done"))
 
@@ -86,6 +209,150 @@ def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
     )
 
 
+def rename(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    player = authenticate(req)
+    name = check_name(req, cmd.args, but=player.id)
+    if name == player.name:
+        raise Refused(phrase("lobby.rename.same", name=name))
+    req.reg.rename(player.id, name, req.ctx.now)
+    return Answer(cmd, True, phrase("lobby.rename.done", old=player.name, name=name))
+
+
+# -- codes mailed to an address ------------------------------------------------------------
+
+
+def new_code() -> str:
+    """A code of 12 digits in three groups (``4821-7730-1194``): easy to copy, and out
+    of reach of guesses at three wrong ones a pass."""
+    return "-".join(f"{secrets.randbelow(10_000):04d}" for _ in range(3))
+
+
+def code_digest(code: str) -> str:
+    digits = "".join(ch for ch in code if ch.isdigit())
+    return hashlib.sha256(f"moonshine code|{digits}".encode()).hexdigest()
+
+
+def _code_mail(
+    req: LobbyRequest, to: str, key: str, language: str, file: str, **fields: object
+) -> tuple[str, EmailMessage]:
+    cfg = req.ctx.settings.config
+    lang = language if language in languages() else cfg.language
+    body = words(lang, f"lobby.{key}.body", title=cfg.title, **fields).rstrip() + "\n\n-- \n"
+    body += words(lang, "lobby.signature", title=cfg.title) + "\n"
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=[to],
+        subject=words(lang, f"lobby.{key}.subject", prefix=compose.subject_prefix(cfg)),
+        body=body,
+        msg_id=compose.message_id(cfg, "lobby", key, to, req.mail.digest),
+        date=req.ctx.now,
+        reply_to=from_address(cfg),
+        auto="auto-generated",
+    )
+    digest = hashlib.sha256(f"{key}|{to}|{req.mail.digest}".encode()).hexdigest()[:16]
+    return f"{file}-{digest}.eml", msg
+
+
+def address(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``address NEW``: a code goes to the new address; ``confirm CODE`` sent from it
+    (with the password) makes it the player's, and the old address is told."""
+    player = authenticate(req)
+    new = ascii_domain(cmd.args.strip().strip("<>").lower())
+    if not re.fullmatch(r"[!#-'*+\-/-9=?A-Z^-~.]+@[a-z0-9.-]+\.[a-z0-9-]+", new) or len(new) > 200:
+        raise Refused(phrase("lobby.address.usage"))
+    if new == player.address:
+        raise Refused(phrase("lobby.address.same", address=new))
+    if req.reg.player(new) is not None:
+        raise Refused(phrase("lobby.address.taken", address=new))
+    if not req.ctx.budget.allow(new):
+        raise Refused(phrase("lobby.address.later", address=new))
+    code = new_code()
+    now = req.ctx.now
+    req.reg.add_code(code_digest(code), player.id, "address", new, now, now + timedelta(days=CODE_DAYS))
+    name, msg = _code_mail(req, new, "address", player.language, "code", name=player.name, address=new, code=code)
+    req.notices.append((name, msg))
+    return Answer(cmd, True, phrase("lobby.address.sent", address=new, days=CODE_DAYS))
+
+
+def confirm(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``confirm CODE``, from the new address, with the player's password."""
+    from moonshine.mail.passwords import verify_password
+
+    ctx = req.ctx
+    sender = req.mail.sender
+    if ctx.wrong[sender] >= _max_wrong():
+        raise Refused(phrase("lobby.code.wrong"))
+    found = ctx.reg.take_code(code_digest(cmd.args), "address", ctx.now)
+    if found is None or found[1] != sender:
+        ctx.wrong[sender] += 1
+        raise Refused(phrase("lobby.code.wrong"))
+    pid, new = found
+    player = ctx.reg.player_by_id(pid)
+    stored = ctx.reg.password_hash(pid)
+    given = req.mail.password
+    try:
+        good = player is not None and stored is not None and given is not None and verify_password(given, stored)
+    except ValueError:
+        good = False
+    if not good or player is None:
+        ctx.wrong[sender] += 1
+        raise Refused(phrase("lobby.code.password"))
+    if ctx.reg.player(new) is not None:
+        raise Refused(phrase("lobby.address.taken", address=new))
+    old = player.address
+    ctx.reg.change_address(pid, new, ctx.now)
+    ctx.reg.confirm(pid, ctx.now)
+    req.player = ctx.reg.player_by_id(pid)
+    req.authenticated = True
+    req.language = player.language
+    name, msg = _code_mail(req, old, "moved", player.language, "moved", name=player.name, old=old, address=new)
+    req.notices.append((name, msg))
+    return Answer(cmd, True, phrase("lobby.address.done", old=old, address=new))
+
+
+def _max_wrong() -> int:
+    from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
+
+    return MAX_WRONG_PASSWORDS
+
+
+def forgot(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``forgot``: a code to the registered address (the sender's, whoever wrote the
+    mail: only its owner reads the answer). The old password works until ``reset``."""
+    player = req.player
+    if player is None:
+        raise Refused(phrase("lobby.auth.not_registered", address=req.mail.sender))
+    now = req.ctx.now
+    if req.reg.pending_code(player.id, "reset", now) is not None:
+        raise Refused(phrase("lobby.forgot.pending", days=CODE_DAYS))
+    code = new_code()
+    req.reg.add_code(code_digest(code), player.id, "reset", "", now, now + timedelta(days=CODE_DAYS))
+    return Answer(cmd, True, phrase("lobby.forgot.sent", code=code, days=CODE_DAYS))
+
+
+def reset(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``reset CODE`` from the registered address: a new password comes in a mail of
+    its own (the old one stops working)."""
+    ctx = req.ctx
+    player = req.player
+    if player is None:
+        raise Refused(phrase("lobby.auth.not_registered", address=req.mail.sender))
+    if ctx.wrong[req.mail.sender] >= _max_wrong():
+        raise Refused(phrase("lobby.code.wrong"))
+    found = ctx.reg.take_code(code_digest(cmd.args), "reset", ctx.now)
+    if found is None or found[0] != player.id:
+        ctx.wrong[req.mail.sender] += 1
+        raise Refused(phrase("lobby.code.wrong"))
+    ctx.reg.reset_password(player.id)
+    ctx.reg.confirm(player.id, ctx.now)
+    return Answer(cmd, True, phrase("lobby.reset.done"))
+
+
 REGISTER = Command("register", {"en": ("register",), "fr": ("inscription", "inscrire")}, register, who=ANYONE)
 PASSWORD = Command("password", {"en": ("password",), "fr": ("mot de passe", "motdepasse")}, password, who=PLAYER)
 WHOIS = Command("whois", {"en": ("whois", "profile"), "fr": ("profil",)}, whois, who=PLAYER)
+RENAME = Command("rename", {"en": ("rename",), "fr": ("renommer",)}, rename, who=PLAYER)
+ADDRESS = Command("address", {"en": ("address",), "fr": ("adresse",)}, address, who=PLAYER)
+CONFIRM = Command("confirm", {"en": ("confirm",), "fr": ("confirmer",)}, confirm, who=ANYONE)
+FORGOT = Command("forgot", {"en": ("forgot",), "fr": ("oubli", "oublié")}, forgot, who=ANYONE)
+RESET = Command("reset", {"en": ("reset",), "fr": ("réinitialiser",)}, reset, who=ANYONE)

@@ -44,6 +44,35 @@ class LobbyPass(msgspec.Struct):
     def day(self) -> str:
         return self.now.date().isoformat()
 
+    @property
+    def budget(self) -> ReplyBudget:
+        return ReplyBudget(self.reg, self.settings, self.now)
+
+
+class ReplyBudget:
+    """The judge's daily budget of mail to addresses that have not proven they are a
+    player's (``limits.replies`` per address, ``limits.replies_total`` in all), counted
+    in the registry: the lobby's replies and code mails, the passwords of new players,
+    and every game's replies to messages whose sender and password did not check out
+    (``moonshine.mail.inbox.context.Budget``)."""
+
+    def __init__(self, reg: Registry, settings: HostSettings, now: datetime) -> None:
+        self.reg, self.limits, self.day = reg, settings.limits, now.date().isoformat()
+
+    def allow(self, address: str) -> bool:
+        address = address.lower()
+        if self.reg.requests(address, self.day, "reply") >= self.limits.replies:
+            return False
+        if self.reg.requests(ALL, self.day, "reply") >= self.limits.replies_total:
+            return False
+        with self.reg.transaction():
+            self.reg.count_request(address, self.day, "reply")
+            self.reg.count_request(ALL, self.day, "reply")
+        return True
+
+
+ALL = "*"  # the requests of every address, by day
+
 
 class LobbyRequest(msgspec.Struct):
     """One mail being answered."""
@@ -53,6 +82,7 @@ class LobbyRequest(msgspec.Struct):
     language: str
     player: RegisteredPlayer | None = None
     authenticated: bool = False
+    refused: Phrase | None = None  # its password line was checked and refused: never checked twice
     notices: list[tuple[str, EmailMessage]] = msgspec.field(default_factory=list)
 
     @property
@@ -72,6 +102,8 @@ def authenticate(req: LobbyRequest) -> RegisteredPlayer:
         raise Refused(phrase("lobby.auth.not_registered", address=req.mail.sender))
     if req.authenticated:
         return player
+    if req.refused is not None:
+        raise Refused(req.refused)
     given = req.mail.password
     if given is None:
         raise Refused(phrase("lobby.auth.no_password"))
@@ -86,8 +118,10 @@ def authenticate(req: LobbyRequest) -> RegisteredPlayer:
         good = False
     if not good:
         req.ctx.wrong[req.mail.sender] += 1
-        raise Refused(phrase("lobby.auth.wrong_password", address=req.mail.sender))
+        req.refused = phrase("lobby.auth.wrong_password", address=req.mail.sender)
+        raise Refused(req.refused)
     req.authenticated = True
+    req.reg.confirm(player.id, req.ctx.now)  # the password mailed to the address came back: it is proven
     return player
 
 

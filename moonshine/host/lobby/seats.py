@@ -1,9 +1,13 @@
 """The lobby's commands about a player's place in a game: ``join GAME [SIDE...]``
 (with the sides preferred, in order; the game starts when it is full), ``leave
 GAME`` before it starts, ``resign GAME`` once it is played (the side is vacant),
-``takeover GAME SIDE`` (a vacant side; its history comes by mail)."""
+``takeover GAME SIDE`` (a vacant side; its history comes by mail). A player ejected
+from a game never takes a side of it again, and one who resigned not within a day
+(``RESIGN_WAIT``): no trading one's side for a better one that fell vacant."""
 
 from __future__ import annotations
+
+from datetime import datetime, timedelta
 
 from moonshine.host.lobby.request import (
     LobbyRequest,
@@ -18,6 +22,8 @@ from moonshine.host.lobby.request import (
 from moonshine.host.registry import ACTIVE, FORMING, STARTING
 from moonshine.mail.commands.grammar import Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import phrase
+
+RESIGN_WAIT = timedelta(hours=24)  # after a resignation, before a takeover in the same game
 
 
 def join(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -73,10 +79,15 @@ def takeover(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.takeover.usage"))
     side = side_key(req, row, " ".join(given))
     vacant = [s for _, s, _ in req.reg.vacancies(row.name)]
-    if side not in vacant or row.status not in ACTIVE:
-        raise Refused(phrase("lobby.takeover.not_vacant", side=side, game=row.name, vacant=", ".join(vacant) or "-"))
     if req.reg.member(row.name, player.id) is not None:
         raise Refused(phrase("lobby.takeover.in_game", game=row.name))
+    if side not in vacant or row.status not in ACTIVE:
+        raise Refused(phrase("lobby.takeover.not_vacant", side=side, game=row.name, vacant=", ".join(vacant) or "-"))
+    if req.reg.event_at(player.id, row.name, "ejected") is not None:
+        raise Refused(phrase("lobby.takeover.ejected", game=row.name))
+    resigned = req.reg.event_at(player.id, row.name, "resigned")
+    if resigned is not None and req.ctx.now - datetime.fromisoformat(resigned) < RESIGN_WAIT:
+        raise Refused(phrase("lobby.takeover.resigned", game=row.name, hours=int(RESIGN_WAIT.total_seconds() // 3600)))
     dedication_ok(req, player, row)
     req.reg.take_over(row.name, side, player.id, req.ctx.now)
     notice(req, row, "taken", name=player.name, side=side)

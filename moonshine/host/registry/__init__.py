@@ -11,6 +11,11 @@ that a reader (``moonshine judge`` commands) never waits for a pass. Every
 change a command makes is one transaction (``Registry.transaction``): a pass
 killed anywhere leaves the database as it was before the change or after it.
 
+A pass of the judge opens the registry it has (``Registry(path, create=False)``) and
+checks it (``Registry.check``): a registry missing, empty, damaged or with a row it
+cannot read is a ``RegistryError``, and the pass stops there (``moonshine.host.run``);
+only ``moonshine judge init`` and ``moonshine judge check --repair`` make one.
+
 A password is kept only as its salted hash (``moonshine.mail.passwords``) and
 never leaves this module but to be checked: ``RegisteredPlayer`` has no such field, so
 that printing or logging a player shows none."""
@@ -32,6 +37,13 @@ import msgspec
 from moonshine.errors import GameError
 
 FILE = "registry.sqlite"
+
+
+class RegistryError(GameError):
+    """The registry cannot be trusted: missing, empty, not a database, damaged, or
+    holding a row the judge cannot read. The judge stops rather than guess."""
+
+
 # A game's name: what a player types after "join" and what names its directory.
 GAME_NAME = re.compile(r"[a-z][a-z0-9-]{1,23}")
 FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED = (
@@ -43,6 +55,7 @@ FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED = (
     "terminated",
 )
 ACTIVE = (RUNNING, PAUSED)  # games being played
+STATUSES = (FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED)
 
 
 class RegisteredPlayer(msgspec.Struct, frozen=True):
@@ -95,23 +108,48 @@ class Dedication(msgspec.Struct, frozen=True):
 
 
 def _migrations() -> list[tuple[int, str, str]]:
-    """(number, name, SQL) of every migration shipped, in order."""
+    """(number, name, SQL) of every migration shipped, in order. Numbers may leave a
+    gap (branches number theirs ahead): a migration shipped later with a lower number
+    is applied all the same, the registry remembering each one it applied."""
     found = []
     for item in resources.files(__name__).joinpath("migrations").iterdir():
         m = re.fullmatch(r"(\d{4})_[a-z0-9_]+\.sql", item.name)
         if m:
             found.append((int(m.group(1)), item.name, item.read_text(encoding="utf-8")))
     found.sort()
-    if [n for n, _, _ in found] != list(range(1, len(found) + 1)):
-        raise GameError("the registry's migrations are not numbered 0001, 0002, ... without a gap")
+    numbers = [n for n, _, _ in found]
+    if len(set(numbers)) != len(numbers) or not numbers or numbers[0] != 1:
+        raise GameError("the registry's migrations are not numbered 0001, 0002, ..., each number once")
     return found
 
 
 def latest_version() -> int:
-    return len(_migrations())
+    return _migrations()[-1][0]
 
 
 _PLAYER = "id, address, name, timezone, language, registered"
+
+
+def _refuse_unusable(path: Path) -> None:
+    """What a pass must not open as its registry: nothing there, a directory, an
+    empty file (sqlite would make a new registry of it)."""
+    p = Path(path)
+    if p.is_symlink():
+        raise RegistryError(f"{p}: the registry is a symbolic link; the judge uses its own file only")
+    if not p.exists():
+        raise RegistryError(f"{p}: the registry is missing")
+    if not p.is_file():
+        raise RegistryError(f"{p}: the registry is not a file")
+    try:
+        size = p.stat().st_size
+        with p.open("rb") as fh:
+            head = fh.read(16)
+    except OSError as exc:
+        raise RegistryError(f"{p}: the registry cannot be read ({exc.strerror or exc})") from None
+    if size == 0:
+        raise RegistryError(f"{p}: the registry is empty (no table, no player, no game)")
+    if head != b"SQLite format 3\x00":
+        raise RegistryError(f"{p}: the registry is not a database (its first bytes are not sqlite's)")
 
 
 def _player(row: sqlite3.Row | tuple[Any, ...]) -> RegisteredPlayer:
@@ -139,14 +177,24 @@ _GAME = "name, variant, status, created, settings, paused_at, paused_left, deadl
 class Registry:
     """The registry in ``path`` (created, or brought to the latest schema, on opening)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        """``create=False``: only a registry that exists, has a schema and can be read
+        is opened (a judge's pass); anything else is a ``RegistryError``."""
         self.path = path
-        self.conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA foreign_keys = ON")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
-        self._depth = 0
-        self.migrate()
+        if not create:
+            _refuse_unusable(path)
+        try:
+            target = str(path) if create else f"{Path(path).resolve().as_uri()}?mode=rw"
+            self.conn = sqlite3.connect(target, isolation_level=None, timeout=30, uri=not create)
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            self._depth = 0
+            if not create and self.version == 0:
+                raise RegistryError(f"{path}: the registry is empty (no table, no player, no game)")
+            self.migrate()
+        except sqlite3.Error as exc:
+            raise RegistryError(f"{path}: the registry cannot be read ({exc})") from None
 
     def close(self) -> None:
         self.conn.close()
@@ -167,12 +215,63 @@ class Registry:
         done = []
         current = self.version
         every = _migrations()
-        if current > len(every):
+        if current > every[-1][0]:
             raise GameError(f"{self.path}: the registry is at version {current}, newer than this program knows")
-        for number, name, sql in every[current:]:
-            self.conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT)"
+        )
+        applied = {int(n) for (n,) in self.conn.execute("SELECT number FROM migrations")}
+        if not applied:  # a registry from before this table: its version says which it has
+            applied = {n for n, _, _ in every if n <= current}
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO migrations (number, name) VALUES (?, ?)",
+                [(n, name) for n, name, _ in every if n in applied],
+            )
+        for number, name, sql in every:
+            if number in applied:
+                continue
+            version = max(self.version, number)
+            self.conn.executescript(
+                f"BEGIN IMMEDIATE;\n{sql}\n"
+                f"INSERT INTO migrations (number, name, applied) VALUES ({number}, '{name}', datetime('now'));\n"
+                f"PRAGMA user_version = {version};\nCOMMIT;"
+            )
             done.append(name)
         return done
+
+    def check(self) -> None:
+        """The registry as a pass trusts it: sqlite's own check of the file, every
+        reference between its tables, and every row of players and games readable;
+        else a ``RegistryError`` naming what is wrong."""
+        try:
+            verdict = [str(r[0]) for r in self.conn.execute("PRAGMA quick_check").fetchall()]
+            if verdict != ["ok"]:
+                raise RegistryError(f"{self.path}: the registry is damaged ({'; '.join(verdict)[:300]})")
+            broken = self.conn.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                table, rowid, parent = broken[0][0], broken[0][1], broken[0][2]
+                raise RegistryError(
+                    f"{self.path}: the registry is damaged: row {rowid} of {table} names a row of {parent} "
+                    f"that is not there ({len(broken)} such row(s))"
+                )
+            for pid, address, name, language in self.conn.execute("SELECT id, address, name, language FROM players"):
+                if not isinstance(address, str) or "@" not in address or not isinstance(name, str):
+                    raise RegistryError(f"{self.path}: the registry is damaged: player {pid} has no usable address")
+                if not isinstance(language, str):
+                    raise RegistryError(f"{self.path}: the registry is damaged: player {pid} has no language")
+            for name, status, settings in self.conn.execute("SELECT name, status, settings FROM games"):
+                if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
+                    raise RegistryError(f"{self.path}: the registry is damaged: a game is called {name!r}")
+                if status not in STATUSES:
+                    raise RegistryError(f"{self.path}: the registry is damaged: game {name} is {status!r}")
+                try:
+                    ok = isinstance(json.loads(settings), dict)
+                except (TypeError, ValueError):
+                    ok = False
+                if not ok:
+                    raise RegistryError(f"{self.path}: the registry is damaged: the settings of game {name}")
+        except sqlite3.Error as exc:
+            raise RegistryError(f"{self.path}: the registry cannot be read ({exc})") from None
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -231,6 +330,8 @@ class Registry:
                     now.isoformat(),
                 ),
             )
+            if password_hash is not None:  # a password given by hand: not one mailed that must come back
+                self.conn.execute("UPDATE players SET confirmed = ? WHERE id = ?", (now.isoformat(), cur.lastrowid))
         found = self.player_by_id(int(cur.lastrowid or 0))
         assert found is not None
         return found
@@ -249,6 +350,11 @@ class Registry:
             self.conn.execute(
                 "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?)", (pid,)
             )
+
+    def reset_password(self, pid: int) -> None:
+        """A new password is to be mailed to the player (the next pass makes it)."""
+        with self.transaction():
+            self.conn.execute("UPDATE players SET password_mailed = 0 WHERE id = ?", (pid,))
 
     def password_mailed(self, pid: int) -> None:
         with self.transaction():
@@ -318,6 +424,7 @@ class Registry:
                 (name, variant, FORMING, now.isoformat(), json.dumps(settings, sort_keys=True)),
             )
             self.conn.execute("INSERT INTO masters (game, player) VALUES (?, ?)", (name, master))
+            self.conn.execute("UPDATE games SET creator = ? WHERE name = ?", (master, name))
 
     def game(self, name: str) -> GameRow | None:
         row = self.conn.execute(f"SELECT {_GAME} FROM games WHERE name = ?", (name.lower(),)).fetchone()
@@ -479,3 +586,111 @@ class Registry:
             int(counts.get("resigned", 0)) + int(counts.get("ejected", 0)),
             int(counts.get("finished", 0)),
         )
+
+    # -- proven addresses, names, addresses and codes -------------------------------------
+    def confirmed(self, pid: int) -> bool:
+        """Whether the player's address is proven: a mail with the password the judge
+        mailed to it came back."""
+        return self._one("SELECT confirmed FROM players WHERE id = ?", pid) is not None
+
+    def confirm(self, pid: int, now: datetime) -> None:
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE players SET confirmed = ? WHERE id = ? AND confirmed IS NULL", (now.isoformat(), pid)
+            )
+
+    def expire_unconfirmed(self, before: datetime) -> list[RegisteredPlayer]:
+        """Registrations never confirmed and made before ``before``, in no game and
+        master of none: forgotten (their address and name are free again)."""
+        rows = self.conn.execute(
+            f"SELECT {_PLAYER} FROM players WHERE confirmed IS NULL AND registered < ?"
+            " AND id NOT IN (SELECT player FROM members) AND id NOT IN (SELECT player FROM masters)"
+            " AND id NOT IN (SELECT player FROM turns) AND id NOT IN (SELECT player FROM events)",
+            (before.isoformat(),),
+        ).fetchall()
+        gone = [_player(r) for r in rows]
+        with self.transaction():
+            for p in gone:
+                self.conn.execute("DELETE FROM codes WHERE player = ?", (p.id,))
+                self.conn.execute("DELETE FROM player_history WHERE player = ?", (p.id,))
+                self.conn.execute("DELETE FROM players WHERE id = ?", (p.id,))
+        return gone
+
+    def players_named(self, folded: str, fold: Any) -> list[RegisteredPlayer]:
+        """The players whose name, folded by ``fold`` (case, accents, spaces), is
+        ``folded``."""
+        rows = self.conn.execute(f"SELECT {_PLAYER} FROM players").fetchall()
+        return [_player(r) for r in rows if fold(str(r[2])) == folded]
+
+    def rename(self, pid: int, name: str, now: datetime) -> None:
+        with self.transaction():
+            old = self._one("SELECT name FROM players WHERE id = ?", pid)
+            self.conn.execute("UPDATE players SET name = ? WHERE id = ?", (name, pid))
+            self.conn.execute(
+                "INSERT INTO player_history (player, at, kind, old, new) VALUES (?, ?, 'name', ?, ?)",
+                (pid, now.isoformat(), str(old), name),
+            )
+            self.conn.execute(
+                "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?)", (pid,)
+            )
+
+    def change_address(self, pid: int, address: str, now: datetime) -> None:
+        """The player's address becomes ``address`` (proven by a code mailed to it);
+        the old one is kept in the history. Every game they play is written again."""
+        with self.transaction():
+            old = self._one("SELECT address FROM players WHERE id = ?", pid)
+            self.conn.execute("UPDATE players SET address = ? WHERE id = ?", (address.lower(), pid))
+            self.conn.execute(
+                "INSERT INTO player_history (player, at, kind, old, new) VALUES (?, ?, 'address', ?, ?)",
+                (pid, now.isoformat(), str(old), address.lower()),
+            )
+            self.conn.execute(
+                "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?)", (pid,)
+            )
+
+    def history(self, pid: int) -> list[tuple[str, str, str, str]]:
+        """(when, kind, old, new) of every change of the player's name and address."""
+        rows = self.conn.execute(
+            "SELECT at, kind, old, new FROM player_history WHERE player = ? ORDER BY rowid", (pid,)
+        ).fetchall()
+        return [(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
+
+    def add_code(self, digest: str, pid: int, kind: str, value: str, now: datetime, expires: datetime) -> None:
+        """A code mailed to an address (its hash only): a player has one of each kind at
+        a time, the newest."""
+        with self.transaction():
+            self.conn.execute("DELETE FROM codes WHERE player = ? AND kind = ?", (pid, kind))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO codes (digest, player, kind, value, created, expires)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (digest, pid, kind, value, now.isoformat(), expires.isoformat()),
+            )
+
+    def take_code(self, digest: str, kind: str, now: datetime) -> tuple[int, str] | None:
+        """The player and value of a code not yet used nor expired, used up now."""
+        with self.transaction():
+            row = self.conn.execute(
+                "SELECT player, value, expires FROM codes WHERE digest = ? AND kind = ?", (digest, kind)
+            ).fetchone()
+            if row is None:
+                return None
+            self.conn.execute("DELETE FROM codes WHERE digest = ?", (digest,))
+            if str(row[2]) < now.isoformat():
+                return None
+            return int(row[0]), str(row[1])
+
+    def pending_code(self, pid: int, kind: str, now: datetime) -> str | None:
+        """The value of the player's code of ``kind`` still waiting to be used."""
+        value = self._one(
+            "SELECT value FROM codes WHERE player = ? AND kind = ? AND expires >= ?", pid, kind, now.isoformat()
+        )
+        return None if value is None else str(value)
+
+    def creator(self, game: str) -> int | None:
+        value = self._one("SELECT creator FROM games WHERE name = ?", game)
+        return None if value is None else int(value)
+
+    def event_at(self, pid: int, game: str, kind: str) -> str | None:
+        """When the player resigned from (or was ejected from, or finished) ``game``."""
+        value = self._one("SELECT at FROM events WHERE player = ? AND game = ? AND kind = ?", pid, game, kind)
+        return None if value is None else str(value)
