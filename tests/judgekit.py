@@ -56,10 +56,16 @@ class Judge:
         self.passwords: dict[str, str] = {}
         post(imap, FOLDER)
 
-    def send(self, who: str, body: str, at: datetime, subject: str = "judge") -> str:
-        """A player's mail, received by the judge's mail server at ``at``; returns its Message-ID."""
+    def send(
+        self, who: str, body: str, at: datetime, subject: str = "judge", headers: dict[str, str] | None = None
+    ) -> str:
+        """A player's mail, received by the judge's mail server at ``at``; returns its
+        Message-ID. ``headers``: more, above the others (the server's own, such as
+        Authentication-Results)."""
         self.n += 1
         msg = EmailMessage()
+        for name, value in (headers or {}).items():
+            msg[name] = value
         msg["Received"] = f"from mx.players.example.org by mail.judge.example.org; {format_datetime(at)}"
         msg["From"] = who
         msg["To"] = JUDGE
@@ -70,7 +76,20 @@ class Judge:
         post(self.imap, FOLDER, msg.as_bytes())
         return str(msg["Message-ID"])
 
-    def run(self, now: datetime) -> str:
+    def post_raw(self, raw: bytes) -> None:
+        """A message as its bytes, into the judge's mailbox."""
+        post(self.imap, FOLDER, raw)
+
+    def settings(self, **sections: object) -> None:
+        """judge.yaml with these keys set (a section's keys merged into it)."""
+        path = self.root / "judge.yaml"
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for key, value in sections.items():
+            raw[key] = {**raw.get(key, {}), **value} if isinstance(value, dict) else value
+        path.write_text(yaml.safe_dump(raw), encoding="utf-8")
+
+    def run(self, now: datetime, *, status: int = 0) -> str:
+        """A pass at ``now`` (``moonshine run DIR``), which must exit with ``status``."""
         from click.testing import CliRunner
 
         from moonshine.cli import main
@@ -78,7 +97,7 @@ class Judge:
         os.environ["MOONSHINE_IMAP_PASSWORD"] = PASSWORD
         done = CliRunner().invoke(main, ["run", str(self.root), "--now", now.isoformat()])
         assert done.exception is None or isinstance(done.exception, SystemExit), repr(done.exception)
-        assert done.exit_code == 0, done.output
+        assert done.exit_code == status, done.output
         return done.output
 
     def new_mail(self) -> Mail:

@@ -35,4 +35,21 @@ def init(directory: Path, address: str, title: str, zone: str, language: str, ma
     click.echo(f"Seed hash (publish it): {digest}")
 
 
+@click.command("check")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--repair", is_flag=True, help="Rebuild what can be rebuilt from the games; nothing is deleted.")
+def check(directory: Path, repair: bool) -> None:
+    """Check a judge's registry against its games (exit 1 on a problem): the
+    registry missing, empty or damaged, a game of it without its directory, a
+    directory of games/ it does not know, players out of step. With --repair, a
+    registry that cannot be used is moved aside and a new one made, and every game
+    of games/ it lacks is entered from its own files (moonshine.host.check)."""
+    from moonshine.host import check as checking
+
+    left = checking.repair(directory, click.echo) if repair else checking.check(directory, click.echo)
+    if left:
+        raise SystemExit(1)
+
+
 judge_group.add_command(init)
+judge_group.add_command(check)

@@ -246,3 +246,30 @@ def forged_verdict(msg: Message, sender: str, authserv: str | None) -> str | Non
             return "dkim=fail"
         return None
     return None
+
+
+def authenticated(msg: Message, sender: str, authserv: str | None) -> bool:
+    """Whether the trusted mail server (``inbox.authserv_id``) vouches for the message's
+    ``From:`` domain: its topmost ``Authentication-Results:`` says ``dmarc=pass`` for it,
+    or, without a DMARC result, ``dkim=pass`` with a signature of that domain. A forger
+    cannot earn it: the inbox reads such mail before the rest, so that forged guesses
+    queued ahead of a player's own mail never hold it back."""
+    if authserv is None or "@" not in sender:
+        return False
+    domain = sender.rpartition("@")[2]
+    try:
+        values = [str(v) for k, v in msg.raw_items() if k.lower() == "authentication-results"]
+    except Exception:
+        return False
+    for value in values:
+        server, results = _results_of(value)
+        if server != authserv:
+            continue
+        dmarc = [res for m, res, p in results if m == "dmarc" and _aligned(p.get("header.from", domain), domain)]
+        if dmarc:
+            return all(res == "pass" for res in dmarc)
+        return any(
+            m == "dkim" and res == "pass" and _aligned(p.get("header.d") or p.get("header.i", ""), domain)
+            for m, res, p in results
+        )
+    return False

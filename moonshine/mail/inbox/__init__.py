@@ -197,13 +197,15 @@ def _process(
         fresh = [e for e in entries if e.key is None or e.key not in keys]
         known, entries = len(entries) - len(fresh), fresh
     # First pass: one message at a time, only what sorting and skipping need.
-    heads = [head(entry, i) for i, entry in enumerate(entries)]
+    heads = [head(entry, i, ctx.authserv) for i, entry in enumerate(entries)]
     if accept is not None:
         heads = [h for h in heads if h.message_id == accept.strip()]
         if not heads:
             raise GameError(f"{source}: no message with Message-ID {accept.strip()}")
+    # Mail the trusted server vouches for first (no forger's guess can queue ahead of it),
+    # then by the time received: a message held by an earlier pass comes before later mail.
     far_future = datetime.max.replace(tzinfo=UTC)
-    heads.sort(key=lambda h: (h.received or far_future, h.index))
+    heads.sort(key=lambda h: (not h.vouched, h.received or far_future, h.index))
     outcomes: list[Outcome] = [Outcome("duplicate", "", "", "", None, "already processed")] * known
     held: set[int] = set()  # the heads of messages held unread: left in the source for the next pass
     journal = game.orders_dir(turn) / JOURNAL

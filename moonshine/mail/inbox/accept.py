@@ -38,7 +38,7 @@ from moonshine.mail.inbox.reading import Reading, looks_like_orders
 from moonshine.mail.inbox.replies import accepted_body, intake_notes, reply_or_none, reply_safely, signature
 from moonshine.mail.inbox.turnlog import ACCEPTED, HISTORY, IGNORED, REJECTED, SUPERSEDED, parse_time
 from moonshine.mail.passwords import MAX_WRONG_PASSWORDS, verify_password
-from moonshine.mail.settings import from_address, player_addresses
+from moonshine.mail.settings import from_address
 from moonshine.render import mailwords
 from moonshine.render.mailwords import Phrase, as_turn, fmt_time, phrase
 

@@ -18,7 +18,7 @@ import msgspec
 from moonshine.game import masking
 from moonshine.mail import intake
 from moonshine.mail.commands.grammar import Answer, CommandLine, Script
-from moonshine.mail.envelope import header_text, received_time, received_when, sender_of
+from moonshine.mail.envelope import authenticated, header_text, received_time, received_when, sender_of
 from moonshine.mail.sources import Entry, Incoming
 from moonshine.render.mailwords import Phrase, phrase
 
@@ -101,9 +101,10 @@ class Head(msgspec.Struct, frozen=True):
     digest: str
     message_id: str
     received: datetime | None
+    vouched: bool = False  # the trusted mail server vouches for its From domain (envelope.authenticated)
 
 
-def head(entry: Entry, index: int) -> Head:
+def head(entry: Entry, index: int, authserv: str | None = None) -> Head:
     try:
         raw = entry.load()
     except Exception:  # gone or unreadable: the second pass says so
@@ -113,7 +114,8 @@ def head(entry: Entry, index: int) -> Head:
         headers = BytesParser(policy=policy.default).parsebytes(header_block(raw), headersonly=True)
     except Exception:
         return Head(entry, index, digest, message_id_of(raw, None), None)
-    return Head(entry, index, digest, message_id_of(raw, headers), received_time(headers))
+    vouched = authenticated(headers, sender_of(headers), authserv)
+    return Head(entry, index, digest, message_id_of(raw, headers), received_time(headers), vouched)
 
 
 # a line a player writes to the judge: an order (a unit's letter and a place code) or
