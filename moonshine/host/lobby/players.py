@@ -167,11 +167,19 @@ def weak(password: str, player: RegisteredPlayer | None = None) -> bool:
         return True
     if any(letters.startswith(w) and len(letters) - len(w) <= 2 for w in COMMON):
         return True
+    if len(letters) >= 4 and any(letters in row or letters[::-1] in row for row in RUNS):
+        return True
     if player is not None:
-        own = {folded_name(player.name), folded_name(player.address.partition("@")[0])}
+        local, _, domain = player.address.partition("@")
+        own = {folded_name(player.name), folded_name(local), folded_name(local + domain.partition(".")[0])}
         if letters in own or any(w and w in letters and len(letters) - len(w) <= 3 for w in own):
             return True
     return False
+
+
+# Rows of letters a hand runs along: the alphabet and the keyboards' (QWERTY, AZERTY, QWERTZ).
+RUNS = ("abcdefghijklmnopqrstuvwxyz", "qwertyuiop", "asdfghjkl", "zxcvbnm", "azertyuiop", "qsdfghjklm", "wxcvbn")
+RUNS += ("qwertzuiop", "yxcvbnm")
 
 
 def password(req: LobbyRequest, cmd: CommandLine) -> Answer:
