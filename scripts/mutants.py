@@ -94,6 +94,7 @@ AREA_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_rule_options.py",
         "tests/test_variants.py",
         "tests/test_exchange.py",
+        "tests/test_engine_rules.py",
     ),
     "reader": (
         "tests/test_parser.py",
@@ -106,6 +107,7 @@ AREA_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_classic.py",
         "tests/test_check_cli.py",
         "tests/test_board_names.py",
+        "tests/test_reader_edges.py",
     ),
     "mail": (
         "tests/test_inbox.py",
@@ -582,33 +584,61 @@ def scratch_copy(root: Path, rev: str | None = None) -> Path:
     return out
 
 
-def run_one(x: Mutant, work: Path, timeout: float, verbose: bool) -> Result:
-    path = work / x.path
-    original = path.read_text(encoding="utf-8")
-    tests = [t for t in (x.tests or AREA_TESTS[x.area]) if (work / t).is_file()]
+def pytest(work: Path, tests: list[str], timeout: float) -> subprocess.CompletedProcess[str] | None:
+    """The tests run against the scratch copy's package (None: past the timeout)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(work),
         "MOONSHINE_CACHE_DIR": "",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    try:
+        return subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def first_failure(output: str) -> str:
+    """The test that failed first, as pytest's summary names it."""
+    found = [line for line in output.splitlines() if line.startswith(("FAILED ", "ERROR "))]
+    return found[0][:160] if found else output.strip().splitlines()[-1][:160] if output.strip() else ""
+
+
+def tests_of(x: Mutant, work: Path) -> list[str]:
+    return [t for t in (x.tests or AREA_TESTS[x.area]) if (work / t).is_file()]
+
+
+def control(chosen: tuple[Mutant, ...], work: Path, timeout: float) -> list[str]:
+    """Each set of tests the mutants run passes on the code as it is (else a mutant
+    would count as caught for nothing): the sets that do not."""
+    failing = []
+    for tests in dict.fromkeys(tuple(tests_of(x, work)) for x in chosen):
+        done = pytest(work, list(tests), timeout)
+        if done is None or done.returncode != 0:
+            why = "timeout" if done is None else first_failure(done.stdout + done.stderr)
+            failing.append(f"{' '.join(tests)}: {why}")
+    return failing
+
+
+def run_one(x: Mutant, work: Path, timeout: float, verbose: bool) -> Result:
+    path = work / x.path
+    original = path.read_text(encoding="utf-8")
     start = time.monotonic()
     try:
         edit = x.edit(original)
         assert edit is not None
         path.write_text(original.replace(edit[0], edit[1], 1), encoding="utf-8")
-        cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
-        try:
-            done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return Result(x, "caught", time.monotonic() - start, "timeout")
+        done = pytest(work, tests_of(x, work), timeout)
         seconds = time.monotonic() - start
-        tail = (done.stdout + done.stderr).strip().splitlines()[-1:] if verbose else []
+        if done is None:
+            return Result(x, "caught", seconds, "timeout")
+        output = done.stdout + done.stderr
         if done.returncode == 0:
-            return Result(x, "missed", seconds, " ".join(tail))
-        if done.returncode in (1,):
-            return Result(x, "caught", seconds, " ".join(tail))
-        return Result(x, "error", seconds, f"pytest exit {done.returncode}: {(done.stdout + done.stderr)[-400:]}")
+            return Result(x, "missed", seconds, "")
+        if done.returncode == 1:
+            return Result(x, "caught", seconds, first_failure(output) if verbose else "")
+        return Result(x, "error", seconds, f"pytest exit {done.returncode}: {output[-400:]}")
     finally:
         path.write_text(original, encoding="utf-8")
 
@@ -643,6 +673,7 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="each mutant's last line of pytest")
     parser.add_argument("--root", type=Path, default=ROOT, help="the working tree to mutate (a copy of it)")
     parser.add_argument("--rev", help="mutate this revision's files instead (e.g. the suite before a change)")
+    parser.add_argument("--no-control", action="store_true", help="skip running each set of tests unmutated first")
     args = parser.parse_args()
     chosen = tuple(
         x for x in MUTANTS if (not args.area or x.area in args.area) and (not args.only or x.name in args.only)
@@ -662,6 +693,12 @@ def main() -> int:
         return 0
     results: list[Result] = []
     try:
+        if not args.no_control:
+            failing = control(chosen, work, args.timeout)
+            if failing:
+                print("the tests fail without any mutant; fix them first:\n" + "\n".join(failing), file=sys.stderr)
+                return 2
+            print("control: every set of tests passes on the code as it is", flush=True)
         for i, x in enumerate(chosen, 1):
             r = run_one(x, work, args.timeout, args.verbose)
             results.append(r)

@@ -7,7 +7,7 @@ Authentication-Results domain that only ends like the sender's, ``Auto-Submitted
 on a player's own mail, the time of receipt from the judge's own (top) ``Received:``
 line on either side of the deadline, the guess throttle for an address that plays two
 gangs, a deferred delivery retried for each recipient of one message at its own time,
-and turn and phase names written with blanks or capitals."""
+and turn names written with blanks or capitals."""
 
 from __future__ import annotations
 
@@ -278,10 +278,3 @@ def test_a_turn_named_with_blanks_or_capitals_is_the_turn(written: str) -> None:
     from moonshine.variants.moonshine.calendar import Turn
 
     assert Turn.parse(written).name == "spring-1924"
-
-
-@pytest.mark.parametrize("written", [" fall-1901-retreats ", "FALL-1901-RETREATS", "Fall-1901-Retreats"])
-def test_a_phase_named_with_blanks_or_capitals_is_the_phase(written: str) -> None:
-    from moonshine.variants.classic.state import Phase
-
-    assert Phase.parse(written).name == "fall-1901-retreats"

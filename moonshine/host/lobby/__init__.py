@@ -38,7 +38,14 @@ import re
 from moonshine.errors import MoonshineError
 from moonshine.host.incoming import Mail, is_password_or_game_line
 from moonshine.host.lobby import listing, masters, players, seats
-from moonshine.host.lobby.request import LobbyPass, LobbyRequest, authenticate, authorise, status_word
+from moonshine.host.lobby.request import (
+    LobbyPass,
+    LobbyRequest,
+    authenticate,
+    authorise,
+    shown_name,
+    status_word,
+)
 from moonshine.host.registry import FORMING, RUNNING, STARTING
 from moonshine.mail import intake, outbox
 from moonshine.mail.commands import grammar
@@ -237,7 +244,7 @@ def _route_note(req: LobbyRequest) -> Phrase:
     if named is not None:
         row = reg.game(named)
         if row is None:
-            return phrase("lobby.game.unknown", game=named[:30])
+            return phrase("lobby.game.unknown", game=shown_name(named))
         if row.status in (FORMING, STARTING):
             return phrase("lobby.route.forming", game=row.name)
         return phrase("lobby.route.over", game=row.name, status=status_word(row.status))

@@ -35,6 +35,7 @@ NAME_LENGTH = (2, 30)
 # and a full stop that ends a word ("J. R. Smith"); never a link, an address, a domain.
 _NAME = re.compile(r"(?:[^\W_]|[ '’-]|\.(?= |$))+")
 CODE_DAYS = 2  # a code mailed to an address is good for this many days
+_ZONE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}")
 
 
 def check_name(req: LobbyRequest, name: str, *, but: int | None = None) -> str:
@@ -86,7 +87,10 @@ def register(req: LobbyRequest, cmd: CommandLine) -> Answer:
         try:
             ZoneInfo(part)
         except (ValueError, KeyError, OSError):
-            raise Refused(phrase("lobby.register.bad_zone", zone=part[:40])) from None
+            zone_written = (
+                part if re.fullmatch(r"[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}", part) else "?"
+            )
+            raise Refused(phrase("lobby.register.bad_zone", zone=zone_written[:40])) from None
         zone = part
     if not ctx.budget.allow(req.mail.sender):  # the password's own mail
         raise Refused(phrase("lobby.register.limit"))
@@ -178,8 +182,8 @@ def weak(password: str, player: RegisteredPlayer | None = None) -> bool:
 
 
 # Rows of letters a hand runs along: the alphabet and the keyboards' (QWERTY, AZERTY, QWERTZ).
-RUNS = ("abcdefghijklmnopqrstuvwxyz", "qwertyuiop", "asdfghjkl", "zxcvbnm", "azertyuiop", "qsdfghjklm", "wxcvbn")
-RUNS += ("qwertzuiop", "yxcvbnm")
+RUNS: tuple[str, ...] = ("abcdefghijklmnopqrstuvwxyz", "qwertyuiop", "asdfghjkl", "zxcvbnm")
+RUNS += ("azertyuiop", "qsdfghjklm", "wxcvbn", "qwertzuiop", "yxcvbnm")
 
 
 def password(req: LobbyRequest, cmd: CommandLine) -> Answer:

@@ -8,6 +8,7 @@ side, the words after the game's name, the notices to a game's masters."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -149,14 +150,20 @@ def game_named(req: LobbyRequest, cmd: CommandLine, word: str | None = None) -> 
     if row is None and word is None and req.mail.game is not None:
         row = req.reg.game(req.mail.game)
         if row is None:
-            raise Refused(phrase("lobby.game.unknown", game=req.mail.game[:30]))
+            raise Refused(phrase("lobby.game.unknown", game=shown_name(req.mail.game)))
         return row
     if row is None:
         if not name:
             games = ", ".join(g.name for g in req.reg.games(FORMING, *ACTIVE)[:20])
             raise Refused(phrase("lobby.game.none", games=games or "-"))
-        raise Refused(phrase("lobby.game.unknown", game=name[:30]))
+        raise Refused(phrase("lobby.game.unknown", game=shown_name(name)))
     return row
+
+
+def shown_name(word: str) -> str:
+    """A game's name as a stranger wrote it, written back only when it could be one (a
+    short word of letters, digits and dashes): never a link or a sentence of theirs."""
+    return word if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,23}", word) else "?"
 
 
 def after_game(cmd: CommandLine, row: GameRow) -> list[str]:
