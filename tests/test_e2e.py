@@ -144,8 +144,10 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
 
     # the acknowledgements in the outbox
     outbox = game.root / "outbox" / TURN
-    replies = {read_eml(p)["In-Reply-To"]: read_eml(p) for p in outbox.glob("reply-*.eml")}
+    replies = {read_eml(p)["In-Reply-To"]: read_eml(p) for p in outbox.glob("reply-*.eml") if "-warning-" not in p.name}
     assert sorted(replies) == ["<e@x>", "<o@x>", "<v@x>"]
+    [warning] = outbox.glob("reply-warning-*.eml")  # the wrong password in its name: the outfit is told, once a day
+    assert [a.addr_spec for a in read_eml(warning)["To"].addresses] == [ADDRESS["outfit"]]
     ack = replies["<v@x>"]
     assert [a.addr_spec for a in ack["To"].addresses] == [ADDRESS["valley"]]
     assert ack["Subject"] == "Re: Ordres"

@@ -431,6 +431,38 @@ def test_a_message_whose_handling_raises_is_set_aside_and_the_pass_goes_on(
     assert j.new_mail() == []
 
 
+def test_a_message_that_cannot_be_set_aside_stays_for_the_next_pass_and_the_others_are_answered(
+    judge: Judge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moonshine.host import lobby
+
+    j = judge
+    register(j, START, 0, 1)
+    t = START + timedelta(hours=1)
+    real = lobby.answer
+    broken = True
+
+    def answer(ctx: object, mail: object) -> str:
+        if broken and "POISON" in "\n".join(getattr(mail, "lines", [])):
+            raise OverflowError("Python int too large to convert to C int")
+        return real(ctx, mail)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lobby, "answer", answer)
+    (j.root / "held").write_text("not a folder\n", encoding="utf-8")  # held/ cannot take it
+    j.send(addr(1), pw(j, 1) + "whois\nPOISON\n", t)
+    j.send(addr(1), pw(j, 1) + "whois\n", t + MIN)
+    out = j.run(t + 2 * MIN)
+    assert "not set aside" in out and "Traceback" not in out
+    mail = j.new_mail()
+    assert "Dedication 100%" in one(mail, addr(1))  # the mail after it is answered
+    assert "it stays in the mailbox for the next pass" in one(mail, addr(0), "judge error")
+    j.run(t + 3 * MIN)
+    assert j.new_mail() == []  # the masters are told once
+    broken = False  # the operator mends the judge: the message was kept, and is answered
+    j.run(t + 4 * MIN)
+    assert "Dedication 100%" in one(j.new_mail(), addr(1))
+
+
 def test_a_masters_bad_create_is_refused_and_the_judge_goes_on(judge: Judge) -> None:
     j = judge
     register(j, START, 0, 1)

@@ -304,7 +304,15 @@ def route(
             else:
                 outcome = lobby.answer(ctx, mail)
         except Exception as exc:  # a poison message: set aside once, never tried again
-            outcome = set_aside(settings, reg, now, say, entry, mail, exc)
+            try:
+                outcome = set_aside(settings, reg, now, say, entry, mail, exc)
+            except (MoonshineError, OSError) as why:  # left where it is: the next pass tries again
+                who = mail.sender or NO_SENDER  # the line is an error: mailed to the masters once
+                say(
+                    f"ERROR lobby: {who} [{entry.origin}]: {type(exc).__name__}: {exc}; not set aside in "
+                    f"{HELD}/ ({why}): it stays in the mailbox for the next pass"
+                )
+                continue
         sender = mail.sender or NO_SENDER
         say(f"lobby: {sender} [{entry.origin}]: {outcome}")
         if entry.key is not None:
