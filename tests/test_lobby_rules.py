@@ -189,6 +189,35 @@ def test_only_the_creator_or_a_master_of_the_judge_promotes(judge: Lobby) -> Non
     assert row is not None and row.status in (RUNNING, PAUSED)
 
 
+def notices(judge: Lobby, before: set[tuple[str, str]]) -> dict[str, str]:
+    """The notices queued since ``before``: each one's only recipient and its text."""
+    out: dict[str, str] = {}
+    for day, name, text in judge.reg.queued_mail():
+        if (day, name) in before or not name.startswith("notice-"):
+            continue
+        msg = message_from_string(text, policy=policy.default)
+        assert msg["Cc"] is None and msg["Bcc"] is None
+        [to] = [a.addr_spec for a in msg["To"].addresses]
+        body = msg.get_body(("plain",))
+        assert to not in out and body is not None
+        out[to] = f"{msg['Subject']}\n{body.get_content()}"
+    return out
+
+
+def test_a_promotion_is_announced_to_every_master_and_to_the_promoted_player(judge: Lobby) -> None:
+    judge.running((ANN, "FRA"))
+    before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
+    judge.send(GM, f"promote alpha {ANN}")
+    told = notices(judge, before)
+    assert sorted(told) == [ANN, GM]
+    assert all("Ann is a master of the game too" in text for text in told.values())
+    before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
+    judge.send(GM, f"promote alpha {BOB}")
+    told = notices(judge, before)
+    assert sorted(told) == [ANN, BOB, GM]  # one mail each, naming nobody else's address
+    assert all("Bob is a master of the game too" in text for text in told.values())
+
+
 @pytest.mark.parametrize(
     ("name", "ok"),
     [

@@ -210,6 +210,7 @@ MESSAGES: Catalogue = {
     "lobby.notice.taken": "{name} took over {side}",
     "lobby.notice.ejected": "{side} ejected",
     "lobby.notice.terminated": "the game is terminated",
+    "lobby.notice.promoted": "{name} is a master of the game too",
     "lobby.notice.body": "{text}\n\n{more}",
     "lobby.notice.resigned_more": (
         "The side is vacant and its units hold; 'list vacant' offers it to the judge's players."
@@ -218,6 +219,10 @@ MESSAGES: Catalogue = {
         "A master of {game} ejected {side}; its units hold until another player takes it over."
     ),
     "lobby.notice.terminated_more": "A master of {game} ended it: no turn will be adjudicated any more.",
+    "lobby.notice.promoted_more": (
+        "A master of {game} may start, pause, resume, extend, eject and terminate it; only its creator "
+        "and the judge's masters promote."
+    ),
     # -- routing ----------------------------------------------------------------------------
     "lobby.route.which": "You play in {games}: name the game with a line 'game: NAME' (or [NAME] in the subject).",
     "lobby.route.no_game": "You play in no game: 'list' shows the games waiting for players, 'join GAME' joins one.",

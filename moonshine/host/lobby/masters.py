@@ -259,6 +259,7 @@ def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if any(p.id == other.id for p in req.reg.masters(row.name)):
         raise Refused(phrase("lobby.promote.already", name=other.name, game=row.name))
     req.reg.add_master(row.name, other.id)
+    notice(req, row, "promoted", name=other.name, also=[other])  # every master hears of it, the new one too
     return Answer(cmd, True, phrase("lobby.promote.done", name=other.name, game=row.name))
 
 

@@ -235,7 +235,12 @@ def notice(
     for address, player in sorted(recipients.items()):
         lang = player.language if player.language in languages() else cfg.language
         head = words(lang, f"lobby.notice.{what}", name=name, side=side or "")
-        more_key = {"resigned": "resigned_more", "ejected": "ejected_more", "terminated": "terminated_more"}.get(what)
+        more_key = {
+            "resigned": "resigned_more",
+            "ejected": "ejected_more",
+            "terminated": "terminated_more",
+            "promoted": "promoted_more",
+        }.get(what)
         more = words(lang, f"lobby.notice.{more_key}", game=row.name, side=side or "") if more_key else ""
         body = words(lang, "lobby.notice.body", text=head, more=more).rstrip() + "\n\n-- \n"
         body += words(lang, "lobby.signature", title=cfg.title) + "\n"
