@@ -828,6 +828,7 @@ def test_late_orders_taken_and_messages_without_subject_in_a_french_game(tmp_pat
     )
     subjects = sorted(str(m["Subject"]) for m in replies(game))
     assert subjects == [
+        "[Moonshine: Chicago, 1924] Mots de passe erronés pour Valley Gang",  # the gang's warning of the day
         "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres NON acceptés",
         "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres reçus",
     ]

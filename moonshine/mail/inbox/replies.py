@@ -237,6 +237,7 @@ def warn_of_guessing(ctx: Context) -> None:
         side = ctx.game.sides(language)[gang]
         key = "warning.guessing" if wrong + held > 1 else "warning.guessing_one"
         body = say(key, gang=side, n=wrong + held, wrong=wrong, held=held, limit=MAX_WRONG_PASSWORDS)
+        body += "\n" + signature(ctx.game, language)
         key = f"guessing {gang} {day}"
         msg = compose.text_message(
             sender=from_address(cfg),
