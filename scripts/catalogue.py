@@ -7,7 +7,8 @@ with the standard library):
 
 A sentence is extracted from the calls that write one: ``s("...")`` in the
 explainer of outcomes (``moonshine.engine.outcome``), ``say("...", ...)`` and
-``no("...", ...)`` for a message (``moonshine.text.catalogue.Message``), ``translate(lang,
+``no("...", ...)`` for a message (``moonshine.text.catalogue.Message``), ``say_n(
+"singular", "plural", n=...)`` for one that follows a count, ``translate(lang,
 "...")``, the classic rules' ``PROBLEMS``, and every module-level dict annotated
 ``Catalogue`` (``moonshine.text.catalogue``: key -> English, or (singular, plural)), whose keys
 become the entries' ``msgctxt``. The code holds the English only: every other language
@@ -45,7 +46,17 @@ LOCALE = PACKAGE / "locale"
 DOMAIN = "moonshine"
 ISSUES = "the issues of the moonshine repository"  # no public address yet
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
-KEYWORDS = {"say": None, "no": None, "_no": None, "sentence": None, "translate": (2,), "gettext": None}
+KEYWORDS = {
+    "say": None,
+    "no": None,
+    "_no": None,
+    "sentence": None,
+    "translate": (2,),
+    "gettext": None,
+    # a sentence after a count: its singular and plural (``moonshine.text.catalogue.say_n``)
+    "say_n": (1, 2),
+    "sentence_n": (1, 2),
+}
 # ``s("...")`` writes a sentence in the explainer of outcomes alone: elsewhere ``s`` is
 # an ordinary name (``s.get("digest")`` is no sentence, though an extractor may read it so)
 KEYWORDS_OF = {"moonshine/engine/outcome.py": {**KEYWORDS, "s": None}}
@@ -70,6 +81,8 @@ def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
             # the keys of the mail's older catalogue (``reply.reason``) are not sentences
             if isinstance(message, str) and message.strip() and not KEY.fullmatch(message):
                 yield None, message, rel, lineno
+            elif isinstance(message, tuple) and len(message) == 2 and all(message):
+                yield None, (str(message[0]), str(message[1])), rel, lineno
         yield from keyed(path)
     for en, rel, lineno in problems():
         yield None, en, rel, lineno

@@ -55,6 +55,12 @@ MESSAGES: Catalogue = {
     "orders.result": "result",
     "orders.reason": "reason",
     "orders.no_units": "You had no unit on the board.",
+    "orders.no_order": "no order",
+    "orders.unordered": "you gave it no order (R12)",
+    "orders.refused_held": "your order {order} was refused: {reason}",
+    "orders.refused_later": "your later order {order} (line {n}) was refused: {reason}",
+    "orders.not_done": "Not carried out",
+    "orders.not_done_line": "line {n}, {order}, {status}: {reason}",
     "orders.gang_none": "no orders received (R12)",
     "orders.recruited": ("recruited: {units}", "recruited: {units}"),
     "orders.disbanded": ("disbanded: {units}", "disbanded: {units}"),
@@ -171,6 +177,31 @@ MESSAGES: Catalogue = {
     ),
     "raid.you.unit_spared": "Your {unit} is spared: you corrupt the station.",
     "raid.you.effect": "What it does to you",
+    "raid.done.spared": "{who} raided your district {district}, and spared it: you corrupt the station.",
+    "raid.done.seized": (
+        "{n} crate of yours was seized by the raid on {district} (R22).",
+        "{n} crates of yours were seized by the raid on {district} (R22).",
+    ),
+    "raid.done.destroyed": (
+        "{n} crate of yours was destroyed by the raid on {district} (R23).",
+        "{n} crates of yours were destroyed by the raid on {district} (R23).",
+    ),
+    "raid.done.closed": "Your speakeasy in {district} returned to neutral: {who} raided it (R22).",
+    "raid.done.dry": "Your supply zone in {district} produced nothing: {who} raided it (R22).",
+    "raid.done.arrested": (
+        "{unit} was arrested by the raid on {district} (R22): off the board this turn, still paying upkeep; "
+        "back at the start of {turn} in {code}."
+    ),
+    "raid.done.unit_spared": "{unit} was spared by the raid on {district}: you corrupt the station.",
+    "happened.lost": "You lost {district} to {gang}.",
+    "happened.lost_neutral": "You lost {district}: nobody controls it now.",
+    "happened.station_lost": "{gang} now corrupts {station}: you no longer do.",
+    "happened.station_freed": "Nobody corrupts {station} now: you no longer do.",
+    "happened.captured_from": (
+        "{n} crate of yours was lost with the warehouses others took (R13).",
+        "{n} crates of yours were lost with the warehouses others took (R13).",
+    ),
+    "section.happened": "What happened to your gang",
     # -- bulletin --------------------------------------------------------------------------------
     "standings.gang": "Gang",
     "standings.districts": "Districts",

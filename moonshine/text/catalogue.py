@@ -184,13 +184,21 @@ class Localized(Protocol):
 class Message(msgspec.Struct, frozen=True):
     """A sentence for a player: its English template (the catalogue's key) and its
     parameters, inserted as they are (codes, numbers, quoted text) or, when they are
-    ``Localized`` values (messages, sums), in the same language."""
+    ``Localized`` values (messages, sums), in the same language. A sentence that
+    follows a count ``n`` has its English ``plural`` too: the language's plural form
+    for ``n`` is written (``ngettext``)."""
 
     en: str
     params: tuple[tuple[str, object], ...] = ()
+    plural: str = ""  # the English plural ("" for a sentence with no count)
 
     def text(self, language: str = "en") -> str:
-        template = gettext_for(language)(self.en)
+        if self.plural:
+            n = dict(self.params).get("n")
+            count = n if isinstance(n, int) and not isinstance(n, bool) else 2
+            template = ngettext_for(language)(self.en, self.plural, count)
+        else:
+            template = gettext_for(language)(self.en)
         values = {k: (v.text(language) if isinstance(v, Localized) else v) for k, v in self.params}
         return fill(language, template, **values)
 
@@ -203,7 +211,24 @@ def say(en: str, /, **params: object) -> Message:
     return Message(en, tuple(sorted(params.items())))
 
 
+def say_n(singular: str, plural: str, /, **params: object) -> Message:
+    """The message that follows the count ``n`` (a field of ``params``): its English
+    ``singular`` and ``plural``; each language writes its own form for ``n``."""
+    if "n" not in params:
+        raise ValueError(f"{singular!r}: a sentence with a plural needs its count n")
+    return Message(singular, tuple(sorted(params.items())), plural)
+
+
 sentence = say
+sentence_n = say_n
+
+
+def ngettext_for(language: str) -> Callable[[str, str, int], str]:
+    """The function that picks and translates the form of a sentence for a count in
+    ``language`` (English: the singular for 1, else the plural)."""
+    if language == SOURCE:
+        return _ENGLISH.ngettext
+    return translations(language).ngettext
 
 
 class Amount(msgspec.Struct, frozen=True):
@@ -245,9 +270,12 @@ class Names(msgspec.Struct, frozen=True):
 
 def message_data(m: Message) -> dict[str, object]:
     """A message as plain data (a results file stores it): its English text, the
-    catalogue's key, and its parameters (a sum of money as ``{money: "$3"}``, a
+    catalogue's key (and its English plural, for a sentence that follows a count), and
+    its parameters (a sum of money as ``{money: "$3"}``, a
     place's names as ``{names: {en: Mid-Atlantic Ocean, fr: Atlantique moyen}}``)."""
     out: dict[str, object] = {"text": m.en}
+    if m.plural:
+        out["plural"] = m.plural
     if m.params:
         out["params"] = {k: _param_data(v) for k, v in m.params}
     return out
@@ -289,7 +317,12 @@ def message_from_data(data: object) -> Message:
         else:
             raise ValueError(f"{k}: expected a text, a number, money, names or a message, found {v!r}")
     _check_fields(data["text"], params)
-    return Message(data["text"], tuple(sorted(params.items())))
+    plural = data.get("plural", "")
+    if not isinstance(plural, str):
+        raise ValueError(f"expected the message's plural as a text, found {plural!r}")
+    if plural:
+        _check_fields(plural, params)
+    return Message(data["text"], tuple(sorted(params.items())), plural)
 
 
 def _check_fields(text: str, params: Mapping[str, object]) -> None:

@@ -82,9 +82,14 @@ def power_of_file(path: Path, gmap: ClassicMap) -> str:
     raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(gmap.powers)} or a power's name)")
 
 
-def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[dict[str, list[Order]], list[str]]:
+def read_orders(
+    directory: Path, gmap: ClassicMap, st: ClassicState, unread: list[dict[str, Any]] | None = None
+) -> tuple[dict[str, list[Order]], list[str]]:
     """The powers' orders in ``directory``, and the lines that could not be read: each
-    line read as the acknowledgement reads it (``classic.ack.read_line``)."""
+    line read as the acknowledgement reads it (``classic.ack.read_line``). ``unread``,
+    when given, receives each line that could not be read as a value (its power, line
+    number and text, and why: the acknowledgement's ``detail`` key and fields), so that
+    the power's report says why in its reader's language."""
     from moonshine.render.classic.ack import read_line, word
 
     orders: dict[str, list[Order]] = {}
@@ -109,6 +114,9 @@ def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[di
             if read.order is not None:
                 orders.setdefault(power, []).append(read.order)
                 continue
+            if unread is not None and read.detail is not None:
+                fields = {k: str(v) for k, v in read.detail[1].items()}
+                unread.append({"power": power, "line": n, "text": line, "detail": read.detail[0], "fields": fields})
             try:
                 parse_order(line)
             except OrderError as exc:
@@ -117,6 +125,62 @@ def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[di
                 detail = word(read.detail[0], "en", **read.detail[1]) if read.detail is not None else line
                 problems.append(f"{path.name}:{n}: {line!r}: {detail}")
     return orders, problems
+
+
+def expected_of(gmap: ClassicMap, st: ClassicState) -> list[str]:
+    """The powers with something to order in ``st``'s phase: units (movement), a
+    dislodged unit (retreats), builds or disbands owed (adjustments); none once the
+    game is won."""
+    from moonshine.variants.classic.adjustments import adjustment_counts
+    from moonshine.variants.classic.state import Step
+
+    if st.winner:
+        return []
+    if st.phase.step is Step.RETREATS:
+        who = {d.power for d in st.dislodged}
+    elif st.phase.step is Step.ADJUSTMENTS:
+        who = {p for p, n in adjustment_counts(gmap, st.units, st.owners).items() if n}
+    else:
+        who = {u.power for u in st.units}
+    return [p for p in gmap.powers if p in who]
+
+
+def who_sent(directory: Path, gmap: ClassicMap) -> set[str]:
+    """The powers with an orders file in ``directory`` (a file no power is called by is none)."""
+    out = set()
+    for path in directory.glob("*.txt") if directory.is_dir() else ():
+        try:
+            out.add(power_of_file(path, gmap))
+        except GameError:
+            continue
+    return out
+
+
+def left_out(
+    gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Sequence[Order]], sent: set[str]
+) -> dict[str, Any]:
+    """What the reports tell a power of the orders it did not give: ``silent``, the
+    powers that had something to order and sent no file; ``unordered``, for each power
+    that sent one, the units of a movement phase its file gave no order (they held)."""
+    from moonshine.variants.classic.state import Step
+
+    expected = expected_of(gmap, st)
+    out: dict[str, Any] = {}
+    silent = [p for p in expected if p not in sent]
+    if silent:
+        out["silent"] = silent
+    if st.phase.step is Step.MOVEMENT:
+        unordered: dict[str, list[str]] = {}
+        for p in expected:
+            if p not in sent:
+                continue
+            given = {o.unit.province for o in orders.get(p, ()) if hasattr(o, "unit")}
+            missing = [u.label() for u in st.units_of(p) if u.province not in given]
+            if missing:
+                unordered[p] = missing
+        if unordered:
+            out["unordered"] = unordered
+    return out
 
 
 def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, Any]:
@@ -218,7 +282,8 @@ def adjudicate_phase_dir(
             f"use 'moonshine rollback {ph.name}' first"
         )
     st = state_mod.load(path, gmap)
-    orders, problems = read_orders(orders_dir(root, ph.name), gmap, st)
+    unread: list[dict[str, Any]] = []
+    orders, problems = read_orders(orders_dir(root, ph.name), gmap, st, unread)
     for power, more in (extra_orders or {}).items():
         orders.setdefault(power, []).extend(more)
     try:
@@ -226,6 +291,9 @@ def adjudicate_phase_dir(
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
+    data.update(left_out(gmap, st, orders, who_sent(orders_dir(root, ph.name), gmap)))
+    if unread:
+        data["unread"] = unread
     scene = None
     if has_layout(gmap):  # the map picture, beside the results (written first: results imply a picture)
         scene = build_scene(gmap, st, outcome, language=language)

@@ -33,7 +33,6 @@ WORDS: Catalogue = {
     "classic.report.bulletin": "{board}: bulletin of {phase}",
     "classic.report.your_results": "YOUR ORDERS AND THEIR RESULTS",
     "classic.report.results": "RESULTS",
-    "classic.report.ignored": "Orders ignored",
     "classic.report.ok": "succeeded",
     "classic.report.fails": "failed",
     "classic.report.centres": "SUPPLY CENTRES",
@@ -65,6 +64,21 @@ WORDS: Catalogue = {
     "classic.report.units_col": "Units",
     "classic.report.held": ("held: {units}", "held: {units}"),
     "classic.report.charts": "How the game is going",
+    "classic.report.no_orders_movement": "No orders received: your units held.",
+    "classic.report.no_orders_retreats": "No orders received: your dislodged units were disbanded.",
+    "classic.report.no_orders_builds": "No orders received: the builds you were owed are lost.",
+    "classic.report.no_orders_disbands": (
+        "No orders received: the disbands you owed were made for you (civil disorder)."
+    ),
+    "classic.report.silent": "No orders received from {powers}.",
+    "classic.report.no_order": "no order",
+    "classic.report.unordered": "held; you gave it no order",
+    "classic.report.unordered_public": "held; no order given",
+    "classic.report.not_done": "Not carried out",
+    "classic.report.unread_line": "line {n}, {text}: {reason}",
+    "classic.report.nothing_ordered": "You had nothing to order in {phase}.",
+    "classic.report.nothing_retreats": "Nothing: you have no dislodged unit to retreat in {phase}.",
+    "classic.report.nothing_adjustments": "Nothing: you have no build or disband to make in {phase}.",
     "classic.report.chart_alt": "Supply centres of each power, phase by phase",
 }
 
@@ -179,14 +193,18 @@ class Ignored(msgspec.Struct, frozen=True):
     reason: str
 
 
-class Parts(msgspec.Struct, frozen=True):
+class Parts(msgspec.Struct, frozen=True, kw_only=True):
     """What a power's report (or the bulletin) says, already in its language: the text
-    and the HTML are two layouts of these."""
+    and the HTML are two layouts of these. ``silent``: the power sent no orders (its
+    report), or the powers that sent none (the bulletin); ``nothing``: the power had
+    nothing to order in the phase ("" otherwise)."""
 
     heading: str
     results_title: str
     blocks: tuple[PowerBlock, ...]
     ignored: tuple[Ignored, ...]
+    silent: str = ""
+    nothing: str = ""
     centres: tuple[CentreRow, ...]
     owed: tuple[str, ...] | None  # None: not an adjustment phase next
     dislodged: tuple[str, ...]
@@ -225,6 +243,8 @@ def parts(
         results_title = word("your_results", lang)
     results = data.get("results") or {}
     verdicts = {True: word("ok", lang), False: word("fails", lang)}
+    unordered = data.get("unordered") or {}
+    silent_powers = [str(p) for p in data.get("silent") or []]
     blocks = []
     for p in gmap.powers:
         if power is not None and p != power:
@@ -233,9 +253,14 @@ def parts(
         rows = _rows(raw, lang)
         if rows:
             plain = [_plain_hold(r) for r in raw or [] if isinstance(r, dict)]
+            left = {f"{u} H" for u in unordered.get(p) or []}
             block = tuple(
-                ResultRow(order, ok, verdicts[ok], reason, plain=hold)
-                for (order, ok, reason), hold in zip(rows, plain, strict=True)
+                _unordered_row(order, reason, lang, power is not None)
+                if str(row.get("order", "")) in left or (power is not None and p in silent_powers)
+                else ResultRow(order, ok, verdicts[ok], reason, plain=hold)
+                for (order, ok, reason), hold, row in zip(
+                    rows, plain, [r for r in raw or [] if isinstance(r, dict)], strict=True
+                )
             )
             blocks.append(PowerBlock(p, name(p), colours.get(p, ""), block))
     ignored = data.get("ignored") or {}
@@ -245,6 +270,19 @@ def parts(
         if power in (None, p)
         for order, _, reason in _rows(ignored.get(p), lang)
     )
+    if power is not None:  # the lines of its file that could not be read, in its own report only
+        mine += tuple(
+            _unread(u, lang) for u in data.get("unread") or [] if isinstance(u, dict) and u.get("power") == power
+        )
+    before = Phase.parse(str(data.get("phase"))) if _is_phase(data.get("phase")) else None
+    silent = ""
+    if power is not None and power in silent_powers and before is not None:
+        silent = word(_silent_key(gmap, before, power, data), lang)
+    elif power is None and silent_powers:
+        silent = word("silent", lang, powers=", ".join(name(p) for p in silent_powers))
+    nothing = ""
+    if power is not None and not blocks and not mine and not silent and before is not None:
+        nothing = word("nothing_ordered", lang, phase=before.in_sentence(lang))
     centres = []
     for p in gmap.powers:
         nc, nu = len(nxt.centres_of(p)), len(nxt.units_of(p))
@@ -287,6 +325,8 @@ def parts(
         results_title=results_title,
         blocks=tuple(blocks),
         ignored=mine,
+        silent=silent,
+        nothing=nothing,
         centres=tuple(centres),
         owed=owed,
         dislodged=dislodged if nxt.dislodged else (),
@@ -294,6 +334,48 @@ def parts(
         closing=closing,
         map_line=word("map", lang),
     )
+
+
+def _unordered_row(order: str, reason: str, language: str, own: bool) -> ResultRow:
+    """A unit that held because its power gave it no order: said so, not "succeeded"."""
+    note = word("unordered" if own else "unordered_public", language)
+    return ResultRow(order, False, word("no_order", language), note)
+
+
+def _unread(u: Mapping[str, Any], language: str) -> Ignored:
+    """A line of the power's file that could not be read, and why, in ``language``."""
+    from moonshine.render.classic.ack import word as ack_word
+
+    raw = u.get("fields")
+    fields: dict[str, object] = {str(k): v for k, v in raw.items()} if isinstance(raw, dict) else {}
+    try:
+        reason = ack_word(str(u.get("detail", "")), language, **fields)
+    except (KeyError, IndexError, ValueError):
+        reason = str(u.get("detail", ""))
+    line = word("unread_line", language, n=u.get("line", ""), text=u.get("text", ""), reason=reason)
+    return Ignored(str(u.get("power", "")), "", line)
+
+
+def _is_phase(name: object) -> bool:
+    try:
+        Phase.parse(str(name))
+    except ValueError:
+        return False
+    return True
+
+
+def _silent_key(gmap: ClassicMap, phase: Phase, power: str, data: Mapping[str, Any]) -> str:
+    """What a power that sent no orders is told happened, by the kind of phase."""
+    if phase.step is Step.RETREATS:
+        return "no_orders_retreats"
+    if phase.step is Step.ADJUSTMENTS:
+        raw = data.get("events")
+        events: list[Any] = raw if isinstance(raw, list) else []
+        disbanded = any(
+            isinstance(e, dict) and e.get("event") == "civil_disorder" and e.get("power") == power for e in events
+        )
+        return "no_orders_disbands" if disbanded else "no_orders_builds"
+    return "no_orders_movement"
 
 
 def _plain_hold(row: Mapping[str, Any]) -> bool:
@@ -314,27 +396,44 @@ def render_text(
     *,
     power: str | None,
     language: str,
+    summary: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """A power's private report (``power``) or the bulletin (None), as text."""
+    """A power's private report (``power``) or the bulletin (None), as text: first,
+    for a power, what its player opens it for (``summary``: the next deadline, what to
+    send, its centres; ``summary_rows``), then the results, what was not carried out,
+    the centres, what is owed, the retreats and the events; no heading without
+    content."""
+    from moonshine.text.wrap import wrap
+
     lang = language if language in languages() else "en"
     pt = parts(gmap, data, nxt, power=power, language=lang)
-    out = [pt.heading, "", pt.results_title]
-    width = max(len(word("ok", lang)), len(word("fails", lang)))
+    colon = fmt(lang, "format.colon")  # "FRA : ..." in French
+    out = [pt.heading, ""]
+    for label, value in summary:
+        out += wrap(label + colon + value, 74, indent="  ", hang="  ")
+    if summary:
+        out.append("")
+    out.append(pt.results_title)
+    if pt.silent:
+        out += wrap(pt.silent, 74, indent="  ")
+    if pt.nothing:
+        out += wrap(pt.nothing, 74, indent="  ")
+    width = max(len(word("ok", lang)), len(word("fails", lang)), len(word("no_order", lang)))
     for b in pt.blocks:
         out.append(f"  {b.name}")
         for r in b.rows:
-            out.append(f"    {r.order:<28} {r.verdict:<{width}}  {r.reason}")
+            out += wrap(f"{r.order:<28} {r.verdict:<{width}}  {r.reason}", 74, indent="    ", hang=" " * (31 + width))
     if pt.ignored:
-        out += ["", f"  {word('ignored', lang)}"]
-        colon = fmt(lang, "format.colon")  # "FRA : ..." in French
+        out += ["", f"  {word('not_done', lang)}"]
         for i in pt.ignored:
-            out.append(f"    {i.power}{colon}{i.order:<24} {i.reason}")
+            text = i.reason if not i.order else f"{i.power}{colon}{i.order:<24} {i.reason}"
+            out += wrap(text, 74, indent="    ", hang="  ")
     out += ["", word("centres", lang)]
     out += [f"  {c.text}" for c in pt.centres]
     if pt.owed is not None:
         out += ["", word("adjust", lang)]
         out += [f"  {o}" for o in pt.owed] or [f"  {word('nothing_owed', lang)}"]
-    if nxt.dislodged:
+    if pt.dislodged:
         out += ["", word("dislodged", lang)]
         out += [f"  {d}" for d in pt.dislodged]
     if pt.notes:
@@ -397,6 +496,10 @@ def summary_rows(
         return []
     lang = language if language in languages() else "en"
     due, send = phrasebook.deadline_and_orders(lang, nxt.phase.in_sentence(lang), deadline=deadline, send_to=send_to)
+    if nxt.phase.step is Step.RETREATS and not any(d.power == power for d in nxt.dislodged):
+        send = word("nothing_retreats", lang, phase=nxt.phase.in_sentence(lang))
+    elif nxt.phase.step is Step.ADJUSTMENTS and len(nxt.centres_of(power)) == len(nxt.units_of(power)):
+        send = word("nothing_adjustments", lang, phase=nxt.phase.in_sentence(lang))
     say = functools.partial(phrasebook.message, lang)
     counts = word(
         "counts",
@@ -455,8 +558,8 @@ def render_all(
     shown = legends or {}
     for p in powers if powers is not None else list(gmap.powers):
         own = (power_languages or {}).get(p, language)
-        out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own)
         first = (summaries or {}).get(p, ())
+        out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own, summary=first)
         out[f"{p}.html"] = render_html(
             gmap, data, nxt, power=p, language=own, image=image, legend=shown.get(own), summary=first
         )
