@@ -30,18 +30,15 @@ SPRING = {
     ],  # H HER: no order
     "valley": None,  # no orders at all
 }
-AUTUMN = {
-    "outfit": ["H NOC - AVO", "H ALB hold", "L NOR hold", "H LAK x LAK", "L ROG hold", "L NOT - LIN"]
-    + ["retreat H ALB - LIN", "sell 5"],
-    "northside": ["H IRV - ALB", "L EDG / H IRV - ALB", "L POR / H IRV - ALB", "H LOG - NOC", "H HER - AVO"]
-    + ["L EDI hold", "retreat L POR - CRA"],
-    "unione": ["L POL -> H EGP - LOG", "H EGP - LOG via POL", "L LIP hold", "L GOL hold", "H CHI hold", "H FUL hold"],
-    "westside": ["H GAR x GAR", "H DUN - POR", "L HUM hold", "L AUS hold", "L NLA hold", "H PIL hold"],
-    "valley": ["H NSS - CHI", "L BRO / H NSS - CHI", "H LOO hold", "L FIV hold", "L GRA hold", "L KEN hold"]
-    + ["H HYD hold"],
-    "genna": ["H CHA hold", "L SCH hold", "L BUR hold", "H ROS hold", "L PUL hold", "L WPU hold", "H HEG hold"],
-    "ragen": ["H WEN - ENG", "H WAH / H WEN - ENG", "L CLE hold", "L MAR hold", "H ASH hold", "L ASH hold"]
-    + ["L BEV hold", "H MTG hold"],
+AUTUMN = {  # one gang's lines, separated by "|"
+    "outfit": "H NOC - AVO|H ALB hold|L NOR hold|H LAK x LAK|L ROG hold|L NOT - LIN|retreat H ALB - LIN|sell 5",
+    "northside": "H IRV - ALB|L EDG / H IRV - ALB|L POR / H IRV - ALB|H LOG - NOC|H HER - AVO|L EDI hold"
+    "|retreat L POR - CRA",  # L POR's support is out of reach; H LOG and H NOC, H HER and H NOC stand off
+    "unione": "L POL -> H EGP - LOG|H EGP - LOG via POL|L LIP hold|L GOL hold|H CHI hold|H FUL hold",
+    "westside": "H GAR x GAR|H DUN - POR|L HUM hold|L AUS hold|L NLA hold|H PIL hold",
+    "valley": "H NSS - CHI|L BRO / H NSS - CHI|H LOO hold|L FIV hold|L GRA hold|L KEN hold|H HYD hold",
+    "genna": "H CHA hold|L SCH hold|L BUR hold|H ROS hold|L PUL hold|L WPU hold|H HEG hold",
+    "ragen": "H WEN - ENG|H WAH / H WEN - ENG|L CLE hold|L MAR hold|H ASH hold|L ASH hold|L BEV hold|H MTG hold",
 }  # southside: no orders
 MAIL = {
     "smtp": {"host": "smtp.example.org", "from": "Moonshine referee <referee@example.org>"},
@@ -109,7 +106,7 @@ def moonshine_game(root: Path, *, autumn: bool = True) -> Path:
         folder = root / "orders" / "autumn-1924"
         folder.mkdir(parents=True, exist_ok=True)
         for gang, lines in AUTUMN.items():
-            (folder / f"{gang}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            (folder / f"{gang}.txt").write_text(lines.replace("|", "\n") + "\n", encoding="utf-8")
         _run("adjudicate", "autumn-1924", "--game", str(root), "--no-commit", "--force")
     return root
 
