@@ -122,9 +122,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
 
     result = run(game, "inbox", str(tmp_path / "referee.mbox"))
     assert result.exit_code == 0, result.output
-    assert re.search(
-        r"^accepted\s+valley\s+valley@players\.example\.org: 4 order\(s\) read \[mbox", result.output, re.M
-    )
+    assert re.search(r"^accepted\s+valley\s+valley@players\.example\.org: 4 orders read \[mbox", result.output, re.M)
     assert re.search(
         r"^rejected\s+outfit\s+outfit@players\.example\.org: wrong password for Chicago Outfit", result.output, re.M
     )

@@ -194,7 +194,7 @@ def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
     source = SOURCES[kind](tmp_path / f"box-{kind}", [msg])
     result = run_inbox(game, source)
     assert result.exit_code == 0, result.output
-    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 order\(s\) read", result.output, re.M)
+    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 orders read", result.output, re.M)
     assert f"{TURN}: 1 accepted." in result.output
     saved = orders_file(game).read_text()
     assert saved == "gang: valley\n\nH LOO - NSS\nL KEN hold\nsell 4\n"  # the password line left blank
@@ -329,7 +329,7 @@ REJECTIONS: dict[str, tuple[EmailMessage, str, str]] = {
     ),
     "nothing readable": (
         order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\nmove everything north please\n"),
-        "none of the 1 order line(s) could be read; earlier orders, if any, stand",
+        "the order line could not be read; earlier orders, if any, stand",
         TERRY,
     ),
     "no password set for the gang": (
@@ -505,7 +505,7 @@ def test_html_only_mail_is_read_from_its_text(tmp_path: Path, fake_reader: None)
     )
     msg.set_content(html, subtype="html")
     result = run_inbox(game, eml_folder(tmp_path / "box", [msg]))
-    assert re.search(r"^accepted\s+valley.*2 order\(s\) read", result.output, re.M), result.output
+    assert re.search(r"^accepted\s+valley.*2 orders read", result.output, re.M), result.output
     assert orders_file(game).read_text() == "gang: valley\n\nH LOO - NSS\nL KEN hold\n"
 
 
@@ -569,7 +569,7 @@ def test_real_reader_accepts_checks_and_acknowledges(tmp_path: Path) -> None:
     body = f"gang: Valley Gang\npassword: {VALLEY_PW}\nH LOO - NSS\nL KEN / H HYD\nH XXX - YYY\nsell 4\n-- \nTerry\n"
     result = run_inbox(game, maildir(tmp_path / "box", [order_mail(TERRY, body)]))
     assert result.exit_code == 0, result.output
-    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 order\(s\) read, 1 rejected", result.output, re.M)
+    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 orders read, 1 rejected", result.output, re.M)
     saved = orders_file(game).read_text()
     assert VALLEY_PW not in saved and "H LOO - NSS" in saved
     [reply] = replies(game)
@@ -618,7 +618,7 @@ def test_a_message_with_no_orders_withdraws_the_earlier_ones(tmp_path: Path, fak
     game, _ = _with_saved_orders(tmp_path)
     empty = order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\n", date="Thu, 29 Feb 2024 10:00:00 +0000")
     result = run_inbox(game, maildir(tmp_path / "box", [empty]))
-    assert re.search(r"^accepted\s+valley.*0 order\(s\) read; replaces the orders received", result.output, re.M)
+    assert re.search(r"^accepted\s+valley.*0 orders read; replaces the orders received", result.output, re.M)
     assert orders_file(game).read_text() == "gang: valley\n"
 
 
@@ -779,7 +779,7 @@ def test_accepted_orders_in_a_french_game(tmp_path: Path, fake_reader: None) -> 
     game = make_french_game(tmp_path)
     msg = order_mail(TERRY, VALLEY_ORDERS, subject="Ordres de la Valley")
     [outcome] = inbox.process(game, eml_folder(tmp_path / "box", [msg]), now=NOW)
-    assert outcome.status == "accepted" and outcome.reason == "3 order(s) read"
+    assert outcome.status == "accepted" and outcome.reason == "3 orders read"
     text = french_replies(game)[str(msg["Message-ID"])]
     assert text.startswith(
         "Vos ordres pour le printemps 1924 ont été reçus le 28 février 2024 à 10 h 00 UTC "

@@ -44,7 +44,7 @@ MESSAGES: Catalogue = {
     # -- replies to accepted orders ---------------------------------------------------------
     "ack.source": "mail from {sender}, {received}",
     "ack.sender": "mail from {sender}",
-    "counts.read": ("{n} order(s) read", "{n} order(s) read"),
+    "counts.read": ("{n} order read", "{n} orders read"),
     "counts.rejected": (", {n} rejected", ", {n} rejected"),
     "reply.accepted": "Orders for {gang}, {turn}, received {received} from {sender}: {counts}.",
     "reply.replaces": "They replace the orders received {standing}.",
@@ -119,8 +119,8 @@ MESSAGES: Catalogue = {
     "reject.late": "late: received {received}, after the deadline {due}",
     "reject.adjudicated": "{turn} is already adjudicated: these orders came too late to be used",
     "reject.nothing_readable": (
-        "none of the {n} order line(s) could be read; earlier orders, if any, stand",
-        "none of the {n} order line(s) could be read; earlier orders, if any, stand",
+        "the order line could not be read; earlier orders, if any, stand",
+        "none of the {n} order lines could be read; earlier orders, if any, stand",
     ),
     "reject.failed": "the message could not be processed ({error})",
     # -- what to do next ---------------------------------------------------------------------
@@ -128,10 +128,14 @@ MESSAGES: Catalogue = {
     "help.adjudicated": "Your orders are kept for the game master ({kept}), who decides what to do with them.",
     "warning.guessing_subject": "{prefix} Wrong passwords for {gang}",
     "warning.guessing": (
+        "The judge has just refused {n} message naming {gang}: {wrong} with a wrong password, each answered, "
+        "and {held} more unread and unanswered, since it checks at most {limit} passwords in a pass.\n\n"
+        "If none of you sent it, someone is trying to guess your gang's password: tell the game master, "
+        "who can set a new one. Your orders on file are unchanged.",
         "The judge has just refused {n} messages naming {gang}: {wrong} with a wrong password, each answered, "
         "and {held} more unread and unanswered, since it checks at most {limit} passwords in a pass.\n\n"
         "If none of you sent them, someone is trying to guess your gang's password: tell the game master, "
-        "who can set a new one. Your orders on file are unchanged."
+        "who can set a new one. Your orders on file are unchanged.",
     ),
     "help.impersonation": (
         "This reply goes to every address of the gang. If none of you sent this message, someone may be "

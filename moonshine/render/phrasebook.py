@@ -310,7 +310,10 @@ MESSAGES: Catalogue = {
     ),
     "summary.send_gm": "Your orders for {turn}, one order a line, to the game master.",
     "summary.vp": "Victory points",
-    "summary.vp_rank": "{vp} VP, rank {rank} of {n} gangs ({goal} VP for victory)",
+    "summary.vp_rank": (
+        "{vp} VP, rank {rank} of {n} gang ({goal} VP for victory)",
+        "{vp} VP, rank {rank} of {n} gangs ({goal} VP for victory)",
+    ),
     "map.closeup_alt": "Close-up of {title}: your districts and their neighbours",
     "map.closeup_caption": "Your districts and their neighbours, larger; the whole map follows.",
     "map.svg": "SVG (zoom without limit)",

@@ -324,7 +324,7 @@ def adjudicate_phase_dir(
 CENTRES_CHART = "centres.png"  # the bulletin's chart, beside it and attached to its mail
 _CENTRES_WORDS: Catalogue = {
     "classic.centres.title": "Supply centres",
-    "classic.centres.goal": "{n} centres win",
+    "classic.centres.goal": ("{n} centre wins", "{n} centres win"),
 }
 
 
@@ -344,7 +344,8 @@ def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str
 
     colours = layout_of(gmap).colours
     lang = language if language in languages() else "en"
-    title, goal = (keyed(lang, _CENTRES_WORDS, f"classic.centres.{k}") for k in ("title", "goal"))
+    title = keyed(lang, _CENTRES_WORDS, "classic.centres.title")
+    goal = keyed(lang, _CENTRES_WORDS, "classic.centres.goal", gmap.victory_centres)
     return charts.centres_chart(
         title,
         [str(y) for y in years],

@@ -51,7 +51,10 @@ WORDS: Catalogue = {
     "classic.report.taken": "{province} taken by {power}",
     "classic.report.taken_from": "{province} taken by {power} from {before}",
     "classic.report.civil_disorder": "{power}: {unit} disbanded in civil disorder",
-    "classic.report.wins": "{power} owns {n} supply centres and wins the game",
+    "classic.report.wins": (
+        "{power} owns {n} supply centre and wins the game",
+        "{power} owns {n} supply centres and wins the game",
+    ),
     "classic.report.next": "Next phase: {phase}",
     "classic.report.winner": "The game is over: {power} wins.",
     "classic.report.map": "The map of the phase is attached (map.png).",
