@@ -130,7 +130,7 @@ def test_a_powers_report_opens_with_its_deadline_what_to_send_and_its_centres(tm
         return " ".join(unescape(re.sub(r"<[^>]+>", " ", table.group(0))).split())
 
     english = summary((reports / "FRA.html").read_text(encoding="utf-8"))
-    assert "Orders for Autumn 1901 are due by 2026-12-03 17:00 UTC." in english
+    assert "Next deadline Thursday 3 December 2026, 17:00 UTC (" in english
     assert "Your orders for Autumn 1901, one order a line, by email to judge@example.org" in english
     assert "Centres 3 centres, 3 units" in english  # centres change hands after the autumn
     assert 'class="data summary"' not in (reports / "bulletin.html").read_text(encoding="utf-8")
@@ -138,5 +138,5 @@ def test_a_powers_report_opens_with_its_deadline_what_to_send_and_its_centres(tm
     assert french.exit_code == 0, french.output
     page = (reports / "FRA.html").read_text(encoding="utf-8")
     words = summary(page).replace("\u00a0", " ").replace("\u202f", " ")
-    assert "Les ordres pour l'automne 1901 sont attendus au plus tard le 3 décembre 2026 à 17 h 00 UTC." in words
+    assert "Prochaine date limite jeudi 3 décembre 2026 à 17 h 00 UTC (" in words
     assert "Vos ordres pour l'automne 1901, un ordre par ligne, par courriel à judge@example.org" in words

@@ -210,7 +210,7 @@ def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
     text = reply_text(reply)
     assert "Orders for Valley Gang, Spring 1924, received 2024-02-28 10:00 UTC" in text
     assert "FAKE ACK for valley: 3 accepted, 0 rejected" in text
-    assert "Deadline: 2024-03-01 18:00 UTC" in text
+    assert "Deadline: Friday\u00a01\u00a0March\u00a02024, 18:00\u00a0UTC" in text
 
 
 def test_running_inbox_twice_processes_each_message_once(tmp_path: Path, fake_reader: None) -> None:
@@ -694,7 +694,7 @@ def test_any_message_is_answered_without_crashing_and_never_changes_orders(tmp_p
 # -- a French game: every reply in French ----------------------------------------------------
 
 NOW = datetime(2024, 2, 29, 8, 0, tzinfo=UTC)  # 1 day 10 hours before the deadline
-FR_DEADLINE = "Date limite : 1er mars 2024 à 18 h 00 UTC (il reste 1 jour 10 heures)."
+FR_DEADLINE = "Date limite : vendredi 1er mars 2024 à 18 h 00 UTC (il reste 1 jour et 10 heures)."
 FR_SIGNATURE = "\n-- \nL'arbitre de Moonshine: Chicago, 1924\n"
 ENGLISH_WORDS = ("NOT accepted", "Reason:", "Deadline:", "No order file", "The referee of", "received 2024")
 
@@ -819,7 +819,7 @@ def test_late_orders_taken_and_messages_without_subject_in_a_french_game(tmp_pat
     inbox.process(game, eml_folder(tmp_path / "box", [late, wrong]), late_ok=True, now=after)
     texts = french_replies(game)
     assert (
-        "Date limite : 1er mars 2024 à 18 h 00 UTC (dépassée depuis 16 heures). Elle est passée : plus aucun "
+        "Date limite : vendredi 1er mars 2024 à 18 h 00 UTC (dépassée depuis 16 heures). Elle est passée : plus aucun "
         in (texts[str(late["Message-ID"])])
     )
     assert texts[str(wrong["Message-ID"])].startswith(

@@ -260,7 +260,7 @@ def write_reports(
         if near is not None:
             closeups[g] = near
         extras[g] = Extras(
-            deadline=next_deadline_line(game, res.next.turn, g, reads, opened=now),
+            deadline=next_deadline_line(game, res.next.turn, g, reads, opened=now, sentence=False),
             send_to=send_to,
             map_file=map_file(reads, lang),
             closeup=closeup_file(g) if near is not None else "",

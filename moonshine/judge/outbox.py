@@ -54,7 +54,7 @@ from moonshine.judge import observers, results_json
 # dates and time left are written with the mail's words, in English by default
 from moonshine.render.mailwords import describe_time_left as describe_time_left
 from moonshine.render.mailwords import fmt_time as fmt_time
-from moonshine.render.mailwords import subject_turn, text
+from moonshine.render.mailwords import gives_deadline, subject_turn, text
 from moonshine.text.catalogue import Catalogue, keyed
 from moonshine.variants.moonshine import state as state_mod
 
@@ -431,7 +431,7 @@ def _report_message(
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
     # the lead only when it says what the report does not: a report written at the
     # adjudication gives the deadline the schedule had set by then, or none
-    lines = [lead] if lead and " ".join(lead.split()) not in " ".join(text.split()) else []
+    lines = [lead] if lead and not gives_deadline(text, lead) else []
     if earlier and msg_id not in earlier:
         mark, line = (keyed(cfg.language, CORRECTED, f"mail.corrected.{k}") for k in ("mark", "line"))
         subject = f"{mark} {subject}"

@@ -58,8 +58,8 @@ from moonshine.variants.moonshine.state import Arrested, GameState
 
 class Extras(msgspec.Struct, frozen=True):
     """What a gang's report says that the turn's results do not hold: the next
-    deadline (a sentence, already in the reader's words and time zone, "" when none
-    is set), the judge's address for orders ("" when the game has no mail), and the
+    deadline (its date and the time left, already in the reader's words and time
+    zone, "" when none is set), the judge's address for orders ("" when the game has no mail), and the
     pictures beside the report (the map in the reader's language, the close-up of
     the gang's area, "" when there is none, the map's legend in the reader's
     language)."""

@@ -492,7 +492,7 @@ def _summaries(
     out: dict[str, list[tuple[str, str]]] = {}
     for p in powers:
         lang = (power_languages or {}).get(p, language)
-        line = next_deadline_line(game, nxt.phase.name, p, lang)
+        line = next_deadline_line(game, nxt.phase.name, p, lang, sentence=False)
         out[p] = summary_rows(nxt, p, lang, deadline=line, send_to=send_to)
     return out
 
@@ -531,10 +531,11 @@ def adjudicated_phases(root: Path) -> list[str]:
 
 
 def build_site(
-    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str
+    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str, deadline: str = ""
 ) -> list[Path]:
     """Write the site of the classic-family game at ``root``, whose adjudicated phases
-    are ``done`` (oldest first), into the folder ``out``; returns the files written."""
+    are ``done`` (oldest first), into the folder ``out``; returns the files written.
+    ``deadline``: when the phase being played is due (a sentence), on the home page."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.picture import charts
     from moonshine.render import pages
@@ -609,6 +610,7 @@ def build_site(
         ),
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
+        deadline=deadline,
     )
     atomic_write_text(out / "index.html", pages.inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
@@ -806,8 +808,12 @@ class ClassicFamily:
         done = adjudicated_phases(game.root)
         if not done:
             raise GameError(f"{game.root}: no phase adjudicated yet, so nothing is public")
+        from moonshine.judge.zones import next_deadline_line
+
         clear_folder(out)
-        return build_site(game.root, game.board(), done, game.config.title, out, language=lang)
+        playing = phases(game.root)[-1]  # the phase being played, when the game goes on
+        deadline = next_deadline_line(game, playing, None, lang) if playing not in done else ""
+        return build_site(game.root, game.board(), done, game.config.title, out, language=lang, deadline=deadline)
 
     def predict(self, req: Request, cmd: Command) -> CommandResult:
         return predict(req, cmd)
