@@ -40,7 +40,7 @@ from moonshine.text.catalogue import keyed, languages
 from moonshine.variants.classic.board import ClassicMap, province_of
 from moonshine.variants.classic.orders import Build, Disband, Move, Order, OrderError, Retreat, parse_order
 from moonshine.variants.classic.phases import PhaseOutcome
-from moonshine.variants.classic.scene.arrows import Drawn, Orders
+from moonshine.variants.classic.scene.arrows import Drawn, Orders, keep_out
 from moonshine.variants.classic.scene.borders import drawing
 from moonshine.variants.classic.scene.canvas import Canvas
 from moonshine.variants.classic.scene.layout import BoardLayout, layout_of
@@ -147,10 +147,11 @@ def build_scene(
             else:
                 found = occupied.get(province_of(region), sc.place(region))
             drawn.append(Drawn(r.power, order, order.text(), r.succeeded, found))
-    items.extend(Orders(sc, drawn, occupied).items())
-    items.extend(sc.labels(st.owners))  # over the arrows, under the units: no arrow hides a name
-    for u, at, mark, role in units:
-        items.append(unit_group(sc, u, at, mark, role))
+    names = sc.labels(st.owners)
+    markers = [unit_group(sc, u, at, mark, role) for u, at, mark, role in units]
+    items.extend(Orders(sc, drawn, occupied, keep_out([*names, *markers])).items())
+    items.extend(names)  # over the arrows, under the units: no arrow hides a name, no name a head
+    items.extend(markers)
 
     text = title or _title(st, outcome, words)
     width = layout.width + 2 * MARGIN
