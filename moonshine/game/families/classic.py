@@ -377,6 +377,7 @@ def write_phase_reports(
     phase's picture as a scene in a language, drawn already (the adjudication's)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.render.classic.report import load_results, render_all
+    from moonshine.render.figures import closeup_file, map_file
 
     try:
         ph = Phase.parse(phase)
@@ -405,6 +406,21 @@ def write_phase_reports(
     chosen = list(powers) if powers is not None else list(gmap.powers)
     reads = ([language] if bulletin else []) + [(power_languages or {}).get(p, language) for p in chosen]
     legends = _legends(root, ph, gmap, dict.fromkeys(reads), language, drawn)
+    # each reader's map in their language (map.fr.png), and each power's close-up of its area
+    images = {p: map_file((power_languages or {}).get(p, language), language) for p in chosen}
+    pictures: dict[str, bytes] = {}
+    for lang in dict.fromkeys(reads):
+        if lang != language and lang in drawn:
+            svg_bytes, png_bytes = _drawn_bytes(drawn[lang])
+            pictures[map_file(lang, language, "svg")] = svg_bytes
+            pictures[map_file(lang, language)] = png_bytes
+    closeups: dict[str, str] = {}
+    for p in chosen:
+        own = (power_languages or {}).get(p, language)
+        near = _closeup(gmap, ph, nxt, p, drawn.get(own), own)
+        if near is not None:
+            closeups[p] = closeup_file(p)
+            pictures[closeup_file(p)] = near
     texts = render_all(
         gmap,
         data,
@@ -416,6 +432,8 @@ def write_phase_reports(
         power_languages=power_languages,
         legends={lang: shown for lang, (shown, _) in legends.items()},
         summaries=_summaries(root, nxt, chosen, language, power_languages),
+        images=images,
+        closeups=closeups,
     )
     for name, text in texts.items():
         atomic_write_text(base / name, text)
@@ -432,7 +450,32 @@ def write_phase_reports(
     for shown, png in legends.values():
         atomic_write_bytes(base / shown.file, png)
         written.append(base / shown.file)
+    for name, data_bytes in pictures.items():
+        atomic_write_bytes(base / name, data_bytes)
+        written.append(base / name)
     return written
+
+
+CLOSEUP_WIDTH = 744  # pixels: twice what a phone shows it at (moonshine.variants.classic.scene.closeup.PHONE_WIDTH)
+
+
+def _closeup(
+    gmap: ClassicMap, ph: Phase, nxt: ClassicState, power: str, scene: Scene | None, lang: str
+) -> bytes | None:
+    """A power's close-up of the phase's picture (``scene``, in its reader's language):
+    its own area as the phase leaves it, cropped, its names readable on a phone, as a
+    PNG; None for a power out of the game or a board without a picture."""
+    from moonshine.picture.png import scene_png
+    from moonshine.render.classic.report import word
+    from moonshine.variants.classic.scene.closeup import area_of, closeup
+
+    if scene is None:
+        return None
+    area = area_of(gmap, nxt, power)
+    if not area:
+        return None
+    title = word("closeup_alt", lang, board=gmap.info.title, phase=ph.label(lang))
+    return scene_png(closeup(gmap, scene, area, title=title), CLOSEUP_WIDTH, supersample=1)
 
 
 def _drawn_bytes(scene: Scene) -> tuple[bytes, bytes]:

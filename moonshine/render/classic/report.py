@@ -57,7 +57,10 @@ WORDS: Catalogue = {
     ),
     "classic.report.next": "Next phase: {phase}",
     "classic.report.winner": "The game is over: {power} wins.",
-    "classic.report.map": "The map of the phase is attached (map.png).",
+    "classic.report.map": "The map of the phase is attached ({map}).",
+    "classic.report.map_closeup": "The map of the phase is attached ({map}), with a close-up of your area ({closeup}).",
+    "classic.report.closeup_alt": "Close-up of {board}, {phase}: your provinces and their neighbours",
+    "classic.report.closeup_caption": "Your provinces and their neighbours, larger; the whole map follows.",
     "classic.report.map_heading": "The map",
     "classic.report.map_alt": "Map of {board}, {phase}",
     "classic.report.legend": "Legend",
@@ -335,7 +338,7 @@ def parts(
         dislodged=dislodged if nxt.dislodged else (),
         notes=tuple(notes),
         closing=closing,
-        map_line=word("map", lang),
+        map_line=word("map", lang, map="map.png"),
     )
 
 
@@ -400,6 +403,8 @@ def render_text(
     power: str | None,
     language: str,
     summary: Sequence[tuple[str, str]] = (),
+    image: str = "map.png",
+    closeup: str = "",
 ) -> str:
     """A power's private report (``power``) or the bulletin (None), as text: first,
     for a power, what its player opens it for (``summary``: the next deadline, what to
@@ -421,7 +426,7 @@ def render_text(
         out += wrap(pt.silent, 74, indent="  ")
     if pt.nothing:
         out += wrap(pt.nothing, 74, indent="  ")
-    width = max(len(word("ok", lang)), len(word("fails", lang)), len(word("no_order", lang)))
+    width = max((len(r.verdict) for b in pt.blocks for r in b.rows), default=0)
     for b in pt.blocks:
         out.append(f"  {b.name}")
         for r in b.rows:
@@ -441,7 +446,11 @@ def render_text(
         out += [f"  {d}" for d in pt.dislodged]
     if pt.notes:
         out += ["", word("notes", lang)] + [f"  {n}" for n in pt.notes]
-    out += ["", pt.closing, pt.map_line]
+    out += ["", *wrap(pt.closing, 74)]
+    if image:
+        out += wrap(
+            word("map_closeup", lang, map=image, closeup=closeup) if closeup else word("map", lang, map=image), 74
+        )
     return "\n".join(out) + "\n"
 
 
@@ -456,6 +465,7 @@ def html_context(
     charts: Sequence[str] = (),
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
+    closeup: str = "",
 ) -> dict[str, Any]:
     """What the HTML pages of a phase show (``classic_report.html.j2``): a power's
     summary (``summary``: its next deadline, what to send, its centres) first, then
@@ -482,6 +492,8 @@ def html_context(
         "map_alt": word("map_alt", lang, phase=_label(str(data.get("phase", "")), lang), board=gmap.info.title),
         "legend": legend_figure(legend, word("legend", lang), word("legend_alt", lang)) if image else None,
         "summary": list(summary),
+        "closeup": closeup if image else "",
+        "closeup_alt": word("closeup_alt", lang, phase=_label(str(data.get("phase", "")), lang), board=gmap.info.title),
     }
 
 
@@ -528,12 +540,22 @@ def render_html(
     charts: Sequence[str] = (),
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
+    closeup: str = "",
 ) -> str:
     """The HTML version: tables that stack on a phone, the map fitted to the screen and
     linked to the full-size picture, dark mode; the stylesheet written into each
     element for mail programs (``inline_css``)."""
     ctx = html_context(
-        gmap, data, nxt, power=power, language=language, image=image, charts=charts, legend=legend, summary=summary
+        gmap,
+        data,
+        nxt,
+        power=power,
+        language=language,
+        image=image,
+        charts=charts,
+        legend=legend,
+        summary=summary,
+        closeup=closeup,
     )
     return pages.inline_css(pages.render("classic_report.html.j2", ctx))
 
@@ -551,20 +573,36 @@ def render_all(
     power_languages: Mapping[str, str] | None = None,
     legends: Mapping[str, Legend] | None = None,
     summaries: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    images: Mapping[str, str] | None = None,
+    closeups: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin.
     ``power_languages``: the language of a power's report when its player reads
     another than ``language``; ``legends``: the picture of the map's legend in each
     language, shown under the map; ``summaries``: each power's first rows in its
-    report's page (``summary_rows``)."""
+    report's page (``summary_rows``); ``images``: the map a power's report shows, in
+    its reader's language (``map.fr.png``; ``image`` for the others); ``closeups``:
+    each power's close-up of its area, shown first."""
     out: dict[str, str] = {}
     shown = legends or {}
     for p in powers if powers is not None else list(gmap.powers):
         own = (power_languages or {}).get(p, language)
         first = (summaries or {}).get(p, ())
-        out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own, summary=first)
+        mine = (images or {}).get(p, image)
+        near = (closeups or {}).get(p, "")
+        out[f"{p}.txt"] = render_text(
+            gmap, data, nxt, power=p, language=own, summary=first, image=mine if image else "", closeup=near
+        )
         out[f"{p}.html"] = render_html(
-            gmap, data, nxt, power=p, language=own, image=image, legend=shown.get(own), summary=first
+            gmap,
+            data,
+            nxt,
+            power=p,
+            language=own,
+            image=mine if image else "",
+            legend=shown.get(own),
+            summary=first,
+            closeup=near,
         )
     if bulletin:
         out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language)
