@@ -337,9 +337,8 @@ class _Say:
         return self.fill(self.language, self.gettext(msgid), **fields)
 
     def vs(self, a: int, b: int) -> str:
-        """``(3 vs 2)``, never broken across lines (no-break spaces)."""
         s = self
-        return s("({a} vs {b})", a=a, b=b).replace(" ", "\u00a0")
+        return s("({a} vs {b})", a=a, b=b)
 
     def then(self, first: str, second: str) -> str:
         """Two parts of a reason: ``first; second``."""
