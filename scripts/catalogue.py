@@ -88,6 +88,8 @@ def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
         yield None, en, rel, lineno
     for en, rel in map_credits():
         yield None, en, rel, 1
+    for context, en, rel in map_names():
+        yield context, en, rel, 1
 
 
 def map_credits() -> Iterator[tuple[str, str]]:
@@ -97,6 +99,31 @@ def map_credits() -> Iterator[tuple[str, str]]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         if isinstance(data, dict) and isinstance(data.get("credits"), str) and data["credits"].strip():
             yield data["credits"], path.relative_to(ROOT).as_posix()
+
+
+def map_names() -> Iterator[tuple[str, str, str]]:
+    """The names of the bundled maps that a sentence writes in the reader's language
+    (``moonshine.text.catalogue.named``): each gang's (context ``map.gang``: French
+    gives it its article, "le Chicago Outfit"), each police station's (``map.station``:
+    "poste Town Hall"), and each district's name that holds English words
+    (``map.district``: "Uptown (with Edgewater)"): (context, en, file)."""
+    for path in sorted((ROOT / "maps").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            continue
+        rel = path.relative_to(ROOT).as_posix()
+        gangs = data.get("gangs") or {}
+        for g in gangs.values() if isinstance(gangs, dict) else gangs:
+            if isinstance(g, dict) and isinstance(g.get("name"), str):
+                yield "map.gang", g["name"], rel
+        districts = data.get("districts") or {}
+        for d in districts.values() if isinstance(districts, dict) else districts:
+            if not isinstance(d, dict):
+                continue
+            if isinstance(d.get("station"), str):
+                yield "map.station", d["station"], rel
+            if isinstance(d.get("name"), str) and "(" in d["name"]:
+                yield "map.district", d["name"], rel
 
 
 def keyed(path: Path) -> Iterator[tuple[str | None, MsgId, str, int]]:

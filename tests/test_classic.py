@@ -295,7 +295,7 @@ def test_results_are_values_explained_in_the_readers_language() -> None:
     phase = adjudicate_phase(GMAP, s, orders)
     data = results_data(phase, [])
     french = re.sub(r" *\n +", " ", render_text(GMAP, data, phase.next_state, power=None, language="fr"))
-    assert frtypo.fr("rebondi : A MUN (1) contre A PAR avec le soutien d'A MAR (2)") in french
+    assert frtypo.fr("aucune n'avance (standoff) : A MUN (1) contre A PAR avec le soutien d'A MAR (2)") in french
     assert frtypo.fr("illégal : une flotte en BRE ne peut pas atteindre SPA ; l'unité a tenu") in french
     assert "soutien apporté" in french
     assert "A MAR soutient A PAR - BUR   réussi" in french  # the orders in French notation

@@ -139,4 +139,4 @@ def test_a_powers_report_opens_with_its_deadline_what_to_send_and_its_centres(tm
     page = (reports / "FRA.html").read_text(encoding="utf-8")
     words = summary(page).replace("\u00a0", " ").replace("\u202f", " ")
     assert "Prochaine date limite jeudi 3 décembre 2026 à 17 h 00 UTC (" in words
-    assert "Vos ordres pour l'automne 1901, un ordre par ligne, par courriel à judge@example.org" in words
+    assert "vos ordres pour l'automne 1901, un ordre par ligne, par courriel à judge@example.org" in words

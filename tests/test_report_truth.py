@@ -126,9 +126,9 @@ def test_the_same_in_french(moon_fr: Path) -> None:
         unescape(re.sub(r"<[^>]+>", " ", first_screen(_page(moon_fr, "spring-1924", "northside.html"))))
     )
     top = " ".join(top.split())
-    assert "votre ordre H IRV - LIP a été refusé : LIP" in top
+    assert "votre ordre H IRV - LIP a été rejeté, car LIP" in top
     valley = _flat(first_screen(_page(moon_fr, "spring-1924", "valley.html")))
     assert "Aucun ordre reçu" in valley
     outfit = _flat(first_screen(_page(moon_fr, "spring-1924", "outfit.html")))
-    assert "H NOC a été arrêté par la descente à NOC (R22)" in outfit
+    assert "H NOC a été arrêtée par la descente à NOC (R22)" in outfit
     assert "5 de vos caisses ont été saisies par la descente à NOC (R22)." in outfit

@@ -38,6 +38,7 @@ from moonshine.render.turnpage import (
     station,
     winner_line,
 )
+from moonshine.text.catalogue import named
 from moonshine.text.money import Money
 from moonshine.variants.moonshine import scoring, story
 from moonshine.variants.moonshine.calendar import Turn
@@ -194,7 +195,7 @@ def unit_rows(w: Words, gr: GangResults) -> tuple[list[OrderRow], list[Refusal]]
         else:
             word, notes = w("orders.no_order"), []
         reason = w.semi.join([row.reason, *notes])
-        rows.append(OrderRow(row.order, False, word, reason, row.order + w.colon + reason))
+        rows.append(OrderRow(row.order, False, word, reason, row.order + w.then + reason))
     return rows, others
 
 
@@ -211,15 +212,22 @@ def happened_to(
             if c.before != gang:
                 continue
             if c.station:
-                where = f"{c.code} ({station(gmap, c.code)})"
+                where = station(gmap, c.code, w.language)
                 if c.after is None:
-                    out.append(w("happened.station_freed", station=where))
+                    out.append(w("happened.station_freed", station=where, code=c.code))
                 else:
-                    out.append(w("happened.station_lost", station=where, gang=gang_name(gmap, c.after)))
+                    after = gang_name(gmap, c.after, w.language)
+                    out.append(w("happened.station_lost", station=where, code=c.code, gang=after))
             elif c.after is None:
-                out.append(w("happened.lost_neutral", district=district(gmap, c.code)))
+                out.append(w("happened.lost_neutral", district=district(gmap, c.code, w.language)))
             else:
-                out.append(w("happened.lost", district=district(gmap, c.code), gang=gang_name(gmap, c.after)))
+                out.append(
+                    w(
+                        "happened.lost",
+                        district=district(gmap, c.code, w.language),
+                        gang=gang_name(gmap, c.after, w.language),
+                    )
+                )
     gr = res.gangs.get(gang)
     if gr is not None and gr.ledger.captured_from:
         out.append(w("happened.captured_from", n=gr.ledger.captured_from))
@@ -272,7 +280,7 @@ def _arrested_row(gmap: GameMap, w: Words, a: Arrested, back: str) -> str:
         "position.arrested_row",
         unit=unit,
         taken_in=a.taken_in,
-        station=station(gmap, a.station),
+        station=station(gmap, a.station, w.language),
         turn=w.turn(back),
         turn_of=w.turn_of(back),
         code=a.station,
@@ -326,7 +334,13 @@ def report_context(
         if d.feature is Feature.WAREHOUSE:
             crates_here = w("position.crates", n=nxt.stocks.get(code, 0))
         districts.append(
-            DistrictRow(code, d.name, phrasebook.feature_label(w.language, d.feature), d.station or "", crates_here)
+            DistrictRow(
+                code,
+                named(w.language, "map.district", d.name),
+                phrasebook.feature_label(w.language, d.feature),
+                station(gmap, code, w.language) if d.station else "",
+                crates_here,
+            )
         )
     arrested = [a for a in nxt.arrested if a.gang == gang]
     rows, not_done = unit_rows(w, gr)
@@ -361,7 +375,7 @@ def report_context(
             "adjustments": [_adjustment_row(w, a) for a in gr.adjustments],
             "bids": [
                 {
-                    "station": f"{b.station} ({station(gmap, b.station)})",
+                    "station": f"{b.station} ({station(gmap, b.station, w.language)})",
                     "paid": w.money(b.paid),
                     "won": b.won,
                     "outcome": w("bids.won" if b.won else "bids.lost"),
@@ -382,7 +396,8 @@ def report_context(
             "position_units": [f"{u.kind.value} {u.district}" for u in units],
             "districts": districts,
             "stations": [
-                f"{s} ({station(gmap, s)})" for s in gmap.map_order(s for s, o in nxt.corruption.items() if o == gang)
+                f"{s} ({station(gmap, s, w.language)})"
+                for s in gmap.map_order(s for s, o in nxt.corruption.items() if o == gang)
             ],
             "arrested": [_arrested_row(gmap, w, a, back) for a in arrested],
             "returned": [w.reason(n) for n in _returns_of(res, gang)],
@@ -401,7 +416,7 @@ def _adjustment_row(w: Words, a: AdjustmentRecord) -> TextRow:
     adjustment is its kind, the order, and why."""
     if a.kind in ("recruit", "disband"):
         return TextRow(a.order.removeprefix("recruit ").removeprefix("disband "), w.reason(a.reason))
-    return TextRow(w.word(a.kind), restate(a.order, w.language) + w.colon + w.reason(a.reason))
+    return TextRow(w.word(a.kind), restate(a.order, w.language) + w.then + w.reason(a.reason))
 
 
 def render_report(

@@ -95,6 +95,13 @@ FORMATS: Catalogue = {
     # words a language shortens before a vowel, "word shortened" pairs separated by |:
     # French "de d'|que qu'" writes "poste d'ENG", "ordres d'Angleterre"; English has none
     "format.elision": "(none)",
+    # a word and the article a name begins with, written as one, "word article one" triples
+    # separated by |: French "de le du|à les aux" writes "quartier du Chicago Outfit" for
+    # "quartier de {gang}" when the gang's name in a sentence is "le Chicago Outfit"
+    "format.contraction": "(none)",
+    # between an order and what became of it, on one line: "H LIN - ALB: bounced: ...";
+    # French, whose reasons have a colon of their own, "H LIN - ALB — standoff : ..."
+    "format.result": ": ",
 }
 
 
@@ -130,12 +137,42 @@ def _elisions(language: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+@functools.cache
+def _contractions(language: str) -> tuple[tuple[str, str, str], ...]:
+    """The language's ``format.contraction`` triples: (word, article, the two as one)."""
+    out = []
+    for triple in keyed(language, FORMATS, "format.contraction").split("|"):
+        parts = triple.split()
+        if len(parts) == 3:
+            out.append((parts[0], parts[1], parts[2]))
+    return tuple(out)
+
+
+def named(language: str, context: str, name: str) -> str:
+    """A name of a map (a gang's, a station's, a district's) as a sentence in
+    ``language`` writes it (the catalogue's entry of ``context``: French "le Chicago
+    Outfit", "poste Town Hall"); a name the catalogue lacks as it is."""
+    if language == SOURCE or not name:
+        return name
+    return translations(language).pgettext(context, name)
+
+
 def fill(language: str, template: str, /, **fields: object) -> str:
     """``template`` (a sentence of the catalogue in ``language``) with its ``{fields}``
-    filled, and the language's elisions made where a field begins with a vowel: in
+    filled, the language's contractions made where a field begins with an article (in
+    French ``quartier de {gang}`` reads ``quartier du Chicago Outfit``), and its
+    elisions where a field begins with a vowel: in
     French ``poste de {d}`` reads ``poste d'ENG``, ``Ordres de {power}`` reads
     ``Ordres d'Angleterre`` (``format.elision``; the word must stand alone before the
     field, as in ``de {d}``, not ``Inde {d}``)."""
+    if fields and "{" in template and language != SOURCE:
+        for word, article, one in _contractions(language):
+            for name, value in fields.items():
+                spot = f"{word} {{{name}}}"
+                text = str(value)
+                if spot in template and text.startswith(article + " "):
+                    rest = text[len(article) + 1 :].replace("{", "{{").replace("}", "}}")
+                    template = _at_word_start(template, spot, f"{one} {rest}")
     if fields and "{" in template:
         for word, short in _elisions(language) if language != SOURCE else ():
             if word + " {" not in template:

@@ -83,8 +83,8 @@ WORDS: Catalogue = {
     "classic.report.not_done": "Not carried out",
     "classic.report.unread_line": "line {n}, {text}: {reason}",
     "classic.report.nothing_ordered": "You had nothing to order in {phase}.",
-    "classic.report.nothing_retreats": "Nothing: you have no dislodged unit to retreat in {phase}.",
-    "classic.report.nothing_adjustments": "Nothing: you have no build or disband to make in {phase}.",
+    "classic.report.nothing_retreats": "nothing; you have no dislodged unit to retreat in {phase}.",
+    "classic.report.nothing_adjustments": "nothing; you have no build or disband to make in {phase}.",
     "classic.report.chart_alt": "Supply centres of each power, phase by phase",
 }
 
