@@ -158,7 +158,7 @@ SPRING = {
         "L UPT - ROG",
         "H LIN - ALB",
         "L NOR / H LIN - ALB",
-        "H LAK - ROG",  # not next to LAK: rejected, the unit holds
+        "H LAK x ALB",  # ALB is not next to LAK: rejected, the unit holds
         "L NOT / L UPT - ROG",
         "sell 6",
         "bribe LAK 4",
@@ -374,7 +374,7 @@ def main() -> int:
             print(f"{_shown(target)}: {p.height} px high, {verdict}")
             if width == WIDTHS[0]:  # where each thing starts, in screens of a 390 x 844 phone
                 for what, top in p.marks:
-                    print(f"    screen {top / PHONE_HEIGHT:4.1f}  {what}")
+                    print(f"    screen {top / PHONE_HEIGHT:4.1f} ({top:5d} px)  {what}")
             if width == WIDTHS[0]:  # a phone in dark mode, to look at
                 dark = out / f"{page.name}-{width}-dark.png"
                 screenshot(chromium, page.path, width, min(max(p.height, 600), 16000), dark, dark=True)

@@ -79,7 +79,7 @@ def test_no_orders_received_is_said_on_the_first_screen(moon: Path, classic: Pat
     top = _flat(first_screen(_page(moon, "spring-1924", "valley.html")))
     assert "No orders received: your units held, you sold the most you could and bid nothing (R12)." in top
     assert "succeeded" not in top.split("Your units' orders and results")[1]
-    assert "H LOO hold no order held" in top
+    assert "held: H LOO, H NSS, L BRO, L FIV, L GRA, L KEN, H HYD" in top  # every unit named, in one line
     text = _text(moon, "spring-1924", "valley.txt").split("The map is attached")[0]
     assert "No orders received: your units held" in text
     top = _flat(first_screen(_page(classic, "spring-1901", "RUS.html")))

@@ -51,6 +51,7 @@ from moonshine.variants.moonshine.results import (
     LineRecord,
     Text,
     TurnResults,
+    UnitResult,
     as_results,
     check_results,
 )
@@ -199,6 +200,11 @@ def unit_rows(w: Words, gr: GangResults) -> tuple[list[OrderRow], list[Refusal]]
     return rows, others
 
 
+def _plain(u: UnitResult) -> bool:
+    """A unit that held with nothing moving against it."""
+    return isinstance(u.outcome, oc.Held) and not u.outcome.against
+
+
 def happened_to(
     gmap: GameMap, w: Words, res: TurnResults, before: GameState | None, nxt: GameState, gang: str
 ) -> list[str]:
@@ -344,6 +350,8 @@ def report_context(
         )
     arrested = [a for a in nxt.arrested if a.gang == gang]
     rows, not_done = unit_rows(w, gr)
+    no_file = gr.orders_file is None
+    plain = [u.unit for u in gr.units if no_file and _plain(u)]
     upkeep_units = len(units) + len(arrested)
     player = config.players.get(gang)
     ctx = common(gmap, config, res, w, for_email)
@@ -367,7 +375,9 @@ def report_context(
             "orders_file": gr.orders_file,
             "lines": [_line_row(w, ln) for ln in gr.lines],
             "receipt": _receipt(seed, res.turn, gang, gr),
-            "units": rows,
+            # a gang that sent nothing: its units that simply held in one line, the others row by row
+            "units": [r for r, u in zip(rows, gr.units, strict=True) if not (no_file and _plain(u))],
+            "held": w("orders.held", n=len(plain), units=", ".join(plain)) if plain else "",
             "not_done": [r.line(w) for r in not_done],
             "no_orders": gr.orders_file is None and bool(gr.units),
             "happened": happened_to(gmap, w, res, before, nxt, gang),
