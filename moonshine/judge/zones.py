@@ -40,7 +40,7 @@ def local_time(when: datetime, zone: ZoneInfo, language: str = "en") -> str:
 
 def deadline_text(cfg: GameConfig, side: str | None, when: datetime, language: str | None = None) -> str:
     """A deadline for ``side``'s players: in their zone and in UTC (``Thursday 3
-    December, 18:00 CET = 17:00 UTC``), or in UTC alone when neither they nor the game
+    December 2026, 18:00 CET = 17:00 UTC``), or in UTC alone when neither they nor the game
     have another zone (``moonshine.render.mailwords.due_text``)."""
     return due_text(language or cfg.language, when, zone_of(cfg, side))
 
@@ -54,11 +54,12 @@ def next_deadline_line(
     opened: datetime | None = None,
     sentence: bool = True,
 ) -> str:
-    """ "Orders for Autumn 1924 are due Thursday 3 December, ... (in 1 day 18 hours).",
-    in ``side``'s zone (the game's for None) and UTC (``sentence`` false: the date and
-    the time left alone, for a report's first row); or nothing when ``turn`` has no deadline yet. A turn with no
-    deadline in game.yaml that ``opened`` now, in a game with a schedule, is due when
-    the schedule sets it (``moonshine run`` writes that deadline next)."""
+    """ "Orders for Autumn 1924 are due Thursday 3 December 2026, ... (in 1 day 18
+    hours).", in ``side``'s zone (the game's for None) and UTC (``sentence`` false: the
+    date and the time left alone, for a report's first row); or nothing when ``turn``
+    has no deadline yet. A turn with no deadline in game.yaml that ``opened`` now, in a
+    game with a schedule, is due when the schedule sets it (``moonshine run`` writes
+    that deadline next)."""
 
     if turn is None:
         return ""
