@@ -274,6 +274,7 @@ GAME = Rec(
                         "password",
                         "auth",
                         "token_command",
+                        "ca_file",
                         "timeout",
                         "attempts",
                         "retry_delay",

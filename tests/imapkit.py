@@ -42,7 +42,8 @@ def _wait_for(port: int, proc: subprocess.Popen[bytes] | None = None) -> None:
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
 
 
-def _certificate(directory: Path, name: str) -> tuple[Path, Path]:
+def certificate(directory: Path, name: str) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and localhost, and its key, made by openssl."""
     cert, key = directory / f"{name}.pem", directory / f"{name}.key"
     subprocess.run(
         [
@@ -101,8 +102,8 @@ def imap_server(directory: Path, *, xoauth2: bool = False) -> Iterator[Server]:
     """pymap on free ports of 127.0.0.1, stopped when the block ends. ``xoauth2``:
     a server that takes the access tokens of its ``tokens`` file only (the tests'
     own, ``OWN_TOKEN``, at first), never a password."""
-    cert, key = _certificate(directory, "server")
-    other, _ = _certificate(directory, "other")
+    cert, key = certificate(directory, "server")
+    other, _ = certificate(directory, "other")
     port, tls_port = free_port(), free_port()
     options = ["--host", "127.0.0.1", "--port", str(port), "--cert", str(cert), "--key", str(key)]
     tokens = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import ssl
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from imapkit import PASSWORD, USER, Server, client, deliver, imap_server, take_tokens
+from imapkit import PASSWORD, USER, Server, certificate, client, deliver, imap_server, take_tokens
 from judgekit import JUDGE, Judge, addr, one
 from runkit import address, letter, make_game, plain, post, run_here, to
 from test_mail import REFEREE, TURN, Recorder, start_server, write_reports
@@ -103,6 +104,8 @@ def smtp_section(**more: Any) -> dict[str, Any]:
         (smtp_section(auth="xoauth2", user="u", token_command="bin/helper"), "bin/helper: give the program's full"),
         (smtp_section(auth="xoauth2", user="u", token_command=42), "smtp.token_command: expected a command line"),
         (smtp_section(auth="xoauth2", user="u", token_command=" "), "smtp.token_command: empty"),
+        (smtp_section(ca_file="my-ca.pem"), "smtp.ca_file: my-ca.pem: give the file's full path"),
+        (smtp_section(ca_file="/nowhere/my-ca.pem"), "smtp.ca_file: no such file: /nowhere/my-ca.pem"),
     ],
 )
 def test_bad_smtp_login_settings_are_named(tmp_path: Path, smtp: dict[str, Any], message: str) -> None:
@@ -403,6 +406,37 @@ def test_a_refused_smtp_token_is_a_clear_error_and_nothing_is_lost(tmp_path: Pat
     done = _send(game)
     assert done.exit_code == 0, done.output
     assert len(rec.received) == 2  # each message once
+
+
+def test_starttls_to_a_server_with_a_certificate_of_its_own(tmp_path: Path) -> None:
+    """A self-hosted Postfix with a certificate of the operator's own: ``smtp.ca_file``
+    names its authority; without it, the certificate is not trusted and nothing goes."""
+    cert, key = certificate(tmp_path, "smtp")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(cert), str(key))
+    srv = start_server(
+        TokenRecorder(tokens={"tls-token"}),
+        tls_context=context,
+        require_starttls=True,
+        auth_required=True,
+        auth_exclude_mechanism=["PLAIN", "LOGIN"],
+    )
+    try:
+        token = helper(tmp_path, "helper", "tls-token")
+        settings = srv.smtp(security="starttls", auth="xoauth2", user=ACCOUNT, token_command=str(token), attempts=1)
+        game = mail_game(tmp_path, smtp=settings, players={"outfit": ["al@outfit.example"]})
+        write_reports(game)
+        untrusted = _send(game)
+        assert untrusted.exit_code == 1 and "CERTIFICATE_VERIFY_FAILED" in untrusted.output
+        assert srv.recorder.received == []
+        cfg = game.config
+        cfg.extra["smtp"]["ca_file"] = str(cert)
+        save_config(game, cfg)
+        done = _send(game)
+        assert done.exit_code == 0, done.output
+        assert len(srv.recorder.received) == 2 and _recorder(srv).tried == ["tls-token"]
+    finally:
+        srv.controller.stop()
 
 
 # -- the whole judge -------------------------------------------------------------------------

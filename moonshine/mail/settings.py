@@ -8,6 +8,7 @@ verdict on forged senders is trusted). All optional until mail is sent or read::
       host: smtp.example.org
       port: 587                 # default: 587 starttls, 465 tls, 25 none
       security: starttls        # starttls | tls | none
+      # ca_file: /etc/moonshine/my-ca.pem   # a server with a certificate of its own (full path)
       user: referee@example.org
       password_env: MOONSHINE_SMTP_PASSWORD   # the password is read from this variable
       # auth: xoauth2                         # or OAuth2: no password, an access token
@@ -61,6 +62,7 @@ class SmtpSettings(msgspec.Struct, frozen=True):
     attempts: int = 3
     retry_delay: float = 2.0
     auth: str = "password"  # password | xoauth2
+    ca_file: str | None = None  # the certificate authority of a server's own certificate (a full path)
     token_command: oauth.TokenCommand | None = None  # xoauth2: what prints the access token
 
     @property
@@ -171,6 +173,20 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
         raise StateError(GAME_FILE, "smtp.attempts", f"expected a whole number from 1 to 10, found {attempts!r}")
     timeout = _number(raw, "smtp", "timeout", 30, minimum=1)
     command = _smtp_login(raw, GAME_FILE, timeout)
+    ca_file = raw.get("ca_file")
+    if ca_file is not None:
+        if not isinstance(ca_file, str) or not ca_file.strip():
+            raise StateError(GAME_FILE, "smtp.ca_file", f"expected a certificate file's full path, found {ca_file!r}")
+        ca = Path(ca_file.strip()).expanduser()
+        if not ca.is_absolute():
+            raise StateError(
+                GAME_FILE,
+                "smtp.ca_file",
+                f"{ca_file}: give the file's full path (a judge's smtp settings are copied into each of its games)",
+            )
+        if not ca.is_file():
+            raise StateError(GAME_FILE, "smtp.ca_file", f"no such file: {ca}")
+        ca_file = str(ca)
     return SmtpSettings(
         host=host.strip(),
         port=port,
@@ -183,6 +199,7 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
         retry_delay=_number(raw, "smtp", "retry_delay", 2, minimum=0),
         auth="xoauth2" if command is not None else "password",
         token_command=command,
+        ca_file=ca_file,
     )
 
 

@@ -147,6 +147,7 @@ class _Link:
             use_tls=s.security == "tls",
             start_tls=s.security == "starttls",
             timeout=s.timeout,
+            cert_bundle=s.ca_file,
         )
         self.client = client
         await client.connect()
