@@ -439,6 +439,22 @@ def test_starttls_to_a_server_with_a_certificate_of_its_own(tmp_path: Path) -> N
         srv.controller.stop()
 
 
+def test_a_takeovers_password_is_shown_when_the_token_is_refused(tmp_path: Path, smtp: SmtpServer) -> None:
+    """The password mailed at once (a message kept nowhere): when the server refuses
+    the token, the game master is told why and shown the password to pass on."""
+    rec = _recorder(smtp)
+    rec.tokens = {"takeover-good"}
+    token = helper(tmp_path, "helper", "takeover-wrong")
+    settings = smtp.smtp(auth="xoauth2", user=ACCOUNT, token_command=str(token))
+    game = mail_game(tmp_path, smtp=settings, players={"outfit": ["al@outfit.example"]})
+    done = CliRunner().invoke(main, ["takeover", "valley", "--email", "new@valley.example", "--game", str(game.root)])
+    assert done.exit_code == 0, done.output
+    assert "warning: the password could not be mailed: not sent: the server refused the XOAUTH2 login" in done.output
+    assert "and the command gave the same token when run again" in done.output
+    assert "New password for" in done.output and "takeover-wrong" not in done.output
+    assert rec.received == []
+
+
 # -- the whole judge -------------------------------------------------------------------------
 
 
