@@ -139,7 +139,7 @@ def test_xoauth2_settings_need_no_password(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.delenv("MOONSHINE_IMAP_PASSWORD", raising=False)
     monkeypatch.delenv("MOONSHINE_SMTP_PASSWORD", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
-    smtp = smtp_section(auth="xoauth2", user=ACCOUNT, token_command="oauth2-helper --account 'the judge'")
+    smtp = smtp_section(auth="XOAuth2", user=ACCOUNT, token_command="oauth2-helper --account 'the judge'")
     game = mail_game(tmp_path, smtp=smtp)
     settings = smtp_settings(game.config)
     assert settings.auth == "xoauth2" and settings.password() is None
@@ -153,7 +153,7 @@ def test_xoauth2_settings_need_no_password(tmp_path: Path, monkeypatch: pytest.M
     assert parsed.argv == (str(tmp_path / "bin" / "helper"), "~nosuchuser-moonshine")
     # the game file's strict shape knows the keys
     text = (game.root / "game.yaml").read_text(encoding="utf-8")
-    assert load_config_text(text, "game.yaml").extra["smtp"]["auth"] == "xoauth2"
+    assert load_config_text(text, "game.yaml").extra["smtp"]["auth"] == "XOAuth2"
 
 
 def test_a_judges_bad_login_settings_name_judge_yaml(tmp_path: Path) -> None:

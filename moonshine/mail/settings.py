@@ -160,7 +160,7 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
         raise StateError(
             GAME_FILE,
             "smtp.security",
-            f"none would send the login ({user}) and its password in clear to {host.strip()}: "
+            f"none would send the login ({user}) and its password or token in clear to {host.strip()}: "
             "use starttls or tls (or no user, for a server that needs no login)",
         )
     password_env = raw.get("password_env")
@@ -208,6 +208,7 @@ def _login(raw: dict[str, Any], section: str, file: str, timeout: float) -> oaut
     default), its password from the environment or a file; or ``auth: xoauth2``, an
     OAuth2 access token printed by ``token_command`` (returned), and no password."""
     auth = raw.get("auth", "password")
+    auth = auth.strip().lower() if isinstance(auth, str) else auth
     if auth not in AUTHS:
         raise StateError(file, f"{section}.auth", f"expected one of {', '.join(AUTHS)}, found {auth!r}")
     if auth == "password":
