@@ -41,6 +41,8 @@ from moonshine.mail.settings import check_logins, imap_box, smtp_settings
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 ACCOUNT = "referee@moonshine.example"  # the SMTP account the tokens are for
+# aiosmtpd warns of a login required without TLS: these servers listen on 127.0.0.1 only
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS:UserWarning")
 
 
 # -- token helpers: little scripts that print a token --------------------------------------
