@@ -87,7 +87,7 @@ def takeover(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.takeover.ejected", game=row.name))
     resigned = req.reg.event_at(player.id, row.name, "resigned")
     if resigned is not None and req.ctx.now - datetime.fromisoformat(resigned) < RESIGN_WAIT:
-        raise Refused(phrase("lobby.takeover.resigned", game=row.name, hours=int(RESIGN_WAIT.total_seconds() // 3600)))
+        raise Refused(phrase("lobby.takeover.resigned", game=row.name, n=int(RESIGN_WAIT.total_seconds() // 3600)))
     dedication_ok(req, player, row)
     req.reg.take_over(row.name, side, player.id, req.ctx.now)
     notice(req, row, "taken", name=player.name, side=side)
