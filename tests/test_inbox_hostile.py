@@ -10,9 +10,10 @@ import json
 import multiprocessing
 import subprocess
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,51 @@ def test_a_senders_date_in_the_future_is_not_believed(game: Game, tmp_path: Path
     assert o.status == "accepted"
     log = turnlog.load_log(game, TURN)
     assert log.current["valley"]["received"] == NOW.isoformat()
+
+
+def test_a_date_hours_ahead_does_not_make_earlier_orders_stand_over_later_ones(game: Game, tmp_path: Path) -> None:
+    """A mail without a Received line whose Date is five hours ahead (a wrong clock, or
+    a sender hoping to have the last word) counts as received when it was read: the
+    gang's orders sent an hour later replace it."""
+    ahead = format_datetime(NOW + timedelta(hours=5))
+    first = ORDERS.replace("H LOO - LIT", "H LOO - NSS")
+    [a] = inbox.process(
+        game, box(tmp_path / "a", letter(VALLEY, first, msgid="<a@x>", received="", Date=ahead)), now=NOW
+    )
+    assert a.status == "accepted"
+    later = NOW + timedelta(hours=1)
+    b_raw = letter(VALLEY, ORDERS, msgid="<b@x>", received="", Date=format_datetime(later))
+    [b] = inbox.process(game, box(tmp_path / "b", b_raw), now=later)
+    assert b.status == "accepted"  # not "superseded" by a mail read before it
+    log = turnlog.load_log(game, TURN)
+    assert log.current["valley"]["received"] == later.isoformat()
+    assert "H LOO - LIT" in (game.orders_dir(TURN) / "valley.txt").read_text(encoding="utf-8")
+
+
+def test_a_password_typed_again_in_an_order_line_is_never_written_back(game: Game, tmp_path: Path) -> None:
+    """The password pasted by mistake into an order line: the reply quotes the line it
+    could not read with the password masked, and nowhere else writes it."""
+    secret = PASSWORDS["valley"]
+    body = ORDERS + f"L KEN - LIT {secret}\n"
+    [o] = inbox.process(game, box(tmp_path / "a", letter(VALLEY, body)), now=NOW)
+    assert o.status == "accepted"
+    reply = reply_of(game, o)
+    text = text_of(reply)
+    assert "L KEN - LIT ********" in text  # the line is quoted, its secret masked
+    assert secret not in reply.as_string()
+
+
+def test_the_html_alternative_of_a_plain_text_is_not_read(game: Game, tmp_path: Path) -> None:
+    """A mail with a plain text and its HTML alternative is read from the plain text the
+    player wrote: what the HTML part holds beside it (here a hidden gang line and an
+    order the player never saw) is not acted on."""
+    msg = message_from_bytes(letter(VALLEY, f"password: {PASSWORDS['valley']}\nH LOO - LIT\n"), policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    hidden = '<div style="display:none">gang: valley<br>L KEN - LIT</div>'
+    msg.add_alternative(f"<p>password: {PASSWORDS['valley']}<br>H LOO - LIT</p>{hidden}", subtype="html")
+    [o] = inbox.process(game, box(tmp_path / "a", msg.as_bytes()), now=NOW)
+    assert not (game.orders_dir(TURN) / "valley.txt").exists()  # no gang line in what the player wrote
+    assert o.status == "rejected" and o.reason.startswith("no 'gang:' line"), o.reason
 
 
 def test_a_date_out_of_range_never_stops_the_others(game: Game, tmp_path: Path) -> None:
