@@ -8,7 +8,9 @@ answered once (each a behaviour a deliberate bug changed while every test passed
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import random
 from datetime import UTC, datetime, timedelta
 from email import message_from_string, policy
 from email.message import EmailMessage
@@ -187,6 +189,54 @@ def test_only_the_creator_or_a_master_of_the_judge_promotes(judge: Lobby) -> Non
     assert "is a master of alpha already" in judge.send(GM, f"promote alpha {ANN}")
     row = judge.reg.game("alpha")
     assert row is not None and row.status in (RUNNING, PAUSED)
+
+
+def test_leave_is_for_a_game_waiting_for_players_and_resign_for_one_being_played(judge: Lobby) -> None:
+    judge.running((ANN, "FRA"), (BOB, "ENG"))
+    assert "alpha has started: 'resign alpha' leaves your side vacant." in judge.send(ANN, "leave alpha")
+    member = judge.reg.member("alpha", judge.reg.player(ANN).id)  # type: ignore[union-attr]
+    assert member is not None and member.side == "FRA"  # still in the game, still playing France
+    assert "You resigned from alpha" in judge.send(ANN, "resign alpha")
+
+
+@pytest.mark.parametrize(("hours", "ok"), [("720", True), ("721", False), ("7200", False), ("0", False)])
+def test_a_deadline_is_extended_by_thirty_days_at_most(judge: Lobby, hours: str, ok: bool) -> None:
+    judge.running((ANN, "FRA"))
+    from moonshine.host import games
+
+    row = judge.reg.game("alpha")
+    assert row is not None
+    _, due = games.current_deadline(judge.settings, judge.reg, row)
+    assert due is not None
+    reply = judge.send(GM, f"extend alpha {hours}")
+    row = judge.reg.game("alpha")
+    assert row is not None
+    _, now_due = games.current_deadline(judge.settings, judge.reg, row)
+    if ok:
+        assert now_due == due + timedelta(hours=int(hours)) and "The deadline of spring-1901" in reply
+    else:
+        assert now_due == due and "Give the hours, from 1 to 720" in reply
+
+
+def test_the_draw_of_the_sides_is_the_one_anyone_can_redo_from_the_seed() -> None:
+    """The recipe the start mail gives the players (docs/game-master.md, "The start"),
+    done here by hand: the players as they joined, shuffled by Python's random.Random
+    seeded with the SHA-256 of SEED|GAME; each in turn takes their first preference
+    still free; the others the sides left, sorted, shuffled by the same generator."""
+    from moonshine.host.games import draw
+
+    seed, sides = "a published draw seed", ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"]
+    joined = [(n, ("FRA",)) for n in range(1, 8)]  # everybody wants France
+    rng = random.Random(int(hashlib.sha256(f"{seed}|alpha".encode()).hexdigest(), 16))
+    order = list(joined)
+    rng.shuffle(order)
+    expected = {order[0][0]: "FRA"}
+    free = [s for s in sides if s != "FRA"]
+    rng.shuffle(free)
+    expected |= {pid: side for (pid, _), side in zip(order[1:], free, strict=True)}
+    got = draw(seed, "alpha", joined, sides)
+    assert got == expected
+    assert got[1] != "FRA"  # with this seed France goes to another than the first to join
 
 
 def notices(judge: Lobby, before: set[tuple[str, str]]) -> dict[str, str]:
