@@ -9,6 +9,7 @@ import re
 from html import unescape
 from typing import Any
 
+import msgspec
 import pytest
 from frtypo import plain as frtypo_plain
 
@@ -294,3 +295,23 @@ def test_a_map_without_raids_says_so_and_divides_by_nothing(chicago: GameMap, pl
         page = render_bulletin(no_raids, config(), data, p.result.next_state, language=lang, html=html, before=p.state)
         assert "modulo" not in page and "% 0" not in page and "hashlib" not in page
         assert {"en": "This map has no raid table", "fr": "Cette carte n'a pas de table des descentes"}[lang] in page
+
+
+PRICE = story.Kind.PRICE
+
+
+@pytest.mark.parametrize(("move", "word"), [(200, "soars"), (-200, "slumps")])
+def test_a_big_move_of_the_price_makes_the_headline_the_right_way_up(
+    chicago: GameMap, played: list[Played], move: int, word: str
+) -> None:
+    """A turn whose biggest news is the price of a crate moving by $2: the headline says
+    it went up when it went up, down when it went down, with the new price."""
+    turns = [(p, _turn(chicago, p)) for p in played]
+    moved = [(p, res, msgspec.structs.replace(p.result.next_state, price=p.state.price + move)) for p, res in turns]
+    quiet = [(p, res, nxt) for p, res, nxt in moved if story.story(chicago, p.state, res, nxt).news[0].kind is PRICE]
+    assert quiet  # a turn where nothing bigger happened
+    p, res, nxt = quiet[0]
+    page = render_bulletin(chicago, config(), res, nxt, html=True, before=p.state)
+    headline, _ = _bulletin_top(page)
+    dollars = f"${nxt.price // 100:,}" + (f".{nxt.price % 100:02d}" if nxt.price % 100 else "")
+    assert headline == f"Crate price {word} to {dollars}"
