@@ -48,10 +48,12 @@ def start(chicago: GameMap) -> GameState:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the adjudicator case catalogue's counts per section (tests/test_cases.py)
-    and the DATC run's (tests/test_datc.py), before pytest's own closing line."""
+    """Print the adjudicator case catalogue's counts per section (tests/variants/test_cases.py),
+    the DATC run's (tests/variants/classic/test_datc.py) and the agreement's
+    (tests/variants/moonshine/test_agreement.py), before pytest's own closing line."""
+    loaded = {name.rpartition(".")[2]: module for name, module in list(sys.modules.items())}
     for name in ("test_cases", "test_datc", "test_agreement"):
-        for line in getattr(sys.modules.get(name), "summary", list)():
+        for line in getattr(loaded.get(name), "summary", list)():
             terminalreporter.write_line(line)
     if goldenkit.UPDATE:
         terminalreporter.write_line(f"UPDATE_GOLDEN=1: {len(goldenkit.changed)} golden file(s) changed")

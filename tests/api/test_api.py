@@ -11,13 +11,12 @@ from pathlib import Path
 
 import frtypo
 import pytest
+from repokit import ROOT
 from samplegame import copy_sample
 
 from moonshine import api
 from moonshine.engine import outcome as oc
 from moonshine.errors import GameError
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_readme_example_runs(tmp_path: Path) -> None:

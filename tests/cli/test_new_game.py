@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from click.testing import CliRunner
+from repokit import ROOT
 
 from moonshine.cli import main
 from moonshine.game.directory import Game, load_config
@@ -60,7 +61,7 @@ def test_new_with_an_unknown_map_is_a_clean_error(tmp_path: Path) -> None:
 
 
 def test_the_repository_root_is_a_ready_sample_game() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     game = Game(root)
     assert game.config.title.startswith("Sample game")
     st = game.load_state("spring-1924")

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from repokit import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 # The console script as installed: ``moonshine.cli.run`` with the script's name
 SCRIPT = "import sys; sys.argv[0] = 'moonshine'; from moonshine.cli import run; run()"
 # SCRIPT, printing a value when the process exits normally

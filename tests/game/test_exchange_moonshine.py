@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from repokit import ROOT
 
 from moonshine.cli import main
 from moonshine.game.directory import Game
@@ -25,7 +26,7 @@ from moonshine.game.seeds import DERIVED_FROM_START_MAIL
 from moonshine.game.simulate import play_into
 from moonshine.variants.moonshine.bots import random_plans
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = ROOT / "docs"
 
 
 def replay(path: Path, *args: str) -> Result:

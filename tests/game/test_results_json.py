@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from msgspec.structs import replace
 from playerkit import ADDRESSES, OBSERVER, TURN, Recorder, make_table, message, smtp_server
+from repokit import ROOT
 
 from moonshine.cli import main
 from moonshine.engine import outcome as oc
@@ -25,7 +26,7 @@ from moonshine.game.families import new_game
 from moonshine.text.catalogue import sentence
 
 jsonschema = pytest.importorskip("jsonschema")  # a dev dependency (pyproject.toml)
-SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "results.schema.json").read_text("utf-8"))
+SCHEMA = json.loads((ROOT / "docs" / "results.schema.json").read_text("utf-8"))
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ import pytest
 import yaml
 from imapkit import Server, imap_server
 from judgekit import JUDGE, START, Judge, Mail, addr, one
+from repokit import ROOT
 from runkit import plain
 from test_mail import Recorder, start_server
 from test_mail import Server as SmtpServer
@@ -339,7 +340,7 @@ def test_every_seed_is_made_by_one_function_from_the_random_source_alone() -> No
     written once, in the function that recognises the games it made."""
     import ast
 
-    package = Path(__file__).resolve().parent.parent / "moonshine"
+    package = ROOT / "moonshine"
     makers: list[str] = []
     derivations: list[str] = []
     for path in sorted(package.rglob("*.py")):

@@ -19,7 +19,6 @@ from pathlib import Path
 
 from samplegame import copy_sample
 
-ROOT = Path(__file__).resolve().parent.parent
 MOONSHINE = [str(Path(sys.executable).parent / "moonshine")]
 ENV_BASE = {
     "GIT_AUTHOR_NAME": "Referee",

@@ -1,4 +1,4 @@
-"""The golden files: output stored under ``tests/golden/`` that the tests compare with.
+"""The golden files: output stored under ``tests/data/golden/`` that the tests compare with.
 
 ``UPDATE_GOLDEN=1 pytest ...`` rewrites the stored files that differ (and removes the
 ones a directory no longer has) instead of comparing, and the run's closing lines name
@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from repokit import ROOT
+
 MODE = os.environ.get("UPDATE_GOLDEN")
 UPDATE = MODE == "1"
 changed: list[str] = []  # what this run rewrote, added or removed, for the closing lines
@@ -16,7 +18,7 @@ changed: list[str] = []  # what this run rewrote, added or removed, for the clos
 
 def _rel(path: Path) -> str:
     try:
-        return path.relative_to(Path(__file__).resolve().parent.parent).as_posix()
+        return path.relative_to(ROOT).as_posix()
     except ValueError:
         return str(path)
 

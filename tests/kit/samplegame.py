@@ -6,7 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from repokit import ROOT
+
 FILES = ("game.yaml", ".moonshine-secret")
 FOLDERS = ("orders", "turns")
 

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from repokit import DATA, ROOT
 
 from moonshine import cache
 from moonshine.variants.moonshine.map import MAPS_DIR, load_map
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -113,7 +112,7 @@ def test_templates_compiled_once_and_kept_for_the_next_process(
     monkeypatch.setattr(pages, "_ENV", [])
     gmap = load_map("chicago-1920s")
     config = load_config(ROOT / "game.yaml")
-    data = yaml.safe_load((ROOT / "tests" / "golden" / "fixture" / "results.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load((DATA / "golden" / "fixture" / "results.yaml").read_text(encoding="utf-8"))
     nxt = initial_state(gmap)
     nxt.turn = "autumn-1924"
     text = render_report(gmap, config, data, nxt, "valley")

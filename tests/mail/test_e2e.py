@@ -19,6 +19,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from msgspec.structs import replace
+from repokit import ROOT
 from samplegame import copy_sample
 from test_mail import Recorder, Server, start_server
 
@@ -27,7 +28,6 @@ from moonshine.game.directory import Game, load_config, save_config
 from moonshine.render import receipts
 from moonshine.render.mailwords import fmt_time
 
-ROOT = Path(__file__).resolve().parent.parent
 TURN = "spring-1924"
 REFEREE = "Moonshine referee <referee@moonshine.example.org>"
 PASSWORDS = {gang: f"{gang}-secret-1924" for gang in load_config(ROOT / "game.yaml").players}

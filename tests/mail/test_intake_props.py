@@ -21,7 +21,6 @@ from moonshine.mail import inbox, intake
 from moonshine.mail.passwords import _b64, _scrypt
 from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
-ROOT = Path(__file__).resolve().parent.parent
 TURN = "spring-1924"
 PASSWORD = "valley-secret-1924"
 VALLEY = "valley@players.example.org"

@@ -466,7 +466,7 @@ def test_report_subjects_follow_the_game_language(tmp_path: Path) -> None:
 
 def test_the_mail_catalogue_is_complete_in_every_language() -> None:
     """Every mail sentence is written in every language with the fields the English
-    has (tests/test_catalogue.py checks each translation's fields)."""
+    has (tests/text/test_catalogue.py checks each translation's fields)."""
     import string
 
     from moonshine.render.mailwords import MESSAGES, text

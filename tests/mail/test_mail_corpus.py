@@ -1,6 +1,6 @@
-"""The mail corpus (tests/mail/): real-looking messages from Gmail, Outlook, Apple
+"""The mail corpus (tests/data/mail/): real-looking messages from Gmail, Outlook, Apple
 Mail and Thunderbird, in English and French, each read by the inbox on a copy of
-the sample game. ``tests/mail/expected.yaml`` says, for each, what a player must
+the sample game. ``tests/data/mail/expected.yaml`` says, for each, what a player must
 get: the outcome, the password's verdict, the orders taken (as the order reader
 understood them) and what the reply says. No password ever reaches a file the
 inbox writes, and nothing is taken from quoted or forwarded text."""
@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from msgspec.structs import replace
+from repokit import DATA
 from samplegame import copy_sample
 
 from moonshine.game.directory import Game, save_config
@@ -27,8 +28,7 @@ from moonshine.mail.inbox.outcome import Outcome
 from moonshine.mail.passwords import hash_password
 from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(__file__).resolve().parent / "mail"
+CORPUS = DATA / "mail"
 EXPECTED: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
 TURN = "spring-1924"
 DEADLINE = "2024-03-01T18:00:00+00:00"

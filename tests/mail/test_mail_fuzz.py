@@ -8,7 +8,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from repokit import ROOT
+
+sys.path.insert(0, str(ROOT))
 
 from bench.mailfuzz import CORPUS, hostile, run
 

@@ -5,7 +5,6 @@ the sample game's map, the classic board's, and any scene, whatever its texts ho
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,8 +13,6 @@ from moonshine.picture import shapes, svg
 from moonshine.picture.shapes import HALO, Circle, Group, Item, Label, Line, Paint, Poly, Scene
 from moonshine.picture.svg import scene_svg
 from moonshine.variants.moonshine import scene as chicago_scene
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _paint(el: ET.Element, paint: Paint, *, line: bool) -> None:

@@ -11,7 +11,8 @@ import functools
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from repokit import ROOT
+
 PACKAGE = ROOT / "moonshine"
 # the data folders installed inside the package (pyproject.toml's package-dir)
 DATA = {"moonshine.maps", "moonshine.templates", "moonshine.locale"}

@@ -12,9 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
+from repokit import ROOT
 from test_layout_doc import layout_section
 
-PACKAGE = Path(__file__).resolve().parent.parent / "moonshine"
+PACKAGE = ROOT / "moonshine"
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -5,9 +5,9 @@ and every module named there exists."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from repokit import ROOT
+
 PACKAGE = ROOT / "moonshine"
 
 

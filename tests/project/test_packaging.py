@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import tomllib
 from fnmatch import fnmatch
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from repokit import ROOT
 
 
 def test_pyproject_lists_every_package_and_maps_the_data_folders() -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "moonshine"
+from repokit import ROOT
+
+PACKAGE = ROOT / "moonshine"
 # (file, line, name): uses that are allowed all the same. Empty, and meant to stay so.
 ALLOWED: frozenset[tuple[str, int, str]] = frozenset()
 

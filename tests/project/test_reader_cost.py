@@ -28,8 +28,9 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
+from repokit import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(ROOT))
 
 import moonshine
 from bench.readercost import KEYWORDS, NOW, PASSWORD, PLAYER, Line, Readers, cpu, fixed_lines, mail

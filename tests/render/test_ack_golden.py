@@ -1,7 +1,7 @@
 """Golden files of the acknowledgement, for Moonshine and the classic family, in
 English and French: one orders file with every kind of order, written in a mix of
 notations (canonical, French words, full names), some accepted, some rejected.
-``UPDATE_GOLDEN=1 pytest tests/test_ack_golden.py`` rewrites them after a wanted
+``UPDATE_GOLDEN=1 pytest tests/render/test_ack_golden.py`` rewrites them after a wanted
 change; review the diff."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 import frtypo
 import goldenkit
 import pytest
+from repokit import DATA
 
 from moonshine.render.ack import acknowledgement
 from moonshine.render.classic.ack import check_orders, render
@@ -20,7 +21,7 @@ from moonshine.variants.moonshine.checker import read_orders
 from moonshine.variants.moonshine.map import load_map
 from moonshine.variants.moonshine.state import initial_state
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "ack"
+GOLDEN = DATA / "golden" / "ack"
 
 MOONSHINE = """gang: valley
 password: hunter2

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from pathlib import Path
+
+from repokit import ROOT
 
 from moonshine.render.receipts import receipt, recorded_text, salt
 
@@ -14,7 +15,7 @@ ORDERS = ["H LOO - NSS", "L BRO S H LOO - NSS", "bid 5 LOO"]
 
 def test_the_readme_recomputes_the_receipt() -> None:
     """The README's few lines of standard-library Python give the same receipt."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = re.search(r"```python\n(# Check a receipt.*?)```", readme, re.S)
     assert block, "the README shows how to check a receipt"
     s = salt("seed", "spring-1924", "valley")

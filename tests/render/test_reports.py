@@ -22,6 +22,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from repokit import DATA, ROOT
 from samplegame import copy_sample as copy_sample_files
 
 from moonshine import data_folder
@@ -42,8 +43,7 @@ from moonshine.variants.moonshine.scene import Arrow
 from moonshine.variants.moonshine.state import Arrested, GameState
 from moonshine.variants.moonshine.state import loads as load_state_text
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = DATA / "golden"
 FIXTURE = GOLDEN / "fixture"
 LANGS = ("en", "fr")
 TEMPLATES_DIR = data_folder("templates")

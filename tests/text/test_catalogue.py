@@ -9,14 +9,14 @@ import io
 import string
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Message
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from repokit import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts"))
 import catalogue
 
 from moonshine.render import mailwords

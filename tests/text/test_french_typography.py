@@ -8,13 +8,13 @@ from __future__ import annotations
 import copy
 import html
 import re
-from pathlib import Path
 from typing import Any
 
 import frtypo
 import pytest
 import yaml
 from babel.messages.pofile import read_po
+from repokit import DATA, ROOT
 
 from moonshine.engine import outcome as oc
 from moonshine.game.directory import Game, GameConfig
@@ -33,8 +33,7 @@ from moonshine.variants.moonshine.results import to_data
 from moonshine.variants.moonshine.state import GameState
 from moonshine.variants.moonshine.state import loads as load_state_text
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = Path(__file__).resolve().parent / "golden" / "fixture"
+FIXTURE = DATA / "golden" / "fixture"
 
 
 @pytest.fixture(scope="module")

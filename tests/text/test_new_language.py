@@ -15,15 +15,14 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import write_po
+from repokit import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts"))
 import catalogue
 
 from moonshine import api
 from moonshine.render import mailwords, phrasebook
 from moonshine.text import catalogue as text_catalogue
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # (context, English) -> the xx words; a tuple for a plural's three forms
 XX: dict[tuple[str | None, str | tuple[str, str]], str | tuple[str, ...]] = {

@@ -1,4 +1,4 @@
-"""The adjudicator's case catalogue (tests/cases/*.yaml): each case is a position,
+"""The adjudicator's case catalogue (tests/data/cases/*.yaml): each case is a position,
 its orders in canonical form and the expected result of every order, the
 dislodged units and every unit's final district. The DATC cases cite the DATC
 case they are adapted from; rulings.yaml has at least one case per ruling R4 to
@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from repokit import DATA
 
 from moonshine.engine import outcome as oc
 from moonshine.game.orderfile import decode
@@ -31,7 +32,7 @@ from moonshine.variants.moonshine.movement import Outcome, ResultCode, adjudicat
 from moonshine.variants.moonshine.orders import UNIT_ORDER_TYPES, Retreat, UnitOrder, UnitRef, parse_canonical
 from moonshine.variants.moonshine.state import GameState, Unit
 
-CASES = Path(__file__).parent / "cases"
+CASES = DATA / "cases"
 RESULTS = ("succeeds", "fails", "rejected", "void")
 UNIT = re.compile(r"^([LH]) ([A-Z]{3})( \(new\))?$")
 

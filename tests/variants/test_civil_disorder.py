@@ -1,5 +1,5 @@
 """The civil-disorder player (R26): its seed, its mark, its orders in both rule
-families. The cases of tests/cases/civil_disorder.yaml (the orders written, and what
+families. The cases of tests/data/cases/civil_disorder.yaml (the orders written, and what
 becomes of them against the other sides' orders); on many positions (the simulated
 games' for Moonshine, random ones for the classic board), the same inputs give the
 same bytes and the family's checker reads every line back to the orders written;
@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from repokit import DATA, ROOT
 
 from moonshine.cli import main
 from moonshine.game.civil_disorder import verify_civil_disorder, write_civil_disorder
@@ -53,8 +54,7 @@ from moonshine.variants.moonshine.orders import (
 from moonshine.variants.moonshine.state import Arrested, GameState
 from moonshine.variants.moonshine.state import Unit as GangUnit
 
-ROOT = Path(__file__).resolve().parent.parent
-CASES = yaml.safe_load((ROOT / "tests" / "cases" / "civil_disorder.yaml").read_text(encoding="utf-8"))["cases"]
+CASES = yaml.safe_load((DATA / "cases" / "civil_disorder.yaml").read_text(encoding="utf-8"))["cases"]
 CHICAGO = load_map("chicago-1920s")
 BOARD = standard_map()
 
@@ -285,7 +285,7 @@ def _text(gmap: GameMap, st: GameState, gang: str) -> str:
 
 _DIGEST = """
 import hashlib, sys
-sys.path.insert(0, sys.argv[1])
+sys.path[:0] = sys.argv[1:]  # this module's folder, the kits'
 from test_civil_disorder import BOARD, CHICAGO, CLASSIC_POSITIONS, _sides, civil_disorder_seed, play
 from test_civil_disorder import classic_cd, moonshine_cd
 digest = hashlib.sha256()
@@ -313,7 +313,11 @@ def test_the_same_bytes_in_another_process() -> None:
     for hash_seed in ("0", "1"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         done = subprocess.run(
-            [sys.executable, "-c", _DIGEST, str(ROOT / "tests")], env=env, capture_output=True, text=True, check=True
+            [sys.executable, "-c", _DIGEST, str(Path(__file__).parent), str(ROOT / "tests" / "kit")],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         digests.add(done.stdout.strip())
     assert len(digests) == 1 and len(digests.pop()) == 64

@@ -1,14 +1,14 @@
-"""Order lines as players write them (``tests/cases/order_lines.yaml``): every line
+"""Order lines as players write them (``tests/data/cases/order_lines.yaml``): every line
 is read as a lenient referee would read it, or refused; none is read as an order the
 player did not write. ``scripts/order_lines.py`` prints the same count as a table."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from repokit import DATA
 
 from moonshine.render.classic.ack import check_orders
 from moonshine.variants.classic.board import standard_map
@@ -17,7 +17,7 @@ from moonshine.variants.moonshine import state as state_mod
 from moonshine.variants.moonshine.checker import BLANK, COMMENT, HEADER, read_orders
 from moonshine.variants.moonshine.map import load_map
 
-CASES = Path(__file__).parent / "cases" / "order_lines.yaml"
+CASES = DATA / "cases" / "order_lines.yaml"
 SECTIONS: list[dict[str, Any]] = yaml.safe_load(CASES.read_text(encoding="utf-8"))["sections"]
 REFUSE = "refuse"
 GMAP = load_map()

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from frtypo import checked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from repokit import ROOT
 
 from moonshine.cli import main
 from moonshine.game.directory import Game
@@ -24,7 +25,6 @@ from moonshine.variants import ordersjson
 from moonshine.variants.classic.ordersjson import FORMS as CLASSIC
 from moonshine.variants.moonshine.ordersjson import FORMS as MOONSHINE
 
-ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "orders.schema.json").read_text(encoding="utf-8"))
 FORMS = {"moonshine": MOONSHINE, "classic": CLASSIC}
 

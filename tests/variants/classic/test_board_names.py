@@ -11,6 +11,7 @@ import frtypo
 import goldenkit
 import pytest
 from click.testing import CliRunner
+from repokit import DATA
 
 from moonshine.cli import main
 from moonshine.errors import MapError
@@ -179,7 +180,7 @@ def test_the_events_between_phases_are_values_worded_in_the_readers_language() -
     assert "taken by" not in report
 
 
-GOLDEN = Path(__file__).parent / "golden" / "classic"
+GOLDEN = DATA / "golden" / "classic"
 SPRING = {
     "ENG": "F LON - NTH\nF EDI - NWG\nA LVP - YOR\n",
     "FRA": "A PAR - BUR\nF BRE - MAO\nA MAR S A PAR - BUR\n",

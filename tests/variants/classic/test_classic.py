@@ -1,4 +1,4 @@
-"""The classic variant around the DATC run (tests/test_datc.py): the board, the
+"""The classic variant around the DATC run (tests/variants/classic/test_datc.py): the board, the
 order notation, the state file, the sequence of phases, the game directory and
 the CLI, and the two chapter 6 cases the DATC data lacks (6.D.16, 6.J.5)."""
 
@@ -15,6 +15,7 @@ import yaml
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repokit import ROOT
 
 from moonshine.cli import main
 from moonshine.errors import StateError
@@ -483,7 +484,7 @@ def test_moonshine_games_keep_no_variant_key(tmp_path: Path) -> None:
 def test_benchmark_exits_0_with_a_message_without_diplomacy(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent))
+    monkeypatch.syspath_prepend(str(ROOT))
     monkeypatch.setitem(sys.modules, "diplomacy", None)  # import diplomacy raises ImportError
     bench = importlib.import_module("bench.classic")
     assert bench.main() == 0

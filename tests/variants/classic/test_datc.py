@@ -1,10 +1,10 @@
-"""The DATC v3.0 chapter 6 cases (tests/classic_datc_cases.json) and the cases of
-"The Math of Adjudication" (tests/classic_dipmath_cases.json), run through the
+"""The DATC v3.0 chapter 6 cases (tests/data/classic_datc_cases.json) and the cases of
+"The Math of Adjudication" (tests/data/classic_dipmath_cases.json), run through the
 classic variant: the same resolver that adjudicates Moonshine.
 
 Where a case comes in several rules editions, the 2023 one is run; where it has
 none, the 1982 one, which the DATC says the 2000/2023 rules agree with. The
-data's few errors are corrected by tests/classic_datc_corrections.yaml, each
+data's few errors are corrected by tests/data/classic_datc_corrections.yaml, each
 with the DATC's own words; docs/datc.md lists them. A summary of passed/total is
 printed at the end of the run (tests/conftest.py).
 
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from repokit import DATA
 
 from moonshine.engine.rulebook import Rulebook
 from moonshine.variants.classic.adjustments import adjudicate_adjustments
@@ -37,9 +37,8 @@ from moonshine.variants.classic.retreats import adjudicate_retreats
 from moonshine.variants.classic.rules import CLASSIC
 from moonshine.variants.classic.state import Unit
 
-HERE = Path(__file__).parent
-SOURCES = {"datc": HERE / "classic_datc_cases.json", "dipmath": HERE / "classic_dipmath_cases.json"}
-CORRECTIONS = HERE / "classic_datc_corrections.yaml"
+SOURCES = {"datc": DATA / "classic_datc_cases.json", "dipmath": DATA / "classic_dipmath_cases.json"}
+CORRECTIONS = DATA / "classic_datc_corrections.yaml"
 EDITION_PREFERENCE = ("2023", "1982")
 
 # section ("6.A", "dipmath") -> [passed, run]; read by the terminal summary in conftest.py
@@ -217,7 +216,7 @@ def summary() -> list[str]:
 )
 def test_each_classic_rule_choice_decides_its_datc_case(choice: dict[str, Any], name: str) -> None:
     """Every choice of the classic book is read by the classic adjudication: the other
-    answer changes its case (as the Moonshine book's do, tests/test_cases.py)."""
+    answer changes its case (as the Moonshine book's do, tests/variants/test_cases.py)."""
     import msgspec
 
     from moonshine.variants.classic.rules import CLASSIC

@@ -12,7 +12,7 @@ random order files on the shipped map,
   refuses what the adjudicator would carry out nor accepts what it would refuse.
 
 A short run is part of ``make test``; ``MOONSHINE_AGREEMENT_EXAMPLES=300 pytest
-tests/test_agreement.py`` (``make agree``) checks 300 positions with the files of
+tests/variants/moonshine/test_agreement.py`` (``make agree``) checks 300 positions with the files of
 all 8 gangs, 2,400 order files, and prints the count and the number of
 disagreements (the run stops at the first one)."""
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import frtypo
 import pytest
+from repokit import ROOT
 
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, load_config_text
@@ -22,7 +23,6 @@ from moonshine.variants.moonshine.scoring import victory_points
 from moonshine.variants.moonshine.state import GameState
 from moonshine.variants.moonshine.turn import GangPlan, run_turn
 
-ROOT = Path(__file__).resolve().parent.parent
 SEED = "house-rules"
 BASE = "title: t\nmap: chicago-1920s\n"
 

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from repokit import ROOT
 
 from moonshine.cli import main
 from moonshine.errors import MapError
 from moonshine.variants.moonshine.map import Feature, GameMap, build_map, load_map
 from moonshine.variants.moonshine.mapcheck import PUBLISHED_HOMES, check_map
 
-MAP_FILE = Path(__file__).resolve().parent.parent / "maps" / "chicago-1920s.yaml"
+MAP_FILE = ROOT / "maps" / "chicago-1920s.yaml"
 
 
 def raw_map() -> dict[str, object]:

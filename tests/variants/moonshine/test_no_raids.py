@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from repokit import ROOT
 from samplegame import copy_sample
 
 from moonshine.cli import main
@@ -19,7 +20,6 @@ from moonshine.variants.moonshine.map import load_map
 from moonshine.variants.moonshine.police import draw_raid, open_turn
 from moonshine.variants.moonshine.state import initial_state
 
-ROOT = Path(__file__).resolve().parent.parent
 MAPS = ROOT / "maps"
 
 

@@ -3,18 +3,17 @@ name the file and the key."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repokit import ROOT
 
 from moonshine.errors import StateError
 from moonshine.variants.moonshine import state as state_mod
 from moonshine.variants.moonshine.map import GameMap, UnitKind
 from moonshine.variants.moonshine.state import Arrested, GameState, Raid, Unit, initial_state
 
-SAMPLE = Path(__file__).resolve().parent.parent / "turns" / "spring-1924" / "state.yaml"
+SAMPLE = ROOT / "turns" / "spring-1924" / "state.yaml"
 
 
 def test_initial_state_follows_the_scenario(chicago: GameMap) -> None:
