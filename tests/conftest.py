@@ -1,13 +1,22 @@
-"""Shared fixtures: the bundled map and its starting state."""
+"""The fixtures every folder of tests/ shares: the bundled map and its starting state,
+a real SMTP server for a test (``smtp``) and a real IMAP server for a module
+(``imap``), both on 127.0.0.1. They are defined here and nowhere else
+(tests/project/test_tests_layout.py checks it); what they are made of, and what a
+test imports to use them, is in tests/kit/: ``smtpkit`` (the one recording handler,
+``Recorder``, and ``Server``), ``imapkit``, ``portkit`` (the one free-port helper)
+and ``gamekit`` (the one game factory)."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import goldenkit
+import imapkit
 import pytest
+import smtpkit
 from hypothesis import settings
 
 from moonshine.variants.moonshine.map import GameMap, load_map
@@ -44,6 +53,22 @@ def chicago() -> GameMap:
 @pytest.fixture
 def start(chicago: GameMap) -> GameState:
     return initial_state(chicago)
+
+
+@pytest.fixture
+def smtp() -> Iterator[smtpkit.Server]:
+    """A real SMTP server (aiosmtpd on 127.0.0.1) for one test, with a fresh ``Recorder``:
+    ``smtp.smtp()`` is game.yaml's section for it, ``smtp.recorder`` what it received."""
+    with smtpkit.smtp_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[imapkit.Server]:
+    """A real IMAP server (pymap on 127.0.0.1, STARTTLS and TLS) for a module's tests, which
+    each use folders of their own; ``imapkit.client``, ``deliver`` and ``runkit.post`` fill it."""
+    with imapkit.imap_server(tmp_path_factory.mktemp("imap")) as server:
+        yield server
 
 
 @pytest.hookimpl(tryfirst=True)

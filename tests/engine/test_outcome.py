@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_adjudicator_props import random_orders, random_position, random_retreats
+from positionkit import random_orders, random_position, random_retreats
 
 from moonshine.engine import outcome as oc
 from moonshine.variants.moonshine.map import UnitKind, load_map

@@ -6,7 +6,6 @@ part, and a gang's holds its own and no other gang's. Also for a classic game.""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -15,30 +14,24 @@ from typing import Any
 import msgspec
 import pytest
 from click.testing import CliRunner
-from msgspec.structs import replace
-from playerkit import ADDRESSES, OBSERVER, TURN, Recorder, make_table, message, smtp_server
+from gamekit import make_game
+from playerkit import ADDRESSES, OBSERVER, TURN, make_table, message
 from repokit import ROOT
+from smtpkit import Recorder, Server
 
 from moonshine.cli import main
 from moonshine.engine import outcome as oc
-from moonshine.game.directory import Game, Player, save_config
-from moonshine.game.families import new_game
+from moonshine.game.directory import Game
 from moonshine.text.catalogue import sentence
 
 jsonschema = pytest.importorskip("jsonschema")  # a dev dependency (pyproject.toml)
 SCHEMA = json.loads((ROOT / "docs" / "results.schema.json").read_text("utf-8"))
 
 
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Recorder, int]]:
-    with smtp_server() as server:
-        yield server
-
-
 def attachments(recorder: Recorder, address: str) -> list[tuple[str, dict[str, Any]]]:
     """(subject, JSON document) of every JSON attachment ``address`` received."""
     out = []
-    for rcpts, content in recorder.received:
+    for _, rcpts, content in recorder.received:
         if address not in rcpts:
             continue
         msg = message_from_bytes(content, policy=policy.default)
@@ -57,12 +50,9 @@ def run(game: Game, *args: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_every_report_mail_carries_the_turns_results_as_valid_json(
-    tmp_path: Path, smtp: tuple[Recorder, int], language: str
-) -> None:
-    recorder, port = smtp
-    recorder.received.clear()
-    t = make_table(tmp_path, port, recorder, language=language)
+def test_every_report_mail_carries_the_turns_results_as_valid_json(tmp_path: Path, smtp: Server, language: str) -> None:
+    recorder = smtp.recorder
+    t = make_table(tmp_path, smtp, language=language)
     t.send(ADDRESSES["valley"][0], message("valley", "H LOO - LIT", "bribe LAK 1.50"))
     t.send(ADDRESSES["outfit"][0], message("outfit", "H LIN hold", "bribe LAK 2.50"))
     t.judge()
@@ -91,15 +81,15 @@ def test_every_report_mail_carries_the_turns_results_as_valid_json(
     jsonschema.validate(watched, SCHEMA)
 
 
-def test_a_classic_games_reports_carry_valid_json(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    recorder, port = smtp
-    recorder.received.clear()
-    game = new_game(tmp_path / "c", variant="classic", use_git=False)
-    cfg = game.config
-    players = {p: Player(name=p, email=[f"{p.lower()}@powers.example"]) for p in cfg.players}
-    smtp_cfg = {"host": "127.0.0.1", "port": port, "security": "none", "from": "Ref <ref@x.example>", "timeout": 5}
-    save_config(game, replace(cfg, players=players, extra={**cfg.extra, "smtp": smtp_cfg}))
-    game = Game(game.root)
+def test_a_classic_games_reports_carry_valid_json(tmp_path: Path, smtp: Server) -> None:
+    recorder = smtp.recorder
+    game = make_game(
+        tmp_path / "c",
+        variant="classic",
+        seed=None,
+        emails=lambda p: [f"{p.lower()}@powers.example"],
+        smtp={"host": "127.0.0.1", "port": smtp.port, "security": "none", "from": "Ref <ref@x.example>", "timeout": 5},
+    )
     orders = game.orders_dir("spring-1901")
     orders.mkdir(parents=True, exist_ok=True)
     (orders / "FRA.txt").write_text("A PAR - BUR\n", encoding="utf-8")
@@ -197,12 +187,9 @@ def test_a_corrupted_outcome_is_refused_by_the_schema(value: oc.Result) -> None:
             assert not outcome_valid({k: v for k, v in data.items() if k != f.name}), f.name  # a missing field
 
 
-def test_the_outcomes_in_a_mailed_document_fit_and_a_corrupted_one_is_refused(
-    tmp_path: Path, smtp: tuple[Recorder, int]
-) -> None:
-    recorder, port = smtp
-    recorder.received.clear()
-    t = make_table(tmp_path, port, recorder, language="en")
+def test_the_outcomes_in_a_mailed_document_fit_and_a_corrupted_one_is_refused(tmp_path: Path, smtp: Server) -> None:
+    recorder = smtp.recorder
+    t = make_table(tmp_path, smtp, language="en")
     t.send(ADDRESSES["valley"][0], message("valley", "H LOO - LIT"))
     t.judge()
     run(t.game, "adjudicate", TURN, "--force", "--no-commit")

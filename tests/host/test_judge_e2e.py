@@ -10,33 +10,17 @@ side; every reply is checked."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import pytest
 import yaml
 from frtypo import checked
 from frtypo import plain as plain_fr
-from imapkit import Server, imap_server
+from imapkit import Server
 from judgekit import START, Judge, addr, one
-from test_mail import Recorder, start_server
-from test_mail import Server as SmtpServer
+from smtpkit import Server as SmtpServer
 
 from moonshine.game.directory import Game
-
-
-@pytest.fixture(scope="module")
-def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with imap_server(tmp_path_factory.mktemp("imap")) as s:
-        yield s
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
 
 
 def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:

@@ -20,20 +20,17 @@ import hmac
 import re
 import sqlite3
 import subprocess
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
 
-import pytest
 import yaml
-from imapkit import Server, imap_server
+from imapkit import Server
 from judgekit import JUDGE, START, Judge, Mail, addr, one
 from repokit import ROOT
 from runkit import plain
-from test_mail import Recorder, start_server
-from test_mail import Server as SmtpServer
+from smtpkit import Server as SmtpServer
 
 from moonshine.game.directory import Game
 from moonshine.host.settings import draw_seed
@@ -41,19 +38,6 @@ from moonshine.variants.moonshine.police import draw_raid
 
 HEX = re.compile(r"[0-9a-fA-F]{16,}")
 PLAYERS = range(9)  # p0 the master; p5 reads French; p8 takes a side over
-
-
-@pytest.fixture(scope="module")
-def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with imap_server(tmp_path_factory.mktemp("imap")) as s:
-        yield s
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
 
 
 def text_of(msg: EmailMessage) -> str:

@@ -7,32 +7,17 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from imapkit import PASSWORD, Server, client, imap_server
-from runkit import MOONSHINE, address, letter, make_game, post, to
-from test_mail import Recorder, start_server
-from test_mail import Server as SmtpServer
+from imapkit import PASSWORD, Server, client, post
+from runkit import MOONSHINE, address, letter, to, unattended_game
+from smtpkit import Server as SmtpServer
 
 from moonshine.game.lock import game_lock
 from moonshine.host.watch import wait_for_mail
 from moonshine.mail.idle import offers_idle
-
-
-@pytest.fixture(scope="module")
-def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with imap_server(tmp_path_factory.mktemp("imap")) as s:
-        yield s
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
 
 
 def env() -> dict[str, str]:
@@ -43,7 +28,9 @@ def env() -> dict[str, str]:
 
 def test_a_busy_game_is_left_alone(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
     schedule = {"every": "48h"}
-    game = make_game(tmp_path / "g", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="busy")
+    game = unattended_game(
+        tmp_path / "g", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="busy"
+    )
     with game_lock(game.root, job="adjudicate spring-1924"):
         done = subprocess.run(
             [MOONSHINE, "run", str(game.root), "--now", "2026-11-30T08:00:00+00:00"],
@@ -64,7 +51,9 @@ def test_watch_answers_at_once_with_imap_idle(tmp_path: Path, imap: Server, smtp
     finally:
         conn.logout()
     schedule = {"every": "48h"}
-    game = make_game(tmp_path / "g", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="idle")
+    game = unattended_game(
+        tmp_path / "g", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="idle"
+    )
     post(imap, "idle")
     proc = subprocess.Popen(
         [MOONSHINE, "run", str(game.root), "--watch", "--passes", "2", "--interval", "60"],
@@ -108,8 +97,12 @@ def test_the_watcher_waits_on_every_games_imap_mailbox(
 
     monkeypatch.setenv("MOONSHINE_IMAP_PASSWORD", PASSWORD)
     schedule = {"every": "48h"}
-    first = make_game(tmp_path / "a", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="w-a")
-    second = make_game(tmp_path / "b", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="w-b")
+    first = unattended_game(
+        tmp_path / "a", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="w-a"
+    )
+    second = unattended_game(
+        tmp_path / "b", imap, smtp.smtp(), players={"valley": None}, schedule=schedule, folder="w-b"
+    )
     post(imap, "w-a")
     post(imap, "w-b")
     answer: list[bool] = []

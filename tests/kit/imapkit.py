@@ -1,6 +1,7 @@
 """A real IMAP server for the tests: pymap on 127.0.0.1 with a certificate made
 by openssl, plain IMAP with STARTTLS, and TLS from the first byte through a TLS
-terminator in front of the same server."""
+terminator in front of the same server. The root ``conftest.py`` starts one for a
+test module (the ``imap`` fixture)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,9 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
+from portkit import free_port
+
 USER, PASSWORD = "judge", "s3cret-imap"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _wait_for(port: int, proc: subprocess.Popen[bytes] | None = None) -> None:
@@ -134,5 +131,27 @@ def deliver(server: Server, folder: str, *bodies: str) -> None:
             msg.set_content(body)
             typ, _ = conn.append(f'"{folder}"', None, None, msg.as_bytes())
             assert typ == "OK"
+    finally:
+        conn.logout()
+
+
+def post(imap: Server, folder: str, *raws: bytes) -> None:
+    """Raw messages arrive in ``folder`` (created when missing), as a mail server would put them there."""
+    conn = client(imap)
+    try:
+        conn.create(f'"{folder}"')
+        for raw in raws:
+            typ, _ = conn.append(f'"{folder}"', None, None, raw)
+            assert typ == "OK"
+    finally:
+        conn.logout()
+
+
+def count(imap: Server, folder: str) -> int:
+    """How many messages ``folder`` holds (-1: no such folder)."""
+    conn = client(imap)
+    try:
+        typ, data = conn.select(f'"{folder}"')
+        return int(data[0] or b"0") if typ == "OK" else -1
     finally:
         conn.logout()

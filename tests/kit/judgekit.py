@@ -1,7 +1,7 @@
 """A judge for many games run by its tests as its operator runs it: ``moonshine
 judge init`` and ``moonshine run DIR`` while a fake clock moves, its one mailbox on
 a real IMAP server (pymap, ``imapkit``) and its mail through a real SMTP server
-(aiosmtpd, ``test_mail``), both on 127.0.0.1; players who mail it."""
+(aiosmtpd, ``smtpkit``), both on 127.0.0.1; players who mail it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from email.utils import format_datetime
 from pathlib import Path
 
 import yaml
-from imapkit import PASSWORD, USER, Server
-from runkit import plain, post, received
-from test_mail import Server as SmtpServer
+from imapkit import PASSWORD, USER, Server, post
+from runkit import plain, received
+from smtpkit import Server as SmtpServer
 
 from moonshine.host.registry import Registry
 

@@ -1,32 +1,28 @@
 """A game played by mail for the tests of the players' commands: three gangs
 with addresses and passwords, an observer, a real SMTP server (aiosmtpd on
 127.0.0.1) and a Maildir the inbox reads; every message the referee sends is
-read back from what the server received, by recipient."""
+read back from what the server received, by recipient (the root conftest's
+``smtp`` fixture, ``smtpkit``)."""
 
 from __future__ import annotations
 
 import hashlib
 import mailbox
-import socket
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from aiosmtpd.controller import Controller
-from msgspec.structs import replace
+from gamekit import make_game
+from smtpkit import Recorder, Server
 
-from moonshine.game.directory import Game, Player, save_config
-from moonshine.game.families import new_game
+from moonshine.game.directory import Game
 from moonshine.mail import inbox
 from moonshine.mail.commands import votes
 from moonshine.mail.inbox.outcome import Outcome
 from moonshine.mail.outbox.smtp import send_files
-from moonshine.mail.passwords import hash_password
 
 TURN = "spring-1924"
 NOW = datetime(2024, 2, 28, 12, 0, tzinfo=UTC)
@@ -41,39 +37,6 @@ ADDRESSES = {
     "genna": ["angelo@genna.example"],
 }
 PASSWORDS = {"valley": "gin-and-tonic", "outfit": "tommy-gun", "genna": "olive-oil"}
-
-
-@dataclass
-class Recorder:
-    received: list[tuple[list[str], bytes]] = field(default_factory=list)
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.received.append((list(envelope.rcpt_tos), envelope.content))
-        return "250 Message accepted"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def smtp_server() -> Iterator[tuple[Recorder, int]]:
-    recorder = Recorder()
-    for _ in range(5):
-        port = _free_port()
-        controller = Controller(recorder, hostname="127.0.0.1", port=port)
-        try:
-            controller.start()
-        except OSError:
-            continue
-        try:
-            yield recorder, port
-        finally:
-            controller.stop()
-        return
-    raise RuntimeError("no free port on 127.0.0.1")
 
 
 @dataclass
@@ -115,7 +78,7 @@ class Table:
     def inbox_of(self, address: str) -> list[EmailMessage]:
         """Every message the server took for ``address`` (To, Cc or Bcc)."""
         out = []
-        for rcpts, content in self.recorder.received:
+        for _, rcpts, content in self.recorder.received:
             if address in rcpts:
                 msg = message_from_bytes(content, policy=policy.default)
                 assert isinstance(msg, EmailMessage)
@@ -142,22 +105,21 @@ def message(gang: str, *lines: str) -> str:
     return "\n".join([f"gang: {gang}", f"password: {PASSWORDS[gang]}", *lines]) + "\n"
 
 
-def make_table(tmp_path: Path, port: int, recorder: Recorder, *, language: str = "en", **extra: Any) -> Table:
-    game = new_game(tmp_path / "g", seed="players", use_git=False)
-    cfg = game.config
-    players = {
-        g: Player(name=g, email=ADDRESSES.get(g, []), password=hash_password(PASSWORDS[g]) if g in PASSWORDS else None)
-        for g in cfg.players
-    }
-    more = {
+def make_table(tmp_path: Path, smtp: Server, *, language: str = "en", **extra: Any) -> Table:
+    """The game in ``tmp_path / "g"``, mailing through ``smtp`` (whose record is emptied
+    first, for a server a module's tests share)."""
+    smtp.recorder.received.clear()
+    sections = {
         "deadlines": {TURN: DEADLINE},
-        "smtp": {"host": "127.0.0.1", "port": port, "security": "none", "from": REFEREE, "timeout": 5},
+        "smtp": {"host": "127.0.0.1", "port": smtp.port, "security": "none", "from": REFEREE, "timeout": 5},
         "referee": {"email": GM},
         "observers": [OBSERVER],
         **extra,
     }
-    save_config(game, replace(cfg, language=language, players=players, extra={**cfg.extra, **more}))
-    return Table(Game(game.root), tmp_path / "box", recorder)
+    game = make_game(
+        tmp_path / "g", seed="players", language=language, emails=ADDRESSES, passwords=PASSWORDS, **sections
+    )
+    return Table(game, tmp_path / "box", smtp.recorder)
 
 
 def later(hours: float) -> datetime:

@@ -1,6 +1,6 @@
 """Games played unattended for the tests of ``moonshine run``: a game directory
 with a schedule, its mailbox on a real IMAP server (pymap, ``imapkit``) and its
-mail sent through a real SMTP server (aiosmtpd, ``test_mail``), both on
+mail sent through a real SMTP server (aiosmtpd, ``smtpkit``), both on
 127.0.0.1; players who mail orders at a given time of the fake clock."""
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
-from imapkit import PASSWORD, USER, Server, client
-from msgspec.structs import replace
-from test_mail import Recorder
+from gamekit import make_game
+from imapkit import PASSWORD, USER, Server
+from smtpkit import Recorder
 
-from moonshine.game.directory import Game, Player, save_config
-from moonshine.game.families import new_game
-from moonshine.mail.passwords import hash_password
+from moonshine.game.directory import Game
 
 JUDGE = "judge@moonshine.example.org"
 GM = "gm@moonshine.example.org"
@@ -35,7 +33,7 @@ def address(side: str) -> str:
     return f"{side.lower()}@players.example.org"
 
 
-def make_game(
+def unattended_game(
     root: Path,
     imap: Server,
     smtp: dict[str, Any],
@@ -48,26 +46,24 @@ def make_game(
 ) -> Game:
     """A new game whose ``players`` (side -> time zone) have addresses and
     passwords; mail is read from ``folder`` on the IMAP server."""
-    game = new_game(root, seed="unattended", use_git=git, variant=variant)
-    cfg = game.config
-    people = dict(cfg.players)
-    for side, zone in players.items():
-        people[side] = Player(
-            name=f"Player of {side}", email=[address(side)], password=hash_password(password(side)), timezone=zone
-        )
-    extra = {
-        "schedule": schedule,
-        "smtp": smtp,
-        "inbox": {
+    return make_game(
+        root,
+        variant=variant,
+        seed="unattended",
+        git=git,
+        sides=players,
+        name=lambda side: f"Player of {side}",
+        emails=lambda side: [address(side)],
+        passwords={side: password(side) for side in players},
+        timezones=players,
+        schedule=schedule,
+        smtp=smtp,
+        inbox={
             "source": f"imap://{USER}@127.0.0.1:{imap.port}/{folder}",
             "imap": {"ca_file": str(imap.ca), "done_folder": f"{folder}-judged"},
         },
-        "referee": {"name": "The Game Master", "email": GM},
-    }
-    save_config(game, replace(cfg, players=people, extra={**cfg.extra, **extra}))
-    if git:
-        subprocess.run(["git", "commit", "-qam", "Players and schedule"], cwd=root, check=True, capture_output=True)
-    return Game(root)
+        referee={"name": "The Game Master", "email": GM},
+    )
 
 
 def letter(side: str, body: str, sent: datetime, msgid: str, *, word: str = "gang") -> bytes:
@@ -81,26 +77,6 @@ def letter(side: str, body: str, sent: datetime, msgid: str, *, word: str = "gan
     msg["Message-ID"] = msgid
     msg.set_content(f"{word}: {side}\npassword: {password(side)}\n{body}")
     return msg.as_bytes()
-
-
-def post(imap: Server, folder: str, *raws: bytes) -> None:
-    conn = client(imap)
-    try:
-        conn.create(f'"{folder}"')
-        for raw in raws:
-            typ, _ = conn.append(f'"{folder}"', None, None, raw)
-            assert typ == "OK"
-    finally:
-        conn.logout()
-
-
-def count(imap: Server, folder: str) -> int:
-    conn = client(imap)
-    try:
-        typ, data = conn.select(f'"{folder}"')
-        return int(data[0] or b"0") if typ == "OK" else -1
-    finally:
-        conn.logout()
 
 
 def run_here(game: Game, now: datetime) -> str:

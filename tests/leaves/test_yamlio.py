@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from crashkit import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repokit import ROOT
 from samplegame import copy_sample
 
 from moonshine import yamlio

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from playerkit import ADDRESSES, STRANGER, make_table, message, smtp_server
+from playerkit import ADDRESSES, STRANGER, make_table, message
+from smtpkit import Server
 
 from moonshine.host import lobby
 from moonshine.host.incoming import Mail
@@ -103,27 +104,25 @@ def with_ping(monkeypatch: pytest.MonkeyPatch, french_words: None) -> None:
     ],
 )
 def test_a_command_declared_here_is_read_authorised_done_and_answered_by_mail(
-    tmp_path: Path, with_ping: None, language: str, word: str, heading: str, answer: str
+    tmp_path: Path, smtp: Server, with_ping: None, language: str, word: str, heading: str, answer: str
 ) -> None:
-    with smtp_server() as (recorder, port):
-        t = make_table(tmp_path, port, recorder, language=language)
-        t.send(ADDRESSES["valley"][0], message("valley", word))
-        t.send(STRANGER, f"{word}\n")  # no player: refused
-        [player, stranger] = t.judge()
-        reply = t.last_reply(ADDRESSES["valley"][0])
-        assert heading in reply and answer in reply, reply
-        assert "done ping" in player.reason
-        refused = t.last_reply(STRANGER)
-        assert answer not in refused and PING.shown(language) in refused, refused
-        assert "refused ping" in stranger.reason
+    t = make_table(tmp_path, smtp, language=language)
+    t.send(ADDRESSES["valley"][0], message("valley", word))
+    t.send(STRANGER, f"{word}\n")  # no player: refused
+    [player, stranger] = t.judge()
+    reply = t.last_reply(ADDRESSES["valley"][0])
+    assert heading in reply and answer in reply, reply
+    assert "done ping" in player.reason
+    refused = t.last_reply(STRANGER)
+    assert answer not in refused and PING.shown(language) in refused, refused
+    assert "refused ping" in stranger.reason
 
 
-def test_the_help_lists_the_new_command_in_the_readers_language(tmp_path: Path, with_ping: None) -> None:
-    with smtp_server() as (recorder, port):
-        t = make_table(tmp_path, port, recorder, language="fr")
-        t.send(ADDRESSES["valley"][0], message("valley", "aide"))
-        t.judge()
-        reply = t.last_reply(ADDRESSES["valley"][0])
+def test_the_help_lists_the_new_command_in_the_readers_language(tmp_path: Path, smtp: Server, with_ping: None) -> None:
+    t = make_table(tmp_path, smtp, language="fr")
+    t.send(ADDRESSES["valley"][0], message("valley", "aide"))
+    t.judge()
+    reply = t.last_reply(ADDRESSES["valley"][0])
     assert "coucou\u00a0: l'arbitre est-il là\u00a0?" in reply
     assert reply.index("presse à GANG") < reply.index("coucou\u00a0:")  # after the game's own, in the registry's order
 

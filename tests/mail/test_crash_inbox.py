@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from crashkit import ROOT, Tally, count_writes, git, kill_after, random_times, run, sample_game, timed
+from crashkit import Tally, count_writes, git, kill_after, random_times, run, sample_game, timed
+from repokit import ROOT
 
 FULL = os.environ.get("MOONSHINE_CRASH") == "full"
 TURN = "spring-1924"

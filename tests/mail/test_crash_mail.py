@@ -18,22 +18,26 @@ from pathlib import Path
 import pytest
 import yaml
 from crashkit import Tally, count_writes, git, kill_after, problems, random_times, run, sample_game, timed
-from test_mail import Recorder, Server, read_eml, start_server
+from mailkit import read_eml
+from smtpkit import Server, smtp_server
 
 FULL = os.environ.get("MOONSHINE_CRASH") == "full"
 TURN = "spring-1924"
 RANDOM_KILLS = int(os.environ.get("MOONSHINE_CRASH_KILLS", "50"))
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
+Games = tuple[Server, Path, Path, int, float]
 
 
 @pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory, server: Server) -> tuple[Path, Path, int, float]:
+def games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Games]:
+    """The SMTP server of the module's trials, the game they start from (adjudicated, its
+    mail in the outbox), the game a run of ``mail --send`` left, its writes and seconds."""
+    with smtp_server() as server:
+        yield server, *_games(tmp_path_factory, server)
+
+
+def _games(tmp_path_factory: pytest.TempPathFactory, server: Server) -> tuple[Path, Path, int, float]:
     tmp = tmp_path_factory.mktemp("crashmail")
     base = sample_game(tmp / "base")
     with (base / "game.yaml").open("a", encoding="utf-8") as fh:
@@ -108,8 +112,8 @@ def _points(n: int) -> list[int]:
     return list(range(1, n + 1)) if FULL else sorted({1, n // 3, n // 2, n})
 
 
-def test_mail_send_killed_at_write_points(server: Server, games: tuple[Path, Path, int, float]) -> None:
-    base, reference, writes, _ = games
+def test_mail_send_killed_at_write_points(games: Games) -> None:
+    server, base, reference, writes, _ = games
     tally = Tally("mail --send, at write points")
     dupes = 0
     for k in _points(writes):
@@ -127,8 +131,8 @@ def test_mail_send_killed_at_write_points(server: Server, games: tuple[Path, Pat
 
 
 @pytest.mark.skipif(not FULL, reason="MOONSHINE_CRASH=full (make crash)")
-def test_mail_send_killed_at_random_times(server: Server, games: tuple[Path, Path, int, float]) -> None:
-    base, reference, _, seconds = games
+def test_mail_send_killed_at_random_times(games: Games) -> None:
+    server, base, reference, _, seconds = games
     tally = Tally("mail --send, at random times")
     dupes = 0
     for i, t in enumerate(random_times(RANDOM_KILLS, seconds, seed=12)):

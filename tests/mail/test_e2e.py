@@ -7,32 +7,18 @@ from __future__ import annotations
 import mailbox
 import re
 import subprocess
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from email.utils import format_datetime
 from pathlib import Path
-from typing import Any
 
-import pytest
 import yaml
-from click.testing import CliRunner
-from msgspec.structs import replace
-from repokit import ROOT
-from samplegame import copy_sample
-from test_mail import Recorder, Server, start_server
+from e2ekit import ADDRESS, PASSWORDS, TURN, letter, plain, run, sample_game
+from mailkit import read_eml
+from smtpkit import Server
 
-from moonshine.cli import main
-from moonshine.game.directory import Game, load_config, save_config
 from moonshine.render import receipts
 from moonshine.render.mailwords import fmt_time
-
-TURN = "spring-1924"
-REFEREE = "Moonshine referee <referee@moonshine.example.org>"
-PASSWORDS = {gang: f"{gang}-secret-1924" for gang in load_config(ROOT / "game.yaml").players}
-ADDRESS = {gang: f"{gang}@players.example.org" for gang in PASSWORDS}  # as in the sample game.yaml
-NOT_MAILED = ("westside", "ragen")  # their sample orders are removed: nobody sends any
 
 # Valley's orders, written in French (the order reader reads both languages).
 VALLEY_FR = """\
@@ -49,63 +35,10 @@ vendre tout
 """
 
 
-@pytest.fixture
-def server() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
-
-
-def sample_game(tmp_path: Path, server: Server, deadline: datetime) -> Game:
-    """A copy of the repository's sample game, with passwords, a deadline and mail settings."""
-    root = tmp_path / "game"
-    copy_sample(root)
-    for gang in NOT_MAILED:
-        (root / "orders" / TURN / f"{gang}.txt").unlink()
-    game = Game(root)
-    assert game.current_turn() == TURN, "the sample game has moved on; this test plays its first turn"
-    for gang, password in PASSWORDS.items():
-        assert run(game, "passwd", gang, "--password", password).exit_code == 0
-    game = Game(root)
-    more = {"deadlines": {TURN: deadline.isoformat()}, "smtp": server.smtp(**{"from": REFEREE})}
-    save_config(game, replace(game.config, extra={**game.config.extra, **more}))
-    return Game(root)
-
-
-def run(game: Game, *args: str) -> Any:
-    result = CliRunner().invoke(main, [*args, "--game", str(game.root)])
-    assert "Traceback" not in result.output, result.output
-    return result
-
-
-def letter(sender: str, subject: str, body: str, sent: datetime, msgid: str) -> bytes:
-    msg = EmailMessage()
-    msg["Received"] = f"from mx.players.example.org by mail.moonshine.example.org; {format_datetime(sent)}"
-    msg["From"] = sender
-    msg["To"] = REFEREE
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(sent)
-    msg["Message-ID"] = msgid
-    msg.set_content(body)
-    return msg.as_bytes()
-
-
-def read_eml(path: Path) -> EmailMessage:
-    msg = message_from_bytes(path.read_bytes(), policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
-
-
-def plain(msg: EmailMessage) -> str:
-    body = msg.get_body(preferencelist=("plain",))
-    assert body is not None
-    return str(body.get_content()).replace("\r\n", "\n")
-
-
-def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
+def test_a_whole_turn_by_email(tmp_path: Path, smtp: Server) -> None:
     now = datetime.now(UTC).replace(second=0, microsecond=0)
     deadline = now + timedelta(days=2, minutes=30)
-    game = sample_game(tmp_path, server, deadline)
+    game = sample_game(tmp_path, smtp, deadline)
     orders = game.orders_dir(TURN)
     sample = {p.name: p.read_bytes() for p in orders.glob("*.txt")}
     sent = now - timedelta(hours=1)
@@ -186,7 +119,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert [a.addr_spec for a in note["To"].addresses] == [ADDRESS["ragen"]]
     assert str(note["Subject"]).endswith("Spring 1924: orders wanted from Ragen's Colts")
     assert f"The deadline is {fmt_time(deadline)} (2 days left)." in plain(note)
-    assert server.recorder.received == []  # nothing is sent without --send
+    assert smtp.recorder.received == []  # nothing is sent without --send
 
     # adjudication reads the orders that came by mail
     done = run(game, "adjudicate", TURN, "--force")  # before the deadline
@@ -199,7 +132,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     # the reports by mail: one message per gang, the bulletin, the map attached
     mailed = run(game, "mail", TURN, "--send")
     assert mailed.exit_code == 0, mailed.output
-    got = server.recorder
+    got = smtp.recorder
     messages = got.messages()
     assert len(messages) == len(PASSWORDS) + 1
     assert {r[0] for r in got.received} == {"referee@moonshine.example.org"}
@@ -249,14 +182,14 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert again.output.count("not sent again") == len(PASSWORDS) + 1
 
 
-def test_no_password_is_ever_written_anywhere(tmp_path: Path, server: Server) -> None:
+def test_no_password_is_ever_written_anywhere(tmp_path: Path, smtp: Server) -> None:
     """A whole turn in a git repository (inbox, adjudicate, mail --send) with
     passwords everywhere a player or the game master puts them: in a message's
     body, its subject, a quoted copy, a wrong guess, and an orders file the game
     master placed by hand with its password line. No password is found in any
     file of the game, any commit, any outbox message or any mail delivered."""
     now = datetime.now(UTC).replace(second=0, microsecond=0)
-    game = sample_game(tmp_path, server, now + timedelta(days=2))
+    game = sample_game(tmp_path, smtp, now + timedelta(days=2))
     subprocess.run(["git", "init", "-q"], cwd=game.root, check=True)
     subprocess.run(["git", "add", "-A"], cwd=game.root, check=True)
     subprocess.run(
@@ -280,14 +213,14 @@ def test_no_password_is_ever_written_anywhere(tmp_path: Path, server: Server) ->
     assert run(game, "adjudicate", TURN, "--force").exit_code == 0
     mailed = run(game, "mail", TURN, "--send")
     assert mailed.exit_code == 0, mailed.output
-    assert server.recorder.received, "the test must deliver mail to look into it"
+    assert smtp.recorder.received, "the test must deliver mail to look into it"
 
     everything = [p.read_bytes() for p in game.root.rglob("*") if p.is_file() and ".git" not in p.parts]
     history = subprocess.run(
         ["git", "log", "--all", "-p", "--binary", "--format=%B"], cwd=game.root, check=True, capture_output=True
     ).stdout
     assert b"ragen.txt" in history and b"Adjudicate" in history  # the history holds the turn
-    delivered = [content for _, _, content in server.recorder.received]
+    delivered = [content for _, _, content in smtp.recorder.received]
     for password in PASSWORDS.values():
         secret = password.encode()
         assert not any(secret in blob for blob in everything), password

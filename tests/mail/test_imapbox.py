@@ -4,26 +4,20 @@ byte (``imaps://``, through a TLS terminator in front of the same server)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from imapkit import PASSWORD, USER, Server, client, deliver, free_port, imap_server
+from imapkit import PASSWORD, USER, Server, client, deliver
+from portkit import free_port
 
 from moonshine.errors import GameError
 from moonshine.mail.imap import ImapAddress, ImapMailbox, is_imap_url, read_password
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with imap_server(tmp_path_factory.mktemp("imap")) as s:
-        yield s
-
-
-def _url(server: Server, folder: str, *, tls: bool = False) -> ImapAddress:
+def _url(imap: Server, folder: str, *, tls: bool = False) -> ImapAddress:
     if tls:
-        return ImapAddress.parse(f"imaps://{USER}@127.0.0.1:{server.tls_port}/{folder}")
-    return ImapAddress.parse(f"imap://{USER}@127.0.0.1:{server.port}/{folder}")
+        return ImapAddress.parse(f"imaps://{USER}@127.0.0.1:{imap.tls_port}/{folder}")
+    return ImapAddress.parse(f"imap://{USER}@127.0.0.1:{imap.port}/{folder}")
 
 
 # -- addresses and passwords ------------------------------------------------------------
@@ -69,9 +63,9 @@ def test_password_from_the_environment_or_a_file(tmp_path: Path, monkeypatch: py
 # -- a real server --------------------------------------------------------------------
 
 
-def test_messages_are_read_in_order_and_marked_done(server: Server) -> None:
-    deliver(server, "Orders1", "H LOO - NSS", "L BRO H", "H CHI S H LOO - NSS")
-    with ImapMailbox(_url(server, "Orders1"), PASSWORD, ca_file=server.ca) as box:
+def test_messages_are_read_in_order_and_marked_done(imap: Server) -> None:
+    deliver(imap, "Orders1", "H LOO - NSS", "L BRO H", "H CHI S H LOO - NSS")
+    with ImapMailbox(_url(imap, "Orders1"), PASSWORD, ca_file=imap.ca) as box:
         got = list(box.messages())
         bodies = [m.raw.split(b"\n\n", 1)[1].strip() if b"\n\n" in m.raw else m.raw for m in got]
         assert [b.splitlines()[-1] for b in bodies] == [b"H LOO - NSS", b"L BRO H", b"H CHI S H LOO - NSS"]
@@ -80,18 +74,18 @@ def test_messages_are_read_in_order_and_marked_done(server: Server) -> None:
         assert all(k.startswith(f"{box.uidvalidity}:") for k in keys) and box.uidvalidity > 0
         box.mark_done(got[0].uid)
     # A run killed before it marked the other two reads them again, under the same keys.
-    with ImapMailbox(_url(server, "Orders1"), PASSWORD, ca_file=server.ca) as box:
+    with ImapMailbox(_url(imap, "Orders1"), PASSWORD, ca_file=imap.ca) as box:
         again = list(box.messages())
         assert [m.key for m in again] == keys[1:]
-    with ImapMailbox(_url(server, "Judged"), PASSWORD, ca_file=server.ca, done_folder="Elsewhere") as judged:
+    with ImapMailbox(_url(imap, "Judged"), PASSWORD, ca_file=imap.ca, done_folder="Elsewhere") as judged:
         assert [m.raw for m in judged.messages()] == [got[0].raw]
 
 
-def test_reading_does_not_mark_a_message_seen(server: Server) -> None:
-    deliver(server, "Peek", "H LOO H")
-    with ImapMailbox(_url(server, "Peek"), PASSWORD, ca_file=server.ca) as box:
+def test_reading_does_not_mark_a_message_seen(imap: Server) -> None:
+    deliver(imap, "Peek", "H LOO H")
+    with ImapMailbox(_url(imap, "Peek"), PASSWORD, ca_file=imap.ca) as box:
         (msg,) = list(box.messages())
-    conn = client(server)
+    conn = client(imap)
     conn.select('"Peek"')
     _, data = conn.uid("SEARCH", "UNSEEN")
     conn.logout()
@@ -99,48 +93,48 @@ def test_reading_does_not_mark_a_message_seen(server: Server) -> None:
 
 
 @pytest.mark.parametrize("move", [True, False])
-def test_done_messages_move_to_the_folder_of_choice(server: Server, move: bool) -> None:
+def test_done_messages_move_to_the_folder_of_choice(imap: Server, move: bool) -> None:
     source = f"Orders2-{move}"
-    deliver(server, source, "H LOO - NSS", "L BRO H")
-    with ImapMailbox(_url(server, source), PASSWORD, ca_file=server.ca, done_folder=f"Judged orders {move}") as box:
+    deliver(imap, source, "H LOO - NSS", "L BRO H")
+    with ImapMailbox(_url(imap, source), PASSWORD, ca_file=imap.ca, done_folder=f"Judged orders {move}") as box:
         if not move:  # as with a server without MOVE: copy, delete, expunge
             conn = box._need()
             conn.capabilities = tuple(c for c in conn.capabilities if c != "MOVE")
         first = next(box.messages())
         box.mark_done(first.uid)
         assert len(box.pending()) == 1
-    with ImapMailbox(_url(server, f"Judged orders {move}"), PASSWORD, ca_file=server.ca) as done:
+    with ImapMailbox(_url(imap, f"Judged orders {move}"), PASSWORD, ca_file=imap.ca) as done:
         moved = list(done.messages())
     assert len(moved) == 1 and moved[0].raw == first.raw
 
 
-def test_the_folder_for_judged_mail_is_another_folder(server: Server) -> None:
+def test_the_folder_for_judged_mail_is_another_folder(imap: Server) -> None:
     with pytest.raises(GameError, match="must be another folder"):
-        ImapMailbox(_url(server, "INBOX"), PASSWORD, ca_file=server.ca, done_folder="INBOX").open()
+        ImapMailbox(_url(imap, "INBOX"), PASSWORD, ca_file=imap.ca, done_folder="INBOX").open()
 
 
-def test_a_message_over_the_limit_is_reported_not_downloaded(server: Server) -> None:
-    deliver(server, "Big", "H LOO - NSS\n" + "x" * 5000)
-    with ImapMailbox(_url(server, "Big"), PASSWORD, ca_file=server.ca, max_message=1000) as box:
+def test_a_message_over_the_limit_is_reported_not_downloaded(imap: Server) -> None:
+    deliver(imap, "Big", "H LOO - NSS\n" + "x" * 5000)
+    with ImapMailbox(_url(imap, "Big"), PASSWORD, ca_file=imap.ca, max_message=1000) as box:
         (msg,) = list(box.messages())
     assert msg.too_large and msg.size > 5000 and len(msg.raw) == 1001  # the headers, for a reply
     assert msg.raw.startswith(b"From: valley@players.example.org")
 
 
-def test_tls_from_the_first_byte(server: Server) -> None:
-    deliver(server, "Orders3", "H LOO - NSS")
-    with ImapMailbox(_url(server, "Orders3", tls=True), PASSWORD, ca_file=server.ca) as box:
+def test_tls_from_the_first_byte(imap: Server) -> None:
+    deliver(imap, "Orders3", "H LOO - NSS")
+    with ImapMailbox(_url(imap, "Orders3", tls=True), PASSWORD, ca_file=imap.ca) as box:
         (msg,) = list(box.messages())
     assert b"H LOO - NSS" in msg.raw
 
 
-def test_wrong_password_unknown_folder_untrusted_certificate(server: Server) -> None:
+def test_wrong_password_unknown_folder_untrusted_certificate(imap: Server) -> None:
     with pytest.raises(GameError, match="refused the user name or the password"):
-        ImapMailbox(_url(server, "INBOX"), "wrong", ca_file=server.ca).open()
+        ImapMailbox(_url(imap, "INBOX"), "wrong", ca_file=imap.ca).open()
     with pytest.raises(GameError, match="no folder 'Nowhere'"):
-        ImapMailbox(_url(server, "Nowhere"), PASSWORD, ca_file=server.ca).open()
+        ImapMailbox(_url(imap, "Nowhere"), PASSWORD, ca_file=imap.ca).open()
     with pytest.raises(GameError, match="TLS failed") as err:
-        ImapMailbox(_url(server, "INBOX"), PASSWORD, ca_file=server.other_ca).open()
+        ImapMailbox(_url(imap, "INBOX"), PASSWORD, ca_file=imap.other_ca).open()
     assert PASSWORD not in str(err.value)
 
 

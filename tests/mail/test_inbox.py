@@ -4,13 +4,11 @@ changes a saved order file."""
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import mailbox
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
@@ -22,39 +20,35 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from inboxkit import (
+    AFTER,
+    AL,
+    ANGELO,
+    BEFORE,
+    DEADLINE,
+    FRANK,
+    TERRY,
+    TURN,
+    VALLEY_ORDERS,
+    VALLEY_PW,
+    inbox_game,
+    maildir,
+    order_mail,
+    replies,
+    run_inbox,
+)
 from msgspec.structs import replace
+from smtpkit import Server
 
 from moonshine.cli import main
-from moonshine.game.directory import Game, Player, save_config
-from moonshine.game.families import new_game
+from moonshine.game.directory import Game, save_config
 from moonshine.game.families.base import OrderCheck
 from moonshine.game.lock import LOCK_FILE
 from moonshine.mail import inbox, sources
 from moonshine.mail.envelope import orders_text, split_lines
 from moonshine.mail.inbox import accept, reading, turnlog
 from moonshine.mail.intake import html_to_text
-from moonshine.mail.passwords import hash_password
 from moonshine.variants.moonshine.state import GameState
-
-TURN = "spring-1924"
-DEADLINE = "2024-03-01T18:00:00+00:00"
-BEFORE = "Wed, 28 Feb 2024 10:00:00 +0000"
-AFTER = "Sat, 02 Mar 2024 09:00:00 +0000"
-TERRY, FRANK, AL, ANGELO = "terry@valley.example", "frank@valley.example", "al@outfit.example", "angelo@genna.example"
-VALLEY_PW, OUTFIT_PW = "gin-and-tonic", "tommy-gun"
-HASHES = {"valley": hash_password(VALLEY_PW), "outfit": hash_password(OUTFIT_PW)}  # genna has none
-VALLEY_ORDERS = f"gang: valley\npassword: {VALLEY_PW}\nH LOO - NSS\nL KEN hold\nsell 4\n"
-
-
-def make_game(tmp_path: Path, **extra: Any) -> Game:
-    game = new_game(tmp_path / "g", seed="test", use_git=False)
-    cfg = game.config
-    emails = {"valley": [TERRY, FRANK], "outfit": [AL], "genna": [ANGELO]}
-    players = {g: Player(name=g, email=emails.get(g, []), password=HASHES.get(g)) for g in cfg.players}
-    more = {"deadlines": {TURN: DEADLINE}, "smtp": {"host": "127.0.0.1", "from": "Referee <ref@moonshine.example>"}}
-    save_config(game, replace(cfg, players=players, extra={**cfg.extra, **more, **extra}))
-    return Game(game.root)
-
 
 # -- a small stand-in for the order reader, so that these tests check the mail ----------
 # machinery only; tests at the end go through the real reader and acknowledgement.
@@ -97,35 +91,6 @@ def fake_reader(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- building mail and mailboxes ------------------------------------------------------
 
 
-def order_mail(
-    sender: str,
-    body: str,
-    *,
-    subject: str = "orders",
-    date: str = BEFORE,
-    msgid: str | None = None,
-    received: str | None = None,
-) -> EmailMessage:
-    msg = EmailMessage()
-    if received:
-        msg["Received"] = f"from mx.example by mail.moonshine.example; {received}"
-    msg["From"] = sender
-    msg["To"] = "ref@moonshine.example"
-    msg["Subject"] = subject
-    msg["Date"] = date
-    digest = hashlib.sha256(f"{sender}|{body}|{date}|{subject}|{received}".encode()).hexdigest()[:16]
-    msg["Message-ID"] = msgid or f"<{digest}@player.example>"
-    msg.set_content(body)
-    return msg
-
-
-def maildir(path: Path, messages: list[EmailMessage | bytes]) -> Path:
-    box = mailbox.Maildir(str(path), create=True)
-    for m in messages:
-        box.add(m if isinstance(m, bytes) else m.as_bytes())
-    return path
-
-
 def mbox(path: Path, messages: list[EmailMessage | bytes]) -> Path:
     box = mailbox.mbox(str(path), create=True)
     for m in messages:
@@ -149,23 +114,8 @@ SOURCES: dict[str, Callable[[Path, list[EmailMessage | bytes]], Path]] = {
 }
 
 
-def run_inbox(game: Game, source: Path, *args: str) -> Any:
-    result = CliRunner().invoke(main, ["inbox", str(source), "--game", str(game.root), *args])
-    assert "Traceback" not in result.output
-    return result
-
-
 def orders_file(game: Game, gang: str = "valley") -> Path:
     return game.orders_dir(TURN) / f"{gang}.txt"
-
-
-def replies(game: Game) -> list[EmailMessage]:
-    out = []
-    for p in sorted((game.root / "outbox" / TURN).glob("reply-*.eml")):
-        msg = message_from_bytes(p.read_bytes(), policy=policy.default)
-        assert isinstance(msg, EmailMessage)
-        out.append(msg)
-    return out
 
 
 def reply_text(msg: EmailMessage) -> str:
@@ -190,7 +140,7 @@ def snapshot(game: Game) -> dict[str, bytes]:
 def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
     tmp_path: Path, fake_reader: None, kind: str
 ) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     msg = order_mail(TERRY, VALLEY_ORDERS, subject="Valley orders", msgid="<first@valley.example>")
     source = SOURCES[kind](tmp_path / f"box-{kind}", [msg])
     result = run_inbox(game, source)
@@ -215,7 +165,7 @@ def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
 
 
 def test_running_inbox_twice_processes_each_message_once(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     source = maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS)])
     assert run_inbox(game, source).exit_code == 0
     before = snapshot(game)
@@ -227,7 +177,7 @@ def test_running_inbox_twice_processes_each_message_once(tmp_path: Path, fake_re
 
 
 def test_a_later_submission_replaces_the_earlier_and_both_are_kept(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     first = order_mail(TERRY, VALLEY_ORDERS, date="Tue, 27 Feb 2024 09:00:00 +0000")
     second_body = f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\n"
     second = order_mail(FRANK, second_body, date="Thu, 29 Feb 2024 20:00:00 +0000")
@@ -244,7 +194,7 @@ def test_a_later_submission_replaces_the_earlier_and_both_are_kept(tmp_path: Pat
 
 
 def test_an_older_message_read_late_does_not_replace_a_newer_one(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     newer = order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\n", date=BEFORE)
     older = order_mail(FRANK, VALLEY_ORDERS, date="Mon, 26 Feb 2024 08:00:00 +0000")
     assert run_inbox(game, eml_folder(tmp_path / "a", [newer])).exit_code == 0
@@ -255,7 +205,7 @@ def test_an_older_message_read_late_does_not_replace_a_newer_one(tmp_path: Path,
 
 
 def test_one_run_takes_messages_in_the_order_received(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     late_in_box = order_mail(TERRY, VALLEY_ORDERS, date="Mon, 26 Feb 2024 08:00:00 +0000")
     early_in_box = order_mail(FRANK, f"gang: valley\npassword: {VALLEY_PW}\nH LOO - BRO\n", date=BEFORE)
     result = run_inbox(game, mbox(tmp_path / "mbox", [early_in_box, late_in_box]))
@@ -267,7 +217,7 @@ def test_one_run_takes_messages_in_the_order_received(tmp_path: Path, fake_reade
 
 
 def _with_saved_orders(tmp_path: Path) -> tuple[Game, dict[str, bytes]]:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     assert run_inbox(game, maildir(tmp_path / "first", [order_mail(TERRY, VALLEY_ORDERS)])).exit_code == 0
     orders = {p.name: p.read_bytes() for p in sorted(game.orders_dir(TURN).rglob("*.txt"))}
     return game, orders
@@ -363,7 +313,7 @@ def test_rejected_messages_get_a_clear_reply_and_change_no_order_file(
 
 
 def test_mail_received_before_the_previous_deadline_is_for_an_earlier_turn(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     deadlines = {"autumn-1923": "2024-02-20T18:00:00+00:00", TURN: DEADLINE}
     save_config(game, replace(game.config, extra={**game.config.extra, "deadlines": deadlines}))
     old = order_mail(TERRY, VALLEY_ORDERS, date="Mon, 19 Feb 2024 08:00:00 +0000")
@@ -378,7 +328,7 @@ def test_unsolicited_mail_from_strangers_is_logged_never_answered(tmp_path: Path
     """Spam (a stranger's message naming no gang, with no order, password or command)
     gets no reply, so forged senders get nothing back; a stranger sending orders or
     naming a gang is still told why they are refused."""
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     spam = order_mail("deals@bulk.example", "Cheap watches!\nVisit our shop today.", subject="Offer")
     lost = order_mail("eve@evil.example", "L UPT - ROG\n", subject="my orders")
     named = order_mail("eve@elsewhere.example", "gang: genna\nplease send me the rules\n")
@@ -391,7 +341,7 @@ def test_unsolicited_mail_from_strangers_is_logged_never_answered(tmp_path: Path
 
 
 def test_late_orders_are_taken_with_late_ok(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     source = maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS, date=AFTER)])
     result = run_inbox(game, source, "--late-ok")
     assert result.exit_code == 0
@@ -429,14 +379,14 @@ def test_an_oversize_message_is_refused_without_being_read_whole(tmp_path: Path,
     assert read.sender == TERRY and read.subject == "my orders, and the board"
     assert read.received == datetime(2024, 2, 28, 10, 0, tzinfo=UTC)
     assert peak < len(raw) // 4, f"reading a {len(raw):,}-byte message took {peak:,} bytes"
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     result = run_inbox(game, maildir(tmp_path / "box", [photo]))
     assert re.search(r"^rejected\s.*more than the 524,288 bytes this game accepts", result.output, re.M)
     assert any("more than the 524,288 bytes" in reply_text(r) for r in replies(game))
 
 
 def test_bounces_and_automatic_replies_are_logged_never_answered(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     auto = order_mail(TERRY, "I am on holiday until March.")
     auto["Auto-Submitted"] = "auto-replied"
     bounce = order_mail("MAILER-DAEMON@valley.example", "Delivery failed.")
@@ -493,7 +443,7 @@ def test_malformed_mail_never_stops_the_run_nor_changes_orders(tmp_path: Path, f
 
 
 def test_html_only_mail_is_read_from_its_text(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     msg = EmailMessage()
     msg["From"] = TERRY
     msg["Subject"] = "orders"
@@ -521,7 +471,7 @@ def test_html_to_text_keeps_lines_and_drops_scripts_and_quotes() -> None:
     "filename", ["../../game.yaml", "/etc/passwd", "..\\..\\orders\\spring-1924\\outfit.txt", "con"]
 )
 def test_orders_in_an_attachment_with_a_hostile_name(tmp_path: Path, fake_reader: None, filename: str) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     before = snapshot(game)
     msg = order_mail(TERRY, "Orders attached.")
     msg.add_attachment(VALLEY_ORDERS.encode(), maintype="text", subtype="plain", filename=filename)
@@ -536,7 +486,7 @@ def test_orders_in_an_attachment_with_a_hostile_name(tmp_path: Path, fake_reader
 
 
 def test_the_password_is_never_written_anywhere(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     msgs = [
         order_mail(TERRY, VALLEY_ORDERS),
         order_mail(TERRY, VALLEY_ORDERS, date=AFTER),
@@ -550,7 +500,7 @@ def test_the_password_is_never_written_anywhere(tmp_path: Path, fake_reader: Non
 
 
 def test_missing_source_is_a_clear_error(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     result = CliRunner().invoke(main, ["inbox", str(tmp_path / "nowhere"), "--game", str(game.root)])
     assert result.exit_code == 2
     assert "does not exist" in result.output
@@ -566,7 +516,7 @@ def test_orders_text_blanks_password_lines_and_keeps_numbering() -> None:
 
 
 def test_real_reader_accepts_checks_and_acknowledges(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     body = f"gang: Valley Gang\npassword: {VALLEY_PW}\nH LOO - NSS\nL KEN / H HYD\nH XXX - YYY\nsell 4\n-- \nTerry\n"
     result = run_inbox(game, maildir(tmp_path / "box", [order_mail(TERRY, body)]))
     assert result.exit_code == 0, result.output
@@ -585,7 +535,7 @@ def test_real_reader_accepts_checks_and_acknowledges(tmp_path: Path) -> None:
 
 
 def test_real_reader_finds_password_under_other_spellings(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     body = f"Gang: valley\nmot de passe: {VALLEY_PW}\nH LOO - NSS\n"
     result = run_inbox(game, eml_folder(tmp_path / "box", [order_mail(TERRY, body)]))
     assert re.search(r"^accepted\s+valley", result.output, re.M), result.output
@@ -593,7 +543,7 @@ def test_real_reader_finds_password_under_other_spellings(tmp_path: Path) -> Non
 
 
 def test_real_reader_rejects_a_wrong_password(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     body = "gang: valley\npassword: letmein\nH LOO - NSS\n"
     result = run_inbox(game, eml_folder(tmp_path / "box", [order_mail(TERRY, body)]))
     assert "wrong password for Valley Gang" in result.output
@@ -604,7 +554,7 @@ def test_real_reader_rejects_a_wrong_password(tmp_path: Path) -> None:
 
 
 def test_process_uses_now_when_a_message_has_no_date(tmp_path: Path, fake_reader: None) -> None:
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     raw = f"From: {TERRY}\nMessage-ID: <nodate@x>\n\n{VALLEY_ORDERS}".encode()
     early = datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
     [outcome] = inbox.process(game, eml_folder(tmp_path / "a", [raw]), now=early)
@@ -623,24 +573,18 @@ def test_a_message_with_no_orders_withdraws_the_earlier_ones(tmp_path: Path, fak
     assert orders_file(game).read_text() == "gang: valley\n"
 
 
-def test_inbox_send_delivers_each_reply_once(tmp_path: Path, fake_reader: None) -> None:
-    from test_mail import Recorder, start_server
-
-    srv = start_server(Recorder())
-    try:
-        game = make_game(tmp_path, smtp=srv.smtp(**{"from": "Referee <ref@moonshine.example>"}))
-        msgs = [order_mail(TERRY, VALLEY_ORDERS), order_mail("eve@evil.example", VALLEY_ORDERS)]
-        result = run_inbox(game, maildir(tmp_path / "box", msgs), "--send")
-        assert result.exit_code == 0, result.output
-        got = sorted(sorted(r[1]) for r in srv.recorder.received)
-        assert got == [["eve@evil.example"], [FRANK, TERRY]]
-        assert all(r[0] == "ref@moonshine.example" for r in srv.recorder.received)
-        again = run_inbox(game, maildir(tmp_path / "box", msgs), "--send")
-        assert again.exit_code == 0, again.output
-        assert "Nothing to send." in again.output
-        assert len(srv.recorder.received) == 2
-    finally:
-        srv.controller.stop()
+def test_inbox_send_delivers_each_reply_once(tmp_path: Path, fake_reader: None, smtp: Server) -> None:
+    game = inbox_game(tmp_path, smtp=smtp.smtp(**{"from": "Referee <ref@moonshine.example>"}))
+    msgs = [order_mail(TERRY, VALLEY_ORDERS), order_mail("eve@evil.example", VALLEY_ORDERS)]
+    result = run_inbox(game, maildir(tmp_path / "box", msgs), "--send")
+    assert result.exit_code == 0, result.output
+    got = sorted(sorted(r[1]) for r in smtp.recorder.received)
+    assert got == [["eve@evil.example"], [FRANK, TERRY]]
+    assert all(r[0] == "ref@moonshine.example" for r in smtp.recorder.received)
+    again = run_inbox(game, maildir(tmp_path / "box", msgs), "--send")
+    assert again.exit_code == 0, again.output
+    assert "Nothing to send." in again.output
+    assert len(smtp.recorder.received) == 2
 
 
 # -- any message at all ------------------------------------------------------------------------
@@ -701,7 +645,7 @@ ENGLISH_WORDS = ("NOT accepted", "Reason:", "Deadline:", "No order file", "The r
 
 
 def make_french_game(tmp_path: Path, **extra: Any) -> Game:
-    game = make_game(tmp_path, **extra)
+    game = inbox_game(tmp_path, **extra)
     save_config(game, replace(game.config, language="fr"))
     assert "language: fr" in game.config_path.read_text()
     return Game(game.root)
@@ -898,7 +842,7 @@ def test_a_killed_runs_history_file_is_written_again_in_place(tmp_path: Path) ->
     """A run killed after it kept a message's orders in the history, before its log
     recorded the message: the next run reads the message again and writes the same
     history file, not a second one."""
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     msg = order_mail(TERRY, VALLEY_ORDERS, msgid="<killed@valley.example>")
     history = game.orders_dir(TURN) / "history"
     history.mkdir(parents=True)

@@ -18,19 +18,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from msgspec.structs import replace
-from samplegame import copy_sample
-from test_mail_corpus import DEADLINE, PASSWORDS, TURN
+from gamekit import hold_lock
+from samplegame import PASSWORDS, TURN, sample_to_order
 
 from moonshine.cli import main
 from moonshine.errors import GameError
-from moonshine.game.directory import Game, save_config
-from moonshine.game.lock import game_lock
+from moonshine.game.directory import Game
 from moonshine.mail import inbox
 from moonshine.mail.inbox import turnlog
 from moonshine.mail.inbox.outcome import Outcome
 from moonshine.mail.outbox import compose
-from moonshine.mail.passwords import hash_password
 
 VALLEY, SECOND, EVE = "valley@players.example.org", "terry@home.example", "eve@else.example"
 NOW = datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
@@ -39,17 +36,7 @@ ORDERS = f"gang: valley\npassword: {PASSWORDS['valley']}\nH LOO - LIT\nL KEN hol
 
 @pytest.fixture
 def game(tmp_path: Path) -> Game:
-    root = tmp_path / "game"
-    copy_sample(root)
-    for p in (root / "orders" / TURN).glob("*.txt"):
-        p.unlink()
-    g = Game(root)
-    players = dict(g.config.players)
-    players["valley"] = replace(players["valley"], email=[VALLEY, SECOND])
-    for gang, pw in PASSWORDS.items():
-        players[gang] = replace(players[gang], password=hash_password(pw))
-    save_config(g, replace(g.config, players=players, extra={**g.config.extra, "deadlines": {TURN: DEADLINE}}))
-    return Game(root)
+    return sample_to_order(tmp_path / "game", emails={"valley": [VALLEY, SECOND]})
 
 
 def letter(sender: str, body: str, *, msgid: str | None = "<m1@players.example.org>", **headers: str) -> bytes:
@@ -209,17 +196,11 @@ def test_status_counts_refused_messages_per_gang(game: Game, tmp_path: Path) -> 
     assert "refused" not in outfit
 
 
-def _hold_lock(root: str, ready: Any, release: Any) -> None:
-    with game_lock(root, job="adjudicate spring-1924"):
-        ready.set()
-        release.wait(20)
-
-
 def test_the_inbox_waits_for_the_games_lock(game: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(inbox, "LOCK_WAIT", 0.2)
     ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads of this one forked
     ready, release = ctx.Event(), ctx.Event()
-    child = ctx.Process(target=_hold_lock, args=(str(game.root), ready, release))
+    child = ctx.Process(target=hold_lock, args=(str(game.root), ready, release))
     child.start()
     try:
         assert ready.wait(20)

@@ -3,9 +3,6 @@ real SMTP server (aiosmtpd on 127.0.0.1) with retries and no double sending."""
 
 from __future__ import annotations
 
-import socket
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -15,154 +12,24 @@ from typing import Any
 import frtypo
 import pytest
 import yaml
-from aiosmtpd.controller import Controller
-from click.testing import CliRunner
+from mailkit import PLAYERS, TURN, outbox_game, read_eml, run, write_reports
 from msgspec.structs import replace
-from PIL import Image
+from portkit import free_port
+from smtpkit import REFEREE, Recorder, Server, start_server
 
-from moonshine.cli import main
 from moonshine.errors import GameError, StateError
-from moonshine.game.directory import Game, Player, save_config
-from moonshine.game.families import new_game
+from moonshine.game.directory import Game, save_config
 from moonshine.mail import outbox
 from moonshine.mail.outbox import compose
 from moonshine.mail.outbox.smtp import smtp_bytes
 from moonshine.mail.settings import from_address, smtp_settings
 from moonshine.render.mailwords import fmt_time
 
-TURN = "spring-1924"
-PLAYERS = {
-    "outfit": ["al@outfit.example"],
-    "valley": ["terry@valley.example", "frank@valley.example"],
-    "genna": ["angelo@genna.example"],
-}
-REFEREE = "Moonshine referee <referee@moonshine.example>"
-
-
-def make_game(tmp_path: Path, *, smtp: dict[str, Any] | None = None, players: dict[str, list[str]] = PLAYERS) -> Game:
-    game = new_game(tmp_path / "g", seed="test", use_git=False)
-    cfg = game.config
-    extra = dict(cfg.extra)
-    if smtp is not None:
-        extra["smtp"] = smtp
-    new_players = {g: Player(name=g.title(), email=list(players.get(g, []))) for g in cfg.players}
-    save_config(game, replace(cfg, players=new_players, extra=extra))
-    return Game(game.root)
-
-
-def write_reports(game: Game, turn: str = TURN) -> Path:
-    base = game.turn_dir(turn) / "reports"
-    base.mkdir(parents=True, exist_ok=True)
-    for gang in game.map.gangs:
-        (base / f"{gang}.txt").write_text(f"Private report of {gang} for {turn}.\nCash: $12.50\n", encoding="utf-8")
-        (base / f"{gang}.html").write_text(
-            f'<p>Private report of <b>{gang}</b></p><img src="map.png" alt="map">', encoding="utf-8"
-        )
-    (base / "bulletin.txt").write_text(f"Bulletin {turn}: the police raided LOO. Café ouvert.\n", encoding="utf-8")
-    (base / "bulletin.html").write_text("<h1>Bulletin</h1><p>The police raided LOO.</p>", encoding="utf-8")
-    Image.new("RGB", (8, 6), (200, 30, 30)).save(base / "map.png")
-    return base
-
-
-def run(game: Game, *args: str, env: dict[str, str] | None = None) -> Any:
-    return CliRunner().invoke(main, [*args, "--game", str(game.root)], env=env)
-
-
-def read_eml(path: Path) -> EmailMessage:
-    msg = message_from_bytes(path.read_bytes(), policy=policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
-
-
-# -- a real SMTP server on 127.0.0.1 ---------------------------------------------------
-
-
-@dataclass
-class Recorder:
-    """aiosmtpd handler: records what it receives, fails on request."""
-
-    received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
-    fail_data: int = 0  # the next N DATA commands get a transient 451
-    refuse: dict[str, str] = field(default_factory=dict)  # address -> reply to RCPT
-    peers: list[Any] = field(default_factory=list)  # the client's address and port at each RCPT
-    rcpts: list[str] = field(default_factory=list)  # every address a RCPT named, refused or not
-
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any) -> str:
-        self.peers.append(session.peer)
-        self.rcpts.append(address)
-        if address in self.refuse:
-            return self.refuse[address]
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        if self.fail_data > 0:
-            self.fail_data -= 1
-            return "451 4.3.0 Temporary failure, try again"
-        self.received.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
-        return "250 Message accepted"
-
-    def messages(self) -> list[EmailMessage]:
-        out = []
-        for _, _, content in self.received:
-            msg = message_from_bytes(content, policy=policy.default)
-            assert isinstance(msg, EmailMessage)
-            out.append(msg)
-        return out
-
-    def by_subject(self, word: str) -> list[tuple[str, list[str], bytes]]:
-        return [r for r, m in zip(self.received, self.messages(), strict=True) if word in str(m["Subject"])]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class Server:
-    recorder: Recorder
-    port: int
-    controller: Controller
-
-    def smtp(self, **more: Any) -> dict[str, Any]:
-        return {
-            "host": "127.0.0.1",
-            "port": self.port,
-            "security": "none",
-            "from": REFEREE,
-            "attempts": 3,
-            "retry_delay": 0.01,
-            "timeout": 5,
-            **more,
-        }
-
-
-def start_server(recorder: Recorder, **kwargs: Any) -> Server:
-    for _ in range(5):
-        port = free_port()
-        controller = Controller(recorder, hostname="127.0.0.1", port=port, **kwargs)
-        try:
-            controller.start()
-        except OSError:  # the port was taken meanwhile
-            continue
-        return Server(recorder, port, controller)
-    raise RuntimeError("no free port on 127.0.0.1")
-
-
-@pytest.fixture
-def server() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
-
-
 # -- the outbox (dry run) ---------------------------------------------------------------
 
 
 def test_dry_run_writes_one_report_per_gang_with_players_and_one_bulletin(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = outbox_game(tmp_path)
     reports = write_reports(game)
     result = run(game, "mail", TURN)
     assert result.exit_code == 0, result.output
@@ -203,7 +70,7 @@ def test_dry_run_writes_one_report_per_gang_with_players_and_one_bulletin(tmp_pa
 
 
 def test_dry_runs_of_the_same_turn_write_the_same_bytes(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = outbox_game(tmp_path)
     write_reports(game)
     assert run(game, "mail", TURN).exit_code == 0
     outbox = game.root / "outbox" / TURN
@@ -216,7 +83,7 @@ def test_dry_runs_of_the_same_turn_write_the_same_bytes(tmp_path: Path) -> None:
 
 
 def test_missing_report_file_is_named_with_the_command_to_run(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = outbox_game(tmp_path)
     reports = write_reports(game)
     (reports / "valley.html").unlink()
     result = run(game, "mail", TURN)
@@ -230,7 +97,7 @@ def test_missing_report_file_is_named_with_the_command_to_run(tmp_path: Path) ->
 
 
 def test_unknown_turn_is_refused(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = outbox_game(tmp_path)
     result = run(game, "mail", "summer-1924")
     assert result.exit_code == 1
     assert "not a turn name: 'summer-1924'" in result.output
@@ -239,12 +106,12 @@ def test_unknown_turn_is_refused(tmp_path: Path) -> None:
 # -- sending --------------------------------------------------------------------------
 
 
-def test_send_delivers_each_report_to_its_gang_and_the_bulletin_to_all(tmp_path: Path, server: Server) -> None:
-    game = make_game(tmp_path, smtp=server.smtp())
+def test_send_delivers_each_report_to_its_gang_and_the_bulletin_to_all(tmp_path: Path, smtp: Server) -> None:
+    game = outbox_game(tmp_path, smtp=smtp.smtp())
     reports = write_reports(game)
     result = run(game, "mail", TURN, "--send")
     assert result.exit_code == 0, result.output
-    got = server.recorder
+    got = smtp.recorder
     assert len(got.received) == 4
     senders = {r[0] for r in got.received}
     assert senders == {"referee@moonshine.example"}
@@ -274,96 +141,96 @@ def test_send_delivers_each_report_to_its_gang_and_the_bulletin_to_all(tmp_path:
     assert str(msg["Message-ID"]).strip() in sent
 
 
-def test_a_batch_of_messages_goes_over_one_connection(tmp_path: Path, server: Server) -> None:
-    game = make_game(tmp_path, smtp=server.smtp())
+def test_a_batch_of_messages_goes_over_one_connection(tmp_path: Path, smtp: Server) -> None:
+    game = outbox_game(tmp_path, smtp=smtp.smtp())
     write_reports(game)
     assert run(game, "mail", TURN, "--send").exit_code == 0
-    assert len(server.recorder.received) == 4
-    assert len(set(server.recorder.peers)) == 1, server.recorder.peers
+    assert len(smtp.recorder.received) == 4
+    assert len(set(smtp.recorder.peers)) == 1, smtp.recorder.peers
 
 
-def test_repeated_send_does_not_send_twice(tmp_path: Path, server: Server) -> None:
-    game = make_game(tmp_path, smtp=server.smtp())
+def test_repeated_send_does_not_send_twice(tmp_path: Path, smtp: Server) -> None:
+    game = outbox_game(tmp_path, smtp=smtp.smtp())
     write_reports(game)
     assert run(game, "mail", TURN, "--send").exit_code == 0
-    assert len(server.recorder.received) == 4
+    assert len(smtp.recorder.received) == 4
     again = run(game, "mail", TURN, "--send")
     assert again.exit_code == 0, again.output
-    assert len(server.recorder.received) == 4
+    assert len(smtp.recorder.received) == 4
     assert again.output.count("already sent") >= 4
 
 
-def test_a_corrected_report_is_sent_again_an_unchanged_one_never(tmp_path: Path, server: Server) -> None:
-    game = make_game(tmp_path, smtp=server.smtp())
+def test_a_corrected_report_is_sent_again_an_unchanged_one_never(tmp_path: Path, smtp: Server) -> None:
+    game = outbox_game(tmp_path, smtp=smtp.smtp())
     reports = write_reports(game)
     assert run(game, "mail", TURN, "--send").exit_code == 0
-    assert len(server.recorder.received) == 4
+    assert len(smtp.recorder.received) == 4
     write_reports(game)  # the same reports written again: new dates, same content
     assert run(game, "mail", TURN, "--send").exit_code == 0
-    assert len(server.recorder.received) == 4
+    assert len(smtp.recorder.received) == 4
     (reports / "valley.txt").write_text("Corrected report of valley.\n")
     dry = run(game, "mail", TURN)
     assert "report-valley.eml: " in dry.output
     assert "changed since an earlier version was sent" in dry.output
     result = run(game, "mail", TURN, "--send")
     assert result.exit_code == 0, result.output
-    [(_, rcpts, content)] = server.recorder.received[4:]
+    [(_, rcpts, content)] = smtp.recorder.received[4:]
     assert sorted(rcpts) == ["frank@valley.example", "terry@valley.example"]
     assert b"Corrected report of valley." in content
 
 
-def test_transient_failure_is_retried_and_delivered_once(tmp_path: Path, server: Server) -> None:
-    game = make_game(tmp_path, smtp=server.smtp())
+def test_transient_failure_is_retried_and_delivered_once(tmp_path: Path, smtp: Server) -> None:
+    game = outbox_game(tmp_path, smtp=smtp.smtp())
     write_reports(game)
-    server.recorder.fail_data = 1  # the first message gets 451 once
+    smtp.recorder.fail_data = 1  # the first message gets 451 once
     result = run(game, "mail", TURN, "--send")
     assert result.exit_code == 0, result.output
     assert "FAILED" not in result.output
-    assert len(server.recorder.received) == 4
-    subjects = sorted(str(m["Subject"]) for m in server.recorder.messages())
+    assert len(smtp.recorder.received) == 4
+    subjects = sorted(str(m["Subject"]) for m in smtp.recorder.messages())
     assert len(set(subjects)) == 4  # each message exactly once
 
 
-def test_refused_recipient_is_named_and_later_sent_alone(tmp_path: Path, server: Server) -> None:
-    game = make_game(tmp_path, smtp=server.smtp())
+def test_refused_recipient_is_named_and_later_sent_alone(tmp_path: Path, smtp: Server) -> None:
+    game = outbox_game(tmp_path, smtp=smtp.smtp())
     write_reports(game)
-    server.recorder.refuse["frank@valley.example"] = "550 5.1.1 No such user"
+    smtp.recorder.refuse["frank@valley.example"] = "550 5.1.1 No such user"
     result = run(game, "mail", TURN, "--send")
     assert result.exit_code == 1
     assert "report-valley.eml: FAILED for frank@valley.example: 550 5.1.1 No such user" in result.output
     assert "bulletin.eml: FAILED for frank@valley.example: 550 5.1.1 No such user" in result.output
     assert "2 recipient(s) not reached" in result.output
-    valley = server.recorder.by_subject("Valley Gang")
+    valley = smtp.recorder.by_subject("Valley Gang")
     assert [r[1] for r in valley] == [["terry@valley.example"]]
-    count = len(server.recorder.received)
-    server.recorder.refuse.clear()
+    count = len(smtp.recorder.received)
+    smtp.recorder.refuse.clear()
     again = run(game, "mail", TURN, "--send")
     assert again.exit_code == 0, again.output
-    new = server.recorder.received[count:]
+    new = smtp.recorder.received[count:]
     assert [r[1] for r in new] == [["frank@valley.example"]] * 2  # report and bulletin, to the one not reached
-    assert sorted(str(m["Subject"]).rsplit(": ", 1)[1] for m in server.recorder.messages()[count:]) == [
+    assert sorted(str(m["Subject"]).rsplit(": ", 1)[1] for m in smtp.recorder.messages()[count:]) == [
         "bulletin",
         "private report for Valley Gang",
     ]
 
 
-def test_gives_up_after_the_configured_attempts(tmp_path: Path, server: Server) -> None:
-    game = make_game(tmp_path, smtp=server.smtp(attempts=2), players={"outfit": ["al@outfit.example"]})
+def test_gives_up_after_the_configured_attempts(tmp_path: Path, smtp: Server) -> None:
+    game = outbox_game(tmp_path, smtp=smtp.smtp(attempts=2), players={"outfit": ["al@outfit.example"]})
     write_reports(game)
-    server.recorder.fail_data = 100
+    smtp.recorder.fail_data = 100
     result = run(game, "mail", TURN, "--send")
     assert result.exit_code == 1
     assert "FAILED for al@outfit.example: 451 4.3.0 Temporary failure, try again (gave up after 2 attempts)" in (
         result.output
     )
-    assert server.recorder.received == []
-    assert server.recorder.fail_data == 100 - 4  # two messages, two attempts each
+    assert smtp.recorder.received == []
+    assert smtp.recorder.fail_data == 100 - 4  # two messages, two attempts each
 
 
 def test_unreachable_server_reports_each_recipient(tmp_path: Path) -> None:
     port = free_port()  # nothing listens there
     smtp = {"host": "127.0.0.1", "port": port, "security": "none", "from": REFEREE, "attempts": 2, "retry_delay": 0}
-    game = make_game(tmp_path, smtp=smtp, players={"outfit": ["al@outfit.example"]})
+    game = outbox_game(tmp_path, smtp=smtp, players={"outfit": ["al@outfit.example"]})
     write_reports(game)
     result = run(game, "mail", TURN, "--send")
     assert result.exit_code == 1
@@ -385,7 +252,7 @@ def test_login_uses_the_password_from_the_environment(tmp_path: Path) -> None:
     srv = start_server(Recorder(), authenticator=authenticator, auth_require_tls=False)
     try:
         smtp = srv.smtp(user="referee", password_env="TEST_SMTP_PW")
-        game = make_game(tmp_path, smtp=smtp, players={"outfit": ["al@outfit.example"]})
+        game = outbox_game(tmp_path, smtp=smtp, players={"outfit": ["al@outfit.example"]})
         write_reports(game)
         missing = run(game, "mail", TURN, "--send", env={"TEST_SMTP_PW": ""})
         assert missing.exit_code == 1
@@ -405,7 +272,7 @@ def test_login_uses_the_password_from_the_environment(tmp_path: Path) -> None:
 
 
 def test_smtp_password_in_the_game_file_is_refused(tmp_path: Path) -> None:
-    game = make_game(tmp_path, smtp={"host": "h", "from": REFEREE, "password": "x"})
+    game = outbox_game(tmp_path, smtp={"host": "h", "from": REFEREE, "password": "x"})
     with pytest.raises(StateError, match=r"smtp.password: the password is never kept in the game file"):
         smtp_settings(game.config)
 
@@ -422,13 +289,13 @@ def test_smtp_password_in_the_game_file_is_refused(tmp_path: Path) -> None:
     ],
 )
 def test_bad_smtp_settings_name_the_key(tmp_path: Path, smtp: dict[str, Any], message: str) -> None:
-    game = make_game(tmp_path, smtp=smtp)
+    game = outbox_game(tmp_path, smtp=smtp)
     with pytest.raises(StateError, match=message.replace(".", r"\.")):
         smtp_settings(game.config)
 
 
 def test_send_without_smtp_section_says_what_to_add(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = outbox_game(tmp_path)
     write_reports(game)
     result = run(game, "mail", TURN, "--send")
     assert result.exit_code == 1
@@ -439,7 +306,7 @@ def test_send_without_smtp_section_says_what_to_add(tmp_path: Path) -> None:
 
 def test_default_ports_follow_security(tmp_path: Path) -> None:
     for security, port in (("starttls", 587), ("tls", 465), ("none", 25)):
-        game = make_game(tmp_path / security, smtp={"host": "h", "from": REFEREE, "security": security})
+        game = outbox_game(tmp_path / security, smtp={"host": "h", "from": REFEREE, "security": security})
         assert smtp_settings(game.config).port == port
 
 
@@ -447,7 +314,7 @@ def test_default_ports_follow_security(tmp_path: Path) -> None:
 
 
 def test_report_subjects_follow_the_game_language(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = outbox_game(tmp_path)
     save_config(game, replace(game.config, language="fr"))
     write_reports(game)
     result = run(game, "mail", TURN)
@@ -502,7 +369,7 @@ def test_the_game_master_gets_a_copy_of_the_bulletin(tmp_path: Path) -> None:
 
     from moonshine.game.directory import save_config
 
-    game = make_game(tmp_path)
+    game = outbox_game(tmp_path)
     save_config(game, with_(game.config, extra={**game.config.extra, "referee": {"email": "gm@example.org"}}))
     write_reports(Game(game.root))
     assert run(Game(game.root), "mail", TURN).exit_code == 0

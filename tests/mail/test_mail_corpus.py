@@ -17,39 +17,24 @@ from typing import Any
 
 import pytest
 import yaml
-from msgspec.structs import replace
 from repokit import DATA
-from samplegame import copy_sample
+from samplegame import PASSWORDS, TURN, sample_to_order
 
-from moonshine.game.directory import Game, save_config
+from moonshine.game.directory import Game
 from moonshine.mail import inbox
 from moonshine.mail.inbox import turnlog
 from moonshine.mail.inbox.outcome import Outcome
-from moonshine.mail.passwords import hash_password
 from moonshine.variants.moonshine.checker import ACCEPTED, read_orders
 
 CORPUS = DATA / "mail"
 EXPECTED: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
-TURN = "spring-1924"
-DEADLINE = "2024-03-01T18:00:00+00:00"
 NOW = datetime(2024, 2, 29, 12, 0, tzinfo=UTC)
-PASSWORDS = {"valley": "valley-secret-1924", "outfit": "outfit-secret-1924"}
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample game with passwords and a deadline, copied for each message."""
-    root = tmp_path_factory.mktemp("corpus") / "game"
-    copy_sample(root)
-    for p in (root / "orders" / TURN).glob("*.txt"):
-        p.unlink()
-    game = Game(root)
-    players = {
-        g: replace(p, password=hash_password(PASSWORDS[g])) if g in PASSWORDS else p
-        for g, p in game.config.players.items()
-    }
-    save_config(game, replace(game.config, players=players, extra={**game.config.extra, "deadlines": {TURN: DEADLINE}}))
-    return root
+    return sample_to_order(tmp_path_factory.mktemp("corpus") / "game").root
 
 
 @dataclass

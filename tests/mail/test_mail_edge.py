@@ -10,6 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from click.testing import CliRunner
+from inboxkit import DEADLINE, TERRY, VALLEY_ORDERS, VALLEY_PW, inbox_game, maildir, order_mail, replies, run_inbox
 
 from moonshine.cli import main
 from moonshine.errors import GameError
@@ -185,9 +186,7 @@ def test_a_mail_of_a_few_parts_is_read() -> None:
 def test_an_automatic_reply_is_logged_and_never_answered(
     tmp_path: Path, header: str | None, value: str | None, subject: str
 ) -> None:
-    from test_inbox import TERRY, maildir, make_game, order_mail, replies, run_inbox
-
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     auto = order_mail(TERRY, "I am away until Monday. For urgent matters call the office.", subject=subject)
     if header is not None:
         auto[header] = value
@@ -198,9 +197,7 @@ def test_an_automatic_reply_is_logged_and_never_answered(
 
 
 def test_a_player_writing_about_the_office_is_answered(tmp_path: Path) -> None:
-    from test_inbox import TERRY, maildir, make_game, order_mail, replies, run_inbox
-
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     mail = order_mail(TERRY, "gang: valley\nH LOO - NSS\n", subject="out of office tomorrow, my orders")
     result = run_inbox(game, maildir(tmp_path / "box", [mail]))
     assert result.exit_code == 0, result.output
@@ -214,15 +211,13 @@ def test_a_player_writing_about_the_office_is_answered(tmp_path: Path) -> None:
 def test_password_guessing_is_throttled_and_the_gang_warned_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from test_inbox import TERRY, VALLEY_ORDERS, VALLEY_PW, maildir, make_game, order_mail, replies, run_inbox
-
     from moonshine.mail import passwords
     from moonshine.mail.inbox import accept
 
     checked: list[str] = []
     real = accept.verify_password
     monkeypatch.setattr(accept, "verify_password", lambda given, stored: checked.append(given) or real(given, stored))
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     guesses = [
         order_mail(
             TERRY, VALLEY_ORDERS.replace(VALLEY_PW, f"guess-{i:04d}"), date=f"Wed, 28 Feb 2024 09:{i:02d}:00 +0000"
@@ -288,13 +283,11 @@ def test_the_trusted_servers_verdict_on_the_from_domain(headers: list[str], verd
 def test_a_forged_sender_is_refused_before_its_password_and_not_answered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, replies, run_inbox
-
     from moonshine.mail.inbox import accept
 
     checked: list[str] = []
     monkeypatch.setattr(accept, "verify_password", lambda given, stored: checked.append(given) or True)
-    game = make_game(tmp_path, inbox={"authserv_id": MX})
+    game = inbox_game(tmp_path, inbox={"authserv_id": MX})
     forged = order_mail(TERRY, VALLEY_ORDERS)
     forged["Authentication-Results"] = (
         f"{MX}; spf=fail smtp.mailfrom=valley.example; dmarc=fail header.from=valley.example"
@@ -311,9 +304,7 @@ def test_a_forged_sender_is_refused_before_its_password_and_not_answered(
 
 
 def test_a_stranger_naming_a_gang_gets_nothing_of_their_own_words_back(tmp_path: Path) -> None:
-    from test_inbox import maildir, make_game, order_mail, replies, run_inbox
-
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     spam = "CHEAP WATCHES at watches.example, 90% off"
     mail = order_mail("eve@else.example", f"gang: valley\n{spam}\nH LOO - NSS\n", subject=spam)
     result = run_inbox(game, maildir(tmp_path / "box", [mail]))
@@ -369,8 +360,6 @@ def test_a_quoted_line_is_never_read_as_an_order_however_it_is_indented(indent: 
 
 
 def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
-    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, run_inbox
-
     from moonshine.mail.envelope import sender_of
 
     raw = (
@@ -381,7 +370,7 @@ def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
     from email import message_from_bytes, policy
 
     assert sender_of(message_from_bytes(raw, policy=policy.default)) == ""
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     result = run_inbox(game, maildir(tmp_path / "box", [raw]))
     assert result.exit_code == 0, result.output
     assert "accepted" not in result.output
@@ -389,11 +378,9 @@ def test_a_message_with_two_from_lines_has_no_sender(tmp_path: Path) -> None:
 
 
 def test_an_address_written_in_capitals_in_game_yaml_is_the_same_address(tmp_path: Path) -> None:
-    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
-
     from moonshine.game.directory import save_config
 
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     players = dict(game.config.players)
 
     players["valley"] = msgspec.structs.replace(players["valley"], email=["Terry@Valley.Example"])
@@ -406,10 +393,8 @@ def test_an_address_written_in_capitals_in_game_yaml_is_the_same_address(tmp_pat
 def test_orders_received_at_the_deadline_itself_are_on_time(tmp_path: Path, seconds: int, taken: bool) -> None:
     from datetime import datetime, timedelta
 
-    from test_inbox import DEADLINE, TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
-
     when = datetime.fromisoformat(DEADLINE) + timedelta(seconds=seconds)
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     mail = order_mail(TERRY, VALLEY_ORDERS, date=when.strftime("%a, %d %b %Y %H:%M:%S +0000"))
     result = run_inbox(game, maildir(tmp_path / "box", [mail]))
     assert bool(re.search(r"^accepted\s+valley", result.output, re.M)) is taken, result.output
@@ -431,11 +416,9 @@ def test_orders_received_at_the_previous_deadline_itself_are_for_that_turn(
 ) -> None:
     from datetime import datetime, timedelta
 
-    from test_inbox import DEADLINE, TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, run_inbox
-
     from moonshine.game.directory import save_config
 
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     done = CliRunner().invoke(main, ["adjudicate", "spring-1924", "--force", "--no-commit", "--game", str(game.root)])
     assert done.exit_code == 0, done.output
     later = "2024-09-01T18:00:00+00:00"
@@ -479,9 +462,7 @@ def test_a_path_the_system_refuses_is_an_error_not_a_traceback(tmp_path: Path, a
 
 
 def test_a_status_sent_with_orders_tells_the_state_with_them(tmp_path: Path) -> None:
-    from test_inbox import TERRY, VALLEY_ORDERS, maildir, make_game, order_mail, replies, run_inbox
-
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     result = run_inbox(game, maildir(tmp_path / "box", [order_mail(TERRY, VALLEY_ORDERS + "status\n")]))
     assert re.search(r"^accepted\s+valley", result.output, re.M), result.output
     (reply,) = replies(game)
@@ -510,9 +491,7 @@ def test_adjudicate_says_when_it_read_only_the_start_of_a_long_orders_file(tmp_p
 def test_an_idle_pass_over_a_kept_mailbox_reads_no_old_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import mailbox
 
-    from test_inbox import TERRY, VALLEY_ORDERS, make_game, order_mail, run_inbox
-
-    game = make_game(tmp_path)
+    game = inbox_game(tmp_path)
     box = mailbox.Maildir(str(tmp_path / "box"), create=True)
     for i in range(30):
         box.add(order_mail(TERRY, VALLEY_ORDERS, msgid=f"<kept-{i}@x>").as_bytes())

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from test_mail import TURN, Recorder, make_game, read_eml, run, start_server, write_reports
+from mailkit import TURN, outbox_game, read_eml, run, write_reports
+from smtpkit import Recorder, Server, start_server
 
 PLAYERS = {g: [f"{g}1@{g}.example", f"{g}2@{g}.example"] for g in ("outfit", "valley", "genna", "northside")}
 ROUNDS = int(os.environ.get("MOONSHINE_SMTP_ROUNDS", "3"))
@@ -78,7 +79,7 @@ def test_every_recipient_gets_every_message_and_duplicates_only_where_unknown(tm
         dropper = Dropper(rng=random.Random(round_))
         server = start_server(dropper)
         try:
-            game = make_game(
+            game = outbox_game(
                 tmp_path / f"r{round_}",
                 smtp=server.smtp(attempts=3, retry_delay=0, timeout=5),
                 players=PLAYERS,
@@ -124,7 +125,7 @@ def test_a_dropped_connection_after_the_data_is_not_retried_and_is_reported(tmp_
     dropper = Dropper(rate=0.0)  # drops nothing: this test drops by itself
     server = start_server(dropper)
     try:
-        game = make_game(
+        game = outbox_game(
             tmp_path, smtp=server.smtp(attempts=3, retry_delay=0), players={"outfit": ["al@outfit.example"]}
         )
         write_reports(game)
@@ -153,17 +154,13 @@ def test_a_dropped_connection_after_the_data_is_not_retried_and_is_reported(tmp_
         server.controller.stop()
 
 
-def test_a_report_mailed_again_after_a_new_adjudication_says_corrected(tmp_path: Path) -> None:
-    recorder = Recorder()
-    server = start_server(recorder)
-    try:
-        game = make_game(tmp_path, smtp=server.smtp(), players={"outfit": ["al@outfit.example"]})
-        reports = write_reports(game)
-        assert run(game, "mail", TURN, "--send").exit_code == 0
-        (reports / "outfit.txt").write_text("Private report of outfit, adjudicated again.\n", encoding="utf-8")
-        assert run(game, "mail", TURN, "--send").exit_code == 0
-    finally:
-        server.controller.stop()
+def test_a_report_mailed_again_after_a_new_adjudication_says_corrected(tmp_path: Path, smtp: Server) -> None:
+    recorder = smtp.recorder
+    game = outbox_game(tmp_path, smtp=smtp.smtp(), players={"outfit": ["al@outfit.example"]})
+    reports = write_reports(game)
+    assert run(game, "mail", TURN, "--send").exit_code == 0
+    (reports / "outfit.txt").write_text("Private report of outfit, adjudicated again.\n", encoding="utf-8")
+    assert run(game, "mail", TURN, "--send").exit_code == 0
     subjects = [str(m["Subject"]) for m in recorder.messages()]
     assert len(subjects) == 3  # report, bulletin, corrected report; the unchanged bulletin is not sent again
     assert subjects[2].startswith("[corrected] ") and "private report for Chicago Outfit" in subjects[2]

@@ -6,7 +6,6 @@ bulletin and the other players' mail stay in the game's."""
 from __future__ import annotations
 
 import mailbox
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -14,19 +13,12 @@ from pathlib import Path
 
 import frtypo
 import pytest
+from e2ekit import PASSWORDS, TURN, letter, plain, run, sample_game
 from msgspec.structs import replace
-from test_e2e import PASSWORDS, TURN, letter, plain, run, sample_game
-from test_mail import Recorder, Server, start_server
+from smtpkit import Server
 
 from moonshine.errors import StateError
 from moonshine.game.directory import Game, load_config_text, save_config
-
-
-@pytest.fixture
-def server() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
 
 
 def _french_valley(game: Game) -> Game:
@@ -36,9 +28,9 @@ def _french_valley(game: Game) -> Game:
     return Game(game.root)
 
 
-def test_a_french_player_in_an_english_game(tmp_path: Path, server: Server) -> None:
+def test_a_french_player_in_an_english_game(tmp_path: Path, smtp: Server) -> None:
     now = datetime.now(UTC).replace(second=0, microsecond=0)
-    game = _french_valley(sample_game(tmp_path, server, now + timedelta(days=2)))
+    game = _french_valley(sample_game(tmp_path, smtp, now + timedelta(days=2)))
     assert "language: fr" in (game.root / "game.yaml").read_text(encoding="utf-8")  # kept when saved
     sent = now - timedelta(hours=1)
     box = mailbox.mbox(str(tmp_path / "in.mbox"), create=True)
@@ -73,7 +65,7 @@ def test_a_french_player_in_an_english_game(tmp_path: Path, server: Server) -> N
 
     assert run(game, "mail", TURN, "--send").exit_code == 0
     subjects = {}
-    for _, rcpts, content in server.recorder.received:
+    for _, rcpts, content in smtp.recorder.received:
         msg = message_from_bytes(content, policy=policy.default)
         subjects[tuple(sorted(rcpts))] = str(msg["Subject"])
     assert "rapport privé" in subjects[("valley@players.example.org",)].lower()
@@ -111,9 +103,9 @@ def test_a_classic_players_report_in_their_language(tmp_path: Path) -> None:
     assert "bulletin of" in (reports / "bulletin.txt").read_text(encoding="utf-8")
 
 
-def test_a_french_players_commands_are_answered_in_french_in_an_english_game(tmp_path: Path, server: Server) -> None:
+def test_a_french_players_commands_are_answered_in_french_in_an_english_game(tmp_path: Path, smtp: Server) -> None:
     now = datetime.now(UTC).replace(second=0, microsecond=0)
-    game = _french_valley(sample_game(tmp_path, server, now + timedelta(days=2)))
+    game = _french_valley(sample_game(tmp_path, smtp, now + timedelta(days=2)))
     sent = now - timedelta(hours=1)
     box = mailbox.mbox(str(tmp_path / "in.mbox"), create=True)
     valley = f"gang: valley\npassword: {PASSWORDS['valley']}\nétat\naide\nnulle\n"

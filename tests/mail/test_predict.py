@@ -6,27 +6,15 @@ no gang's real orders are used; orders for units that do not exist refuse it."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playerkit import ADDRESSES, TURN, Recorder, Table, body, make_table, message, smtp_server
+from playerkit import ADDRESSES, TURN, Table, body, make_table, message
+from smtpkit import Server
 
 TERRY, AL = ADDRESSES["valley"][0], ADDRESSES["outfit"][0]
 # valley attacks LIT (a unione H) with support; unione's real orders move it away
 PREDICTION = ["H LOO - LIT", "H NSS / H LOO - LIT", "gang: unione", "H LIT hold"]
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Recorder, int]]:
-    with smtp_server() as server:
-        yield server
-
-
-def table(tmp_path: Path, smtp: tuple[Recorder, int], **extra: object) -> Table:
-    recorder, port = smtp
-    recorder.received.clear()
-    return make_table(tmp_path, port, recorder, **extra)  # type: ignore[arg-type]
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -41,9 +29,9 @@ def tree(root: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_predict_adjudicates_the_given_orders_only_and_mails_a_picture(
-    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+    tmp_path: Path, smtp: Server, language: str
 ) -> None:
-    t = table(tmp_path, smtp, language=language)
+    t = make_table(tmp_path, smtp, language=language)
     real = t.game.orders_dir(TURN)
     real.mkdir(parents=True, exist_ok=True)
     (real / "unione.txt").write_text("H LIT - EGP\n", encoding="utf-8")  # never read by predict
@@ -67,9 +55,9 @@ def test_predict_adjudicates_the_given_orders_only_and_mails_a_picture(
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_predict_with_orders_for_units_that_do_not_exist_is_refused(
-    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+    tmp_path: Path, smtp: Server, language: str
 ) -> None:
-    t = table(tmp_path, smtp, language=language)
+    t = make_table(tmp_path, smtp, language=language)
     start, end = ("predict", "end predict") if language == "en" else ("prédire", "fin prédire")
     t.send(TERRY, message("valley", start, "H LOO - LIT", "H GRA - FUL", "L ZZZ hold", end))
     t.judge()
@@ -80,31 +68,29 @@ def test_predict_with_orders_for_units_that_do_not_exist_is_refused(
     assert not [m for m in t.inbox_of(TERRY) if "predict" in str(m["Subject"]).lower()]
 
 
-def test_predict_is_for_players_only(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    t = table(tmp_path, smtp)
+def test_predict_is_for_players_only(tmp_path: Path, smtp: Server) -> None:
+    t = make_table(tmp_path, smtp)
     t.send("nosy@elsewhere.example", "predict\nH LOO - LIT\nend predict\n")
     t.judge()
     assert "is for the players" in t.last_reply("nosy@elsewhere.example")
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_predict_in_a_classic_game(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
-    from msgspec.structs import replace
+def test_predict_in_a_classic_game(tmp_path: Path, smtp: Server, language: str) -> None:
+    from gamekit import make_game
     from playerkit import REFEREE
 
-    from moonshine.game.directory import Game, Player, save_config
-    from moonshine.game.families import new_game
-    from moonshine.mail.passwords import hash_password
-
-    recorder, port = smtp
-    recorder.received.clear()
-    game = new_game(tmp_path / "c", variant="classic", use_git=False, language=language)
-    cfg = game.config
-    players = {p: Player(name=p, email=[f"{p.lower()}@powers.example"]) for p in cfg.players}
-    players["FRA"] = Player(name="France", email=["fra@powers.example"], password=hash_password("baguette"))
-    smtp_cfg = {"host": "127.0.0.1", "port": port, "security": "none", "from": REFEREE, "timeout": 5}
-    save_config(game, replace(cfg, players=players, extra={**cfg.extra, "smtp": smtp_cfg}))
-    t = Table(Game(game.root), tmp_path / "box", recorder)
+    game = make_game(
+        tmp_path / "c",
+        variant="classic",
+        seed=None,
+        language=language,
+        name=lambda p: "France" if p == "FRA" else p,
+        emails=lambda p: [f"{p.lower()}@powers.example"],
+        passwords={"FRA": "baguette"},
+        smtp={"host": "127.0.0.1", "port": smtp.port, "security": "none", "from": REFEREE, "timeout": 5},
+    )
+    t = Table(game, tmp_path / "box", smtp.recorder)
     start, end = ("predict", "end predict") if language == "en" else ("prédire", "fin prédire")
     head = "power: FRA\npassword: baguette\n"
     t.send("fra@powers.example", head + f"{start}\nA PAR - BUR\nA MAR S A PAR - BUR\npower: GER\nA MUN - BUR\n{end}\n")

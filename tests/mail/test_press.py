@@ -6,12 +6,12 @@ refusals (a non-player, white press asked to be anonymous, no end line)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import frtypo
 import pytest
-from playerkit import ADDRESSES, GM, OBSERVER, STRANGER, Recorder, Table, body, make_table, message, smtp_server
+from playerkit import ADDRESSES, GM, OBSERVER, STRANGER, body, make_table, message
+from smtpkit import Server
 
 from moonshine.errors import StateError
 from moonshine.game.directory import load_config_text
@@ -27,24 +27,12 @@ WORDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Recorder, int]]:
-    with smtp_server() as server:
-        yield server
-
-
-def table(tmp_path: Path, smtp: tuple[Recorder, int], **extra: object) -> Table:
-    recorder, port = smtp
-    recorder.received.clear()
-    return make_table(tmp_path, port, recorder, **extra)  # type: ignore[arg-type]
-
-
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_private_press_reaches_only_its_recipient_without_the_senders_address(
-    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+    tmp_path: Path, smtp: Server, language: str
 ) -> None:
     w = WORDS[language]
-    t = table(tmp_path, smtp, language=language)
+    t = make_table(tmp_path, smtp, language=language)
     t.send(TERRY, message("valley", w["press"], "Al, let us split the Loop.", w["end"], "H LOO - NSS"))
     [outcome] = t.judge()
     assert outcome.status == "accepted"
@@ -74,9 +62,9 @@ def test_private_press_reaches_only_its_recipient_without_the_senders_address(
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_broadcast_reaches_every_player_and_observer(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
+def test_broadcast_reaches_every_player_and_observer(tmp_path: Path, smtp: Server, language: str) -> None:
     w = WORDS[language]
-    t = table(tmp_path, smtp, language=language)
+    t = make_table(tmp_path, smtp, language=language)
     t.send(AL, message("outfit", w["broadcast"], "The Outfit wants peace.", "end"))
     [outcome] = t.judge()
     assert outcome.status == "accepted"
@@ -91,11 +79,9 @@ def test_broadcast_reaches_every_player_and_observer(tmp_path: Path, smtp: tuple
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_press_from_a_non_player_is_refused_and_relayed_to_no_one(
-    tmp_path: Path, smtp: tuple[Recorder, int], language: str
-) -> None:
+def test_press_from_a_non_player_is_refused_and_relayed_to_no_one(tmp_path: Path, smtp: Server, language: str) -> None:
     w = WORDS[language]
-    t = table(tmp_path, smtp, language=language)
+    t = make_table(tmp_path, smtp, language=language)
     t.send(STRANGER, f"{w['press']}\nSurrender now.\n{w['end']}\n")
     [outcome] = t.judge()
     assert outcome.status == "rejected"
@@ -104,8 +90,8 @@ def test_press_from_a_non_player_is_refused_and_relayed_to_no_one(
     assert w["no"] in reply
 
 
-def test_press_from_a_player_with_a_wrong_password_is_not_relayed(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    t = table(tmp_path, smtp)
+def test_press_from_a_player_with_a_wrong_password_is_not_relayed(tmp_path: Path, smtp: Server) -> None:
+    t = make_table(tmp_path, smtp)
     t.send(TERRY, "gang: valley\npassword: wrong\npress to outfit\nTrust me.\nend press\n")
     t.judge()
     assert not any("Trust me" in x for x in t.texts_of(AL))
@@ -124,9 +110,9 @@ def test_press_from_a_player_with_a_wrong_password_is_not_relayed(tmp_path: Path
     ],
 )
 def test_press_rules_refuse_with_a_reason(
-    tmp_path: Path, smtp: tuple[Recorder, int], rules: dict[str, object] | None, lines: list[str], why: str | None
+    tmp_path: Path, smtp: Server, rules: dict[str, object] | None, lines: list[str], why: str | None
 ) -> None:
-    t = table(tmp_path, smtp, **({"press": rules} if rules else {}))
+    t = make_table(tmp_path, smtp, **({"press": rules} if rules else {}))
     t.send(TERRY, message("valley", *lines))
     t.judge()
     reply = t.last_reply(TERRY)
@@ -137,8 +123,8 @@ def test_press_rules_refuse_with_a_reason(
     assert not any("hello" in x for x in t.texts_of(AL))
 
 
-def test_grey_press_may_be_anonymous(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    t = table(tmp_path, smtp, press={"kind": "grey"})
+def test_grey_press_may_be_anonymous(tmp_path: Path, smtp: Server) -> None:
+    t = make_table(tmp_path, smtp, press={"kind": "grey"})
     t.send(TERRY, message("valley", "press to outfit, genna anonymous", "Watch your back.", "end press"))
     t.judge()
     for address in (AL, ANGELO):
@@ -148,10 +134,10 @@ def test_grey_press_may_be_anonymous(tmp_path: Path, smtp: tuple[Recorder, int])
     assert "valley" in gm  # the game master sees who sent it
 
 
-def test_press_after_the_deadline_is_refused_when_the_rules_say_so(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+def test_press_after_the_deadline_is_refused_when_the_rules_say_so(tmp_path: Path, smtp: Server) -> None:
     from playerkit import later
 
-    t = table(tmp_path, smtp, press={"kind": "white", "after_deadline": False})
+    t = make_table(tmp_path, smtp, press={"kind": "white", "after_deadline": False})
     t.send(TERRY, message("valley", "broadcast", "Too late?", "end"), when=later(60))
     t.judge(now=later(61))
     assert "only before the deadline" in t.last_reply(TERRY)
@@ -174,8 +160,8 @@ def test_press_during_retreats_follows_the_rule() -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_unknown_command_gets_a_suggestion(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
-    t = table(tmp_path, smtp, language=language)
+def test_unknown_command_gets_a_suggestion(tmp_path: Path, smtp: Server, language: str) -> None:
+    t = make_table(tmp_path, smtp, language=language)
     t.send(TERRY, message("valley", "brodcast", "H LOO - NSS"))
     t.judge()
     reply = frtypo.plain(t.last_reply(TERRY))
@@ -211,13 +197,11 @@ def test_command_lines_keep_the_message_line_numbers() -> None:
     assert script.lines() == {2, 3, 4, 5}
 
 
-def test_relayed_press_carries_nothing_derived_from_the_senders_message(
-    tmp_path: Path, smtp: tuple[Recorder, int]
-) -> None:
+def test_relayed_press_carries_nothing_derived_from_the_senders_message(tmp_path: Path, smtp: Server) -> None:
     from datetime import timedelta
     from email.utils import parsedate_to_datetime
 
-    t = table(tmp_path, smtp)
+    t = make_table(tmp_path, smtp)
     sent = t.now - timedelta(minutes=17, seconds=23)  # the sender's own Date, to the second
     t.send(TERRY, message("valley", "press to outfit", "Meet me at the Green Mill.", "end press"), when=sent)
     [outcome] = t.judge()
@@ -233,10 +217,8 @@ def test_relayed_press_carries_nothing_derived_from_the_senders_message(
     assert dated == t.now.replace(second=0, microsecond=0)
 
 
-def test_a_forgotten_end_press_neither_relays_nor_swallows_the_orders_below(
-    tmp_path: Path, smtp: tuple[Recorder, int]
-) -> None:
-    t = table(tmp_path, smtp)
+def test_a_forgotten_end_press_neither_relays_nor_swallows_the_orders_below(tmp_path: Path, smtp: Server) -> None:
+    t = make_table(tmp_path, smtp)
     t.send(TERRY, message("valley", "press to outfit", "Al, the Loop is yours.", "H LOO - NSS", "L KEN hold"))
     [outcome] = t.judge()
     assert outcome.status == "accepted"

@@ -7,13 +7,12 @@ and no report; no player's address is shown to another player."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
-from playerkit import ADDRESSES, GM, NOW, OBSERVER, TURN, Recorder, make_table, message, smtp_server
+from playerkit import ADDRESSES, GM, NOW, OBSERVER, TURN, make_table, message
+from smtpkit import Recorder, Server
 
 from moonshine.cli import main
 from moonshine.game import ledger
@@ -31,18 +30,12 @@ PRESS = [
 BALLOTS = {"valley": "Your vote: yes.", "outfit": "Your vote: no.", "genna": "You have not voted yet."}
 
 
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Recorder, int]]:
-    with smtp_server() as server:
-        yield server
-
-
 def received_by(recorder: Recorder, address: str, since: int = 0) -> list[str]:
     """Every message ``address`` got (from the ``since``-th delivery on), whole: headers, text, attachments."""
     from email import message_from_bytes, policy
 
     out = []
-    for rcpts, content in recorder.received[since:]:
+    for _, rcpts, content in recorder.received[since:]:
         if address in rcpts:
             msg = message_from_bytes(content, policy=policy.default)
             texts = [str(msg)]
@@ -55,10 +48,9 @@ def received_by(recorder: Recorder, address: str, since: int = 0) -> list[str]:
     return out
 
 
-def test_no_gang_ever_receives_another_gangs_secrets(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    recorder, port = smtp
-    recorder.received.clear()
-    t = make_table(tmp_path, port, recorder)
+def test_no_gang_ever_receives_another_gangs_secrets(tmp_path: Path, smtp: Server) -> None:
+    recorder = smtp.recorder
+    t = make_table(tmp_path, smtp)
     st = t.game.load_state(TURN)  # three gangs left in the game
     st.units = [u for u in st.units if u.gang in GANGS]
     st.arrested = [a for a in st.arrested if a.gang in GANGS]

@@ -6,22 +6,19 @@ at most that much."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
-from msgspec.structs import replace
+from gamekit import make_game
 from runkit import address, letter, password, plain, to
-from test_mail import Recorder, Server, start_server
+from smtpkit import Server
 
 from moonshine.cli import main
-from moonshine.game.directory import Game, Player, save_config
-from moonshine.game.families import new_game
+from moonshine.game.directory import Game
 from moonshine.mail.commands import absence
-from moonshine.mail.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
@@ -66,28 +63,22 @@ def test_a_deadline_moves_past_an_absence_within_the_limit() -> None:
     assert absence.moved(due, [absence.Absence(date(2026, 12, 5), date(2026, 12, 6))], timedelta(hours=72)) == due
 
 
-@pytest.fixture
-def smtp() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
-
-
 def _game(tmp_path: Path, smtp: Server, **schedule: object) -> tuple[Game, Path]:
     box = tmp_path / "mail"
     box.mkdir()
-    game = new_game(tmp_path / "g", seed="absence", use_git=True)
-    cfg = game.config
-    people = dict(cfg.players)
-    for side in ("valley", "genna"):
-        people[side] = Player(name=side, email=[address(side)], password=hash_password(password(side)))
-    extra = {
-        "schedule": {"timezone": "UTC", "every": "48h", "grace": "12h", "reminders": ["24h"], **schedule},
-        "smtp": smtp.smtp(),
-        "inbox": {"source": str(box)},
-    }
-    save_config(game, replace(cfg, players=people, extra={**cfg.extra, **extra}))
-    return Game(game.root), box
+    game = make_game(
+        tmp_path / "g",
+        seed="absence",
+        git=True,
+        commit=None,
+        sides=("valley", "genna"),
+        emails=lambda side: [address(side)],
+        passwords={side: password(side) for side in ("valley", "genna")},
+        schedule={"timezone": "UTC", "every": "48h", "grace": "12h", "reminders": ["24h"], **schedule},
+        smtp=smtp.smtp(),
+        inbox={"source": str(box)},
+    )
+    return game, box
 
 
 def run(game: Game, now: datetime) -> str:

@@ -9,16 +9,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
 import yaml
-from imapkit import Server, imap_server
-from runkit import address, count, letter, make_game, post, run, to
-from test_mail import Recorder, start_server
-from test_mail import Server as SmtpServer
+from imapkit import Server, count, post
+from runkit import address, letter, run, to, unattended_game
+from smtpkit import Server as SmtpServer
 
 from moonshine.game.directory import Game
 
@@ -27,19 +24,6 @@ DEADLINE = datetime(2026, 12, 3, 17, 0, tzinfo=UTC)
 SCHEDULE = {"timezone": "Europe/Paris", "deadlines": "mon, thu 18:00", "min_gap": "24h", "grace": "12h"}
 PLAYERS: dict[str, str | None] = {"valley": None, "genna": None}
 LONG = os.environ.get("MOONSHINE_CRASH") == "full"
-
-
-@pytest.fixture(scope="module")
-def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with imap_server(tmp_path_factory.mktemp("imap")) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[SmtpServer]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
 
 
 def clone(template: Game, dest: Path, old: str, new: str) -> Game:
@@ -84,7 +68,9 @@ def clean(game: Game) -> None:
 
 
 def test_killed_between_reading_and_flagging_a_message(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
-    template = make_game(tmp_path / "template", imap, smtp.smtp(), players=PLAYERS, schedule=SCHEDULE, folder="t0")
+    template = unattended_game(
+        tmp_path / "template", imap, smtp.smtp(), players=PLAYERS, schedule=SCHEDULE, folder="t0"
+    )
     post(imap, "t0")
     assert run(template, START).returncode == 0  # the deadline is set
     t = START + timedelta(hours=1)
@@ -125,7 +111,9 @@ def test_killed_between_reading_and_flagging_a_message(tmp_path: Path, imap: Ser
 
 
 def test_killed_between_adjudicating_and_mailing(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
-    template = make_game(tmp_path / "template", imap, smtp.smtp(), players=PLAYERS, schedule=SCHEDULE, folder="a0")
+    template = unattended_game(
+        tmp_path / "template", imap, smtp.smtp(), players=PLAYERS, schedule=SCHEDULE, folder="a0"
+    )
     t = START + timedelta(hours=1)
     post(
         imap,

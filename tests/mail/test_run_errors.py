@@ -6,45 +6,38 @@ The rest of the pass goes on."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from gamekit import make_game
 from msgspec.structs import replace
+from portkit import free_port
 from runkit import GM, address, letter, password, plain, to
-from test_mail import Recorder, Server, free_port, start_server
+from smtpkit import Server
 
 from moonshine.cli import main
-from moonshine.game.directory import Game, Player, save_config
+from moonshine.game.directory import Game, save_config
 from moonshine.game.families import new_game
-from moonshine.mail.passwords import hash_password
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def smtp() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
-
-
 def game_with(tmp_path: Path, smtp: Server, source: str) -> Game:
-    game = new_game(tmp_path / "g", seed="errors", use_git=True)
-    cfg = game.config
-    people = dict(cfg.players)
-    for side in ("valley", "genna"):
-        people[side] = Player(name=side, email=[address(side)], password=hash_password(password(side)))
-    extra = {
-        "schedule": {"timezone": "UTC", "every": "48h"},
-        "smtp": smtp.smtp(),
-        "inbox": {"source": source},
-        "referee": {"email": GM},
-    }
-    save_config(game, replace(cfg, players=people, extra={**cfg.extra, **extra}))
-    return Game(game.root)
+    return make_game(
+        tmp_path / "g",
+        seed="errors",
+        git=True,
+        commit=None,
+        sides=("valley", "genna"),
+        emails=lambda side: [address(side)],
+        passwords={side: password(side) for side in ("valley", "genna")},
+        schedule={"timezone": "UTC", "every": "48h"},
+        smtp=smtp.smtp(),
+        inbox={"source": source},
+        referee={"email": GM},
+    )
 
 
 def run(game: Game, now: datetime) -> str:

@@ -27,26 +27,18 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from msgspec.structs import replace
+from gamekit import make_game
+from portkit import free_port
 from runkit import GM, MOONSHINE, address, plain, to
-from test_mail import Recorder, Server, free_port, start_server
+from smtpkit import Recorder, Server, start_server
 
 from moonshine.cli import main
-from moonshine.game.directory import Game, Player, save_config
-from moonshine.game.families import new_game
-from moonshine.mail.passwords import hash_password
+from moonshine.game.directory import Game
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 DUE = START + timedelta(hours=48)  # the first deadline: every 48 hours from the first pass
 TURN = "spring-1924"
 SIDES = ("valley", "genna")
-
-
-@pytest.fixture
-def smtp() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
 
 
 @contextmanager
@@ -91,20 +83,20 @@ def make(tmp_path: Path, smtp: Server, *, source: Path | None = None) -> Game:
     if source is None:
         source = tmp_path / "mail"
         source.mkdir()
-    game = new_game(tmp_path / "chicago", seed="outage", use_git=True)
-    cfg = game.config
-    people = dict(cfg.players)
-    for side in SIDES:
-        people[side] = Player(name=f"Player of {side}", email=[address(side)], password=hash_password("pass-" + side))
-    extra = {
-        "schedule": {"timezone": "UTC", "every": "48h"},
-        "smtp": smtp.smtp(attempts=2, timeout=1),
-        "inbox": {"source": str(source)},
-        "referee": {"email": GM},
-    }
-    save_config(game, replace(cfg, players=people, extra={**cfg.extra, **extra}))
-    subprocess.run(["git", "commit", "-qam", "Players"], cwd=game.root, check=True, capture_output=True)
-    return Game(game.root)
+    return make_game(
+        tmp_path / "chicago",
+        seed="outage",
+        git=True,
+        commit="Players",
+        sides=SIDES,
+        name=lambda side: f"Player of {side}",
+        emails=lambda side: [address(side)],
+        passwords={side: "pass-" + side for side in SIDES},
+        schedule={"timezone": "UTC", "every": "48h"},
+        smtp=smtp.smtp(attempts=2, timeout=1),
+        inbox={"source": str(source)},
+        referee={"email": GM},
+    )
 
 
 def set_port(game: Game, port: int) -> None:

@@ -9,16 +9,13 @@ deadline is set from the schedule."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
 import yaml
-from imapkit import Server, imap_server
-from runkit import GM, address, count, letter, make_game, plain, post, run_here, to
-from test_mail import Recorder, start_server
-from test_mail import Server as SmtpServer
+from imapkit import Server, count, post
+from runkit import GM, address, letter, plain, run_here, to, unattended_game
+from smtpkit import Server as SmtpServer
 
 from moonshine.game.directory import Game
 
@@ -33,19 +30,6 @@ SCHEDULE = {
 }
 
 
-@pytest.fixture(scope="module")
-def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with imap_server(tmp_path_factory.mktemp("imap")) as s:
-        yield s
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
-
-
 def deadlines(game: Game) -> dict[str, str]:
     raw = yaml.safe_load((game.root / "game.yaml").read_text(encoding="utf-8"))
     return {str(k): str(v) for k, v in (raw.get("deadlines") or {}).items()}
@@ -57,7 +41,7 @@ def ok(game: Game, now: datetime) -> str:
 
 def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
     players = {"valley": "America/Chicago", "genna": None, "northside": None}
-    game = make_game(tmp_path / "g", imap, smtp.smtp(), players=players, schedule=SCHEDULE, folder="moon")
+    game = unattended_game(tmp_path / "g", imap, smtp.smtp(), players=players, schedule=SCHEDULE, folder="moon")
     rec = smtp.recorder
     post(imap, "moon")  # the judge's folder, empty
 
@@ -159,7 +143,7 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
 def test_a_classic_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
     players = {"FRA": "Europe/Paris", "GER": None}
     schedule = {"timezone": "UTC", "every": "48h", "grace": "6h", "reminders": ["12h"]}
-    game = make_game(
+    game = unattended_game(
         tmp_path / "c", imap, smtp.smtp(), variant="classic", players=players, schedule=schedule, folder="dip"
     )
     rec = smtp.recorder

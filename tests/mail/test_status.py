@@ -14,13 +14,13 @@ import frtypo
 import pytest
 import yaml
 from click.testing import CliRunner
+from gamekit import make_game
 from msgspec.structs import replace
-from test_mail import Recorder, start_server
+from smtpkit import Server
 
 from moonshine.cli import main
 from moonshine.errors import GameError
-from moonshine.game.directory import Game, Player, load_config, save_config
-from moonshine.game.families import new_game
+from moonshine.game.directory import Game, load_config, save_config
 from moonshine.mail.passwords import WORDS as PASSPHRASE_WORDS
 from moonshine.mail.passwords import hash_password, set_password, verify_password
 from moonshine.mail.status import reminders, turn_status
@@ -31,12 +31,10 @@ DEADLINE = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)
 EMAILS = {"valley": ["terry@valley.example"], "outfit": ["al@outfit.example"], "genna": ["angelo@genna.example"]}
 
 
-def make_game(tmp_path: Path, *, deadline: str = DEADLINE.isoformat(), **extra: Any) -> Game:
-    game = new_game(tmp_path / "g", seed="test", use_git=False)
-    cfg = game.config
-    players = {g: Player(name=g, email=EMAILS.get(g, [])) for g in cfg.players}
-    save_config(game, replace(cfg, players=players, extra={**cfg.extra, "deadlines": {TURN: deadline}, **extra}))
-    return Game(game.root)
+def status_game(tmp_path: Path, *, deadline: str = DEADLINE.isoformat(), **extra: Any) -> Game:
+    """A game in ``tmp_path / "g"``: every gang a player named by its key, with the
+    addresses of ``EMAILS``; the turn's ``deadline``; ``extra``: more sections of game.yaml."""
+    return make_game(tmp_path / "g", emails=EMAILS, deadlines={TURN: deadline}, **extra)
 
 
 def run(game: Game, *args: str, **kwargs: Any) -> Any:
@@ -81,7 +79,7 @@ def test_no_deadline() -> None:
 
 
 def test_status_tells_who_has_orders_and_the_time_left(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     give_orders(game, "valley", received="2024-02-28T10:00:00+00:00")
     give_orders(game, "outfit")  # put there by hand
     st = turn_status(game, TURN, now=DEADLINE - timedelta(days=2, hours=3))
@@ -96,7 +94,7 @@ def test_status_tells_who_has_orders_and_the_time_left(tmp_path: Path) -> None:
 
 
 def test_status_command(tmp_path: Path) -> None:
-    game = make_game(tmp_path, deadline="2099-01-01T00:00:00+00:00")
+    game = status_game(tmp_path, deadline="2099-01-01T00:00:00+00:00")
     give_orders(game, "valley", received="2024-02-28T10:00:00+00:00")
     result = run(game, "status")
     assert result.exit_code == 0, result.output
@@ -108,14 +106,14 @@ def test_status_command(tmp_path: Path) -> None:
 
 
 def test_status_of_a_turn_not_in_the_game(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     result = run(game, "status", "autumn-1930")
     assert result.exit_code == 1
     assert "no state for autumn-1930" in result.output
 
 
 def test_status_with_a_deadline_without_time_zone_names_the_key(tmp_path: Path) -> None:
-    game = make_game(tmp_path, deadline="2024-03-01T18:00:00")
+    game = status_game(tmp_path, deadline="2024-03-01T18:00:00")
     result = run(game, "status")
     assert result.exit_code == 1
     assert "deadlines.spring-1924" in result.output and "has no time zone" in result.output
@@ -131,7 +129,7 @@ def _eml(path: Path) -> EmailMessage:
 
 
 def test_reminders_go_to_the_gangs_without_orders(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     give_orders(game, "valley")
     now = DEADLINE - timedelta(hours=5)
     messages, warnings = reminders(game, TURN, now=now)
@@ -150,7 +148,7 @@ def test_reminders_go_to_the_gangs_without_orders(tmp_path: Path) -> None:
 
 
 def test_remind_command_writes_the_outbox(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     give_orders(game, "valley")
     give_orders(game, "outfit")
     result = run(game, "remind")
@@ -162,29 +160,24 @@ def test_remind_command_writes_the_outbox(tmp_path: Path) -> None:
     assert "orders wanted from Genna Crime Family" in str(_eml(outbox / "remind-genna.eml")["Subject"])
 
 
-def test_remind_send_delivers_once_a_day(tmp_path: Path) -> None:
-    srv = start_server(Recorder())
-    try:
-        smtp = srv.smtp()
-        game = make_game(tmp_path, smtp=smtp)
-        give_orders(game, "valley")
-        result = run(game, "remind", "--send")
-        assert result.exit_code == 0, result.output
-        got = sorted(tuple(r[1]) for r in srv.recorder.received)
-        assert got == [("al@outfit.example",), ("angelo@genna.example",)]
-        again = run(game, "remind", "--send")
-        assert again.exit_code == 0
-        assert len(srv.recorder.received) == 2
-        assert again.output.count("already sent") == 2
-    finally:
-        srv.controller.stop()
+def test_remind_send_delivers_once_a_day(tmp_path: Path, smtp: Server) -> None:
+    game = status_game(tmp_path, smtp=smtp.smtp())
+    give_orders(game, "valley")
+    result = run(game, "remind", "--send")
+    assert result.exit_code == 0, result.output
+    got = sorted(tuple(r[1]) for r in smtp.recorder.received)
+    assert got == [("al@outfit.example",), ("angelo@genna.example",)]
+    again = run(game, "remind", "--send")
+    assert again.exit_code == 0
+    assert len(smtp.recorder.received) == 2
+    assert again.output.count("already sent") == 2
 
 
 # -- passwords --------------------------------------------------------------------------
 
 
 def test_passwd_stores_only_a_salted_hash(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     result = run(game, "passwd", "Valley Gang", "--password", "gin-and-tonic")
     assert result.exit_code == 0, result.output
     assert "Password set for valley (Valley Gang)" in result.output
@@ -199,7 +192,7 @@ def test_passwd_stores_only_a_salted_hash(tmp_path: Path) -> None:
 
 
 def test_passwd_prompts_with_confirmation(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     result = run(game, "passwd", "outfit", "--prompt", input="tommy-gun-1929\ntommy-gun-1929\n")
     assert result.exit_code == 0, result.output
     assert "tommy-gun-1929" not in result.output
@@ -222,7 +215,7 @@ def test_passwd_prompts_with_confirmation(tmp_path: Path) -> None:
     ],
 )
 def test_passwd_refuses_with_a_reason(tmp_path: Path, gang: str, password: str, message: str) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     result = run(game, "passwd", gang, "--password", password)
     assert result.exit_code == 1
     assert message in result.output
@@ -238,7 +231,7 @@ def test_hashes_are_salted_and_damaged_ones_are_reported() -> None:
 
 
 def test_set_password_for_a_gang_without_player_entry(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     cfg = game.config
     save_config(game, replace(cfg, players={k: v for k, v in cfg.players.items() if k != "ragen"}))
     assert set_password(Game(game.root), "ragen", "colts-4ever") == "ragen"
@@ -266,7 +259,7 @@ def test_time_left_in_french(delta: timedelta, text: str) -> None:
 
 
 def test_reminders_in_a_french_game(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     save_config(game, replace(game.config, language="fr"))
     game = Game(game.root)
     give_orders(game, "valley")
@@ -288,7 +281,7 @@ def test_reminders_in_a_french_game(tmp_path: Path) -> None:
 
 
 def test_reminder_without_deadline_in_both_languages(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     save_config(game, replace(game.config, extra={k: v for k, v in game.config.extra.items() if k != "deadlines"}))
     [english, *_], _ = reminders(Game(game.root), TURN, now=DEADLINE)
     assert "for Spring 1924.\nNo deadline is set yet.\n" in english.message.get_content()
@@ -300,7 +293,7 @@ def test_reminder_without_deadline_in_both_languages(tmp_path: Path) -> None:
 def test_status_as_json_for_scripts(tmp_path: Path) -> None:
     import json
 
-    game = make_game(tmp_path, deadline="2099-01-01T00:00:00+00:00")
+    game = status_game(tmp_path, deadline="2099-01-01T00:00:00+00:00")
     give_orders(game, "valley", received="2024-02-28T10:00:00+00:00")
     give_orders(game, "outfit")  # put there by hand
     set_password(game, "valley", "a long enough secret")
@@ -331,7 +324,7 @@ def test_status_as_json_for_scripts(tmp_path: Path) -> None:
 
 
 def test_passwd_makes_a_passphrase_by_default_and_shows_it_once(tmp_path: Path) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     result = run(game, "passwd", "valley")
     assert result.exit_code == 0, result.output
     shown = re.search(r"^The new password: (\S+)$", result.output, re.M)
@@ -369,7 +362,7 @@ def test_a_hash_stored_before_normalisation_still_verifies() -> None:
 
 
 def test_status_reads_the_clock_it_is_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = make_game(tmp_path)
+    game = status_game(tmp_path)
     result = run(game, "status", "--now", "2024-02-28T18:00:00+00:00")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].endswith("2 days left"), result.output

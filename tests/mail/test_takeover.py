@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from msgspec.structs import replace
 from runkit import plain, to
-from test_mail import Recorder, Server, start_server
+from smtpkit import Server
 
 from moonshine.cli import main
 from moonshine.game.directory import Game, Player, save_config
@@ -23,13 +21,6 @@ from moonshine.mail.passwords import hash_password, verify_password
 
 OLD = "old-valley-password"
 NEW_PLAYER = "ann.other@example.org"
-
-
-@pytest.fixture
-def smtp() -> Iterator[Server]:
-    srv = start_server(Recorder())
-    yield srv
-    srv.controller.stop()
 
 
 def cli(game: Game, *args: str) -> str:

@@ -6,14 +6,14 @@ ends the game. Also ``status``, ``history``, ``help`` and ``observe``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import frtypo
 import pytest
 from click.testing import CliRunner
-from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Recorder, Table, make_table, message, smtp_server
+from playerkit import ADDRESSES, GM, NOW, OBSERVER, STRANGER, TURN, Table, make_table, message
+from smtpkit import Server
 
 from moonshine.cli import main
 from moonshine.game.directory import Game
@@ -23,18 +23,6 @@ from moonshine.mail.outbox.smtp import send_files
 from moonshine.variants.moonshine.calendar import Turn
 
 TERRY, AL, ANGELO = ADDRESSES["valley"][0], ADDRESSES["outfit"][0], ADDRESSES["genna"][0]
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[tuple[Recorder, int]]:
-    with smtp_server() as server:
-        yield server
-
-
-def table(tmp_path: Path, smtp: tuple[Recorder, int], **extra: object) -> Table:
-    recorder, port = smtp
-    recorder.received.clear()
-    return make_table(tmp_path, port, recorder, **extra)  # type: ignore[arg-type]
 
 
 def eliminate(game: Game, *gangs: str) -> None:
@@ -56,9 +44,9 @@ def subjects(t: Table, address: str) -> list[str]:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_unanimous_draw_passes_ends_the_game_and_everyone_is_told(
-    tmp_path: Path, smtp: tuple[Recorder, int], language: str
+    tmp_path: Path, smtp: Server, language: str
 ) -> None:
-    t = table(tmp_path, smtp, language=language)
+    t = make_table(tmp_path, smtp, language=language)
     only_three(t.game)
     draw, yes = (
         ("draw all by 2024-03-05", "vote yes 1") if language == "en" else ("nulle tous avant 2024-03-05", "vote oui 1")
@@ -93,8 +81,8 @@ def test_a_unanimous_draw_passes_ends_the_game_and_everyone_is_told(
     assert result.exit_code != 0 and "ended" in result.output
 
 
-def test_a_proposal_never_ends_silently_reminder_then_failure(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
-    t = table(tmp_path, smtp)
+def test_a_proposal_never_ends_silently_reminder_then_failure(tmp_path: Path, smtp: Server) -> None:
+    t = make_table(tmp_path, smtp)
     only_three(t.game)
     t.send(TERRY, message("valley", "concede to outfit by 2024-03-03 12:00"))
     t.judge()
@@ -118,8 +106,8 @@ def test_a_proposal_never_ends_silently_reminder_then_failure(tmp_path: Path, sm
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_a_vote_by_an_eliminated_gang_is_refused(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
-    t = table(tmp_path, smtp, language=language)
+def test_a_vote_by_an_eliminated_gang_is_refused(tmp_path: Path, smtp: Server, language: str) -> None:
+    t = make_table(tmp_path, smtp, language=language)
     only_three(t.game)
     t.send(TERRY, message("valley", "draw valley, outfit"))
     t.judge()
@@ -147,8 +135,8 @@ def test_a_vote_by_an_eliminated_gang_is_refused(tmp_path: Path, smtp: tuple[Rec
         ("vote yes", "no proposal is open"),
     ],
 )
-def test_proposal_and_vote_refusals(tmp_path: Path, smtp: tuple[Recorder, int], line: str, why: str) -> None:
-    t = table(tmp_path, smtp)
+def test_proposal_and_vote_refusals(tmp_path: Path, smtp: Server, line: str, why: str) -> None:
+    t = make_table(tmp_path, smtp)
     t.send(TERRY, message("valley", line))
     t.judge()
     reply = t.last_reply(TERRY)
@@ -156,10 +144,10 @@ def test_proposal_and_vote_refusals(tmp_path: Path, smtp: tuple[Recorder, int], 
     assert votes.load(t.game.root) == []
 
 
-def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp: Server) -> None:
     from moonshine.mail import inbox
 
-    t = table(tmp_path, smtp)
+    t = make_table(tmp_path, smtp)
     only_three(t.game)
     t.send(TERRY, message("valley", "draw all by 2024-03-01 12:00"))
     inbox.process(t.game, t.box, turn=TURN, now=NOW)  # writes the opening notices
@@ -183,8 +171,8 @@ def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_status_history_help_and_observe(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
-    t = table(tmp_path, smtp, language=language)
+def test_status_history_help_and_observe(tmp_path: Path, smtp: Server, language: str) -> None:
+    t = make_table(tmp_path, smtp, language=language)
     fr = language == "fr"
     t.send(
         TERRY,
@@ -207,12 +195,10 @@ def test_status_history_help_and_observe(tmp_path: Path, smtp: tuple[Recorder, i
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_observers_get_the_bulletin_and_never_a_report(
-    tmp_path: Path, smtp: tuple[Recorder, int], language: str
-) -> None:
+def test_observers_get_the_bulletin_and_never_a_report(tmp_path: Path, smtp: Server, language: str) -> None:
     from moonshine.mail import outbox
 
-    t = table(tmp_path, smtp, language=language)
+    t = make_table(tmp_path, smtp, language=language)
     base = t.game.turn_dir(TURN) / "reports"
     base.mkdir(parents=True, exist_ok=True)
     for gang in t.game.sides():
@@ -230,12 +216,12 @@ def test_observers_get_the_bulletin_and_never_a_report(
     assert any("Private report of valley" in x for x in t.texts_of(TERRY))
 
 
-def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp: Server) -> None:
     """``moonshine run``'s pass calls votes.due: the opening notices go out with the
     acknowledgement, the reminder and the result later, each once, with no other command."""
     from moonshine.mail import run
 
-    t = table(tmp_path, smtp, inbox={"source": "../box"})
+    t = make_table(tmp_path, smtp, inbox={"source": "../box"})
     only_three(t.game)
     t.send(TERRY, message("valley", "draw all by 2024-03-01 12:00"))
     lines: list[str] = []
@@ -250,13 +236,13 @@ def test_the_unattended_judge_sends_the_notices_a_vote_owes(tmp_path: Path, smtp
         assert len([m for m in t.texts_of(address) if m.startswith("Not passed")]) == 1, address
 
 
-def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Recorder, int]) -> None:
+def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: Server) -> None:
     """The same message read again (a run killed after the commands were done,
     before its log was written) gives the same answer and no second proposal."""
     from moonshine.mail import commands
     from moonshine.mail.commands.request import GameRequest
 
-    t = table(tmp_path, smtp)
+    t = make_table(tmp_path, smtp)
     only_three(t.game)
     script = commands.read("draw all\n")
 
@@ -276,8 +262,8 @@ def test_a_proposal_read_again_opens_nothing_new(tmp_path: Path, smtp: tuple[Rec
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_history_of_a_turn_played_gives_its_bulletin(tmp_path: Path, smtp: tuple[Recorder, int], language: str) -> None:
-    t = table(tmp_path, smtp, language=language)
+def test_history_of_a_turn_played_gives_its_bulletin(tmp_path: Path, smtp: Server, language: str) -> None:
+    t = make_table(tmp_path, smtp, language=language)
     result = CliRunner().invoke(main, ["adjudicate", TURN, "--force", "--no-commit", "--game", str(t.game.root)])
     assert result.exit_code == 0, result.output
     nxt = Turn.parse(TURN).next().name

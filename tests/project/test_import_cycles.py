@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+from readmekit import layout_section
 from repokit import ROOT
-from test_layout_doc import layout_section
 
 PACKAGE = ROOT / "moonshine"
 

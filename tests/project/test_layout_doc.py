@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import re
 
+from readmekit import layout_section
 from repokit import ROOT
 
 PACKAGE = ROOT / "moonshine"
-
-
-def layout_section(readme: str) -> str:
-    start = readme.index("\n## Layout\n")
-    end = readme.index("\n## ", start + 1)
-    return readme[start:end]
 
 
 def named_modules(section: str) -> set[str]:

@@ -9,29 +9,17 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from positionkit import units_in
 
 from moonshine.render.classic.ack import check_orders, read_line
-from moonshine.variants.classic.board import Kind, standard_map
+from moonshine.variants.classic.board import standard_map
 from moonshine.variants.classic.movement import adjudicate_movement
-from moonshine.variants.classic.state import ClassicState, Phase, Season, Step, Unit
+from moonshine.variants.classic.state import ClassicState, Phase, Season, Step
 
 GMAP = standard_map()
 PROVINCES = sorted(GMAP.provinces)
 POWERS = sorted(GMAP.powers)
 EXAMPLES = int(os.environ.get("MOONSHINE_AGREEMENT_EXAMPLES", "60"))
-
-
-def units_in(draw: st.DrawFn, provinces: list[str]) -> list[Unit]:
-    """A unit in each province, of a kind it can hold (a fleet on one of its coasts),
-    of one of three powers."""
-    units = []
-    for prov in provinces:
-        fleet_regions = GMAP.fleet_regions(prov)
-        kinds = ([Kind.ARMY] if not GMAP.is_sea(prov) else []) + ([Kind.FLEET] if fleet_regions else [])
-        kind = draw(st.sampled_from(kinds))
-        region = draw(st.sampled_from(fleet_regions)) if kind is Kind.FLEET else prov
-        units.append(Unit(draw(st.sampled_from(POWERS[:3])), kind, region))
-    return units
 
 
 @st.composite

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_classic_check_agrees import units_in
+from positionkit import units_in
 
 from moonshine.engine import outcome as oc
 from moonshine.variants.classic.board import Kind, province_of, standard_map
