@@ -1,6 +1,7 @@
 """The fixtures every folder of tests/ shares: the bundled map and its starting state,
 a real SMTP server for a test (``smtp``) and a real IMAP server for a module
-(``imap``), both on 127.0.0.1. They are defined here and nowhere else
+(``imap``), both on 127.0.0.1, and their twins that take OAuth2 access tokens only
+(``smtp_xoauth2``, ``imap_xoauth2``). They are defined here and nowhere else
 (tests/project/test_tests_layout.py checks it); what they are made of, and what a
 test imports to use them, is in tests/kit/: ``smtpkit`` (the one recording handler,
 ``Recorder``, and ``Server``), ``imapkit``, ``portkit`` (the one free-port helper)
@@ -68,6 +69,22 @@ def imap(tmp_path_factory: pytest.TempPathFactory) -> Iterator[imapkit.Server]:
     """A real IMAP server (pymap on 127.0.0.1, STARTTLS and TLS) for a module's tests, which
     each use folders of their own; ``imapkit.client``, ``deliver`` and ``runkit.post`` fill it."""
     with imapkit.imap_server(tmp_path_factory.mktemp("imap")) as server:
+        yield server
+
+
+@pytest.fixture
+def smtp_xoauth2() -> Iterator[smtpkit.Server]:
+    """A real SMTP server for one test that takes XOAUTH2 logins only, and no mail without
+    one: its ``smtpkit.TokenRecorder`` takes the tokens of its ``tokens`` (none at first)."""
+    with smtpkit.xoauth2_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def imap_xoauth2(tmp_path_factory: pytest.TempPathFactory) -> Iterator[imapkit.Server]:
+    """A real IMAP server for a module's tests that takes OAuth2 access tokens only (pymap
+    with ``pymap_xoauth2.py``): ``imapkit.take_tokens`` says which."""
+    with imapkit.imap_server(tmp_path_factory.mktemp("imap"), xoauth2=True) as server:
         yield server
 
 
