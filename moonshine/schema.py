@@ -329,11 +329,11 @@ GAME = Rec(
         "press": Null(  # moonshine.mail.commands.press
             Rec(
                 optional={
-                    "kind": Enum(("none", "white", "grey")),
+                    "kind": Enum(("none", "public", "white", "grey")),
                     "retreats": Bool(),
                     "after_deadline": Bool(),
                 },
-                what="a mapping with kind (none, white, grey), retreats, after_deadline",
+                what="a mapping with kind (none, public, white, grey), retreats, after_deadline",
             )
         ),
     },

@@ -53,7 +53,7 @@ GAME_SETTINGS = {
     "victory_vp": "victory_vp",
     "minimum_bribe": "minimum_bribe",
 }
-PRESS_KINDS = ("none", "white", "grey")
+PRESS_KINDS = ("none", "public", "white", "grey")
 
 
 def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
