@@ -326,6 +326,10 @@ GAME = Rec(
                 )
             )
         ),
+        # who plays which side, hidden from the other players (moonshine.game.identities)
+        "anonymous": Null(Bool()),
+        "reveal_identities": Null(Enum(("at-end", "never"))),
+        "identities_revealed": Null(When()),
         "press": Null(  # moonshine.mail.commands.press
             Rec(
                 optional={

@@ -285,7 +285,9 @@ def _games(
         steps: set[str] = set()
         try:
             mail = by_game.get(row.name, [])
-            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=row.status == PAUSED)
+            paused = row.status == PAUSED
+            # an anonymous game's identities are revealed from the judge's outbox (host.games.record)
+            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=paused, reveal=False)
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
             steps.add("settings")

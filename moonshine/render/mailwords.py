@@ -87,6 +87,16 @@ MESSAGES: Catalogue = {
     ),
     "takeover.press": "Press sent and received",
     "takeover.no_press": "No press was sent or received.",
+    # -- the end of an anonymous game: who played which side (moonshine.mail.identities) ----------
+    "identities.subject": "{prefix} The game is over: who played which side",
+    "identities.body": (
+        "{name},\n\nThe game {title} is over. It was played anonymously: no player was told who played "
+        "which side. Now every player is told:\n\n{sides}"
+    ),
+    "identities.line": "  {side}: {player}",
+    "identities.line_token": "  {side}: {player} (token {token} in the draw of the sides)",
+    "identities.nobody": "no player",
+    "identities.no_name": "a player who gave no name",
     "password.subject": "{prefix} your password for {side}",
     "password.body": (
         "Your password for {side} in '{title}':\n\n    {password}\n\nPut it on a 'password:' line of every "

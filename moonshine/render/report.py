@@ -221,7 +221,7 @@ def report_context(
         )
     arrested = [a for a in nxt.arrested if a.gang == gang]
     upkeep_units = len(units) + len(arrested)
-    player = config.players.get(gang)
+    player = None if config.anonymous else config.players.get(gang)  # an anonymous game's report names nobody
     ctx = common(gmap, config, res, w, for_email)
     more = extras or Extras()
     the_next = phrasebook.the_turn(w.language, res.next.turn)  # "Spring 1925", "le printemps 1925"

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from moonshine.engine.rulebook import Rulebook
     from moonshine.game.directory import Game
     from moonshine.game.families.prediction import Block, Prediction
+    from moonshine.game.site import Revealed
     from moonshine.picture.charts import Chart
     from moonshine.picture.shapes import Scene
     from moonshine.render.figures import Legend
@@ -461,10 +462,19 @@ def adjudicated_phases(root: Path) -> list[str]:
 
 
 def build_site(
-    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str
+    root: Path,
+    gmap: ClassicMap,
+    done: Sequence[str],
+    title: str,
+    out: Path,
+    *,
+    language: str,
+    revealed: Revealed | None = None,
 ) -> list[Path]:
     """Write the site of the classic-family game at ``root``, whose adjudicated phases
-    are ``done`` (oldest first), into the folder ``out``; returns the files written."""
+    are ``done`` (oldest first), into the folder ``out``; returns the files written.
+    ``revealed``: an anonymous game's players, named once it is over
+    (``moonshine.game.site.revealed_players``)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.picture import charts
     from moonshine.render import pages
@@ -539,6 +549,7 @@ def build_site(
         ),
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
+        revealed=revealed,
     )
     atomic_write_text(out / "index.html", pages.inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
@@ -730,7 +741,7 @@ class ClassicFamily:
                 yield OrderOutcome(str(side), unit, order, ok, value, str(r.get("reason", "")), words)
 
     def build_site(self, game: Game, out: Path, *, language: str | None) -> list[Path]:
-        from moonshine.game.site import clear_folder
+        from moonshine.game.site import clear_folder, revealed_players
         from moonshine.render import phrasebook
 
         lang = phrasebook.check_language(language or game.config.language)
@@ -738,7 +749,8 @@ class ClassicFamily:
         if not done:
             raise GameError(f"{game.root}: no phase adjudicated yet, so nothing is public")
         clear_folder(out)
-        return build_site(game.root, game.board(), done, game.config.title, out, language=lang)
+        revealed = revealed_players(game, lang)
+        return build_site(game.root, game.board(), done, game.config.title, out, language=lang, revealed=revealed)
 
     def predict(self, block: Block) -> Prediction:
         return predict(block)

@@ -17,7 +17,16 @@ from typing import Any
 import msgspec
 
 from moonshine.host.incoming import Mail
-from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, GameRow, RegisteredPlayer, Registry
+from moonshine.host.registry import (
+    ACTIVE,
+    FINISHED,
+    FORMING,
+    GAME_NAME,
+    TERMINATED,
+    GameRow,
+    RegisteredPlayer,
+    Registry,
+)
 from moonshine.host.settings import HostSettings
 from moonshine.mail.commands.grammar import ANYONE, JUDGE_MASTER, MASTER, CommandLine, Refused
 from moonshine.mail.outbox import compose
@@ -147,6 +156,30 @@ def dedication_ok(req: LobbyRequest, player: RegisteredPlayer, row: GameRow) -> 
     percent = req.reg.dedication(player.id).percent
     if percent < minimum:
         raise Refused(phrase("lobby.join.dedication", game=row.name, minimum=minimum, percent=percent))
+
+
+def is_anonymous(row: GameRow) -> bool:
+    """Whether a game hides who plays which side (``anonymous`` at its creation;
+    ``moonshine.game.identities``)."""
+    return row.settings.get("anonymous") is True
+
+
+def names_shown(req: LobbyRequest, row: GameRow) -> bool:
+    """Whether the lobby may name a game's players to this mail's sender: always in a
+    game that is not anonymous; in an anonymous one, once it is over and revealed at
+    its end, or to one of its masters who gave their password (the masters know who is
+    who; a sender's address alone proves nothing)."""
+    if not is_anonymous(row):
+        return True
+    if row.status in (FINISHED, TERMINATED) and row.settings.get("reveal_identities", "at-end") == "at-end":
+        return True
+    if req.player is None or req.mail.password is None or all(p.id != req.player.id for p in req.reg.masters(row.name)):
+        return False
+    try:
+        authenticate(req)
+    except Refused:
+        return False
+    return True
 
 
 def status_word(status: str) -> Phrase:
