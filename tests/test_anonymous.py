@@ -123,6 +123,8 @@ def play(j: Judge) -> Season:
         s.sides[n] = side.group(1)
         redo_the_draw(start, n)
 
+    on_record(j, t)
+
     # -- orders; press of any kind is refused in a gunboat game; a draw is proposed
     t += timedelta(hours=1)
     for n, side in s.sides.items():
@@ -166,6 +168,24 @@ def play(j: Judge) -> Season:
     j.send(addr(0), s.pw(0) + "terminate ghost\n", t)
     s.run(t + timedelta(minutes=1), "end")
     return s
+
+
+def on_record(j: Judge, now: datetime) -> None:
+    """A player's record tells their anonymous game to them alone (``whois``)."""
+    from moonshine.host.incoming import Mail as Incoming
+    from moonshine.host.lobby.request import LobbyPass, LobbyRequest, games_on_record
+    from moonshine.host.settings import load
+
+    reg = j.registry()
+    try:
+        zelda, tobias = reg.player(addr(1)), reg.player(addr(7))
+        assert zelda is not None and tobias is not None
+        asked = LobbyRequest(LobbyPass(load(j.root), reg, now, lambda _: None), Incoming(b"", ""), "en", tobias)
+        assert games_on_record(asked, zelda) == []
+        asked.player = zelda
+        assert [(row.name, side is not None) for row, side in games_on_record(asked, zelda)] == [("ghost", True)]
+    finally:
+        reg.close()
 
 
 def redo_the_draw(start: str, n: int) -> None:

@@ -182,6 +182,17 @@ def names_shown(req: LobbyRequest, row: GameRow) -> bool:
     return True
 
 
+def games_on_record(req: LobbyRequest, player: RegisteredPlayer) -> list[tuple[GameRow, str | None]]:
+    """The games on ``player``'s record (``whois``), with their sides, as this mail's
+    sender may read them: every one to the player themselves; to anyone else, no
+    anonymous game whose players are not named to them (``names_shown``), so that a
+    record never tells which anonymous game a player is in."""
+    games = req.reg.games_of(player.id)
+    if req.player is not None and req.player.id == player.id:
+        return games
+    return [(row, side) for row, side in games if names_shown(req, row)]
+
+
 def status_word(status: str) -> Phrase:
     """A game's status in the reader's words (``being played``)."""
     return phrase(f"lobby.status.{status}")
