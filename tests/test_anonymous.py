@@ -330,3 +330,48 @@ def test_a_master_creates_anonymous_games_in_either_language(tmp_path: Path, ima
     assert identities.of(spectre) == identities.Identities(anonymous=True, reveal="never", revealed=None)
     assert not (j.root / "games" / "fantome").exists() and not (j.root / "games" / "brume").exists()
     assert not identities.of(Game(j.root / "games" / "voile").config).anonymous
+
+
+def test_an_anonymous_game_of_its_own_reveals_its_players_when_a_draw_ends_it(
+    tmp_path: Path, imap: Server, smtp: SmtpServer
+) -> None:
+    import yaml
+    from runkit import address, letter, make_game, post, run_here
+
+    sides = list(new_game(tmp_path / "probe", use_git=False).sides())
+    players: dict[str, str | None] = dict.fromkeys(sides)
+    game = make_game(tmp_path / "g", imap, smtp.smtp(), players=players, schedule={"every": "72h"}, folder="anon")
+    raw = yaml.safe_load(game.config_path.read_text(encoding="utf-8"))
+    raw["anonymous"] = True
+    game.config_path.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    post(imap, "anon")
+    t = START
+    run_here(game, t)
+    t += timedelta(hours=1)
+    post(imap, "anon", letter(sides[0], "draw\n", t, "<draw@players.example.org>"))
+    run_here(game, t + timedelta(minutes=1))
+    t += timedelta(hours=1)
+    for i, side in enumerate(sides[1:]):
+        post(imap, "anon", letter(side, "vote yes 1\n", t, f"<vote{i}@players.example.org>"))
+    run_here(game, t + timedelta(minutes=1))
+    assert identities.of(Game(game.root).config).revealed is not None
+    got: dict[str, list[EmailMessage]] = {}
+    for _, rcpts, content in smtp.recorder.received:
+        from email import message_from_bytes, policy
+
+        msg = message_from_bytes(content, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        for who in rcpts:
+            got.setdefault(who, []).append(msg)
+    for side in sides:
+        mine = got[address(side)]
+        [told] = [m for m in mine if "who played which side" in str(m["Subject"])]
+        assert all(f"({s}): Player of {s}" in plain(told) for s in sides)
+        for msg in mine:  # no other player's name nor address in any mail, but the reveal's names
+            body = text_of(msg)
+            assert not [s for s in sides if s != side and address(s) in body], msg["Subject"]
+            if msg is not told:
+                assert not [s for s in sides if s != side and f"Player of {s}" in body], msg["Subject"]
+    before = len(smtp.recorder.received)
+    run_here(game, t + timedelta(minutes=2))  # told once
+    assert len(smtp.recorder.received) == before

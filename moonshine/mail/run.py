@@ -421,7 +421,10 @@ def _pass(
             p.step("deadline", lambda: ensure_deadline(p, schedule, nxt))
         p.step("reports", lambda: mail_reports_left(p))
         p.step("deliver", lambda: deliver(p))
-    if reveal and (over or adjudicated) and p.step("identities", lambda: reveal_identities(p)):
+    revealed: list[str] = []
+    if reveal and (over or adjudicated):
+        p.step("identities", lambda: revealed.extend(reveal_identities(p)))
+    if revealed:  # the players hear of it in this pass
         p.step("deliver", lambda: deliver(p))
     if p.errors_mailed:  # the game master hears of this pass's errors in this pass
         p.step("deliver", lambda: deliver(p))
@@ -661,21 +664,22 @@ def mail_reports_left(p: Pass) -> None:
     p.log(f"reports of {last} in the outbox: {len(built.messages)} message(s)")
 
 
-def reveal_identities(p: Pass) -> None:
+def reveal_identities(p: Pass) -> list[str]:
     """An anonymous game over tells each player who played which side, once
-    (``moonshine.mail.identities``); a game that reveals nothing, or not yet over, has
-    nothing to do here."""
+    (``moonshine.mail.identities``); returns the mails written (none for a game that
+    reveals nothing, or not yet over)."""
     from moonshine.game import identities
     from moonshine.mail.identities import write_reveal
 
     game = p.game
     if not identities.of(game.config).to_reveal or not is_over(game, game.current_turn()):
-        return
+        return []
     turn = game.current_turn()
     with transaction(p.root, "run: identities", notify=p.log) as txn:
         written = write_reveal(game, p.now)
         txn.commit("The game is over: who played which side", ["game.yaml", f"outbox/{turn}"], git=is_git_repo(p.root))
     p.log(f"identities revealed to the players: {', '.join(written) or 'no player with an address'}")
+    return written
 
 
 def vote_notices(p: Pass, turn: str) -> None:
