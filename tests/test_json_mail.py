@@ -4,8 +4,9 @@ is a JSON document, makes it into the text of the same orders and goes on as for
 orders: the same reply and acknowledgement, line for line, the same receipt; the
 password from the document or from the mail's own ``password:`` line; a document that
 does not fit answered with every problem, in the reader's language. Then the same on
-real servers (pymap and aiosmtpd on 127.0.0.1): a game of its own (``moonshine run``)
-and a judge for many games, which finds the game from the document's ``game``."""
+real servers (pymap and aiosmtpd on 127.0.0.1): a game of its own (``moonshine run``) of
+either family, and a judge for many games, which finds the game from the document's
+``game``. The cost of a hostile document is bounded in tests/test_reader_cost.py."""
 
 from __future__ import annotations
 
@@ -307,3 +308,65 @@ def test_json_orders_by_mail_to_a_judge_for_many_games(tmp_path: Path, imap: Ser
     receipt = RECEIPT.findall(ack)
     salt = receipts.salt(Game(j.root / "games" / "delta").secret(), TURN, "valley")
     assert receipt == [receipts.receipt(salt, TYPED)]
+
+
+CLASSIC_TYPED = ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"]
+CLASSIC_ORDERS = [
+    {"type": "move", "unit": "A PAR", "to": "BUR"},
+    {"type": "support", "unit": "A MAR", "target": "A PAR", "to": "BUR"},
+    {"type": "move", "unit": "F BRE", "to": "MAO"},
+]
+
+
+def test_json_orders_by_mail_to_a_classic_game(tmp_path: Path, imap: Server, smtp: SmtpServer) -> None:
+    """The other family: a power's orders as JSON, mailed as the mail's whole text, get
+    the acknowledgement the same orders typed get, and are the orders adjudicated."""
+    from runkit import JUDGE, address, password, plain, post, run_here, to
+    from runkit import make_game as running_game
+
+    from moonshine.mail.inbox.turnlog import parse_time
+
+    start = parse_time("2026-11-30T08:00:00+00:00")
+    assert start is not None
+    schedule = {"timezone": "UTC", "every": "48h", "reminders": []}
+    game = running_game(
+        tmp_path / "c", imap, smtp.smtp(), variant="classic", players={"FRA": None}, schedule=schedule, folder="jsonc"
+    )
+    post(imap, "jsonc")
+    run_here(game, start)
+    t = start + timedelta(hours=1)
+    turn = "spring-1901"
+    typed = f"power: France\nturn: {turn}\npassword: {password('FRA')}\n" + "".join(f"{x}\n" for x in CLASSIC_TYPED)
+    post(imap, "jsonc", plain_letter(address("FRA"), JUDGE, typed, t, "orders typed").as_bytes())
+    run_here(game, t + timedelta(minutes=1))
+    later = t + timedelta(hours=1)
+    doc = {
+        "format": "moonshine-orders",
+        "version": 1,
+        "family": "classic",
+        "game": game.root.name,
+        "side": "France",
+        "turn": turn,
+        "password": password("FRA"),
+        "orders": CLASSIC_ORDERS,
+    }
+    body = json.dumps(doc, indent=2) + "\n"
+    post(imap, "jsonc", plain_letter(address("FRA"), JUDGE, body, later, "orders as JSON").as_bytes())
+    run_here(game, later + timedelta(minutes=1))
+    [by_text] = to(smtp.recorder, address("FRA"), "Re: orders typed")
+    [by_json] = to(smtp.recorder, address("FRA"), "Re: orders as JSON")
+    text_ack, json_ack = plain(by_text), plain(by_json)
+    assert "3 order(s) read" in json_ack and "They replace the orders received" in json_ack
+
+    def acknowledgement(reply: str) -> str:  # from its title on, but the line naming the mail (its time)
+        ack = reply[reply.index("Diplomacy: orders of France") :]
+        return re.sub(r"^File: .*$", "", ack, flags=re.M)
+
+    assert acknowledgement(json_ack) == acknowledgement(text_ack)
+    assert "3 order lines: 3 accepted, 0 rejected" in json_ack
+    # the deadline passes: the orders adjudicated are the document's
+    due = parse_time(str(Game(game.root).config.extra["deadlines"][turn]))
+    assert due is not None
+    run_here(game, due + timedelta(minutes=1))
+    [report] = to(smtp.recorder, address("FRA"), "private report")
+    assert re.search(r"A PAR - BUR +succeeded +moved to BUR with A MAR's support", plain(report)), plain(report)
