@@ -3,12 +3,14 @@ gunboat season on real servers (pymap and aiosmtpd on 127.0.0.1), and every mail
 delivered before the end (headers, every text part, the JSON attachments) is read for
 any player's name or address other than its recipient's own. The master's own mail
 (the masters know who plays which side, and so play in no anonymous game) is checked
-apart: it names players, never an address. The draw of sides is redone from the
-start mail's tokens alone; at the end each player is told who played which side, in
-their language, and the site names them.
+apart: it names players, never an address. An observer gets the bulletin and asks for
+the status and a bulletin. The draw of sides is redone from the start mail's tokens
+alone; at the end each player is told who played which side, in their language, the
+game's list names them, and the site names them.
 
-Then a game of its own: its end writes one mail a side and records the reveal once;
-and game.yaml's settings, checked."""
+Then a game of its own: its end writes one mail a side and records the reveal once; a
+classic game's site names its players once the end reveals them, never with
+``reveal_identities: never``; and game.yaml's settings, checked."""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ NAMES = {
     4: "Wanda Thistle",
     5: "Violette Garnier",  # reads French
     6: "Ulrich Fennel",  # takes a side over
-    7: "Tobias Kestrel",  # never plays: lists the game
+    7: "Tobias Kestrel",  # never plays: lists and observes the game
 }
 FRENCH = 5
 
@@ -124,6 +126,9 @@ def play(j: Judge) -> Season:
         redo_the_draw(start, n)
 
     on_record(j, t)
+    # the judge's operator lets Tobias observe the game (observers: in its game.yaml)
+    ghost = Game(j.root / "games" / "ghost")
+    save_config(ghost, replace(ghost.config, extra={**ghost.config.extra, "observers": [addr(7)]}))
 
     # -- orders; press of any kind is refused in a gunboat game; a draw is proposed
     t += timedelta(hours=1)
@@ -146,8 +151,13 @@ def play(j: Judge) -> Season:
     t = due + timedelta(minutes=5)
     mail = s.run(t, "adjudication")
     assert [m for r, m in mail if addr(1) in r and "private report" in str(m["Subject"])]
+    assert [m for r, m in mail if addr(7) in r and "bulletin" in str(m["Subject"])]  # the observer's
     page = site(j.root / "games" / "ghost", j.root.parent / "site-before")
     assert "Who played which side" not in page and not [n for n in NAMES.values() if n in page]
+    # the observer asks for the game's status and a bulletin
+    j.send(addr(7), "game: ghost\nstatus\nhistory spring-1924\n", t + timedelta(minutes=10))
+    reply = one(s.run(t + timedelta(minutes=11), "observer"), addr(7))
+    assert "Orders awaited from" in reply and "Press: none." in reply
 
     # -- a resignation, and a takeover: the new player gets the side's history; the
     # master may take no side, nor make a player a master
@@ -167,6 +177,10 @@ def play(j: Judge) -> Season:
     t += timedelta(hours=1)
     j.send(addr(0), s.pw(0) + "terminate ghost\n", t)
     s.run(t + timedelta(minutes=1), "end")
+    # ... and once it is over, anyone's list of the game names its players
+    j.send(addr(7), "list ghost\n", t + timedelta(minutes=10))
+    listed = one(s.run(t + timedelta(minutes=11), "after"), addr(7))
+    assert all(NAMES[n] in listed for n in s.sides), listed
     return s
 
 
@@ -218,7 +232,9 @@ def test_an_anonymous_gunboat_season_names_nobody_before_the_end(
     addresses = {addr(n) for n in NAMES}
     master_named = 0
     delivered = 0
-    for label, mail in s.passes[:-1]:  # every pass before the end
+    before = [(label, mail) for label, mail in s.passes if label not in ("end", "after")]
+    assert len(before) == len(s.passes) - 2
+    for label, mail in before:  # every pass before the end
         for rcpts, msg in mail:
             body = text_of(msg)
             for who in rcpts:
@@ -236,7 +252,7 @@ def test_an_anonymous_gunboat_season_names_nobody_before_the_end(
     assert delivered > 40 and master_named >= 2  # the master's list, the resignation and takeover notices
 
     # -- the end: each player of the game is told, in a mail of their own, in their language
-    [(label, mail)] = s.passes[-1:]
+    [mail] = [mail for label, mail in s.passes if label == "end"]
     for n in s.sides:
         [told] = [plain(m) for r, m in mail if r == [addr(n)] and re.search("who played|qui a joué", str(m["Subject"]))]
         told = checked(told) if n == FRENCH else told
@@ -375,3 +391,40 @@ def test_an_anonymous_game_of_its_own_reveals_its_players_when_a_draw_ends_it(
     before = len(smtp.recorder.received)
     run_here(game, t + timedelta(minutes=2))  # told once
     assert len(smtp.recorder.received) == before
+
+
+@pytest.mark.parametrize("reveal", ["at-end", "never"])
+def test_a_classic_anonymous_games_site_names_its_players_once_the_end_reveals_them(
+    tmp_path: Path, reveal: str
+) -> None:
+    from moonshine.mail import outbox
+    from moonshine.mail.identities import write_reveal
+
+    root = tmp_path / "game"
+    runner = CliRunner()
+    made = runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git", "--seed", "anonymous"])
+    assert made.exit_code == 0, made.output
+    game = Game(root)
+    cfg = game.config
+    people = {
+        side: Player(name=f"Name of {side}", email=[f"{side.lower()}@players.example.org"]) for side in ("FRA", "GER")
+    }
+    more = {"anonymous": True, "reveal_identities": reveal, "smtp": {"from": "Judge <judge@example.org>"}}
+    save_config(game, replace(cfg, players={**cfg.players, **people}, extra={**cfg.extra, **more}))
+    (root / "orders" / "spring-1901" / "FRA.txt").write_text("A PAR - BUR\n", encoding="utf-8")
+    done = runner.invoke(main, ["adjudicate", "spring-1901", "--game", str(root), "--no-commit"])
+    assert done.exit_code == 0, done.output
+    page = site(root, tmp_path / "before")
+    assert "Who played which side" not in page and "Name of" not in page
+    # the end: the players are told (at-end), or not (never)
+    written = write_reveal(Game(root), datetime(2026, 12, 1, 12, 0, tzinfo=UTC))
+    page = site(root, tmp_path / "after")
+    if reveal == "never":
+        assert written == [] and "Who played which side" not in page and "Name of" not in page
+        return
+    assert "Who played which side" in page and "France (FRA): Name of FRA" in page
+    assert "Germany (GER): Name of GER" in page and "Italy (ITA): no player" in page
+    game = Game(root)
+    for name in written:
+        told = plain(outbox.load_message(game.root / "outbox" / game.current_turn() / name))
+        assert "France (FRA): Name of FRA" in told and "Germany (GER): Name of GER" in told
