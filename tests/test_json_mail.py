@@ -300,8 +300,13 @@ def test_json_orders_by_mail_to_a_judge_for_many_games(tmp_path: Path, imap: Ser
     t += timedelta(hours=1)
     msg = json_letter(addr(1), JUDGE, pw[1], document(game="Delta"), t, "my orders")
     post(imap, "judge", msg.as_bytes())
+    # player 2's document names a game the judge has not: the reply says so
+    lost = json_letter(addr(2), JUDGE, pw[2], document(game="Omega", side="outfit"), t + timedelta(seconds=30), "mine")
+    post(imap, "judge", lost.as_bytes())
     j.run(t + timedelta(minutes=1))
-    ack = one(j.new_mail(), addr(1), "Re: my orders")
+    mail = j.new_mail()
+    assert "No game 'Omega'" in one(mail, addr(2), "Your mail")
+    ack = one(mail, addr(1), "Re: my orders")
     assert "Orders for Valley Gang" in ack and "3 order" in ack
     assert (j.root / "games" / "delta" / "orders" / TURN / "valley.txt").is_file()
     assert not (j.root / "games" / "gamma" / "orders" / TURN / "valley.txt").is_file()

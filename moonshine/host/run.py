@@ -37,7 +37,7 @@ from moonshine.errors import GameBusy, MoonshineError
 from moonshine.game.lock import game_lock
 from moonshine.host import games, lobby
 from moonshine.host.incoming import Mail, read_mail
-from moonshine.host.lobby.request import LobbyPass
+from moonshine.host.lobby.request import LobbyPass, by_name_or_title, folded
 from moonshine.host.outbox import deliver, write_queued
 from moonshine.host.passwords import mail_passwords
 from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry
@@ -187,9 +187,7 @@ def route(
     by_game: dict[str, list[Entry]] = {}
     rows = reg.games(RUNNING, PAUSED)  # a paused game reads its mail too
     running = {g.name for g in rows}
-    titles = {" ".join(str(g.settings.get("title") or "").split()).casefold(): g.name for g in rows}
-    titles.pop("", None)
-    titles |= {g.name: g.name for g in rows}
+    titles = by_name_or_title(rows)
     for entry in entries:
         if entry.key is not None and reg.answered(f"source:{entry.key}"):
             continue
@@ -242,7 +240,7 @@ def _reader(reg: Registry, mail: Mail, running: set[str], titles: dict[str, str]
     if named is not None:
         return named if named in running else None
     if mail.json_game is not None:  # orders as JSON: the document's game, by its name or its title
-        return titles.get(mail.json_game.casefold())
+        return titles.get(folded(mail.json_game))
     player = reg.player(mail.sender) if mail.sender else None
     if player is None:
         return None

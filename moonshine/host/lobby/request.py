@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from typing import Any
@@ -191,6 +191,20 @@ def games_on_record(req: LobbyRequest, player: RegisteredPlayer) -> list[tuple[G
     if req.player is not None and req.player.id == player.id:
         return games
     return [(row, side) for row, side in games if names_shown(req, row)]
+
+
+def by_name_or_title(rows: Iterable[GameRow]) -> dict[str, str]:
+    """The games of ``rows`` (their names) by their names and by their titles, folded (a
+    run of blanks as one space, no case): how a document of orders as JSON names its
+    game (``docs/orders-json.md``); look a name up folded the same way (``folded``)."""
+    found = {folded(str(g.settings.get("title") or "")): g.name for g in rows}
+    found.pop("", None)
+    return found | {g.name: g.name for g in rows}
+
+
+def folded(name: str) -> str:
+    """A game's name or title as ``by_name_or_title`` compares them."""
+    return " ".join(name.split()).casefold()
 
 
 def status_word(status: str) -> Phrase:
