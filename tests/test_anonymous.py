@@ -8,9 +8,11 @@ the status and a bulletin. The draw of sides is redone from the start mail's tok
 alone; at the end each player is told who played which side, in their language, the
 game's list names them, and the site names them.
 
-Then a game of its own: its end writes one mail a side and records the reveal once; a
-classic game's site names its players once the end reveals them, never with
-``reveal_identities: never``; and game.yaml's settings, checked."""
+Then a game of its own: its end writes one mail a side and records the reveal once;
+played on real servers, its press and broadcasts are signed by side, and no mail before
+the end names another player or address; a classic game's site names its players once
+the end reveals them, never with ``reveal_identities: never``; and game.yaml's
+settings, checked."""
 
 from __future__ import annotations
 
@@ -364,7 +366,8 @@ def test_an_anonymous_game_of_its_own_reveals_its_players_when_a_draw_ends_it(
     t = START
     run_here(game, t)
     t += timedelta(hours=1)
-    post(imap, "anon", letter(sides[0], "draw\n", t, "<draw@players.example.org>"))
+    press = f"press to {sides[1]}\nA word, {sides[1]}.\nend press\nbroadcast\nA word to all.\nend\n"
+    post(imap, "anon", letter(sides[0], "draw\n" + press, t, "<draw@players.example.org>"))
     run_here(game, t + timedelta(minutes=1))
     t += timedelta(hours=1)
     for i, side in enumerate(sides[1:]):
@@ -379,6 +382,8 @@ def test_an_anonymous_game_of_its_own_reveals_its_players_when_a_draw_ends_it(
         assert isinstance(msg, EmailMessage)
         for who in rcpts:
             got.setdefault(who, []).append(msg)
+    assert [m for m in got[address(sides[1])] if "press from" in str(m["Subject"])]  # the press headers: a side
+    assert len([m for m in got[address(sides[2])] if "broadcast from" in str(m["Subject"])]) == 1
     for side in sides:
         mine = got[address(side)]
         [told] = [m for m in mine if "who played which side" in str(m["Subject"])]
