@@ -171,6 +171,30 @@ def test_a_french_player_reads_the_problems_in_french(tmp_path: Path) -> None:
     assert "le document : ce n'est pas du JSON" in reply
 
 
+def test_a_report_forwarded_with_its_results_attached_is_read_for_its_typed_orders(tmp_path: Path) -> None:
+    """Every report mail attaches the turn's results as JSON (``moonshine.game.results_json``);
+    a player who forwards it with their orders typed above gets those orders read."""
+    game = make_game(tmp_path)
+    results = {
+        "format": "moonshine-results",
+        "version": 1,
+        "game": game.config.title,
+        "variant": game.config.variant,
+        "turn": "winter-1923",
+        "public": {"orders": []},
+        "private": {"orders": ["H LOO hold"]},
+    }
+    attached = (json.dumps(results, sort_keys=True, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    text = f"gang: valley\npassword: {VALLEY_PW}\n" + "".join(f"{line}\n" for line in TYPED)
+    mail = with_json(
+        text + "\n---------- Forwarded message ---------\n", attached, filename="moonshine-winter-1923-valley.json"
+    )
+    [outcome] = inbox.process(game, eml_folder(tmp_path / "m", [mail]))
+    assert outcome.status == "accepted", outcome.reason
+    assert "H LOO - NSS" in (game.orders_dir(TURN) / "valley.txt").read_text(encoding="utf-8")
+    assert "read only for its password line" not in one_reply(game)
+
+
 def test_a_stranger_sending_json_is_told_the_address_plays_no_side(tmp_path: Path) -> None:
     game = make_game(tmp_path)
     [outcome] = inbox.process(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from moonshine.variants.ordersjson import OrdersJsonError as OrdersJsonError
 from moonshine.variants.ordersjson import check_game, orders_text, parse, validate
 from moonshine.variants.ordersjson import envelope as envelope
+from moonshine.variants.ordersjson import is_other_document as is_other_document
 from moonshine.variants.ordersjson import looks_like_json as looks_like_json
 
 if TYPE_CHECKING:

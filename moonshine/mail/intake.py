@@ -42,7 +42,7 @@ from html.parser import HTMLParser
 import msgspec
 
 from moonshine.game.orderfile import decode_lenient
-from moonshine.game.ordersjson import looks_like_json
+from moonshine.game.ordersjson import is_other_document, looks_like_json
 from moonshine.text.chatter import ChatterTest
 
 # -- what was left out, as values --------------------------------------------------------
@@ -292,8 +292,10 @@ def json_documents(msg: Message, found: list[tuple[str, str]]) -> list[tuple[str
     bytes). First its JSON parts (``application/json``, or named ``*.json``), then
     each of its texts ``found`` (``texts``) whose own lines (``own_text``: without
     quoted text and signature; a long line kept, as JSON may write a document on one)
-    open with ``{``. The first parts only, as ``texts`` reads them; the bytes are
-    bounded by the message's size, and the JSON reader reads at most its own limit."""
+    open with ``{``. Not a document of the judge's own that is no orders (the turn's
+    results a report mail attaches, forwarded with it: ``is_other_document``). The first
+    parts only, as ``texts`` reads them; the bytes are bounded by the message's size,
+    and the JSON reader reads at most its own limit."""
     out: list[tuple[str, bytes]] = []
     stack: list[tuple[Message, int]] = [(msg, 0)]
     seen = 0
@@ -312,11 +314,11 @@ def json_documents(msg: Message, found: list[tuple[str, str]]) -> list[tuple[str
                 data = part.get_payload(decode=True)
             except Exception:
                 data = None
-            if isinstance(data, bytes) and data not in [raw for _, raw in out]:
+            if isinstance(data, bytes) and not is_other_document(data) and data not in [raw for _, raw in out]:
                 out.append((JSON_ATTACHMENT, data))
     for _, text in found:
         data = json_text(text).encode("utf-8")
-        if looks_like_json(data) and data not in [raw for _, raw in out]:
+        if looks_like_json(data) and not is_other_document(data) and data not in [raw for _, raw in out]:
             out.append((JSON_TEXT, data))
     return out
 

@@ -474,6 +474,25 @@ def looks_like_json(raw: bytes) -> bool:
     return raw.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{"
 
 
+# The judge's other documents: a turn's results (docs/results.schema.json), which every
+# report mail attaches, and a game's export (docs/moonshine-game.schema.json). JSON, and
+# never orders; the judge writes their format first (sorted keys, or written so).
+OTHER_FORMATS = ("moonshine-results", "moonshine-game")
+_OTHER_DOCUMENT = re.compile(
+    r'\ufeff?[ \t\r\n]*+\{[ \t\r\n]*+"format"[ \t\r\n]*+:[ \t\r\n]*+"(?:'
+    + "|".join(re.escape(f) for f in OTHER_FORMATS)
+    + ')"'
+)
+
+
+def is_other_document(raw: bytes) -> bool:
+    """Whether ``raw`` opens as another of the judge's own documents (``OTHER_FORMATS``:
+    its ``format`` its first key, as the judge writes them), such as the results a player
+    forwards with a report: not orders, so a mail's reader leaves it. Reads at most its
+    first 256 bytes."""
+    return _OTHER_DOCUMENT.match(raw[:256].decode("utf-8", "replace")) is not None
+
+
 def envelope(raw: bytes) -> dict[str, str]:
     """The text values of a document's ``game``, ``side``, ``turn`` and ``password``, as far
     as ``raw`` reads as a JSON object (within ``parse``'s bounds; none when it does not):
