@@ -227,7 +227,7 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.extend.usage"))
     if row.status == PAUSED and row.paused_left is not None:  # the time left grows
         req.reg.set_paused(row.name, row.paused_at, row.paused_left + int(hours) * 3600)
-        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, hours=int(hours)))
+        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, n=int(hours)))
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     if due is None:
         raise Refused(phrase("lobby.extend.no_deadline", game=row.name))
