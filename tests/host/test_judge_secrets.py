@@ -21,13 +21,12 @@ import re
 import sqlite3
 import subprocess
 from datetime import datetime, timedelta
-from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
 
 import yaml
 from imapkit import Server
-from judgekit import JUDGE, START, Judge, Mail, addr, one
+from judgekit import JUDGE, START, Judge, Mail, addr, is_password_mail, one, text_of
 from repokit import ROOT
 from runkit import plain
 from smtpkit import Server as SmtpServer
@@ -38,21 +37,6 @@ from moonshine.variants.moonshine.police import draw_raid
 
 HEX = re.compile(r"[0-9a-fA-F]{16,}")
 PLAYERS = range(9)  # p0 the master; p5 reads French; p8 takes a side over
-
-
-def text_of(msg: EmailMessage) -> str:
-    """Everything a recipient can read of a mail: its headers and every text part."""
-    parts = [f"{k}: {v}" for k, v in msg.items()]
-    for part in msg.walk():
-        if part.get_content_maintype() == "text" or part.get_content_type() == "application/json":
-            payload = part.get_payload(decode=True)
-            if isinstance(payload, bytes):
-                parts.append(payload.decode("utf-8", "replace"))
-    return "\n".join(parts)
-
-
-def is_password_mail(msg: EmailMessage) -> bool:
-    return re.search(r"Your password|Votre mot de passe", str(msg["Subject"])) is not None
 
 
 def derivations(token: str, games: list[str]) -> set[str]:

@@ -1,6 +1,7 @@
 """A game whose players mail their orders, for the tests of the inbox
 (``moonshine inbox``): three gangs with addresses, two with passwords, a deadline;
-order mail built with the standard library, put in a Maildir, read by the command."""
+order mail built with the standard library, put in a Maildir or a folder of .eml
+files, read by the command; the replies read back."""
 
 from __future__ import annotations
 
@@ -69,6 +70,14 @@ def maildir(path: Path, messages: list[EmailMessage | bytes]) -> Path:
     return path
 
 
+def eml_folder(path: Path, messages: list[EmailMessage | bytes]) -> Path:
+    """The messages as a folder of ``.eml`` files, one a message, in order."""
+    path.mkdir(parents=True, exist_ok=True)
+    for i, m in enumerate(messages, 1):
+        (path / f"{i:03d}.eml").write_bytes(m if isinstance(m, bytes) else m.as_bytes())
+    return path
+
+
 def run_inbox(game: Game, source: Path, *args: str) -> Any:
     result = CliRunner().invoke(main, ["inbox", str(source), "--game", str(game.root), *args])
     assert "Traceback" not in result.output
@@ -83,3 +92,10 @@ def replies(game: Game) -> list[EmailMessage]:
         assert isinstance(msg, EmailMessage)
         out.append(msg)
     return out
+
+
+def reply_text(msg: EmailMessage) -> str:
+    """A reply's plain text."""
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None
+    return str(body.get_content())

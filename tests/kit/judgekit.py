@@ -1,11 +1,13 @@
 """A judge for many games run by its tests as its operator runs it: ``moonshine
 judge init`` and ``moonshine run DIR`` while a fake clock moves, its one mailbox on
 a real IMAP server (pymap, ``imapkit``) and its mail through a real SMTP server
-(aiosmtpd, ``smtpkit``), both on 127.0.0.1; players who mail it."""
+(aiosmtpd, ``smtpkit``), both on 127.0.0.1; players who mail it; and what a player
+can read of the mail it sends."""
 
 from __future__ import annotations
 
 import os
+import re
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -95,3 +97,19 @@ def one(mail: Mail, who: str, word: str = "") -> str:
     found = [m for rcpts, m in mail if who in rcpts and word in str(m["Subject"])]
     assert len(found) == 1, [(r, str(m["Subject"])) for r, m in mail]
     return plain(found[0])
+
+
+def text_of(msg: EmailMessage) -> str:
+    """Everything a recipient can read of a mail: its headers and every text part."""
+    parts = [f"{k}: {v}" for k, v in msg.items()]
+    for part in msg.walk():
+        if part.get_content_maintype() == "text" or part.get_content_type() == "application/json":
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                parts.append(payload.decode("utf-8", "replace"))
+    return "\n".join(parts)
+
+
+def is_password_mail(msg: EmailMessage) -> bool:
+    """A mail that gives a player its password, in English or French."""
+    return re.search(r"Your password|Votre mot de passe", str(msg["Subject"])) is not None

@@ -31,10 +31,12 @@ from inboxkit import (
     TURN,
     VALLEY_ORDERS,
     VALLEY_PW,
+    eml_folder,
     inbox_game,
     maildir,
     order_mail,
     replies,
+    reply_text,
     run_inbox,
 )
 from msgspec.structs import replace
@@ -100,13 +102,6 @@ def mbox(path: Path, messages: list[EmailMessage | bytes]) -> Path:
     return path
 
 
-def eml_folder(path: Path, messages: list[EmailMessage | bytes]) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    for i, m in enumerate(messages, 1):
-        (path / f"{i:03d}.eml").write_bytes(m if isinstance(m, bytes) else m.as_bytes())
-    return path
-
-
 SOURCES: dict[str, Callable[[Path, list[EmailMessage | bytes]], Path]] = {
     "maildir": maildir,
     "mbox": mbox,
@@ -116,12 +111,6 @@ SOURCES: dict[str, Callable[[Path, list[EmailMessage | bytes]], Path]] = {
 
 def orders_file(game: Game, gang: str = "valley") -> Path:
     return game.orders_dir(TURN) / f"{gang}.txt"
-
-
-def reply_text(msg: EmailMessage) -> str:
-    body = msg.get_body(preferencelist=("plain",))
-    assert body is not None
-    return str(body.get_content())
 
 
 def snapshot(game: Game) -> dict[str, bytes]:
