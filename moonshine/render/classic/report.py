@@ -52,6 +52,7 @@ WORDS: Catalogue = {
     "classic.report.taken": "{province} taken by {power}",
     "classic.report.taken_from": "{province} taken by {power} from {before}",
     "classic.report.civil_disorder": "{power}: {unit} disbanded in civil disorder",
+    "classic.report.disorder_mark": "in civil disorder: orders written by the civil-disorder player, {player} (R26)",
     "classic.report.wins": "{power} owns {n} supply centres and wins the game",
     "classic.report.next": "Next phase: {phase}",
     "classic.report.winner": "The game is over: {power} wins.",
@@ -153,6 +154,7 @@ class PowerBlock(msgspec.Struct, frozen=True):
     name: str  # "England (ENG)"
     colour: str  # the power's colour on the map ("" for a board without a layout)
     rows: tuple[ResultRow, ...]
+    disorder: str = ""  # its orders written by the civil-disorder player (R26): that, in a phrase
 
     @property
     def others(self) -> tuple[ResultRow, ...]:
@@ -208,8 +210,13 @@ def parts(
     *,
     power: str | None,
     language: str,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> Parts:
-    """A power's private report (``power``) or the bulletin (None), as values."""
+    """A power's private report (``power``) or the bulletin (None), as values.
+    ``news``: what the judge tells of the game (the phase ran early, a power in civil
+    disorder, a pause: sentences in ``language``), first among the events; ``disorder``:
+    the powers whose orders the civil-disorder player wrote, with its name (R26)."""
     lang = language if language in languages() else "en"
     phase = _label(str(data.get("phase", "")), lang)
     colours = _colours(gmap)
@@ -237,7 +244,8 @@ def parts(
                 ResultRow(order, ok, verdicts[ok], reason, plain=hold)
                 for (order, ok, reason), hold in zip(rows, plain, strict=True)
             )
-            blocks.append(PowerBlock(p, name(p), colours.get(p, ""), block))
+            mark = word("disorder_mark", lang, player=disorder[p]) if disorder and p in disorder else ""
+            blocks.append(PowerBlock(p, name(p), colours.get(p, ""), block, mark))
     ignored = data.get("ignored") or {}
     mine = tuple(
         Ignored(p, order, reason)
@@ -290,7 +298,7 @@ def parts(
         centres=tuple(centres),
         owed=owed,
         dislodged=dislodged if nxt.dislodged else (),
-        notes=tuple(notes),
+        notes=(*news, *notes),
         closing=closing,
         map_line=word("map", lang),
     )
@@ -314,14 +322,17 @@ def render_text(
     *,
     power: str | None,
     language: str,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> str:
-    """A power's private report (``power``) or the bulletin (None), as text."""
+    """A power's private report (``power``) or the bulletin (None), as text
+    (``news``, ``disorder``: as ``parts``')."""
     lang = language if language in languages() else "en"
-    pt = parts(gmap, data, nxt, power=power, language=lang)
+    pt = parts(gmap, data, nxt, power=power, language=lang, news=news, disorder=disorder)
     out = [pt.heading, "", pt.results_title]
     width = max(len(word("ok", lang)), len(word("fails", lang)))
     for b in pt.blocks:
-        out.append(f"  {b.name}")
+        out.append(f"  {b.name} ({b.disorder})" if b.disorder else f"  {b.name}")
         for r in b.rows:
             out.append(f"    {r.order:<28} {r.verdict:<{width}}  {r.reason}")
     if pt.ignored:
@@ -354,6 +365,8 @@ def html_context(
     charts: Sequence[str] = (),
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """What the HTML pages of a phase show (``classic_report.html.j2``): a power's
     summary (``summary``: its next deadline, what to send, its centres) first, then
@@ -363,7 +376,7 @@ def html_context(
     from moonshine.render.figures import legend_figure
 
     lang = language if language in languages() else "en"
-    pt = parts(gmap, data, nxt, power=power, language=lang)
+    pt = parts(gmap, data, nxt, power=power, language=lang, news=news, disorder=disorder)
     return {
         "lang": lang,
         "game_title": "",
@@ -422,12 +435,24 @@ def render_html(
     charts: Sequence[str] = (),
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> str:
     """The HTML version: tables that stack on a phone, the map fitted to the screen and
     linked to the full-size picture, dark mode; the stylesheet written into each
     element for mail programs (``inline_css``)."""
     ctx = html_context(
-        gmap, data, nxt, power=power, language=language, image=image, charts=charts, legend=legend, summary=summary
+        gmap,
+        data,
+        nxt,
+        power=power,
+        language=language,
+        image=image,
+        charts=charts,
+        legend=legend,
+        summary=summary,
+        news=news,
+        disorder=disorder,
     )
     return pages.inline_css(pages.render("classic_report.html.j2", ctx))
 
@@ -445,24 +470,44 @@ def render_all(
     power_languages: Mapping[str, str] | None = None,
     legends: Mapping[str, Legend] | None = None,
     summaries: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin.
     ``power_languages``: the language of a power's report when its player reads
     another than ``language``; ``legends``: the picture of the map's legend in each
     language, shown under the map; ``summaries``: each power's first rows in its
-    report's page (``summary_rows``)."""
+    report's page (``summary_rows``); ``news``: the bulletin's news of the game;
+    ``disorder``: the powers whose orders the civil-disorder player wrote (R26)."""
     out: dict[str, str] = {}
     shown = legends or {}
     for p in powers if powers is not None else list(gmap.powers):
         own = (power_languages or {}).get(p, language)
-        out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own)
+        out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own, disorder=disorder)
         first = (summaries or {}).get(p, ())
         out[f"{p}.html"] = render_html(
-            gmap, data, nxt, power=p, language=own, image=image, legend=shown.get(own), summary=first
+            gmap,
+            data,
+            nxt,
+            power=p,
+            language=own,
+            image=image,
+            legend=shown.get(own),
+            summary=first,
+            disorder=disorder,
         )
     if bulletin:
-        out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language)
+        out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language, news=news, disorder=disorder)
         out["bulletin.html"] = render_html(
-            gmap, data, nxt, power=None, language=language, image=image, charts=charts, legend=shown.get(language)
+            gmap,
+            data,
+            nxt,
+            power=None,
+            language=language,
+            image=image,
+            charts=charts,
+            legend=shown.get(language),
+            news=news,
+            disorder=disorder,
         )
     return out
