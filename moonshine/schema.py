@@ -326,6 +326,11 @@ GAME = Rec(
                 )
             )
         ),
+        # keeping the game moving: their values are checked by moonshine.mail.policy, which names the key
+        "early": Null(Spec()),
+        "nmr": Null(Spec()),
+        "max_pause": Null(Spec()),
+        "master_pause_max": Null(Spec()),
         "press": Null(  # moonshine.mail.commands.press
             Rec(
                 optional={
