@@ -43,7 +43,7 @@ import msgspec
 
 from moonshine.errors import GameError, MoonshineError
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
-from moonshine.host.registry import FINISHED, RUNNING, GameRow, Member, RegisteredPlayer, Registry
+from moonshine.host.registry import DISORDER, FINISHED, RUNNING, GameRow, Member, RegisteredPlayer, Registry
 from moonshine.host.settings import HostSettings, draw_seed
 from moonshine.mail import outbox
 from moonshine.mail.outbox import compose
@@ -537,7 +537,7 @@ def sync_disorder(settings: HostSettings, reg: Registry, row: GameRow, now: date
         elif st.disorder and side not in offered:
             with reg.transaction():
                 reg.add_vacancies(row.name, [side], now)
-                reg.record_event(m.player.id, row.name, "disorder", now)
+                reg.record_event(m.player.id, row.name, DISORDER, now)
             log(f"{row.name}: {side} is in civil disorder: offered for a takeover")
         elif not st.disorder and side in offered:
             reg.drop_vacancy(row.name, side)

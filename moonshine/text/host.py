@@ -59,7 +59,7 @@ MESSAGES: Catalogue = {
     "lobby.whois": (
         "{name} <{address}>, time zone {zone}, language {language}, registered {registered}. "
         "Dedication {percent}%: {on_time} of {due} turns ordered on time, {resigned} resignations, "
-        "{finished} games finished. Games: {games}."
+        "{disorder} sides left in civil disorder, {finished} games finished. Games: {games}."
     ),
     "lobby.whois.none": "none",
     # -- list ---------------------------------------------------------------------------------

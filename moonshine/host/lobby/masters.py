@@ -10,7 +10,7 @@ import hashlib
 from datetime import timedelta
 from typing import Any
 
-from moonshine.errors import MoonshineError
+from moonshine.errors import DataError, MoonshineError
 from moonshine.host.lobby.request import (
     LobbyRequest,
     after_game,
@@ -132,8 +132,8 @@ def _moving(req: LobbyRequest, cmd: CommandLine, name: str, key: str, value: str
             return policy.read_nmr(value, players)
         policy.read_policy({name: value}, players)
         return value.lower()
-    except MoonshineError as exc:
-        raise Refused(phrase("lobby.create.bad_setting", key=key, why=str(exc)[:200])) from None
+    except DataError as exc:  # its problem: the key is the master's own
+        raise Refused(phrase("lobby.create.bad_setting", key=key, why=exc.problem[:200])) from None
 
 
 def create(req: LobbyRequest, cmd: CommandLine) -> Answer:

@@ -44,9 +44,10 @@ FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED = (
 )
 ACTIVE = (RUNNING, PAUSED)  # games being played
 # The events that count as a turn missed in a player's dedication: leaving a game being
-# played, being ejected, a side gone into civil disorder (moonshine.mail.disorder; once a
-# game: its removal, or its takeover, adds nothing).
-LEFT = ("resigned", "ejected", "disorder")
+# played, being ejected (LEFT), a side gone into civil disorder (DISORDER:
+# moonshine.mail.disorder; once a game: its removal, or its takeover, adds nothing).
+LEFT = ("resigned", "ejected")
+DISORDER = "disorder"
 
 
 class RegisteredPlayer(msgspec.Struct, frozen=True):
@@ -83,18 +84,20 @@ class Member(msgspec.Struct, frozen=True):
 
 class Dedication(msgspec.Struct, frozen=True):
     """A player's record: turns with orders in time of the turns owed, resignations
-    (and ejections, and sides gone into civil disorder: ``LEFT``), games finished."""
+    (and ejections), games finished, sides left in civil disorder."""
 
     on_time: int = 0
     due: int = 0
     resigned: int = 0
     finished: int = 0
+    disorder: int = 0  # games where a side of theirs went into civil disorder
 
     @property
     def percent(self) -> int:
-        """Turns in time of the turns owed, each resignation counting as a turn
-        missed; 100 for a player who owed nothing yet."""
-        owed = self.due + self.resigned
+        """Turns in time of the turns owed, each resignation and each side left in
+        civil disorder counting as a turn missed more; 100 for a player who owed
+        nothing yet."""
+        owed = self.due + self.resigned + self.disorder
         return 100 if owed == 0 else round(100 * self.on_time / owed)
 
 
@@ -497,4 +500,5 @@ class Registry:
             int(due),
             sum(int(counts.get(kind, 0)) for kind in LEFT),
             int(counts.get("finished", 0)),
+            int(counts.get(DISORDER, 0)),
         )
