@@ -403,3 +403,65 @@ def test_a_pause_the_players_vote_passes_and_ends_and_an_extension_is_capped(
     out = p.run(t + timedelta(days=4, minutes=2))
     assert "the players' pause 3 is over" in out
     assert due(p.game) is not None and p.turn == third
+
+
+@pytest.mark.parametrize("variant", ["moonshine", "classic"])
+def test_an_excused_absence_is_no_missed_turn(tmp_path: Path, imap: Server, smtp: SmtpServer, variant: str) -> None:
+    """The missed-turn policy counts a turn whose deadline fell in an absence the player
+    declared (``absent``) as no turn missed; the turn after it counts."""
+    setup = SETUPS[variant]
+    a, b, away = setup.sides
+    p = Play(tmp_path / "g", imap, smtp, setup, f"absent-{variant}")
+    setting(p.game, nmr=1)  # civil disorder after one movement turn without orders
+    p.run(START)
+    p.send(away, "absent 2026-12-01 to 2026-12-07\n")
+    p.run(START + timedelta(minutes=5))
+    p.said(away, "Absence noted")
+    for _ in (1, 2):  # two deadlines in the absence: no civil disorder
+        turn = p.turn
+        p.orders(a, b)
+        p.run(p.now + timedelta(hours=1))
+        out = p.to_deadline()
+        assert f"adjudicated {turn}" in out and "civil disorder" not in out, out
+    later = due(p.game)
+    assert later is not None and later > datetime(2026, 12, 8, tzinfo=UTC)  # the absence is over
+    turn = p.turn
+    p.orders(a, b)
+    p.run(p.now + timedelta(hours=1))
+    out = p.to_deadline()
+    assert f"adjudicated {turn}" in out and f"{away} in civil disorder (1 turns without orders)" in out
+
+
+@pytest.mark.parametrize("variant", ["moonshine", "classic"])
+def test_early_always_and_early_no(tmp_path: Path, imap: Server, smtp: SmtpServer, variant: str) -> None:
+    """``early: always``: a turn runs once every player's orders are in, unless one sent
+    ``wait``; ``early: no``: every turn waits for its deadline, and ``ready`` says so."""
+    setup = SETUPS[variant]
+    a, b, c = setup.sides
+    p = Play(tmp_path / "g", imap, smtp, setup, f"early-{variant}")
+    setting(p.game, early="always")
+    p.run(START)
+    first = p.turn
+    t = START + timedelta(hours=1)
+    p.orders(a, b)
+    p.orders(c, extra="wait\n")
+    assert "adjudicated" not in p.run(t)
+    p.said(c, "though every player's orders are in")
+    p.orders(c)  # new orders, no wait: its wait stands
+    assert "adjudicated" not in p.run(t + timedelta(minutes=5))
+    p.send(c, "ready\n")
+    out = p.run(t + timedelta(minutes=10))
+    assert f"adjudicated {first} early: every player was ready" in out, out
+    second = p.turn
+    p.orders(a, b, c)
+    out = p.run(p.now + timedelta(minutes=10))
+    assert f"adjudicated {second} early" in out, out
+
+    setting(p.game, early="no")
+    third = p.turn
+    p.orders(a, b, extra="ready\n")
+    p.orders(c, extra="ready\n")
+    assert "adjudicated" not in p.run(p.now + timedelta(minutes=10))
+    p.said(c, "this game runs every turn at its deadline (early: no): 'ready' changes nothing.")
+    out = p.to_deadline()
+    assert f"adjudicated {third};" in out and "early" not in out
