@@ -11,7 +11,7 @@ from moonshine.text.catalogue import Catalogue
 
 MESSAGES: Catalogue = {
     # -- ready and wait ---------------------------------------------------------------------------
-    "help.cmd.ready": "{keyword}: the orders on file are your last for this turn; it runs once every player is",
+    "help.cmd.ready": "{keyword}: the orders on file are your last for this turn; it runs once every player is ready",
     "help.cmd.wait": "{keyword}: you are not ready (any more): the turn waits for its deadline",
     "ready.done": "you are ready. Ready: {ready}. Not yet: {waiting}.",
     "ready.done_all": "you are ready, and so is every player: the turn runs at the judge's next pass.",
