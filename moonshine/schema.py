@@ -272,6 +272,9 @@ GAME = Rec(
                         "user",
                         "password_env",
                         "password",
+                        "auth",
+                        "token_command",
+                        "ca_file",
                         "timeout",
                         "attempts",
                         "retry_delay",
@@ -308,7 +311,16 @@ GAME = Rec(
                     "imap": Null(
                         Rec(
                             optional=dict.fromkeys(
-                                ("password_env", "password_file", "done_folder", "ca_file", "timeout"), Spec()
+                                (
+                                    "password_env",
+                                    "password_file",
+                                    "auth",
+                                    "token_command",
+                                    "done_folder",
+                                    "ca_file",
+                                    "timeout",
+                                ),
+                                Spec(),
                             )  # their values are checked by moonshine.mail.settings, which names the key
                         )
                     ),

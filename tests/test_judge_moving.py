@@ -158,9 +158,8 @@ def test_a_judge_keeps_its_games_moving(tmp_path: Path, imap: Server, smtp: Smtp
     tb.send(3, "whois\n")
     _, mail = tb.run()
     assert f"mob: {silent}" in one(mail, addr(4))
-    assert "Dedication 0%: 0 of 1 turns ordered on time, 0 resignations, 1 sides left in civil disorder" in flat(
-        one(mail, addr(3))
-    )
+    whois = flat(one(mail, addr(3)))
+    assert "Dedication 0%: turns ordered on time, 0 of 1; resignations: 0; sides left in civil disorder: 1;" in whois
 
     # -- a newcomer takes the side over from the player in civil disorder
     tb.send(4, f"takeover mob {silent}\n")

@@ -152,11 +152,13 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     written.append(out / "rules.html")
     links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html", headlines.get(t, "")) for t in turns]
     last = turns[-1]
+    deadline = ""
     if last_winners:
         state_line = fill(lang, words["over"], winners=", ".join(last_winners), turn=_label(last, lang))
     else:
         nxt_turn = load_turn(game, last)[1].turn
         state_line = fill(lang, words["running"], turn=_label(nxt_turn, lang))
+        deadline = next_deadline_line(game, nxt_turn, None, lang)  # when the turn being played is due
     gangs = list(gmap.gangs)
     vp_table = ChartTable(
         (words["turn"], *(gmap.gangs[g].name for g in gangs)),
@@ -183,6 +185,8 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
                 phrasebook.message(lang, "map.legend_alt"),
             ),
             state_line=state_line,
+            deadline=deadline,
+            colon=phrasebook.colon(lang),
             words=words,
             charts=[("vp.png", "vp.svg", vp.title, vp_table), ("price.png", "price.svg", price.title, price_table)],
         ),

@@ -56,7 +56,13 @@ MESSAGES: Catalogue = {
     "orders.result": "result",
     "orders.reason": "reason",
     "orders.no_units": "You had no unit on the board.",
-    "orders.gang_none": "no orders received (R12)",
+    "orders.no_order": "no order",
+    "orders.unordered": "you gave it no order (R12)",
+    "orders.refused_held": "your order {order} was refused: {reason}",
+    "orders.refused_later": "your later order {order} (line {n}) was refused: {reason}",
+    "orders.not_done": "Not carried out",
+    "orders.not_done_line": "line {n}, {order}, {status}: {reason}",
+    "orders.gang_none": "no orders received, R12",
     "orders.civil_disorder": "in civil disorder: orders written by the civil-disorder player, {player} (R26)",
     "report.civil_disorder": (
         "Your gang was in civil disorder: these orders were written by the civil-disorder player ({player}, "
@@ -177,6 +183,31 @@ MESSAGES: Catalogue = {
     ),
     "raid.you.unit_spared": "Your {unit} is spared: you corrupt the station.",
     "raid.you.effect": "What it does to you",
+    "raid.done.spared": "{who} raided your district {district}, and spared it: you corrupt the station.",
+    "raid.done.seized": (
+        "{n} crate of yours was seized by the raid on {district} (R22).",
+        "{n} crates of yours were seized by the raid on {district} (R22).",
+    ),
+    "raid.done.destroyed": (
+        "{n} crate of yours was destroyed by the raid on {district} (R23).",
+        "{n} crates of yours were destroyed by the raid on {district} (R23).",
+    ),
+    "raid.done.closed": "Your speakeasy in {district} returned to neutral: {who} raided it (R22).",
+    "raid.done.dry": "Your supply zone in {district} produced nothing: {who} raided it (R22).",
+    "raid.done.arrested": (
+        "{unit} was arrested by the raid on {district} (R22): off the board this turn, still paying upkeep; "
+        "back at the start of {turn} in {code}."
+    ),
+    "raid.done.unit_spared": "{unit} was spared by the raid on {district}: you corrupt the station.",
+    "happened.lost": "You lost {district} to {gang}.",
+    "happened.lost_neutral": "You lost {district}: nobody controls it now.",
+    "happened.station_lost": "{gang} now corrupts the {station} ({code}): you no longer do.",
+    "happened.station_freed": "Nobody corrupts the {station} ({code}) now: you no longer do.",
+    "happened.captured_from": (
+        "{n} crate of yours was lost with the warehouses others took (R13).",
+        "{n} crates of yours were lost with the warehouses others took (R13).",
+    ),
+    "section.happened": "What happened to your gang",
     # -- bulletin --------------------------------------------------------------------------------
     "standings.gang": "Gang",
     "standings.districts": "Districts",
@@ -228,10 +259,12 @@ MESSAGES: Catalogue = {
     ),
     "story.win.alone": "{gang} ends the game with {vp} VP.",
     "story.win.many": "{gangs} end the game level with {vp} VP.",
-    "story.station.bought": "{gang} now has the police of {station} on its payroll.",
-    "story.station.switched": "{gang} now has the police of {station} on its payroll, until now paid by {other}.",
+    "story.station.bought": "{gang} now has the police of the {station} ({code}) on its payroll.",
+    "story.station.switched": (
+        "{gang} now has the police of the {station} ({code}) on its payroll, until now paid by {other}."
+    ),
     "story.bought.many": ("One police station bought: {items}.", "{n} police stations bought: {items}."),
-    "story.bought.item": "{station} by {gang}",
+    "story.bought.item": "{code} ({station}) by {gang}",
     "story.raid_leader": "{text}: the leader is hit.",
     "story.wiped_out": "{gang} has no unit and no district left.",
     "story.last_speakeasy": "{gang} lost its last speakeasy, {district}.",
@@ -248,13 +281,13 @@ MESSAGES: Catalogue = {
     "story.dislodged": ("One unit was dislodged: {units}.", "{n} units were dislodged: {units}."),
     "story.retreated": "{unit} ({gang}), which retreated to {district}",
     "story.disbanded": "{unit} ({gang}), which was disbanded",
-    "story.taken": "{gang} took the police station in {station} with {unit}.",
+    "story.taken": "{gang} took the {station} ({code}) with {unit}.",
     "story.raid": "{text}.",
     "story.stations_freed": (
         "A police station is no longer paid by anyone: {stations}.",
         "Police stations no longer paid by anyone: {stations}.",
     ),
-    "story.station_freed": "{station}, until now paid by {gang}",
+    "story.station_freed": "{code} ({station}), until now paid by {gang}",
     "section.changed": "What changed",
     "changed.place": "District",
     "changed.before": "Before",
@@ -285,7 +318,10 @@ MESSAGES: Catalogue = {
     ),
     "summary.send_gm": "Your orders for {turn}, one order a line, to the game master.",
     "summary.vp": "Victory points",
-    "summary.vp_rank": "{vp} VP, rank {rank} of {n} gangs ({goal} VP for victory)",
+    "summary.vp_rank": (
+        "{vp} VP, rank {rank} of {n} gang ({goal} VP for victory)",
+        "{vp} VP, rank {rank} of {n} gangs ({goal} VP for victory)",
+    ),
     "map.closeup_alt": "Close-up of {title}: your districts and their neighbours",
     "map.closeup_caption": "Your districts and their neighbours, larger; the whole map follows.",
     "map.svg": "SVG (zoom without limit)",

@@ -131,7 +131,7 @@ MESSAGES: Catalogue = {
     "predict.bad_line": "line {n}: {text}: {reason}",
     "predict.refused": (
         "nothing was adjudicated: a line of the prediction is no order of any gang on the board:",
-        "nothing was adjudicated: {n} line(s) of the prediction are no order of any gang on the board:",
+        "nothing was adjudicated: {n} lines of the prediction are no order of any gang on the board:",
     ),
     "predict.empty": "the prediction holds no order.",
     "predict.done": (

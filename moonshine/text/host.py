@@ -21,7 +21,7 @@ MESSAGES: Catalogue = {
         "Lines {lines}: no command of the judge; ignored. Orders go in a mail of their own with a 'game:' line."
     ),
     "lobby.nothing": "Your mail holds no command of the judge. Send 'help' for the list.",
-    "lobby.too_many": "Only the first {n} commands of a mail are done.",
+    "lobby.too_many": ("Only the first command of a mail is done.", "Only the first {n} commands of a mail are done."),
     "lobby.too_long": "Longer than {n} characters, not read: lines {lines}.",
     "lobby.unknown": "'{word}' is no command of the judge. Did you mean '{keyword}'?",
     "lobby.unknown_plain": "'{word}' is no command of the judge. Send 'help' for the list.",
@@ -58,20 +58,20 @@ MESSAGES: Catalogue = {
     ),
     "lobby.whois": (
         "{name} <{address}>, time zone {zone}, language {language}, registered {registered}. "
-        "Dedication {percent}%: {on_time} of {due} turns ordered on time, {resigned} resignations, "
-        "{disorder} sides left in civil disorder, {finished} games finished. Games: {games}."
+        "Dedication {percent}%: turns ordered on time, {on_time} of {due}; resignations: {resigned}; "
+        "sides left in civil disorder: {disorder}; games finished: {finished}. Games: {games}."
     ),
     "lobby.whois.none": "none",
     # -- list ---------------------------------------------------------------------------------
     "lobby.list.forming": "Games waiting for players:",
     "lobby.list.no_forming": "No game is waiting for players.",
     "lobby.list.forming_line": (
-        "  {game}: {variant}, {free} of {sides} sides free, deadlines {rule}, press {press}, "
+        "  {game}: {variant}, sides free: {free} of {sides}, deadlines {rule}, press {press}, "
         "dedication at least {dedication}%"
     ),
     "lobby.list.running": "Games being played:",
     "lobby.list.no_running": "No game is being played.",
-    "lobby.list.running_line": "  {game}: {variant}, {status}, {vacant} vacant sides",
+    "lobby.list.running_line": "  {game}: {variant}, {status}, vacant sides: {vacant}",
     "lobby.list.vacant": "Vacant sides (takeover GAME SIDE):",
     "lobby.list.no_vacant": "No side is vacant.",
     "lobby.list.vacant_line": (
@@ -93,7 +93,7 @@ MESSAGES: Catalogue = {
     # -- join, leave, resign, takeover ------------------------------------------------------
     "lobby.game.none": "Name the game: a line 'game: NAME', or the command followed by its name ({games}).",
     "lobby.game.unknown": "No game '{game}' (send 'list' for the games).",
-    "lobby.join.done": "You joined {game}: {n} of {sides} places taken. It starts when it is full.",
+    "lobby.join.done": "You joined {game}: places taken, {n} of {sides}. It starts when it is full.",
     "lobby.join.full": "You joined {game}, and it is full: it starts now. Your side comes in the start mail.",
     "lobby.join.not_forming": (
         "{game} is not waiting for players (it is {status}); 'list vacant' shows the sides to take over."
@@ -119,7 +119,7 @@ MESSAGES: Catalogue = {
     "lobby.master.not_master": "Only a master of {game} may do this.",
     "lobby.master.not_creator": "Only the judge's masters may create games.",
     "lobby.create.done": (
-        "{game} is created: {variant}, {sides} sides, deadlines {rule}, press {press}, dedication "
+        "{game} is created: {variant}, sides: {sides}, deadlines {rule}, press {press}, dedication "
         "at least {dedication}%. Seed hash of the draw of sides: {seed_hash}."
     ),
     "lobby.create.usage": (
@@ -132,7 +132,7 @@ MESSAGES: Catalogue = {
     "lobby.create.bad_setting": "Setting '{key}': {why}",
     "lobby.create.unknown_setting": "Unknown setting '{key}' (settings: {keys}).",
     "lobby.create.failed": "The game could not be made: {why}",
-    "lobby.start.done": "{game} starts now with {n} players; {vacant} sides have no player (their units hold).",
+    "lobby.start.done": "{game} starts now; players: {n}; sides without a player (their units hold): {vacant}.",
     "lobby.start.not_forming": "{game} has started already.",
     "lobby.start.nobody": "{game} has no player yet.",
     "lobby.pause.done": (
@@ -144,11 +144,15 @@ MESSAGES: Catalogue = {
     "lobby.resume.not_paused": "{game} is not paused.",
     "lobby.extend.done": "The deadline of {turn} in {game} is now {due}.",
     "lobby.extend.paused": (
-        "{game} is paused: when it resumes, its players will have {hours} hours more than they had left."
+        "{game} is paused: when it resumes, its players will have {n} hour more than they had left.",
+        "{game} is paused: when it resumes, its players will have {n} hours more than they had left.",
     ),
     "lobby.extend.usage": "Give the hours, from 1 to 720: extend GAME 24.",
     "lobby.extend.no_deadline": "{game} has no deadline to extend.",
-    "lobby.extend.over_max": "{game} lets a master move its deadline {hours} hours at most (master_pause_max).",
+    "lobby.extend.over_max": (
+        "{game} lets a master move its deadline {n} hour at most (master_pause_max).",
+        "{game} lets a master move its deadline {n} hours at most (master_pause_max).",
+    ),
     "lobby.eject.done": "{side} ({name}) is ejected from {game}: the side is vacant, its units hold.",
     "lobby.eject.no_player": "No player plays '{side}' in {game}.",
     "lobby.promote.done": "{name} is a master of {game} too.",

@@ -68,8 +68,8 @@ MESSAGES: Catalogue = {
     ),
     "vote.pause": "proposal {n}: a pause of the game, for {span} at most",
     "vote.extension": (
-        "proposal {n}: this turn's deadline {hours} hour later",
-        "proposal {n}: this turn's deadline {hours} hours later",
+        "proposal {number}: this turn's deadline {n} hour later",
+        "proposal {number}: this turn's deadline {n} hours later",
     ),
     "vote.time_opened": (
         "{what} is open until {deadline}; your vote is yes. The other players are asked to vote 'vote yes {n}' or "

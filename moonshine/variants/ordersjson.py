@@ -330,7 +330,7 @@ def _orders(orders: Any, forms: OrderForms) -> list[Problem]:
     if not isinstance(orders, list):
         return [_expected("/orders", say("a list of orders"), orders)]
     if len(orders) > MAX_ORDERS:
-        return [Problem("/orders", say("{n} orders: at most {limit}", n=len(orders), limit=MAX_ORDERS))]
+        return [Problem("/orders", say("too many orders ({n}): at most {limit}", n=len(orders), limit=MAX_ORDERS))]
     out: list[Problem] = []
     for i, order in enumerate(orders):
         out += _order(pointer("/orders", i), order, forms)

@@ -225,10 +225,10 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.extend.usage"))
     most = games.master_pause_max(req.ctx.settings, row)
     if most is not None and int(hours) * 3600 > most.total_seconds():
-        raise Refused(phrase("lobby.extend.over_max", game=row.name, hours=int(most.total_seconds() // 3600)))
+        raise Refused(phrase("lobby.extend.over_max", game=row.name, n=int(most.total_seconds() // 3600)))
     if row.status == PAUSED and row.paused_left is not None:  # the time left grows
         req.reg.set_paused(row.name, row.paused_at, row.paused_left + int(hours) * 3600)
-        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, hours=int(hours)))
+        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, n=int(hours)))
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     if due is None:
         raise Refused(phrase("lobby.extend.no_deadline", game=row.name))

@@ -206,7 +206,7 @@ def describe(game: Game, p: Proposal, language: str) -> str:
     if p.kind == PAUSE:
         return mailwords.text(language, "vote.pause", n=p.number, span=_span(p.span, language))
     if p.kind == EXTENSION:
-        return mailwords.text(language, "vote.extension", n=p.number, hours=p.hours)
+        return mailwords.text(language, "vote.extension", number=p.number, n=p.hours)
     if p.kind == CONCESSION:
         return mailwords.text(language, "vote.concession", n=p.number, gang=names)
     return mailwords.text(language, "vote.draw", n=p.number, gangs=names)
