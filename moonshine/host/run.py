@@ -8,7 +8,8 @@
 3. the judge's one mailbox is read (at most ``limits.messages`` messages) and each
    message goes to its reader: the lobby (``moonshine.host.lobby``) when it holds a
    command of the lobby or names no game being played, else the game it names (a
-   ``game:`` line, ``[GAME]`` in the subject) or the one game its sender plays;
+   ``game:`` line, ``[GAME]`` in the subject, or its orders as JSON's ``game``) or the
+   one game its sender plays;
 4. the lobby answers its messages, each in one transaction of the registry;
 5. step 2 again (a join may have filled a game);
 6. each game being played has its pass (``moonshine.mail.run.run_game``), with the
@@ -36,7 +37,7 @@ from moonshine.errors import GameBusy, MoonshineError
 from moonshine.game.lock import game_lock
 from moonshine.host import games, lobby
 from moonshine.host.incoming import Mail, read_mail
-from moonshine.host.lobby.request import LobbyPass
+from moonshine.host.lobby.request import LobbyPass, by_name_or_title, folded
 from moonshine.host.outbox import deliver, write_queued
 from moonshine.host.passwords import mail_passwords
 from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, RegisteredPlayer, Registry
@@ -184,7 +185,9 @@ def route(
     limit = max_message_bytes(settings.config)
     ctx = LobbyPass(settings, reg, now, say)
     by_game: dict[str, list[Entry]] = {}
-    running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
+    rows = reg.games(RUNNING, PAUSED)  # a paused game reads its mail too
+    running = {g.name for g in rows}
+    titles = by_name_or_title(rows)
     for entry in entries:
         if entry.key is not None and reg.answered(f"source:{entry.key}"):
             continue
@@ -197,7 +200,7 @@ def route(
         if reg.answered(mail.digest):
             _done(entry)
             continue
-        game = _reader(reg, mail, running)
+        game = _reader(reg, mail, running, titles)
         if game is not None:
             by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
             continue
@@ -225,22 +228,25 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: Mail, running: set[str]) -> str | None:
-    """The game that reads ``mail``, or None for the lobby. The players' votes on time
-    (``pause``, ``resume``, ``extend HOURS``) share their words with the masters'
-    commands: they are the game's when the sender plays a side of it and masters none."""
+def _reader(reg: Registry, mail: Mail, running: set[str], titles: dict[str, str]) -> str | None:
+    """The game that reads ``mail``, or None for the lobby. ``titles``: the games being
+    played by their names and titles, folded, for the game a document of orders as JSON
+    names (``docs/orders-json.md``), read when the mail names none otherwise. The
+    players' votes on time (``pause``, ``resume``, ``extend HOURS``) share their words
+    with the masters' commands: they are the game's when the sender plays a side of it
+    and masters none."""
     if mail.problem and not mail.sender:
         return None
     player = reg.player(mail.sender) if mail.sender else None
     named = mail.game
-    if named is None and player is not None:
+    if named is None and mail.json_game is not None:  # orders as JSON: the document's game, by its name or its title
+        named = titles.get(folded(mail.json_game))
+    elif named is None and player is not None:  # a player in one game only
         playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
         named = playing[0] if len(playing) == 1 else None
     if lobby.has_commands(mail) and not (named is not None and _players_vote(reg, mail, named, player)):
         return None
-    if named is not None:
-        return named if named in running else None
-    return None
+    return named if named in running else None
 
 
 def _players_vote(reg: Registry, mail: Mail, game: str, player: RegisteredPlayer | None) -> bool:
@@ -295,7 +301,9 @@ def _games(
         steps: set[str] = set()
         try:
             mail = by_game.get(row.name, [])
-            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=row.status == PAUSED)
+            paused = row.status == PAUSED
+            # an anonymous game's identities are revealed from the judge's outbox (host.games.record)
+            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=paused, reveal=False)
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
             steps.add("settings")

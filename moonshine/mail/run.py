@@ -358,6 +358,7 @@ def run_game(
     failed: set[str] | None = None,
     mail: list[Entry] | None = None,
     paused: bool = False,
+    reveal: bool = True,
 ) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
     run or command holds its lock). ``failed`` receives the steps that failed (their
@@ -365,13 +366,15 @@ def run_game(
     messages a judge for many games found for this game in its own mailbox
     (``moonshine.host.run``), read instead of the game's ``inbox.source``.
     ``paused``: a game its master paused reads and answers its mail, and sends what
-    is due, but sets no deadline, reminds nobody and adjudicates nothing."""
+    is due, but sets no deadline, reminds nobody and adjudicates nothing. ``reveal``:
+    an anonymous game found over tells its players who played which side
+    (``moonshine.mail.identities``; a judge for many games does it from its own outbox)."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0):
             for line in recover(root):
                 say(line)
-            steps = _pass(root, now, say, mail, paused=paused)
+            steps = _pass(root, now, say, mail, paused=paused, reveal=reveal)
             if failed is not None:
                 failed |= steps
     except GameBusy as exc:
@@ -380,7 +383,9 @@ def run_game(
     return True
 
 
-def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, *, paused: bool = False) -> set[str]:
+def _pass(
+    root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, *, paused: bool = False, reveal: bool = True
+) -> set[str]:
     """The pass's steps; returns those that failed."""
     game = Game(root)
     p = Pass(game, now, say)
@@ -426,6 +431,11 @@ def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, 
         if schedule is not None and not is_over(game, nxt):  # first: the reports' mail gives it
             p.step("deadline", lambda: ensure_deadline(p, schedule, nxt))
         p.step("reports", lambda: mail_reports_left(p))
+        p.step("deliver", lambda: deliver(p))
+    revealed: list[str] = []
+    if reveal and (over or adjudicated):
+        p.step("identities", lambda: revealed.extend(reveal_identities(p)))
+    if revealed:  # the players hear of it in this pass
         p.step("deliver", lambda: deliver(p))
     if p.errors_mailed:  # the game master hears of this pass's errors in this pass
         p.step("deliver", lambda: deliver(p))
@@ -762,6 +772,24 @@ def mail_reports_left(p: Pass) -> None:
     for w in built.warnings:
         p.log(f"warning: {w}")
     p.log(f"reports of {last} in the outbox: {len(built.messages)} message(s)")
+
+
+def reveal_identities(p: Pass) -> list[str]:
+    """An anonymous game over tells each player who played which side, once
+    (``moonshine.mail.identities``); returns the mails written (none for a game that
+    reveals nothing, or not yet over)."""
+    from moonshine.game import identities
+    from moonshine.mail.identities import write_reveal
+
+    game = p.game
+    if not identities.of(game.config).to_reveal or not is_over(game, game.current_turn()):
+        return []
+    turn = game.current_turn()
+    with transaction(p.root, "run: identities", notify=p.log) as txn:
+        written = write_reveal(game, p.now)
+        txn.commit("The game is over: who played which side", ["game.yaml", f"outbox/{turn}"], git=is_git_repo(p.root))
+    p.log(f"identities revealed to the players: {', '.join(written) or 'no player with an address'}")
+    return written
 
 
 def vote_notices(p: Pass, turn: str) -> None:

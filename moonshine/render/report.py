@@ -355,7 +355,7 @@ def report_context(
     no_file = gr.orders_file is None
     plain = [u.unit for u in gr.units if no_file and _plain(u)]
     upkeep_units = len(units) + len(arrested)
-    player = config.players.get(gang)
+    player = None if config.anonymous else config.players.get(gang)  # an anonymous game's report names nobody
     ctx = common(gmap, config, res, w, for_email)
     more = extras or Extras()
     the_next = phrasebook.the_turn(w.language, res.next.turn)  # "Spring 1925", "le printemps 1925"

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from moonshine.engine.rulebook import Rulebook
     from moonshine.game.directory import Game
     from moonshine.game.families.prediction import Block, Prediction
+    from moonshine.game.site import Revealed
     from moonshine.picture.charts import Chart
     from moonshine.picture.shapes import Scene
     from moonshine.render.figures import Legend
@@ -579,11 +580,21 @@ def adjudicated_phases(root: Path) -> list[str]:
 
 
 def build_site(
-    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str, deadline: str = ""
+    root: Path,
+    gmap: ClassicMap,
+    done: Sequence[str],
+    title: str,
+    out: Path,
+    *,
+    language: str,
+    deadline: str = "",
+    revealed: Revealed | None = None,
 ) -> list[Path]:
     """Write the site of the classic-family game at ``root``, whose adjudicated phases
     are ``done`` (oldest first), into the folder ``out``; returns the files written.
-    ``deadline``: when the phase being played is due (a sentence), on the home page."""
+    ``deadline``: when the phase being played is due (a sentence), on the home page.
+    ``revealed``: an anonymous game's players, named once it is over
+    (``moonshine.game.site.revealed_players``)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.picture import charts
     from moonshine.render import pages
@@ -659,6 +670,7 @@ def build_site(
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
         deadline=deadline,
+        revealed=revealed,
     )
     atomic_write_text(out / "index.html", pages.inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
@@ -891,7 +903,7 @@ class ClassicFamily:
                 yield OrderOutcome(str(side), unit, order, ok, value, str(r.get("reason", "")), words)
 
     def build_site(self, game: Game, out: Path, *, language: str | None) -> list[Path]:
-        from moonshine.game.site import clear_folder
+        from moonshine.game.site import clear_folder, revealed_players
         from moonshine.render import phrasebook
 
         lang = phrasebook.check_language(language or game.config.language)
@@ -903,7 +915,10 @@ class ClassicFamily:
         clear_folder(out)
         playing = phases(game.root)[-1]  # the phase being played, when the game goes on
         deadline = next_deadline_line(game, playing, None, lang) if playing not in done else ""
-        return build_site(game.root, game.board(), done, game.config.title, out, language=lang, deadline=deadline)
+        revealed = revealed_players(game, lang)
+        return build_site(
+            game.root, game.board(), done, game.config.title, out, language=lang, deadline=deadline, revealed=revealed
+        )
 
     def predict(self, block: Block) -> Prediction:
         return predict(block)

@@ -17,6 +17,7 @@ from moonshine.host.lobby.request import (
     authenticate,
     deadline_rule,
     game_named,
+    is_anonymous,
     notice,
     press_kind,
     side_key,
@@ -26,7 +27,7 @@ from moonshine.host.lobby.request import (
 )
 from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, PAUSED, RUNNING, STARTING, TERMINATED
 from moonshine.mail.commands.grammar import JUDGE_MASTER, MASTER, SETTINGS, Answer, Command, CommandLine, Refused
-from moonshine.render.mailwords import phrase
+from moonshine.render.mailwords import Joined, phrase
 from moonshine.text.catalogue import languages
 
 # create's settings, by their folded name (English, French)
@@ -60,9 +61,26 @@ GAME_SETTINGS = {
     "pause_max": "max_pause",
     "master_pause_max": "master_pause_max",
     "pause_maitre_max": "master_pause_max",
+    # who plays which side, hidden (moonshine.game.identities)
+    "anonymous": "anonymous",
+    "anonyme": "anonymous",
+    "reveal": "reveal",
+    "reveal_identities": "reveal",
+    "revelation": "reveal",
+    "gunboat": "gunboat",
 }
 MOVING = ("early", "nmr", "max_pause", "master_pause_max")  # game.yaml's keys, as written
-PRESS_KINDS = ("none", "white", "grey")
+PRESS_KINDS = ("none", "public", "white", "grey")
+YES, NO = ("yes", "oui", "true", "y", "o"), ("no", "non", "false", "n")
+# when an anonymous game's players are told who played which side (moonshine.game.identities)
+REVEALS = {"at-end": "at-end", "end": "at-end", "fin": "at-end", "never": "never", "jamais": "never"}
+
+
+def _yes(key: str, value: str) -> bool:
+    word = value.strip().lower()
+    if word not in (*YES, *NO):
+        raise Refused(phrase("lobby.create.bad_setting", key=key, why="yes / no"))
+    return word in YES
 
 
 def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
@@ -97,12 +115,26 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why=value[:30])) from None
         elif name in MOVING:
             options[name] = _moving(req, cmd, name, key, value)
+        elif name in ("anonymous", "gunboat"):  # gunboat: anonymous, and no press
+            options[name] = _yes(key, value)
+        elif name == "reveal":
+            if value.strip().lower() not in REVEALS:
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why="at-end / never"))
+            options["reveal_identities"] = REVEALS[value.strip().lower()]
         elif name == "language":
             if value.lower() not in languages():
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why=", ".join(languages())))
             options["language"] = value.lower()
         else:
             options[name] = value[:80]
+    if options.pop("gunboat", False):
+        if options["press"]["kind"] != "none" and any(GAME_SETTINGS.get(k) == "press" for _, k, _ in cmd.settings):
+            raise Refused(phrase("lobby.create.bad_setting", key="gunboat", why="press: none"))
+        options["anonymous"] = True
+        options["press"] = {"kind": "none"}
+    if not options.get("anonymous"):
+        options.pop("anonymous", None)
+        options.pop("reveal_identities", None)
     if "deadlines" not in schedule and "every" not in schedule:
         schedule["every"] = "72h"
     try:
@@ -168,6 +200,9 @@ def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
         dedication=options["dedication"],
         seed_hash=hashlib.sha256(draw_seed(settings.root, name).encode()).hexdigest(),
     )
+    if options.get("anonymous"):
+        reveal = str(options.get("reveal_identities") or "at-end").replace("-", "_")
+        return Answer(cmd, True, Joined((done, phrase(f"lobby.create.anonymous_{reveal}", game=name)), " "))
     return Answer(cmd, True, done)
 
 
@@ -257,6 +292,8 @@ def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
     other = req.reg.player(given[0]) if given else None
     if other is None:
         raise Refused(phrase("lobby.promote.usage"))
+    if is_anonymous(row) and req.reg.member(row.name, other.id) is not None:  # its masters know who is who
+        raise Refused(phrase("lobby.promote.plays_anonymous", name=other.name, game=row.name))
     req.reg.add_master(row.name, other.id)
     return Answer(cmd, True, phrase("lobby.promote.done", name=other.name, game=row.name))
 
@@ -271,6 +308,7 @@ def terminate(req: LobbyRequest, cmd: CommandLine) -> Answer:
         from moonshine.host import games
 
         games.queue_reveal(req.ctx.settings, req.reg, row, req.ctx.now)
+        games.queue_identities(req.ctx.settings, req.reg, row, req.ctx.now)
     return Answer(cmd, True, phrase("lobby.terminate.done", game=row.name))
 
 

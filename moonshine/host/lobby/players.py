@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from moonshine.errors import MoonshineError
-from moonshine.host.lobby.request import LobbyRequest, authenticate
+from moonshine.host.lobby.request import LobbyRequest, authenticate, games_on_record
 from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import phrase
 from moonshine.text.catalogue import languages
@@ -65,7 +65,7 @@ def password(req: LobbyRequest, cmd: CommandLine) -> Answer:
 def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
     player = authenticate(req)
     d = req.reg.dedication(player.id)
-    games = [f"{g.name} ({side})" if side else g.name for g, side in req.reg.games_of(player.id)]
+    games = [f"{g.name} ({side})" if side else g.name for g, side in games_on_record(req, player)]
     return Answer(
         cmd,
         True,
