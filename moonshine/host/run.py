@@ -40,7 +40,7 @@ from moonshine.host.incoming import Mail, read_mail
 from moonshine.host.lobby.request import LobbyPass, by_name_or_title, folded
 from moonshine.host.outbox import deliver, write_queued
 from moonshine.host.passwords import mail_passwords
-from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry
+from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, RegisteredPlayer, Registry
 from moonshine.host.settings import HostSettings, load
 from moonshine.mail import outbox
 from moonshine.mail.imap import is_imap_url
@@ -231,21 +231,35 @@ def _done(entry: Entry) -> None:
 def _reader(reg: Registry, mail: Mail, running: set[str], titles: dict[str, str]) -> str | None:
     """The game that reads ``mail``, or None for the lobby. ``titles``: the games being
     played by their names and titles, folded, for the game a document of orders as JSON
-    names (``docs/orders-json.md``), read when the mail names none otherwise."""
+    names (``docs/orders-json.md``), read when the mail names none otherwise. The
+    players' votes on time (``pause``, ``resume``, ``extend HOURS``) share their words
+    with the masters' commands: they are the game's when the sender plays a side of it
+    and masters none."""
     if mail.problem and not mail.sender:
         return None
-    if lobby.has_commands(mail):
-        return None
-    named = mail.game
-    if named is not None:
-        return named if named in running else None
-    if mail.json_game is not None:  # orders as JSON: the document's game, by its name or its title
-        return titles.get(folded(mail.json_game))
     player = reg.player(mail.sender) if mail.sender else None
-    if player is None:
+    named = mail.game
+    if named is None and mail.json_game is not None:  # orders as JSON: the document's game, by its name or its title
+        named = titles.get(folded(mail.json_game))
+    elif named is None and player is not None:  # a player in one game only
+        playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
+        named = playing[0] if len(playing) == 1 else None
+    if lobby.has_commands(mail) and not (named is not None and _players_vote(reg, mail, named, player)):
         return None
-    playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
-    return playing[0] if len(playing) == 1 else None
+    return named if named in running else None
+
+
+def _players_vote(reg: Registry, mail: Mail, game: str, player: RegisteredPlayer | None) -> bool:
+    """Whether the lobby's commands of ``mail`` are a player's votes on ``game``'s time:
+    each one the game's too (``moonshine.mail.commands.GAME``), and its sender playing a
+    side of ``game`` and mastering none of it."""
+    from moonshine.mail.commands import GAME
+
+    if player is None or not any(m.player.id == player.id and m.side is not None for m in reg.members(game)):
+        return False
+    if any(m.id == player.id for m in reg.masters(game)):
+        return False
+    return all(GAME.named(c.name) is not None for c in lobby.read(mail).known())
 
 
 def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) -> None:
@@ -257,11 +271,15 @@ def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) ->
             say(f"ERROR raid seed of {row.name}: {exc}")
     for row in reg.games(STARTING):
         games.start(settings, reg, row, now, say)
+    for row in reg.games(PAUSED):
+        games.end_long_pauses(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):
+        games.sync_disorder(settings, reg, row, now, say)  # before its players are written: one removed stays out
+        row = reg.game(row.name) or row
         if row.sync:
             games.sync_players(settings, reg, row, say)
         if row.deadline is not None:
-            games.apply_deadline(settings, reg, row, say)
+            games.apply_deadline(settings, reg, row, say, now)
     for row in reg.games(RUNNING):
         games.welcome(settings, reg, row, now, say)
 
@@ -289,6 +307,7 @@ def _games(
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
             steps.add("settings")
+        _step("civil disorder", failed, say, functools.partial(games.sync_disorder, settings, reg, row, now, say))
         if steps:
             failed.add(f"game {row.name}")
             which = ", ".join(sorted(steps))

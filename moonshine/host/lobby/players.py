@@ -80,6 +80,7 @@ def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
             on_time=d.on_time,
             due=d.due,
             resigned=d.resigned,
+            disorder=d.disorder,
             finished=d.finished,
             games=", ".join(games) or phrase("lobby.whois.none"),
         ),
