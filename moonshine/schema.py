@@ -338,14 +338,23 @@ GAME = Rec(
                 )
             )
         ),
+        # keeping the game moving: their values are checked by moonshine.mail.policy, which names the key
+        "early": Null(Spec()),
+        "nmr": Null(Spec()),
+        "max_pause": Null(Spec()),
+        "master_pause_max": Null(Spec()),
+        # who plays which side, hidden from the other players (moonshine.game.identities)
+        "anonymous": Null(Bool()),
+        "reveal_identities": Null(Enum(("at-end", "never"))),
+        "identities_revealed": Null(When()),
         "press": Null(  # moonshine.mail.commands.press
             Rec(
                 optional={
-                    "kind": Enum(("none", "white", "grey")),
+                    "kind": Enum(("none", "public", "white", "grey")),
                     "retreats": Bool(),
                     "after_deadline": Bool(),
                 },
-                what="a mapping with kind (none, white, grey), retreats, after_deadline",
+                what="a mapping with kind (none, public, white, grey), retreats, after_deadline",
             )
         ),
     },

@@ -59,6 +59,12 @@ class GameConfig(msgspec.Struct):
     house: HouseRules = msgspec.field(default_factory=HouseRules)  # rules: (kept in extra as written)
     rulebook: Rulebook | None = None  # the rule choices rules: makes (None: the family's own book)
 
+    @property
+    def anonymous(self) -> bool:
+        """Whether the game hides who plays which side from the other players
+        (``anonymous: yes``; ``moonshine.game.identities``)."""
+        return self.extra.get("anonymous") is True
+
 
 def player_language(cfg: GameConfig, side: str | None) -> str:
     """The language of what a side's player reads: their own (``players.SIDE.language``),
@@ -298,6 +304,16 @@ def load_config(path: Path) -> GameConfig:
     return load_config_text(yamlio.read_text(path, what="game file"), str(path))
 
 
+def read_rules(variant: str, raw: Any, src: str, line: int = 0) -> tuple[Rulebook | None, HouseRules]:
+    """A game's ``rules:`` as game.yaml's reader checks them: the family's options (the
+    classic rulebook) and the house rules a family allows (Moonshine's), each in its
+    bounds; a ``StateError`` naming ``src`` otherwise."""
+    layout = variants.get(variant).layout
+    rulebook = layout.rulebook(raw, src, line)
+    house = houserules.from_config(raw, src, line) if layout.house_rules else HouseRules()
+    return rulebook, house
+
+
 def load_config_text(text: str, src: str) -> GameConfig:
     """The text of a ``game.yaml`` (``src`` names it in errors), checked strictly."""
     from moonshine import schema
@@ -323,10 +339,7 @@ def load_config_text(text: str, src: str) -> GameConfig:
     if not variants.is_known(variant):
         raise StateError(at("variant"), "variant", f"expected one of {', '.join(variants.names())}, found {variant!r}")
     _check_deadlines(raw.get("deadlines"), src, variant)
-    layout = variants.get(variant).layout
-    rules_line = yamlio.line_of(raw, "rules")
-    rulebook = layout.rulebook(raw.get("rules"), src, rules_line)  # the family's options, checked
-    house = houserules.from_config(raw.get("rules"), src, rules_line) if layout.house_rules else HouseRules()
+    rulebook, house = read_rules(variant, raw.get("rules"), src, yamlio.line_of(raw, "rules"))
     if raw.get("schedule") is not None:
         from moonshine.game.schedule import parse_schedule
 

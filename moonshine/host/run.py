@@ -8,7 +8,8 @@
 3. the judge's one mailbox is read (at most ``limits.messages`` messages) and each
    message goes to its reader: the lobby (``moonshine.host.lobby``) when it holds a
    command of the lobby or names no game being played, else the game it names (a
-   ``game:`` line, ``[GAME]`` in the subject) or the one game its sender plays;
+   ``game:`` line, ``[GAME]`` in the subject, or its orders as JSON's ``game``) or the
+   one game its sender plays;
 4. the lobby answers its messages, each in one transaction of the registry;
 5. step 2 again (a join may have filled a game);
 6. each game being played has its pass (``moonshine.mail.run.run_game``), with the
@@ -40,10 +41,19 @@ from moonshine.game.ledger import OUTBOX
 from moonshine.game.lock import game_lock
 from moonshine.host import games, lobby
 from moonshine.host.incoming import Mail, read_mail
-from moonshine.host.lobby.request import LobbyPass, ReplyBudget
+from moonshine.host.lobby.request import LobbyPass, ReplyBudget, by_name_or_title, folded
 from moonshine.host.outbox import day_folder, deliver, write_queued
 from moonshine.host.passwords import mail_passwords
-from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry, RegistryError
+from moonshine.host.registry import (
+    FILE,
+    FORMING,
+    PAUSED,
+    RUNNING,
+    STARTING,
+    RegisteredPlayer,
+    Registry,
+    RegistryError,
+)
 from moonshine.host.settings import HELD, HostSettings, check_judge_dir, games_on_disk, load
 from moonshine.mail import outbox
 from moonshine.mail.imap import is_imap_url
@@ -277,7 +287,9 @@ def route(
     limit = max_message_bytes(settings.config)
     ctx = LobbyPass(settings, reg, now, say)
     by_game: dict[str, list[Entry]] = {}
-    running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
+    rows = reg.games(RUNNING, PAUSED)  # a paused game reads its mail too
+    running = {g.name for g in rows}
+    titles = by_name_or_title(rows)
     for entry in entries:
         if entry.key is not None and reg.answered(f"source:{entry.key}"):
             continue
@@ -291,7 +303,7 @@ def route(
             _done(entry)
             continue
         try:
-            game = _reader(reg, mail, running)
+            game = _reader(reg, mail, running, titles)
             if game is not None:
                 by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
                 continue
@@ -359,20 +371,38 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: Mail, running: set[str]) -> str | None:
-    """The game that reads ``mail``, or None for the lobby."""
+def _reader(reg: Registry, mail: Mail, running: set[str], titles: dict[str, str]) -> str | None:
+    """The game that reads ``mail``, or None for the lobby. ``titles``: the games being
+    played by their names and titles, folded, for the game a document of orders as JSON
+    names (``docs/orders-json.md``), read when the mail names none otherwise. The
+    players' votes on time (``pause``, ``resume``, ``extend HOURS``) share their words
+    with the masters' commands: they are the game's when the sender plays a side of it
+    and masters none."""
     if (mail.problem and not mail.sender) or mail.forged or mail.own:
         return None  # the lobby logs it and answers nothing
-    if lobby.has_commands(mail):
-        return None
-    named = mail.game
-    if named is not None:
-        return named if named in running else None
     player = reg.player(mail.sender) if mail.sender else None
-    if player is None:
+    named = mail.game
+    if named is None and mail.json_game is not None:  # orders as JSON: the document's game, by its name or its title
+        named = titles.get(folded(mail.json_game))
+    elif named is None and player is not None:  # a player in one game only
+        playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
+        named = playing[0] if len(playing) == 1 else None
+    if lobby.has_commands(mail) and not (named is not None and _players_vote(reg, mail, named, player)):
         return None
-    playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
-    return playing[0] if len(playing) == 1 else None
+    return named if named in running else None
+
+
+def _players_vote(reg: Registry, mail: Mail, game: str, player: RegisteredPlayer | None) -> bool:
+    """Whether the lobby's commands of ``mail`` are a player's votes on ``game``'s time:
+    each one the game's too (``moonshine.mail.commands.GAME``), and its sender playing a
+    side of ``game`` and mastering none of it."""
+    from moonshine.mail.commands import GAME
+
+    if player is None or not any(m.player.id == player.id and m.side is not None for m in reg.members(game)):
+        return False
+    if any(m.id == player.id for m in reg.masters(game)):
+        return False
+    return all(GAME.named(c.name) is not None for c in lobby.read(mail).known())
 
 
 def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) -> None:
@@ -384,11 +414,15 @@ def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) ->
             say(f"ERROR raid seed of {row.name}: {exc}")
     for row in reg.games(STARTING):
         games.start(settings, reg, row, now, say)
+    for row in reg.games(PAUSED):
+        games.end_long_pauses(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):
+        games.sync_disorder(settings, reg, row, now, say)  # before its players are written: one removed stays out
+        row = reg.game(row.name) or row
         if row.sync:
             games.sync_players(settings, reg, row, say)
         if row.deadline is not None:
-            games.apply_deadline(settings, reg, row, say)
+            games.apply_deadline(settings, reg, row, say, now)
     for row in reg.games(RUNNING):
         games.welcome(settings, reg, row, now, say)
 
@@ -417,6 +451,7 @@ def _games(
                 failed=steps,
                 mail=mail,
                 paused=row.status == PAUSED,
+                reveal=False,  # an anonymous game's identities are revealed from the judge's outbox (host.games.record)
                 authserv=authserv_id(settings.config),
                 budget=ReplyBudget(reg, settings, now),
             )
@@ -426,6 +461,7 @@ def _games(
         except Exception as exc:  # a defect in one game's pass must not stop the others
             log(f"ERROR: {type(exc).__name__}: {exc}")
             steps.add("pass")
+        _step("civil disorder", failed, say, functools.partial(games.sync_disorder, settings, reg, row, now, say))
         if steps:
             failed.add(f"game {row.name}")
             which = ", ".join(sorted(steps))

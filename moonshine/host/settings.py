@@ -252,6 +252,15 @@ def secret(root: Path) -> str:
         raise GameError(f"{path}: the judge's secret seed is missing (it draws the sides)") from None
 
 
+def player_token(root: Path, game: str, player: int) -> str:
+    """A player's token in an anonymous game's draw of sides: 10 hexadecimal digits of
+    an HMAC-SHA-256 of the judge's secret seed and the game and the player's number,
+    so that the start mail can list the players by token without naming them; each
+    player is told their own, and nobody can make another's."""
+    message = f"player|{game}|{player}".encode()
+    return hmac.new(secret(root).encode("utf-8"), message, hashlib.sha256).hexdigest()[:10]
+
+
 def draw_seed(root: Path, game: str) -> str:
     """The seed of the draw of ``game``'s sides: the judge's secret seed and the game's
     name, through HMAC-SHA-256. Its SHA-256 is published when the game is created;

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from moonshine.render.phrasebook import check_language, the_turn, turn_label
-from moonshine.text import absence, commands, host
+from moonshine.text import absence, commands, host, moving
 from moonshine.text.catalogue import Catalogue, Localized, fill, keyed
 from moonshine.text.catalogue import number as number
 from moonshine.variants.moonshine.calendar import Turn
@@ -66,6 +66,10 @@ MESSAGES: Catalogue = {
     "note.chatter": "Not orders, ignored: {lines}.",
     "note.line": "line {n} '{text}'",
     "note.too_long": "Longer than {n} characters, not read: lines {lines}.",
+    "note.json_left": (
+        "Your orders were read from your JSON document alone: the text of your mail was read only for its "
+        "password line, and the rest of it was not read."
+    ),
     # -- replies to refused messages ------------------------------------------------------
     "reply.rejected": "Your message {about}{when} was NOT accepted as orders for {turn}.",
     "reply.stranger_rejected": "Your message{when} was NOT accepted as orders for {turn}.",
@@ -85,6 +89,16 @@ MESSAGES: Catalogue = {
     ),
     "takeover.press": "Press sent and received",
     "takeover.no_press": "No press was sent or received.",
+    # -- the end of an anonymous game: who played which side (moonshine.mail.identities) ----------
+    "identities.subject": "{prefix} The game is over: who played which side",
+    "identities.body": (
+        "{name},\n\nThe game {title} is over. It was played anonymously: no player was told who played "
+        "which side. Now every player is told:\n\n{sides}"
+    ),
+    "identities.line": "  {side}: {player}",
+    "identities.line_token": "  {side}: {player} (token {token} in the draw of the sides)",
+    "identities.nobody": "no player",
+    "identities.no_name": "a player who gave no name",
     "password.subject": "{prefix} your password for {side}",
     "password.body": (
         "Your password for {side} in '{title}':\n\n    {password}\n\nPut it on a 'password:' line of every "
@@ -126,6 +140,10 @@ MESSAGES: Catalogue = {
         "none of the {n} order lines could be read; earlier orders, if any, stand",
     ),
     "reject.failed": "the message could not be processed ({error})",
+    "reject.json": (
+        "your orders as JSON do not fit the format of orders as JSON: {n} problem",
+        "your orders as JSON do not fit the format of orders as JSON: {n} problems",
+    ),
     # -- what to do next ---------------------------------------------------------------------
     "help.address": "Write from the address the game master registered for your gang, or ask them to add this one.",
     "help.adjudicated": "Your orders are kept for the game master ({kept}), who decides what to do with them.",
@@ -151,6 +169,10 @@ MESSAGES: Catalogue = {
     "help.impersonation": (
         "If you did not send this message, someone may be sending orders in your gang's name: tell the game "
         "master. The password given is not repeated here."
+    ),
+    "help.json": (
+        "Each problem, with where it is in your document (a JSON pointer), what is wrong and what to do:\n\n"
+        "{problems}\n\nNo order was read from it; your earlier orders, if any, stand."
     ),
     "help.late": "Late orders are not used; your earlier orders, if any, stand. Ask the game master if in doubt.",
     "help.failed": "The game master has been told; your orders were not saved.",
@@ -178,6 +200,7 @@ MESSAGES: Catalogue = {
 MESSAGES.update(commands.MESSAGES)  # the players' commands by mail: press, votes, status...
 MESSAGES.update(absence.MESSAGES)  # the absent command (moonshine.mail.commands.absence)
 MESSAGES.update(host.MESSAGES)  # the host of many games: the lobby, the start and reveal mails
+MESSAGES.update(moving.MESSAGES)  # ready, wait, civil disorder, the votes on time, a turn's news of the game
 
 # How the mail writes a date (``date.time``: its fields are ``year``, ``month``,
 # ``day``, ``hour``, ``minute``, ``zone``, ``month_name`` and ``day_th``, the day as the

@@ -34,8 +34,8 @@ class Player(Protocol):
 
 class Settings(Protocol):
     """What the pages read of a game's settings (``moonshine.game.directory.GameConfig``
-    is one): its title and language, its players, its house rules and the hash of its
-    secret seed."""
+    is one): its title and language, its players and whether their names are hidden
+    (an anonymous game), its house rules and the hash of its secret seed."""
 
     @property
     def title(self) -> str: ...
@@ -45,6 +45,8 @@ class Settings(Protocol):
     def seed_sha256(self) -> str: ...
     @property
     def players(self) -> Mapping[str, Player]: ...
+    @property
+    def anonymous(self) -> bool: ...
     @property
     def house(self) -> HouseRules: ...
 

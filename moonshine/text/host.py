@@ -102,7 +102,7 @@ MESSAGES: Catalogue = {
     "lobby.whois": (
         "{name} <{address}>, time zone {zone}, language {language}, registered {registered}. "
         "Dedication {percent}%: turns ordered on time, {on_time} of {due}; resignations: {resigned}; "
-        "games finished: {finished}. Games: {games}."
+        "sides left in civil disorder: {disorder}; games finished: {finished}. Games: {games}."
     ),
     "lobby.whois.none": "none",
     # -- list ---------------------------------------------------------------------------------
@@ -111,6 +111,11 @@ MESSAGES: Catalogue = {
     "lobby.list.forming_line": (
         "  {game}: {variant}, sides free: {free} of {sides}, deadlines {rule}, press {press}, "
         "dedication at least {dedication}%"
+    ),
+    "lobby.list.forming_anonymous": "    anonymous: no player is told who plays which side",
+    "lobby.list.anonymous_players": (
+        "{n} (an anonymous game: its players are not named)",
+        "{n} (an anonymous game: its players are not named)",
     ),
     "lobby.list.running": "Games being played:",
     "lobby.list.no_running": "No game is being played.",
@@ -144,6 +149,10 @@ MESSAGES: Catalogue = {
     ),
     "lobby.join.already": "You are in {game} already.",
     "lobby.join.dedication": "{game} asks for a dedication of at least {minimum}%; yours is {percent}%.",
+    "lobby.join.master_anonymous": (
+        "You are a master of {game}, an anonymous game: its masters know who plays which side, so they do "
+        "not play in it."
+    ),
     "lobby.join.bad_side": "No side '{side}' in {game} (sides: {sides}).",
     "lobby.leave.done": "You left {game}.",
     "lobby.leave.not_member": "You are not in {game}.",
@@ -202,9 +211,25 @@ MESSAGES: Catalogue = {
     ),
     "lobby.extend.usage": "Give the hours, from 1 to 720: extend GAME 24.",
     "lobby.extend.no_deadline": "{game} has no deadline to extend.",
+    "lobby.extend.over_max": (
+        "{game} lets a master move its deadline {n} hour at most (master_pause_max).",
+        "{game} lets a master move its deadline {n} hours at most (master_pause_max).",
+    ),
     "lobby.eject.done": "{side} ({name}) is ejected from {game}: the side is vacant, its units hold.",
     "lobby.eject.no_player": "No player plays '{side}' in {game}.",
     "lobby.promote.done": "{name} is a master of {game} too.",
+    "lobby.promote.plays_anonymous": (
+        "{name} plays in {game}, an anonymous game: its masters know who plays which side, so none of its "
+        "players may be one."
+    ),
+    "lobby.create.anonymous_at_end": (
+        "It is anonymous: no player or observer is told who plays which side until the game is over, when "
+        "every player is told. Its masters know, and do not play in it."
+    ),
+    "lobby.create.anonymous_never": (
+        "It is anonymous: no player or observer is told who plays which side, even once the game is over. "
+        "Its masters know, and do not play in it."
+    ),
     "lobby.promote.usage": "Name the new master's address: promote GAME ADDRESS (a registered player).",
     "lobby.promote.creator": "Only the creator of {game} (or a master of the judge) may promote a master.",
     "lobby.promote.already": "{name} is a master of {game} already.",
@@ -266,6 +291,29 @@ MESSAGES: Catalogue = {
         "when the game was created); the players in the order they joined, with their preferences: "
         "{joined}."
     ),
+    "seating.start.body_anonymous": (
+        "{name},\n\n"
+        "The game {game} ({variant}) starts: you play {side}.\n\n"
+        "It is an anonymous game: {secrecy}\n\n"
+        "The first deadline: {due}.\n\n"
+        "The sides:\n{sides}\n\n"
+        "Send your orders to this address, with these lines at the top:\n\n"
+        "    game: {game}\n"
+        "    {side_word}: {key}\n"
+        "    password: your password (the one of all your games)\n\n"
+        "The draw of the sides can be checked: its seed is {seed} (SHA-256 {seed_hash}, published "
+        "when the game was created). In it each player is a token that only they are told: yours is "
+        "{token}. The players' tokens in the order they joined, with their preferences: {joined}. "
+        "The sides above show the token of the player each was drawn for."
+    ),
+    "seating.start.secrecy_at_end": (
+        "no player or observer is told who plays which side, nor which side you play, until the game is "
+        "over; then every player is told."
+    ),
+    "seating.start.secrecy_never": (
+        "no player or observer is told who plays which side, nor which side you play, even once the game is over."
+    ),
+    "seating.start.token": "a player (token {token})",
     "seating.start.vacant": "no player (its units hold; 'list vacant' offers it)",
     "seating.reveal.subject": "{prefix} {game} is over: its raid seed is public",
     "seating.reveal.body": (
@@ -277,6 +325,14 @@ MESSAGES: Catalogue = {
     "seating.reveal.seed_until": "  {seed} (SHA-256 {sha256}): the raids of the turns up to {last}",
     "seating.reveal.seed_from": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} on",
     "seating.reveal.seed_between": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} to {last}",
+    "seating.reveal.subject_cd": "{prefix} {game} is over: its secret seed is public",
+    "seating.reveal.body_cd": (
+        "{name},\n\n"
+        "The game {game} is over. Its secret seed, secret until now, is public; with it anyone can "
+        'recompute the orders the civil-disorder player wrote (RULES.md, "Auditing the civil-disorder '
+        'player"):\n\n{seeds}'
+    ),
+    "seating.reveal.seed_cd": "  {seed} (SHA-256 {sha256})",
     "seating.start.line": "  {side}: {player}",
     "seating.start.no_preference": "no preference",
 }

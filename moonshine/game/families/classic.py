@@ -18,7 +18,7 @@ import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import msgspec
 import yaml
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from moonshine.engine.rulebook import Rulebook
     from moonshine.game.directory import Game
     from moonshine.game.families.prediction import Block, Prediction
+    from moonshine.game.site import Revealed
     from moonshine.picture.charts import Chart
     from moonshine.picture.shapes import Scene
     from moonshine.render.figures import Legend
@@ -366,6 +367,8 @@ def write_phase_reports(
     power_languages: Mapping[str, str] | None = None,
     redraw: bool = False,
     scenes: Mapping[str, Scene] | None = None,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """Write PHASE's reports under ``turns/PHASE/reports/``: ``POWER.txt`` and
     ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
@@ -373,7 +376,9 @@ def write_phase_reports(
     one drawn at its adjudication, or with ``redraw`` drawn again in ``language``
     (the game's language may have changed since); and the map's legend, shown under
     it, in each language read (``legend.png``, ``legend.fr.png``). ``scenes``: the
-    phase's picture as a scene in a language, drawn already (the adjudication's)."""
+    phase's picture as a scene in a language, drawn already (the adjudication's).
+    ``news``: what the judge tells the bulletin of the game; ``disorder``: the powers
+    whose orders the civil-disorder player wrote, with its name (R26)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.render.classic.report import load_results, render_all
     from moonshine.render.figures import closeup_file, map_file
@@ -433,6 +438,8 @@ def write_phase_reports(
         summaries=_summaries(root, nxt, chosen, language, power_languages),
         images=images,
         closeups=closeups,
+        news=news,
+        disorder=disorder,
     )
     for name, text in texts.items():
         atomic_write_text(base / name, text)
@@ -573,11 +580,21 @@ def adjudicated_phases(root: Path) -> list[str]:
 
 
 def build_site(
-    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str, deadline: str = ""
+    root: Path,
+    gmap: ClassicMap,
+    done: Sequence[str],
+    title: str,
+    out: Path,
+    *,
+    language: str,
+    deadline: str = "",
+    revealed: Revealed | None = None,
 ) -> list[Path]:
     """Write the site of the classic-family game at ``root``, whose adjudicated phases
     are ``done`` (oldest first), into the folder ``out``; returns the files written.
-    ``deadline``: when the phase being played is due (a sentence), on the home page."""
+    ``deadline``: when the phase being played is due (a sentence), on the home page.
+    ``revealed``: an anonymous game's players, named once it is over
+    (``moonshine.game.site.revealed_players``)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.picture import charts
     from moonshine.render import pages
@@ -653,16 +670,36 @@ def build_site(
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
         deadline=deadline,
+        revealed=revealed,
     )
     atomic_write_text(out / "index.html", pages.inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
     return written
 
 
+class Told(TypedDict):
+    news: list[str]
+    disorder: dict[str, str]
+
+
+def _told(game: Game, phase: str, language: str) -> Told:
+    """What the phase's reports tell beside its results: the judge's news of the game
+    (``moonshine.game.news``) and the powers whose orders the civil-disorder player
+    wrote (R26)."""
+    from moonshine.game import news
+    from moonshine.game.civil_disorder import marks
+
+    return Told(
+        news=news.sentences(game, phase, language),
+        disorder={p: m.player for p, m in marks(game, phase).items()},
+    )
+
+
 class ClassicFamily:
     name = "classic"
     messages = ".classic"
-    reveals_seed = False  # nothing is drawn at random: no secret seed
+    reveals_seed = True  # its secret seed draws the civil-disorder player's choices (R26)
+    raids = False  # no raid: the seed draws nothing else
 
     def create(
         self,
@@ -675,17 +712,35 @@ class ClassicFamily:
         language: str,
         use_git: bool,
     ) -> Game:
-        from moonshine.game.directory import GAME_FILE, Game, GameConfig, Player, atomic_write_text, config_to_yaml
+        from moonshine.game.directory import (
+            GAME_FILE,
+            IGNORED,
+            SECRET_FILE,
+            Game,
+            GameConfig,
+            Player,
+            atomic_write_text,
+            config_to_yaml,
+            seed_hash,
+            write_secret,
+        )
+        from moonshine.game.seeds import new_secret
 
         gmap = board(variant)
+        seed = seed if seed is not None else new_secret()  # the civil-disorder player draws from it (R26)
+        if not seed.strip():
+            raise GameError("the seed cannot be empty")
         root.mkdir(parents=True, exist_ok=True)
         cfg = GameConfig(
             title=title or gmap.info.title,
             map=variant,
             language=language,
+            seed_sha256=seed_hash(seed),
             players={p: Player(name="", email=[]) for p in gmap.powers},
             variant=variant,
         )
+        write_secret(root / SECRET_FILE, seed)
+        atomic_write_text(root / ".gitignore", "".join(f"{pattern}\n" for pattern in IGNORED))
         atomic_write_text(root / GAME_FILE, config_to_yaml(cfg))
         create(root, cfg.title, use_git, variant)
         return Game(root)
@@ -695,6 +750,7 @@ class ClassicFamily:
         spec = game.variant
         return [
             f"Created {game.root}: {game.config.title}, variant {spec.name} ({spec.title}), first phase {first}.",
+            f"Seed hash (publish it): {game.config.seed_sha256}",
             f"Next: add players' addresses to {game.config_path}, collect orders in {game.root}/orders/{first}/.",
         ]
 
@@ -788,6 +844,7 @@ class ClassicFamily:
                 language=game.config.language,
                 power_languages=game.side_languages(),
                 scenes={game.config.language: done.scene} if done.scene is not None else None,
+                **_told(game, name, game.config.language),
             )
             txn.commit(f"Adjudicate {name}", git=commit and is_git_repo(game.root))
         return [
@@ -815,6 +872,7 @@ class ClassicFamily:
             bulletin=key is None,
             power_languages=None if language else game.side_languages(),  # --language: that one for all
             redraw=True,  # in the language asked for, or the game's now
+            **_told(game, turn, lang),
         )
 
     def report_text(self, game: Game, turn: str, *, side: str | None, language: str | None) -> str:
@@ -828,7 +886,8 @@ class ClassicFamily:
                 raise GameError(f"no power {side!r} (powers: {', '.join(gmap.powers)})")
         data = load_results(game.turn_dir(turn) / "results.yaml")
         nxt = load_state(game.root, str(data.get("next", "")), gmap)
-        return render_text(gmap, data, nxt, power=key, language=language or game.config.language)
+        lang = language or game.config.language
+        return render_text(gmap, data, nxt, power=key, language=lang, **_told(game, turn, lang))
 
     def outcomes(self, game: Game, turn: str) -> Iterator[OrderOutcome]:
         from moonshine.render.classic.report import load_results
@@ -844,7 +903,7 @@ class ClassicFamily:
                 yield OrderOutcome(str(side), unit, order, ok, value, str(r.get("reason", "")), words)
 
     def build_site(self, game: Game, out: Path, *, language: str | None) -> list[Path]:
-        from moonshine.game.site import clear_folder
+        from moonshine.game.site import clear_folder, revealed_players
         from moonshine.render import phrasebook
 
         lang = phrasebook.check_language(language or game.config.language)
@@ -856,7 +915,10 @@ class ClassicFamily:
         clear_folder(out)
         playing = phases(game.root)[-1]  # the phase being played, when the game goes on
         deadline = next_deadline_line(game, playing, None, lang) if playing not in done else ""
-        return build_site(game.root, game.board(), done, game.config.title, out, language=lang, deadline=deadline)
+        revealed = revealed_players(game, lang)
+        return build_site(
+            game.root, game.board(), done, game.config.title, out, language=lang, deadline=deadline, revealed=revealed
+        )
 
     def predict(self, block: Block) -> Prediction:
         return predict(block)

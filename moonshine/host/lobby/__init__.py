@@ -43,6 +43,8 @@ from moonshine.host.lobby.request import (
     LobbyRequest,
     authenticate,
     authorise,
+    by_name_or_title,
+    folded,
     shown_name,
     status_word,
 )
@@ -237,10 +239,13 @@ def _wording(language: str) -> str:
 
 
 def _route_note(req: LobbyRequest) -> Phrase:
-    """Why a mail with no command of the lobby came to it: the game it names is not
-    being played, or it names none and the player plays several (or none)."""
+    """Why a mail with no command of the lobby came to it: the game it names (a ``game:``
+    line, ``[GAME]`` in the subject, or its orders as JSON's ``game``) is not being
+    played, or it names none and the player plays several (or none)."""
     reg = req.reg
     named = req.mail.game
+    if named is None and req.mail.json_game is not None:  # by its name or its title
+        named = by_name_or_title(reg.games()).get(folded(req.mail.json_game), req.mail.json_game)
     if named is not None:
         row = reg.game(named)
         if row is None:

@@ -11,6 +11,8 @@ from moonshine.host.lobby.request import (
     LobbyRequest,
     deadline_rule,
     game_named,
+    is_anonymous,
+    names_shown,
     press_kind,
     status_word,
     utc,
@@ -46,6 +48,8 @@ def listing(req: LobbyRequest, cmd: CommandLine) -> Answer:
                 dedication=row.settings.get("dedication", 0),
             )
         )
+        if is_anonymous(row):
+            out.append(phrase("lobby.list.forming_anonymous"))
     running = reg.games(*ACTIVE)
     out.append(phrase("lobby.list.running") if running else phrase("lobby.list.no_running"))
     for row in running:
@@ -103,9 +107,11 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
     reg = req.reg
     settings = req.ctx.settings
     members = reg.members(row.name)
-    players = ", ".join(
+    players: str | Phrase = ", ".join(
         f"{m.player.name} ({m.side + ', ' if m.side else ''}{reg.dedication(m.player.id).percent}%)" for m in members
     )
+    if members and not names_shown(req, row):  # an anonymous game: how many, never who
+        players = phrase("lobby.list.anonymous_players", n=len(members))
     text = phrase(
         "lobby.list.game",
         game=row.name,

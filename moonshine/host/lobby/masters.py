@@ -11,13 +11,14 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from moonshine.errors import MoonshineError
+from moonshine.errors import DataError, MoonshineError
 from moonshine.host.lobby.request import (
     LobbyRequest,
     after_game,
     authenticate,
     deadline_rule,
     game_named,
+    is_anonymous,
     notice,
     press_kind,
     side_key,
@@ -27,7 +28,7 @@ from moonshine.host.lobby.request import (
 )
 from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, PAUSED, RUNNING, STARTING, TERMINATED
 from moonshine.mail.commands.grammar import JUDGE_MASTER, MASTER, SETTINGS, Answer, Command, CommandLine, Refused
-from moonshine.render.mailwords import phrase
+from moonshine.render.mailwords import Joined, phrase
 from moonshine.text.catalogue import languages
 
 # create's settings, by their folded name (English, French)
@@ -53,8 +54,34 @@ GAME_SETTINGS = {
     "assiduite": "dedication",
     "victory_vp": "victory_vp",
     "minimum_bribe": "minimum_bribe",
+    # keeping the game moving (moonshine.mail.policy)
+    "early": "early",
+    "avance": "early",
+    "nmr": "nmr",
+    "max_pause": "max_pause",
+    "pause_max": "max_pause",
+    "master_pause_max": "master_pause_max",
+    "pause_maitre_max": "master_pause_max",
+    # who plays which side, hidden (moonshine.game.identities)
+    "anonymous": "anonymous",
+    "anonyme": "anonymous",
+    "reveal": "reveal",
+    "reveal_identities": "reveal",
+    "revelation": "reveal",
+    "gunboat": "gunboat",
 }
-PRESS_KINDS = ("none", "white", "grey")
+MOVING = ("early", "nmr", "max_pause", "master_pause_max")  # game.yaml's keys, as written
+PRESS_KINDS = ("none", "public", "white", "grey")
+YES, NO = ("yes", "oui", "true", "y", "o"), ("no", "non", "false", "n")
+# when an anonymous game's players are told who played which side (moonshine.game.identities)
+REVEALS = {"at-end": "at-end", "end": "at-end", "fin": "at-end", "never": "never", "jamais": "never"}
+
+
+def _yes(key: str, value: str) -> bool:
+    word = value.strip().lower()
+    if word not in (*YES, *NO):
+        raise Refused(phrase("lobby.create.bad_setting", key=key, why="yes / no"))
+    return word in YES
 
 
 def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
@@ -87,6 +114,14 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why=value[:30]))
             number = value.strip().lstrip("$")
             rules[name] = int(number) if name == "victory_vp" and number.isdigit() else number
+        elif name in MOVING:
+            options[name] = _moving(req, cmd, name, key, value)
+        elif name in ("anonymous", "gunboat"):  # gunboat: anonymous, and no press
+            options[name] = _yes(key, value)
+        elif name == "reveal":
+            if value.strip().lower() not in REVEALS:
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why="at-end / never"))
+            options["reveal_identities"] = REVEALS[value.strip().lower()]
         elif name == "language":
             if value.lower() not in languages():
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why=", ".join(languages())))
@@ -95,6 +130,14 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
             raise Refused(phrase("lobby.create.bad_setting", key=key, why="80 printable characters at most"))
         else:
             options[name] = value
+    if options.pop("gunboat", False):
+        if options["press"]["kind"] != "none" and any(GAME_SETTINGS.get(k) == "press" for _, k, _ in cmd.settings):
+            raise Refused(phrase("lobby.create.bad_setting", key="gunboat", why="press: none"))
+        options["anonymous"] = True
+        options["press"] = {"kind": "none"}
+    if not options.get("anonymous"):
+        options.pop("anonymous", None)
+        options.pop("reveal_identities", None)
     if "deadlines" not in schedule and "every" not in schedule:
         schedule["every"] = "72h"
     try:
@@ -112,17 +155,34 @@ def _house_rules(variant: str, rules: dict[str, Any]) -> None:
     directory is made."""
     if not rules:
         return
-    from moonshine import variants
-    from moonshine.variants.moonshine.houserules import from_config
+    from moonshine.game.directory import read_rules
 
-    layout = variants.get(variant).layout
     try:
-        layout.rulebook(rules, "create", 0)
-        if layout.house_rules:
-            from_config(rules, "create")
+        read_rules(variant, rules, "create")
     except MoonshineError as exc:
         why = str(exc).split(": ", 1)[-1]
         raise Refused(phrase("lobby.create.bad_setting", key="rules", why=why[:200])) from None
+
+
+def _moving(req: LobbyRequest, cmd: CommandLine, name: str, key: str, value: str) -> Any:
+    """A setting of ``moonshine.mail.policy`` as game.yaml keeps it, checked against the
+    game's family (``nmr``'s civil-disorder player)."""
+    from moonshine import variants
+    from moonshine.mail import policy
+
+    given = cmd.args.split()
+    family = variants.get(given[1].lower()) if len(given) == 2 and variants.is_known(given[1].lower()) else None
+    players = family.layout.civil_disorder_players if family is not None else ("keep", "hold", "smart")
+    try:
+        if name == "early":
+            policy.read_early(value)
+            return value.lower()
+        if name == "nmr":
+            return policy.read_nmr(value, players)
+        policy.read_policy({name: value}, players)
+        return value.lower()
+    except DataError as exc:  # its problem: the key is the master's own
+        raise Refused(phrase("lobby.create.bad_setting", key=key, why=exc.problem[:200])) from None
 
 
 def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -161,6 +221,9 @@ def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
         dedication=options["dedication"],
         seed_hash=hashlib.sha256(draw_seed(settings.root, name).encode()).hexdigest(),
     )
+    if options.get("anonymous"):
+        reveal = str(options.get("reveal_identities") or "at-end").replace("-", "_")
+        return Answer(cmd, True, Joined((done, phrase(f"lobby.create.anonymous_{reveal}", game=name)), " "))
     return Answer(cmd, True, done)
 
 
@@ -186,7 +249,7 @@ def pause(req: LobbyRequest, cmd: CommandLine) -> Answer:
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     left = max(0, int((due - req.ctx.now).total_seconds())) if due is not None else None
     req.reg.set_paused(row.name, req.ctx.now.isoformat(), left)
-    req.reg.set_deadline(row.name, f"{turn} {games.NO_DEADLINE}")  # none while paused: nothing is late
+    req.reg.set_deadline(row.name, games.pending(turn, None, games.MASTER_PAUSE))  # none while paused: nothing is late
     req.reg.set_status(row.name, PAUSED)
     return Answer(cmd, True, phrase("lobby.pause.done", game=row.name))
 
@@ -200,7 +263,7 @@ def resume(req: LobbyRequest, cmd: CommandLine) -> Answer:
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     if row.paused_left is not None:
         due = req.ctx.now + timedelta(seconds=max(row.paused_left, 3600))
-        req.reg.set_deadline(row.name, f"{turn} {due.isoformat()}")
+        req.reg.set_deadline(row.name, games.pending(turn, due, games.MASTER_RESUME))
     req.reg.set_paused(row.name, None, None)
     req.reg.set_status(row.name, RUNNING)
     return Answer(cmd, True, phrase("lobby.resume.done", game=row.name, turn=turn, due=utc(due) if due else "-"))
@@ -216,6 +279,9 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
     hours = given[0].lower().rstrip("h") if given else ""
     if not hours.isdigit() or not 1 <= int(hours) <= 720:
         raise Refused(phrase("lobby.extend.usage"))
+    most = games.master_pause_max(req.ctx.settings, row)
+    if most is not None and int(hours) * 3600 > most.total_seconds():
+        raise Refused(phrase("lobby.extend.over_max", game=row.name, n=int(most.total_seconds() // 3600)))
     if row.status == PAUSED and row.paused_left is not None:  # the time left grows
         req.reg.set_paused(row.name, row.paused_at, row.paused_left + int(hours) * 3600)
         return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, n=int(hours)))
@@ -223,7 +289,7 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if due is None:
         raise Refused(phrase("lobby.extend.no_deadline", game=row.name))
     new = due + timedelta(hours=int(hours))
-    req.reg.set_deadline(row.name, f"{turn} {new.isoformat()}")
+    req.reg.set_deadline(row.name, games.pending(turn, new, f"{games.MASTER_EXTEND}:{int(hours)}"))
     return Answer(cmd, True, phrase("lobby.extend.done", turn=turn, game=row.name, due=utc(new)))
 
 
@@ -258,6 +324,8 @@ def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.promote.usage"))
     if any(p.id == other.id for p in req.reg.masters(row.name)):
         raise Refused(phrase("lobby.promote.already", name=other.name, game=row.name))
+    if is_anonymous(row) and req.reg.member(row.name, other.id) is not None:  # its masters know who is who
+        raise Refused(phrase("lobby.promote.plays_anonymous", name=other.name, game=row.name))
     req.reg.add_master(row.name, other.id)
     notice(req, row, "promoted", name=other.name, also=[other])  # every master hears of it, the new one too
     return Answer(cmd, True, phrase("lobby.promote.done", name=other.name, game=row.name))
@@ -273,6 +341,7 @@ def terminate(req: LobbyRequest, cmd: CommandLine) -> Answer:
         from moonshine.host import games
 
         games.queue_reveal(req.ctx.settings, req.reg, row, req.ctx.now)
+        games.queue_identities(req.ctx.settings, req.reg, row, req.ctx.now)
     return Answer(cmd, True, phrase("lobby.terminate.done", game=row.name))
 
 

@@ -20,7 +20,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 
 from moonshine.errors import MoonshineError
-from moonshine.host.lobby.request import LobbyRequest, authenticate
+from moonshine.host.lobby.request import LobbyRequest, authenticate, games_on_record
 from moonshine.host.registry import RegisteredPlayer
 from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused, fold
 from moonshine.mail.envelope import ascii_domain
@@ -200,7 +200,7 @@ def password(req: LobbyRequest, cmd: CommandLine) -> Answer:
 def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
     player = authenticate(req)
     d = req.reg.dedication(player.id)
-    games = [f"{g.name} ({side})" if side else g.name for g, side in req.reg.games_of(player.id)]
+    games = [f"{g.name} ({side})" if side else g.name for g, side in games_on_record(req, player)]
     return Answer(
         cmd,
         True,
@@ -215,6 +215,7 @@ def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
             on_time=d.on_time,
             due=d.due,
             resigned=d.resigned,
+            disorder=d.disorder,
             finished=d.finished,
             games=", ".join(games) or phrase("lobby.whois.none"),
         ),

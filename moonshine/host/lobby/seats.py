@@ -15,15 +15,22 @@ from moonshine.host.lobby.request import (
     authenticate,
     dedication_ok,
     game_named,
+    is_anonymous,
     notice,
     side_key,
     status_word,
 )
-from moonshine.host.registry import ACTIVE, FORMING, STARTING
+from moonshine.host.registry import ACTIVE, FORMING, STARTING, GameRow, RegisteredPlayer
 from moonshine.mail.commands.grammar import Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import phrase
 
 RESIGN_WAIT = timedelta(hours=24)  # after a resignation, before a takeover in the same game
+
+
+def not_its_master(req: LobbyRequest, player: RegisteredPlayer, row: GameRow) -> None:
+    """A master of an anonymous game knows who plays which side: they do not play in it."""
+    if is_anonymous(row) and any(p.id == player.id for p in req.reg.masters(row.name)):
+        raise Refused(phrase("lobby.join.master_anonymous", game=row.name))
 
 
 def join(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -33,6 +40,7 @@ def join(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.join.not_forming", game=row.name, status=status_word(row.status)))
     if req.reg.member(row.name, player.id) is not None:
         raise Refused(phrase("lobby.join.already", game=row.name))
+    not_its_master(req, player, row)
     dedication_ok(req, player, row)
     prefs: list[str] = []
     for word in after_game(cmd, row)[:10]:
@@ -88,6 +96,7 @@ def takeover(req: LobbyRequest, cmd: CommandLine) -> Answer:
     resigned = req.reg.event_at(player.id, row.name, "resigned")
     if resigned is not None and req.ctx.now - datetime.fromisoformat(resigned) < RESIGN_WAIT:
         raise Refused(phrase("lobby.takeover.resigned", game=row.name, n=int(RESIGN_WAIT.total_seconds() // 3600)))
+    not_its_master(req, player, row)
     dedication_ok(req, player, row)
     req.reg.take_over(row.name, side, player.id, req.ctx.now)
     notice(req, row, "taken", name=player.name, side=side)

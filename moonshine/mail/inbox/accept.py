@@ -15,10 +15,12 @@ from typing import Any
 import msgspec
 
 from moonshine.errors import MoonshineError
-from moonshine.game import families
+from moonshine.game import families, masking, news
 from moonshine.game.directory import Game, GameConfig, atomic_write_text, player_language
 from moonshine.game.families.base import OrderCheck
+from moonshine.game.ordersjson import OrdersJsonError, looks_like_json, orders_text_from_json
 from moonshine.mail import commands, intake
+from moonshine.mail.commands import ready
 from moonshine.mail.commands.grammar import Answer, CommandLine, Script
 from moonshine.mail.commands.request import GameRequest, render
 from moonshine.mail.envelope import find_line, forged_verdict, is_automatic, orders_text, split_lines
@@ -83,6 +85,7 @@ def process_one(ctx: Context, r: Reading) -> Outcome:
         return Outcome(REJECTED, origin, r.message_id, r.sender, None, why, refusal=WRONG_SENDER)
     except Reject as rej:
         if r.later and rej.gang is not None:  # refused orders: the status still answered, as things stand
+            r.orders_refused = True
             try:
                 after_orders(ctx, r, rej.gang)
             except Exception:  # the refusal is answered all the same
@@ -128,7 +131,10 @@ def _gang_names(ctx: Context) -> str:
 def _pick_text(ctx: Context, r: Reading) -> tuple[str, intake.OwnText, OrderCheck | None]:
     """The player's own text (``moonshine.mail.intake``) of the first candidate whose
     ``gang:`` line names a gang, as the reader sees it; else the first with
-    something in it."""
+    something in it. A mail with orders as JSON: the text its first document stands for
+    (``_json_text``)."""
+    if r.json:
+        return _json_text(ctx, r)
     found: list[tuple[str, intake.OwnText, Script]] = []
     for where, raw in r.texts:
         own, script = _without_commands(ctx, intake.own_text(raw))
@@ -146,6 +152,30 @@ def _pick_text(ctx: Context, r: Reading) -> tuple[str, intake.OwnText, OrderChec
         r.script = found[0][2]
         return found[0][0], found[0][1], None
     return "body", intake.OwnText("", ()), None
+
+
+def _json_text(ctx: Context, r: Reading) -> tuple[str, intake.OwnText, OrderCheck | None]:
+    """The orders text the mail's first document of orders as JSON stands for
+    (``moonshine.game.ordersjson``), read from then on as typed orders: the same
+    acknowledgement, the same receipt. Its password is the document's, else the one of
+    the mail's own password line; the mail's other text is not read (neither orders
+    nor commands), and the reply says so. A document that does not fit is refused with
+    every problem, in the reader's language."""
+    where, raw = r.json[0]
+    others = [intake.own_text(text).text for _, text in r.texts if not looks_like_json(text.encode("utf-8"))]
+    lines = [line for text in others for line in split_lines(text) if line.strip()]
+    given = [v for line in lines for v in masking.password_values(line)]
+    r.json_left = any(not masking.password_values(line) and not _GAME_NAME_LINE.match(line) for line in lines)
+    try:
+        text = orders_text_from_json(ctx.game, raw, password=given[0] if given else None)
+    except OrdersJsonError as exc:
+        raise Reject(phrase("reject.json", n=len(exc.problems)), help_text=phrase("help.json", problems=exc)) from None
+    r.json_read = where
+    own = intake.OwnText(text, (), text)
+    check = check_orders(
+        text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender), language=ctx.language
+    )
+    return where, own, check
 
 
 def _without_commands(ctx: Context, own: intake.OwnText) -> tuple[intake.OwnText, Script]:
@@ -181,6 +211,7 @@ def _run_commands(
         due=ctx.due,
         secrets=r.secrets,
         processed=ctx.now,
+        orders_refused=r.orders_refused,
     )
     script = r.script if some is None else Script(some)
     results = commands.execute(req, script)
@@ -225,7 +256,7 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
     own = gangs_of(ctx, r.sender)
     # the reply speaks the sender's language when the one side they play has chosen its own
     ctx.reader = player_language(cfg, own[0]) if len(own) == 1 else None
-    if not own and r.problem is None and r.msg is not None:
+    if not own and r.problem is None and r.msg is not None and not r.json:  # (orders as JSON hold no command)
         r.own = _pick_text(ctx, r)[1]
         if r.script:  # commands from someone who plays no gang: help, observe, an observer's status
             return _commands_only(ctx, r, None, _run_commands(ctx, r, None))
@@ -295,6 +326,18 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
     if ctx.due is not None and received > ctx.due and not ctx.late_ok and gang not in ctx.grace_for:
         raise Reject(phrase("reject.late", received=received, due=ctx.due), gang, phrase("help.late"))
     return _save(ctx, r, gang, text, orders_text(text, first.password_lines), where, received)
+
+
+def _in_disorder(ctx: Context, gang: str) -> bool:
+    """Whether ``gang`` is in civil disorder as its orders arrive (``moonshine.mail.disorder``);
+    a policy the game's settings cannot give is no reason to refuse orders."""
+    from moonshine.errors import MoonshineError
+    from moonshine.mail import disorder
+
+    try:
+        return disorder.standings(ctx.game, ctx.turn)[gang].disorder
+    except (MoonshineError, KeyError):
+        return False
 
 
 class _Side(msgspec.Struct, frozen=True):
@@ -399,7 +442,11 @@ def _save(ctx: Context, r: Reading, gang: str, sent: str, text: str, where: str,
         lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
         reply = reply_safely(ctx, r, gang, accepted_body(ctx, lead, check, intake_notes(ctx, r), gang), accepted=True)
         return Outcome(SUPERSEDED, r.incoming.origin, r.message_id, r.sender, gang, reason, reply)
+    ended = _in_disorder(ctx, gang)  # before the orders: its own orders end it
     atomic_write_text(ctx.game.orders_dir(ctx.turn) / f"{gang}.txt", text)
+    was_ready = ready.unready(ctx.game, ctx.turn, gang)  # new orders: a ready is about the old ones
+    if ended:
+        news.put(ctx.game, ctx.turn, f"back-{gang}", "news.back", side=gang)
     ctx.log.current[gang] = {
         "received": received.isoformat(),
         "message_id": r.message_id,
@@ -415,5 +462,9 @@ def _save(ctx: Context, r: Reading, gang: str, sent: str, text: str, where: str,
     )
     if standing_at:
         lead += "\n" + ctx.say("reply.replaces", standing=standing_at)
+    if ended:
+        lead += "\n" + ctx.say("reply.disorder_ended", gang=name)
+    if was_ready and not any(c.command is ready.READY_COMMAND for c in r.script.commands):
+        lead += "\n" + ctx.say("reply.ready_reset")
     reply = reply_safely(ctx, r, gang, accepted_body(ctx, lead, check, intake_notes(ctx, r), gang), accepted=True)
     return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts.text("en") + replaced, reply)
