@@ -213,8 +213,8 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     mail = j.new_mail()
     assert f"{s15} (Player 15) is ejected from beta" in one(mail, addr(0), "Your mail")
     assert "ejected" in one(mail, addr(15), "beta")
-    assert "0 of 1 turns ordered on time" in one(mail, addr(15), "Your mail")
-    assert "Dedication 100%: 1 of 1 turns ordered on time" in one(mail, addr(9), "Your mail")
+    assert "0 of 2 turns ordered on time. Among them, 1 resignation or ejection" in one(mail, addr(15), "Your mail")
+    assert "Dedication 100%: 1 of 1 turn ordered on time" in one(mail, addr(9), "Your mail")
     assert Game(beta.root).config.players[s15].email == []
 
     # -- alpha, paused, was not adjudicated though its old deadline has passed; orders

@@ -38,7 +38,17 @@ import msgspec
 
 from moonshine.errors import GameError, MoonshineError
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
-from moonshine.host.registry import FINISHED, RUNNING, GameRow, Member, RegisteredPlayer, Registry
+from moonshine.host.registry import (
+    DRAW,
+    FINISHED,
+    PAUSED,
+    RUNNING,
+    TAKEOVER,
+    GameRow,
+    Member,
+    RegisteredPlayer,
+    Registry,
+)
 from moonshine.host.settings import HostSettings, draw_seed
 from moonshine.mail import outbox
 from moonshine.mail.outbox import compose
@@ -88,6 +98,7 @@ def build(settings: HostSettings, name: str, variant: str, options: dict[str, An
             "press": options.get("press") or {"kind": "white"},
             "smtp": settings.config.extra.get("smtp") or {},
             "referee": {"email": [master]},
+            "judge": {"name": name},  # its mail's subject tag and Message-IDs name it (replies find it)
         }
         if options.get("rules"):
             extra["rules"] = options["rules"]
@@ -157,6 +168,8 @@ def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, lo
         members = reg.members(row.name)
     seated = {m.side for m in members}
     reg.add_vacancies(row.name, [s for s in sides if s not in seated], now)
+    joined = sorted((m for m in members if m.came == DRAW), key=lambda x: (x.joined, x.player.id))
+    reg.set_drawn(row.name, [(m.player.name, m.preferences) for m in joined])  # as the start mail names them
     sync_players(settings, reg, row, log)
     game = game_of(settings, row.name)
     turn = game.current_turn()
@@ -170,11 +183,20 @@ def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, lo
 
 
 def sync_players(settings: HostSettings, reg: Registry, row: GameRow, log: Log) -> None:
-    """game.yaml's players as the registry has them (when it says they changed)."""
+    """game.yaml's players, and the settings a master may change while it is played
+    (schedule, press, observers), as the registry has them (when it says they changed)."""
     from moonshine.game.journal import transaction
 
     game = game_of(settings, row.name)
     cfg = game.config
+    extra = _settings_of(reg, row, cfg.extra)
+    if extra != cfg.extra:
+        with transaction(game.root, f"judge: settings of {row.name}", notify=log) as txn:
+            save_config(game, msgspec.structs.replace(cfg, extra=extra))
+            txn.commit("Settings from the judge's registry", ["game.yaml"], git=is_git_repo(game.root))
+        log(f"{row.name}: settings written from the registry")
+        game = game_of(settings, row.name)
+        cfg = game.config
     by_side = {m.side: m for m in reg.members(row.name) if m.side is not None}
     players: dict[str, Player] = {}
     for side in game.sides():
@@ -198,12 +220,30 @@ def sync_players(settings: HostSettings, reg: Registry, row: GameRow, log: Log) 
     reg.set_sync(row.name, False)
 
 
+def _settings_of(reg: Registry, row: GameRow, extra: dict[str, Any]) -> dict[str, Any]:
+    """game.yaml's other sections with the settings the registry has for the game:
+    its name at the judge, the schedule and the press rules a master may change, and
+    the observers (those game.yaml lists, and those who asked by mail)."""
+    out = {**extra, "judge": {"name": row.name}}
+    if row.settings.get("schedule"):
+        out["schedule"] = row.settings["schedule"]
+    if row.settings.get("press"):
+        out["press"] = {**(extra.get("press") or {}), **row.settings["press"]}
+    listed = extra.get("observers") or []
+    listed = [listed] if isinstance(listed, str) else list(listed)
+    watching = sorted({*listed, *(p.address for p in reg.observers(row.name))})
+    if watching:
+        out["observers"] = watching
+    return out
+
+
 def welcome(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
-    """Each player of a running game not yet welcomed gets a mail of the game's: the
-    start mail while the game is at its first turn with no report, else the side's
-    history (a takeover)."""
+    """Each player of a game being played not yet welcomed gets a mail of the game's:
+    a player of the draw, the start mail; a player who took a side over, the side's
+    history (every report so far, none before the first), the turn's deadline, and
+    how to send orders, with the password they have."""
     from moonshine.game.journal import transaction
-    from moonshine.mail.takeover import history, history_mail
+    from moonshine.mail.takeover import history_mail
 
     game = game_of(settings, row.name)
     todo = [m for m in reg.members(row.name) if m.side is not None and not _welcomed(reg, row.name, m.player.id)]
@@ -213,8 +253,14 @@ def welcome(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, 
     out: list[outbox.Outgoing] = []
     for m in todo:
         assert m.side is not None
-        if history(game, m.side) or len(game.turns()) > 1:
-            name, msg = history_mail(game, m.side, m.player.address, m.player.name, now)
+        if m.came == TAKEOVER:
+            lang = m.player.language if m.player.language in languages() else game.config.language
+            note = words(lang, "seating.takeover.note", game=row.name, side_word=game.side_word, key=m.side)
+            if row.status == PAUSED:
+                note = words(lang, "seating.takeover.paused", game=row.name) + "\n\n" + note
+            name, msg = history_mail(
+                game, m.side, m.player.address, m.player.name, now, own_password=True, note=note, language=lang
+            )
         else:
             name, msg = _start_mail(settings, reg, game, row, m, now)
         out.append(outbox.Outgoing(name, msg))
@@ -250,9 +296,11 @@ def _start_mail(
         else words(lang, "seating.start.line", side=f"{names[s]} ({s})", player=words(lang, "seating.start.vacant"))
         for s in names
     )
+    drawn = row.drawn or tuple(
+        (x.player.name, x.preferences) for x in sorted(reg.members(row.name), key=lambda x: (x.joined, x.player.id))
+    )  # the players of the draw, as the start recorded them: a later resignation changes nothing here
     joined = "; ".join(
-        f"{x.player.name} ({' '.join(x.preferences) or words(lang, 'seating.start.no_preference')})"
-        for x in sorted(reg.members(row.name), key=lambda x: (x.joined, x.player.id))
+        f"{name} ({' '.join(prefs) or words(lang, 'seating.start.no_preference')})" for name, prefs in drawn
     )
     seed = draw_seed(settings.root, row.name)
     body = words(
@@ -312,6 +360,45 @@ def apply_deadline(settings: HostSettings, reg: Registry, row: GameRow, log: Log
                 txn.commit(f"Deadline of {turn} set by the master: {when}", ["game.yaml"], git=is_git_repo(game.root))
             log(f"{row.name}: deadline {turn}: {when} (set by a master)")
     reg.set_deadline(row.name, None)
+
+
+def apply_rollback(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A master's ``rollback GAME TURN``: the game back at the start of TURN (its
+    results and every later turn removed, the orders kept: ``moonshine.game.jobs.rollback``),
+    the game's record of its mail and deadlines reopened (``moonshine.mail.run.reopen``),
+    and its dedication counted again from the turn before. The deadline the master's
+    command set follows (``apply_deadline``). Safe to do again."""
+    from moonshine.game.jobs import rollback
+    from moonshine.mail.run import previous_turn, reopen
+
+    assert row.rollback is not None
+    game = game_of(settings, row.name)
+    removed = rollback(game, row.rollback, notify=log)
+    reopen(game_of(settings, row.name), row.rollback, now, notify=log)
+    before = previous_turn(game_of(settings, row.name), row.rollback)
+    with reg.transaction():
+        reg.set_recorded(row.name, before)
+        reg.set_rollback(row.name, None)
+    log(f"{row.name}: rolled back to the start of {row.rollback} ({len(removed)} file(s) and folder(s) removed)")
+
+
+def replace_revealed_seed(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A game resumed after its termination revealed its raid seed gets a new secret
+    one, for the raids from its next turn on (``moonshine.game.jobs.replace_seed``)."""
+    from moonshine.game.jobs import replace_seed
+    from moonshine.game.seeds import REVEALED_AT_END
+
+    game = game_of(settings, row.name)
+    new = replace_seed(game, REVEALED_AT_END, now=now, notify=log)
+    reg.set_reseed(row.name, False)
+    log(f"{row.name}: resumed after its end; its revealed raid seed is replaced (SHA-256 {new})")
+
+
+def reveals_seed(settings: HostSettings, row: GameRow) -> bool:
+    """Whether the game's rule family draws with a secret seed it reveals at the end."""
+    from moonshine.game import families
+
+    return bool(families.of(game_of(settings, row.name)).reveals_seed)
 
 
 def current_deadline(settings: HostSettings, reg: Registry, row: GameRow) -> tuple[str, datetime | None]:
@@ -419,18 +506,21 @@ def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, l
     start = done.index(row.recorded) + 1 if row.recorded in done else 0
     todo = done[start:]
     if todo:
-        by_side = {m.side: m.player.id for m in reg.members(row.name) if m.side is not None}
+        by_side = {m.side: m for m in reg.members(row.name) if m.side is not None}
         with reg.transaction():
             for turn in todo:
                 due = deadline(game.config, turn)
                 current = load_log(game, turn).current
                 for side in expected(game, turn):
-                    pid = by_side.get(side)
-                    if pid is None:
-                        continue
-                    received = (current.get(side) or {}).get("received")
-                    on_time = received is not None and (due is None or _when(received) <= due)
-                    reg.record_turn(pid, row.name, turn, side, on_time)
+                    m = by_side.get(side)
+                    if m is None or (due is not None and _when(m.joined) > due):
+                        continue  # no player, or one who took the side over after the deadline
+                    standing = current.get(side) or {}
+                    received = standing.get("received")
+                    # orders received before the player took the side over were a predecessor's
+                    theirs = received is not None and (m.came == DRAW or _when(received) >= _when(m.joined))
+                    on_time = theirs and (due is None or _when(received) <= due)
+                    reg.record_turn(m.player.id, row.name, turn, side, on_time)
             reg.set_recorded(row.name, todo[-1])
         log(f"{row.name}: dedication counted for {', '.join(todo)}")
     if is_over(game, turns[-1]):

@@ -35,7 +35,7 @@ from pathlib import Path
 from moonshine.errors import GameBusy, MoonshineError
 from moonshine.game.lock import game_lock
 from moonshine.host import games, lobby
-from moonshine.host.incoming import Mail, read_mail
+from moonshine.host.incoming import Mail, looks_like_orders, read_mail, replies_to_lobby
 from moonshine.host.lobby.request import LobbyPass
 from moonshine.host.outbox import deliver, write_queued
 from moonshine.host.passwords import mail_passwords
@@ -183,8 +183,8 @@ def route(
     returned by game, to be read by the game's pass."""
     limit = max_message_bytes(settings.config)
     ctx = LobbyPass(settings, reg, now, say)
-    by_game: dict[str, list[Entry]] = {}
-    running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
+    by_game: dict[str, list[tuple[Entry, Mail]]] = {}
+    domain = compose.mail_domain(settings.config)
     for entry in entries:
         if entry.key is not None and reg.answered(f"source:{entry.key}"):
             continue
@@ -194,25 +194,65 @@ def route(
             say(f"lobby: {entry.origin}: cannot be read ({type(exc).__name__})")
             continue
         mail = read_mail(raw, limit)
-        if reg.answered(mail.digest):
-            _done(entry)
+        resolve(reg, mail, domain)
+        running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
+        game = _reader(reg, mail, running, domain)
+        both = game is not None and lobby.has_commands(mail)  # a lobby's command, and orders for a game
+        answered = reg.answered(mail.digest)
+        if answered and not both:  # the lobby's already (a pass killed before it let go of it)
+            game = None
+        elif game is None or both:
+            ctx.passed_on = game
+            if not answered:
+                _answer(ctx, mail, entry.origin)
+            ctx.passed_on = None
+        if game is not None:  # the game's inbox knows the messages it read
+            by_game.setdefault(game, []).append((Entry(entry.origin, _bytes(raw), entry.done, entry.key), mail))
             continue
-        game = _reader(reg, mail, running)
-        if game is not None:
-            by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
-            continue
-        if mail.problem:
-            outcome = f"{mail.problem}: not answered"
-            reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=now)
-        else:
-            outcome = lobby.answer(ctx, mail)
-        sender = mail.sender or NO_SENDER
-        say(f"lobby: {sender} [{entry.origin}]: {outcome}")
         if entry.key is not None:
             reg.mark_answered(f"source:{entry.key}", sender=mail.sender, outcome="read", now=now)
-        write_queued(settings, reg)
         _done(entry)
-    return by_game
+    # mail found for a game a master ended in this pass (its message later in the mailbox):
+    # the lobby says so now, not at the next pass
+    over = [name for name in by_game if name not in {g.name for g in reg.games(RUNNING, PAUSED)}]
+    for name in over:
+        for entry, mail in by_game.pop(name):
+            if not reg.answered(mail.digest):
+                _answer(ctx, mail, entry.origin)
+            if entry.key is not None:
+                reg.mark_answered(f"source:{entry.key}", sender=mail.sender, outcome="read", now=now)
+            _done(entry)
+    return {name: [entry for entry, _ in found] for name, found in by_game.items()}
+
+
+def _answer(ctx: LobbyPass, mail: Mail, origin: str) -> None:
+    """The lobby answers a mail (one transaction), and its mail goes to the outbox."""
+    reg = ctx.reg
+    if mail.problem:
+        outcome = f"{mail.problem}: not answered"
+        reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=ctx.now)
+    else:
+        outcome = lobby.answer(ctx, mail)
+    sender = mail.sender or NO_SENDER
+    ctx.log(f"lobby: {sender} [{origin}]: {outcome}")
+    write_queued(ctx.settings, reg)
+
+
+def resolve(reg: Registry, mail: Mail, domain: str) -> None:
+    """The game a mail names without a ``game:`` line: its subject's tag (``[alpha]``),
+    else the mail it replies to (``In-Reply-To``, ``References``: a Message-ID the
+    judge wrote for a game names it), when the registry has that game."""
+    found = None
+    tag = mail.subject_game
+    if tag is not None and reg.game(tag) is not None:
+        found = tag
+    else:
+        for ref in mail.references:
+            name = compose.game_named_by(ref, domain)
+            if name is not None and reg.game(name) is not None:
+                found = name
+                break
+    mail.known, mail.resolved = found, True
 
 
 def _bytes(raw: bytes) -> Callable[[], bytes]:
@@ -225,18 +265,27 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: Mail, running: set[str]) -> str | None:
-    """The game that reads ``mail``, or None for the lobby."""
+def _reader(reg: Registry, mail: Mail, running: set[str], domain: str) -> str | None:
+    """The game that reads ``mail`` (None: the lobby alone). A mail with a command of
+    the lobby is the lobby's, and its game's too when it names one being played and
+    holds more than the lobby's commands (orders beside a ``join``)."""
     if mail.problem and not mail.sender:
         return None
     if lobby.has_commands(mail):
-        return None
+        named = mail.game
+        return named if named in running and lobby.read(mail).ignored else None
     named = mail.game
-    if named is not None:
-        return named if named in running else None
     player = reg.player(mail.sender) if mail.sender else None
+    if named is not None:
+        if named not in running:
+            return None
+        if player is not None and reg.member(named, player.id) is None and reg.left(named, player.id):
+            return None  # a player who left the game: the lobby tells them so, in their language
+        return named
     if player is None:
         return None
+    if replies_to_lobby(mail, domain) and not looks_like_orders(mail):
+        return None  # a reply to the lobby's mail ("Thanks!"): the lobby's, never orders
     playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
     return playing[0] if len(playing) == 1 else None
 
@@ -251,11 +300,17 @@ def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) ->
     for row in reg.games(STARTING):
         games.start(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):
+        if row.rollback is not None:
+            games.apply_rollback(settings, reg, row, now, say)
         if row.sync:
             games.sync_players(settings, reg, row, say)
         if row.deadline is not None:
             games.apply_deadline(settings, reg, row, say)
-    for row in reg.games(RUNNING):
+        if row.reseed:
+            games.replace_revealed_seed(settings, reg, row, now, say)
+        if row.process is not None and games.game_of(settings, row.name).current_turn() != row.process:
+            reg.set_process(row.name, None)  # adjudicated: the master's request is done
+    for row in reg.games(RUNNING, PAUSED):  # a side taken over in a paused game has its history at once
         games.welcome(settings, reg, row, now, say)
 
 
@@ -276,7 +331,16 @@ def _games(
         steps: set[str] = set()
         try:
             mail = by_game.get(row.name, [])
-            run_game(root, now=now, say=log, failed=steps, mail=mail, paused=row.status == PAUSED)
+            run_game(
+                root,
+                now=now,
+                say=log,
+                failed=steps,
+                mail=mail,
+                paused=row.status == PAUSED,
+                host_lines=lobby.is_command_line,
+                process=row.process,
+            )
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
             steps.add("settings")

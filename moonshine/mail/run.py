@@ -356,6 +356,8 @@ def run_game(
     failed: set[str] | None = None,
     mail: list[Entry] | None = None,
     paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
+    process: str | None = None,
 ) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
     run or command holds its lock). ``failed`` receives the steps that failed (their
@@ -363,13 +365,17 @@ def run_game(
     messages a judge for many games found for this game in its own mailbox
     (``moonshine.host.run``), read instead of the game's ``inbox.source``.
     ``paused``: a game its master paused reads and answers its mail, and sends what
-    is due, but sets no deadline, reminds nobody and adjudicates nothing."""
+    is due, but sets no deadline, reminds nobody and adjudicates nothing.
+    ``host_lines``: lines of those messages the judge read itself (its lobby's
+    commands), never orders. ``process``: a turn a master asked to adjudicate now,
+    done when it is the current turn and every side the judge waits for has orders
+    (else it waits for its deadline as usual)."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0):
             for line in recover(root):
                 say(line)
-            steps = _pass(root, now, say, mail, paused=paused)
+            steps = _pass(root, now, say, mail, paused=paused, host_lines=host_lines, process=process)
             if failed is not None:
                 failed |= steps
     except GameBusy as exc:
@@ -378,7 +384,16 @@ def run_game(
     return True
 
 
-def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, *, paused: bool = False) -> set[str]:
+def _pass(
+    root: Path,
+    now: datetime,
+    say: Log,
+    mail: list[Entry] | None = None,
+    *,
+    paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
+    process: str | None = None,
+) -> set[str]:
     """The pass's steps; returns those that failed."""
     game = Game(root)
     p = Pass(game, now, say)
@@ -402,14 +417,15 @@ def _pass(root: Path, now: datetime, say: Log, mail: list[Entry] | None = None, 
     p.step("reports", lambda: mail_reports_left(p))
     source: str | list[Entry] | None = mail_source(game.config, game.root) if mail is None else (mail or None)
     if source is not None and not over:
-        p.step("intake", lambda: intake(p, schedule, turn, source))
+        p.step("intake", lambda: intake(p, schedule, turn, source, paused=paused, host_lines=host_lines))
     if ticking and schedule is not None and schedule.absence:
         p.step("deadline", lambda: move_for_absence(p, schedule, turn))
     if ticking and schedule is not None:
         p.step("remind", lambda: remind(p, schedule, turn))
     p.step("votes", lambda: vote_notices(p, turn))
     p.step("deliver", lambda: deliver(p))
-    adjudicated = ticking and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn))
+    now_asked = process == turn
+    adjudicated = ticking and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn, asked=now_asked))
     if adjudicated and game.current_turn() != turn:
         nxt = game.current_turn()
         if schedule is not None and not is_over(game, nxt):  # first: the reports' mail gives it
@@ -441,6 +457,37 @@ def ensure_deadline(p: Pass, schedule: Schedule, turn: str) -> None:
         save_record(game, p.record)
         txn.commit(f"Deadline of {turn}: {iso(due)}", [GAME_FILE, *RECORD_FILES], git=is_git_repo(p.root))
     p.log(f"deadline {turn}: {iso(due)} (opened {iso(opened)})")
+
+
+def reopen(game: Game, turn: str, now: datetime, *, notify: Log | None = None) -> None:
+    """After a rollback to the start of ``turn`` (``moonshine.game.jobs.rollback``):
+    the judge's record forgets what it did for ``turn`` and every later turn, so that
+    ``turn`` is played again: it opens ``now`` (its deadline, taken out of game.yaml
+    with the later turns', is set again from the schedule by the next pass, unless
+    the caller writes one), its reminders are due again, and its reports, once it is
+    adjudicated again, are mailed again (marked as corrections where they differ from
+    those mailed: ``moonshine.mail.outbox.reports``). Safe to do again."""
+    from moonshine.game.deadlines import clear_deadline
+
+    start = game.turn_key(turn)
+
+    def gone(t: str) -> bool:
+        try:
+            return bool(game.turn_key(t) >= start)
+        except MoonshineError:
+            return False
+
+    with transaction(game.root, f"run: reopen {turn}", notify=notify) as txn:
+        for t in [t for t in (game.config.extra.get("deadlines") or {}) if gone(str(t))]:
+            clear_deadline(game, str(t))
+        record = load_record(game)
+        record.mailed = [t for t in record.mailed if not gone(t)]
+        record.reminded = {t: v for t, v in record.reminded.items() if not gone(t)}
+        record.scheduled = {t: v for t, v in record.scheduled.items() if not gone(t)}
+        record.opened = {t: v for t, v in record.opened.items() if not gone(t)}
+        record.opened[turn] = iso(now)
+        save_record(game, record)
+        txn.commit(f"{turn} played again from {iso(now)}", [GAME_FILE, *RECORD_FILES], git=is_git_repo(game.root))
 
 
 def _commit_game_masters_edits(p: Pass) -> None:
@@ -497,7 +544,15 @@ def closes(game: Game, schedule: Schedule | None, turn: str, now: datetime) -> t
 # -- the mailbox ---------------------------------------------------------------------------------
 
 
-def intake(p: Pass, schedule: Schedule | None, turn: str, source: str | list[Entry]) -> None:
+def intake(
+    p: Pass,
+    schedule: Schedule | None,
+    turn: str,
+    source: str | list[Entry],
+    *,
+    paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
+) -> None:
     from collections import Counter
 
     from moonshine.mail.inbox import LOCK_WAIT, process, process_entries
@@ -514,7 +569,9 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str | list[Ent
         if isinstance(source, str):
             outcomes = process(game, source, turn=turn, grace_for=grace_for, now=p.now)
         else:
-            outcomes = process_entries(game, source, turn=turn, grace_for=grace_for, now=p.now)
+            outcomes = process_entries(
+                game, source, turn=turn, grace_for=grace_for, now=p.now, paused=paused, host_lines=host_lines
+            )
     counts = Counter(o.status for o in outcomes if o.status != "duplicate")
     for o in outcomes:
         if o.status != "duplicate":
@@ -622,12 +679,17 @@ def _duration(d: Any) -> str:
 # -- adjudication and reports ----------------------------------------------------------------------
 
 
-def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
+def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str, *, asked: bool = False) -> None:
+    """Adjudicate ``turn`` when its deadline (and the grace) has passed; ``asked``: a
+    master asked for it now, done when every side the judge waits for has orders."""
     game = p.game
     end, waiting = closes(game, schedule, turn, p.now)
     nothing_to_order = not expected(game, turn, players_only=False)  # a classic phase with no retreat, no build
-    if not nothing_to_order and (end is None or p.now < end):
+    early = asked and not waiting
+    if not nothing_to_order and not early and (end is None or p.now < end):
         return  # before the deadline (and the grace), or no deadline at all
+    if early and (end is None or p.now < end):
+        p.log(f"{turn}: every side has orders; adjudicated now, as a master asked")
     late = f"; no orders from {', '.join(waiting)} (they hold)" if waiting else ""
     families.of(game).adjudicate(game, turn, now=p.now, notify=p.log)
     p.log(f"adjudicated {turn}{late}; next: {game.current_turn()}")

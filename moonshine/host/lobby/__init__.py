@@ -2,14 +2,18 @@
 game's turn (``docs/commands.md``, "A judge for many games"), declared in the one
 grammar of mail commands (``moonshine.mail.commands.grammar``) and listed here.
 
-Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois`` (or
-``profile``; ``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
-GAME``, ``resign GAME``, ``takeover GAME SIDE`` (``seats``), ``list [GAME |
-vacant]``, ``help`` (``listing``). Masters: ``create GAME VARIANT`` (and its settings
-on the lines below, to an empty line or ``end``), ``start``, ``pause``, ``resume``,
-``extend GAME HOURS``, ``eject GAME SIDE``, ``promote GAME ADDRESS``, ``terminate``
-(``masters``). Each has its French word. A command naming a game may leave it out
-when the mail names it (a ``game:`` line, or ``[GAME]`` in the subject).
+Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois [NAME]``
+(or ``profile``; ``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
+GAME``, ``resign GAME``, ``takeover GAME SIDE``, ``observe GAME`` (``seats``), ``list
+[GAME | vacant]``, ``help`` (``listing``). Masters: ``create GAME VARIANT`` (and its
+settings on the lines below, to an empty line or ``end``), ``start``, ``pause``,
+``resume``, ``extend GAME HOURS``, ``eject GAME SIDE``, ``promote GAME ADDRESS``,
+``terminate`` (``masters``); ``deadline GAME WHEN``, ``grace GAME HOURS``, ``process
+GAME``, ``rollback GAME TURN`` (``clock``); ``set GAME KEY VALUE``, ``invite GAME
+ADDRESS`` (``configure``). Each has its French word. A command naming a game may
+leave it out when the mail names it (a ``game:`` line, ``[GAME]`` in the subject, or
+a reply to a mail of the game). Every change a player should know of is announced to
+the game's players (``announce``).
 
 Every command but ``register``, ``list`` and ``help`` needs the player's password
 (a ``password:`` line): the one password of all their games, kept hashed in the
@@ -29,10 +33,11 @@ from __future__ import annotations
 import re
 
 from moonshine.errors import MoonshineError
-from moonshine.host.incoming import Mail, is_password_or_game_line
-from moonshine.host.lobby import listing, masters, players, seats
+from moonshine.game.deadlines import Moment
+from moonshine.host.incoming import Mail, is_password_or_game_line, looks_like_orders, replies_to_lobby
+from moonshine.host.lobby import clock, configure, listing, masters, players, seats
 from moonshine.host.lobby.request import LobbyPass, LobbyRequest, authorise, status_word
-from moonshine.host.registry import FORMING, RUNNING, STARTING
+from moonshine.host.registry import ACTIVE, FORMING, STARTING
 from moonshine.mail import intake, outbox
 from moonshine.mail.commands import grammar
 from moonshine.mail.commands.grammar import Grammar, Script
@@ -53,11 +58,18 @@ LOBBY = Grammar(
         seats.LEAVE,
         seats.RESIGN,
         seats.TAKEOVER,
+        seats.OBSERVE,
         masters.CREATE,
         masters.START,
         masters.PAUSE,
         masters.RESUME,
         masters.EXTEND,
+        clock.DEADLINE,
+        clock.GRACE,
+        configure.SET,
+        configure.INVITE,
+        clock.PROCESS,
+        clock.ROLLBACK,
         masters.EJECT,
         masters.PROMOTE,
         masters.TERMINATE,
@@ -73,6 +85,11 @@ def read(mail: Mail) -> Script:
     game's."""
     leave_out = ("help",) if mail.game is not None else ()
     return grammar.read(mail.lines, LOBBY, leave_out=leave_out)
+
+
+def is_command_line(line: str) -> bool:
+    """A line the lobby reads as its command: never orders, in a mail a game reads too."""
+    return bool(grammar.read([line], LOBBY).known())
 
 
 def has_commands(mail: Mail) -> bool:
@@ -126,11 +143,20 @@ def answer(ctx: LobbyPass, mail: Mail) -> str:
         if mail.too_long:
             results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
         if script.ignored and script.commands:
-            results.append(req.say("lobby.ignored", lines=line_ranges(list(script.ignored))))
+            lines = line_ranges(list(script.ignored))
+            if ctx.passed_on is not None:
+                results.append(req.say("lobby.passed_on", lines=lines, game=ctx.passed_on))
+            else:
+                results.append(req.say("lobby.ignored", lines=lines))
         if not script.commands:
             if player is None and mail.game is None:
                 reg.mark_answered(mail.digest, sender=mail.sender, outcome="unsolicited", now=ctx.now)
                 return "not from a player, and no command in it: not answered"
+            domain = compose.mail_domain(ctx.settings.config)
+            if mail.game is None and replies_to_lobby(mail, domain) and not looks_like_orders(mail):
+                # "Thanks!" to the judge's reply: nothing to answer
+                reg.mark_answered(mail.digest, sender=mail.sender, outcome="a reply to the judge", now=ctx.now)
+                return "a reply to the judge's mail, with no command: not answered"
             results.append(_route_note(req).text(_wording(req.language)))
         _queue_reply(req, results)
         for name, msg in req.notices:
@@ -156,10 +182,13 @@ def _route_note(req: LobbyRequest) -> Phrase:
             return phrase("lobby.game.unknown", game=named[:30])
         if row.status in (FORMING, STARTING):
             return phrase("lobby.route.forming", game=row.name)
+        left = reg.left(row.name, req.player.id) if req.player is not None else None
+        if row.status in ACTIVE and left is not None:
+            return phrase(f"lobby.route.{left}", game=row.name)
         return phrase("lobby.route.over", game=row.name, status=status_word(row.status))
     if req.player is None:
         return phrase("lobby.nothing")
-    games = [g.name for g, side in reg.games_of(req.player.id) if side is not None and g.status == RUNNING]
+    games = [g.name for g, side in reg.games_of(req.player.id) if side is not None and g.status in ACTIVE]
     if not games:
         return phrase("lobby.route.no_game")
     return phrase("lobby.route.which", games=", ".join(games))
@@ -177,7 +206,7 @@ def _queue_reply(req: LobbyRequest, results: list[str]) -> None:
     mail = req.mail
     player = req.reg.player(mail.sender) if req.player is None else req.player
     hello = req.say("lobby.hello", name=player.name) if player is not None else req.say("lobby.hello_stranger")
-    received = (mail.received or ctx.now).strftime("%Y-%m-%d %H:%M UTC")
+    received = Moment(mail.received or ctx.now, req.zone)
     body = (
         f"{hello}\n\n{req.say('lobby.intro', received=received)}\n\n"
         + "\n\n".join(results)

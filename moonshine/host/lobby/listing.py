@@ -1,23 +1,18 @@
 """The lobby's commands that tell, to anyone: ``list`` (the games waiting for
 players and the games being played), ``list GAME`` (one game: its settings, masters,
 sides, players, turn and deadline, the hash of its draw's seed), ``list vacant``
-(the sides to take over), and ``help``."""
+(the sides to take over), and ``help``. A private game is shown to its players,
+masters and invited players alone."""
 
 from __future__ import annotations
 
 import hashlib
 
-from moonshine.host.lobby.request import (
-    LobbyRequest,
-    deadline_rule,
-    game_named,
-    press_kind,
-    status_word,
-    utc,
-    variant_title,
-)
-from moonshine.host.registry import ACTIVE, FORMING, STARTING, GameRow
-from moonshine.mail.commands.grammar import ANYONE, Answer, Command, CommandLine
+from moonshine.host.lobby.announce import game_zone
+from moonshine.host.lobby.configure import minimum, press_words, rule_words
+from moonshine.host.lobby.request import LobbyRequest, game_named, status_word, variant_title
+from moonshine.host.registry import ACTIVE, FORMING, PAUSED, STARTING, GameRow
+from moonshine.mail.commands.grammar import ANYONE, Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import Joined, Phrase, phrase
 
 VACANT = ("vacant", "vacants", "vacantes", "vacances")
@@ -28,25 +23,27 @@ def listing(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if word in VACANT:
         return Answer(cmd, True, _vacant(req))
     if word:
-        return Answer(cmd, True, _one_game(req, game_named(req, cmd, word)))
+        row = game_named(req, cmd, word)
+        if not visible(req, row):  # a private game is no game to others
+            raise Refused(phrase("lobby.game.unknown", game=word[:30]))
+        return Answer(cmd, True, _one_game(req, row))
     reg = req.reg
-    forming = reg.games(FORMING, STARTING)
-    out = [phrase("lobby.list.forming") if forming else phrase("lobby.list.no_forming")]
+    forming = [row for row in reg.games(FORMING, STARTING) if visible(req, row)]
+    out: list[Phrase | Joined] = [phrase("lobby.list.forming") if forming else phrase("lobby.list.no_forming")]
     for row in forming:
         sides = len(row.settings.get("sides") or [])
-        out.append(
-            phrase(
-                "lobby.list.forming_line",
-                game=row.name,
-                variant=variant_title(row.variant),
-                free=sides - reg.count_members(row.name),
-                sides=sides,
-                rule=deadline_rule(row.settings),
-                press=press_kind(row.settings),
-                dedication=row.settings.get("dedication", 0),
-            )
+        line = phrase(
+            "lobby.list.forming_line",
+            game=row.name,
+            variant=variant_title(row.variant),
+            free=sides - reg.count_members(row.name),
+            sides=sides,
+            rule=rule_words(row.settings),
+            press=press_words(row.settings),
+            minimum=minimum(row.settings) or "",
         )
-    running = reg.games(*ACTIVE)
+        out.append(line)
+    running = [row for row in reg.games(*ACTIVE) if visible(req, row)]
     out.append(phrase("lobby.list.running") if running else phrase("lobby.list.no_running"))
     for row in running:
         out.append(
@@ -65,22 +62,23 @@ def _vacant(req: LobbyRequest) -> Phrase | Joined:
     from moonshine.host import games
 
     reg = req.reg
-    lines = [phrase("lobby.list.vacant")]
+    lines: list[Phrase | Joined] = [phrase("lobby.list.vacant")]
     for game, side, since in reg.vacancies():
         row = reg.game(game)
         assert row is not None
+        if not visible(req, row):
+            continue
         names = games.vacant_sides(req.ctx.settings, game)
-        lines.append(
-            phrase(
-                "lobby.list.vacant_line",
-                game=game,
-                side=side,
-                name=names.get(side, side),
-                variant=variant_title(row.variant),
-                since=since[:10],
-                dedication=row.settings.get("dedication", 0),
-            )
+        line = phrase(
+            "lobby.list.vacant_line",
+            game=game,
+            side=side,
+            name=names.get(side, side),
+            variant=variant_title(row.variant),
+            since=since[:10],
+            minimum=minimum(row.settings) or "",
         )
+        lines.append(line)
     return Joined(tuple(lines)) if len(lines) > 1 else phrase("lobby.list.no_vacant")
 
 
@@ -94,6 +92,7 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
     players = ", ".join(
         f"{m.player.name} ({m.side + ', ' if m.side else ''}{reg.dedication(m.player.id).percent}%)" for m in members
     )
+    zone = game_zone(row, settings.timezone)
     text = phrase(
         "lobby.list.game",
         game=row.name,
@@ -101,10 +100,12 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
         variant=variant_title(row.variant),
         status=status_word(row.status),
         masters=", ".join(p.name for p in reg.masters(row.name)),
-        rule=deadline_rule(row.settings),
-        zone=(row.settings.get("schedule") or {}).get("timezone", settings.timezone),
-        press=press_kind(row.settings),
-        dedication=row.settings.get("dedication", 0),
+        rule=rule_words(row.settings),
+        zone=zone,
+        press=press_words(row.settings),
+        dedication=phrase("lobby.list.game_minimum", dedication=int(row.settings.get("dedication") or 0))
+        if row.settings.get("dedication")
+        else phrase("lobby.list.game_no_minimum"),
         sides=", ".join(row.settings.get("sides") or []),
         players=players or phrase("lobby.list.nobody"),
         seed_hash=hashlib.sha256(draw_seed(settings.root, row.name).encode()).hexdigest(),
@@ -112,7 +113,26 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
     if row.status not in ACTIVE:
         return text
     turn, due = games.current_deadline(settings, reg, row)
-    return Joined((text, phrase("lobby.list.game_turn", turn=turn, due=utc(due) if due else "-")), " ")
+    if row.status == PAUSED and due is None:
+        return Joined((text, phrase("lobby.list.game_paused", turn=turn)), " ")
+    return Joined((text, phrase("lobby.list.game_turn", turn=turn, due=req.moment(due) if due else "-")), " ")
+
+
+def visible(req: LobbyRequest, row: GameRow) -> bool:
+    """Whether the sender may see the game: a public one, or a private one they play,
+    master, observe or are invited to."""
+    if not row.private:
+        return True
+    player = req.player
+    if player is None:
+        return False
+    reg = req.reg
+    return (
+        reg.member(row.name, player.id) is not None
+        or reg.invited(row.name, player.id)
+        or any(p.id == player.id for p in reg.masters(row.name))
+        or any(p.id == player.id for p in reg.observers(row.name))
+    )
 
 
 def help_text(req: LobbyRequest, cmd: CommandLine) -> Answer:

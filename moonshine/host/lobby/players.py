@@ -8,8 +8,9 @@ import re
 
 from moonshine.errors import MoonshineError
 from moonshine.host.lobby.request import LobbyRequest, authenticate
+from moonshine.host.registry import Dedication, RegisteredPlayer
 from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused
-from moonshine.render.mailwords import phrase
+from moonshine.render.mailwords import Joined, phrase
 from moonshine.text.catalogue import languages
 
 
@@ -63,27 +64,49 @@ def password(req: LobbyRequest, cmd: CommandLine) -> Answer:
 
 
 def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``whois``: one's own record; ``whois NAME``: the public record of the players
+    of that name (their name, dedication and games; never their address)."""
     player = authenticate(req)
+    name = " ".join(cmd.args.split())
+    if name:
+        found = req.reg.players_named(name)
+        if not found:
+            raise Refused(phrase("lobby.whois.nobody", name=name[:60]))
+        return Answer(cmd, True, Joined(tuple(_public(req, p) for p in found[:5])))
     d = req.reg.dedication(player.id)
     games = [f"{g.name} ({side})" if side else g.name for g, side in req.reg.games_of(player.id)]
-    return Answer(
-        cmd,
-        True,
-        phrase(
-            "lobby.whois",
-            name=player.name,
-            address=player.address,
-            zone=player.timezone or req.ctx.settings.timezone,
-            language=player.language,
-            registered=player.registered[:10],
-            percent=d.percent,
-            on_time=d.on_time,
-            due=d.due,
-            resigned=d.resigned,
-            finished=d.finished,
-            games=", ".join(games) or phrase("lobby.whois.none"),
-        ),
+    own = phrase(
+        "lobby.whois",
+        name=player.name,
+        address=player.address,
+        zone=player.timezone or req.ctx.settings.timezone,
+        language=player.language,
+        registered=player.registered[:10],
+        games=", ".join(games) or phrase("lobby.whois.none"),
     )
+    return Answer(cmd, True, Joined((own, dedication(d)), " "))
+
+
+def _public(req: LobbyRequest, player: RegisteredPlayer) -> Joined:
+    """A player's public record: name, registration, dedication, games (no address, no side)."""
+    games = [g.name for g, _ in req.reg.games_of(player.id) if not g.private]
+    head = phrase(
+        "lobby.whois.public",
+        name=player.name,
+        registered=player.registered[:10],
+        games=", ".join(games) or phrase("lobby.whois.none"),
+    )
+    return Joined((head, dedication(req.reg.dedication(player.id))), " ")
+
+
+def dedication(d: Dedication) -> Joined:
+    """``Dedication 80%: 8 turns ordered on time of 10 owed (1 resignation counted as a turn missed).``"""
+    parts = [phrase("lobby.dedication", percent=d.percent, n=d.due + d.resigned, on_time=d.on_time)]
+    if d.resigned:
+        parts.append(phrase("lobby.dedication.resigned", n=d.resigned))
+    if d.finished:
+        parts.append(phrase("lobby.dedication.finished", n=d.finished))
+    return Joined(tuple(parts), " ")
 
 
 REGISTER = Command("register", {"en": ("register",), "fr": ("inscription", "inscrire")}, register, who=ANYONE)

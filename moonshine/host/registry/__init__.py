@@ -43,6 +43,7 @@ FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED = (
     "terminated",
 )
 ACTIVE = (RUNNING, PAUSED)  # games being played
+DRAW, TAKEOVER = "draw", "takeover"  # how a member came to their side
 
 
 class RegisteredPlayer(msgspec.Struct, frozen=True):
@@ -67,6 +68,16 @@ class GameRow(msgspec.Struct, frozen=True):
     deadline: str | None = None
     sync: bool = False
     recorded: str | None = None
+    ended: str | None = None  # when a master terminated it (ISO, UTC): it may be resumed within a week
+    process: str | None = None  # a turn a master asked to process now
+    rollback: str | None = None  # a turn a master asked to roll the game back to
+    drawn: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the draw's players (name, preferences), as they joined
+    reseed: bool = False  # its raid seed, revealed at its termination, is to be replaced (resumed)
+
+    @property
+    def private(self) -> bool:
+        """A private game: ``list`` does not show it, and only the invited join it."""
+        return bool(self.settings.get("private"))
 
 
 class Member(msgspec.Struct, frozen=True):
@@ -75,6 +86,7 @@ class Member(msgspec.Struct, frozen=True):
     side: str | None
     preferences: tuple[str, ...]
     joined: str
+    came: str = DRAW  # DRAW: joined before the start; TAKEOVER: took a vacant side
 
 
 class Dedication(msgspec.Struct, frozen=True):
@@ -119,6 +131,7 @@ def _player(row: sqlite3.Row | tuple[Any, ...]) -> RegisteredPlayer:
 
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+    drawn = json.loads(row[13]) if row[13] else []
     return GameRow(
         name=row[0],
         variant=row[1],
@@ -130,10 +143,19 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         deadline=row[7],
         sync=bool(row[8]),
         recorded=row[9],
+        ended=row[10],
+        process=row[11],
+        rollback=row[12],
+        drawn=tuple((str(name), tuple(str(p) for p in prefs)) for name, prefs in drawn),
+        reseed=bool(row[14]),
     )
 
 
-_GAME = "name, variant, status, created, settings, paused_at, paused_left, deadline, sync, recorded"
+_GAME = (
+    "name, variant, status, created, settings, paused_at, paused_left, deadline, sync, recorded,"
+    " ended, process, rollback, drawn, reseed"
+)
+_GAME_COLUMNS = len(_GAME.split(","))
 
 
 class Registry:
@@ -349,7 +371,41 @@ class Registry:
         with self.transaction():
             self.conn.execute("UPDATE games SET sync = ? WHERE name = ?", (int(value), name))
 
-    def set_recorded(self, name: str, turn: str) -> None:
+    def set_settings(self, name: str, settings: dict[str, Any]) -> None:
+        """A game's settings changed by a master (``set``): its game.yaml is written
+        again from them at the next step (``sync``)."""
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE games SET settings = ?, sync = 1 WHERE name = ?", (json.dumps(settings, sort_keys=True), name)
+            )
+
+    def set_ended(self, name: str, at: str | None) -> None:
+        with self.transaction():
+            self.conn.execute("UPDATE games SET ended = ? WHERE name = ?", (at, name))
+
+    def set_process(self, name: str, turn: str | None) -> None:
+        """A turn to adjudicate at the game's next pass (None: done, or nothing asked)."""
+        with self.transaction():
+            self.conn.execute("UPDATE games SET process = ? WHERE name = ?", (turn, name))
+
+    def set_rollback(self, name: str, turn: str | None) -> None:
+        """A turn to roll the game back to at the next step (None: done)."""
+        with self.transaction():
+            self.conn.execute("UPDATE games SET rollback = ? WHERE name = ?", (turn, name))
+
+    def set_drawn(self, name: str, drawn: list[tuple[str, tuple[str, ...]]]) -> None:
+        """The draw's players, as the start mail names them (once, at the start)."""
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE games SET drawn = ? WHERE name = ? AND drawn IS NULL",
+                (json.dumps([[n, list(p)] for n, p in drawn]), name),
+            )
+
+    def set_reseed(self, name: str, value: bool) -> None:
+        with self.transaction():
+            self.conn.execute("UPDATE games SET reseed = ? WHERE name = ?", (int(value), name))
+
+    def set_recorded(self, name: str, turn: str | None) -> None:
         with self.transaction():
             self.conn.execute("UPDATE games SET recorded = ? WHERE name = ?", (turn, name))
 
@@ -369,11 +425,11 @@ class Registry:
     def members(self, game: str) -> list[Member]:
         cols = ", ".join("p." + c.strip() for c in _PLAYER.split(","))
         rows = self.conn.execute(
-            f"SELECT {cols}, m.side, m.preferences, m.joined FROM members m JOIN players p ON p.id = m.player"
+            f"SELECT {cols}, m.side, m.preferences, m.joined, m.came FROM members m JOIN players p ON p.id = m.player"
             " WHERE m.game = ? ORDER BY m.joined, p.id",
             (game,),
         ).fetchall()
-        return [Member(game, _player(r[:6]), r[6], tuple(str(r[7]).split()), str(r[8])) for r in rows]
+        return [Member(game, _player(r[:6]), r[6], tuple(str(r[7]).split()), str(r[8]), str(r[9])) for r in rows]
 
     def count_members(self, game: str) -> int:
         return int(self._one("SELECT count(*) FROM members WHERE game = ?", game))
@@ -388,7 +444,7 @@ class Registry:
             " JOIN games g ON g.name = m.game WHERE m.player = ? AND g.status IN (?, ?, ?, ?) ORDER BY g.name",
             (pid, FORMING, STARTING, RUNNING, PAUSED),
         ).fetchall()
-        return [(_game(r[:10]), r[10]) for r in rows]
+        return [(_game(r[:_GAME_COLUMNS]), r[_GAME_COLUMNS]) for r in rows]
 
     def join(self, game: str, pid: int, preferences: list[str], now: datetime) -> None:
         with self.transaction():
@@ -446,10 +502,58 @@ class Registry:
         with self.transaction():
             self.conn.execute("DELETE FROM vacancies WHERE game = ? AND side = ?", (game, side))
             self.conn.execute(
-                "INSERT INTO members (game, player, side, joined) VALUES (?, ?, ?, ?)",
-                (game, pid, side, now.isoformat()),
+                "INSERT INTO members (game, player, side, joined, came) VALUES (?, ?, ?, ?, ?)",
+                (game, pid, side, now.isoformat(), TAKEOVER),
             )
             self.conn.execute("UPDATE games SET sync = 1 WHERE name = ?", (game,))
+
+    def left(self, game: str, pid: int) -> str | None:
+        """How a player last left a started game (``resigned``, ``ejected``), or None."""
+        value = self._one(
+            "SELECT kind FROM events WHERE game = ? AND player = ? AND kind IN ('resigned', 'ejected')"
+            " ORDER BY at DESC LIMIT 1",
+            game,
+            pid,
+        )
+        return None if value is None else str(value)
+
+    # -- who may join a private game, who observes -----------------------------------------
+    def invite(self, game: str, pid: int, now: datetime) -> bool:
+        """Whether the player is newly invited (False: invited already)."""
+        with self.transaction():
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO invitations (game, player, invited) VALUES (?, ?, ?)",
+                (game, pid, now.isoformat()),
+            )
+        return cur.rowcount > 0
+
+    def invited(self, game: str, pid: int) -> bool:
+        return self._one("SELECT 1 FROM invitations WHERE game = ? AND player = ?", game, pid) is not None
+
+    def add_observer(self, game: str, pid: int, now: datetime) -> bool:
+        """Whether the player newly observes the game (its game.yaml is written again)."""
+        with self.transaction():
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO observers (game, player, since) VALUES (?, ?, ?)", (game, pid, now.isoformat())
+            )
+            if cur.rowcount:
+                self.conn.execute("UPDATE games SET sync = 1 WHERE name = ?", (game,))
+        return cur.rowcount > 0
+
+    def observers(self, game: str) -> list[RegisteredPlayer]:
+        cols = ", ".join("p." + c.strip() for c in _PLAYER.split(","))
+        rows = self.conn.execute(
+            f"SELECT {cols} FROM observers o JOIN players p ON p.id = o.player WHERE o.game = ? ORDER BY p.id", (game,)
+        ).fetchall()
+        return [_player(r) for r in rows]
+
+    def players_named(self, name: str) -> list[RegisteredPlayer]:
+        """The players registered under ``name`` (any case, blanks as one)."""
+        wanted = " ".join(name.split())
+        rows = self.conn.execute(
+            f"SELECT {_PLAYER} FROM players WHERE name = ? COLLATE NOCASE ORDER BY id", (wanted,)
+        ).fetchall()
+        return [_player(r) for r in rows]
 
     # -- dedication ----------------------------------------------------------------------
     def record_turn(self, pid: int, game: str, turn: str, side: str, on_time: bool) -> None:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -118,14 +118,30 @@ def process_entries(
     turn: str | None = None,
     now: datetime | None = None,
     grace_for: Collection[str] = (),
+    paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
 ) -> list[Outcome]:
     """``process`` for messages a judge for many games read in its own mailbox and
     found for this game (``moonshine.host.run``): each is done as any other,
-    and its ``game:`` line (the judge's, naming this game) is no order."""
+    and its ``game:`` line (the judge's, naming this game) is no order, nor a line
+    ``host_lines`` says the judge read (a command of its lobby). ``paused``: its
+    master paused the game (the replies say so where they would give the deadline)."""
     turn = turn or game.current_turn()
     game.turn_key(turn)
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
-        return _process(game, entries, "the judge's mailbox", turn, False, now, None, grace_for, judged=True)
+        return _process(
+            game,
+            entries,
+            "the judge's mailbox",
+            turn,
+            False,
+            now,
+            None,
+            grace_for,
+            judged=True,
+            paused=paused,
+            host_lines=host_lines,
+        )
 
 
 def is_closed(game: Game, turn: str) -> bool:
@@ -148,6 +164,8 @@ def _process(
     grace_for: Collection[str] = (),
     *,
     judged: bool = False,
+    paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
 ) -> list[Outcome]:
     log = load_log(game, turn)
     recover_journal(game, turn, log)
@@ -169,6 +187,8 @@ def _process(
         closed=is_closed(game, turn),
         accepting=accept is not None,
         judged=judged,
+        paused=paused,
+        host_lines=host_lines,
     )
     # A message the source still holds from an earlier pass is known by its key and not
     # read again: an idle pass over a kept mailbox reads no mail.

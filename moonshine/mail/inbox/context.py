@@ -6,6 +6,7 @@ most, by side and by address)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,13 @@ class Context(msgspec.Struct):
     wrong: Counter[str] = msgspec.field(default_factory=Counter)
     held: Counter[str] = msgspec.field(default_factory=Counter)  # gang -> messages refused unread after too many
     judged: bool = False  # read by a judge for many games: a "game:" line names this game, and is no order
+    paused: bool = False  # the game's master paused it: no deadline runs (the replies say so)
+    host_lines: Callable[[str], bool] | None = None  # lines the judge for many games read (its lobby's commands)
+
+    @property
+    def turn_text(self) -> object:
+        """The turn as a sentence of the reply words it (``le printemps 1924``, ``l'automne 1901``)."""
+        return self.game.layout.turn_in_text(self.turn)
 
     def game_over(self) -> bool:
         """A winner, or a draw or concession every surviving side voted (asked when

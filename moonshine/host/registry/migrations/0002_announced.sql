@@ -1,0 +1,40 @@
+-- What a master's mail commands leave for a game's pass, and who may see or follow a
+-- game (issue 37). Applied once, in a transaction, when PRAGMA user_version is below 2.
+
+-- How a player came to their side: 'draw' (joined before the start) or 'takeover'
+-- (a vacant side): a takeover is welcomed with the side's history, never the start mail.
+ALTER TABLE members ADD COLUMN came TEXT NOT NULL DEFAULT 'draw';
+
+-- When a master terminated the game (ISO time, UTC): it may be resumed within a week
+-- (paused_left then holds the time that was left to its deadline).
+ALTER TABLE games ADD COLUMN ended TEXT;
+-- A turn a master asked to process now ('process GAME'): the game's next pass
+-- adjudicates it if every side with a player still has orders.
+ALTER TABLE games ADD COLUMN process TEXT;
+-- A turn a master asked to roll the game back to ('rollback GAME TURN'), done by the
+-- pass's next step on the game's directory.
+ALTER TABLE games ADD COLUMN rollback TEXT;
+-- The players of the draw of sides, as the start mail gives them (JSON: name and
+-- preferences, in the order they joined), kept from the start: a start mail written
+-- later names the same players.
+ALTER TABLE games ADD COLUMN drawn TEXT;
+
+-- Who may join a private game (a master's 'invite GAME ADDRESS').
+CREATE TABLE invitations (
+    game TEXT NOT NULL REFERENCES games (name),
+    player INTEGER NOT NULL REFERENCES players (id),
+    invited TEXT NOT NULL,
+    PRIMARY KEY (game, player)
+);
+
+-- Who observes a game ('observe GAME'): written into its game.yaml's observers.
+CREATE TABLE observers (
+    game TEXT NOT NULL REFERENCES games (name),
+    player INTEGER NOT NULL REFERENCES players (id),
+    since TEXT NOT NULL,
+    PRIMARY KEY (game, player)
+);
+
+-- 1: the game's raid seed, revealed when a master terminated it, is to be replaced by a
+-- new secret (the game was resumed within the week): done by the pass's next step.
+ALTER TABLE games ADD COLUMN reseed INTEGER NOT NULL DEFAULT 0;
