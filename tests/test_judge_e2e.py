@@ -168,7 +168,7 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     beta_due = datetime.fromisoformat(yaml.safe_load((beta.root / "game.yaml").read_text())["deadlines"]["spring-1901"])
     j.send(addr(0), pw(0) + "game: beta\nextend 24\n", t + timedelta(hours=1))
     j.run(t + timedelta(hours=1, minutes=1))
-    assert "The deadline of spring-1901 in beta is now" in one(j.new_mail(), addr(0))
+    assert "The deadline of Spring 1901 in beta is now" in one(j.new_mail(), addr(0))
     assert Game(beta.root).config.extra["deadlines"]["spring-1901"] == (beta_due + timedelta(hours=24)).isoformat()
 
     # -- a player resigns from alpha; another takes the side over and gets its history

@@ -244,31 +244,31 @@ MESSAGES: Catalogue = {
     "lobby.notice.terminated_more": "A master of {game} ended it: no turn will be adjudicated any more.",
     # -- announcements to a game's players (moonshine.host.lobby.announce) -------------------
     "announce.hello": "{name},",
-    "announce.paused.head": "{game} is paused",
+    "announce.paused.head": "the game is paused",
     "announce.paused": (
         "A master of {game} paused the game: no deadline runs until it resumes, nobody is reminded and no turn is "
         "adjudicated. Orders and press you send meanwhile are read and answered as usual, and the orders on file "
         "count when it goes on. When it resumes, you will have the time that was left: {left}."
     ),
-    "announce.paused_no_deadline.head": "{game} is paused",
+    "announce.paused_no_deadline.head": "the game is paused",
     "announce.paused_no_deadline": (
         "A master of {game} paused the game: no turn is adjudicated until it resumes. Orders and press you send "
         "meanwhile are read and answered as usual, and the orders on file count when it goes on."
     ),
-    "announce.paused_extended.head": "{game}: more time when it resumes",
+    "announce.paused_extended.head": "more time when the game resumes",
     "announce.paused_extended": (
         "A master of {game} gave its players {hours} hours more: when the game resumes, you will have {left} for "
         "{turn}."
     ),
-    "announce.resumed.head": "{game} goes on",
+    "announce.resumed.head": "the game goes on",
     "announce.resumed": "A master of {game} resumed the game: orders for {turn} are due by {due}.",
-    "announce.resumed_no_deadline.head": "{game} goes on",
+    "announce.resumed_no_deadline.head": "the game goes on",
     "announce.resumed_no_deadline": "A master of {game} resumed the game.",
     "announce.deadline.head": "the deadline of {turn} moved",
     "announce.deadline": "A master of {game} moved the deadline of {turn}: orders are due by {due}. It was {was}.",
     "announce.deadline_set.head": "the deadline of {turn}",
     "announce.deadline_set": "A master of {game} set the deadline of {turn}: orders are due by {due}.",
-    "announce.ejected_you.head": "you are ejected from {game}",
+    "announce.ejected_you.head": "you are ejected from the game",
     "announce.ejected_you": (
         "A master of {game} ejected you from the game, where you played {side}: the side is vacant, and mail you "
         "send to the game is no longer read. Your other games go on."
@@ -285,57 +285,57 @@ MESSAGES: Catalogue = {
     ),
     "announce.taken.head": "{side} has a new player",
     "announce.taken": "{taker} took over {side} in {game}.",
-    "announce.master_you.head": "you are a master of {game}",
+    "announce.master_you.head": "you are a master of the game",
     "announce.master_you": (
         "You are a master of {game} now: you may set its deadlines and settings, pause, resume and end it, eject "
         "a side, and more ('help' to the judge lists the commands)."
     ),
-    "announce.master.head": "{master} is a master of {game}",
+    "announce.master.head": "{master} is a master of the game",
     "announce.master": "{master} is a master of {game} too.",
-    "announce.settings.head": "{game}: {change}",
+    "announce.settings.head": "{change}",
     "announce.settings": "A master of {game} changed a setting: {change}. {more}",
     "announce.process.head": "{turn} is adjudicated now",
     "announce.process": (
         "Every side with a player has orders for {turn}: a master of {game} asked for it to be adjudicated now, "
         "without waiting for its deadline ({was}). The reports follow."
     ),
-    "announce.rollback.head": "{game} is back at {turn}",
+    "announce.rollback.head": "{turn} is played again",
     "announce.rollback": (
         "A master of {game} rolled the game back to the start of {turn}: the results of {turn} and of every later "
         "turn are withdrawn, and {turn} is played again. The orders on file stand; you may send new ones until "
         "{due}. Its reports, once it is adjudicated again, come marked as corrected where they differ."
     ),
-    "announce.rollback_paused.head": "{game} is back at {turn}",
+    "announce.rollback_paused.head": "{turn} is played again",
     "announce.rollback_paused": (
         "A master of {game} rolled the game back to the start of {turn}: the results of {turn} and of every later "
         "turn are withdrawn, and {turn} is played again once the game, paused, resumes. The orders on file stand; "
         "you may send new ones."
     ),
-    "announce.rollback_no_deadline.head": "{game} is back at {turn}",
+    "announce.rollback_no_deadline.head": "{turn} is played again",
     "announce.rollback_no_deadline": (
         "A master of {game} rolled the game back to the start of {turn}: the results of {turn} and of every later "
         "turn are withdrawn, and {turn} is played again. The orders on file stand; you may send new ones."
     ),
-    "announce.terminated.head": "{game} is terminated",
+    "announce.terminated.head": "the game is terminated",
     "announce.terminated": (
         "A master of {game} ended the game, where you played {own}: no turn will be adjudicated any more. Should a "
         "master take the end back within a week, you will be told."
     ),
-    "announce.terminated_forming.head": "{game} is terminated",
+    "announce.terminated_forming.head": "the game is terminated",
     "announce.terminated_forming": "A master of {game} ended the game before it started: it will not be played.",
-    "announce.unterminated.head": "{game} goes on",
+    "announce.unterminated.head": "the game goes on",
     "announce.unterminated": (
         "A master of {game} took back the end of the game: it goes on, and orders for {turn} are due by {due}."
     ),
-    "announce.unterminated_seed.head": "{game} goes on",
+    "announce.unterminated_seed.head": "the game goes on",
     "announce.unterminated_seed": (
         "A master of {game} took back the end of the game: it goes on, and orders for {turn} are due by {due}. "
         "Its raid seed, revealed at its end, is replaced by a new secret one for the raids from the next turn on; "
         "the bulletin says so."
     ),
-    "announce.invited.head": "you are invited to {game}",
+    "announce.invited.head": "you are invited to the game",
     "announce.invited": "A master of {game} invites you to join the game: send 'join {game}' with your password line.",
-    "announce.invited_running.head": "you are invited to {game}",
+    "announce.invited_running.head": "you are invited to the game",
     "announce.invited_running": (
         "A master of {game} invites you to the game: 'list vacant' shows its vacant sides ('takeover {game} SIDE'), "
         "and 'observe {game}' lets you follow it."

@@ -49,6 +49,14 @@ def game_zone(row: GameRow, default: str) -> str:
     return str((row.settings.get("schedule") or {}).get("timezone") or default)
 
 
+def turn_words(req: LobbyRequest, row: GameRow, turn: str) -> object:
+    """A turn of the game as a sentence words it in the reader's language (``Spring
+    1901``, ``le printemps 1901``; a Moonshine turn or a classic phase)."""
+    from moonshine.host import games
+
+    return games.game_of(req.ctx.settings, row.name).layout.turn_in_text(turn)
+
+
 def announce(
     req: LobbyRequest,
     row: GameRow,

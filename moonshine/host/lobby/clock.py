@@ -14,7 +14,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from moonshine.host.lobby.announce import announce, game_zone
+from moonshine.host.lobby.announce import announce, game_zone, turn_words
 from moonshine.host.lobby.request import LobbyRequest, after_game, game_named, status_word
 from moonshine.host.registry import ACTIVE, PAUSED, RUNNING, GameRow
 from moonshine.mail.commands.grammar import MASTER, Answer, Command, CommandLine, Refused
@@ -71,7 +71,11 @@ def deadline(req: LobbyRequest, cmd: CommandLine) -> Answer:
         announce(req, row, "deadline_set", key=str(cmd.line), turn=turn, due=new)
     else:
         announce(req, row, "deadline", key=str(cmd.line), turn=turn, due=new, was=due)
-    return Answer(cmd, True, phrase("lobby.deadline.done", turn=turn, game=row.name, due=req.moment(new, zone)))
+    return Answer(
+        cmd,
+        True,
+        phrase("lobby.deadline.done", turn=turn_words(req, row, turn), game=row.name, due=req.moment(new, zone)),
+    )
 
 
 def grace(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -104,7 +108,7 @@ def process(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.process.waiting", game=row.name, sides=", ".join(names[s] for s in waiting)))
     req.reg.set_process(row.name, turn)
     announce(req, row, "process", key=str(cmd.line), turn=turn, was=due if due is not None else "-")
-    return Answer(cmd, True, phrase("lobby.process.done", game=row.name, turn=turn))
+    return Answer(cmd, True, phrase("lobby.process.done", game=row.name, turn=turn_words(req, row, turn)))
 
 
 def rollback(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -143,7 +147,12 @@ def rollback(req: LobbyRequest, cmd: CommandLine) -> Answer:
     else:
         what = "rollback_no_deadline"
     announce(req, row, what, key=str(cmd.line), **fields)
-    done = phrase("lobby.rollback.done", game=row.name, turn=turn, due=req.moment(due) if due is not None else "-")
+    done = phrase(
+        "lobby.rollback.done",
+        game=row.name,
+        turn=turn_words(req, row, turn),
+        due=req.moment(due) if due is not None else "-",
+    )
     return Answer(cmd, True, done)
 
 

@@ -11,7 +11,10 @@ stays (``deadline GAME WHEN`` moves it)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+import msgspec
 
 from moonshine.errors import MoonshineError
 from moonshine.host.lobby.announce import announce
@@ -52,13 +55,23 @@ YES = ("yes", "oui", "on", "true")
 NO = ("no", "non", "off", "false")
 
 
+class Duration(msgspec.Struct, frozen=True):
+    """A duration as a master typed it (``48h``), in a sentence of any language: French
+    writes a space before the unit (``48 h``)."""
+
+    typed: str
+
+    def text(self, language: str = "en") -> str:
+        return re.sub(r"(\d)\s*h\b", r"\1 h", self.typed) if language == "fr" else self.typed
+
+
 def rule_words(settings: dict[str, Any]) -> Phrase:
     """A game's deadlines as the reader's language says them (``every 48h`` / ``toutes
     les 48h``; a weekly rule as its master wrote it)."""
     schedule = settings.get("schedule") or {}
     if "deadlines" in schedule:
         return phrase("lobby.rule.deadlines", rule=str(schedule["deadlines"]))
-    return phrase("lobby.rule.every", every=str(schedule.get("every", "?")))
+    return phrase("lobby.rule.every", every=Duration(str(schedule.get("every", "?"))))
 
 
 def press_words(settings: dict[str, Any]) -> Phrase:
@@ -144,7 +157,8 @@ def _changed(settings: dict[str, Any], name: str, value: str) -> tuple[Phrase, P
     settings["schedule"] = schedule
     if name == "grace" and "grace" not in schedule:
         return phrase("lobby.set.no_grace"), ""
-    return phrase(f"lobby.set.{name}", value=value[:80]), phrase("lobby.set.next_deadlines")
+    shown = Duration(value[:80]) if name in ("every", "grace", "min_gap") else value[:80]
+    return phrase(f"lobby.set.{name}", value=shown), phrase("lobby.set.next_deadlines")
 
 
 def change_setting_value(options: dict[str, Any], name: str, value: str) -> None:

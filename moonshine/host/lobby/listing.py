@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from moonshine.host.lobby.announce import game_zone
+from moonshine.host.lobby.announce import game_zone, turn_words
 from moonshine.host.lobby.configure import minimum, press_words, rule_words
 from moonshine.host.lobby.request import LobbyRequest, game_named, status_word, variant_title
 from moonshine.host.registry import ACTIVE, FORMING, PAUSED, STARTING, GameRow
@@ -114,8 +114,11 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
         return text
     turn, due = games.current_deadline(settings, reg, row)
     if row.status == PAUSED and due is None:
-        return Joined((text, phrase("lobby.list.game_paused", turn=turn)), " ")
-    return Joined((text, phrase("lobby.list.game_turn", turn=turn, due=req.moment(due) if due else "-")), " ")
+        return Joined((text, phrase("lobby.list.game_paused", turn=turn_words(req, row, turn))), " ")
+    return Joined(
+        (text, phrase("lobby.list.game_turn", turn=turn_words(req, row, turn), due=req.moment(due) if due else "-")),
+        " ",
+    )
 
 
 def visible(req: LobbyRequest, row: GameRow) -> bool:

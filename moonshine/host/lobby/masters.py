@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from moonshine.errors import MoonshineError
-from moonshine.host.lobby.announce import Left, announce
+from moonshine.host.lobby.announce import Left, announce, turn_words
 from moonshine.host.lobby.request import (
     LobbyRequest,
     after_game,
@@ -202,7 +202,9 @@ def resume(req: LobbyRequest, cmd: CommandLine) -> Answer:
         announce(req, row, "resumed", key=str(cmd.line), turn=turn, due=due)
     else:
         announce(req, row, "resumed_no_deadline", key=str(cmd.line), turn=turn)
-    done = phrase("lobby.resume.done", game=row.name, turn=turn, due=req.moment(due) if due else "-")
+    done = phrase(
+        "lobby.resume.done", game=row.name, turn=turn_words(req, row, turn), due=req.moment(due) if due else "-"
+    )
     return Answer(cmd, True, done)
 
 
@@ -224,7 +226,11 @@ def _unterminate(req: LobbyRequest, cmd: CommandLine, row: GameRow) -> Answer:
     reseed = games.reveals_seed(req.ctx.settings, row)
     req.reg.set_reseed(row.name, reseed)
     announce(req, row, "unterminated_seed" if reseed else "unterminated", key=str(cmd.line), turn=turn, due=due)
-    return Answer(cmd, True, phrase("lobby.resume.unterminated", game=row.name, turn=turn, due=req.moment(due)))
+    return Answer(
+        cmd,
+        True,
+        phrase("lobby.resume.unterminated", game=row.name, turn=turn_words(req, row, turn), due=req.moment(due)),
+    )
 
 
 def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -248,7 +254,9 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
     new = due + timedelta(hours=int(hours))
     req.reg.set_deadline(row.name, f"{turn} {new.isoformat()}")
     announce(req, row, "deadline", key=str(cmd.line), turn=turn, due=new, was=due)
-    return Answer(cmd, True, phrase("lobby.extend.done", turn=turn, game=row.name, due=req.moment(new)))
+    return Answer(
+        cmd, True, phrase("lobby.extend.done", turn=turn_words(req, row, turn), game=row.name, due=req.moment(new))
+    )
 
 
 def eject(req: LobbyRequest, cmd: CommandLine) -> Answer:
