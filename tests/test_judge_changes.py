@@ -419,7 +419,7 @@ def test_dedication_credits_the_player_who_sent_the_orders(j: Judge) -> None:
     assert (j.root / "games" / "alpha" / "turns" / "spring-1901" / "results.yaml").is_file()
     reg = j.registry()
     try:
-        taker, other = reg.player(addr(9)), reg.player(addr(2))  # p2 plays alpha alone
+        taker, other = reg.player(addr(9)), reg.player(addr(4))  # p4 plays alpha alone
         assert taker is not None and other is not None
         assert (reg.dedication(taker.id).on_time, reg.dedication(taker.id).due) == (0, 1)
         assert (reg.dedication(other.id).on_time, reg.dedication(other.id).due) == (1, 1)
