@@ -15,10 +15,14 @@ anywhere is finished by the next.
   in game.yaml, its first deadline and a start mail to each player;
 - ``sync_players``: game.yaml's players (address, password hash, time zone,
   language) as the registry has them, a vacant side with no player (its units
-  hold, and no turn waits for it);
+  hold, and no turn waits for it), and the settings a master may change (schedule,
+  press, observers) with the game's name at the judge (its mail's tag);
 - ``welcome``: a player's first mail in a game, in the game's outbox: the start
-  mail, or a side's history for a player who takes it over;
-- ``apply_deadline``: a deadline a master's command set (extend, resume);
+  mail, or a side's history for a player who takes it over (in a paused game too);
+- ``apply_rollback``: a master's rollback, the turn played again;
+- ``apply_deadline``: a deadline a master's command set (extend, deadline, resume,
+  rollback);
+- ``replace_revealed_seed``: a game resumed after its end revealed its raid seed;
 - ``record``: each turn adjudicated counts in its players' dedication; a game
   over counts as finished for them."""
 

@@ -3,12 +3,14 @@
 
 1. the lobby's mail decided by a killed pass goes to its outbox;
 2. the games' directories are brought in step with the registry
-   (``moonshine.host.games``): games to start, players to write, deadlines a
-   master set, welcome mails;
+   (``moonshine.host.games``): games to start, rollbacks, players and settings to
+   write, deadlines a master set, raid seeds to replace, welcome mails;
 3. the judge's one mailbox is read (at most ``limits.messages`` messages) and each
    message goes to its reader: the lobby (``moonshine.host.lobby``) when it holds a
    command of the lobby or names no game being played, else the game it names (a
-   ``game:`` line, ``[GAME]`` in the subject) or the one game its sender plays;
+   ``game:`` line, ``[GAME]`` in the subject, the game of a mail it replies to) or
+   the one game its sender plays; a mail with a command of the lobby and orders for
+   a game it names goes to both; a player who left a game hears from the lobby;
 4. the lobby answers its messages, each in one transaction of the registry;
 5. step 2 again (a join may have filled a game);
 6. each game being played has its pass (``moonshine.mail.run.run_game``), with the
