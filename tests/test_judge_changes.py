@@ -425,3 +425,55 @@ def test_dedication_credits_the_player_who_sent_the_orders(j: Judge) -> None:
         assert (reg.dedication(other.id).on_time, reg.dedication(other.id).due) == (1, 1)
     finally:
         reg.close()
+
+
+def test_a_player_changes_address_confirmed_from_the_new_one(j: Judge) -> None:
+    """Item 3, ``address NEW``: a code goes to the new address alone; a wrong code, or
+    the right one from another address, changes nothing; the right one from the new
+    address makes it the player's in every game (alpha reads their orders from it, not
+    from the old one), the old address is told, and the registry keeps it."""
+    new = "ann@new.example.org"
+    power = side_of(j, "alpha", 1)
+    j.send(addr(1), pw(j, 1) + f"address {new}\n", T0)
+    j.run(T0 + timedelta(minutes=1))
+    mail = j.new_mail()
+    assert len(mail) == 2
+    assert f"A code is mailed to {new}: send 'confirm CODE' from that address by" in one(mail, addr(1))
+    (asked,) = to_each(mail, new)
+    assert str(asked["Subject"]).endswith("Confirm your new address") and addr(1) in plain(asked)
+    code = re.search(r"^\s+confirm (\S+)$", plain(asked), re.M).group(1)  # type: ignore[union-attr]
+
+    j.send(new, "confirm abcd-efgh-jkmn\n", T0 + timedelta(hours=1))
+    j.send(addr(2), f"confirm {code}\n", T0 + timedelta(hours=1))
+    j.run(T0 + timedelta(hours=1, minutes=1))
+    mail = j.new_mail()
+    assert f"No change of address to {new} waits for that code. Nothing was changed." in one(mail, new)
+    assert "No change of address to p2@players.example.org waits for that code" in one(mail, addr(2))
+    reg = j.registry()
+    try:
+        assert reg.player(new) is None and reg.player(addr(1)) is not None
+    finally:
+        reg.close()
+
+    j.send(new, f"confirm {code}\n", T0 + timedelta(hours=2))
+    j.run(T0 + timedelta(hours=2, minutes=1))
+    mail = j.new_mail()
+    assert len(mail) == 2
+    assert "Hello Player 1,\n\nThe judge read" in one(mail, new)
+    assert f"Your address is {new} from now on, for all your games; {addr(1)} is told." in one(mail, new)
+    told = one(mail, addr(1), "Your address is changed")
+    assert f"is {new} from now on" in told and "someone has your password" in told
+    reg = j.registry()
+    try:
+        player = reg.player(new)
+        assert player is not None and player.name == "Player 1" and reg.player(addr(1)) is None
+        assert [a for a, _ in reg.former_addresses(player.id)] == [addr(1)]
+    finally:
+        reg.close()
+
+    j.send(new, f"game: alpha\npower: {power}\n{pw(j, 1)}status\n", T0 + timedelta(hours=3))
+    j.send(addr(1), f"game: alpha\npower: {power}\n{pw(j, 1)}status\n", T0 + timedelta(hours=3))
+    j.run(T0 + timedelta(hours=3, minutes=1))
+    mail = j.new_mail()
+    assert "Turn: Spring 1901" in one(mail, new)
+    assert "REFUSED: 'status' is for the players of this game" in one(mail, addr(1))

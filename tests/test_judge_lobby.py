@@ -192,3 +192,15 @@ def test_a_resume_is_refused_a_week_after_the_end(lb: Lobby) -> None:
     assert "alpha cannot be resumed: only a game terminated less than a week ago can." in lb.send(
         MASTER, "resume alpha"
     )
+
+
+def test_a_second_address_may_not_register_under_a_masters_name(lb: Lobby) -> None:
+    """Defect 11: a second address could register under a master's name (of the judge,
+    or of a game: a player promoted), and so sign its mail as them."""
+    started(lb, players=3)
+    lb.send(MASTER, "promote alpha p1@example.org")
+    for address, name in (("imp1@example.org", "gina  MASTER"), ("imp2@example.org", "Player 1")):
+        reply = lb.send(address, f"register {name}")
+        assert "is the name of a game master of this judge; choose another name." in reply
+        assert lb.reg.player(address) is None
+    assert "You are registered as Player 2 " in lb.send("imp3@example.org", "register Player 2")

@@ -45,6 +45,30 @@ MESSAGES: Catalogue = {
     "lobby.register.bad_zone": "Unknown time zone '{zone}' (for example Europe/Paris, America/Chicago, UTC).",
     "lobby.register.bad_language": "Unknown language '{language}' (expected {languages}).",
     "lobby.register.limit": "Too many registrations from this address today; try again tomorrow.",
+    "lobby.register.master_name": "'{name}' is the name of a game master of this judge; choose another name.",
+    "lobby.address.usage": "Give the new address: address NEW (for example address ann@example.org).",
+    "lobby.address.same": "{address} is your address already.",
+    "lobby.address.taken": "{address} is registered already, to another player.",
+    "lobby.address.limit": "Too many changes of address asked from this address today; try again tomorrow.",
+    "lobby.address.asked": (
+        "A code is mailed to {address}: send 'confirm CODE' from that address by {lapses}, and your address "
+        "becomes it. Until then it stays {old}."
+    ),
+    "lobby.address.subject": "{prefix} Confirm your new address",
+    "lobby.address.body": (
+        "{name},\n\nThe player {name}, registered with the judge {title} as {old}, asked that their address "
+        "become {address}.\n\nTo confirm it, send the judge a mail from this address with the line\n\n"
+        "    confirm {code}\n\nby {lapses}. If you did not ask it, leave this mail unanswered: nothing changes."
+    ),
+    "lobby.address.changed.subject": "{prefix} Your address is changed",
+    "lobby.address.changed.body": (
+        "{name},\n\nYour address with the judge {title} is {address} from now on, for all your games: "
+        "confirmed from it on {when}. Mail from {old} is no longer read as yours.\n\n"
+        "If you did not ask it, someone has your password: tell the judge's operator at once."
+    ),
+    "lobby.confirm.usage": "Give the code the judge mailed to this address: confirm CODE.",
+    "lobby.confirm.wrong": "No change of address to {address} waits for that code. Nothing was changed.",
+    "lobby.confirm.done": "Your address is {address} from now on, for all your games; {old} is told.",
     "lobby.password.done": "Your password is changed, for all your games.",
     "lobby.password.weak": (
         "That password is too short or too easy: at least 10 characters, words rather than one "

@@ -3,7 +3,8 @@ game's turn (``docs/commands.md``, "A judge for many games"), declared in the on
 grammar of mail commands (``moonshine.mail.commands.grammar``) and listed here.
 
 Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois [NAME]``
-(or ``profile``; ``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
+(or ``profile``), ``address NEW`` and, from the new address, ``confirm CODE``
+(``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
 GAME``, ``resign GAME``, ``takeover GAME SIDE``, ``observe GAME`` (``seats``), ``list
 [GAME | vacant]``, ``help`` (``listing``). Masters: ``create GAME VARIANT`` (and its
 settings on the lines below, to an empty line or ``end``), ``start``, ``pause``,
@@ -15,7 +16,7 @@ leave it out when the mail names it (a ``game:`` line, ``[GAME]`` in the subject
 a reply to a mail of the game). Every change a player should know of is announced to
 the game's players (``announce``).
 
-Every command but ``register``, ``list`` and ``help`` needs the player's password
+Every command but ``register``, ``confirm``, ``list`` and ``help`` needs the player's password
 (a ``password:`` line): the one password of all their games, kept hashed in the
 registry. What a message costs is bounded: its size (``inbox.max_message_bytes``),
 the commands done (``limits.commands``), the messages answered per address and
@@ -53,6 +54,8 @@ LOBBY = Grammar(
         players.REGISTER,
         players.PASSWORD,
         players.WHOIS,
+        players.ADDRESS_CHANGE,
+        players.CONFIRM,
         listing.LIST,
         seats.JOIN,
         seats.LEAVE,

@@ -292,6 +292,57 @@ class Registry:
                 "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?)", (pid,)
             )
 
+    # -- a change of address, asked and confirmed ---------------------------------------
+    def ask_address(self, pid: int, address: str, code_hash: str, now: datetime) -> None:
+        """A change of the player's address to ``address``, waiting for the code mailed
+        to it (a change asked before is replaced)."""
+        with self.transaction():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO address_changes (player, address, code_hash, asked) VALUES (?, ?, ?, ?)",
+                (pid, address.lower(), code_hash, now.isoformat()),
+            )
+
+    def address_changes_to(self, address: str, since: datetime) -> list[tuple[int, str]]:
+        """(player id, code hash) of the changes to ``address`` asked since ``since``,
+        the newest first (at most three)."""
+        rows = self.conn.execute(
+            "SELECT player, code_hash FROM address_changes WHERE address = ? AND asked >= ?"
+            " ORDER BY asked DESC, player LIMIT 3",
+            (address.lower(), since.isoformat()),
+        ).fetchall()
+        return [(int(a), str(b)) for a, b in rows]
+
+    def change_address(self, pid: int, address: str, now: datetime) -> RegisteredPlayer:
+        """The player's address is ``address`` from now on: the former one is kept in
+        their history, every change asked of them or to that address is dropped, and
+        the game.yaml of every game they play or observe is written again."""
+        with self.transaction():
+            old = self._one("SELECT address FROM players WHERE id = ?", pid)
+            self.conn.execute(
+                "INSERT INTO former_addresses (player, address, until) VALUES (?, ?, ?)", (pid, old, now.isoformat())
+            )
+            self.conn.execute("UPDATE players SET address = ? WHERE id = ?", (address.lower(), pid))
+            self.conn.execute("DELETE FROM address_changes WHERE player = ? OR address = ?", (pid, address.lower()))
+            self.conn.execute(
+                "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?"
+                " UNION SELECT game FROM observers WHERE player = ?)",
+                (pid, pid),
+            )
+        found = self.player_by_id(pid)
+        assert found is not None
+        return found
+
+    def former_addresses(self, pid: int) -> list[tuple[str, str]]:
+        """(address, until) of the player's former addresses, oldest first."""
+        rows = self.conn.execute(
+            "SELECT address, until FROM former_addresses WHERE player = ? ORDER BY until", (pid,)
+        ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+
+    def is_master(self, pid: int) -> bool:
+        """Whether the player masters a game."""
+        return self._one("SELECT 1 FROM masters WHERE player = ? LIMIT 1", pid) is not None
+
     # -- what strangers ask, by day ------------------------------------------------------
     def requests(self, address: str, day: str, kind: str) -> int:
         value = self._one(

@@ -38,3 +38,21 @@ CREATE TABLE observers (
 -- 1: the game's raid seed, revealed when a master terminated it, is to be replaced by a
 -- new secret (the game was resumed within the week): done by the pass's next step.
 ALTER TABLE games ADD COLUMN reseed INTEGER NOT NULL DEFAULT 0;
+
+-- A player's change of address ('address NEW'), until the new address confirms it with
+-- the code mailed to it ('confirm CODE'); it lapses a week after it was asked.
+CREATE TABLE address_changes (
+    player INTEGER PRIMARY KEY REFERENCES players (id),
+    address TEXT NOT NULL,                 -- the new address, lower case
+    code_hash TEXT NOT NULL,               -- the code's salted hash (moonshine.mail.passwords)
+    asked TEXT NOT NULL                    -- ISO time, UTC
+);
+CREATE INDEX address_changes_by_address ON address_changes (address);
+
+-- Every address a player had before their present one, and until when.
+CREATE TABLE former_addresses (
+    player INTEGER NOT NULL REFERENCES players (id),
+    address TEXT NOT NULL,
+    until TEXT NOT NULL,                   -- ISO time, UTC: when the new one was confirmed
+    PRIMARY KEY (player, until)
+);
