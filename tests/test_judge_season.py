@@ -20,7 +20,7 @@ in French when he writes to the game), the turn processed early (dedication cred
 the orders to whoever sent them), a classic refusal naming 'power:' and Autumn 1901,
 settings changed, a rollback and the turn's reports mailed again as corrections, a
 master promoted, the game terminated with mail to it in the same pass, and resumed;
-an observer; gamma's deadline; an idle pass; and the throttled sender whose
+an observer; gamma's deadline; a change of address; an idle pass; and the throttled sender whose
 right-password message is answered at the next pass (issue 37, item 2)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from test_mail import Server as SmtpServer
 from moonshine.game.directory import Game
 
 FRENCH = 5
-PLAYERS = range(11)
+PLAYERS = range(11)  # p11's address becomes p10's
 ALPHA = range(1, 8)
 HOLD = {"ENG": "F LON H", "FRA": "A PAR H", "GER": "A BER H", "ITA": "A ROM H", "AUS": "A VIE H"}
 HOLD |= {"RUS": "A MOS H", "TUR": "A CON H"}
@@ -52,7 +52,7 @@ MOVE = {"ENG": "F LON - NTH", "FRA": "A PAR - BUR", "GER": "A BER - KIE", "ITA":
 MOVE |= {"AUS": "A VIE - GAL", "RUS": "A MOS - UKR", "TUR": "A CON - BUL"}
 GANG = {"outfit": "H LIN - ALB", "valley": "H LOO - GOL", "genna": "H SOD - DUM"}
 REPLY = ("Your mail to the judge", "Votre message au juge")
-SENT, CHECKED = 58, 205  # the mails the players send and the mails delivered to them, one per recipient, all checked
+SENT, CHECKED = 61, 210  # the mails the players send and the mails delivered to them, one per recipient, all checked
 
 
 @pytest.fixture(scope="module")
@@ -388,6 +388,22 @@ def test_a_season_of_the_judge_for_many_games(tmp_path: Path, imap: Server, smtp
     due = datetime.fromisoformat(Game(j.root / "games" / "gamma").config.extra["deadlines"]["spring-1924"])
     s.t = max(s.t, due + timedelta(hours=12))
     got = s.run({n: ["private report", "bulletin"] for n in (1, 8, 9)} | {0: ["bulletin"], 10: ["bulletin"]})
+
+    # -- p10 changes address: a code to the new one alone, confirmed from it; the old one
+    # told; alpha reads the new one (item 3)
+    s.at(hours=1)
+    s.send(10, f"address {addr(11)}\n")
+    got = s.run({10: [REPLY[0]], 11: ["Confirm your new address"]})
+    code = re.search(r"^\s+confirm (\S+)$", text(got, 11), re.M).group(1)  # type: ignore[union-attr]
+    s.at(hours=1)
+    s.send(11, f"confirm {code}\n", password=False)
+    got = s.run({11: [REPLY[0]], 10: ["Your address is changed"]})
+    assert f"Your address is {addr(11)} from now on, for all your games; {addr(10)} is told." in text(got, 11)
+    j.passwords[addr(11)] = j.passwords.pop(addr(10))
+    s.at(hours=1)
+    s.send(11, f"game: alpha\npower: {sides[3]}\nstatus\n")
+    got = s.run({11: ["Re: judge"]})
+    assert "REFUSED" not in text(got, 11)
 
     # -- nothing more to say: an idle pass sends nothing
     s.run({}, minutes=30)
