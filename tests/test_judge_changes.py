@@ -70,8 +70,8 @@ def base(tmp_path_factory: pytest.TempPathFactory, imap: Server, smtp: SmtpServe
     t += timedelta(hours=1)
     for n in ALPHA:
         j.send(addr(n), pw(j, n) + ("rejoindre alpha\n" if n == FRENCH else "join alpha\n"), t)
-    for n in (1, 2):
-        j.send(addr(n), pw(j, n) + "join gamma\n", t + timedelta(minutes=1))
+    for n, gang in ((1, "outfit"), (2, "valley")):  # genna stays vacant, whatever the draw's seed
+        j.send(addr(n), pw(j, n) + f"join gamma {gang}\n", t + timedelta(minutes=1))
     j.run(t + timedelta(minutes=2))
     j.send(addr(0), pw(j, 0) + "start gamma\n", t + timedelta(minutes=5))
     j.run(t + timedelta(minutes=6))

@@ -13,11 +13,14 @@
    a game it names goes to both; a player who left a game hears from the lobby;
 4. the lobby answers its messages, each in one transaction of the registry;
 5. step 2 again (a join may have filled a game);
-6. each game being played has its pass (``moonshine.mail.run.run_game``), with the
-   messages found for it: intake, reminders, adjudication, reports, delivery, as a
-   game of its own has (a paused one: its mail read and answered, no deadline, no
-   reminder, no adjudication); then its adjudicated turns count in its players'
-   dedication;
+6. each game being played that has something to do (``to_open``: mail for it, its
+   due time come, a change since its last pass) has its pass
+   (``moonshine.mail.run.run_game``), with the messages found for it: intake,
+   reminders, adjudication, reports, delivery, as a game of its own has (a paused
+   one: its mail read and answered, no deadline, no reminder, no adjudication); then
+   its adjudicated turns count in its players' dedication, and the registry keeps
+   when it next has something to do. The others are not opened: an idle pass costs
+   a row and two ``stat`` a game;
 7. new players' passwords are mailed, the judge's own errors in this pass are mailed
    to its masters (each once: ``report_error``), and the lobby's outbox is sent.
 
@@ -35,13 +38,14 @@ from datetime import datetime
 from pathlib import Path
 
 from moonshine.errors import GameBusy, MoonshineError
-from moonshine.game.lock import game_lock
+from moonshine.game.directory import GAME_FILE
+from moonshine.game.lock import game_lock, sealed
 from moonshine.host import games, lobby
 from moonshine.host.incoming import Mail, looks_like_orders, read_mail, replies_to_lobby
 from moonshine.host.lobby.request import LobbyPass
 from moonshine.host.outbox import deliver, write_queued
 from moonshine.host.passwords import mail_passwords
-from moonshine.host.registry import FILE, FORMING, PAUSED, RUNNING, STARTING, Registry
+from moonshine.host.registry import ACTIVE, FILE, FORMING, NEVER, PAUSED, RUNNING, STARTING, GameRow, Registry
 from moonshine.host.settings import HostSettings, load
 from moonshine.mail import outbox
 from moonshine.mail.imap import is_imap_url
@@ -197,8 +201,7 @@ def route(
             continue
         mail = read_mail(raw, limit)
         resolve(reg, mail, domain)
-        running = {g.name for g in reg.games(RUNNING, PAUSED)}  # a paused game reads its mail too
-        game = _reader(reg, mail, running, domain)
+        game = _reader(reg, mail, domain)
         both = game is not None and lobby.has_commands(mail)  # a lobby's command, and orders for a game
         answered = reg.answered(mail.digest)
         if answered and not both:  # the lobby's already (a pass killed before it let go of it)
@@ -216,7 +219,7 @@ def route(
         _done(entry)
     # mail found for a game a master ended in this pass (its message later in the mailbox):
     # the lobby says so now, not at the next pass
-    over = [name for name in by_game if name not in {g.name for g in reg.games(RUNNING, PAUSED)}]
+    over = [name for name in by_game if reg.status(name) not in ACTIVE]
     for name in over:
         for entry, mail in by_game.pop(name):
             if not reg.answered(mail.digest):
@@ -267,19 +270,21 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: Mail, running: set[str], domain: str) -> str | None:
+def _reader(reg: Registry, mail: Mail, domain: str) -> str | None:
     """The game that reads ``mail`` (None: the lobby alone). A mail with a command of
-    the lobby is the lobby's, and its game's too when it names one being played and
-    holds more than the lobby's commands (orders beside a ``join``)."""
+    the lobby is the lobby's, and its game's too when it names one being played (a
+    paused game reads its mail too) and holds more than the lobby's commands (orders
+    beside a ``join``). The games are looked up one by one: a message costs the same
+    whatever the number of games."""
     if mail.problem and not mail.sender:
         return None
     if lobby.has_commands(mail):
         named = mail.game
-        return named if named in running and lobby.read(mail).ignored else None
+        return named if named is not None and reg.status(named) in ACTIVE and lobby.read(mail).ignored else None
     named = mail.game
     player = reg.player(mail.sender) if mail.sender else None
     if named is not None:
-        if named not in running:
+        if reg.status(named) not in ACTIVE:
             return None
         if player is not None and reg.member(named, player.id) is None and reg.left(named, player.id):
             return None  # a player who left the game: the lobby tells them so, in their language
@@ -288,7 +293,7 @@ def _reader(reg: Registry, mail: Mail, running: set[str], domain: str) -> str | 
         return None
     if replies_to_lobby(mail, domain) and not looks_like_orders(mail):
         return None  # a reply to the lobby's mail ("Thanks!"): the lobby's, never orders
-    playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
+    playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.status in ACTIVE]
     return playing[0] if len(playing) == 1 else None
 
 
@@ -312,8 +317,10 @@ def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) ->
             games.replace_revealed_seed(settings, reg, row, now, say)
         if row.process is not None and games.game_of(settings, row.name).current_turn() != row.process:
             reg.set_process(row.name, None)  # adjudicated: the master's request is done
-    for row in reg.games(RUNNING, PAUSED):  # a side taken over in a paused game has its history at once
-        games.welcome(settings, reg, row, now, say)
+    for name in reg.unwelcomed():  # a side taken over in a paused game has its history at once
+        found = reg.game(name)
+        if found is not None:
+            games.welcome(settings, reg, found, now, say)
 
 
 def _games(
@@ -327,13 +334,19 @@ def _games(
 ) -> None:
     from moonshine.mail.run import run_game
 
-    for row in reg.games(RUNNING, PAUSED):
+    opened, idle = to_open(settings, reg, now, by_game)
+    if opened:
+        shown = ", ".join(f"{row.name} ({why})" for row, why in opened)
+        say(f"games opened: {shown}; {idle} not opened (nothing due)")
+    for row, _ in opened:
         root = settings.game_dir(row.name)
         log = say_for(root)
         steps: set[str] = set()
+        due: list[datetime | None] = []
+        done = False
         try:
             mail = by_game.get(row.name, [])
-            run_game(
+            done = run_game(
                 root,
                 now=now,
                 say=log,
@@ -342,6 +355,8 @@ def _games(
                 paused=row.status == PAUSED,
                 host_lines=lobby.is_command_line,
                 process=row.process,
+                seal=True,
+                due=due,
             )
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
@@ -350,4 +365,51 @@ def _games(
             failed.add(f"game {row.name}")
             which = ", ".join(sorted(steps))
             say(f"{row.name}: the pass failed ({which}): see games/{row.name}/run.log")
+        if done:  # a game busy with another job breaks its seal: the next pass opens it
+            reg.set_due(row.name, due[0] if due else now, stamp(root))
         _step("dedication", failed, say, functools.partial(games.record, settings, reg, row, now, say))
+
+
+def stamp(root: Path) -> str:
+    """game.yaml's modification time (nanoseconds) and size: what an edit by hand
+    changes (a ``moonshine`` command breaks the lock's seal besides)."""
+    try:
+        st = (root / GAME_FILE).stat()
+    except OSError:
+        return ""
+    return f"{st.st_mtime_ns}:{st.st_size}"
+
+
+def to_open(
+    settings: HostSettings, reg: Registry, now: datetime, by_game: dict[str, list[Entry]]
+) -> tuple[list[tuple[GameRow, str]], int]:
+    """The games being played that this pass opens, each with why, and how many it
+    leaves alone. A game is opened when mail came for it, when its due time has come
+    (``moonshine.mail.run.next_due``, kept in the registry by its last pass; none yet:
+    a game never opened by this version), when a master asked to process its turn,
+    when a job has held its lock since its last pass (a ``moonshine`` command, or this
+    pass's own step on its directory: its lock's seal is broken) or when its game.yaml
+    is not as that pass left it (an edit by hand). The others cost a row of the
+    registry and two ``stat`` each."""
+    out: list[tuple[GameRow, str]] = []
+    idle = 0
+    for row in reg.games(RUNNING, PAUSED):
+        root = settings.game_dir(row.name)
+        why = ""
+        if row.name in by_game:
+            why = "mail"
+        elif row.due_at is None:
+            why = "first pass"
+        elif row.due_at != NEVER and datetime.fromisoformat(row.due_at) <= now:
+            why = "due"
+        elif row.process is not None:
+            why = "process asked"
+        elif not sealed(root):
+            why = "changed"
+        elif stamp(root) != row.stamp:
+            why = "game.yaml edited"
+        if why:
+            out.append((row, why))
+        else:
+            idle += 1
+    return out, idle

@@ -358,6 +358,8 @@ def run_game(
     paused: bool = False,
     host_lines: Callable[[str], bool] | None = None,
     process: str | None = None,
+    seal: bool = False,
+    due: list[datetime | None] | None = None,
 ) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
     run or command holds its lock). ``failed`` receives the steps that failed (their
@@ -369,15 +371,21 @@ def run_game(
     ``host_lines``: lines of those messages the judge read itself (its lobby's
     commands), never orders. ``process``: a turn a master asked to adjudicate now,
     done when it is the current turn and every side the judge waits for has orders
-    (else it waits for its deadline as usual)."""
+    (else it waits for its deadline as usual). ``seal``: the game's lock is left
+    sealed (``moonshine.game.lock.sealed``), so that a judge for many games sees for
+    a ``stat`` whether any job has held it since. ``due`` receives, computed under
+    the lock at the end of the pass, when the game next has something to do without
+    new mail (``next_due``)."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
-        with game_lock(root, job="run", wait=0):
+        with game_lock(root, job="run", wait=0, seal=seal):
             for line in recover(root):
                 say(line)
             steps = _pass(root, now, say, mail, paused=paused, host_lines=host_lines, process=process)
             if failed is not None:
                 failed |= steps
+            if due is not None:
+                due.append(now if steps else next_due(Game(root), now, paused=paused))
     except GameBusy as exc:
         say(f"busy: {exc}; this pass leaves it alone")
         return False
@@ -436,6 +444,42 @@ def _pass(
         p.step("deliver", lambda: deliver(p))
     p.forget_mended()
     return p.failed_steps
+
+
+def next_due(game: Game, now: datetime, *, paused: bool = False) -> datetime | None:
+    """When the game's pass next has something to do if no mail comes and no one
+    changes the game: the earliest of its deadline (the end of the grace once the
+    deadline is past), its next reminder, the next notice of an open vote, and the
+    next try of its undelivered mail; ``now`` when something is to do at once (a
+    deadline to set, a phase with nothing to order); None when only mail or a change
+    can give it something to do. What a pass does (``_pass``) and nothing else: a
+    judge for many games opens a game at this time, and need not open it before."""
+    from moonshine.mail.commands import votes
+
+    schedule = schedule_of(game)
+    turn = game.current_turn()
+    times: list[datetime] = []
+    if not is_over(game, turn) and not paused:
+        due = deadline(game.config, turn)
+        if due is None and schedule is not None:
+            times.append(now)  # a deadline to set
+        if due is not None:
+            end, _ = closes(game, schedule, turn, now)
+            times.append(due if now < due or end is None else end)
+            if schedule is not None:
+                sent = {parse_iso(x) for x in load_record(game).reminded.get(turn, [])}
+                times += [t for t in schedule.reminder_times(due) if t < due and t not in sent]
+        if not expected(game, turn, players_only=False):
+            times.append(now)  # a phase with nothing to order is adjudicated at once
+    ahead = votes.next_time(game, now)
+    if ahead is not None:
+        times.append(ahead)
+    if config_section(game.config, "smtp"):
+        for t in mail_turns(game):
+            attempt = outbox.next_attempt(ledger.outbox_dir(game, t), now)
+            if attempt is not None:
+                times.append(attempt)
+    return min(times) if times else None
 
 
 # -- deadlines --------------------------------------------------------------------------------

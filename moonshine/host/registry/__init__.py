@@ -22,7 +22,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,8 @@ class GameRow(msgspec.Struct, frozen=True):
     rollback: str | None = None  # a turn a master asked to roll the game back to
     drawn: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the draw's players (name, preferences), as they joined
     reseed: bool = False  # its raid seed, revealed at its termination, is to be replaced (resumed)
+    due_at: str | None = None  # when its pass next has something to do (ISO, UTC); None: at the next pass
+    stamp: str | None = None  # game.yaml's stamp when its pass ended (moonshine.host.run.stamp)
 
     @property
     def private(self) -> bool:
@@ -148,13 +150,16 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         rollback=row[12],
         drawn=tuple((str(name), tuple(str(p) for p in prefs)) for name, prefs in drawn),
         reseed=bool(row[14]),
+        due_at=row[15],
+        stamp=row[16],
     )
 
 
 _GAME = (
     "name, variant, status, created, settings, paused_at, paused_left, deadline, sync, recorded,"
-    " ended, process, rollback, drawn, reseed"
+    " ended, process, rollback, drawn, reseed, due_at, stamp"
 )
+NEVER = "9999-12-31T23:59:59+00:00"  # a game's due_at when only mail or a change can give it something to do
 _GAME_COLUMNS = len(_GAME.split(","))
 
 
@@ -455,6 +460,27 @@ class Registry:
     def set_reseed(self, name: str, value: bool) -> None:
         with self.transaction():
             self.conn.execute("UPDATE games SET reseed = ? WHERE name = ?", (int(value), name))
+
+    def set_due(self, name: str, due_at: datetime | None, stamp: str | None) -> None:
+        """When the game's pass next has something to do (None: only mail or a change
+        can give it something to do) and game.yaml's stamp as the pass left it."""
+        value = NEVER if due_at is None else due_at.astimezone(UTC).isoformat()
+        with self.transaction():
+            self.conn.execute("UPDATE games SET due_at = ?, stamp = ? WHERE name = ?", (value, stamp, name))
+
+    def status(self, name: str) -> str | None:
+        """A game's status (None: no such game)."""
+        value = self._one("SELECT status FROM games WHERE name = ?", name.lower())
+        return None if value is None else str(value)
+
+    def unwelcomed(self) -> list[str]:
+        """The games being played with a player not yet mailed their first mail of it."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT m.game FROM members m JOIN games g ON g.name = m.game"
+            " WHERE m.side IS NOT NULL AND m.welcomed = 0 AND g.status IN (?, ?) ORDER BY m.game",
+            ACTIVE,
+        ).fetchall()
+        return [str(r[0]) for r in rows]
 
     def set_recorded(self, name: str, turn: str | None) -> None:
         with self.transaction():

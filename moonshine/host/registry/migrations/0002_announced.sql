@@ -56,3 +56,15 @@ CREATE TABLE former_addresses (
     until TEXT NOT NULL,                   -- ISO time, UTC: when the new one was confirmed
     PRIMARY KEY (player, until)
 );
+
+-- What a pass needs to open a game only when it has something to do (the pass's
+-- cost grows with what is due, not with the number of games): when the game's own
+-- pass next has something to do without new mail (ISO time, UTC; NULL: at the next
+-- pass, as for every game when this migration runs; '9999-12-31T23:59:59+00:00':
+-- only mail or a change can give it something to do), and game.yaml's stamp
+-- (modification time in nanoseconds and size) when its pass ended. A game is opened
+-- when that time has come, when mail came for it, when a master's command by mail
+-- asks something of it, when its lock is no longer sealed (a `moonshine` command
+-- held it: moonshine.game.lock.sealed) or when its game.yaml is not as its pass left it.
+ALTER TABLE games ADD COLUMN due_at TEXT;
+ALTER TABLE games ADD COLUMN stamp TEXT;
