@@ -4,7 +4,8 @@ never skips one that has. A game with nothing due is not opened (the judge's log
 which games it opened and why); a game is opened, with no mail for it, when its
 deadline comes, when a reminder is due, when a vote ends, when mail the server
 deferred is to be tried again, when a master's ``moonshine`` command changed it, and
-when its game.yaml was edited by hand.
+when its game.yaml was edited by hand. A message its game read is not routed to it
+again by the next passes (a Maildir keeps what was read).
 
 One judge is made once for the module (``base``: three players registered, two Pure
 games started by their master, ``alpha`` with p1 and a reminder a day before its
@@ -196,3 +197,54 @@ def test_a_deadline_edited_by_hand_in_game_yaml_is_kept(j: Judge) -> None:
     assert "games opened: alpha (game.yaml edited); 1 not opened (nothing due)" in out
     assert any("private report" in s for s in subjects(j.new_mail(), addr(1)))
     assert game(j, "alpha").current_turn() != turn and game(j, "beta").current_turn() == turn
+
+
+def test_a_message_its_game_read_from_a_maildir_is_not_read_again(tmp_path: Path) -> None:
+    """A judge whose mailbox is a Maildir (which keeps what was read): a player's orders
+    open their game once; the passes after open nothing (the message is not routed to
+    its game again at every pass)."""
+    from email.message import EmailMessage
+    from email.utils import format_datetime
+
+    from moonshine.host.games import build
+    from moonshine.host.registry import STARTING, Registry
+    from moonshine.host.run import reconcile, run_judge
+    from moonshine.host.settings import init, load
+    from moonshine.mail.passwords import hash_password
+
+    root = tmp_path / "judge"
+    init(root, address="judge@example.org", masters=["gm@example.org"])
+    text = (root / "judge.yaml").read_text(encoding="utf-8").split("inbox:")[0]
+    (root / "judge.yaml").write_text(text + "inbox:\n  source: mail\n", encoding="utf-8")
+    for sub in ("new", "cur", "tmp"):
+        (root / "mail" / sub).mkdir(parents=True)
+    settings = load(root)
+    reg = Registry(root / "registry.sqlite")
+    digest = hash_password("a-long-password-1")
+    gm = reg.register("gm@example.org", "GM", timezone=None, language="en", now=START, password_hash=digest)
+    options = {"schedule": {"timezone": "UTC", "every": "72h"}, "press": {"kind": "white"}}
+    sides = build(settings, "alpha", "pure", options, gm.address)
+    reg.add_game("alpha", "pure", {**options, "sides": list(sides)}, gm.id, START)
+    p = reg.register("p1@example.org", "P1", timezone=None, language="en", now=START, password_hash=digest)
+    reg.join("alpha", p.id, [], START)
+    reg.set_status("alpha", STARTING)
+    reconcile(settings, reg, START, lambda _: None)
+    member = reg.member("alpha", p.id)
+    assert member is not None
+    reg.close()
+
+    def run(at: datetime) -> str:
+        lines: list[str] = []
+        run_judge(root, now=at, say=lines.append, say_for=lambda _: lambda _: None)
+        return "\n".join(lines)
+
+    run(T0)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "p1@example.org", "judge@example.org", "orders"
+    msg["Date"], msg["Message-ID"] = format_datetime(T0), "<o1@example.org>"
+    msg.set_content(f"game: alpha\npower: {member.side}\npassword: a-long-password-1\n")
+    (root / "mail" / "new" / "1.eml").write_bytes(msg.as_bytes())
+    assert "games opened: alpha (mail)" in run(T0 + timedelta(minutes=1))
+    assert len(list((root / "games" / "alpha" / "outbox").glob("*/reply-*.eml"))) == 1
+    assert "games opened" not in run(T0 + timedelta(minutes=2))
+    assert "games opened" not in run(T0 + timedelta(minutes=3))

@@ -345,8 +345,8 @@ def _games(
         due: list[datetime | None] = []
         done = False
         reg.set_due(row.name, now, row.stamp)  # a pass killed in the game's opens it again at the next
+        mail = by_game.get(row.name, [])
         try:
-            mail = by_game.get(row.name, [])
             done = run_game(
                 root,
                 now=now,
@@ -368,6 +368,11 @@ def _games(
             say(f"{row.name}: the pass failed ({which}): see games/{row.name}/run.log")
         if done:  # a game busy with another job breaks its seal: the next pass opens it
             reg.set_due(row.name, due[0] if due else now, stamp(root))
+        if done and "intake" not in steps:  # read by the game: a mailbox that keeps it (a Maildir) is not read again
+            with reg.transaction():
+                for entry in mail:
+                    if entry.key is not None:
+                        reg.mark_answered(f"source:{entry.key}", sender="", outcome=f"read by {row.name}", now=now)
         _step("dedication", failed, say, functools.partial(games.record, settings, reg, row, now, say))
 
 
