@@ -272,6 +272,9 @@ GAME = Rec(
                         "user",
                         "password_env",
                         "password",
+                        "auth",
+                        "token_command",
+                        "ca_file",
                         "timeout",
                         "attempts",
                         "retry_delay",
@@ -308,7 +311,16 @@ GAME = Rec(
                     "imap": Null(
                         Rec(
                             optional=dict.fromkeys(
-                                ("password_env", "password_file", "done_folder", "ca_file", "timeout"), Spec()
+                                (
+                                    "password_env",
+                                    "password_file",
+                                    "auth",
+                                    "token_command",
+                                    "done_folder",
+                                    "ca_file",
+                                    "timeout",
+                                ),
+                                Spec(),
                             )  # their values are checked by moonshine.mail.settings, which names the key
                         )
                     ),
@@ -328,14 +340,18 @@ GAME = Rec(
                 )
             )
         ),
+        # who plays which side, hidden from the other players (moonshine.game.identities)
+        "anonymous": Null(Bool()),
+        "reveal_identities": Null(Enum(("at-end", "never"))),
+        "identities_revealed": Null(When()),
         "press": Null(  # moonshine.mail.commands.press
             Rec(
                 optional={
-                    "kind": Enum(("none", "white", "grey")),
+                    "kind": Enum(("none", "public", "white", "grey")),
                     "retreats": Bool(),
                     "after_deadline": Bool(),
                 },
-                what="a mapping with kind (none, white, grey), retreats, after_deadline",
+                what="a mapping with kind (none, public, white, grey), retreats, after_deadline",
             )
         ),
     },

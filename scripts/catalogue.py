@@ -7,7 +7,8 @@ with the standard library):
 
 A sentence is extracted from the calls that write one: ``s("...")`` in the
 explainer of outcomes (``moonshine.engine.outcome``), ``say("...", ...)`` and
-``no("...", ...)`` for a message (``moonshine.text.catalogue.Message``), ``translate(lang,
+``no("...", ...)`` for a message (``moonshine.text.catalogue.Message``), ``say_n(
+"singular", "plural", n=...)`` for one that follows a count, ``translate(lang,
 "...")``, the classic rules' ``PROBLEMS``, and every module-level dict annotated
 ``Catalogue`` (``moonshine.text.catalogue``: key -> English, or (singular, plural)), whose keys
 become the entries' ``msgctxt``. The code holds the English only: every other language
@@ -45,7 +46,17 @@ LOCALE = PACKAGE / "locale"
 DOMAIN = "moonshine"
 ISSUES = "the issues of the moonshine repository"  # no public address yet
 KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
-KEYWORDS = {"say": None, "no": None, "_no": None, "sentence": None, "translate": (2,), "gettext": None}
+KEYWORDS = {
+    "say": None,
+    "no": None,
+    "_no": None,
+    "sentence": None,
+    "translate": (2,),
+    "gettext": None,
+    # a sentence after a count: its singular and plural (``moonshine.text.catalogue.say_n``)
+    "say_n": (1, 2),
+    "sentence_n": (1, 2),
+}
 # ``s("...")`` writes a sentence in the explainer of outcomes alone: elsewhere ``s`` is
 # an ordinary name (``s.get("digest")`` is no sentence, though an extractor may read it so)
 KEYWORDS_OF = {"moonshine/engine/outcome.py": {**KEYWORDS, "s": None}}
@@ -70,11 +81,15 @@ def extracted() -> Iterator[tuple[str | None, MsgId, str, int]]:
             # the keys of the mail's older catalogue (``reply.reason``) are not sentences
             if isinstance(message, str) and message.strip() and not KEY.fullmatch(message):
                 yield None, message, rel, lineno
+            elif isinstance(message, tuple) and len(message) == 2 and all(message):
+                yield None, (str(message[0]), str(message[1])), rel, lineno
         yield from keyed(path)
     for en, rel, lineno in problems():
         yield None, en, rel, lineno
     for en, rel in map_credits():
         yield None, en, rel, 1
+    for context, en, rel in map_names():
+        yield context, en, rel, 1
 
 
 def map_credits() -> Iterator[tuple[str, str]]:
@@ -84,6 +99,31 @@ def map_credits() -> Iterator[tuple[str, str]]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         if isinstance(data, dict) and isinstance(data.get("credits"), str) and data["credits"].strip():
             yield data["credits"], path.relative_to(ROOT).as_posix()
+
+
+def map_names() -> Iterator[tuple[str, str, str]]:
+    """The names of the bundled maps that a sentence writes in the reader's language
+    (``moonshine.text.catalogue.named``): each gang's (context ``map.gang``: French
+    gives it its article, "le Chicago Outfit"), each police station's (``map.station``:
+    "poste Town Hall"), and each district's name that holds English words
+    (``map.district``: "Uptown (with Edgewater)"): (context, en, file)."""
+    for path in sorted((ROOT / "maps").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            continue
+        rel = path.relative_to(ROOT).as_posix()
+        gangs = data.get("gangs") or {}
+        for g in gangs.values() if isinstance(gangs, dict) else gangs:
+            if isinstance(g, dict) and isinstance(g.get("name"), str):
+                yield "map.gang", g["name"], rel
+        districts = data.get("districts") or {}
+        for d in districts.values() if isinstance(districts, dict) else districts:
+            if not isinstance(d, dict):
+                continue
+            if isinstance(d.get("station"), str):
+                yield "map.station", d["station"], rel
+            if isinstance(d.get("name"), str) and "(" in d["name"]:
+                yield "map.district", d["name"], rel
 
 
 def keyed(path: Path) -> Iterator[tuple[str | None, MsgId, str, int]]:

@@ -57,11 +57,14 @@ window.addEventListener("load", function () {
   }
   // where what a player looks for starts: the summary's rows, each heading, each map, the orders file
   var marks = [];
-  var found = document.querySelectorAll("table.summary th, p.deadline, h2, img.map, details.orders > summary");
+  var found = document.querySelectorAll("table.summary th, p.deadline, h2, img.map, details.orders > summary, " +
+      "p.bad, span.bad, ul.happened li, p.not-done");
   for (var m = 0; m < found.length; m++) {
     var it = found[m];
-    var what = it.tagName === "IMG" ? "picture " + it.getAttribute("src") : (it.textContent || "").trim();
-    marks.push({what: what.replace(/\s+/g, " ").slice(0, 60),
+    var what = it.tagName === "IMG" ? "picture " + it.getAttribute("src") :
+        it.tagName === "SPAN" ? "badge " + (it.textContent || "").trim() + ": " +
+            ((it.closest("tr") || it).textContent || "").trim() : (it.textContent || "").trim();
+    marks.push({what: what.replace(/\s+/g, " ").slice(0, 90),
                 top: Math.round(it.getBoundingClientRect().top + window.scrollY)});
   }
   parent.postMessage(JSON.stringify({scroll: doc.scrollWidth, viewport: window.innerWidth,
@@ -146,14 +149,60 @@ schedule:
 """
 
 
-# two phases of a classic game, for its pages (a bounce, a move, a support)
+# the sample game's spring as issue 38 played it by hand: a rejected move and an order out
+# of reach (the Outfit, whose H NOC the opening raid arrested, and the North Side), a
+# unit without an order, and a gang (the Valley Gang) that sends nothing
+SPRING = {
+    "outfit": [
+        "gang: Chicago Outfit",
+        "L UPT - ROG",
+        "H LIN - ALB",
+        "L NOR / H LIN - ALB",
+        "H LAK x ALB",  # ALB is not next to LAK: rejected, the unit holds
+        "L NOT / L UPT - ROG",
+        "sell 6",
+        "bribe LAK 4",
+    ],
+    "northside": [
+        "gang: North Side Gang",
+        "L JEF - NWP - EDI",
+        "H IRV - LIP",
+        "L EDG / H IRV - ALB",
+        "H AVO - LOG",
+        "L POR / H CRA - DUN",
+        "bribe LOG 6",
+    ],
+    "valley": None,
+}
+
+# a classic game through 1901 as issue 38 played it, to its retreat phase (France reads French)
 CLASSIC_ORDERS = [
-    ("spring-1901", "FRA", ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR"]),
+    ("spring-1901", "FRA", ["A PAR - PIC", "A MAR H", "F BRE - MAO"]),
     ("spring-1901", "GER", ["A MUN - BUR", "F KIE - DEN", "A BER - KIE"]),
     ("spring-1901", "ENG", ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]),
-    ("fall-1901", "FRA", ["A BUR - BEL", "F MAO - POR", "A MAR - SPA"]),
+    ("spring-1901", "ITA", ["A VEN - TUN", "A ROM - APU", "F NAP - ION"]),
+    ("spring-1901", "AUS", ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"]),
+    ("spring-1901", "TUR", ["A CON - BUL", "F ANK - BLA", "A SMY - ARM"]),
+    ("fall-1901", "FRA", ["A PIC - BUR", "A MAR S A PIC - BUR", "F MAO - SPA/SC"]),
+    ("fall-1901", "GER", ["A BUR H", "F DEN H", "A KIE H"]),
     ("fall-1901", "ENG", ["F NTH C A YOR - NWY", "A YOR - NWY", "F NWG S F NTH"]),
+    ("fall-1901", "ITA", ["A APU - TUN", "F ION C A APU - TUN", "A VEN H"]),
+    ("fall-1901", "AUS", ["A GAL - RUM", "A SER S A GAL - RUM", "F ALB - GRE"]),
+    ("fall-1901", "TUR", ["A BUL - RUM", "F BLA S A BUL - RUM", "A ARM - SEV"]),
+    ("fall-1901-retreats", "GER", ["A BUR R RUH"]),
 ]
+CLASSIC_SETTINGS = """
+smtp:
+  host: smtp.example.org
+  from: "Judge <judge@example.org>"
+deadlines:
+  fall-1901: "2026-12-03T17:00:00+00:00"
+  fall-1901-retreats: "2026-12-04T17:00:00+00:00"
+  winter-1901: "2026-12-05T17:00:00+00:00"
+schedule:
+  timezone: Europe/Paris
+  every: 72h
+"""
 
 
 def build(out: Path) -> list[Page]:
@@ -169,6 +218,12 @@ def build(out: Path) -> list[Page]:
         shutil.copytree(ROOT / name, game / name)
     with (game / "game.yaml").open("a", encoding="utf-8") as config:  # played by mail, with a deadline
         config.write(MAIL_SETTINGS)
+    for gang, lines in SPRING.items():
+        path = game / "orders" / TURN / f"{gang}.txt"
+        if lines is None:
+            path.unlink()
+        else:
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     run([moonshine, "adjudicate", TURN, "--game", str(game), "--no-commit"])
     site = out / "site"
     if site.exists():
@@ -179,6 +234,13 @@ def build(out: Path) -> list[Page]:
     if classic.exists():
         shutil.rmtree(classic)
     run([moonshine, "new", str(classic), "--variant", "classic", "--no-git", "--seed", "screenshots"])
+    import yaml  # here: only the classic game's settings are edited
+
+    cfg = yaml.safe_load((classic / "game.yaml").read_text(encoding="utf-8"))
+    cfg["players"]["FRA"].update({"language": "fr", "timezone": "Europe/Paris"})  # France reads French
+    (classic / "game.yaml").write_text(
+        yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True) + CLASSIC_SETTINGS, encoding="utf-8"
+    )
     for phase, power, lines in CLASSIC_ORDERS:
         (classic / "orders" / phase).mkdir(parents=True, exist_ok=True)
         (classic / "orders" / phase / f"{power}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -199,18 +261,21 @@ def build(out: Path) -> list[Page]:
     run([moonshine, "site", "--game", str(classic_fr), "--out", str(classic_fr / "site"), "--language", "fr"])
     reports_fr = french / "turns" / TURN / "reports"
     return [
-        Page("classic-report", classic / "turns" / last / "reports" / "FRA.html"),
+        Page("classic-report", classic / "turns" / last / "reports" / "GER.html"),
+        Page("classic-report-fra", classic / "turns" / last / "reports" / "FRA.html"),
         Page("classic-bulletin", classic / "turns" / last / "reports" / "bulletin.html"),
         Page("classic-site-index", classic / "site" / "index.html"),
         Page("classic-site-turn", classic / "site" / "turns" / last / "index.html"),
         Page("report", reports / "outfit.html"),
+        Page("report-valley", reports / "valley.html"),
         Page("bulletin", reports / "bulletin.html"),
         Page("site-index", site / "index.html"),
         Page("site-turn", site / "turns" / TURN / "index.html"),
         Page("fr-report", reports_fr / "outfit.html"),
+        Page("fr-report-valley", reports_fr / "valley.html"),
         Page("fr-bulletin", reports_fr / "bulletin.html"),
         Page("fr-site-turn", out / "site-fr" / "turns" / TURN / "index.html"),
-        Page("fr-classic-report", classic_fr / "turns" / last / "reports" / "FRA.html"),
+        Page("fr-classic-report", classic_fr / "turns" / last / "reports" / "GER.html"),
         Page("fr-classic-site-turn", classic_fr / "site" / "turns" / last / "index.html"),
     ]
 
@@ -309,7 +374,7 @@ def main() -> int:
             print(f"{_shown(target)}: {p.height} px high, {verdict}")
             if width == WIDTHS[0]:  # where each thing starts, in screens of a 390 x 844 phone
                 for what, top in p.marks:
-                    print(f"    screen {top / PHONE_HEIGHT:4.1f}  {what}")
+                    print(f"    screen {top / PHONE_HEIGHT:4.1f} ({top:5d} px)  {what}")
             if width == WIDTHS[0]:  # a phone in dark mode, to look at
                 dark = out / f"{page.name}-{width}-dark.png"
                 screenshot(chromium, page.path, width, min(max(p.height, 600), 16000), dark, dark=True)

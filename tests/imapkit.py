@@ -1,6 +1,7 @@
 """A real IMAP server for the tests: pymap on 127.0.0.1 with a certificate made
 by openssl, plain IMAP with STARTTLS, and TLS from the first byte through a TLS
-terminator in front of the same server."""
+terminator in front of the same server; with ``tokens``, one that takes OAuth2
+access tokens only (XOAUTH2, ``pymap_xoauth2.py``), those listed in that file."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 USER, PASSWORD = "judge", "s3cret-imap"
+OWN_TOKEN = "Tests0wnDeliveryToken"  # the tests' own access token, to put mail in an XOAUTH2 server
 
 
 def free_port() -> int:
@@ -40,7 +42,8 @@ def _wait_for(port: int, proc: subprocess.Popen[bytes] | None = None) -> None:
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
 
 
-def _certificate(directory: Path, name: str) -> tuple[Path, Path]:
+def certificate(directory: Path, name: str) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and localhost, and its key, made by openssl."""
     cert, key = directory / f"{name}.pem", directory / f"{name}.key"
     subprocess.run(
         [
@@ -59,6 +62,7 @@ class Server:
     tls_port: int  # TLS from the first byte, in front of the same server
     ca: Path
     other_ca: Path  # a certificate the server does not use
+    tokens: Path | None = None  # XOAUTH2 only: the access tokens it takes, one a line
 
 
 def _tls_terminator(listen: int, target: int, cert: Path, key: Path) -> threading.Thread:
@@ -94,30 +98,52 @@ def _tls_terminator(listen: int, target: int, cert: Path, key: Path) -> threadin
 
 
 @contextmanager
-def imap_server(directory: Path) -> Iterator[Server]:
-    """pymap on free ports of 127.0.0.1, stopped when the block ends."""
-    cert, key = _certificate(directory, "server")
-    other, _ = _certificate(directory, "other")
+def imap_server(directory: Path, *, xoauth2: bool = False) -> Iterator[Server]:
+    """pymap on free ports of 127.0.0.1, stopped when the block ends. ``xoauth2``:
+    a server that takes the access tokens of its ``tokens`` file only (the tests'
+    own, ``OWN_TOKEN``, at first), never a password."""
+    cert, key = certificate(directory, "server")
+    other, _ = certificate(directory, "other")
     port, tls_port = free_port(), free_port()
-    pymap = Path(sys.executable).with_name("pymap")
-    command = [str(pymap), "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert), "--key", str(key)]
-    command += ["dict", "--demo-user", USER, "--demo-password", PASSWORD]
+    options = ["--host", "127.0.0.1", "--port", str(port), "--cert", str(cert), "--key", str(key)]
+    tokens = None
+    if xoauth2:
+        tokens = directory / "tokens"
+        tokens.write_text(OWN_TOKEN + "\n", encoding="utf-8")
+        launcher = Path(__file__).with_name("pymap_xoauth2.py")
+        command = [sys.executable, str(launcher), *options, "xoauth2", "--demo-user", USER, "--tokens", str(tokens)]
+    else:
+        command = [str(Path(sys.executable).with_name("pymap")), *options, "dict"]
+        command += ["--demo-user", USER, "--demo-password", PASSWORD]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _wait_for(port, proc)
         _tls_terminator(tls_port, port, cert, key)
         _wait_for(tls_port)
-        yield Server(port, tls_port, cert, other)
+        yield Server(port, tls_port, cert, other, tokens)
     finally:
         proc.terminate()
         proc.wait(10)
 
 
 def client(server: Server) -> imaplib.IMAP4:
+    """The tests' own connection, to put mail in and count it: with the password,
+    or the tests' own access token on a server that takes no password."""
     conn = imaplib.IMAP4("127.0.0.1", server.port, timeout=10)
     conn.starttls(ssl_context=ssl.create_default_context(cafile=str(server.ca)))
-    conn.login(USER, PASSWORD)
+    if server.tokens is None:
+        conn.login(USER, PASSWORD)
+    else:
+        sasl = f"user={USER}\x01auth=Bearer {OWN_TOKEN}\x01\x01".encode()
+        conn.authenticate("XOAUTH2", lambda _: sasl)
     return conn
+
+
+def take_tokens(server: Server, *tokens: str) -> None:
+    """The access tokens an XOAUTH2 server takes from now on (besides the tests' own);
+    any other has expired, or never was."""
+    assert server.tokens is not None
+    server.tokens.write_text("\n".join([OWN_TOKEN, *tokens]) + "\n", encoding="utf-8")
 
 
 def deliver(server: Server, folder: str, *bodies: str) -> None:

@@ -35,7 +35,7 @@ def test_the_readme_example_runs(tmp_path: Path) -> None:
     finally:
         os.chdir(here)
     printed = out.getvalue()
-    assert frtypo.fr("-> rebondi : ") in printed  # a bounce, explained in French from its value
+    assert frtypo.fr("-> aucune n'avance (standoff) : ") in printed  # a bounce, explained in French from its value
     assert frtypo.fr("Valley Gang : rapport privé, printemps 1924") in printed
 
 
@@ -74,7 +74,7 @@ def test_a_classic_game_through_the_same_functions(tmp_path: Path) -> None:
     api.adjudicate(game, "spring-1901", commit=False)
     found = {o.order: o for o in api.outcomes(game, "spring-1901")}
     assert isinstance(found["A MUN - TYR"].outcome, oc.Bounced)
-    assert found["A MUN - TYR"].explain("fr") == frtypo.fr("rebondi : A MUN (1) contre A VIE (1)")
+    assert found["A MUN - TYR"].explain("fr") == frtypo.fr("aucune n'avance (standoff) : A MUN (1) contre A VIE (1)")
     assert "A MUN - TYR" in api.report(game, "spring-1901", language="fr")
     with pytest.raises(GameError):
         api.report(game, "spring-1901", side="Atlantis")

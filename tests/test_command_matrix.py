@@ -155,7 +155,7 @@ def test_inbox_reads_a_powers_orders_by_mail(tmp_path: Path, variant: str) -> No
     (box / "2.eml").write_bytes(_mail("anne@example.org", wrong, "<two@example.org>"))
     result = run(game, "inbox", str(box))
     assert result.exit_code == 0, result.output
-    assert re.search(r"^accepted\s+FRA\s+anne@example\.org: \d order\(s\) read, 1 rejected", result.output, re.M)
+    assert re.search(r"^accepted\s+FRA\s+anne@example\.org: \d orders? read, 1 rejected", result.output, re.M)
     assert "1 accepted, 1 rejected" in result.output
     saved = (game / "orders" / "spring-1901" / "FRA.txt").read_text(encoding="utf-8")
     assert secret not in saved and "power: France" in saved

@@ -25,7 +25,7 @@ from test_mail import Recorder, Server, start_server
 from moonshine.cli import main
 from moonshine.game.directory import Game, load_config, save_config
 from moonshine.render import receipts
-from moonshine.render.mailwords import fmt_time
+from moonshine.render.mailwords import due_text, fmt_time
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN = "spring-1924"
@@ -122,9 +122,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
 
     result = run(game, "inbox", str(tmp_path / "referee.mbox"))
     assert result.exit_code == 0, result.output
-    assert re.search(
-        r"^accepted\s+valley\s+valley@players\.example\.org: 4 order\(s\) read \[mbox", result.output, re.M
-    )
+    assert re.search(r"^accepted\s+valley\s+valley@players\.example\.org: 4 orders read \[mbox", result.output, re.M)
     assert re.search(
         r"^rejected\s+outfit\s+outfit@players\.example\.org: wrong password for Chicago Outfit", result.output, re.M
     )
@@ -153,7 +151,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     assert text.startswith(
         f"Orders for Valley Gang, Spring 1924, received {fmt_time(sent)} from valley@players.example.org"
     )
-    assert f"Deadline: {fmt_time(deadline)} (2 days left)." in text
+    assert f"Deadline: {due_text('en', deadline)} (2\u00a0days left)." in text
     for line in ("H LOO - LIT", "H NSS / H LOO - LIT", "L KEN hold"):
         assert re.search(rf"^\s+line\s+\d+\s+{re.escape(line)}\s+accepted$", text, re.M), (line, text)
     assert "REJECTED" not in text
@@ -173,7 +171,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     status = run(game, "status")
     assert status.exit_code == 0, status.output
     lines = status.output.splitlines()
-    assert lines[0] == f"{TURN}: deadline {fmt_time(deadline)}, 2 days left"
+    assert lines[0] == f"{TURN}: deadline {fmt_time(deadline)}, 2\u00a0days left"
     row = {line.split()[0]: line for line in lines[1:-1]}
     assert f"orders received {fmt_time(sent)} (4 order(s))" in row["valley"]
     assert "orders on file (not received by mail)" in row["outfit"]
@@ -185,7 +183,7 @@ def test_a_whole_turn_by_email(tmp_path: Path, server: Server) -> None:
     note = read_eml(outbox / "remind-ragen.eml")
     assert [a.addr_spec for a in note["To"].addresses] == [ADDRESS["ragen"]]
     assert str(note["Subject"]).endswith("Spring 1924: orders wanted from Ragen's Colts")
-    assert f"The deadline is {fmt_time(deadline)} (2 days left)." in plain(note)
+    assert f"The deadline is {due_text('en', deadline)} (2\u00a0days left)." in plain(note)
     assert server.recorder.received == []  # nothing is sent without --send
 
     # adjudication reads the orders that came by mail

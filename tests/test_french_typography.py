@@ -118,7 +118,7 @@ def test_one_unit_is_singular_and_two_are_plural(chicago: GameMap, data: dict[st
     config = Game(ROOT).config
     one = frtypo.plain(render_bulletin(chicago, config, data, nxt, language="fr"))
     assert "recruté : H ASH\n" in one and "recrutés" not in one
-    assert "H NOC (Chicago Outfit) arrêté." in " ".join(one.split()) and "arrêtés" not in one
+    assert "H NOC (Chicago Outfit) arrêtée." in " ".join(one.split()) and "arrêtées" not in one
     two = copy.deepcopy(data)
     two["gangs"]["ragen"]["adjustments"].append(dict(two["gangs"]["ragen"]["adjustments"][0], order="recruit L ASH"))
     both = frtypo.plain(render_bulletin(chicago, config, two, nxt, language="fr"))
@@ -131,8 +131,8 @@ def test_the_raid_is_one_sentence_with_one_colon(chicago: GameMap, data: dict[st
     config = Game(ROOT).config
     text = " ".join(frtypo.plain(render_bulletin(chicago, config, data, nxt, language="fr")).split())
     assert (
-        "Ce tour-ci, la police (Shakespeare Avenue station, LOG) a fait une descente à NOC (North Center), "
-        "quartier de Chicago Outfit : 5 caisses saisies ; H NOC (Chicago Outfit) arrêté."
+        "Ce tour-ci, la police (poste Shakespeare Avenue, LOG) a fait une descente à NOC (North Center), "
+        "quartier du Chicago Outfit : 5 caisses saisies ; H NOC (Chicago Outfit) arrêtée."
     ) in text
     assert "Descente de ce tour" not in text and "Prix de ce tour : 3 $ par caisse." in text
     assert "stocks et trésorerie restent privés" in text  # cash is not "caisses"
@@ -141,14 +141,14 @@ def test_the_raid_is_one_sentence_with_one_colon(chicago: GameMap, data: dict[st
 def test_a_unit_blocked_by_its_own_side_is_told_in_the_third_person() -> None:
     for blocked in (oc.Blocked("L ROS", "WAH"), oc.Blocked("L ROS", "WAH", head_to_head=True)):
         said = oc.explain(blocked, "fr")
-        assert said.startswith("bloqué par sa propre L ROS") and "votre" not in said
+        assert said.startswith("bloquée par sa propre L ROS") and "votre" not in said
 
 
 def test_the_turns_are_named_in_words_in_subjects_and_sentences() -> None:
     assert mailwords.subject_turn("en", "spring-1927") == "Spring 1927"
     assert mailwords.subject_turn("fr", "autumn-1926") == "automne 1926"
     assert mailwords.text("en", "deadline.next", turn=mailwords.sentence_turn("en", "spring-1927"), due="x") == (
-        "Orders for Spring 1927 are due by x."
+        "Orders for Spring 1927 are due x."
     )
     assert mailwords.sentence_turn("fr", "spring-1927") == "le printemps 1927"
     assert phrasebook.turn_label("en", "autumn-1926") == "Autumn 1926"

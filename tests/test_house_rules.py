@@ -156,7 +156,7 @@ def test_a_game_played_under_house_rules(tmp_path: Path) -> None:
     assert "WINNER: " in done.stdout and f"({best} VP). The game is over." in done.stdout
     assert Game(game).load_state("autumn-1924").winners
     bulletin = " ".join((game / "turns" / "spring-1924" / "reports" / "bulletin.txt").read_text("utf-8").split())
-    assert f"Victory: {best} victory points at the end of a turn (R24), instead of 30 (house rule)." in bulletin
+    assert f"Victory: {best} VP at the end of a turn (R24), instead of 30 (house rule)." in bulletin
     assert "at least $3 (R19), instead of $0.50 (house rule)." in bulletin
     french = _game(tmp_path / "fr", "rules:\n  minimum_bribe: 3\n", language="fr")
     assert _adjudicate(french).returncode == 0
@@ -164,5 +164,5 @@ def test_a_game_played_under_house_rules(tmp_path: Path) -> None:
         (french / "turns" / "spring-1924" / "reports" / "bulletin.txt").read_text(encoding="utf-8")
     )
     assert "LES RÈGLES DE CETTE PARTIE" in bulletin
-    assert "Victoire : 30 points de victoire à la fin d'un tour (R24)." in bulletin
+    assert "Victoire : 30 PV à la fin d'un tour (R24)." in bulletin
     assert "au moins 3 $ (R19), au lieu de 0,50 $ (règle maison)." in " ".join(bulletin.split())

@@ -195,7 +195,7 @@ def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
     source = SOURCES[kind](tmp_path / f"box-{kind}", [msg])
     result = run_inbox(game, source)
     assert result.exit_code == 0, result.output
-    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 order\(s\) read", result.output, re.M)
+    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 orders read", result.output, re.M)
     assert f"{TURN}: 1 accepted." in result.output
     saved = orders_file(game).read_text()
     assert saved == "gang: valley\n\nH LOO - NSS\nL KEN hold\nsell 4\n"  # the password line left blank
@@ -211,7 +211,7 @@ def test_orders_are_saved_and_acknowledged_from_every_kind_of_source(
     text = reply_text(reply)
     assert "Orders for Valley Gang, Spring 1924, received 2024-02-28 10:00 UTC" in text
     assert "FAKE ACK for valley: 3 accepted, 0 rejected" in text
-    assert "Deadline: 2024-03-01 18:00 UTC" in text
+    assert "Deadline: Friday\u00a01\u00a0March\u00a02024, 18:00\u00a0UTC" in text
 
 
 def test_running_inbox_twice_processes_each_message_once(tmp_path: Path, fake_reader: None) -> None:
@@ -330,7 +330,7 @@ REJECTIONS: dict[str, tuple[EmailMessage, str, str]] = {
     ),
     "nothing readable": (
         order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\nmove everything north please\n"),
-        "none of the 1 order line(s) could be read; earlier orders, if any, stand",
+        "the order line could not be read; earlier orders, if any, stand",
         TERRY,
     ),
     "no password set for the gang": (
@@ -506,7 +506,7 @@ def test_html_only_mail_is_read_from_its_text(tmp_path: Path, fake_reader: None)
     )
     msg.set_content(html, subtype="html")
     result = run_inbox(game, eml_folder(tmp_path / "box", [msg]))
-    assert re.search(r"^accepted\s+valley.*2 order\(s\) read", result.output, re.M), result.output
+    assert re.search(r"^accepted\s+valley.*2 orders read", result.output, re.M), result.output
     assert orders_file(game).read_text() == "gang: valley\n\nH LOO - NSS\nL KEN hold\n"
 
 
@@ -570,7 +570,7 @@ def test_real_reader_accepts_checks_and_acknowledges(tmp_path: Path) -> None:
     body = f"gang: Valley Gang\npassword: {VALLEY_PW}\nH LOO - NSS\nL KEN / H HYD\nH XXX - YYY\nsell 4\n-- \nTerry\n"
     result = run_inbox(game, maildir(tmp_path / "box", [order_mail(TERRY, body)]))
     assert result.exit_code == 0, result.output
-    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 order\(s\) read, 1 rejected", result.output, re.M)
+    assert re.search(r"^accepted\s+valley\s+terry@valley\.example: 3 orders read, 1 rejected", result.output, re.M)
     saved = orders_file(game).read_text()
     assert VALLEY_PW not in saved and "H LOO - NSS" in saved
     [reply] = replies(game)
@@ -619,7 +619,7 @@ def test_a_message_with_no_orders_withdraws_the_earlier_ones(tmp_path: Path, fak
     game, _ = _with_saved_orders(tmp_path)
     empty = order_mail(TERRY, f"gang: valley\npassword: {VALLEY_PW}\n", date="Thu, 29 Feb 2024 10:00:00 +0000")
     result = run_inbox(game, maildir(tmp_path / "box", [empty]))
-    assert re.search(r"^accepted\s+valley.*0 order\(s\) read; replaces the orders received", result.output, re.M)
+    assert re.search(r"^accepted\s+valley.*0 orders read; replaces the orders received", result.output, re.M)
     assert orders_file(game).read_text() == "gang: valley\n"
 
 
@@ -695,7 +695,7 @@ def test_any_message_is_answered_without_crashing_and_never_changes_orders(tmp_p
 # -- a French game: every reply in French ----------------------------------------------------
 
 NOW = datetime(2024, 2, 29, 8, 0, tzinfo=UTC)  # 1 day 10 hours before the deadline
-FR_DEADLINE = "Date limite : 1er mars 2024 à 18 h 00 UTC (il reste 1 jour 10 heures)."
+FR_DEADLINE = "Date limite : vendredi 1er mars 2024 à 18 h 00 UTC (il reste 1 jour et 10 heures)."
 FR_SIGNATURE = "\n-- \nL'arbitre de Moonshine: Chicago, 1924\n"
 ENGLISH_WORDS = ("NOT accepted", "Reason:", "Deadline:", "No order file", "The referee of", "received 2024")
 
@@ -780,7 +780,7 @@ def test_accepted_orders_in_a_french_game(tmp_path: Path, fake_reader: None) -> 
     game = make_french_game(tmp_path)
     msg = order_mail(TERRY, VALLEY_ORDERS, subject="Ordres de la Valley")
     [outcome] = inbox.process(game, eml_folder(tmp_path / "box", [msg]), now=NOW)
-    assert outcome.status == "accepted" and outcome.reason == "3 order(s) read"
+    assert outcome.status == "accepted" and outcome.reason == "3 orders read"
     text = french_replies(game)[str(msg["Message-ID"])]
     assert text.startswith(
         "Vos ordres pour le printemps 1924 ont été reçus le 28 février 2024 à 10 h 00 UTC "
@@ -820,7 +820,7 @@ def test_late_orders_taken_and_messages_without_subject_in_a_french_game(tmp_pat
     inbox.process(game, eml_folder(tmp_path / "box", [late, wrong]), late_ok=True, now=after)
     texts = french_replies(game)
     assert (
-        "Date limite : 1er mars 2024 à 18 h 00 UTC (dépassée depuis 16 heures). Elle est passée : plus aucun "
+        "Date limite : vendredi 1er mars 2024 à 18 h 00 UTC (dépassée depuis 16 heures). Elle est passée : plus aucun "
         in (texts[str(late["Message-ID"])])
     )
     assert texts[str(wrong["Message-ID"])].startswith(

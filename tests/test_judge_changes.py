@@ -134,7 +134,7 @@ def test_a_moved_deadline_a_pause_and_the_resumption_are_told_to_every_player(j:
     j.run(T0 + timedelta(hours=1, minutes=1))
     mail = j.new_mail()
     told = each_player(mail, ALPHA, "[alpha] the game is paused", "[alpha] la partie est en pause")
-    assert "When it resumes, you will have the time that was left: 3 days" in told[1]
+    assert "When it resumes, you will have the time that was left: 3 days" in told[1].replace("\xa0", " ")
     assert "À la reprise, vous aurez le temps qu'il vous restait : il reste 3 jours" in told[FRENCH]
     side = side_of(j, "alpha", 1)
     j.send(addr(1), f"game: alpha\npower: {side}\n{pw(j, 1)}status\n", T0 + timedelta(hours=2))

@@ -90,9 +90,9 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     j.run(t + timedelta(minutes=1))
     mail = j.new_mail()
     reply = one(mail, addr(0))
-    assert "create alpha classic: done. alpha is created: Diplomacy, 7 sides, deadlines mon, thu 18:00" in reply
-    assert "beta is created: Pure, 7 sides, deadlines every 48h" in reply
-    assert "gamma is created: Moonshine, 8 sides" in reply
+    assert "create alpha classic: done. alpha is created: Diplomacy, sides: 7, deadlines mon, thu 18:00" in reply
+    assert "beta is created: Pure, sides: 7, deadlines every 48h" in reply
+    assert "gamma is created: Moonshine, sides: 8" in reply
     assert re.search(r"Seed hash of the draw of sides: [0-9a-f]{64}", reply)
     assert "Only the judge's masters may create games." in one(mail, addr(3))
     for name in ("alpha", "beta", "gamma"):
@@ -105,7 +105,7 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     j.run(t + timedelta(minutes=3))
     listing = one(j.new_mail(), addr(4))
     assert (
-        "alpha: Diplomacy, 7 of 7 sides free, deadlines mon, thu 18:00, press grey, dedication at least 50%" in listing
+        "alpha: Diplomacy, sides free: 7 of 7, deadlines mon, thu 18:00, press grey, dedication at least 50%" in listing
     )
     assert "No game is being played." in listing
 
@@ -122,7 +122,7 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     assert "alpha: started with 7 player(s); 0 side(s) vacant" in out
     assert "beta: started with 7 player(s)" in out
     mail = j.new_mail()
-    assert "You joined alpha: 1 of 7 places taken" in one(mail, addr(1), "Your mail")
+    assert "You joined alpha: places taken, 1 of 7" in one(mail, addr(1), "Your mail")
     assert "it is full: it starts now" in one(mail, addr(8), "Your mail")
     assert "alpha is not waiting for players" in one(mail, addr(17), "Your mail")
     reg = j.registry()
@@ -131,7 +131,10 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     assert sides[addr(3)] in ("RUS", "TUR") and sides[addr(8)] == "GER"
     assert {sides[addr(1)], sides[addr(2)]} & {"ENG"}
     start = one(mail, addr(1), "The game starts")
-    assert "game: alpha" in start and "The first deadline: 2026-12-03 11:00 CST" in start
+    assert (
+        "game: alpha" in start
+        and "The first deadline: Thursday\u00a03\u00a0December\u00a02026, 11:00\u00a0CST" in start
+    )
     seed = re.search(r"its seed is ([0-9a-f]{64})", start).group(1)  # type: ignore[union-attr]
     from moonshine.host.games import draw
 

@@ -107,7 +107,7 @@ def test_a_create_settings_block_ends_at_the_next_create(lb: Lobby) -> None:
         "create alpha classic\nevery: 48h\ncreate beta pure\npress: black\ncreate gamma classic\ncreate delta pure\n",
     )
     assert "create alpha classic: done" in reply
-    assert "create beta pure: refused. Setting 'press': none / white / grey" in reply
+    assert "create beta pure: refused. Setting 'press': none / public / white / grey" in reply
     assert "create gamma classic: done" in reply and "create delta pure: done" in reply
     assert "no command of the judge" not in reply
     assert {g.name for g in lb.reg.games()} == {"alpha", "gamma", "delta"}
@@ -119,8 +119,8 @@ def test_french_list_says_its_values_in_french_and_no_minimum_of_nothing(lb: Lob
     lb.send(MASTER, "create alpha classic\nevery: 48h\npress: grey\n\ncreate beta pure\nevery: 24h\ndedication: 60\n")
     lb.add("fr@example.org", "Jeanne", language="fr", zone="Europe/Paris")
     reply = checked(lb.send("fr@example.org", "liste\nliste alpha"))
-    assert "alpha : Diplomacy, 7 camps libres sur 7, échéances toutes les 48 h, presse grise\n" in reply
-    beta = "beta : Pure, 7 camps libres sur 7, échéances toutes les 24 h, presse blanche, assiduité d'au moins 60 %"
+    assert "alpha : Diplomacy, camps libres : 7 sur 7, échéances toutes les 48 h, presse grise\n" in reply
+    beta = "beta : Pure, camps libres : 7 sur 7, échéances toutes les 24 h, presse blanche, assiduité d'au moins 60 %"
     assert beta in reply
     assert "presse grise, sans minimum d'assiduité." in reply
     english = lb.send(MASTER, "list")
@@ -159,7 +159,7 @@ def test_the_masters_new_commands_refuse_what_they_cannot_do(lb: Lobby) -> None:
     )
     assert "a deadline is never set before now" in reply
     assert "Give the time: deadline alpha 2026-12-05 18:00 (in the game's time zone, UTC, unless" in reply
-    assert "Setting 'press': none / white / grey" in reply
+    assert "Setting 'press': none / public / white / grey" in reply
     assert "Write: set GAME KEY VALUE, with KEY one of" in reply
     assert "Give the hours, from 0 to 720: grace GAME 12." in reply
     assert "alpha waits for orders from" in reply

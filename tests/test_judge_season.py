@@ -187,7 +187,7 @@ def test_a_season_of_the_judge_for_many_games(tmp_path: Path, imap: Server, smtp
     created = text(got, 0)
     for name in ("alpha", "gamma", "delta"):
         assert f"create {name} " in created and f"{name} is created" in created
-    assert "create bad pure: refused. Setting 'press': none / white / grey" in created
+    assert "create bad pure: refused. Setting 'press': none / public / white / grey" in created
     assert "It is private" in created and "no command of the judge" not in created
 
     # -- French list, in French (defect 9); delta unlisted; an invitation

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from frtypo import plain
 
 from moonshine import schema
 from moonshine.errors import StateError
@@ -97,10 +98,13 @@ def test_each_player_reads_the_deadline_in_their_zone_and_in_utc() -> None:
     text = BASE + "    timezone: America/Chicago\n  genna:\n    email: g@x.example\n"
     when = datetime(2026, 7, 2, 16, 0, tzinfo=UTC)
     cfg = load_config_text(text, "game.yaml")
-    assert deadline_text(cfg, "valley", when) == "2026-07-02 11:00 CDT (America/Chicago) = 2026-07-02 16:00 UTC"
-    assert deadline_text(cfg, "genna", when) == "2026-07-02 16:00 UTC"  # no zone: UTC alone
+    assert plain(deadline_text(cfg, "valley", when)) == "Thursday 2 July 2026, 11:00 CDT = 16:00 UTC"
+    assert plain(deadline_text(cfg, "genna", when)) == "Thursday 2 July 2026, 16:00 UTC"  # no zone: UTC alone
     cfg = load_config_text(text + "schedule:\n  every: 48h\n  timezone: Europe/Paris\n", "game.yaml")
-    assert deadline_text(cfg, "genna", when) == "2026-07-02 18:00 CEST (Europe/Paris) = 2026-07-02 16:00 UTC"
-    assert deadline_text(cfg, "genna", when, "fr") == (
-        "2 juillet 2026 à 18 h 00 CEST (Europe/Paris) = 2 juillet 2026 à 16 h 00 UTC"
+    assert plain(deadline_text(cfg, "genna", when)) == "Thursday 2 July 2026, 18:00 CEST = 16:00 UTC"
+    assert plain(deadline_text(cfg, "genna", when, "fr")) == "jeudi 2 juillet 2026 à 18 h 00 CEST = 16 h 00 UTC"
+    # a date and a time never break across lines
+    assert (
+        deadline_text(cfg, "genna", when, "fr")
+        == "jeudi\u00a02\u00a0juillet\u00a02026 à 18\u202fh\u202f00\u00a0CEST = 16\u202fh\u202f00\u00a0UTC"
     )

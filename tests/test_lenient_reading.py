@@ -24,7 +24,7 @@ from moonshine.variants.moonshine import rules
 from moonshine.variants.moonshine import state as state_mod
 from moonshine.variants.moonshine.checker import ACCEPTED, REJECTED, OrderLine, check_order, read_orders
 from moonshine.variants.moonshine.map import UnitKind, load_map
-from moonshine.variants.moonshine.orders import Bribe, Move, Order, SupportHold, SupportMove, UnitRef
+from moonshine.variants.moonshine.orders import Bribe, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from moonshine.variants.moonshine.parser.names import names_of
 from moonshine.variants.moonshine.state import GameState, initial_state
 
@@ -196,6 +196,22 @@ def _written(order: Order, slot: str, typed: str) -> str:
     place = {"unit": 1, "target": 4, "dest": len(text) - 1}[slot]
     text[place] = typed
     return " ".join(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "gang", "order"),
+    [
+        ("H Morgan Par hold", "ragen", Hold(UnitRef(UnitKind.H, "MOR"))),
+        ("L BEV / H Morgan Par", "ragen", SupportHold(UnitRef(UnitKind.L, "BEV"), UnitRef(UnitKind.H, "MOR"))),
+        ("L Lincoln Par - GOL", "unione", Move(UnitRef(UnitKind.L, "LIP"), "GOL")),
+    ],
+)
+def test_a_name_whose_misspelt_last_word_is_a_keyword_is_read(text: str, gang: str, order: Order) -> None:
+    """'Par' is French for 'via'; 'Morgan Par' is still Morgan Park misspelt, since
+    'Morgan' alone names no district."""
+    line = read(text, gang)
+    assert line.order == order, said(line)
+    assert "read 'Morgan Par' as MOR (" in said(line) or "read 'Lincoln Par' as LIP (" in said(line), said(line)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -38,7 +38,7 @@ def test_a_failed_move_names_both_sides_with_their_supports_and_strengths() -> N
     assert held_off == oc.HeldOff(oc.Force(("H CHI",), 3, ("L BRO",)), oc.Force(("H NSS",), 3, ("L LOO",)))
     assert oc.explain(held_off) == "held off: H CHI with L BRO's support (3) against H NSS with L LOO's support (3)"
     assert oc.explain(held_off, "fr") == (
-        "repoussé\u00a0: H CHI avec le soutien de L BRO (3) contre H NSS avec le soutien de L LOO (3)"
+        "repoussée\u00a0: H CHI avec le soutien de L BRO (3) contre H NSS avec le soutien de L LOO (3)"
     )
     assert results[UnitRef(UnitKind.H, "NSS")] == oc.Held(("H CHI",))
     assert results[UnitRef(UnitKind.L, "LOO")] == oc.SupportGiven(1)

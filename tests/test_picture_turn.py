@@ -144,7 +144,7 @@ def _centre(el: ET.Element) -> tuple[float, float]:
             "fr",
             (
                 "les ordres, et la position qui en résulte",
-                "délogée (barrée\u00a0: renvoyée)",
+                "délogée (barrée\u00a0: licenciée)",
                 "soutien d'une unité qui tient",
             ),
         ),

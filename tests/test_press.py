@@ -159,7 +159,7 @@ def test_press_after_the_deadline_is_refused_when_the_rules_say_so(tmp_path: Pat
 
 
 def test_press_rules_are_checked_in_game_yaml() -> None:
-    with pytest.raises(StateError, match=r"press.kind.*one of none, white, grey"):
+    with pytest.raises(StateError, match=r"press.kind.*one of none, public, white, grey"):
         load_config_text("map: chicago-1920s\npress:\n  kind: black\n", "game.yaml")
     with pytest.raises(StateError, match=r"press\.retreats"):
         load_config_text("map: chicago-1920s\npress:\n  retreats: sometimes\n", "game.yaml")

@@ -11,14 +11,17 @@ so a bound of half a second per line holds on a loaded machine and fails at once
 
 Then the patterns themselves: none of the family that backtracks on a line of blanks
 (``\\s*(.*?)\\s*$``), and every pattern of the package, matched the way the code
-matches it, on hostile strings of 20,000 characters. And the mail layer's cap: a line
-longer than ``intake.MAX_LINE`` is left out whole, and the reply says so."""
+matches it, on hostile strings of 20,000 characters. Then mails whose text is a
+hostile document of orders as JSON, read by the lobby and both variants' inboxes in a
+bounded time and answered with the document's problems. And the mail layer's cap: a
+line longer than ``intake.MAX_LINE`` is left out whole, and the reply says so."""
 
 from __future__ import annotations
 
 import ast
 import functools
 import importlib
+import json
 import pkgutil
 import re
 import shutil
@@ -225,6 +228,76 @@ def test_every_pattern_reads_hostile_strings_in_linear_time() -> None:
                     over.append(f"{name}.{method}: {took:.2f} s on {shown!r}... ({pattern.pattern[:60]!r})")
                     break
     assert not over, "\n".join(over)
+
+
+# -- orders as JSON by mail -------------------------------------------------------------
+
+
+def hostile_documents() -> list[str]:
+    """Mails whose text is a document of orders as JSON (``intake.json_documents``), made
+    to cost: nested deep, escapes, a string never closed, a number of 60,000 digits,
+    thousands of keys and a duplicate last, blanks, an order text of every hostile line,
+    200 orders of 300 characters for the game's own sides, and one past the document's
+    size (``ordersjson.MAX_BYTES``)."""
+    from moonshine.variants.ordersjson import MAX_BYTES, MAX_ORDERS, MAX_TEXT
+
+    room = MAX_BYTES - 100
+    keys = "".join(f'"k{i}": 0, ' for i in range(room // 12))
+    docs = [
+        '{"orders": ' + "[" * room,
+        '{"game": "' + "\\u00e9" * (room // 6) + '"}',
+        '{"game": "' + '\\"' * (room // 2),
+        '{"version": ' + "9" * room + "}",
+        "{" + keys + '"k1": 1}',
+        "{" + " \t\r\n" * (room // 4) + "}",
+        '{"orders": ['
+        + ", ".join('{"text": ' + json.dumps(line.within(MAX_TEXT).text) + "}" for line in fixed_lines())
+        + "]}",
+        '{"orders": [' + '{"text": "H LOO hold"}, ' * (room // 24) + '{"text": "H LOO hold"}]}',
+    ]
+    for family, side, turn, line in (
+        ("moonshine", "valley", "spring-1924", "H LOO - NSS - KEN - "),
+        ("classic", "FRA", "spring-1901", "A PAR S A MAR - BUR "),
+    ):
+        orders = [{"text": (line * MAX_TEXT)[:MAX_TEXT]}] * MAX_ORDERS
+        head = {"format": "moonshine-orders", "version": 1, "family": family, "game": "game", "side": side}
+        docs.append(json.dumps({**head, "turn": turn, "password": PASSWORD, "orders": orders}))
+    docs.append('{"orders": "' + "x" * (3 * MAX_BYTES) + '"}')
+    return docs
+
+
+# The readers of a whole mail, each document a mail of its own (a mail holds one).
+@pytest.mark.parametrize("name", ["lobby", "inbox (Moonshine)", "inbox (classic)"])
+def test_a_reader_of_mail_reads_hostile_json_documents_in_bounded_time(readers: Readers, name: str) -> None:
+    read = readers.all()[name]
+    docs = hostile_documents()
+    for n, doc in enumerate(docs):  # each is read as a document of orders as JSON
+        parsed = message_from_bytes(mail(PLAYER, doc, n), policy=policy.default)
+        assert [where for where, _ in intake.json_documents(parsed, intake.texts(parsed))] == [intake.JSON_TEXT]
+    over = slowest(read, ((doc, 1) for doc in docs), BOUND)
+    assert not over, "\n".join(over)
+
+
+def test_a_hostile_json_document_is_answered_with_its_problems(readers: Readers, tmp_path: Path) -> None:
+    from moonshine.game.directory import Game
+    from moonshine.mail import inbox
+
+    game = Game(shutil.copytree(readers.game, tmp_path / "game"))
+    box = tmp_path / "box"
+    box.mkdir()
+    docs = hostile_documents()
+    for n, doc in enumerate(docs):
+        (box / f"m{n:02}.eml").write_bytes(mail(PLAYER, doc + "\n", n))
+    outcomes = inbox.process(game, box, now=NOW)
+    assert len(outcomes) == len(docs)
+    turn = game.current_turn()
+    for doc, outcome in zip(docs, outcomes, strict=True):
+        assert outcome.reply is not None, doc[:40]
+        reply = _body((game.root / "outbox" / turn / outcome.reply).read_bytes())
+        if '"family": "moonshine"' in doc:  # the game's own document: read as orders, each line refused
+            assert "200 order lines: 0 accepted, 200 rejected" in reply, reply
+        else:
+            assert outcome.status == "rejected" and "do not fit the format of orders as JSON" in reply, reply
 
 
 # -- the mail layer's cap on a line -----------------------------------------------------

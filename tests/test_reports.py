@@ -564,10 +564,10 @@ def test_no_orders_dislodgements_and_arrests(
     ) in flat(report)
     assert "Upkeep due next turn: $16 for 8 units" in report
     bulletin = render_bulletin(chicago, sample_config, d, nxt)
-    assert "Valley Gang (no orders received (R12))" in bulletin
+    assert "Valley Gang (no orders received, R12)" in bulletin
     assert "  - Valley Gang: H NSS: dislodged by H CHI - NSS; retreated to LOO\n" in bulletin
     fr = render_report(chicago, sample_config, d, nxt, "valley", language="fr")
-    assert frtypo.fr("délogé par H CHI - NSS ; retraite vers LOO") in fr
+    assert frtypo.fr("délogée par H CHI - NSS ; a retraité vers LOO") in fr
     arrows = arrows_from_results(d)
     assert Arrow("retreat", "valley", "NSS", "LOO", True) in arrows
 
@@ -579,10 +579,12 @@ def test_the_winner_ends_the_bulletin(
     d["winners"] = ["genna", "northside"]
     d["next"]["raid"] = None
     text = render_bulletin(chicago, sample_config, d, nxt)
-    assert "Genna Crime Family, North Side Gang win together with 17 VP." in text
+    assert "Genna Crime Family and North Side Gang win together with 17 VP." in text
     assert "AUTUMN 1924: PRICE AND RAID" not in text
     fr = render_report(chicago, sample_config, d, nxt, "genna", language="fr")
-    assert "Genna Crime Family, North Side Gang l'emportent ensemble avec 17 PV." in fr
+    assert "Victoire partagée avec 17 PV : la Genna Crime Family et le North Side Gang." in " ".join(
+        frtypo.plain(fr).split()
+    )
 
 
 def test_html_is_escaped_and_points_at_the_map(

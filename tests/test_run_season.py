@@ -9,12 +9,14 @@ deadline is set from the schedule."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import yaml
+from frtypo import plain as spaced
 from imapkit import Server, imap_server
 from runkit import GM, address, count, letter, make_game, plain, post, run_here, to
 from test_mail import Recorder, start_server
@@ -76,9 +78,9 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     out = ok(game, t + timedelta(minutes=1))
     acks = to(rec, address("valley"), "Re: orders")
     assert len(acks) == 1
-    assert "2026-12-03 11:00 CST (America/Chicago) = 2026-12-03 17:00 UTC" in plain(acks[0])
+    assert "Thursday 3 December 2026, 11:00 CST = 17:00 UTC" in spaced(plain(acks[0]))
     assert len(to(rec, address("genna"))) == 1
-    assert "2026-12-03 18:00 CET (Europe/Paris) = 2026-12-03 17:00 UTC" in plain(to(rec, address("genna"))[0])
+    assert "Thursday 3 December 2026, 18:00 CET = 17:00 UTC" in spaced(plain(to(rec, address("genna"))[0]))
     assert count(imap, "moon") == 0 and count(imap, "moon-judged") == 2
     # A second pass finds nothing new and sends nothing again.
     before = len(rec.received)
@@ -129,16 +131,17 @@ def test_a_moonshine_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpS
     # no lead line repeats it), in each reader's zone and in UTC
     for side in players:
         [report] = to(rec, address(side), "private report")
-        body = plain(report)
-        assert body.count("2026-12-07 17:00 UTC") == 1, side
-        assert "2026-12-07 17:00 UTC" in "\n".join(body.splitlines()[:10]), side
+        body = spaced(plain(report))
+        assert body.count("Monday 7 December 2026") == 1, side
+        assert "Monday 7 December 2026" in "\n".join(body.splitlines()[:10]), side
     [bulletin] = to(rec, address("valley"), "bulletin")
-    head = " ".join(" ".join(plain(bulletin).splitlines()[:10]).split())
-    assert "Orders for Autumn 1924 are due by " in head
-    assert plain(bulletin).count("2026-12-07 17:00 UTC") == 1
+    head = " ".join(" ".join(spaced(plain(bulletin)).splitlines()[:10]).split())
+    assert "Orders for Autumn 1924 are due Monday 7 December 2026" in head
+    assert spaced(plain(bulletin)).count("Monday 7 December 2026") == 1
     # ... and the reports themselves, written at the adjudication, before the pass set it
     page = (game.root / "turns" / "spring-1924" / "reports" / "valley.html").read_text(encoding="utf-8")
-    assert "Orders for Autumn 1924 are due by 2026-12-07 11:00 CST (America/Chicago) = 2026-12-07 17:00 UTC" in page
+    assert "Next deadline</th>" in page
+    assert "Monday 7 December 2026, 11:00 CST = 17:00 UTC (in " in spaced(html.unescape(page))
 
     # Autumn: nobody writes. At the deadline the grace starts; after it the turn
     # is adjudicated and everyone's units hold.
@@ -171,7 +174,7 @@ def test_a_classic_season_unattended(tmp_path: Path, imap: Server, smtp: SmtpSer
     ok(game, t + timedelta(minutes=1))
     ack = to(rec, address("FRA"), "Re: orders")
     assert len(ack) == 1
-    assert "2026-12-02 09:00 CET (Europe/Paris) = 2026-12-02 08:00 UTC" in plain(ack[0])
+    assert "Wednesday 2 December 2026, 09:00 CET = 08:00 UTC" in spaced(plain(ack[0]))
     # 12 h before: Germany is reminded
     ok(game, datetime(2026, 12, 1, 20, 0, tzinfo=UTC))
     assert len(to(rec, address("GER"), "Reminder")) == 1

@@ -70,7 +70,7 @@ def give_orders(game: Game, gang: str, received: str | None = None) -> None:
     ],
 )
 def test_time_left_reads_naturally(delta: timedelta, text: str) -> None:
-    assert describe_time_left(DEADLINE, DEADLINE - delta) == text
+    assert frtypo.plain(describe_time_left(DEADLINE, DEADLINE - delta)) == text  # each count held to its noun
 
 
 def test_no_deadline() -> None:
@@ -85,7 +85,7 @@ def test_status_tells_who_has_orders_and_the_time_left(tmp_path: Path) -> None:
     give_orders(game, "valley", received="2024-02-28T10:00:00+00:00")
     give_orders(game, "outfit")  # put there by hand
     st = turn_status(game, TURN, now=DEADLINE - timedelta(days=2, hours=3))
-    assert st.time_left() == "2 days 3 hours left"
+    assert frtypo.plain(st.time_left()) == "2 days 3 hours left"
     assert st.missing == ["genna", "northside", "unione", "southside", "westside", "ragen"]
     rows = {g.gang: g for g in st.gangs}
     assert rows["valley"].received == datetime(2024, 2, 28, 10, 0, tzinfo=UTC)
@@ -141,7 +141,7 @@ def test_reminders_go_to_the_gangs_without_orders(tmp_path: Path) -> None:
     assert str(msg["To"]) == "al@outfit.example"
     assert str(msg["Subject"]).endswith("Spring 1924: orders wanted from Chicago Outfit")
     body = msg.get_content()
-    assert "The deadline is 2024-03-01 18:00 UTC (5 hours left)." in body
+    assert "The deadline is Friday\u00a01\u00a0March\u00a02024, 18:00\u00a0UTC (5\u00a0hours left)." in body
     assert "    gang: outfit\n" in body  # the format reminder, with the gang's own key
     again, _ = reminders(game, TURN, now=now + timedelta(hours=1))
     assert again[0].message["Message-ID"] == msg["Message-ID"]  # one reminder per gang per day
@@ -252,17 +252,17 @@ def test_set_password_for_a_gang_without_player_entry(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("delta", "text"),
     [
-        (timedelta(days=3, hours=2, minutes=30), "il reste 3 jours 2 heures"),
+        (timedelta(days=3, hours=2, minutes=30), "il reste 3 jours et 2 heures"),
         (timedelta(days=1), "il reste 1 jour"),
-        (timedelta(hours=1, minutes=5), "il reste 1 heure 5 minutes"),
+        (timedelta(hours=1, minutes=5), "il reste 1 heure et 5 minutes"),
         (timedelta(minutes=1), "il reste 1 minute"),
         (timedelta(seconds=0), "il reste 0 minute"),
         (-timedelta(hours=2), "dépassée depuis 2 heures"),
-        (-timedelta(days=2, hours=1), "dépassée depuis 2 jours 1 heure"),
+        (-timedelta(days=2, hours=1), "dépassée depuis 2 jours et 1 heure"),
     ],
 )
 def test_time_left_in_french(delta: timedelta, text: str) -> None:
-    assert describe_time_left(DEADLINE, DEADLINE - delta, "fr") == text
+    assert frtypo.plain(describe_time_left(DEADLINE, DEADLINE - delta, "fr")) == text
 
 
 def test_reminders_in_a_french_game(tmp_path: Path) -> None:
@@ -276,7 +276,7 @@ def test_reminders_in_a_french_game(tmp_path: Path) -> None:
     body = frtypo.checked(msg.get_content())
     assert body.startswith(
         "L'arbitre n'a reçu aucun ordre de Chicago Outfit pour le printemps 1924.\n"
-        "La date limite est le 1er mars 2024 à 18 h 00 UTC (il reste 5 heures).\n\n"
+        "La date limite est le vendredi 1er mars 2024 à 18 h 00 UTC (il reste 5 heures).\n\n"
         "Sans ordres, vos unités tiennent leur position, votre gang vend autant de caisses qu'il le peut "
         "et n'offre aucun pot-de-vin.\n\n"
         "Envoyez vos ordres dans un courriel en texte brut"
@@ -372,7 +372,7 @@ def test_status_reads_the_clock_it_is_given(tmp_path: Path, monkeypatch: pytest.
     game = make_game(tmp_path)
     result = run(game, "status", "--now", "2024-02-28T18:00:00+00:00")
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0].endswith("2 days left"), result.output
+    assert frtypo.plain(result.output.splitlines()[0]).endswith("2 days left"), result.output
     monkeypatch.setenv("MOONSHINE_NOW", "2024-03-01T17:00:00+00:00")
-    assert run(game, "status").output.splitlines()[0].endswith("1 hour left")
+    assert frtypo.plain(run(game, "status").output.splitlines()[0]).endswith("1 hour left")
     assert "is not a date and time" in run(game, "status", "--now", "soon").output

@@ -16,6 +16,7 @@ from moonshine.game.directory import GameConfig
 from moonshine.game.simulate import Played, play
 from moonshine.render.bulletin import render_bulletin
 from moonshine.render.turnpage import end_of_turn_control
+from moonshine.text.catalogue import fill, named
 from moonshine.variants.moonshine import story
 from moonshine.variants.moonshine.map import GameMap, load_map
 from moonshine.variants.moonshine.orders import notation, parse_canonical
@@ -72,10 +73,10 @@ def test_the_bulletin_tells_every_dislodgement_with_its_fate(chicago: GameMap, p
         if d.retreated_to:
             fate = {
                 "en": f"{d.unit} ({name}), which retreated to {d.retreated_to}",
-                "fr": f"{d.unit} ({name}), repliée en {d.retreated_to}",
+                "fr": f"{d.unit} ({name}), qui a retraité vers {d.retreated_to}",
             }
         else:
-            fate = {"en": f"{d.unit} ({name}), which was disbanded", "fr": f"{d.unit} ({name}), renvoyée"}
+            fate = {"en": f"{d.unit} ({name}), which was disbanded", "fr": f"{d.unit} ({name}), qui a été licenciée"}
         assert fate[lang] in story_part
 
 
@@ -211,10 +212,11 @@ def test_the_final_bulletin_names_the_winner_once_and_no_command(
             chicago, config(), res, p.result.next_state, language=lang, html=html_page, before=p.state
         )
         flat = " ".join(frtypo_plain(unescape(page)).split())
-        won = {"en": f"{winner} wins the gang war", "fr": f"{winner} remporte la guerre des gangs"}[lang]
+        french = fill("fr", "Victoire de {gang} dans la guerre des gangs", gang=named("fr", "map.gang", winner))
+        won = {"en": f"{winner} wins the gang war", "fr": french}[lang]
         assert (won if html_page else won.upper()) in flat
-        assert {"en": "leads with", "fr": "mène avec"}[lang] not in flat  # the winner is the winner
-        assert {"en": "ends the game with", "fr": "termine la partie avec"}[lang] in flat
+        assert {"en": "leads with", "fr": "En tête avec"}[lang] not in flat  # the winner is the winner
+        assert {"en": "ends the game with", "fr": "Fin de la partie"}[lang] in flat
         assert "moonshine " not in flat.lower() and "reveal" not in flat
 
 

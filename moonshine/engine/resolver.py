@@ -580,7 +580,7 @@ class Resolver:
                 total += self.support_value(s)
         return total
 
-    def _excluded_gangs(self, i: int) -> set[str]:
+    def excluded_gangs(self, i: int) -> set[str]:
         """Gangs whose units at the destination would be dislodged: their supports do
         not count in the attack (a gang never helps dislodge its own units)."""
         gang = self.gang[i]
@@ -602,7 +602,7 @@ class Resolver:
         total = self.strength[i]
         supports = self.move_sup[i]
         if supports:  # most moves have none: no gangs to exclude
-            excluded = self._excluded_gangs(i)
+            excluded = self.excluded_gangs(i)
             for s in supports:
                 if self.gang[s] not in excluded and self.resolve(s):
                     total += self.support_value(s)

@@ -166,25 +166,30 @@ class Moment(msgspec.Struct, frozen=True):
 
 
 def deadline_text(cfg: GameConfig, side: str | None, when: datetime, language: str | None = None) -> str:
-    """A deadline for ``side``'s players: in their zone and in UTC
-    (``2026-12-03 18:00 CET (Europe/Paris) = 2026-12-03 17:00 UTC``), or in UTC
-    alone when neither they nor the game have another zone."""
-    from moonshine.render.mailwords import fmt_time
+    """A deadline for ``side``'s players: in their zone and in UTC (``Thursday 3
+    December 2026, 18:00 CET = 17:00 UTC``), or in UTC alone when neither they nor the game
+    have another zone (``moonshine.render.mailwords.due_text``)."""
+    from moonshine.render.mailwords import due_text
 
-    language = language or cfg.language
-    utc = fmt_time(when, language)
-    zone = zone_of(cfg, side)
-    return utc if zone is None else f"{local_time(when, zone, language)} = {utc}"
+    return due_text(language or cfg.language, when, zone_of(cfg, side))
 
 
 def next_deadline_line(
-    game: Game, turn: str | None, side: str | None, language: str, *, opened: datetime | None = None
+    game: Game,
+    turn: str | None,
+    side: str | None,
+    language: str,
+    *,
+    opened: datetime | None = None,
+    sentence: bool = True,
 ) -> str:
-    """ "Orders for Autumn 1924 are due by ...", in ``side``'s zone (the game's for
-    None) and UTC; or nothing when ``turn`` has no deadline yet. A turn with no
-    deadline in game.yaml that ``opened`` now, in a game with a schedule, is due when
-    the schedule sets it (``moonshine run`` writes that deadline next)."""
-    from moonshine.render.mailwords import text
+    """ "Orders for Autumn 1924 are due Thursday 3 December 2026, ... (in 1 day 18
+    hours).", in ``side``'s zone (the game's for None) and UTC (``sentence`` false: the
+    date and the time left alone, for a report's first row); or nothing when ``turn``
+    has no deadline yet. A turn with no deadline in game.yaml that ``opened`` now, in a
+    game with a schedule, is due when the schedule sets it (``moonshine run`` writes
+    that deadline next)."""
+    from moonshine.render.mailwords import deadline_line
 
     if turn is None:
         return ""
@@ -197,4 +202,4 @@ def next_deadline_line(
     if due is None:
         return ""
     named = game.layout.turn_in_text(turn)  # worded in the reader's language
-    return text(language, "deadline.next", turn=named, due=deadline_text(game.config, side, due, language))
+    return deadline_line(language, named, due, zone_of(game.config, side), now=opened, sentence=sentence)

@@ -59,6 +59,12 @@ class GameConfig(msgspec.Struct):
     house: HouseRules = msgspec.field(default_factory=HouseRules)  # rules: (kept in extra as written)
     rulebook: Rulebook | None = None  # the rule choices rules: makes (None: the family's own book)
 
+    @property
+    def anonymous(self) -> bool:
+        """Whether the game hides who plays which side from the other players
+        (``anonymous: yes``; ``moonshine.game.identities``)."""
+        return self.extra.get("anonymous") is True
+
 
 def player_language(cfg: GameConfig, side: str | None) -> str:
     """The language of what a side's player reads: their own (``players.SIDE.language``),

@@ -8,6 +8,10 @@ commit. Two things are masked:
 - any password the referee knows of in a text (a password a message gave, which
   a player may also have put in the subject line).
 
+An access token (XOAUTH2's, ``moonshine.mail.oauth``) is never written either: a
+token command's complaint or a mail server's refusal quoted in an error is masked
+first (``mask_tokens``).
+
 ``blank_password_lines`` empties the password lines of orders saved from mail,
 so that the saved file keeps the message's line numbers."""
 
@@ -65,6 +69,22 @@ def mask_secrets(text: str, secrets: Iterable[str]) -> str:
     for secret in sorted({s for s in secrets if len(s) >= MIN_SECRET}, key=len, reverse=True):
         text = text.replace(secret, MASK)
     return text
+
+
+def mask_tokens(text: str, tokens: Iterable[str] = ()) -> str:
+    """``text`` that may quote an access token (what a token command wrote on its
+    error output, a mail server's refusal) with every token the judge knows masked,
+    and anything that looks like one: a run of 32 or more characters of base64 or
+    base64url (a JWT's dots too) mixing capitals, small letters and digits. A path
+    or a sentence is left as it is."""
+    return _TOKEN_LIKE.sub(lambda m: MASK if _mixed(m.group()) else m.group(), mask_secrets(text, tokens))
+
+
+_TOKEN_LIKE = re.compile(r"[A-Za-z0-9._~+/=-]{32,}")
+
+
+def _mixed(run: str) -> bool:
+    return any(c.isupper() for c in run) and any(c.islower() for c in run) and any(c.isdigit() for c in run)
 
 
 def has_secret(text: str, secrets: Iterable[str]) -> bool:

@@ -260,7 +260,7 @@ def write_reports(
         if near is not None:
             closeups[g] = near
         extras[g] = Extras(
-            deadline=next_deadline_line(game, res.next.turn, g, reads, opened=now),
+            deadline=next_deadline_line(game, res.next.turn, g, reads, opened=now, sentence=False),
             send_to=send_to,
             map_file=map_file(reads, lang),
             closeup=closeup_file(g) if near is not None else "",
@@ -328,7 +328,9 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
         return render_bulletin(
             gmap, game.config, res, nxt, language=lang, before=before, seed_news=seed_news(game, turn)
         )
-    return render_report(gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed(turn))
+    return render_report(
+        gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed(turn), before=opening_state(game, turn)
+    )
 
 
 __all__ = ["load_turn", "map_scene", "print_report", "render_legend", "render_map", "seed_news", "write_reports"]

@@ -51,6 +51,10 @@ WORDS: Catalogue = {
     "site.running": "The game goes on: {turn} is being played.",
     "site.map_alt": "Map of {turn}: {what}",
     "site.chart_data": "The figures of this chart",
+    "site.players": "Who played which side",
+    "site.players_note": "The game was played anonymously: its players are named now that it is over.",
+    "site.no_player": "no player",
+    "site.no_name": "a player who gave no name",
     "site.turn": "Turn",
     "site.price": "Price of a crate",
 }
@@ -152,11 +156,13 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     written.append(out / "rules.html")
     links = [TurnLink(t, _label(t, lang), f"turns/{t}/index.html", headlines.get(t, "")) for t in turns]
     last = turns[-1]
+    deadline = ""
     if last_winners:
         state_line = fill(lang, words["over"], winners=", ".join(last_winners), turn=_label(last, lang))
     else:
         nxt_turn = load_turn(game, last)[1].turn
         state_line = fill(lang, words["running"], turn=_label(nxt_turn, lang))
+        deadline = next_deadline_line(game, nxt_turn, None, lang)  # when the turn being played is due
     gangs = list(gmap.gangs)
     vp_table = ChartTable(
         (words["turn"], *(gmap.gangs[g].name for g in gangs)),
@@ -183,6 +189,9 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
                 phrasebook.message(lang, "map.legend_alt"),
             ),
             state_line=state_line,
+            deadline=deadline,
+            revealed=revealed_players(game, lang),
+            colon=phrasebook.colon(lang),
             words=words,
             charts=[("vp.png", "vp.svg", vp.title, vp_table), ("price.png", "price.svg", price.title, price_table)],
         ),
@@ -191,6 +200,37 @@ def build_site(game: Game, out: Path, *, language: str | None = None) -> list[Pa
     atomic_write_text(out / "index.html", index)
     written.insert(0, out / "index.html")
     return written
+
+
+class Revealed(msgspec.Struct, frozen=True):
+    """The players of an anonymous game named on its site once it is over: a heading, a
+    note, and (side, player) rows."""
+
+    title: str
+    note: str
+    rows: tuple[tuple[str, str], ...]
+
+
+def revealed_players(game: Game, language: str) -> Revealed | None:
+    """The players of an anonymous game whose identities are revealed, for its site's
+    index (``moonshine.game.identities``: revealed at its end, which the judge records,
+    or won): None for any other game. The site names no player of a game that is not
+    anonymous (their names were never public), nor of one still being played, nor of
+    one that reveals them never."""
+    from moonshine.game import identities
+
+    found = identities.of(game.config)
+    if not found.anonymous or found.reveal == identities.NEVER:
+        return None
+    if not found.revealed and not game.layout.winners(game.load_any_state(game.current_turn())):
+        return None
+    words = words_of(language)
+    names = identities.players(game.config)
+    rows = []
+    for side, side_name in game.sides(language).items():
+        name = names.get(side)
+        rows.append((f"{side_name} ({side})", name if name else words["no_player" if name is None else "no_name"]))
+    return Revealed(words["players"], words["players_note"], tuple(rows))
 
 
 def heading_id(text: str, taken: set[str]) -> str:

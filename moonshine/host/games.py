@@ -36,11 +36,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from moonshine.errors import GameError, MoonshineError
+from moonshine.game import identities
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
 from moonshine.host.registry import (
     DRAW,
@@ -53,7 +54,7 @@ from moonshine.host.registry import (
     RegisteredPlayer,
     Registry,
 )
-from moonshine.host.settings import HostSettings, draw_seed
+from moonshine.host.settings import HostSettings, draw_seed, player_token
 from moonshine.mail import outbox
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address
@@ -63,6 +64,7 @@ from moonshine.text.catalogue import languages
 
 BUILDING = ".building"
 Log = Callable[[str], None]
+Key = TypeVar("Key", int, str)  # a player in the draw: the registry's number, or a token
 
 
 def game_of(settings: HostSettings, name: str) -> Game:
@@ -106,6 +108,9 @@ def build(settings: HostSettings, name: str, variant: str, options: dict[str, An
         }
         if options.get("rules"):
             extra["rules"] = options["rules"]
+        if options.get("anonymous"):  # moonshine.game.identities
+            extra["anonymous"] = True
+            extra["reveal_identities"] = options.get("reveal_identities") or "at-end"
         save_config(game, msgspec.structs.replace(cfg, extra=extra))
         checked = Game(work)
         checked.config  # noqa: B018 (read back: a wrong option is refused here)
@@ -126,18 +131,19 @@ def build(settings: HostSettings, name: str, variant: str, options: dict[str, An
 # -- the draw -------------------------------------------------------------------------------
 
 
-def draw(seed: str, game: str, joined: list[tuple[int, tuple[str, ...]]], sides: list[str]) -> dict[int, str]:
-    """Each player's side (player id -> side): the players in an order drawn from
-    ``seed`` (the players as they joined, shuffled by Python's ``random.Random`` seeded
-    with the SHA-256 of ``SEED|GAME`` as a number); each in turn gets the first of their
-    preferences still free; then those with none free get the sides left (``sides``,
-    sorted by key) shuffled by the same generator, in that order. The same seed and
-    players give the same draw."""
+def draw(seed: str, game: str, joined: list[tuple[Key, tuple[str, ...]]], sides: list[str]) -> dict[Key, str]:
+    """Each player's side (player -> side; a player is any key: the registry's number,
+    or the token an anonymous game's start mail gives, since only the order counts): the
+    players in an order drawn from ``seed`` (the players as they joined, shuffled by
+    Python's ``random.Random`` seeded with the SHA-256 of ``SEED|GAME`` as a number);
+    each in turn gets the first of their preferences still free; then those with none
+    free get the sides left (``sides``, sorted by key) shuffled by the same generator,
+    in that order. The same seed and players give the same draw."""
     rng = random.Random(int(hashlib.sha256(f"{seed}|{game}".encode()).hexdigest(), 16))
     order = list(joined)
     rng.shuffle(order)
     free = list(sides)
-    out: dict[int, str] = {}
+    out: dict[Key, str] = {}
     for pid, preferences in order:
         for side in preferences:
             if side in free:
@@ -173,7 +179,14 @@ def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, lo
     seated = {m.side for m in members}
     reg.add_vacancies(row.name, [s for s in sides if s not in seated], now)
     joined = sorted((m for m in members if m.came == DRAW), key=lambda x: (x.joined, x.player.id))
-    reg.set_drawn(row.name, [(m.player.name, m.preferences) for m in joined])  # as the start mail names them
+    hidden = identities.of(game.config).hidden  # an anonymous game's start mail names each player by a token
+    reg.set_drawn(  # as the start mail names them
+        row.name,
+        [
+            (player_token(settings.root, row.name, m.player.id) if hidden else m.player.name, m.preferences)
+            for m in joined
+        ],
+    )
     sync_players(settings, reg, row, log)
     game = game_of(settings, row.name)
     turn = game.current_turn()
@@ -293,23 +306,35 @@ def _start_mail(
     names = game.sides(lang)
     turn = game.current_turn()
     due = deadline(cfg, turn)
+    hidden = identities.of(cfg).hidden  # an anonymous game: each player by a token only they know
+
+    def shown(x: Member) -> str:
+        return words(lang, "seating.start.token", token=token(x)) if hidden else x.player.name
+
+    def token(x: Member) -> str:
+        return player_token(settings.root, row.name, x.player.id)
+
     by_side = {x.side: x for x in reg.members(row.name)}
     lines = "\n".join(
-        words(lang, "seating.start.line", side=f"{names[s]} ({s})", player=by_side[s].player.name)
+        words(lang, "seating.start.line", side=f"{names[s]} ({s})", player=shown(by_side[s]))
         if s in by_side
         else words(lang, "seating.start.line", side=f"{names[s]} ({s})", player=words(lang, "seating.start.vacant"))
         for s in names
     )
     drawn = row.drawn or tuple(
-        (x.player.name, x.preferences) for x in sorted(reg.members(row.name), key=lambda x: (x.joined, x.player.id))
-    )  # the players of the draw, as the start recorded them: a later resignation changes nothing here
+        (token(x) if hidden else x.player.name, x.preferences)
+        for x in sorted(reg.members(row.name), key=lambda x: (x.joined, x.player.id))
+    )  # the players of the draw (an anonymous game's by their tokens), as the start recorded them
     joined = "; ".join(
         f"{name} ({' '.join(prefs) or words(lang, 'seating.start.no_preference')})" for name, prefs in drawn
     )
     seed = draw_seed(settings.root, row.name)
+    secrecy = identities.of(cfg).reveal
     body = words(
         lang,
-        "seating.start.body",
+        "seating.start.body_anonymous" if hidden else "seating.start.body",
+        secrecy=words(lang, f"seating.start.secrecy_{secrecy.replace('-', '_')}") if hidden else "",
+        token=token(m),
         name=m.player.name,
         game=row.name,
         variant=game.variant.title,
@@ -493,6 +518,33 @@ def queue_reveal(settings: HostSettings, reg: Registry, row: GameRow, now: datet
         reg.queue_mail(now.date().isoformat(), mail[0], outbox.serialise(mail[1]))
 
 
+def queue_identities(settings: HostSettings, reg: Registry, row: GameRow, now: datetime) -> None:
+    """An anonymous game over, whose identities are revealed at its end: each of its
+    players gets who played which side (``moonshine.mail.identities.reveal_mail``), with
+    each player's token of the draw of sides, in a mail of their own in their language,
+    queued in the registry's transaction that ends the game (its masters knew); and its
+    game.yaml records the reveal, for its site."""
+    from moonshine.game.journal import transaction
+    from moonshine.mail.identities import reveal_mail
+
+    game = game_of(settings, row.name)
+    found = identities.of(game.config)
+    if not found.anonymous or found.reveal != identities.AT_END:
+        return
+    members = [m for m in reg.members(row.name) if m.side is not None]
+    players: dict[str, str | None] = {m.side: m.player.name for m in members if m.side is not None}
+    tokens = {m.side: player_token(settings.root, row.name, m.player.id) for m in members if m.side is not None}
+    for m in sorted(members, key=lambda x: x.player.address):
+        lang = m.player.language if m.player.language in languages() else game.config.language
+        msg = reveal_mail(game, [m.player.address], m.player.name, lang, now, tokens=tokens, players=players)
+        digest = hashlib.sha256(f"{row.name}|{m.player.address}".encode()).hexdigest()[:16]
+        reg.queue_mail(now.date().isoformat(), f"identities-{row.name}-{digest}.eml", outbox.serialise(msg))
+    if found.revealed is None:  # (a pass killed after this and before the registry's commit queues them again)
+        with transaction(game.root, f"judge: identities of {row.name}") as txn:
+            identities.mark_revealed(game, now)
+            txn.commit("The game is over: who played which side is told", ["game.yaml"], git=is_git_repo(game.root))
+
+
 # -- dedication ---------------------------------------------------------------------------------
 
 
@@ -533,6 +585,7 @@ def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, l
                 reg.record_event(m.player.id, row.name, "finished", now)
             reg.set_status(row.name, FINISHED)
             queue_reveal(settings, reg, row, now)
+            queue_identities(settings, reg, row, now)
         log(f"{row.name}: the game is over")
 
 

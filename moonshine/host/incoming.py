@@ -1,8 +1,9 @@
 """A message to a judge for many games, read as far as its routing and the lobby need
 it (``Mail``): its sender, subject, Message-ID and time received, whether it is an
-automatic reply, why it cannot be read (too big, too many parts, not parsed), and
-the sender's own lines (``moonshine.mail.intake``), in which the game it names (a
-``game:`` line, ``[GAME]`` in the subject) and its password line are found."""
+automatic reply, why it cannot be read (too big, too many parts, not parsed), the
+sender's own lines (``moonshine.mail.intake``), in which the game it names (a
+``game:`` line, ``[GAME]`` in the subject) and its password line are found, and the
+game its orders as JSON name (``docs/orders-json.md``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from email.message import Message
 
 import msgspec
 
+from moonshine.game.ordersjson import envelope
 from moonshine.mail import intake
 from moonshine.mail.envelope import header_text, is_automatic, received_when, sender_of
 
@@ -41,6 +43,7 @@ class Mail(msgspec.Struct):
     references: list[str] = msgspec.field(default_factory=list)  # In-Reply-To, then References from the last
     problem: str = ""  # unread: too big, too many parts, not parsed
     lines: list[str] = msgspec.field(default_factory=list)  # the sender's own text, by line
+    json_game: str | None = None  # the game its first document of orders as JSON names (docs/orders-json.md)
     too_long: list[int] = msgspec.field(default_factory=list)  # lines left unread (intake.MAX_LINE), from 1
 
     known: str | None = None  # the game its subject's tag or a mail it replies to names (the router's finding)
@@ -132,7 +135,12 @@ def read_mail(raw: bytes, limit: int) -> Mail:
         return mail
     try:
         full = parser.parsebytes(raw)
-        for _, text in intake.texts(full):
+        found = intake.texts(full)
+        documents = intake.json_documents(full, found)
+        if documents:
+            named = envelope(documents[0][1]).get("game", "")
+            mail.json_game = " ".join(named.split())[:100] or None
+        for _, text in found:
             own = intake.own_text(text)
             if own.text.strip() or own.lines_dropped(intake.TOO_LONG):
                 mail.lines = own.text.split("\n")[:MAX_LINES]

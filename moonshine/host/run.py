@@ -8,9 +8,10 @@
 3. the judge's one mailbox is read (at most ``limits.messages`` messages) and each
    message goes to its reader: the lobby (``moonshine.host.lobby``) when it holds a
    command of the lobby or names no game being played, else the game it names (a
-   ``game:`` line, ``[GAME]`` in the subject, the game of a mail it replies to) or
-   the one game its sender plays; a mail with a command of the lobby and orders for
-   a game it names goes to both; a player who left a game hears from the lobby;
+   ``game:`` line, ``[GAME]`` in the subject, the game of a mail it replies to, or its
+   orders as JSON's ``game``) or the one game its sender plays; a mail with a command of
+   the lobby and orders for a game it names goes to both; a player who left a game
+   hears from the lobby;
 4. the lobby answers its messages, each in one transaction of the registry;
 5. step 2 again (a join may have filled a game);
 6. each game being played that has something to do (``to_open``: mail for it, its
@@ -42,7 +43,7 @@ from moonshine.game.directory import GAME_FILE
 from moonshine.game.lock import game_lock, sealed
 from moonshine.host import games, lobby
 from moonshine.host.incoming import Mail, looks_like_orders, read_mail, replies_to_lobby
-from moonshine.host.lobby.request import LobbyPass
+from moonshine.host.lobby.request import LobbyPass, by_name_or_title, folded
 from moonshine.host.outbox import deliver, write_queued
 from moonshine.host.passwords import mail_passwords
 from moonshine.host.registry import ACTIVE, FILE, FORMING, NEVER, PAUSED, RUNNING, STARTING, GameRow, Registry
@@ -191,6 +192,11 @@ def route(
     ctx = LobbyPass(settings, reg, now, say)
     by_game: dict[str, list[tuple[Entry, Mail]]] = {}
     domain = compose.mail_domain(settings.config)
+
+    @functools.cache
+    def titles() -> dict[str, str]:  # the games by name and title: once, for the first document of orders
+        return by_name_or_title(reg.games(RUNNING, PAUSED))
+
     for entry in entries:
         if entry.key is not None and reg.answered(f"source:{entry.key}"):
             continue
@@ -201,7 +207,7 @@ def route(
             continue
         mail = read_mail(raw, limit)
         resolve(reg, mail, domain)
-        game = _reader(reg, mail, domain)
+        game = _reader(reg, mail, domain, titles)
         both = game is not None and lobby.has_commands(mail)  # a lobby's command, and orders for a game
         answered = reg.answered(mail.digest)
         if answered and not both:  # the lobby's already (a pass killed before it let go of it)
@@ -270,18 +276,22 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: Mail, domain: str) -> str | None:
+def _reader(reg: Registry, mail: Mail, domain: str, titles: Callable[[], dict[str, str]]) -> str | None:
     """The game that reads ``mail`` (None: the lobby alone). A mail with a command of
     the lobby is the lobby's, and its game's too when it names one being played (a
     paused game reads its mail too) and holds more than the lobby's commands (orders
-    beside a ``join``). The games are looked up one by one: a message costs the same
-    whatever the number of games."""
+    beside a ``join``). ``titles``: the games being played by their names and titles,
+    folded, for the game a document of orders as JSON names (``docs/orders-json.md``),
+    read when the mail names none otherwise. The games are looked up one by one: a
+    message costs the same whatever the number of games."""
     if mail.problem and not mail.sender:
         return None
     if lobby.has_commands(mail):
         named = mail.game
         return named if named is not None and reg.status(named) in ACTIVE and lobby.read(mail).ignored else None
     named = mail.game
+    if named is None and mail.json_game is not None:  # orders as JSON: its game, by its name or its title
+        named = titles().get(folded(mail.json_game))
     player = reg.player(mail.sender) if mail.sender else None
     if named is not None:
         if reg.status(named) not in ACTIVE:
@@ -358,6 +368,7 @@ def _games(
                 process=row.process,
                 seal=True,
                 due=due,
+                reveal=False,  # an anonymous game's identities are revealed from the judge's outbox (host.games.record)
             )
         except MoonshineError as exc:
             log(f"ERROR: {exc}")

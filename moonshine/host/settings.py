@@ -30,6 +30,7 @@ import msgspec
 from moonshine.errors import GameError, StateError
 from moonshine.game.directory import SECRET_FILE, GameConfig, atomic_write_text, write_secret
 from moonshine.game.seeds import new_secret, seed_hash
+from moonshine.mail.settings import check_logins
 
 JUDGE_FILE = "judge.yaml"
 GAMES = "games"
@@ -114,6 +115,7 @@ def load(root: Path) -> HostSettings:
             "referee": {"email": [str(a) for a in masters]},
         },
     )
+    check_logins(cfg, file=str(path))  # smtp's and inbox.imap's: named in judge.yaml, not at the first pass
     return HostSettings(root.resolve(), cfg, zone, tuple(a.strip().lower() for a in masters), limits)
 
 
@@ -129,6 +131,8 @@ inbox:
   source: {source}
   imap:
     password_env: MOONSHINE_IMAP_PASSWORD
+    # auth: xoauth2                  # Outlook, Microsoft 365: an OAuth2 access token, no password,
+    # token_command: oauth2-helper --account {address}   # printed by this command
     done_folder: Judged
   max_message_bytes: 524288
 smtp:
@@ -136,6 +140,8 @@ smtp:
   port: 587
   security: starttls
   password_env: MOONSHINE_SMTP_PASSWORD
+  # auth: xoauth2                    # as for the mailbox (with user:, and no password_env)
+  # token_command: oauth2-helper --account {address}
   from: "{title} <{address}>"
 limits:
   commands: 20          # commands done per message
@@ -193,6 +199,15 @@ def secret(root: Path) -> str:
         return path.read_text(encoding="utf-8").strip()
     except OSError:
         raise GameError(f"{path}: the judge's secret seed is missing (it draws the sides)") from None
+
+
+def player_token(root: Path, game: str, player: int) -> str:
+    """A player's token in an anonymous game's draw of sides: 10 hexadecimal digits of
+    an HMAC-SHA-256 of the judge's secret seed and the game and the player's number,
+    so that the start mail can list the players by token without naming them; each
+    player is told their own, and nobody can make another's."""
+    message = f"player|{game}|{player}".encode()
+    return hmac.new(secret(root).encode("utf-8"), message, hashlib.sha256).hexdigest()[:10]
 
 
 def draw_seed(root: Path, game: str) -> str:

@@ -9,7 +9,11 @@ letters is written percent-encoded (``/Diplomacy%20orders``).
 
 The password is never on the command line: it comes from an environment
 variable (``MOONSHINE_IMAP_PASSWORD`` by default) or from a file the game master
-names (the first line of the file).
+names (the first line of the file). A provider that takes no password (Outlook.com,
+Microsoft 365) gets an OAuth2 access token instead, by ``AUTHENTICATE XOAUTH2``
+(``imaplib``'s ``authenticate``): the token comes from the operator's command
+(``moonshine.mail.oauth``), and a token the server refuses is asked for once more
+and tried once again, on the same connection.
 
 Messages are read one at a time (``BODY.PEEK[]``: reading does not mark them
 seen) and only after their size is known, so memory is bounded by the largest
@@ -40,6 +44,8 @@ from urllib.parse import unquote, urlsplit
 import msgspec
 
 from moonshine.errors import GameError
+from moonshine.game.masking import mask_tokens
+from moonshine.mail import oauth
 
 DONE_FOLDER = "Judged"
 PASSWORD_VARIABLE = "MOONSHINE_IMAP_PASSWORD"
@@ -124,12 +130,14 @@ class ImapMessage(msgspec.Struct, frozen=True):
 
 
 class ImapMailbox:
-    """A connection to one folder: ``with ImapMailbox(address, password) as box:``."""
+    """A connection to one folder: ``with ImapMailbox(address, password) as box:``;
+    ``secret``: the password, or the command that prints an OAuth2 access token
+    (XOAUTH2)."""
 
     def __init__(
         self,
         address: ImapAddress,
-        password: str,
+        secret: str | oauth.TokenCommand,
         *,
         ca_file: Path | None = None,
         done_folder: str = DONE_FOLDER,
@@ -139,7 +147,7 @@ class ImapMailbox:
         self.address = address
         self.done_folder = done_folder
         self.max_message = max_message
-        self._password = password
+        self._secret = secret
         self._context = ssl.create_default_context(cafile=str(ca_file) if ca_file else None)
         self._timeout = timeout
         self._conn: imaplib.IMAP4 | None = None
@@ -173,14 +181,51 @@ class ImapMailbox:
             raise GameError(f"{where}: cannot connect ({_why(exc)})") from None
         self._conn = conn
         try:
-            conn.login(a.user, self._password)
+            if isinstance(self._secret, oauth.TokenCommand):
+                self._xoauth2(conn, self._secret)
+            else:
+                conn.login(a.user, self._secret)
+        except imaplib.IMAP4.abort as exc:
+            self.close()
+            raise GameError(f"{where}: connection lost while logging in ({_why(exc)})") from None
         except imaplib.IMAP4.error:
             self.close()
             raise GameError(f"{where}: the server refused the user name or the password") from None
         except OSError as exc:
             self.close()
             raise GameError(f"{where}: connection lost while logging in ({_why(exc)})") from None
+        except GameError:
+            self.close()
+            raise
         self._select()
+
+    def _xoauth2(self, conn: imaplib.IMAP4, command: oauth.TokenCommand) -> None:
+        """Log in with an access token (``AUTHENTICATE XOAUTH2``); one the server
+        refuses (expired early, revoked) is asked for again, and tried once more."""
+        where, user = self.address.url(), self.address.user
+        if "AUTH=XOAUTH2" not in conn.capabilities:
+            offered = " ".join(c for c in conn.capabilities if c.startswith("AUTH=")) or "none"
+            raise GameError(f"{where}: the server does not offer XOAUTH2 (its logins: {offered}); set auth: password")
+        tried: list[str] = []
+        why = ""
+        for again in (False, True):
+            token = oauth.token(command, again=again)
+            if token in tried:
+                break  # the command gave the token just refused: no use trying it again
+            tried.append(token)
+            answer = _XOAuth2(oauth.sasl(user, token))
+            try:
+                conn.authenticate("XOAUTH2", answer)
+                return
+            except imaplib.IMAP4.abort:
+                raise  # the connection is gone: not the token's fault
+            except imaplib.IMAP4.error as exc:
+                why = mask_tokens(f"{answer.complaint} {exc}".strip(), tried)
+        raise GameError(
+            f"{where}: the server refused the XOAUTH2 login as {user} with the access token of {command.where}, "
+            + ("and again with a new one" if len(tried) > 1 else "and the command gave the same token when run again")
+            + f" ({why[:300]})"
+        )
 
     def _select(self) -> None:
         conn = self._need()
@@ -285,6 +330,23 @@ class ImapMailbox:
                 )
         if typ != "OK":
             raise GameError(f"{self.address.url()}: cannot mark message {uid} as done ({_text(data)})")
+
+
+class _XOAuth2:
+    """The client's side of XOAUTH2 for ``imaplib``'s ``authenticate``: the initial
+    response to the server's empty challenge; to a challenge with the server's
+    complaint (a JSON object: status, scope), kept for the error, the empty
+    response that ends the exchange with the server's NO."""
+
+    def __init__(self, response: bytes) -> None:
+        self.response = response
+        self.complaint = ""
+
+    def __call__(self, challenge: bytes) -> bytes:
+        if not challenge:
+            return self.response
+        self.complaint = challenge.decode("utf-8", "replace")[:200]
+        return b""
 
 
 def _quote(folder: str) -> str:

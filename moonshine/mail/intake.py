@@ -9,6 +9,9 @@ password. This module finds the player's own lines:
 
 - ``texts``: the candidate texts of a message (the plain body, plain-text
   attachments, the HTML body as text), decoded, ``format=flowed`` joined;
+- ``json_documents``: the documents of orders as JSON it carries
+  (``docs/orders-json.md``): a part of type ``application/json`` or named ``*.json``,
+  or a text whose own lines open with ``{``, as bytes for the JSON reader;
 - ``own_text``: in one text, the lines the player wrote. Dropped are quoted
   lines (``>``), reply headers of Gmail, Outlook, Apple Mail and Thunderbird in
   English and French (``On ... wrote:``, ``Le ... a écrit :``, ``-----Original
@@ -39,6 +42,7 @@ from html.parser import HTMLParser
 import msgspec
 
 from moonshine.game.orderfile import decode_lenient
+from moonshine.game.ordersjson import is_other_document, looks_like_json
 from moonshine.text.chatter import ChatterTest
 
 # -- what was left out, as values --------------------------------------------------------
@@ -235,6 +239,19 @@ def _is_attachment(part: Message) -> bool:
     return str(part.get("Content-Disposition", "")).strip().lower().startswith("attachment")
 
 
+def _is_json(part: Message) -> bool:
+    """A part meant as a JSON document: its type (``application/json``, or a type of
+    the ``+json`` family), or its file's name (``orders.json``) whatever its type."""
+    ctype = part.get_content_type()
+    if ctype == "application/json" or (ctype.startswith("application/") and ctype.endswith("+json")):
+        return True
+    try:
+        name = part.get_filename()
+    except Exception:  # a name the mail library cannot decode is no name
+        return False
+    return isinstance(name, str) and name.strip().lower().endswith(".json")
+
+
 def texts(msg: Message) -> list[tuple[str, str]]:
     """The texts orders may be in, in order of preference: (where, text). The
     plain body, then plain-text attachments, then the HTML body as text (only
@@ -264,6 +281,57 @@ def texts(msg: Message) -> list[tuple[str, str]]:
         elif ctype == "text/html" and not _is_attachment(part):
             html.append(("HTML body", html_to_text(decode_part(part))))
     return plain + attached + (html if not plain else [])
+
+
+JSON_ATTACHMENT = "JSON attachment"
+JSON_TEXT = "JSON text"  # the body, or a plain-text attachment, that is a JSON document
+
+
+def json_documents(msg: Message, found: list[tuple[str, str]]) -> list[tuple[str, bytes]]:
+    """The documents of orders as JSON in a message, in order of preference: (where,
+    bytes). First its JSON parts (``application/json``, or named ``*.json``), then
+    each of its texts ``found`` (``texts``) whose own lines (``own_text``: without
+    quoted text and signature; a long line kept, as JSON may write a document on one)
+    open with ``{``. Not a document of the judge's own that is no orders (the turn's
+    results a report mail attaches, forwarded with it: ``is_other_document``). The first
+    parts only, as ``texts`` reads them; the bytes are bounded by the message's size,
+    and the JSON reader reads at most its own limit."""
+    out: list[tuple[str, bytes]] = []
+    stack: list[tuple[Message, int]] = [(msg, 0)]
+    seen = 0
+    while stack and seen < MAX_PARTS:
+        part, depth = stack.pop(0)
+        seen += 1
+        if part.get_content_type().startswith("message/"):
+            continue  # a forwarded message is someone else's
+        if part.is_multipart():
+            payload = part.get_payload()
+            if isinstance(payload, list) and depth < MAX_DEPTH:
+                stack[0:0] = [(p, depth + 1) for p in payload if isinstance(p, Message)]
+            continue
+        if _is_json(part):
+            try:
+                data = part.get_payload(decode=True)
+            except Exception:
+                data = None
+            if isinstance(data, bytes) and not is_other_document(data) and data not in [raw for _, raw in out]:
+                out.append((JSON_ATTACHMENT, data))
+    for _, text in found:
+        data = json_text(text).encode("utf-8")
+        if looks_like_json(data) and not is_other_document(data) and data not in [raw for _, raw in out]:
+            out.append((JSON_TEXT, data))
+    return out
+
+
+def json_text(text: str) -> str:
+    """A text's own lines as a JSON document is read from them: ``own_text``'s, with
+    the lines too long for orders given back."""
+    own = own_text(text)
+    if not own.lines_dropped(TOO_LONG):
+        return own.text
+    long = set(own.lines_dropped(TOO_LONG))
+    lines, original = _lines(own.text), _lines(text)
+    return "\n".join(original[n - 1] if n in long else line for n, line in enumerate(lines, 1)) + "\n"
 
 
 # -- the player's own lines ---------------------------------------------------------------

@@ -360,6 +360,7 @@ def run_game(
     process: str | None = None,
     seal: bool = False,
     due: list[datetime | None] | None = None,
+    reveal: bool = True,
 ) -> bool:
     """One pass over the game in ``root``; False when the game was busy (another
     run or command holds its lock). ``failed`` receives the steps that failed (their
@@ -375,13 +376,15 @@ def run_game(
     sealed (``moonshine.game.lock.sealed``), so that a judge for many games sees for
     a ``stat`` whether any job has held it since. ``due`` receives, computed under
     the lock at the end of the pass, when the game next has something to do without
-    new mail (``next_due``)."""
+    new mail (``next_due``). ``reveal``: an anonymous game found over tells its
+    players who played which side (``moonshine.mail.identities``; a judge for many
+    games does it from its own outbox)."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0, seal=seal):
             for line in recover(root):
                 say(line)
-            steps = _pass(root, now, say, mail, paused=paused, host_lines=host_lines, process=process)
+            steps = _pass(root, now, say, mail, paused=paused, host_lines=host_lines, process=process, reveal=reveal)
             if failed is not None:
                 failed |= steps
             if due is not None:
@@ -401,6 +404,7 @@ def _pass(
     paused: bool = False,
     host_lines: Callable[[str], bool] | None = None,
     process: str | None = None,
+    reveal: bool = True,
 ) -> set[str]:
     """The pass's steps; returns those that failed."""
     game = Game(root)
@@ -439,6 +443,11 @@ def _pass(
         if schedule is not None and not is_over(game, nxt):  # first: the reports' mail gives it
             p.step("deadline", lambda: ensure_deadline(p, schedule, nxt))
         p.step("reports", lambda: mail_reports_left(p))
+        p.step("deliver", lambda: deliver(p))
+    revealed: list[str] = []
+    if reveal and (over or adjudicated):
+        p.step("identities", lambda: revealed.extend(reveal_identities(p)))
+    if revealed:  # the players hear of it in this pass
         p.step("deliver", lambda: deliver(p))
     if p.errors_mailed:  # the game master hears of this pass's errors in this pass
         p.step("deliver", lambda: deliver(p))
@@ -758,6 +767,24 @@ def mail_reports_left(p: Pass) -> None:
     for w in built.warnings:
         p.log(f"warning: {w}")
     p.log(f"reports of {last} in the outbox: {len(built.messages)} message(s)")
+
+
+def reveal_identities(p: Pass) -> list[str]:
+    """An anonymous game over tells each player who played which side, once
+    (``moonshine.mail.identities``); returns the mails written (none for a game that
+    reveals nothing, or not yet over)."""
+    from moonshine.game import identities
+    from moonshine.mail.identities import write_reveal
+
+    game = p.game
+    if not identities.of(game.config).to_reveal or not is_over(game, game.current_turn()):
+        return []
+    turn = game.current_turn()
+    with transaction(p.root, "run: identities", notify=p.log) as txn:
+        written = write_reveal(game, p.now)
+        txn.commit("The game is over: who played which side", ["game.yaml", f"outbox/{turn}"], git=is_git_repo(p.root))
+    p.log(f"identities revealed to the players: {', '.join(written) or 'no player with an address'}")
+    return written
 
 
 def vote_notices(p: Pass, turn: str) -> None:

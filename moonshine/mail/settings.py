@@ -8,8 +8,11 @@ verdict on forged senders is trusted). All optional until mail is sent or read::
       host: smtp.example.org
       port: 587                 # default: 587 starttls, 465 tls, 25 none
       security: starttls        # starttls | tls | none
+      # ca_file: /etc/moonshine/my-ca.pem   # a server with a certificate of its own (full path)
       user: referee@example.org
       password_env: MOONSHINE_SMTP_PASSWORD   # the password is read from this variable
+      # auth: xoauth2                         # or OAuth2: no password, an access token
+      # token_command: oauth2-helper --account judge   # ... printed by this command
       from: "Moonshine referee <referee@example.org>"
       attempts: 3               # tries per message before giving up
       retry_delay: 2            # seconds before the second try, doubled after
@@ -18,10 +21,13 @@ verdict on forged senders is trusted). All optional until mail is sent or read::
     inbox:
       source: imaps://judge@mail.example.org/INBOX   # or a Maildir, an mbox, a folder
       imap: {password_env: MOONSHINE_IMAP_PASSWORD, done_folder: Judged}
+      # imap: {auth: xoauth2, token_command: oauth2-helper --account judge}
       max_message_bytes: 524288
       authserv_id: mx.example.org
 
-Each reader checks its key and names it in its error."""
+Each reader checks its key and names it in its error. A judge for many games
+has its ``judge.yaml``'s logins checked as it is read (``check_logins``), naming
+that file."""
 
 from __future__ import annotations
 
@@ -35,13 +41,14 @@ import msgspec
 
 from moonshine.errors import GameError, StateError
 from moonshine.game.directory import GAME_FILE, GameConfig, config_section
-from moonshine.mail import imap
+from moonshine.mail import imap, oauth
 
 DEFAULT_FROM = "Moonshine referee <referee@moonshine.invalid>"
 SECURITIES = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 DEFAULT_PASSWORD_ENV = "MOONSHINE_SMTP_PASSWORD"
 DEFAULT_MAX_MESSAGE_BYTES = 512 * 1024
+AUTHS = ("password", "xoauth2")  # a password, or an OAuth2 access token (moonshine.mail.oauth)
 
 
 class SmtpSettings(msgspec.Struct, frozen=True):
@@ -54,14 +61,18 @@ class SmtpSettings(msgspec.Struct, frozen=True):
     timeout: float = 30.0
     attempts: int = 3
     retry_delay: float = 2.0
+    auth: str = "password"  # password | xoauth2
+    ca_file: str | None = None  # the certificate authority of a server's own certificate (a full path)
+    token_command: oauth.TokenCommand | None = None  # xoauth2: what prints the access token
 
     @property
     def sender_address(self) -> str:
         return parseaddr(self.sender)[1]
 
     def password(self, environ: dict[str, str] | None = None) -> str | None:
-        """The SMTP password, from the environment variable named in game.yaml."""
-        if self.user is None:
+        """The SMTP password, from the environment variable named in game.yaml;
+        None without a login, or with an access token instead (``auth: xoauth2``)."""
+        if self.user is None or self.auth == "xoauth2":
             return None
         env = os.environ if environ is None else environ
         name = self.password_env or DEFAULT_PASSWORD_ENV
@@ -149,7 +160,7 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
         raise StateError(
             GAME_FILE,
             "smtp.security",
-            f"none would send the login ({user}) and its password in clear to {host.strip()}: "
+            f"none would send the login ({user}) and its password or token in clear to {host.strip()}: "
             "use starttls or tls (or no user, for a server that needs no login)",
         )
     password_env = raw.get("password_env")
@@ -160,6 +171,22 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
     attempts = _number(raw, "smtp", "attempts", 3, minimum=1)
     if attempts != int(attempts) or attempts > 10:
         raise StateError(GAME_FILE, "smtp.attempts", f"expected a whole number from 1 to 10, found {attempts!r}")
+    timeout = _number(raw, "smtp", "timeout", 30, minimum=1)
+    command = _smtp_login(raw, GAME_FILE, timeout)
+    ca_file = raw.get("ca_file")
+    if ca_file is not None:
+        if not isinstance(ca_file, str) or not ca_file.strip():
+            raise StateError(GAME_FILE, "smtp.ca_file", f"expected a certificate file's full path, found {ca_file!r}")
+        ca = Path(ca_file.strip()).expanduser()
+        if not ca.is_absolute():
+            raise StateError(
+                GAME_FILE,
+                "smtp.ca_file",
+                f"{ca_file}: give the file's full path (a judge's smtp settings are copied into each of its games)",
+            )
+        if not ca.is_file():
+            raise StateError(GAME_FILE, "smtp.ca_file", f"no such file: {ca}")
+        ca_file = str(ca)
     return SmtpSettings(
         host=host.strip(),
         port=port,
@@ -167,10 +194,70 @@ def smtp_settings(cfg: GameConfig) -> SmtpSettings:
         sender=from_address(cfg),
         user=user,
         password_env=password_env,
-        timeout=_number(raw, "smtp", "timeout", 30, minimum=1),
+        timeout=timeout,
         attempts=int(attempts),
         retry_delay=_number(raw, "smtp", "retry_delay", 2, minimum=0),
+        auth="xoauth2" if command is not None else "password",
+        token_command=command,
+        ca_file=ca_file,
     )
+
+
+def _login(raw: dict[str, Any], section: str, file: str, timeout: float) -> oauth.TokenCommand | None:
+    """How ``section`` (``smtp``, ``inbox.imap``) logs in: ``auth: password`` (the
+    default), its password from the environment or a file; or ``auth: xoauth2``, an
+    OAuth2 access token printed by ``token_command`` (returned), and no password."""
+    auth = raw.get("auth", "password")
+    auth = auth.strip().lower() if isinstance(auth, str) else auth
+    if auth not in AUTHS:
+        raise StateError(file, f"{section}.auth", f"expected one of {', '.join(AUTHS)}, found {auth!r}")
+    if auth == "password":
+        if "token_command" in raw:
+            raise StateError(
+                file,
+                f"{section}.token_command",
+                "read only with auth: xoauth2 (the login with an OAuth2 access token); "
+                "a password login reads password_env",
+            )
+        return None
+    for key in ("password_env", "password_file"):
+        if key in raw:
+            raise StateError(
+                file, f"{section}.{key}", "not read with auth: xoauth2: the access token comes from token_command"
+            )
+    if raw.get("token_command") is None:
+        raise StateError(
+            file,
+            f"{section}.token_command",
+            "missing: with auth: xoauth2, the command that prints the access token, "
+            "e.g. token_command: oauth2-helper --account judge",
+        )
+    return oauth.parse_command(raw["token_command"], file=file, key=f"{section}.token_command", timeout=timeout)
+
+
+def _smtp_login(raw: dict[str, Any], file: str, timeout: float) -> oauth.TokenCommand | None:
+    command = _login(raw, "smtp", file, timeout)
+    if command is not None and not (isinstance(raw.get("user"), str) and raw["user"]):
+        raise StateError(
+            file, "smtp.user", "missing: with auth: xoauth2, the account the token is for (its address, usually)"
+        )
+    return command
+
+
+def _seconds(value: object, default: float) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else default
+
+
+def check_logins(cfg: GameConfig, *, file: str) -> None:
+    """The login settings of ``smtp`` and ``inbox.imap`` (``auth``, ``token_command``,
+    the password's) checked as the settings are read, an error naming ``file`` (a
+    judge's ``judge.yaml``) and the key: not at the first pass that needs them."""
+    smtp = config_section(cfg, "smtp")
+    if smtp:
+        _smtp_login(smtp, file, _seconds(smtp.get("timeout"), 30))
+    raw = config_section(cfg, "inbox").get("imap")
+    if isinstance(raw, dict):
+        _login(raw, "inbox.imap", file, _seconds(raw.get("timeout"), imap.TIMEOUT))
 
 
 def max_message_bytes(cfg: GameConfig) -> int:
@@ -213,9 +300,11 @@ def imap_box(cfg: GameConfig, root: Path, url: str) -> imap.ImapMailbox:
     """The judge's IMAP mailbox at ``url`` (``imaps://USER@HOST/FOLDER``), with the
     settings of ``inbox.imap``: ``password_env`` (the variable that holds the
     password, MOONSHINE_IMAP_PASSWORD by default) or ``password_file`` (a file
-    outside the game's repository, relative to ``root``), ``done_folder`` (where
-    judged mail goes, Judged by default), ``ca_file`` (a certificate authority of the
-    game master's own), ``timeout`` (seconds)."""
+    outside the game's repository, relative to ``root``); or ``auth: xoauth2`` and
+    ``token_command`` (the command that prints an OAuth2 access token for USER);
+    ``done_folder`` (where judged mail goes, Judged by default), ``ca_file`` (the
+    certificate of a server's own certificate authority, relative to ``root``),
+    ``timeout`` (seconds)."""
     raw = config_section(cfg, "inbox").get("imap") or {}
     if not isinstance(raw, dict):
         raise StateError(GAME_FILE, "inbox.imap", "expected a mapping (password_env, password_file, done_folder, ...)")
@@ -225,15 +314,20 @@ def imap_box(cfg: GameConfig, root: Path, url: str) -> imap.ImapMailbox:
     timeout = raw.get("timeout", imap.TIMEOUT)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         raise StateError(GAME_FILE, "inbox.imap.timeout", f"expected a number of seconds, found {timeout!r}")
-    file = raw.get("password_file")
-    password = imap.read_password(
-        variable=raw.get("password_env") or imap.PASSWORD_VARIABLE,
-        file=(root / file) if file else None,
-    )
+    command = _login(raw, "inbox.imap", GAME_FILE, float(timeout))
+    secret: str | oauth.TokenCommand
+    if command is not None:
+        secret = command
+    else:
+        file = raw.get("password_file")
+        secret = imap.read_password(
+            variable=raw.get("password_env") or imap.PASSWORD_VARIABLE,
+            file=(root / file) if file else None,
+        )
     ca = raw.get("ca_file")
     return imap.ImapMailbox(
         imap.ImapAddress.parse(url),
-        password,
+        secret,
         ca_file=(root / ca) if ca else None,
         done_folder=raw.get("done_folder") or imap.DONE_FOLDER,
         timeout=float(timeout),

@@ -218,7 +218,10 @@ def _mail_password(game: Game, side_name: str, addr: str, password: str, turn: s
         msg_id=compose.message_id(cfg, turn, "password", addr, now.isoformat()),
         date=now,
     )
-    done = deliver_now(msg, [addr], settings, smtp_password)
+    try:
+        done = deliver_now(msg, [addr], settings, smtp_password)
+    except GameError as exc:  # a login the server refused, a token command that failed
+        return False, str(exc)
     if addr in done.delivered:
         return True, ""
     why = done.failed.get(addr) or done.unknown.get(addr) or "not delivered"

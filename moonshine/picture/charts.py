@@ -27,6 +27,7 @@ AXIS = "#6b6457"
 TARGET = "#9b2d20"
 FONT, SMALL, TITLE = 12.0, 11.0, 16.0
 LABEL_GAP = 13.0  # the least vertical distance between two end labels
+LABEL_ADVANCE = 0.62  # a generous mean advance of a character of the labels, in ems
 
 
 class Series(msgspec.Struct, frozen=True):
@@ -72,21 +73,30 @@ def _fmt(v: float, unit: str = "") -> str:
 
 
 def _spread(wanted: list[tuple[float, int]], low: float, high: float) -> dict[int, float]:
-    """Label heights near the wanted ones, at least LABEL_GAP apart, inside [low, high]."""
-    order = sorted(wanted)
-    placed: list[list[float]] = []  # each: [y, index]
-    for y, i in order:
-        y = max(y, low)
-        if placed and y < placed[-1][0] + LABEL_GAP:
-            y = placed[-1][0] + LABEL_GAP
-        placed.append([y, i])
-    overflow = placed[-1][0] - high if placed else 0
-    if overflow > 0:  # push the stack back up, keeping the gaps
-        for p in placed:
-            p[0] -= overflow
-        for k in range(len(placed) - 2, -1, -1):
-            placed[k][0] = min(placed[k][0], placed[k + 1][0] - LABEL_GAP)
-    return {int(i): y for y, i in placed}
+    """Label heights near the wanted ones, at least LABEL_GAP apart, inside [low, high]:
+    labels that would overlap are stacked centred on the heights they want (so a
+    crowd of lines ending together is labelled about where they end, not fanned out
+    below them)."""
+    clusters: list[list[tuple[float, int]]] = []  # each: its labels, wanted heights in order
+    for y, i in sorted(wanted):
+        clusters.append([(y, i)])
+        while len(clusters) > 1 and _first(clusters[-1]) < _first(clusters[-2]) + LABEL_GAP * len(clusters[-2]):
+            last = clusters.pop()
+            clusters[-1].extend(last)
+    out: dict[int, float] = {}
+    floor = low
+    for cluster in clusters:
+        start = min(max(_first(cluster), floor), high - LABEL_GAP * (len(cluster) - 1))
+        for k, (_, i) in enumerate(cluster):
+            out[int(i)] = max(low, start + LABEL_GAP * k)
+        floor = start + LABEL_GAP * len(cluster)
+    return out
+
+
+def _first(cluster: list[tuple[float, int]]) -> float:
+    """Where a stack of labels starts when centred on the heights they want."""
+    mean = sum(y for y, _ in cluster) / len(cluster)
+    return mean - LABEL_GAP * (len(cluster) - 1) / 2
 
 
 def scene(chart: Chart) -> Scene:
@@ -99,7 +109,8 @@ def scene(chart: Chart) -> Scene:
     ticks = nice_ticks(low, high)
     y0, y1 = ticks[0], ticks[-1]
     label_width = max((len(f"{s.name} {_fmt(_last(s) or 0, chart.unit)}") for s in chart.series), default=0)
-    left, right = 44.0, WIDTH - min(230.0, 24.0 + 6.2 * label_width)
+    # the end labels (a badge, then the name and value from right + 27) fit inside the picture
+    left, right = 44.0, WIDTH - min(260.0, 27.0 + LABEL_ADVANCE * FONT * label_width + 8.0)
     top, bottom = 48.0, HEIGHT - 40.0
 
     def x(i: int) -> float:

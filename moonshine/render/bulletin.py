@@ -29,7 +29,7 @@ from moonshine.render.turnpage import (
     station,
     winner_line,
 )
-from moonshine.text.catalogue import gettext_for
+from moonshine.text.catalogue import named
 from moonshine.variants.moonshine import story
 from moonshine.variants.moonshine.map import GameMap
 from moonshine.variants.moonshine.results import GangResults, TurnResults, as_results, check_results
@@ -103,18 +103,22 @@ def _signed(n: int) -> str:
 def _headline(gmap: GameMap, w: Words, item: story.News) -> str:
     """The headline of a piece of news, as the paper would set it (the text bulletin
     sets it in capitals)."""
-    gang = gang_name(gmap, item.gangs[0]) if item.gangs else ""
+    gang = gang_name(gmap, item.gangs[0], w.language) if item.gangs else ""
     k = story.Kind
     if item.kind is k.WIN:
         if len(item.gangs) > 1:
-            return w("story.headline.wins", gangs=_and(w, [gang_name(gmap, g) for g in item.gangs]))
+            return w("story.headline.wins", gangs=_and(w, [gang_name(gmap, g, w.language) for g in item.gangs]))
         return w("story.headline.win", gang=gang)
     if item.kind is k.ASSAULT:
-        return w("story.headline.assault", gang=gang, station=station(gmap, item.place), code=item.place)
+        return w("story.headline.assault", gang=gang, station=station(gmap, item.place, w.language), code=item.place)
     if item.kind in (k.STATION, k.BOUGHT):
-        return w("story.headline.station", gang=gang, station=station(gmap, item.place), code=item.place)
+        return w("story.headline.station", gang=gang, station=station(gmap, item.place, w.language), code=item.place)
     if item.kind is k.RAID_ON_LEADER:
-        return w("story.headline.raid_leader", gang=gang, district=gmap.districts[item.place].name)
+        return w(
+            "story.headline.raid_leader",
+            gang=gang,
+            district=named(w.language, "map.district", gmap.districts[item.place].name),
+        )
     if item.kind is k.WIPED_OUT:
         return w("story.headline.wiped_out", gang=gang)
     if item.kind is k.LAST_SPEAKEASY:
@@ -139,7 +143,7 @@ def _net_sentence(gmap: GameMap, w: Words, st: story.Story) -> str:
     losses = sorted(((g, -n) for g, n in st.net.items() if n < 0), key=lambda kv: -kv[1])
     for key, side in (("story.net.gains", gains), ("story.net.losses", losses)):
         if side:
-            items = w.semi.join(w("story.net.item", gang=gang_name(gmap, g), n=n) for g, n in side)
+            items = w.semi.join(w("story.net.item", gang=gang_name(gmap, g, w.language), n=n) for g, n in side)
             out.append(w(key, items=items))
     if not gains and not losses:
         out.append(w("story.net.even"))
@@ -148,29 +152,29 @@ def _net_sentence(gmap: GameMap, w: Words, st: story.Story) -> str:
 
 def _news_sentence(gmap: GameMap, res: TurnResults, w: Words, item: story.News, st: story.Story) -> str:
     """The sentence that tells a piece of news in the story, below the headline."""
-    gang = gang_name(gmap, item.gangs[0]) if item.gangs else ""
+    gang = gang_name(gmap, item.gangs[0], w.language) if item.gangs else ""
     k = story.Kind
     if item.kind is k.WIN:
         if len(item.gangs) > 1:
-            return w("story.win.many", gangs=_and(w, [gang_name(gmap, g) for g in item.gangs]), vp=item.n)
+            return w("story.win.many", gangs=_and(w, [gang_name(gmap, g, w.language) for g in item.gangs]), vp=item.n)
         if not item.other:
             return w("story.win.alone", gang=gang, vp=item.n)
         margin = item.n - item.before
-        return w("story.win.one", gang=gang, vp=item.n, n=margin, other=gang_name(gmap, item.other))
+        return w("story.win.one", gang=gang, vp=item.n, n=margin, other=gang_name(gmap, item.other, w.language))
+    name = station(gmap, item.place, w.language) if item.place else ""
     if item.kind is k.ASSAULT:
-        label = f"{item.place} ({station(gmap, item.place)})"
-        return w("story.taken", gang=gang, station=label, unit=item.unit)
+        return w("story.taken", gang=gang, station=name, code=item.place, unit=item.unit)
     if item.kind in (k.STATION, k.BOUGHT):
-        label = f"{item.place} ({station(gmap, item.place)})"
         if item.other:
-            return w("story.station.switched", gang=gang, station=label, other=gang_name(gmap, item.other))
-        return w("story.station.bought", gang=gang, station=label)
+            other = gang_name(gmap, item.other, w.language)
+            return w("story.station.switched", gang=gang, station=name, code=item.place, other=other)
+        return w("story.station.bought", gang=gang, station=name, code=item.place)
     if item.kind is k.RAID_ON_LEADER and res.raid is not None:
         return w("story.raid_leader", text=raid_short(gmap, res.raid, w))
     if item.kind is k.WIPED_OUT:
         return w("story.wiped_out", gang=gang)
     if item.kind is k.LAST_SPEAKEASY:
-        return w("story.last_speakeasy", gang=gang, district=district(gmap, item.place))
+        return w("story.last_speakeasy", gang=gang, district=district(gmap, item.place, w.language))
     if item.kind is k.PRICE:
         return w(
             "story.price",
@@ -192,7 +196,7 @@ def _story_context(gmap: GameMap, res: TurnResults, before: GameState, nxt: Game
     st = story.story(gmap, before, res, nxt)
 
     def name(gang: str | None) -> str:
-        return gang_name(gmap, gang)
+        return gang_name(gmap, gang, w.language)
 
     kinds = {n.kind for n in st.news}
     k = story.Kind
@@ -203,7 +207,12 @@ def _story_context(gmap: GameMap, res: TurnResults, before: GameState, nxt: Game
         if item.kind is k.BOUGHT and len(bought) > 1:  # stations bought: most turns see some, told in one sentence
             if item is bought[0]:
                 items = [
-                    w("story.bought.item", station=f"{b.place} ({station(gmap, b.place)})", gang=name(b.gangs[0]))
+                    w(
+                        "story.bought.item",
+                        station=station(gmap, b.place, w.language),
+                        code=b.place,
+                        gang=name(b.gangs[0]),
+                    )
                     for b in bought
                 ]
                 sentences.append(w("story.bought.many", n=len(bought), items=", ".join(items)))
@@ -220,16 +229,16 @@ def _story_context(gmap: GameMap, res: TurnResults, before: GameState, nxt: Game
         sentences.append(_net_sentence(gmap, w, st))
     if st.dislodged:
         units = [
-            w("story.retreated", unit=d.unit, gang=name(d.gang), district=d.retreated_to)
+            w("story.retreated", unit=d.unit, gang=gang_name(gmap, d.gang), district=d.retreated_to)
             if d.retreated_to
-            else w("story.disbanded", unit=d.unit, gang=name(d.gang))
+            else w("story.disbanded", unit=d.unit, gang=gang_name(gmap, d.gang))
             for d in st.dislodged
         ]
         sentences.append(w("story.dislodged", n=len(units), units=w.semi.join(units)))
     if res.raid is not None and k.RAID_ON_LEADER not in kinds:
         sentences.append(w("story.raid", text=raid_short(gmap, res.raid, w)))
     freed = [
-        w("story.station_freed", station=f"{c.code} ({station(gmap, c.code)})", gang=name(c.before))
+        w("story.station_freed", station=station(gmap, c.code, w.language), code=c.code, gang=name(c.before))
         for c in st.changes
         if c.station and c.after is None
     ]
@@ -238,7 +247,9 @@ def _story_context(gmap: GameMap, res: TurnResults, before: GameState, nxt: Game
     rows = []
     for c in st.changes:
         place = (
-            w("changed.station", station=station(gmap, c.code), code=c.code) if c.station else district(gmap, c.code)
+            w("changed.station", station=station(gmap, c.code, w.language), code=c.code)
+            if c.station
+            else district(gmap, c.code, w.language)
         )
         b, bc = _holder(gmap, w, c.before, c.station)
         a, ac = _holder(gmap, w, c.after, c.station)
@@ -252,9 +263,7 @@ def _story_context(gmap: GameMap, res: TurnResults, before: GameState, nxt: Game
 
 def _and(w: Words, names: list[str]) -> str:
     """``A, B and C`` / ``A, B et C``."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + gettext_for(w.language)(" and ") + names[-1]
+    return w.listed(names)
 
 
 def bulletin_context(
@@ -305,7 +314,7 @@ def bulletin_context(
             "assault.took",
             gang=gang_name(gmap, a.gang),
             unit=a.unit,
-            station=f"{a.station} ({station(gmap, a.station)})",
+            station=f"{a.station} ({station(gmap, a.station, w.language)})",
             strength=a.strength,
             needed=a.needed,
         )
@@ -314,7 +323,7 @@ def bulletin_context(
     ]
     corruption = [
         {
-            "station": f"{s} ({station(gmap, s)})",
+            "station": f"{s} ({station(gmap, s, w.language)})",
             "gang": gang_name(gmap, owner),
             "colour": gmap.gangs[owner].colour,
         }

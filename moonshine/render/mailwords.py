@@ -10,7 +10,9 @@ English: it is rendered from the same catalogue with ``language="en"``."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import msgspec
 
@@ -32,7 +34,7 @@ MESSAGES: Catalogue = {
     "time.hours": ("{n} hour", "{n} hours"),
     "time.minutes": ("{n} minute", "{n} minutes"),
     "deadline.line": "Deadline: {due} ({left}).",
-    "deadline.next": "Orders for {turn} are due by {due}.",
+    "deadline.next": "Orders for {turn} are due {due}.",
     "deadline.none": "No deadline is set for this turn yet.",
     "deadline.paused": "The game is paused by its master: no deadline runs until it resumes.",
     # -- subjects ----------------------------------------------------------------------------
@@ -45,7 +47,7 @@ MESSAGES: Catalogue = {
     # -- replies to accepted orders ---------------------------------------------------------
     "ack.source": "mail from {sender}, {received}",
     "ack.sender": "mail from {sender}",
-    "counts.read": ("{n} order(s) read", "{n} order(s) read"),
+    "counts.read": ("{n} order read", "{n} orders read"),
     "counts.rejected": (", {n} rejected", ", {n} rejected"),
     "reply.accepted": "Orders for {gang}, {turn}, received {received} from {sender}: {counts}.",
     "reply.replaces": "They replace the orders received {standing}.",
@@ -68,6 +70,10 @@ MESSAGES: Catalogue = {
     "note.chatter": "Not orders, ignored: {lines}.",
     "note.line": "line {n} '{text}'",
     "note.too_long": "Longer than {n} characters, not read: lines {lines}.",
+    "note.json_left": (
+        "Your orders were read from your JSON document alone: the text of your mail was read only for its "
+        "password line, and the rest of it was not read."
+    ),
     # -- replies to refused messages ------------------------------------------------------
     "reply.rejected": "Your message {about}{when} was NOT accepted as orders for {turn}.",
     "reply.stranger_rejected": "Your message{when} was NOT accepted as orders for {turn}.",
@@ -93,6 +99,16 @@ MESSAGES: Catalogue = {
     "takeover.no_report": "No report yet: no turn has been adjudicated.",
     "takeover.press": "Press sent and received",
     "takeover.no_press": "No press was sent or received.",
+    # -- the end of an anonymous game: who played which side (moonshine.mail.identities) ----------
+    "identities.subject": "{prefix} The game is over: who played which side",
+    "identities.body": (
+        "{name},\n\nThe game {title} is over. It was played anonymously: no player was told who played "
+        "which side. Now every player is told:\n\n{sides}"
+    ),
+    "identities.line": "  {side}: {player}",
+    "identities.line_token": "  {side}: {player} (token {token} in the draw of the sides)",
+    "identities.nobody": "no player",
+    "identities.no_name": "a player who gave no name",
     "password.subject": "{prefix} your password for {side}",
     "password.body": (
         "Your password for {side} in '{title}':\n\n    {password}\n\nPut it on a 'password:' line of every "
@@ -132,23 +148,35 @@ MESSAGES: Catalogue = {
     "reject.late": "late: received {received}, after the deadline {due}",
     "reject.adjudicated": "{turn} is already adjudicated: these orders came too late to be used",
     "reject.nothing_readable": (
-        "none of the {n} order line(s) could be read; earlier orders, if any, stand",
-        "none of the {n} order line(s) could be read; earlier orders, if any, stand",
+        "the order line could not be read; earlier orders, if any, stand",
+        "none of the {n} order lines could be read; earlier orders, if any, stand",
     ),
     "reject.failed": "the message could not be processed ({error})",
+    "reject.json": (
+        "your orders as JSON do not fit the format of orders as JSON: {n} problem",
+        "your orders as JSON do not fit the format of orders as JSON: {n} problems",
+    ),
     # -- what to do next ---------------------------------------------------------------------
     "help.address": "Write from the address the game master registered for your gang, or ask them to add this one.",
     "help.adjudicated": "Your orders are kept for the game master ({kept}), who decides what to do with them.",
     "warning.guessing_subject": "{prefix} Wrong passwords for {gang}",
     "warning.guessing": (
+        "The judge has just refused {n} message naming {gang}: {wrong} with a wrong password, each answered, "
+        "and {held} more unread and unanswered, since it checks at most {limit} passwords in a pass.\n\n"
+        "If none of you sent it, someone is trying to guess your gang's password: tell the game master, "
+        "who can set a new one. Your orders on file are unchanged.",
         "The judge has just refused {n} messages naming {gang}: {wrong} with a wrong password, each answered, "
         "and {held} more unread and unanswered, since it checks at most {limit} passwords in a pass.\n\n"
         "If none of you sent them, someone is trying to guess your gang's password: tell the game master, "
-        "who can set a new one. Your orders on file are unchanged."
+        "who can set a new one. Your orders on file are unchanged.",
     ),
     "help.impersonation": (
         "This reply goes to every address of the gang. If none of you sent this message, someone may be "
         "sending orders in your gang's name: tell the game master. The password given is not repeated here."
+    ),
+    "help.json": (
+        "Each problem, with where it is in your document (a JSON pointer), what is wrong and what to do:\n\n"
+        "{problems}\n\nNo order was read from it; your earlier orders, if any, stand."
     ),
     "help.late": "Late orders are not used; your earlier orders, if any, stand. Ask the game master if in doubt.",
     "help.failed": "The game master has been told; your orders were not saved.",
@@ -200,8 +228,26 @@ DATES: Catalogue = {
     "date.month.10": "October",
     "date.month.11": "November",
     "date.month.12": "December",
+    # a deadline read at a glance (``due_text``): its day with the weekday, its time in the
+    # reader's zone and in UTC, and the time left; each date and each time is held
+    # together by no-break spaces
+    "date.weekday.0": "Monday",
+    "date.weekday.1": "Tuesday",
+    "date.weekday.2": "Wednesday",
+    "date.weekday.3": "Thursday",
+    "date.weekday.4": "Friday",
+    "date.weekday.5": "Saturday",
+    "date.weekday.6": "Sunday",
+    "date.day": "{weekday} {day_th} {month_name} {year}",
+    "date.clock": "{hour:02d}:{minute:02d} {zone}",
+    "date.when": "{day}, {clock}",
+    "date.also": "{when} = {utc}",
+    "date.left": "{due} (in {span})",
+    "date.passed": "{due} (passed {span} ago)",
+    "date.and": "{a} {b}",
 }
 DATE_FIELDS = ("year", "month", "day", "hour", "minute", "zone", "month_name", "day_th")
+NBSP = "\u00a0"
 
 
 class Phrase(msgspec.Struct, frozen=True):
@@ -317,6 +363,81 @@ def date_text(language: str, local: datetime, zone: str) -> str:
     )
 
 
+def _glued(text: str) -> str:
+    """``text`` (one date, or one time) that never breaks across lines: its spaces no-break."""
+    return text.replace(" ", NBSP)
+
+
+def _clock(language: str, local: datetime, zone: str) -> str:
+    """``11:00 CST``, ``11 h 00 CST``: a time and its zone, held together."""
+    return _glued(keyed(language, DATES, "date.clock").format(hour=local.hour, minute=local.minute, zone=zone))
+
+
+def due_text(language: str, when: datetime, zone: ZoneInfo | None = None) -> str:
+    """A deadline for people: ``Thursday 3 December 2026, 11:00 CST = 17:00 UTC``, in
+    French ``jeudi 3 décembre 2026 à 11 h 00 CST = 17 h 00 UTC``; in UTC alone when
+    ``zone`` is None. The weekday is given, the UTC day only when it is another; never
+    broken inside a date or a time (no-break spaces)."""
+    lang = check_language(language)
+    local = when.astimezone(zone if zone is not None else UTC)
+    when_text = _day_and_clock(lang, local, (local.tzname() or zone.key) if zone is not None else "UTC")
+    if zone is None:
+        return when_text
+    utc = when.astimezone(UTC)
+    utc_text = _clock(lang, utc, "UTC") if utc.date() == local.date() else _day_and_clock(lang, utc, "UTC")
+    return keyed(lang, DATES, "date.also").format(when=when_text, utc=utc_text)
+
+
+def _day_and_clock(language: str, local: datetime, zone: str) -> str:
+    """``Thursday 3 December 2026, 11:00 CST``: the day and the time."""
+    day = keyed(language, DATES, "date.day").format(
+        weekday=keyed(language, DATES, f"date.weekday.{local.weekday()}"),
+        day_th=keyed(language, DATES, "date.first_day") if local.day == 1 else str(local.day),
+        month_name=keyed(language, DATES, f"date.month.{local.month}"),
+        year=local.year,
+    )
+    return keyed(language, DATES, "date.when").format(day=_glued(day), clock=_clock(language, local, zone))
+
+
+def due_and_left(language: str, when: datetime, zone: ZoneInfo | None = None, *, now: datetime | None = None) -> str:
+    """``due_text`` and the time left: ``Thursday 3 December 2026, 11:00 CST = 17:00
+    UTC (in 1 day 18 hours)``, ``jeudi 3 décembre 2026 à 11 h 00 CST = 17 h 00 UTC (dans
+    1 jour et 18 heures)``; ``now``: when it is read (the time it is written)."""
+    now = now or datetime.now(UTC)
+    lang = check_language(language)
+    seconds = int((when - now).total_seconds())
+    key = "date.left" if seconds >= 0 else "date.passed"
+    return fill(lang, keyed(lang, DATES, key), due=due_text(lang, when, zone), span=_span(abs(seconds), lang))
+
+
+def deadline_line(
+    language: str,
+    turn: object,
+    when: datetime,
+    zone: ZoneInfo | None,
+    *,
+    now: datetime | None = None,
+    sentence: bool = True,
+) -> str:
+    """The next deadline for one reader: ``Orders for Autumn 1924 are due Thursday 3
+    December 2026, 11:00 CST = 17:00 UTC (in 1 day 18 hours).`` (``turn``: as a sentence of the
+    mail shows it); with ``sentence`` false, the date alone, for a row whose label says
+    what it is (a report's first rows)."""
+    due = due_and_left(language, when, zone, now=now)
+    return text(language, "deadline.next", turn=turn, due=due) if sentence else due
+
+
+_DUE = re.compile(r"(?<!\S)\S++\u00a0\S++\u00a0\S++\u00a0\d{4}(?:,| à) \S++")  # a deadline's day and hour (due_text)
+
+
+def gives_deadline(text: str, line: str) -> bool:
+    """Whether ``text`` (a report) gives the deadline ``line`` gives (a sentence of
+    ``deadline_line``): the same day and time, whatever time left each counted when it
+    was written."""
+    found = _DUE.search(line)
+    return found is not None and found.group(0) in text
+
+
 def describe_time_left(due: datetime | None, now: datetime, language: str = "en") -> str:
     """``2 days 3 hours left`` / ``passed 5 hours ago`` / ``no deadline set``, or in
     French ``il reste 2 jours 3 heures`` / ``dépassée depuis 5 heures``."""
@@ -328,13 +449,19 @@ def describe_time_left(due: datetime | None, now: datetime, language: str = "en"
 
 
 def _span(seconds: int, language: str) -> str:
+    """``2 days 4 hours``, ``2 jours et 4 heures``: each count held to its noun."""
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
+
+    def part(key: str, n: int) -> str:
+        return _glued(text(language, key, n=n))
+
+    def both(a: str, b: str) -> str:
+        return keyed(check_language(language), DATES, "date.and").format(a=a, b=b)
+
     if days:
-        return text(language, "time.days", n=days) + (f" {text(language, 'time.hours', n=hours)}" if hours else "")
+        return both(part("time.days", days), part("time.hours", hours)) if hours else part("time.days", days)
     if hours:
-        return text(language, "time.hours", n=hours) + (
-            f" {text(language, 'time.minutes', n=minutes)}" if minutes else ""
-        )
-    return text(language, "time.minutes", n=minutes)
+        return both(part("time.hours", hours), part("time.minutes", minutes)) if minutes else part("time.hours", hours)
+    return part("time.minutes", minutes)

@@ -44,6 +44,16 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(wrap(str(text), int(width)))
 
 
+def _hang(text: str, width: int, at: int) -> str:
+    """The ``hang`` filter of the text templates: ``text`` wrapped to ``width``, its
+    next lines indented to column ``at`` (a row whose last column is long: its reason
+    goes on under itself); a column too far right to leave room hangs at 8."""
+    from moonshine.text.wrap import wrap
+
+    at = int(at) if int(at) <= int(width) - 30 else 8
+    return "\n".join(wrap(str(text), int(width), hang=" " * at))
+
+
 def _environment() -> jinja2.Environment:
     import jinja2
 
@@ -71,6 +81,7 @@ def _environment() -> jinja2.Environment:
     env.filters["rpad"] = lambda text, width: str(text).rjust(int(width))
     env.filters["width"] = _widest
     env.filters["wrap"] = _wrap
+    env.filters["hang"] = _hang
     return env
 
 

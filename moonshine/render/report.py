@@ -17,25 +17,30 @@ from typing import Any
 
 import msgspec
 
+from moonshine.engine import outcome as oc
 from moonshine.errors import GameError
 from moonshine.render import pages, phrasebook, receipts
 from moonshine.render.bulletin import SeedNews, render_bulletin
 from moonshine.render.figures import MAP_FILE, Legend, legend_figure
-from moonshine.render.raids import raid_effects_for, raid_sentence
+from moonshine.render.raids import raid_done_to, raid_effects_for, raid_sentence
 from moonshine.render.turnpage import (
+    OrderRow,
     Settings,
     Standing,
     TextRow,
     Words,
     common,
     dislodged_text,
+    district,
+    gang_name,
     order_row,
     standings,
     station,
     winner_line,
 )
+from moonshine.text.catalogue import named
 from moonshine.text.money import Money
-from moonshine.variants.moonshine import scoring
+from moonshine.variants.moonshine import scoring, story
 from moonshine.variants.moonshine.calendar import Turn
 from moonshine.variants.moonshine.map import UPKEEP, Feature, GameMap
 from moonshine.variants.moonshine.orders import restate
@@ -46,6 +51,7 @@ from moonshine.variants.moonshine.results import (
     LineRecord,
     Text,
     TurnResults,
+    UnitResult,
     as_results,
     check_results,
 )
@@ -54,8 +60,8 @@ from moonshine.variants.moonshine.state import Arrested, GameState
 
 class Extras(msgspec.Struct, frozen=True):
     """What a gang's report says that the turn's results do not hold: the next
-    deadline (a sentence, already in the reader's words and time zone, "" when none
-    is set), the judge's address for orders ("" when the game has no mail), and the
+    deadline (its date and the time left, already in the reader's words and time
+    zone, "" when none is set), the judge's address for orders ("" when the game has no mail), and the
     pictures beside the report (the map in the reader's language, the close-up of
     the gang's area, "" when there is none, the map's legend in the reader's
     language)."""
@@ -119,6 +125,121 @@ def _line_row(w: Words, ln: LineRecord) -> LineRow:
     return LineRow(ln.number, ln.text.strip(), understood, w.word(ln.status), message, ok, note)
 
 
+def _unit_of_line(ln: LineRecord) -> str | None:
+    """The unit a unit order's line names (``H IRV`` for ``H IRV - LIP``, ``L EDG /
+    H IRV - ALB``); None for a line of another kind (sell, bribe, retreat, recruit...)
+    or one that could not be read."""
+    words = ln.understood.split()
+    if len(words) >= 2 and words[0] in ("H", "L") and len(words[1]) == 3 and words[1].isupper():
+        return f"{words[0]} {words[1]}"
+    return None
+
+
+class Refusal(msgspec.Struct, frozen=True):
+    """A line of the orders file that was not carried out: its number, its text (as
+    understood, in the reader's notation, else as written), its fate and why."""
+
+    number: int
+    order: str
+    status: str  # translated: "rejected", "replaced"
+    reason: str  # translated
+
+    def line(self, w: Words) -> str:
+        """``line 3, H IRV - LIP: rejected: LIP is not next to IRV...``"""
+        return w("orders.not_done_line", n=self.number, order=self.order, status=self.status, reason=self.reason)
+
+
+def _refusals(w: Words, gr: GangResults) -> list[tuple[str | None, Refusal]]:
+    """Every line of the gang's file that was not carried out (rejected, replaced),
+    with the unit whose order it was (None when it is not a unit's order)."""
+    out = []
+    for ln in gr.lines:
+        if ln.status in ("accepted", "header", "comment", "blank"):
+            continue
+        old = ln.translations.get(w.language) or ln.message
+        reason = old if ln.reason is None else ln.reason.text(w.language)
+        order = restate(ln.understood, w.language) if ln.understood else ln.text.split("#")[0].strip()
+        out.append((_unit_of_line(ln), Refusal(ln.number, order, w.word(ln.status), reason)))
+    return out
+
+
+def unit_rows(w: Words, gr: GangResults) -> tuple[list[OrderRow], list[Refusal]]:
+    """A gang's units and what each did, told truthfully: a unit whose order was
+    refused says so and what it did instead ("held; your order H IRV - LIP was
+    refused: ..."), a unit its file gave no order says it held for that (R12); and
+    the lines not carried out that are no unit's order (a refused sell, an unreadable
+    line, an order replaced by a later one)."""
+    submitted = gr.orders_file is not None
+    ordered = {u for u in (_unit_of_line(ln) for ln in gr.lines if ln.status == "accepted") if u}
+    refused: dict[str, list[Refusal]] = {}
+    others: list[Refusal] = []
+    for unit, r in _refusals(w, gr):
+        if unit is not None and r.status == w.word("rejected") and any(u.unit == unit for u in gr.units):
+            refused.setdefault(unit, []).append(r)
+        else:
+            others.append(r)
+    rows = []
+    for u in gr.units:
+        row = order_row(w, u)
+        mine = refused.get(u.unit, [])
+        if u.unit in ordered or isinstance(u.outcome, oc.Recruited):  # a recruit holds, ordered or not (R18)
+            notes = [w("orders.refused_later", order=r.order, n=r.number, reason=r.reason) for r in mine]
+            if notes:
+                row = msgspec.structs.replace(row, reason=w.semi.join([row.reason, *notes]))
+            rows.append(row)
+            continue
+        if mine:
+            word = w.word("rejected")
+            notes = [w("orders.refused_held", order=r.order, reason=r.reason) for r in mine]
+        elif submitted:
+            word, notes = w("orders.no_order"), [w("orders.unordered")]
+        else:
+            word, notes = w("orders.no_order"), []
+        reason = w.semi.join([row.reason, *notes])
+        rows.append(OrderRow(row.order, False, word, reason, row.order + w.then + reason))
+    return rows, others
+
+
+def _plain(u: UnitResult) -> bool:
+    """A unit that held with nothing moving against it."""
+    return isinstance(u.outcome, oc.Held) and not u.outcome.against
+
+
+def happened_to(
+    gmap: GameMap, w: Words, res: TurnResults, before: GameState | None, nxt: GameState, gang: str
+) -> list[str]:
+    """What the turn did to the gang, each loss named, for the first screen of its
+    report: this turn's raid (units arrested, crates seized, a speakeasy closed, a
+    supply zone dry), the districts and stations it lost (with the opening state
+    ``before``), the crates it lost with its warehouses."""
+    out = raid_done_to(gmap, res.raid, gang, res.next.turn, w)
+    if before is not None:
+        for c in story.story(gmap, before, res, nxt).changes:
+            if c.before != gang:
+                continue
+            if c.station:
+                where = station(gmap, c.code, w.language)
+                if c.after is None:
+                    out.append(w("happened.station_freed", station=where, code=c.code))
+                else:
+                    after = gang_name(gmap, c.after, w.language)
+                    out.append(w("happened.station_lost", station=where, code=c.code, gang=after))
+            elif c.after is None:
+                out.append(w("happened.lost_neutral", district=district(gmap, c.code, w.language)))
+            else:
+                out.append(
+                    w(
+                        "happened.lost",
+                        district=district(gmap, c.code, w.language),
+                        gang=gang_name(gmap, c.after, w.language),
+                    )
+                )
+    gr = res.gangs.get(gang)
+    if gr is not None and gr.ledger.captured_from:
+        out.append(w("happened.captured_from", n=gr.ledger.captured_from))
+    return out
+
+
 def _returns_of(res: TurnResults, gang: str) -> list[Text]:
     return [note for g, note in res.next.returns if g == gang]
 
@@ -165,7 +286,7 @@ def _arrested_row(gmap: GameMap, w: Words, a: Arrested, back: str) -> str:
         "position.arrested_row",
         unit=unit,
         taken_in=a.taken_in,
-        station=station(gmap, a.station),
+        station=station(gmap, a.station, w.language),
         turn=w.turn(back),
         turn_of=w.turn_of(back),
         code=a.station,
@@ -193,10 +314,12 @@ def report_context(
     for_email: bool = False,
     seed: str | None = None,
     extras: Extras | None = None,
+    before: GameState | None = None,
 ) -> dict[str, Any]:
     """Everything one gang's private report shows, already in its language. With the
     game's secret ``seed``, the receipt of the gang's recorded orders and its salt;
-    ``extras``: the next deadline, where to send orders, the pictures' names."""
+    ``extras``: the next deadline, where to send orders, the pictures' names;
+    ``before``: the turn's opening state (the districts the gang lost are named)."""
     res = as_results(data)
     check_results(gmap, res)
     if gang not in gmap.gangs:
@@ -217,11 +340,20 @@ def report_context(
         if d.feature is Feature.WAREHOUSE:
             crates_here = w("position.crates", n=nxt.stocks.get(code, 0))
         districts.append(
-            DistrictRow(code, d.name, phrasebook.feature_label(w.language, d.feature), d.station or "", crates_here)
+            DistrictRow(
+                code,
+                named(w.language, "map.district", d.name),
+                phrasebook.feature_label(w.language, d.feature),
+                station(gmap, code, w.language) if d.station else "",
+                crates_here,
+            )
         )
     arrested = [a for a in nxt.arrested if a.gang == gang]
+    rows, not_done = unit_rows(w, gr)
+    no_file = gr.orders_file is None
+    plain = [u.unit for u in gr.units if no_file and _plain(u)]
     upkeep_units = len(units) + len(arrested)
-    player = config.players.get(gang)
+    player = None if config.anonymous else config.players.get(gang)  # an anonymous game's report names nobody
     ctx = common(gmap, config, res, w, for_email)
     more = extras or Extras()
     the_next = phrasebook.the_turn(w.language, res.next.turn)  # "Spring 1925", "le printemps 1925"
@@ -243,12 +375,17 @@ def report_context(
             "orders_file": gr.orders_file,
             "lines": [_line_row(w, ln) for ln in gr.lines],
             "receipt": _receipt(seed, res.turn, gang, gr),
-            "units": [order_row(w, u) for u in gr.units],
+            # a gang that sent nothing: its units that simply held in one line, the others row by row
+            "units": [r for r, u in zip(rows, gr.units, strict=True) if not (no_file and _plain(u))],
+            "held": w("orders.held", n=len(plain), units=", ".join(plain)) if plain else "",
+            "not_done": [r.line(w) for r in not_done],
+            "no_orders": gr.orders_file is None and bool(gr.units),
+            "happened": happened_to(gmap, w, res, before, nxt, gang),
             "dislodged": [TextRow(d.unit, dislodged_text(w, d)) for d in gr.dislodged],
             "adjustments": [_adjustment_row(w, a) for a in gr.adjustments],
             "bids": [
                 {
-                    "station": f"{b.station} ({station(gmap, b.station)})",
+                    "station": f"{b.station} ({station(gmap, b.station, w.language)})",
                     "paid": w.money(b.paid),
                     "won": b.won,
                     "outcome": w("bids.won" if b.won else "bids.lost"),
@@ -269,7 +406,8 @@ def report_context(
             "position_units": [f"{u.kind.value} {u.district}" for u in units],
             "districts": districts,
             "stations": [
-                f"{s} ({station(gmap, s)})" for s in gmap.map_order(s for s, o in nxt.corruption.items() if o == gang)
+                f"{s} ({station(gmap, s, w.language)})"
+                for s in gmap.map_order(s for s, o in nxt.corruption.items() if o == gang)
             ],
             "arrested": [_arrested_row(gmap, w, a, back) for a in arrested],
             "returned": [w.reason(n) for n in _returns_of(res, gang)],
@@ -288,7 +426,7 @@ def _adjustment_row(w: Words, a: AdjustmentRecord) -> TextRow:
     adjustment is its kind, the order, and why."""
     if a.kind in ("recruit", "disband"):
         return TextRow(a.order.removeprefix("recruit ").removeprefix("disband "), w.reason(a.reason))
-    return TextRow(w.word(a.kind), restate(a.order, w.language) + w.colon + w.reason(a.reason))
+    return TextRow(w.word(a.kind), restate(a.order, w.language) + w.then + w.reason(a.reason))
 
 
 def render_report(
@@ -303,10 +441,11 @@ def render_report(
     for_email: bool = False,
     seed: str | None = None,
     extras: Extras | None = None,
+    before: GameState | None = None,
 ) -> str:
     """One gang's private report (text, or HTML with ``html=True``)."""
     ctx = report_context(
-        gmap, config, data, nxt, gang, language=language, for_email=for_email, seed=seed, extras=extras
+        gmap, config, data, nxt, gang, language=language, for_email=for_email, seed=seed, extras=extras, before=before
     )
     return pages.inline_css(pages.render("report.html.j2", ctx)) if html else pages.render("report.txt.j2", ctx)
 
@@ -344,7 +483,17 @@ def render_all(
         more = (extras or {}).get(g)
         for html, ext in ((False, "txt"), (True, "html")):
             out[f"{g}.{ext}"] = render_report(
-                gmap, config, res, nxt, g, language=own, html=html, for_email=for_email, seed=seed, extras=more
+                gmap,
+                config,
+                res,
+                nxt,
+                g,
+                language=own,
+                html=html,
+                for_email=for_email,
+                seed=seed,
+                extras=more,
+                before=before,
             )
     if bulletin:
         for html, ext in ((False, "txt"), (True, "html")):
@@ -365,4 +514,4 @@ def render_all(
     return out
 
 
-__all__ = ["Extras", "render_all", "render_report", "report_context"]
+__all__ = ["Extras", "Refusal", "render_all", "render_report", "report_context", "unit_rows"]

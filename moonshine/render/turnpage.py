@@ -15,7 +15,7 @@ from moonshine.engine import outcome as oc
 from moonshine.render import phrasebook
 from moonshine.render.figures import MAP_CID, MAP_FILE
 from moonshine.render.turnmap import map_title
-from moonshine.text.catalogue import gettext_for
+from moonshine.text.catalogue import fmt, gettext_for, named
 from moonshine.text.money import Money
 from moonshine.variants.moonshine import scoring, story
 from moonshine.variants.moonshine.houserules import HouseRules
@@ -34,8 +34,8 @@ class Player(Protocol):
 
 class Settings(Protocol):
     """What the pages read of a game's settings (``moonshine.game.directory.GameConfig``
-    is one): its title and language, its players, its house rules and the hash of its
-    secret seed."""
+    is one): its title and language, its players and whether their names are hidden
+    (an anonymous game), its house rules and the hash of its secret seed."""
 
     @property
     def title(self) -> str: ...
@@ -45,6 +45,8 @@ class Settings(Protocol):
     def seed_sha256(self) -> str: ...
     @property
     def players(self) -> Mapping[str, Player]: ...
+    @property
+    def anonymous(self) -> bool: ...
     @property
     def house(self) -> HouseRules: ...
 
@@ -85,25 +87,42 @@ class Words(msgspec.Struct, frozen=True):
     def semi(self) -> str:
         return phrasebook.semicolon(self.language)
 
+    def listed(self, names: list[str]) -> str:
+        """``A, B and C`` / ``A, B et C``."""
+        if len(names) < 2:
+            return "".join(names)
+        return ", ".join(names[:-1]) + gettext_for(self.language)(" and ") + names[-1]
 
-def district(gmap: GameMap, code: str) -> str:
-    """A district as the pages name it: ``HYD (Hyde Park)``."""
+    @property
+    def then(self) -> str:
+        """Between an order and what became of it: ``: ``, French `` — ``."""
+        return fmt(self.language, "format.result")
+
+
+def district(gmap: GameMap, code: str, language: str = "en") -> str:
+    """A district as the pages name it: ``HYD (Hyde Park)``; its name in ``language``
+    where it holds words of English (``UPT (Uptown (avec Edgewater))``)."""
     d = gmap.districts.get(code)
-    return f"{code} ({d.name})" if d is not None else code
+    return f"{code} ({named(language, 'map.district', d.name)})" if d is not None else code
 
 
-def station(gmap: GameMap, code: str) -> str:
-    """The name of the police station in district ``code`` (the code when it has none)."""
+def station(gmap: GameMap, code: str, language: str = "en") -> str:
+    """The name of the police station in district ``code`` (the code when it has none),
+    as ``language`` writes it: ``Town Hall station``, ``poste Town Hall``."""
     d = gmap.districts.get(code)
-    return d.station if d is not None and d.station else code
+    return named(language, "map.station", d.station) if d is not None and d.station else code
 
 
-def gang_name(gmap: GameMap, key: str | None) -> str:
-    """A gang's name from its key ("" for nobody)."""
+def gang_name(gmap: GameMap, key: str | None, language: str | None = None) -> str:
+    """A gang's name from its key ("" for nobody); with ``language``, as a sentence
+    in that language writes it (French gives it its article: ``le Chicago Outfit``,
+    ``les Ragen's Colts``), else as a table or a heading shows it."""
     if key is None:
         return ""
     g = gmap.gangs.get(key)
-    return g.name if g is not None else key
+    if g is None:
+        return key
+    return named(language, "map.gang", g.name) if language is not None else g.name
 
 
 def end_of_turn_control(nxt: GameState) -> dict[str, str]:
@@ -183,7 +202,7 @@ def order_row(w: Words, u: UnitResult) -> OrderRow:
     result = w.word("succeeded" if u.succeeded else "failed")
     reason = w.explain(u.outcome, u.reason)
     order = restate(u.order, w.language)
-    return OrderRow(order, u.succeeded, result, reason, order + w.colon + (reason or result))
+    return OrderRow(order, u.succeeded, result, reason, order + w.then + (reason or result))
 
 
 def dislodged_text(w: Words, d: Dislodgement) -> str:
@@ -223,7 +242,7 @@ def winner_line(gmap: GameMap, res: TurnResults, w: Words) -> str:
     """Who won, and with how many VP ("" while the game goes on)."""
     if not res.winners:
         return ""
-    names = ", ".join(gang_name(gmap, g) for g in res.winners)
+    names = w.listed([gang_name(gmap, g, w.language) for g in res.winners])
     vp = res.vp.get(res.winners[0], 0)
     return w("winner.one" if len(res.winners) == 1 else "winner.many", gangs=names, vp=vp)
 

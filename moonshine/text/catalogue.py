@@ -95,6 +95,13 @@ FORMATS: Catalogue = {
     # words a language shortens before a vowel, "word shortened" pairs separated by |:
     # French "de d'|que qu'" writes "poste d'ENG", "ordres d'Angleterre"; English has none
     "format.elision": "(none)",
+    # a word and the article a name begins with, written as one, "word article one" triples
+    # separated by |: French "de le du|à les aux" writes "quartier du Chicago Outfit" for
+    # "quartier de {gang}" when the gang's name in a sentence is "le Chicago Outfit"
+    "format.contraction": "(none)",
+    # between an order and what became of it, on one line: "H LIN - ALB: bounced: ...";
+    # French, whose reasons have a colon of their own, "H LIN - ALB — standoff : ..."
+    "format.result": ": ",
 }
 
 
@@ -130,12 +137,42 @@ def _elisions(language: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+@functools.cache
+def _contractions(language: str) -> tuple[tuple[str, str, str], ...]:
+    """The language's ``format.contraction`` triples: (word, article, the two as one)."""
+    out = []
+    for triple in keyed(language, FORMATS, "format.contraction").split("|"):
+        parts = triple.split()
+        if len(parts) == 3:
+            out.append((parts[0], parts[1], parts[2]))
+    return tuple(out)
+
+
+def named(language: str, context: str, name: str) -> str:
+    """A name of a map (a gang's, a station's, a district's) as a sentence in
+    ``language`` writes it (the catalogue's entry of ``context``: French "le Chicago
+    Outfit", "poste Town Hall"); a name the catalogue lacks as it is."""
+    if language == SOURCE or not name:
+        return name
+    return translations(language).pgettext(context, name)
+
+
 def fill(language: str, template: str, /, **fields: object) -> str:
     """``template`` (a sentence of the catalogue in ``language``) with its ``{fields}``
-    filled, and the language's elisions made where a field begins with a vowel: in
+    filled, the language's contractions made where a field begins with an article (in
+    French ``quartier de {gang}`` reads ``quartier du Chicago Outfit``), and its
+    elisions where a field begins with a vowel: in
     French ``poste de {d}`` reads ``poste d'ENG``, ``Ordres de {power}`` reads
     ``Ordres d'Angleterre`` (``format.elision``; the word must stand alone before the
     field, as in ``de {d}``, not ``Inde {d}``)."""
+    if fields and "{" in template and language != SOURCE:
+        for word, article, one in _contractions(language):
+            for name, value in fields.items():
+                spot = f"{word} {{{name}}}"
+                text = str(value)
+                if spot in template and text.startswith(article + " "):
+                    rest = text[len(article) + 1 :].replace("{", "{{").replace("}", "}}")
+                    template = _at_word_start(template, spot, f"{one} {rest}")
     if fields and "{" in template:
         for word, short in _elisions(language) if language != SOURCE else ():
             if word + " {" not in template:
@@ -184,13 +221,21 @@ class Localized(Protocol):
 class Message(msgspec.Struct, frozen=True):
     """A sentence for a player: its English template (the catalogue's key) and its
     parameters, inserted as they are (codes, numbers, quoted text) or, when they are
-    ``Localized`` values (messages, sums), in the same language."""
+    ``Localized`` values (messages, sums), in the same language. A sentence that
+    follows a count ``n`` has its English ``plural`` too: the language's plural form
+    for ``n`` is written (``ngettext``)."""
 
     en: str
     params: tuple[tuple[str, object], ...] = ()
+    plural: str = ""  # the English plural ("" for a sentence with no count)
 
     def text(self, language: str = "en") -> str:
-        template = gettext_for(language)(self.en)
+        if self.plural:
+            n = dict(self.params).get("n")
+            count = n if isinstance(n, int) and not isinstance(n, bool) else 2
+            template = ngettext_for(language)(self.en, self.plural, count)
+        else:
+            template = gettext_for(language)(self.en)
         values = {k: (v.text(language) if isinstance(v, Localized) else v) for k, v in self.params}
         return fill(language, template, **values)
 
@@ -203,7 +248,24 @@ def say(en: str, /, **params: object) -> Message:
     return Message(en, tuple(sorted(params.items())))
 
 
+def say_n(singular: str, plural: str, /, **params: object) -> Message:
+    """The message that follows the count ``n`` (a field of ``params``): its English
+    ``singular`` and ``plural``; each language writes its own form for ``n``."""
+    if "n" not in params:
+        raise ValueError(f"{singular!r}: a sentence with a plural needs its count n")
+    return Message(singular, tuple(sorted(params.items())), plural)
+
+
 sentence = say
+sentence_n = say_n
+
+
+def ngettext_for(language: str) -> Callable[[str, str, int], str]:
+    """The function that picks and translates the form of a sentence for a count in
+    ``language`` (English: the singular for 1, else the plural)."""
+    if language == SOURCE:
+        return _ENGLISH.ngettext
+    return translations(language).ngettext
 
 
 class Amount(msgspec.Struct, frozen=True):
@@ -245,9 +307,12 @@ class Names(msgspec.Struct, frozen=True):
 
 def message_data(m: Message) -> dict[str, object]:
     """A message as plain data (a results file stores it): its English text, the
-    catalogue's key, and its parameters (a sum of money as ``{money: "$3"}``, a
+    catalogue's key (and its English plural, for a sentence that follows a count), and
+    its parameters (a sum of money as ``{money: "$3"}``, a
     place's names as ``{names: {en: Mid-Atlantic Ocean, fr: Atlantique moyen}}``)."""
     out: dict[str, object] = {"text": m.en}
+    if m.plural:
+        out["plural"] = m.plural
     if m.params:
         out["params"] = {k: _param_data(v) for k, v in m.params}
     return out
@@ -289,7 +354,12 @@ def message_from_data(data: object) -> Message:
         else:
             raise ValueError(f"{k}: expected a text, a number, money, names or a message, found {v!r}")
     _check_fields(data["text"], params)
-    return Message(data["text"], tuple(sorted(params.items())))
+    plural = data.get("plural", "")
+    if not isinstance(plural, str):
+        raise ValueError(f"expected the message's plural as a text, found {plural!r}")
+    if plural:
+        _check_fields(plural, params)
+    return Message(data["text"], tuple(sorted(params.items())), plural)
 
 
 def _check_fields(text: str, params: Mapping[str, object]) -> None:

@@ -29,6 +29,11 @@ MESSAGES: Catalogue = {
         "line and password were missing)."
     ),
     "press.none": "this game has no press (press: none).",
+    "press.public_only": (
+        "this game has public press only: a message to everyone ('broadcast' ... 'end'), never to some gangs "
+        "alone; nothing was relayed."
+    ),
+    "press.public_signed": "anonymous press is not allowed in this game (public press: every broadcast is signed).",
     "press.white_only": "anonymous press is not allowed in this game (white press: every message is signed).",
     "press.retreats": "press is not allowed during retreats in this game.",
     "press.after_deadline": "press is allowed only before the deadline ({due}) in this game.",
@@ -102,6 +107,7 @@ MESSAGES: Catalogue = {
     "status.waiting": "Orders awaited from: {gangs}.",
     "status.nobody": "none",
     "status.press.none": "Press: none.",
+    "status.press.public": "Press: public (broadcasts only, signed).",
     "status.press.white": "Press: white (signed).",
     "status.press.grey": "Press: grey (anonymous allowed).",
     "history.none": "no turn has been played yet.",
@@ -131,7 +137,7 @@ MESSAGES: Catalogue = {
     "predict.bad_line": "line {n}: {text}: {reason}",
     "predict.refused": (
         "nothing was adjudicated: a line of the prediction is no order of any gang on the board:",
-        "nothing was adjudicated: {n} line(s) of the prediction are no order of any gang on the board:",
+        "nothing was adjudicated: {n} lines of the prediction are no order of any gang on the board:",
     ),
     "predict.empty": "the prediction holds no order.",
     "predict.done": (

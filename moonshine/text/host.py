@@ -22,7 +22,7 @@ MESSAGES: Catalogue = {
     ),
     "lobby.passed_on": "Lines {lines} go to {game}, which answers them in a mail of its own.",
     "lobby.nothing": "Your mail holds no command of the judge. Send 'help' for the list.",
-    "lobby.too_many": "Only the first {n} commands of a mail are done.",
+    "lobby.too_many": ("Only the first command of a mail is done.", "Only the first {n} commands of a mail are done."),
     "lobby.too_long": "Longer than {n} characters, not read: lines {lines}.",
     "lobby.unknown": "'{word}' is no command of the judge. Did you mean '{keyword}'?",
     "lobby.unknown_plain": "'{word}' is no command of the judge. Send 'help' for the list.",
@@ -100,17 +100,23 @@ MESSAGES: Catalogue = {
     "lobby.list.forming": "Games waiting for players:",
     "lobby.list.no_forming": "No game is waiting for players.",
     "lobby.list.forming_line": (
-        "  {game}: {variant}, {free} of {sides} sides free, deadlines {rule}, press {press}{minimum}"
+        "  {game}: {variant}, sides free: {free} of {sides}, deadlines {rule}, press {press}{minimum}"
     ),
     "lobby.list.minimum": ", dedication at least {dedication}%",
     "lobby.rule.deadlines": "{rule}",
     "lobby.rule.every": "every {every}",
     "lobby.press.none": "none",
+    "lobby.press.public": "public",
     "lobby.press.white": "white",
     "lobby.press.grey": "grey",
+    "lobby.list.forming_anonymous": "    anonymous: no player is told who plays which side",
+    "lobby.list.anonymous_players": (
+        "{n} (an anonymous game: its players are not named)",
+        "{n} (an anonymous game: its players are not named)",
+    ),
     "lobby.list.running": "Games being played:",
     "lobby.list.no_running": "No game is being played.",
-    "lobby.list.running_line": "  {game}: {variant}, {status}, {vacant} vacant sides",
+    "lobby.list.running_line": "  {game}: {variant}, {status}, vacant sides: {vacant}",
     "lobby.list.vacant": "Vacant sides (takeover GAME SIDE):",
     "lobby.list.no_vacant": "No side is vacant.",
     "lobby.list.vacant_line": "  {game}: {side} ({name}), {variant}, vacant since {since}{minimum}",
@@ -133,13 +139,17 @@ MESSAGES: Catalogue = {
     # -- join, leave, resign, takeover ------------------------------------------------------
     "lobby.game.none": "Name the game: a line 'game: NAME', or the command followed by its name ({games}).",
     "lobby.game.unknown": "No game '{game}' (send 'list' for the games).",
-    "lobby.join.done": "You joined {game}: {n} of {sides} places taken. It starts when it is full.",
+    "lobby.join.done": "You joined {game}: places taken, {n} of {sides}. It starts when it is full.",
     "lobby.join.full": "You joined {game}, and it is full: it starts now. Your side comes in the start mail.",
     "lobby.join.not_forming": (
         "{game} is not waiting for players (it is {status}); 'list vacant' shows the sides to take over."
     ),
     "lobby.join.already": "You are in {game} already.",
     "lobby.join.dedication": "{game} asks for a dedication of at least {minimum}%; yours is {percent}%.",
+    "lobby.join.master_anonymous": (
+        "You are a master of {game}, an anonymous game: its masters know who plays which side, so they do "
+        "not play in it."
+    ),
     "lobby.join.bad_side": "No side '{side}' in {game} (sides: {sides}).",
     "lobby.leave.done": "You left {game}.",
     "lobby.leave.not_member": "You are not in {game}.",
@@ -172,7 +182,7 @@ MESSAGES: Catalogue = {
     "lobby.master.not_master": "Only a master of {game} may do this.",
     "lobby.master.not_creator": "Only the judge's masters may create games.",
     "lobby.create.done": (
-        "{game} is created: {variant}, {sides} sides, deadlines {rule}, press {press}{minimum}.{private} "
+        "{game} is created: {variant}, sides: {sides}, deadlines {rule}, press {press}{minimum}.{private} "
         "Seed hash of the draw of sides: {seed_hash}."
     ),
     "lobby.create.private": (
@@ -188,7 +198,7 @@ MESSAGES: Catalogue = {
     "lobby.create.bad_setting": "Setting '{key}': {why}",
     "lobby.create.unknown_setting": "Unknown setting '{key}' (settings: {keys}).",
     "lobby.create.failed": "The game could not be made: {why}",
-    "lobby.start.done": "{game} starts now with {n} players; {vacant} sides have no player (their units hold).",
+    "lobby.start.done": "{game} starts now; players: {n}; sides without a player (their units hold): {vacant}.",
     "lobby.start.not_forming": "{game} has started already.",
     "lobby.start.nobody": "{game} has no player yet.",
     "lobby.pause.done": (
@@ -202,7 +212,8 @@ MESSAGES: Catalogue = {
     "lobby.resume.unterminated": "{game} goes on: its end is taken back, and the deadline of {turn} is {due}.",
     "lobby.extend.done": "The deadline of {turn} in {game} is now {due}.",
     "lobby.extend.paused": (
-        "{game} is paused: when it resumes, its players will have {hours} hours more than they had left."
+        "{game} is paused: when it resumes, its players will have {n} hour more than they had left.",
+        "{game} is paused: when it resumes, its players will have {n} hours more than they had left.",
     ),
     "lobby.extend.usage": "Give the hours, from 1 to 720: extend GAME 24.",
     "lobby.extend.no_deadline": "{game} has no deadline to extend.",
@@ -210,6 +221,18 @@ MESSAGES: Catalogue = {
     "lobby.eject.no_player": "No player plays '{side}' in {game}.",
     "lobby.eject.usage": "Name the side: eject GAME SIDE.",
     "lobby.promote.done": "{name} is a master of {game} too.",
+    "lobby.promote.plays_anonymous": (
+        "{name} plays in {game}, an anonymous game: its masters know who plays which side, so none of its "
+        "players may be one."
+    ),
+    "lobby.create.anonymous_at_end": (
+        "It is anonymous: no player or observer is told who plays which side until the game is over, when "
+        "every player is told. Its masters know, and do not play in it."
+    ),
+    "lobby.create.anonymous_never": (
+        "It is anonymous: no player or observer is told who plays which side, even once the game is over. "
+        "Its masters know, and do not play in it."
+    ),
     "lobby.promote.usage": "Name the new master's address: promote GAME ADDRESS (a registered player).",
     "lobby.promote.not_registered": "{address} is not registered: they must register first (register NAME).",
     "lobby.promote.already": "{name} is a master of {game} already.",
@@ -281,8 +304,8 @@ MESSAGES: Catalogue = {
     ),
     "announce.paused_extended.head": "more time when the game resumes",
     "announce.paused_extended": (
-        "A master of {game} gave its players {hours} hours more: when the game resumes, you will have {left} for "
-        "{turn}."
+        "A master of {game} gave its players {n} hour more: when the game resumes, you will have {left} for {turn}.",
+        "A master of {game} gave its players {n} hours more: when the game resumes, you will have {left} for {turn}.",
     ),
     "announce.resumed.head": "the game goes on",
     "announce.resumed": "A master of {game} resumed the game: orders for {turn} are due by {due}.",
@@ -309,6 +332,8 @@ MESSAGES: Catalogue = {
     ),
     "announce.taken.head": "{side} has a new player",
     "announce.taken": "{taker} took over {side} in {game}.",
+    "announce.taken_anonymous.head": "{side} has a new player",
+    "announce.taken_anonymous": "A new player took over {side} in {game} (an anonymous game: who, you are not told).",
     "announce.master_you.head": "you are a master of the game",
     "announce.master_you": (
         "You are a master of {game} now: you may set its deadlines and settings, pause, resume and end it, eject "
@@ -403,6 +428,29 @@ MESSAGES: Catalogue = {
         "when the game was created); the players in the order they joined, with their preferences: "
         "{joined}."
     ),
+    "seating.start.body_anonymous": (
+        "{name},\n\n"
+        "The game {game} ({variant}) starts: you play {side}.\n\n"
+        "It is an anonymous game: {secrecy}\n\n"
+        "The first deadline: {due}.\n\n"
+        "The sides:\n{sides}\n\n"
+        "Send your orders to this address, with these lines at the top:\n\n"
+        "    game: {game}\n"
+        "    {side_word}: {key}\n"
+        "    password: your password (the one of all your games)\n\n"
+        "The draw of the sides can be checked: its seed is {seed} (SHA-256 {seed_hash}, published "
+        "when the game was created). In it each player is a token that only they are told: yours is "
+        "{token}. The players' tokens in the order they joined, with their preferences: {joined}. "
+        "The sides above show the token of the player each was drawn for."
+    ),
+    "seating.start.secrecy_at_end": (
+        "no player or observer is told who plays which side, nor which side you play, until the game is "
+        "over; then every player is told."
+    ),
+    "seating.start.secrecy_never": (
+        "no player or observer is told who plays which side, nor which side you play, even once the game is over."
+    ),
+    "seating.start.token": "a player (token {token})",
     "seating.start.vacant": "no player (its units hold; 'list vacant' offers it)",
     "seating.takeover.note": (
         "Send your orders to this address, with these lines at the top:\n\n"

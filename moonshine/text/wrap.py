@@ -1,5 +1,6 @@
 """Text wrapped for a mail's plain-text part, never splitting a unit from its place:
-``H LOO``, ``L GGC``, ``A PAR``, ``F STP/NC`` stay on one line (a reader scanning for
+``H LOO``, ``L GGC``, ``A PAR``, ``F STP/NC`` stay on one line, and a contest's
+strengths, ``(3 vs 2)``, too (a reader scanning for
 "L GGC" must find it whole). No-break spaces (French typography, ``3,50 $``) are never
 break points either: Python's ``textwrap`` breaks at ASCII white space only. And a
 list of line numbers written short, as ranges (``line_ranges``)."""
@@ -10,6 +11,7 @@ import re
 import textwrap
 
 UNIT = re.compile(r"\b([AFHL]) ([A-Z]{3}(?:/[A-Z]{2})?)\b")
+STRENGTHS = re.compile(r"\((\d+) (\w+) (\d+)\)")  # a contest's strengths: (3 vs 2), (3 contre 2)
 _GLUE = "\x00"  # holds a unit together while wrapping
 
 
@@ -18,6 +20,7 @@ def wrap(text: str, width: int, *, indent: str = "", hang: str = "", break_long_
     a line of its own, or is cut with ``break_long_words``), the first indented by
     ``indent``, the others by ``indent + hang``; never an empty list."""
     glued = UNIT.sub(rf"\1{_GLUE}\2", text.replace(_GLUE, ""))
+    glued = STRENGTHS.sub(rf"(\1{_GLUE}\2{_GLUE}\3)", glued)
     lines = textwrap.wrap(
         glued,
         width,

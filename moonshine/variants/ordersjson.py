@@ -330,7 +330,7 @@ def _orders(orders: Any, forms: OrderForms) -> list[Problem]:
     if not isinstance(orders, list):
         return [_expected("/orders", say("a list of orders"), orders)]
     if len(orders) > MAX_ORDERS:
-        return [Problem("/orders", say("{n} orders: at most {limit}", n=len(orders), limit=MAX_ORDERS))]
+        return [Problem("/orders", say("too many orders ({n}): at most {limit}", n=len(orders), limit=MAX_ORDERS))]
     out: list[Problem] = []
     for i, order in enumerate(orders):
         out += _order(pointer("/orders", i), order, forms)
@@ -452,14 +452,17 @@ def check_game(doc: Mapping[str, Any], names: Sequence[str]) -> list[Problem]:
     return out
 
 
-def orders_text(doc: Mapping[str, Any], forms: OrderForms, side_word: str) -> str:
+def orders_text(doc: Mapping[str, Any], forms: OrderForms, side_word: str, password: str | None = None) -> str:
     """The orders text the document stands for (it fits the schema): the side's and the
     turn's header lines (``side_word``: ``gang``, ``power``), the password's when it has
-    one, then each order on its line, a structured one in the family's canonical notation,
-    a text one as written."""
+    one (else ``password``'s, when given: the mail's own password line), then each order
+    on its line, a structured one in the family's canonical notation, a text one as
+    written."""
     lines = [f"{side_word}: {doc['side'].strip()}", f"turn: {doc['turn'].strip()}"]
     if "password" in doc:
         lines.append(f"password: {doc['password'].strip()}")
+    elif password is not None and password.strip():
+        lines.append(f"password: {password.strip()}")
     for order in doc["orders"]:
         lines.append(order["text"].strip() if "text" in order else forms.line(order))
     return "".join(f"{line}\n" for line in lines)
@@ -469,3 +472,35 @@ def looks_like_json(raw: bytes) -> bool:
     """Whether ``raw`` (an attachment, a mail's body, a file) is meant as JSON: its first
     character, after any byte-order mark and white space, opens an object."""
     return raw.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{"
+
+
+# The judge's other documents: a turn's results (docs/results.schema.json), which every
+# report mail attaches, and a game's export (docs/moonshine-game.schema.json). JSON, and
+# never orders; the judge writes their format first (sorted keys, or written so).
+OTHER_FORMATS = ("moonshine-results", "moonshine-game")
+_OTHER_DOCUMENT = re.compile(
+    r'\ufeff?[ \t\r\n]*+\{[ \t\r\n]*+"format"[ \t\r\n]*+:[ \t\r\n]*+"(?:'
+    + "|".join(re.escape(f) for f in OTHER_FORMATS)
+    + ')"'
+)
+
+
+def is_other_document(raw: bytes) -> bool:
+    """Whether ``raw`` opens as another of the judge's own documents (``OTHER_FORMATS``:
+    its ``format`` its first key, as the judge writes them), such as the results a player
+    forwards with a report: not orders, so a mail's reader leaves it. Reads at most its
+    first 256 bytes."""
+    return _OTHER_DOCUMENT.match(raw[:256].decode("utf-8", "replace")) is not None
+
+
+def envelope(raw: bytes) -> dict[str, str]:
+    """The text values of a document's ``game``, ``side``, ``turn`` and ``password``, as far
+    as ``raw`` reads as a JSON object (within ``parse``'s bounds; none when it does not):
+    enough to route a mail and to mask its password before the document is checked."""
+    try:
+        doc = parse(raw)
+    except OrdersJsonError:
+        return {}
+    if not isinstance(doc, dict):
+        return {}
+    return {k: v for k in ("game", "side", "turn", "password") if isinstance(v := doc.get(k), str)}

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from moonshine.engine.rulebook import Rulebook
     from moonshine.game.directory import Game
     from moonshine.game.families.prediction import Block, Prediction
+    from moonshine.game.site import Revealed
     from moonshine.picture.charts import Chart
     from moonshine.picture.shapes import Scene
     from moonshine.render.figures import Legend
@@ -81,9 +82,14 @@ def power_of_file(path: Path, gmap: ClassicMap) -> str:
     raise GameError(f"{path}: no power is called {path.stem!r} (expected {', '.join(gmap.powers)} or a power's name)")
 
 
-def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[dict[str, list[Order]], list[str]]:
+def read_orders(
+    directory: Path, gmap: ClassicMap, st: ClassicState, unread: list[dict[str, Any]] | None = None
+) -> tuple[dict[str, list[Order]], list[str]]:
     """The powers' orders in ``directory``, and the lines that could not be read: each
-    line read as the acknowledgement reads it (``classic.ack.read_line``)."""
+    line read as the acknowledgement reads it (``classic.ack.read_line``). ``unread``,
+    when given, receives each line that could not be read as a value (its power, line
+    number and text, and why: the acknowledgement's ``detail`` key and fields), so that
+    the power's report says why in its reader's language."""
     from moonshine.render.classic.ack import read_line, word
 
     orders: dict[str, list[Order]] = {}
@@ -108,6 +114,9 @@ def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[di
             if read.order is not None:
                 orders.setdefault(power, []).append(read.order)
                 continue
+            if unread is not None and read.detail is not None:
+                fields = {k: str(v) for k, v in read.detail[1].items()}
+                unread.append({"power": power, "line": n, "text": line, "detail": read.detail[0], "fields": fields})
             try:
                 parse_order(line)
             except OrderError as exc:
@@ -116,6 +125,62 @@ def read_orders(directory: Path, gmap: ClassicMap, st: ClassicState) -> tuple[di
                 detail = word(read.detail[0], "en", **read.detail[1]) if read.detail is not None else line
                 problems.append(f"{path.name}:{n}: {line!r}: {detail}")
     return orders, problems
+
+
+def expected_of(gmap: ClassicMap, st: ClassicState) -> list[str]:
+    """The powers with something to order in ``st``'s phase: units (movement), a
+    dislodged unit (retreats), builds or disbands owed (adjustments); none once the
+    game is won."""
+    from moonshine.variants.classic.adjustments import adjustment_counts
+    from moonshine.variants.classic.state import Step
+
+    if st.winner:
+        return []
+    if st.phase.step is Step.RETREATS:
+        who = {d.power for d in st.dislodged}
+    elif st.phase.step is Step.ADJUSTMENTS:
+        who = {p for p, n in adjustment_counts(gmap, st.units, st.owners).items() if n}
+    else:
+        who = {u.power for u in st.units}
+    return [p for p in gmap.powers if p in who]
+
+
+def who_sent(directory: Path, gmap: ClassicMap) -> set[str]:
+    """The powers with an orders file in ``directory`` (a file no power is called by is none)."""
+    out = set()
+    for path in directory.glob("*.txt") if directory.is_dir() else ():
+        try:
+            out.add(power_of_file(path, gmap))
+        except GameError:
+            continue
+    return out
+
+
+def left_out(
+    gmap: ClassicMap, st: ClassicState, orders: Mapping[str, Sequence[Order]], sent: set[str]
+) -> dict[str, Any]:
+    """What the reports tell a power of the orders it did not give: ``silent``, the
+    powers that had something to order and sent no file; ``unordered``, for each power
+    that sent one, the units of a movement phase its file gave no order (they held)."""
+    from moonshine.variants.classic.state import Step
+
+    expected = expected_of(gmap, st)
+    out: dict[str, Any] = {}
+    silent = [p for p in expected if p not in sent]
+    if silent:
+        out["silent"] = silent
+    if st.phase.step is Step.MOVEMENT:
+        unordered: dict[str, list[str]] = {}
+        for p in expected:
+            if p not in sent:
+                continue
+            given = {o.unit.province for o in orders.get(p, ()) if hasattr(o, "unit")}
+            missing = [u.label() for u in st.units_of(p) if u.province not in given]
+            if missing:
+                unordered[p] = missing
+        if unordered:
+            out["unordered"] = unordered
+    return out
 
 
 def results_data(outcome: PhaseOutcome, problems: Sequence[str]) -> dict[str, Any]:
@@ -217,7 +282,8 @@ def adjudicate_phase_dir(
             f"use 'moonshine rollback {ph.name}' first"
         )
     st = state_mod.load(path, gmap)
-    orders, problems = read_orders(orders_dir(root, ph.name), gmap, st)
+    unread: list[dict[str, Any]] = []
+    orders, problems = read_orders(orders_dir(root, ph.name), gmap, st, unread)
     for power, more in (extra_orders or {}).items():
         orders.setdefault(power, []).extend(more)
     try:
@@ -225,6 +291,9 @@ def adjudicate_phase_dir(
     except ValueError as exc:
         raise GameError(f"{ph.name}: {exc}") from None
     data = results_data(outcome, problems)
+    data.update(left_out(gmap, st, orders, who_sent(orders_dir(root, ph.name), gmap)))
+    if unread:
+        data["unread"] = unread
     scene = None
     if has_layout(gmap):  # the map picture, beside the results (written first: results imply a picture)
         scene = build_scene(gmap, st, outcome, language=language)
@@ -255,7 +324,7 @@ def adjudicate_phase_dir(
 CENTRES_CHART = "centres.png"  # the bulletin's chart, beside it and attached to its mail
 _CENTRES_WORDS: Catalogue = {
     "classic.centres.title": "Supply centres",
-    "classic.centres.goal": "{n} centres win",
+    "classic.centres.goal": ("{n} centre wins", "{n} centres win"),
 }
 
 
@@ -275,7 +344,8 @@ def centres_chart(root: Path, gmap: ClassicMap, nxt: ClassicState, language: str
 
     colours = layout_of(gmap).colours
     lang = language if language in languages() else "en"
-    title, goal = (keyed(lang, _CENTRES_WORDS, f"classic.centres.{k}") for k in ("title", "goal"))
+    title = keyed(lang, _CENTRES_WORDS, "classic.centres.title")
+    goal = keyed(lang, _CENTRES_WORDS, "classic.centres.goal", gmap.victory_centres)
     return charts.centres_chart(
         title,
         [str(y) for y in years],
@@ -307,6 +377,7 @@ def write_phase_reports(
     phase's picture as a scene in a language, drawn already (the adjudication's)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.render.classic.report import load_results, render_all
+    from moonshine.render.figures import closeup_file, map_file
 
     try:
         ph = Phase.parse(phase)
@@ -335,6 +406,21 @@ def write_phase_reports(
     chosen = list(powers) if powers is not None else list(gmap.powers)
     reads = ([language] if bulletin else []) + [(power_languages or {}).get(p, language) for p in chosen]
     legends = _legends(root, ph, gmap, dict.fromkeys(reads), language, drawn)
+    # each reader's map in their language (map.fr.png), and each power's close-up of its area
+    images = {p: map_file((power_languages or {}).get(p, language), language) for p in chosen}
+    pictures: dict[str, bytes] = {}
+    for lang in dict.fromkeys(reads):
+        if lang != language and lang in drawn:
+            svg_bytes, png_bytes = _drawn_bytes(drawn[lang])
+            pictures[map_file(lang, language, "svg")] = svg_bytes
+            pictures[map_file(lang, language)] = png_bytes
+    closeups: dict[str, str] = {}
+    for p in chosen:
+        own = (power_languages or {}).get(p, language)
+        near = _closeup(gmap, ph, nxt, p, drawn.get(own), own)
+        if near is not None:
+            closeups[p] = closeup_file(p)
+            pictures[closeup_file(p)] = near
     texts = render_all(
         gmap,
         data,
@@ -346,6 +432,8 @@ def write_phase_reports(
         power_languages=power_languages,
         legends={lang: shown for lang, (shown, _) in legends.items()},
         summaries=_summaries(root, nxt, chosen, language, power_languages),
+        images=images,
+        closeups=closeups,
     )
     for name, text in texts.items():
         atomic_write_text(base / name, text)
@@ -362,7 +450,32 @@ def write_phase_reports(
     for shown, png in legends.values():
         atomic_write_bytes(base / shown.file, png)
         written.append(base / shown.file)
+    for name, data_bytes in pictures.items():
+        atomic_write_bytes(base / name, data_bytes)
+        written.append(base / name)
     return written
+
+
+CLOSEUP_WIDTH = 744  # pixels: twice what a phone shows it at (moonshine.variants.classic.scene.closeup.PHONE_WIDTH)
+
+
+def _closeup(
+    gmap: ClassicMap, ph: Phase, nxt: ClassicState, power: str, scene: Scene | None, lang: str
+) -> bytes | None:
+    """A power's close-up of the phase's picture (``scene``, in its reader's language):
+    its own area as the phase leaves it, cropped, its names readable on a phone, as a
+    PNG; None for a power out of the game or a board without a picture."""
+    from moonshine.picture.png import scene_png
+    from moonshine.render.classic.report import word
+    from moonshine.variants.classic.scene.closeup import area_of, closeup
+
+    if scene is None:
+        return None
+    area = area_of(gmap, nxt, power)
+    if not area:
+        return None
+    title = word("closeup_alt", lang, board=gmap.info.title, phase=ph.label(lang))
+    return scene_png(closeup(gmap, scene, area, title=title), CLOSEUP_WIDTH, supersample=1)
 
 
 def _drawn_bytes(scene: Scene) -> tuple[bytes, bytes]:
@@ -422,7 +535,7 @@ def _summaries(
     out: dict[str, list[tuple[str, str]]] = {}
     for p in powers:
         lang = (power_languages or {}).get(p, language)
-        line = next_deadline_line(game, nxt.phase.name, p, lang)
+        line = next_deadline_line(game, nxt.phase.name, p, lang, sentence=False)
         out[p] = summary_rows(nxt, p, lang, deadline=line, send_to=send_to)
     return out
 
@@ -461,10 +574,21 @@ def adjudicated_phases(root: Path) -> list[str]:
 
 
 def build_site(
-    root: Path, gmap: ClassicMap, done: Sequence[str], title: str, out: Path, *, language: str
+    root: Path,
+    gmap: ClassicMap,
+    done: Sequence[str],
+    title: str,
+    out: Path,
+    *,
+    language: str,
+    deadline: str = "",
+    revealed: Revealed | None = None,
 ) -> list[Path]:
     """Write the site of the classic-family game at ``root``, whose adjudicated phases
-    are ``done`` (oldest first), into the folder ``out``; returns the files written."""
+    are ``done`` (oldest first), into the folder ``out``; returns the files written.
+    ``deadline``: when the phase being played is due (a sentence), on the home page.
+    ``revealed``: an anonymous game's players, named once it is over
+    (``moonshine.game.site.revealed_players``)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.picture import charts
     from moonshine.render import pages
@@ -539,6 +663,8 @@ def build_site(
         ),
         phases=[{"label": labels[p], "href": f"turns/{p}/index.html"} for p in done],
         chart_title=chart.title,
+        deadline=deadline,
+        revealed=revealed,
     )
     atomic_write_text(out / "index.html", pages.inline_css(pages.render("classic_site_index.html.j2", index)))
     written.insert(0, out / "index.html")
@@ -730,15 +856,22 @@ class ClassicFamily:
                 yield OrderOutcome(str(side), unit, order, ok, value, str(r.get("reason", "")), words)
 
     def build_site(self, game: Game, out: Path, *, language: str | None) -> list[Path]:
-        from moonshine.game.site import clear_folder
+        from moonshine.game.site import clear_folder, revealed_players
         from moonshine.render import phrasebook
 
         lang = phrasebook.check_language(language or game.config.language)
         done = adjudicated_phases(game.root)
         if not done:
             raise GameError(f"{game.root}: no phase adjudicated yet, so nothing is public")
+        from moonshine.game.deadlines import next_deadline_line
+
         clear_folder(out)
-        return build_site(game.root, game.board(), done, game.config.title, out, language=lang)
+        playing = phases(game.root)[-1]  # the phase being played, when the game goes on
+        deadline = next_deadline_line(game, playing, None, lang) if playing not in done else ""
+        revealed = revealed_players(game, lang)
+        return build_site(
+            game.root, game.board(), done, game.config.title, out, language=lang, deadline=deadline, revealed=revealed
+        )
 
     def predict(self, block: Block) -> Prediction:
         return predict(block)

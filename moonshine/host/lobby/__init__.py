@@ -37,7 +37,14 @@ from moonshine.errors import MoonshineError
 from moonshine.game.deadlines import Moment
 from moonshine.host.incoming import Mail, is_password_or_game_line, looks_like_orders, replies_to_lobby
 from moonshine.host.lobby import clock, configure, listing, masters, players, seats
-from moonshine.host.lobby.request import LobbyPass, LobbyRequest, authorise, status_word
+from moonshine.host.lobby.request import (
+    LobbyPass,
+    LobbyRequest,
+    authorise,
+    by_name_or_title,
+    folded,
+    status_word,
+)
 from moonshine.host.registry import ACTIVE, FORMING, STARTING
 from moonshine.mail import intake, outbox
 from moonshine.mail.commands import grammar
@@ -175,10 +182,13 @@ def _wording(language: str) -> str:
 
 
 def _route_note(req: LobbyRequest) -> Phrase:
-    """Why a mail with no command of the lobby came to it: the game it names is not
-    being played, or it names none and the player plays several (or none)."""
+    """Why a mail with no command of the lobby came to it: the game it names (a ``game:``
+    line, ``[GAME]`` in the subject, or its orders as JSON's ``game``) is not being
+    played, or it names none and the player plays several (or none)."""
     reg = req.reg
     named = req.mail.game
+    if named is None and req.mail.json_game is not None:  # by its name or its title
+        named = by_name_or_title(reg.games()).get(folded(req.mail.json_game), req.mail.json_game)
     if named is not None:
         row = reg.game(named)
         if row is None:

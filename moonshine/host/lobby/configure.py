@@ -49,7 +49,7 @@ SET_KEYS = {
 }
 SCHEDULE = ("deadlines", "every", "min_gap", "grace", "reminders", "timezone")
 PRESS = {"none": "none", "aucune": "none", "white": "white", "blanche": "white", "grey": "grey", "gray": "grey"}
-PRESS |= {"grise": "grey"}
+PRESS |= {"grise": "grey", "public": "public", "publique": "public"}
 OBSERVERS = {"open": OPEN, "ouvert": OPEN, "ouverts": OPEN, "closed": CLOSED, "ferme": CLOSED, "fermes": CLOSED}
 YES = ("yes", "oui", "on", "true")
 NO = ("no", "non", "off", "false")
@@ -77,7 +77,7 @@ def rule_words(settings: dict[str, Any]) -> Phrase:
 def press_words(settings: dict[str, Any]) -> Phrase:
     """A game's press rule in the reader's words (``white`` / ``blanche``)."""
     kind = str((settings.get("press") or {}).get("kind", "white"))
-    return phrase(f"lobby.press.{kind if kind in ('none', 'white', 'grey') else 'white'}")
+    return phrase(f"lobby.press.{kind if kind in ('none', 'public', 'white', 'grey') else 'white'}")
 
 
 def minimum(settings: dict[str, Any]) -> Phrase | None:
@@ -119,7 +119,7 @@ def _changed(settings: dict[str, Any], name: str, value: str) -> tuple[Phrase, P
     if name == "press":
         kind = PRESS.get(word)
         if kind is None:
-            raise Refused(phrase("lobby.create.bad_setting", key=name, why="none / white / grey"))
+            raise Refused(phrase("lobby.create.bad_setting", key=name, why="none / public / white / grey"))
         settings["press"] = {**(settings.get("press") or {}), "kind": kind}
         return phrase("lobby.set.press", value=phrase(f"lobby.press.{kind}")), ""
     if name == "dedication":

@@ -10,7 +10,14 @@ import hashlib
 
 from moonshine.host.lobby.announce import game_zone, turn_words
 from moonshine.host.lobby.configure import minimum, press_words, rule_words
-from moonshine.host.lobby.request import LobbyRequest, game_named, status_word, variant_title
+from moonshine.host.lobby.request import (
+    LobbyRequest,
+    game_named,
+    is_anonymous,
+    names_shown,
+    status_word,
+    variant_title,
+)
 from moonshine.host.registry import ACTIVE, FORMING, PAUSED, STARTING, GameRow
 from moonshine.mail.commands.grammar import ANYONE, Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import Joined, Phrase, phrase
@@ -43,6 +50,8 @@ def listing(req: LobbyRequest, cmd: CommandLine) -> Answer:
             minimum=minimum(row.settings) or "",
         )
         out.append(line)
+        if is_anonymous(row):
+            out.append(phrase("lobby.list.forming_anonymous"))
     running = [row for row in reg.games(*ACTIVE) if visible(req, row)]
     out.append(phrase("lobby.list.running") if running else phrase("lobby.list.no_running"))
     for row in running:
@@ -89,9 +98,11 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
     reg = req.reg
     settings = req.ctx.settings
     members = reg.members(row.name)
-    players = ", ".join(
+    players: str | Phrase = ", ".join(
         f"{m.player.name} ({m.side + ', ' if m.side else ''}{reg.dedication(m.player.id).percent}%)" for m in members
     )
+    if members and not names_shown(req, row):  # an anonymous game: how many, never who
+        players = phrase("lobby.list.anonymous_players", n=len(members))
     zone = game_zone(row, settings.timezone)
     text = phrase(
         "lobby.list.game",

@@ -17,6 +17,7 @@ from moonshine.host.lobby.request import (
     after_game,
     authenticate,
     game_named,
+    is_anonymous,
     notice,
     side_key,
     status_word,
@@ -24,7 +25,7 @@ from moonshine.host.lobby.request import (
 )
 from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, PAUSED, RUNNING, STARTING, TERMINATED, GameRow
 from moonshine.mail.commands.grammar import JUDGE_MASTER, MASTER, SETTINGS, Answer, Command, CommandLine, Refused
-from moonshine.render.mailwords import phrase
+from moonshine.render.mailwords import Joined, phrase
 from moonshine.text.catalogue import languages
 
 # create's settings, by their folded name (English, French)
@@ -55,8 +56,24 @@ GAME_SETTINGS = {
     "private": "private",
     "privee": "private",
     "prive": "private",
+    "anonymous": "anonymous",
+    "anonyme": "anonymous",
+    "reveal": "reveal",
+    "reveal_identities": "reveal",
+    "revelation": "reveal",
+    "gunboat": "gunboat",
 }
-PRESS_KINDS = ("none", "white", "grey")
+PRESS_KINDS = ("none", "public", "white", "grey")
+YES, NO = ("yes", "oui", "true", "y", "o"), ("no", "non", "false", "n")
+# when an anonymous game's players are told who played which side (moonshine.game.identities)
+REVEALS = {"at-end": "at-end", "end": "at-end", "fin": "at-end", "never": "never", "jamais": "never"}
+
+
+def _yes(key: str, value: str) -> bool:
+    word = value.strip().lower()
+    if word not in (*YES, *NO):
+        raise Refused(phrase("lobby.create.bad_setting", key=key, why="yes / no"))
+    return word in YES
 
 
 def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
@@ -93,12 +110,26 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
             from moonshine.host.lobby.configure import change_setting_value
 
             change_setting_value(options, name, value)
+        elif name in ("anonymous", "gunboat"):  # gunboat: anonymous, and no press
+            options[name] = _yes(key, value)
+        elif name == "reveal":
+            if value.strip().lower() not in REVEALS:
+                raise Refused(phrase("lobby.create.bad_setting", key=key, why="at-end / never"))
+            options["reveal_identities"] = REVEALS[value.strip().lower()]
         elif name == "language":
             if value.lower() not in languages():
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why=", ".join(languages())))
             options["language"] = value.lower()
         else:
             options[name] = value[:80]
+    if options.pop("gunboat", False):
+        if options["press"]["kind"] != "none" and any(GAME_SETTINGS.get(k) == "press" for _, k, _ in cmd.settings):
+            raise Refused(phrase("lobby.create.bad_setting", key="gunboat", why="press: none"))
+        options["anonymous"] = True
+        options["press"] = {"kind": "none"}
+    if not options.get("anonymous"):
+        options.pop("anonymous", None)
+        options.pop("reveal_identities", None)
     if "deadlines" not in schedule and "every" not in schedule:
         schedule["every"] = "72h"
     try:
@@ -146,6 +177,9 @@ def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
         private=phrase("lobby.create.private") if options.get("private") else "",
         seed_hash=hashlib.sha256(draw_seed(settings.root, name).encode()).hexdigest(),
     )
+    if options.get("anonymous"):
+        reveal = str(options.get("reveal_identities") or "at-end").replace("-", "_")
+        return Answer(cmd, True, Joined((done, phrase(f"lobby.create.anonymous_{reveal}", game=name)), " "))
     return Answer(cmd, True, done)
 
 
@@ -247,8 +281,8 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if row.status == PAUSED and row.paused_left is not None:  # the time left grows
         left = row.paused_left + int(hours) * 3600
         req.reg.set_paused(row.name, row.paused_at, left)
-        announce(req, row, "paused_extended", key=str(cmd.line), turn=turn, hours=int(hours), left=Left(left))
-        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, hours=int(hours)))
+        announce(req, row, "paused_extended", key=str(cmd.line), turn=turn, n=int(hours), left=Left(left))
+        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, n=int(hours)))
     if due is None:
         raise Refused(phrase("lobby.extend.no_deadline", game=row.name))
     new = due + timedelta(hours=int(hours))
@@ -285,6 +319,8 @@ def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.promote.not_registered", address=given[0][:60]))
     if any(p.id == other.id for p in req.reg.masters(row.name)):
         raise Refused(phrase("lobby.promote.already", name=other.name, game=row.name))
+    if is_anonymous(row) and req.reg.member(row.name, other.id) is not None:  # its masters know who is who
+        raise Refused(phrase("lobby.promote.plays_anonymous", name=other.name, game=row.name))
     req.reg.add_master(row.name, other.id)
     member = req.reg.member(row.name, other.id)
     announce(req, row, "master_you", key=str(cmd.line), to=[(other, member.side if member else None)])
@@ -311,6 +347,7 @@ def terminate(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if row.status in ACTIVE:  # played: its raid seed is public now
         announce(req, row, "terminated", key=str(cmd.line), to=members)
         games.queue_reveal(req.ctx.settings, req.reg, row, req.ctx.now)
+        games.queue_identities(req.ctx.settings, req.reg, row, req.ctx.now)
     else:
         waiting = [(m.player, None) for m in req.reg.members(row.name)]
         announce(req, row, "terminated_forming", key=str(cmd.line), to=waiting)

@@ -16,7 +16,7 @@ import secrets
 from datetime import timedelta
 
 from moonshine.errors import MoonshineError
-from moonshine.host.lobby.request import LobbyRequest, authenticate
+from moonshine.host.lobby.request import LobbyRequest, authenticate, games_on_record
 from moonshine.host.registry import Dedication, RegisteredPlayer
 from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused
 from moonshine.mail.outbox import compose
@@ -185,7 +185,7 @@ def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
             raise Refused(phrase("lobby.whois.nobody", name=name[:60]))
         return Answer(cmd, True, Joined(tuple(_public(req, p) for p in found[:5])))
     d = req.reg.dedication(player.id)
-    games = [f"{g.name} ({side})" if side else g.name for g, side in req.reg.games_of(player.id)]
+    games = [f"{g.name} ({side})" if side else g.name for g, side in games_on_record(req, player)]
     own = phrase(
         "lobby.whois",
         name=player.name,
@@ -199,8 +199,10 @@ def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
 
 
 def _public(req: LobbyRequest, player: RegisteredPlayer) -> Joined:
-    """A player's public record: name, registration, dedication, games (no address, no side)."""
-    games = [g.name for g, _ in req.reg.games_of(player.id) if not g.private]
+    """A player's public record: name, registration, dedication, games (no address, no
+    side; no private game, nor an anonymous game whose players are not named to the
+    reader: ``games_on_record``)."""
+    games = [g.name for g, _ in games_on_record(req, player) if not g.private]
     head = phrase(
         "lobby.whois.public",
         name=player.name,

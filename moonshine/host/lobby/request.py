@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from email.message import EmailMessage
 
@@ -17,7 +17,16 @@ import msgspec
 
 from moonshine.game.deadlines import Moment
 from moonshine.host.incoming import Mail
-from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, GameRow, RegisteredPlayer, Registry
+from moonshine.host.registry import (
+    ACTIVE,
+    FINISHED,
+    FORMING,
+    GAME_NAME,
+    TERMINATED,
+    GameRow,
+    RegisteredPlayer,
+    Registry,
+)
 from moonshine.host.settings import HostSettings
 from moonshine.mail.commands.grammar import ANYONE, JUDGE_MASTER, MASTER, CommandLine, Refused
 from moonshine.mail.outbox import compose
@@ -159,6 +168,55 @@ def dedication_ok(req: LobbyRequest, player: RegisteredPlayer, row: GameRow) -> 
     percent = req.reg.dedication(player.id).percent
     if percent < minimum:
         raise Refused(phrase("lobby.join.dedication", game=row.name, minimum=minimum, percent=percent))
+
+
+def is_anonymous(row: GameRow) -> bool:
+    """Whether a game hides who plays which side (``anonymous`` at its creation;
+    ``moonshine.game.identities``)."""
+    return row.settings.get("anonymous") is True
+
+
+def names_shown(req: LobbyRequest, row: GameRow) -> bool:
+    """Whether the lobby may name a game's players to this mail's sender: always in a
+    game that is not anonymous; in an anonymous one, once it is over and revealed at
+    its end, or to one of its masters who gave their password (the masters know who is
+    who; a sender's address alone proves nothing)."""
+    if not is_anonymous(row):
+        return True
+    if row.status in (FINISHED, TERMINATED) and row.settings.get("reveal_identities", "at-end") == "at-end":
+        return True
+    if req.player is None or req.mail.password is None or all(p.id != req.player.id for p in req.reg.masters(row.name)):
+        return False
+    try:
+        authenticate(req)
+    except Refused:
+        return False
+    return True
+
+
+def games_on_record(req: LobbyRequest, player: RegisteredPlayer) -> list[tuple[GameRow, str | None]]:
+    """The games on ``player``'s record (``whois``), with their sides, as this mail's
+    sender may read them: every one to the player themselves; to anyone else, no
+    anonymous game whose players are not named to them (``names_shown``), so that a
+    record never tells which anonymous game a player is in."""
+    games = req.reg.games_of(player.id)
+    if req.player is not None and req.player.id == player.id:
+        return games
+    return [(row, side) for row, side in games if names_shown(req, row)]
+
+
+def by_name_or_title(rows: Iterable[GameRow]) -> dict[str, str]:
+    """The games of ``rows`` (their names) by their names and by their titles, folded (a
+    run of blanks as one space, no case): how a document of orders as JSON names its
+    game (``docs/orders-json.md``); look a name up folded the same way (``folded``)."""
+    found = {folded(str(g.settings.get("title") or "")): g.name for g in rows}
+    found.pop("", None)
+    return found | {g.name: g.name for g in rows}
+
+
+def folded(name: str) -> str:
+    """A game's name or title as ``by_name_or_title`` compares them."""
+    return " ".join(name.split()).casefold()
 
 
 def status_word(status: str) -> Phrase:

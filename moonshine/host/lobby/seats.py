@@ -12,6 +12,7 @@ from moonshine.host.lobby.request import (
     authenticate,
     dedication_ok,
     game_named,
+    is_anonymous,
     notice,
     side_key,
     status_word,
@@ -21,6 +22,12 @@ from moonshine.mail.commands.grammar import Answer, Command, CommandLine, Refuse
 from moonshine.render.mailwords import phrase
 
 
+def not_its_master(req: LobbyRequest, player: RegisteredPlayer, row: GameRow) -> None:
+    """A master of an anonymous game knows who plays which side: they do not play in it."""
+    if is_anonymous(row) and any(p.id == player.id for p in req.reg.masters(row.name)):
+        raise Refused(phrase("lobby.join.master_anonymous", game=row.name))
+
+
 def join(req: LobbyRequest, cmd: CommandLine) -> Answer:
     player = authenticate(req)
     row = game_named(req, cmd)
@@ -28,6 +35,7 @@ def join(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.join.not_forming", game=row.name, status=status_word(row.status)))
     if req.reg.member(row.name, player.id) is not None:
         raise Refused(phrase("lobby.join.already", game=row.name))
+    not_its_master(req, player, row)
     dedication_ok(req, player, row)
     prefs: list[str] = []
     for word in after_game(cmd, row)[:10]:
@@ -82,11 +90,15 @@ def takeover(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.takeover.not_vacant", side=side, game=row.name, vacant=", ".join(vacant)))
     if req.reg.member(row.name, player.id) is not None:
         raise Refused(phrase("lobby.takeover.in_game", game=row.name))
+    not_its_master(req, player, row)
     dedication_ok(req, player, row)
     invited_only(req, player, row)
     req.reg.take_over(row.name, side, player.id, req.ctx.now)
     notice(req, row, "taken", name=player.name, side=side)
-    announce(req, row, "taken", key=str(cmd.line), about=side, skip=[player.id], taker=player.name)
+    if is_anonymous(row):  # its players are told a side has a player again, never who
+        announce(req, row, "taken_anonymous", key=str(cmd.line), about=side, skip=[player.id])
+    else:
+        announce(req, row, "taken", key=str(cmd.line), about=side, skip=[player.id], taker=player.name)
     done = "lobby.takeover.done_paused" if row.status == PAUSED else "lobby.takeover.done"
     return Answer(cmd, True, phrase(done, side=side, game=row.name))
 

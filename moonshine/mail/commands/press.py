@@ -3,7 +3,8 @@
 press rules (``press:`` in game.yaml)::
 
     press:
-      kind: white           # none, white (always signed) or grey (anonymous allowed)
+      kind: white           # none, public (broadcasts only, signed), white (always signed)
+                            # or grey (anonymous allowed)
       retreats: false       # press during retreat phases (a classic game's)
       after_deadline: true  # press after the turn's deadline, before adjudication
 
@@ -34,8 +35,8 @@ from moonshine.mail.settings import from_address, game_master_addresses, player_
 from moonshine.render import mailwords
 from moonshine.render.mailwords import phrase
 
-NONE, WHITE, GREY = "none", "white", "grey"
-KINDS = (NONE, WHITE, GREY)
+NONE, PUBLIC, WHITE, GREY = "none", "public", "white", "grey"
+KINDS = (NONE, PUBLIC, WHITE, GREY)
 LOG_DIR = "press"
 GM = "gm"
 
@@ -73,11 +74,16 @@ def _is_retreat(turn: str) -> bool:
     return "retreat" in turn
 
 
-def _refusal(req: GameRequest, cmd: CommandLine, anonymous: bool) -> Answer | None:
-    """Why the game's rules refuse this press now, or None."""
+def _refusal(req: GameRequest, cmd: CommandLine, anonymous: bool, *, private: bool) -> Answer | None:
+    """Why the game's rules refuse this press now (``private``: to gangs named, not a
+    broadcast), or None."""
     r = rules(req.game.config)
     if r.kind == NONE:
         return Answer(cmd, False, phrase("press.none"))
+    if private and r.kind == PUBLIC:
+        return Answer(cmd, False, phrase("press.public_only"))
+    if anonymous and r.kind == PUBLIC:
+        return Answer(cmd, False, phrase("press.public_signed"))
     if anonymous and r.kind != GREY:
         return Answer(cmd, False, phrase("press.white_only"))
     if _is_retreat(req.turn) and not r.retreats:
@@ -101,7 +107,7 @@ def private(req: GameRequest, cmd: CommandLine) -> Answer:
     """``press to GANG, GANG [anonymous]``: relayed to each gang named."""
     assert req.gang is not None
     names, anonymous = _split_anonymous(cmd.args)
-    refused = _refusal(req, cmd, anonymous)
+    refused = _refusal(req, cmd, anonymous, private=True)
     if refused is not None:
         return refused
     to, unknown = sides_named(req, names)
@@ -119,7 +125,7 @@ def broadcast(req: GameRequest, cmd: CommandLine) -> Answer:
     """``broadcast [anonymous]``: relayed to every player and observer."""
     assert req.gang is not None
     _names, anonymous = _split_anonymous(cmd.args)
-    refused = _refusal(req, cmd, anonymous)
+    refused = _refusal(req, cmd, anonymous, private=False)
     if refused is not None:
         return refused
     to = [g for g in req.game.sides() if g != req.gang]

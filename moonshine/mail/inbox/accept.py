@@ -13,9 +13,10 @@ from typing import Any
 
 import msgspec
 
-from moonshine.game import families
+from moonshine.game import families, masking
 from moonshine.game.directory import Game, atomic_write_text, player_language
 from moonshine.game.families.base import OrderCheck
+from moonshine.game.ordersjson import OrdersJsonError, looks_like_json, orders_text_from_json
 from moonshine.mail import commands, intake
 from moonshine.mail.commands.grammar import Answer, CommandLine, Script
 from moonshine.mail.commands.request import GameRequest, render
@@ -106,7 +107,10 @@ def _gang_names(ctx: Context) -> str:
 def _pick_text(ctx: Context, r: Reading) -> tuple[str, intake.OwnText, OrderCheck | None]:
     """The player's own text (``moonshine.mail.intake``) of the first candidate whose
     ``gang:`` line names a gang, as the reader sees it; else the first with
-    something in it."""
+    something in it. A mail with orders as JSON: the text its first document stands for
+    (``_json_text``)."""
+    if r.json:
+        return _json_text(ctx, r)
     found: list[tuple[str, intake.OwnText, Script]] = []
     for where, raw in r.texts:
         own, script = _without_commands(ctx, intake.own_text(raw))
@@ -124,6 +128,30 @@ def _pick_text(ctx: Context, r: Reading) -> tuple[str, intake.OwnText, OrderChec
         r.script = found[0][2]
         return found[0][0], found[0][1], None
     return "body", intake.OwnText("", ()), None
+
+
+def _json_text(ctx: Context, r: Reading) -> tuple[str, intake.OwnText, OrderCheck | None]:
+    """The orders text the mail's first document of orders as JSON stands for
+    (``moonshine.game.ordersjson``), read from then on as typed orders: the same
+    acknowledgement, the same receipt. Its password is the document's, else the one of
+    the mail's own password line; the mail's other text is not read (neither orders
+    nor commands), and the reply says so. A document that does not fit is refused with
+    every problem, in the reader's language."""
+    where, raw = r.json[0]
+    others = [intake.own_text(text).text for _, text in r.texts if not looks_like_json(text.encode("utf-8"))]
+    lines = [line for text in others for line in split_lines(text) if line.strip()]
+    given = [v for line in lines for v in masking.password_values(line)]
+    r.json_left = any(not masking.password_values(line) and not _GAME_NAME_LINE.match(line) for line in lines)
+    try:
+        text = orders_text_from_json(ctx.game, raw, password=given[0] if given else None)
+    except OrdersJsonError as exc:
+        raise Reject(phrase("reject.json", n=len(exc.problems)), help_text=phrase("help.json", problems=exc)) from None
+    r.json_read = where
+    own = intake.OwnText(text, (), text)
+    check = check_orders(
+        text, ctx.game, ctx.st, None, source=ctx.say("ack.sender", sender=r.sender), language=ctx.language
+    )
+    return where, own, check
 
 
 def _without_commands(ctx: Context, own: intake.OwnText) -> tuple[intake.OwnText, Script]:
@@ -211,7 +239,7 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
     own = gangs_of(ctx, r.sender)
     # the reply speaks the sender's language when the one side they play has chosen its own
     ctx.reader = player_language(cfg, own[0]) if len(own) == 1 else None
-    if not own and r.problem is None and r.msg is not None:
+    if not own and r.problem is None and r.msg is not None and not r.json:  # (orders as JSON hold no command)
         r.own = _pick_text(ctx, r)[1]
         if r.script:  # commands from someone who plays no gang: help, observe, an observer's status
             return _commands_only(ctx, r, None, _run_commands(ctx, r, None))

@@ -1,8 +1,9 @@
 """One message as the inbox reads it (``Reading``): its headers first (``head``:
 enough to sort the mailbox and skip what was read before), then the whole of it
 (``read``): its sender, subject and time received, the texts its orders may be in
-(``moonshine.mail.intake``), the passwords it gives (masked in anything written), or
-why it cannot be read (too big, too many parts, not parsed)."""
+(``moonshine.mail.intake``) and its documents of orders as JSON, the passwords it
+gives (masked in anything written), or why it cannot be read (too big, too many parts,
+not parsed)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from email.parser import BytesParser
 import msgspec
 
 from moonshine.game import masking
+from moonshine.game.ordersjson import envelope
 from moonshine.mail import intake
 from moonshine.mail.commands.grammar import Answer, CommandLine, Script
 from moonshine.mail.envelope import header_text, received_time, received_when, sender_of
@@ -36,6 +38,9 @@ class Reading(msgspec.Struct):
     own: intake.OwnText | None = None  # the player's own text, once found
     texts: list[tuple[str, str]] = msgspec.field(default_factory=list)  # the texts orders may be in (intake.texts)
     texts_failed: bool = False  # the mail library could not take its texts apart
+    json: list[tuple[str, bytes]] = msgspec.field(default_factory=list)  # its orders as JSON (intake.json_documents)
+    json_read: str = ""  # where the orders were read from, when from a JSON document (intake.JSON_*)
+    json_left: bool = False  # the mail's text held more than its password line, and was not read as orders
     secrets: tuple[str, ...] = ()  # what its password lines say, quoted or not: masked in anything written
     checked: bool = False  # its sender and password checked out
     digest: str = ""  # sha256 of its bytes
@@ -88,7 +93,12 @@ def read(incoming: Incoming, limit: int) -> Reading:
         r.texts = intake.texts(r.msg)
     except Exception:  # a body that cannot be decoded: no text, and no secret to mask
         r.texts, r.texts_failed = [], True
-    r.secrets = tuple(v for _, text in r.texts for v in masking.password_values(text))
+    try:
+        r.json = intake.json_documents(r.msg, r.texts)
+    except Exception:  # a part the mail library cannot decode: no document
+        r.json = []
+    given = [envelope(raw).get("password", "").strip() for _, raw in r.json[:1]]
+    r.secrets = tuple(v for _, text in r.texts for v in masking.password_values(text)) + tuple(v for v in given if v)
     r.subject = masking.mask(r.subject, r.secrets)
     return r
 
@@ -123,8 +133,8 @@ _PLAYERISH = re.compile(r"^[^\S\n]*+(?:[A-Za-z]\s++[A-Za-z]{3}\b|(?:password|mot
 
 
 def looks_like_orders(r: Reading) -> bool:
-    if r.msg is None:
-        return True  # unread: the refusal says why
+    if r.msg is None or r.json:
+        return True  # unread: the refusal says why; or orders as JSON
     try:
         return r.texts_failed or any(_PLAYERISH.search(intake.own_text(raw).text) for _, raw in r.texts)
     except Exception:  # a message the mail library cannot take apart is answered as before

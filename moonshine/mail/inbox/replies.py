@@ -69,6 +69,8 @@ def intake_notes(ctx: Context, r: Reading) -> str:
     too_long = own.lines_dropped(intake.TOO_LONG)
     if too_long:
         notes.append(ctx.say("note.too_long", lines=line_ranges(too_long), n=intake.MAX_LINE))
+    if r.json_read and r.json_left:
+        notes.append(ctx.say("note.json_left"))
     if r.answer:
         notes.append(r.answer)
     return "\n".join(notes)

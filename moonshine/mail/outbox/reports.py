@@ -25,7 +25,7 @@ from moonshine.mail import observers
 from moonshine.mail.outbox import Outgoing
 from moonshine.mail.outbox.compose import cte, fix_boundaries, message_id, subject_prefix, text_message
 from moonshine.mail.settings import from_address, game_master_addresses, player_addresses
-from moonshine.render.mailwords import subject_turn, text
+from moonshine.render.mailwords import gives_deadline, subject_turn, text
 from moonshine.text.catalogue import Catalogue, keyed
 
 
@@ -138,7 +138,7 @@ def _report_message(
     msg_id = message_id(cfg, turn, key, content, label=2)  # a corrected report is a new message
     # the lead only when it says what the report does not: a report written at the
     # adjudication gives the deadline the schedule had set by then, or none
-    lines = [lead] if lead and " ".join(lead.split()) not in " ".join(text.split()) else []
+    lines = [lead] if lead and not gives_deadline(text, lead) else []
     if earlier and msg_id not in earlier:
         reader = language or cfg.language  # the correction said in its reader's language
         mark, line = (keyed(reader, CORRECTED, f"mail.corrected.{k}") for k in ("mark", "line"))

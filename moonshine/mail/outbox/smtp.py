@@ -5,7 +5,12 @@ recorded in the folder's ledger (``moonshine.game.ledger``) after each message. 
 recipient the server refused (5xx) is recorded as ``failed``; one it could not take
 for a while (unreachable, a 4xx reply) as ``deferred``, with its next try; one whose
 outcome cannot be known (the connection ended after the data may have gone out) as
-``unknown``, never sent again by itself."""
+``unknown``, never sent again by itself.
+
+The login is the account's password, or (``smtp.auth: xoauth2``) an OAuth2 access
+token printed by the operator's command (``moonshine.mail.oauth``), sent with
+aiosmtplib's ``auth_xoauth2``: a token the server refuses is asked for once more and
+tried once again on the same connection, before any message is sent."""
 
 from __future__ import annotations
 
@@ -21,6 +26,8 @@ import msgspec
 from moonshine.errors import GameError
 from moonshine.game.directory import Game
 from moonshine.game.ledger import GIVE_UP, Deferral, deferrals, iso, load_sent, load_sent_raw, outbox_dir, save_entry
+from moonshine.game.masking import mask_tokens
+from moonshine.mail import oauth
 from moonshine.mail.outbox import load_message, recipients
 from moonshine.mail.outbox.compose import POLICY
 from moonshine.mail.settings import SmtpSettings, smtp_settings
@@ -131,18 +138,56 @@ class _Link:
         import aiosmtplib
 
         s = self.settings
+        token = s.token_command if s.auth == "xoauth2" else None
         client = aiosmtplib.SMTP(
             hostname=s.host,
             port=s.port,
-            username=s.user,
+            username=s.user if token is None else None,  # XOAUTH2: logged in below
             password=self.password,
             use_tls=s.security == "tls",
             start_tls=s.security == "starttls",
             timeout=s.timeout,
+            cert_bundle=s.ca_file,
         )
         self.client = client
         await client.connect()
+        if token is not None:
+            await self.xoauth2(client, token)
         return client, False
+
+    async def xoauth2(self, client: aiosmtplib.SMTP, command: oauth.TokenCommand) -> None:
+        """Log in with an access token (``AUTH XOAUTH2``); one the server refuses
+        (expired early, revoked) is asked for again and tried once more. A refusal
+        of both, or a server without XOAUTH2, is ``_Fatal``: no message can go."""
+        import aiosmtplib
+
+        s = self.settings
+        user = s.user or ""
+        if client.is_ehlo_or_helo_needed:
+            await client.ehlo()
+        offered = [m.lower() for m in client.server_auth_methods]
+        if "xoauth2" not in offered:
+            raise _Fatal(
+                f"{s.host}:{s.port} does not offer XOAUTH2 (its logins: {', '.join(offered) or 'none'}); "
+                "set smtp.auth: password"
+            )
+        tried: list[str] = []
+        why = ""
+        for again in (False, True):
+            token = oauth.token(command, again=again)
+            if token in tried:
+                break  # the command gave the token just refused: no use trying it again
+            tried.append(token)
+            try:
+                await client.auth_xoauth2(user, token)
+                return
+            except aiosmtplib.SMTPAuthenticationError as exc:
+                why = mask_tokens(f"{exc.code} {exc.message}", tried)
+        raise _Fatal(
+            f"the server refused the XOAUTH2 login as {user} with the access token of {command.where}, "
+            + ("and again with a new one" if len(tried) > 1 else "and the command gave the same token when run again")
+            + f": {why[:300]}"
+        )
 
     def drop(self) -> None:
         """Forget a connection a failure broke (the next message opens another)."""
@@ -283,7 +328,10 @@ def deliver_now(msg: EmailMessage, rcpts: list[str], settings: SmtpSettings, pas
         finally:
             await link.close()
 
-    return asyncio.run(once())
+    try:
+        return asyncio.run(once())
+    except _Fatal as exc:
+        raise GameError(f"not sent: {exc}") from None
 
 
 class _Intent(msgspec.Struct, frozen=True):

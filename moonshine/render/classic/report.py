@@ -33,7 +33,6 @@ WORDS: Catalogue = {
     "classic.report.bulletin": "{board}: bulletin of {phase}",
     "classic.report.your_results": "YOUR ORDERS AND THEIR RESULTS",
     "classic.report.results": "RESULTS",
-    "classic.report.ignored": "Orders ignored",
     "classic.report.ok": "succeeded",
     "classic.report.fails": "failed",
     "classic.report.centres": "SUPPLY CENTRES",
@@ -52,10 +51,16 @@ WORDS: Catalogue = {
     "classic.report.taken": "{province} taken by {power}",
     "classic.report.taken_from": "{province} taken by {power} from {before}",
     "classic.report.civil_disorder": "{power}: {unit} disbanded in civil disorder",
-    "classic.report.wins": "{power} owns {n} supply centres and wins the game",
+    "classic.report.wins": (
+        "{power} owns {n} supply centre and wins the game",
+        "{power} owns {n} supply centres and wins the game",
+    ),
     "classic.report.next": "Next phase: {phase}",
     "classic.report.winner": "The game is over: {power} wins.",
-    "classic.report.map": "The map of the phase is attached (map.png).",
+    "classic.report.map": "The map of the phase is attached ({map}).",
+    "classic.report.map_closeup": "The map of the phase is attached ({map}), with a close-up of your area ({closeup}).",
+    "classic.report.closeup_alt": "Close-up of {board}, {phase}: your provinces and their neighbours",
+    "classic.report.closeup_caption": "Your provinces and their neighbours, larger; the whole map follows.",
     "classic.report.map_heading": "The map",
     "classic.report.map_alt": "Map of {board}, {phase}",
     "classic.report.legend": "Legend",
@@ -65,6 +70,21 @@ WORDS: Catalogue = {
     "classic.report.units_col": "Units",
     "classic.report.held": ("held: {units}", "held: {units}"),
     "classic.report.charts": "How the game is going",
+    "classic.report.no_orders_movement": "No orders received: your units held.",
+    "classic.report.no_orders_retreats": "No orders received: your dislodged units were disbanded.",
+    "classic.report.no_orders_builds": "No orders received: the builds you were owed are lost.",
+    "classic.report.no_orders_disbands": (
+        "No orders received: the disbands you owed were made for you (civil disorder)."
+    ),
+    "classic.report.silent": "No orders received from {powers}.",
+    "classic.report.no_order": "no order",
+    "classic.report.unordered": "held; you gave it no order",
+    "classic.report.unordered_public": "held; no order given",
+    "classic.report.not_done": "Not carried out",
+    "classic.report.unread_line": "line {n}, {text}: {reason}",
+    "classic.report.nothing_ordered": "You had nothing to order in {phase}.",
+    "classic.report.nothing_retreats": "nothing; you have no dislodged unit to retreat in {phase}.",
+    "classic.report.nothing_adjustments": "nothing; you have no build or disband to make in {phase}.",
     "classic.report.chart_alt": "Supply centres of each power, phase by phase",
 }
 
@@ -179,14 +199,18 @@ class Ignored(msgspec.Struct, frozen=True):
     reason: str
 
 
-class Parts(msgspec.Struct, frozen=True):
+class Parts(msgspec.Struct, frozen=True, kw_only=True):
     """What a power's report (or the bulletin) says, already in its language: the text
-    and the HTML are two layouts of these."""
+    and the HTML are two layouts of these. ``silent``: the power sent no orders (its
+    report), or the powers that sent none (the bulletin); ``nothing``: the power had
+    nothing to order in the phase ("" otherwise)."""
 
     heading: str
     results_title: str
     blocks: tuple[PowerBlock, ...]
     ignored: tuple[Ignored, ...]
+    silent: str = ""
+    nothing: str = ""
     centres: tuple[CentreRow, ...]
     owed: tuple[str, ...] | None  # None: not an adjustment phase next
     dislodged: tuple[str, ...]
@@ -225,6 +249,8 @@ def parts(
         results_title = word("your_results", lang)
     results = data.get("results") or {}
     verdicts = {True: word("ok", lang), False: word("fails", lang)}
+    unordered = data.get("unordered") or {}
+    silent_powers = [str(p) for p in data.get("silent") or []]
     blocks = []
     for p in gmap.powers:
         if power is not None and p != power:
@@ -233,9 +259,14 @@ def parts(
         rows = _rows(raw, lang)
         if rows:
             plain = [_plain_hold(r) for r in raw or [] if isinstance(r, dict)]
+            left = {f"{u} H" for u in unordered.get(p) or []}
             block = tuple(
-                ResultRow(order, ok, verdicts[ok], reason, plain=hold)
-                for (order, ok, reason), hold in zip(rows, plain, strict=True)
+                _unordered_row(order, reason, lang, power is not None)
+                if str(row.get("order", "")) in left or (power is not None and p in silent_powers)
+                else ResultRow(order, ok, verdicts[ok], reason, plain=hold)
+                for (order, ok, reason), hold, row in zip(
+                    rows, plain, [r for r in raw or [] if isinstance(r, dict)], strict=True
+                )
             )
             blocks.append(PowerBlock(p, name(p), colours.get(p, ""), block))
     ignored = data.get("ignored") or {}
@@ -245,6 +276,19 @@ def parts(
         if power in (None, p)
         for order, _, reason in _rows(ignored.get(p), lang)
     )
+    if power is not None:  # the lines of its file that could not be read, in its own report only
+        mine += tuple(
+            _unread(u, lang) for u in data.get("unread") or [] if isinstance(u, dict) and u.get("power") == power
+        )
+    before = Phase.parse(str(data.get("phase"))) if _is_phase(data.get("phase")) else None
+    silent = ""
+    if power is not None and power in silent_powers and before is not None:
+        silent = word(_silent_key(gmap, before, power, data), lang)
+    elif power is None and silent_powers:
+        silent = word("silent", lang, powers=", ".join(name(p) for p in silent_powers))
+    nothing = ""
+    if power is not None and not blocks and not mine and not silent and before is not None:
+        nothing = word("nothing_ordered", lang, phase=before.in_sentence(lang))
     centres = []
     for p in gmap.powers:
         nc, nu = len(nxt.centres_of(p)), len(nxt.units_of(p))
@@ -287,13 +331,57 @@ def parts(
         results_title=results_title,
         blocks=tuple(blocks),
         ignored=mine,
+        silent=silent,
+        nothing=nothing,
         centres=tuple(centres),
         owed=owed,
         dislodged=dislodged if nxt.dislodged else (),
         notes=tuple(notes),
         closing=closing,
-        map_line=word("map", lang),
+        map_line=word("map", lang, map="map.png"),
     )
+
+
+def _unordered_row(order: str, reason: str, language: str, own: bool) -> ResultRow:
+    """A unit that held because its power gave it no order: said so, not "succeeded"."""
+    note = word("unordered" if own else "unordered_public", language)
+    return ResultRow(order, False, word("no_order", language), note)
+
+
+def _unread(u: Mapping[str, Any], language: str) -> Ignored:
+    """A line of the power's file that could not be read, and why, in ``language``."""
+    from moonshine.render.classic.ack import word as ack_word
+
+    raw = u.get("fields")
+    fields: dict[str, object] = {str(k): v for k, v in raw.items()} if isinstance(raw, dict) else {}
+    try:
+        reason = ack_word(str(u.get("detail", "")), language, **fields)
+    except (KeyError, IndexError, ValueError):
+        reason = str(u.get("detail", ""))
+    line = word("unread_line", language, n=u.get("line", ""), text=u.get("text", ""), reason=reason)
+    return Ignored(str(u.get("power", "")), "", line)
+
+
+def _is_phase(name: object) -> bool:
+    try:
+        Phase.parse(str(name))
+    except ValueError:
+        return False
+    return True
+
+
+def _silent_key(gmap: ClassicMap, phase: Phase, power: str, data: Mapping[str, Any]) -> str:
+    """What a power that sent no orders is told happened, by the kind of phase."""
+    if phase.step is Step.RETREATS:
+        return "no_orders_retreats"
+    if phase.step is Step.ADJUSTMENTS:
+        raw = data.get("events")
+        events: list[Any] = raw if isinstance(raw, list) else []
+        disbanded = any(
+            isinstance(e, dict) and e.get("event") == "civil_disorder" and e.get("power") == power for e in events
+        )
+        return "no_orders_disbands" if disbanded else "no_orders_builds"
+    return "no_orders_movement"
 
 
 def _plain_hold(row: Mapping[str, Any]) -> bool:
@@ -314,32 +402,55 @@ def render_text(
     *,
     power: str | None,
     language: str,
+    summary: Sequence[tuple[str, str]] = (),
+    image: str = "map.png",
+    closeup: str = "",
 ) -> str:
-    """A power's private report (``power``) or the bulletin (None), as text."""
+    """A power's private report (``power``) or the bulletin (None), as text: first,
+    for a power, what its player opens it for (``summary``: the next deadline, what to
+    send, its centres; ``summary_rows``), then the results, what was not carried out,
+    the centres, what is owed, the retreats and the events; no heading without
+    content."""
+    from moonshine.text.wrap import wrap
+
     lang = language if language in languages() else "en"
     pt = parts(gmap, data, nxt, power=power, language=lang)
-    out = [pt.heading, "", pt.results_title]
-    width = max(len(word("ok", lang)), len(word("fails", lang)))
+    colon = fmt(lang, "format.colon")  # "FRA : ..." in French
+    out = [pt.heading, ""]
+    for label, value in summary:
+        out += wrap(label + colon + value, 74, indent="  ", hang="  ")
+    if summary:
+        out.append("")
+    out.append(pt.results_title)
+    if pt.silent:
+        out += wrap(pt.silent, 74, indent="  ")
+    if pt.nothing:
+        out += wrap(pt.nothing, 74, indent="  ")
+    width = max((len(r.verdict) for b in pt.blocks for r in b.rows), default=0)
     for b in pt.blocks:
         out.append(f"  {b.name}")
         for r in b.rows:
-            out.append(f"    {r.order:<28} {r.verdict:<{width}}  {r.reason}")
+            out += wrap(f"{r.order:<28} {r.verdict:<{width}}  {r.reason}", 74, indent="    ", hang=" " * (31 + width))
     if pt.ignored:
-        out += ["", f"  {word('ignored', lang)}"]
-        colon = fmt(lang, "format.colon")  # "FRA : ..." in French
+        out += ["", f"  {word('not_done', lang)}"]
         for i in pt.ignored:
-            out.append(f"    {i.power}{colon}{i.order:<24} {i.reason}")
+            text = i.reason if not i.order else f"{i.power}{colon}{i.order:<24} {i.reason}"
+            out += wrap(text, 74, indent="    ", hang="  ")
     out += ["", word("centres", lang)]
     out += [f"  {c.text}" for c in pt.centres]
     if pt.owed is not None:
         out += ["", word("adjust", lang)]
         out += [f"  {o}" for o in pt.owed] or [f"  {word('nothing_owed', lang)}"]
-    if nxt.dislodged:
+    if pt.dislodged:
         out += ["", word("dislodged", lang)]
         out += [f"  {d}" for d in pt.dislodged]
     if pt.notes:
         out += ["", word("notes", lang)] + [f"  {n}" for n in pt.notes]
-    out += ["", pt.closing, pt.map_line]
+    out += ["", *wrap(pt.closing, 74)]
+    if image:
+        out += wrap(
+            word("map_closeup", lang, map=image, closeup=closeup) if closeup else word("map", lang, map=image), 74
+        )
     return "\n".join(out) + "\n"
 
 
@@ -354,6 +465,7 @@ def html_context(
     charts: Sequence[str] = (),
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
+    closeup: str = "",
 ) -> dict[str, Any]:
     """What the HTML pages of a phase show (``classic_report.html.j2``): a power's
     summary (``summary``: its next deadline, what to send, its centres) first, then
@@ -380,6 +492,8 @@ def html_context(
         "map_alt": word("map_alt", lang, phase=_label(str(data.get("phase", "")), lang), board=gmap.info.title),
         "legend": legend_figure(legend, word("legend", lang), word("legend_alt", lang)) if image else None,
         "summary": list(summary),
+        "closeup": closeup if image else "",
+        "closeup_alt": word("closeup_alt", lang, phase=_label(str(data.get("phase", "")), lang), board=gmap.info.title),
     }
 
 
@@ -397,6 +511,10 @@ def summary_rows(
         return []
     lang = language if language in languages() else "en"
     due, send = phrasebook.deadline_and_orders(lang, nxt.phase.in_sentence(lang), deadline=deadline, send_to=send_to)
+    if nxt.phase.step is Step.RETREATS and not any(d.power == power for d in nxt.dislodged):
+        send = word("nothing_retreats", lang, phase=nxt.phase.in_sentence(lang))
+    elif nxt.phase.step is Step.ADJUSTMENTS and len(nxt.centres_of(power)) == len(nxt.units_of(power)):
+        send = word("nothing_adjustments", lang, phase=nxt.phase.in_sentence(lang))
     say = functools.partial(phrasebook.message, lang)
     counts = word(
         "counts",
@@ -422,12 +540,22 @@ def render_html(
     charts: Sequence[str] = (),
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
+    closeup: str = "",
 ) -> str:
     """The HTML version: tables that stack on a phone, the map fitted to the screen and
     linked to the full-size picture, dark mode; the stylesheet written into each
     element for mail programs (``inline_css``)."""
     ctx = html_context(
-        gmap, data, nxt, power=power, language=language, image=image, charts=charts, legend=legend, summary=summary
+        gmap,
+        data,
+        nxt,
+        power=power,
+        language=language,
+        image=image,
+        charts=charts,
+        legend=legend,
+        summary=summary,
+        closeup=closeup,
     )
     return pages.inline_css(pages.render("classic_report.html.j2", ctx))
 
@@ -445,20 +573,36 @@ def render_all(
     power_languages: Mapping[str, str] | None = None,
     legends: Mapping[str, Legend] | None = None,
     summaries: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    images: Mapping[str, str] | None = None,
+    closeups: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin.
     ``power_languages``: the language of a power's report when its player reads
     another than ``language``; ``legends``: the picture of the map's legend in each
     language, shown under the map; ``summaries``: each power's first rows in its
-    report's page (``summary_rows``)."""
+    report's page (``summary_rows``); ``images``: the map a power's report shows, in
+    its reader's language (``map.fr.png``; ``image`` for the others); ``closeups``:
+    each power's close-up of its area, shown first."""
     out: dict[str, str] = {}
     shown = legends or {}
     for p in powers if powers is not None else list(gmap.powers):
         own = (power_languages or {}).get(p, language)
-        out[f"{p}.txt"] = render_text(gmap, data, nxt, power=p, language=own)
         first = (summaries or {}).get(p, ())
+        mine = (images or {}).get(p, image)
+        near = (closeups or {}).get(p, "")
+        out[f"{p}.txt"] = render_text(
+            gmap, data, nxt, power=p, language=own, summary=first, image=mine if image else "", closeup=near
+        )
         out[f"{p}.html"] = render_html(
-            gmap, data, nxt, power=p, language=own, image=image, legend=shown.get(own), summary=first
+            gmap,
+            data,
+            nxt,
+            power=p,
+            language=own,
+            image=mine if image else "",
+            legend=shown.get(own),
+            summary=first,
+            closeup=near,
         )
     if bulletin:
         out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language)

@@ -340,7 +340,7 @@ class _Report:
     def attack_force(self, i: int) -> oc.Force:
         core = self.core
         supports = core.move_sup[i]
-        excluded = core._excluded_gangs(i) if supports else ()
+        excluded = core.excluded_gangs(i) if supports else ()
         return oc.Force((self.label(i),), core.attack(i), self.counted(supports, excluded))
 
     def defence_force(self, i: int, units: Sequence[int]) -> oc.Force:

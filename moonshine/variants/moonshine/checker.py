@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 import msgspec
 
 from moonshine.text import money
-from moonshine.text.catalogue import Message, say
+from moonshine.text.catalogue import Message, say, say_n
 from moonshine.text.money import Money
 from moonshine.variants.moonshine import rules
 from moonshine.variants.moonshine.houserules import DEFAULT as DEFAULT_HOUSE_RULES
@@ -393,7 +393,8 @@ def read_orders(
     raw = _split(text)
     if len(raw) > MAX_LINES:
         result.issues.append(
-            say(
+            say_n(
+                "the file has {n} line: only the first {m} are read",
                 "the file has {n} lines: only the first {m} are read",
                 n=len(raw),
                 m=MAX_LINES,

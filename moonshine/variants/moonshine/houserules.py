@@ -50,12 +50,12 @@ class HouseRules(msgspec.Struct, frozen=True):
         """The choices, one sentence each, as the first bulletin prints them."""
         if self.victory_vp == VICTORY_VP:
             victory = say(
-                "Victory: {vp} victory points at the end of a turn (R24).",
+                "Victory: {vp} VP at the end of a turn (R24).",
                 vp=self.victory_vp,
             )
         else:
             victory = say(
-                "Victory: {vp} victory points at the end of a turn (R24), instead of {usual} (house rule).",
+                "Victory: {vp} VP at the end of a turn (R24), instead of {usual} (house rule).",
                 vp=self.victory_vp,
                 usual=VICTORY_VP,
             )

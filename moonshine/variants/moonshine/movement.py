@@ -474,7 +474,7 @@ class _Report:
         """Move i, the supports that counted in its attack, and its attack strength."""
         core = self.core
         supports = core.move_sup[i]
-        excluded = core._excluded_gangs(i) if supports else ()
+        excluded = core.excluded_gangs(i) if supports else ()
         return oc.Force((self.label(i),), core.attack(i), self._counted(supports, excluded))
 
     def defence_force(self, i: int, units: Sequence[int]) -> oc.Force:

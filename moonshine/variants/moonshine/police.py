@@ -77,18 +77,36 @@ def return_arrested(gmap: GameMap, st: GameState) -> list[Return]:
     the order between them (H first) changes nothing. Mutates ``st``."""
     out: list[Return] = []
     for a in sorted(st.arrested, key=return_order):
+        arrested = a.kind.value + " " + a.taken_in  # the unit as its gang knew it: H NOC
         if _can_take(st, a.station, a.kind, a.gang):
             unit = Unit(a.station, a.kind, a.gang, a.recruited)
             st.units.append(unit)
-            out.append(Return(unit, a, sentence("{k} released at the station in {d}", k=a.kind.value, d=a.station)))
+            why = sentence(
+                "{u}, arrested by the raid on {t}, was released at the station in {d} (R22)",
+                u=arrested,
+                t=a.taken_in,
+                d=a.station,
+            )
+            out.append(Return(unit, a, why))
             continue
         place = _nearest_home(gmap, st, a)
         if place is None:
-            out.append(Return(None, a, sentence("{k} released but nowhere to go: disbanded (R22)", k=a.kind.value)))
+            why = sentence(
+                "{u}, arrested by the raid on {t}, was released with nowhere to go: disbanded (R22)",
+                u=arrested,
+                t=a.taken_in,
+            )
+            out.append(Return(None, a, why))
             continue
         unit = Unit(place, a.kind, a.gang, a.recruited)
         st.units.append(unit)
-        note = sentence("{k} released; {s} was occupied, so it went to {d} (R22)", k=a.kind.value, s=a.station, d=place)
+        note = sentence(
+            "{u}, arrested by the raid on {t}, was released; {s} was occupied, so it went to {d} (R22)",
+            u=arrested,
+            t=a.taken_in,
+            s=a.station,
+            d=place,
+        )
         out.append(Return(unit, a, note))
     st.arrested = []
     st.normalise(gmap)

@@ -11,7 +11,7 @@ import msgspec
 
 from moonshine.errors import GameError
 from moonshine.text import money
-from moonshine.text.catalogue import Amount, Message, sentence
+from moonshine.text.catalogue import Amount, Message, sentence, sentence_n
 from moonshine.text.money import Money
 from moonshine.variants.moonshine import rules, scoring
 from moonshine.variants.moonshine.calendar import Turn
@@ -291,12 +291,22 @@ def stage_control(gmap: GameMap, st: GameState, ledgers: dict[str, Ledger]) -> N
         if gmap.districts[u.district].feature is Feature.WAREHOUSE and crates:
             ledgers[u.gang].captured += crates
             ledgers[u.gang].notes.append(
-                sentence("captured {n} crates in the warehouse in {d} (R13)", n=crates, d=u.district)
+                sentence_n(
+                    "captured {n} crate in the warehouse in {d} (R13)",
+                    "captured {n} crates in the warehouse in {d} (R13)",
+                    n=crates,
+                    d=u.district,
+                )
             )
             if before is not None:
                 ledgers[before].captured_from += crates
                 ledgers[before].notes.append(
-                    sentence("lost {n} crates: the warehouse in {d} was taken (R13)", n=crates, d=u.district)
+                    sentence_n(
+                        "lost {n} crate: the warehouse in {d} was taken (R13)",
+                        "lost {n} crates: the warehouse in {d} was taken (R13)",
+                        n=crates,
+                        d=u.district,
+                    )
                 )
 
 
@@ -324,9 +334,15 @@ def stage_spoils(st: GameState, outcome: Outcome, ledgers: dict[str, Ledger]) ->
         if first:
             taken.append(a.station)
         if first:
-            note = sentence("assault on the station in {d}: {n} crates seized, +5 VP", d=a.station, n=crates)
+            note = sentence_n(
+                "assault on the station in {d}: {n} crate seized, +5 VP",
+                "assault on the station in {d}: {n} crates seized, +5 VP",
+                d=a.station,
+                n=crates,
+            )
         else:
-            note = sentence(
+            note = sentence_n(
+                "assault on the station in {d}: {n} crate seized, no VP: this station was already taken once (R24)",
                 "assault on the station in {d}: {n} crates seized, no VP: this station was already taken once (R24)",
                 d=a.station,
                 n=crates,
@@ -353,14 +369,26 @@ def stage_sales_and_storage(
         asked = plan.sell.crates if (plan.submitted and plan.sell is not None) else None
         wanted = ledger.held if asked is None else asked
         ledger.sold = min(wanted, ledger.held, ledger.capacity)
-        if wanted > ledger.sold:
+        if asked is None and ledger.held > ledger.sold:  # no sell order: the most it could (R12)
+            ledger.notes.append(
+                sentence_n(
+                    "no sell order: sold {n} crate, all your territory's consumption takes (R12, R15)",
+                    "no sell order: sold {n} crates, all your territory's consumption takes (R12, R15)",
+                    n=ledger.sold,
+                )
+            )
+        elif wanted > ledger.sold:
             if ledger.held <= ledger.capacity:
-                note = sentence(
-                    "sold {n} of the {m} crates ordered: limited by what you held (R15)", n=ledger.sold, m=wanted
+                note = sentence_n(
+                    "sold {n} crate of the {m} ordered: limited by what you held (R15)",
+                    "sold {n} crates of the {m} ordered: limited by what you held (R15)",
+                    n=ledger.sold,
+                    m=wanted,
                 )
             else:
-                note = sentence(
-                    "sold {n} of the {m} crates ordered: limited by your territory's consumption (R15)",
+                note = sentence_n(
+                    "sold {n} crate of the {m} ordered: limited by your territory's consumption (R15)",
+                    "sold {n} crates of the {m} ordered: limited by your territory's consumption (R15)",
                     n=ledger.sold,
                     m=wanted,
                 )
@@ -384,9 +412,21 @@ def stage_sales_and_storage(
         ledger.lost = rest
         if rest:
             if not mine:
-                ledger.notes.append(sentence("{n} unsold crates lost: no warehouse (R16)", n=rest))
+                ledger.notes.append(
+                    sentence_n(
+                        "{n} unsold crate lost: no warehouse (R16)",
+                        "{n} unsold crates lost: no warehouse (R16)",
+                        n=rest,
+                    )
+                )
             else:
-                ledger.notes.append(sentence("{n} unsold crates lost: full warehouses (R16)", n=rest))
+                ledger.notes.append(
+                    sentence_n(
+                        "{n} unsold crate lost: full warehouses (R16)",
+                        "{n} unsold crates lost: full warehouses (R16)",
+                        n=rest,
+                    )
+                )
     return total
 
 

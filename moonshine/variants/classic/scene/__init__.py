@@ -40,7 +40,7 @@ from moonshine.text.catalogue import keyed, languages
 from moonshine.variants.classic.board import ClassicMap, province_of
 from moonshine.variants.classic.orders import Build, Disband, Move, Order, OrderError, Retreat, parse_order
 from moonshine.variants.classic.phases import PhaseOutcome
-from moonshine.variants.classic.scene.arrows import Drawn, Orders
+from moonshine.variants.classic.scene.arrows import Drawn, Orders, keep_out
 from moonshine.variants.classic.scene.borders import drawing
 from moonshine.variants.classic.scene.canvas import Canvas
 from moonshine.variants.classic.scene.layout import BoardLayout, layout_of
@@ -90,7 +90,9 @@ def build_scene(
 ) -> Scene:
     """The picture of the phase ``st`` is at: the position at its start and, given the
     phase's ``outcome``, its orders and their results (dislodged units, retreats,
-    builds and disbands)."""
+    builds and disbands, a build that failed); the supply centres coloured, and counted
+    in the legend, as the phase leaves them (the page beside it counts them so: after
+    an autumn's retreats, the centres taken are the new owner's)."""
     words = _words(language)
     layout = layout or layout_of(gmap)
     how = drawing(gmap, layout)
@@ -98,7 +100,8 @@ def build_scene(
     step = st.phase.step
     nxt = outcome.next_state if outcome is not None else None
     after = set(nxt.units) if nxt is not None else set()
-    items: list[Item] = sc.board(st.owners, how)
+    owners = nxt.owners if nxt is not None else st.owners  # as the phase leaves them
+    items: list[Item] = sc.board(owners, how)
 
     # where each unit is drawn, and what its marker shows
     units: list[tuple[Unit, Pt, str, str]] = []
@@ -123,6 +126,13 @@ def build_scene(
         before = set(st.units)
         for u in sorted(after - before):
             units.append((u, sc.place(u.region), "built", "unit"))
+        for r in outcome.results if outcome is not None else ():
+            order = _parse(r.order)
+            if isinstance(order, Build) and not r.succeeded and province_of(order.unit.region) in sc.layout.provinces:
+                # the unit that was not built, faded and crossed beside what stands there
+                base = sc.place(order.unit.region)
+                at = (base[0] + DISLODGED_OFFSET[0], base[1] + DISLODGED_OFFSET[1])
+                units.append((Unit(r.power, order.unit.kind, order.unit.region), at, "unbuilt", "unit unbuilt"))
 
     # the orders
     drawn: list[Drawn] = []
@@ -147,10 +157,11 @@ def build_scene(
             else:
                 found = occupied.get(province_of(region), sc.place(region))
             drawn.append(Drawn(r.power, order, order.text(), r.succeeded, found))
-    items.extend(Orders(sc, drawn, occupied).items())
-    items.extend(sc.labels(st.owners))  # over the arrows, under the units: no arrow hides a name
-    for u, at, mark, role in units:
-        items.append(unit_group(sc, u, at, mark, role))
+    names = sc.labels(owners)
+    markers = [unit_group(sc, u, at, mark, role) for u, at, mark, role in units]
+    items.extend(Orders(sc, drawn, occupied, keep_out([*names, *markers])).items())
+    items.extend(names)  # over the arrows, under the units: no arrow hides a name, no name a head
+    items.extend(markers)
 
     text = title or _title(st, outcome, words)
     width = layout.width + 2 * MARGIN
@@ -158,7 +169,7 @@ def build_scene(
     marks = {m for _, _, m, _ in units if m}
     kinds = {type(d.order) for d in drawn}
     failed = any(not d.succeeded for d in drawn if not isinstance(d.order, (Build, Disband)))
-    legend, height = legend_group(sc, st, how, marks, kinds, failed, TITLE_H + layout.height + 10, width)
+    legend, height = legend_group(sc, owners, how, marks, kinds, failed, TITLE_H + layout.height + 10, width)
     items.append(legend)
     labels = labels_name(layout.kind, repr(sorted(layout.provinces.items())))  # the board's own label cache
     return Scene(width, TITLE_H + layout.height + 10 + height + MARGIN, text, tuple(items), labels)

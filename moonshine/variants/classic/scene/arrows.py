@@ -6,17 +6,18 @@ convoying fleet), dashed and crossed when it failed."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import msgspec
 
-from moonshine.picture.shapes import Circle, Group, Item, Line, Paint, Poly, Pt, ink
+from moonshine.picture.clearance import KeepOut, clear_end, other_aims
+from moonshine.picture.shapes import Box, Circle, Group, Item, Label, Line, Paint, Poly, Pt, extent, ink
 from moonshine.variants.classic.board import Kind, province_of
 from moonshine.variants.classic.orders import Convoy, Move, Order, Retreat, SupportHold, SupportMove
 from moonshine.variants.classic.scene.canvas import Canvas
 from moonshine.variants.classic.scene.markers import cross
 from moonshine.variants.classic.scene.polylines import curve, dist, point_along, polyline_length, shift, trim
-from moonshine.variants.classic.scene.style import HALO, UNIT_R
+from moonshine.variants.classic.scene.style import HALO, UNIT_R, text_width
 
 ARROW_SHIFT = 3.0
 HEAD_LEN = 12.0
@@ -95,13 +96,58 @@ def _chain(start: Pt, stops: Sequence[Pt]) -> list[Pt]:
     return out
 
 
-class Orders:
-    """The arrows of a phase's orders, and what each unit's marker must show."""
+def keep_out(over: Iterable[Item]) -> KeepOut:
+    """The boxes of what is drawn over the arrows (the provinces' names, their centres'
+    dots and coasts' tags, the units), for an arrow's head to stop short of."""
+    boxes: list[Box] = []
 
-    def __init__(self, sc: Canvas, drawn: Sequence[Drawn], occupied: Mapping[str, Pt]) -> None:
+    def add(item: Item) -> None:
+        if isinstance(item, Group):
+            for i in item.items:
+                add(i)
+        elif isinstance(item, Label):
+            half_w = text_width(item.text, item.size) / 2 + item.halo
+            half_h = 0.425 * item.size + item.halo
+            boxes.append((item.at[0] - half_w, item.at[1] - half_h, item.at[0] + half_w, item.at[1] + half_h))
+        else:
+            box = extent((item,))
+            if box is not None:
+                boxes.append(box)
+
+    for item in over:
+        add(item)
+    return KeepOut(boxes)
+
+
+class Orders:
+    """The arrows of a phase's orders, and what each unit's marker must show.
+    ``keep``: what is drawn over the arrows, which their heads stop short of."""
+
+    def __init__(
+        self, sc: Canvas, drawn: Sequence[Drawn], occupied: Mapping[str, Pt], keep: KeepOut | None = None
+    ) -> None:
         self.sc = sc
         self.drawn = drawn
         self.occupied = occupied  # province -> where the unit standing there is drawn
+        self.keep = keep
+
+    def clear(
+        self, line: Sequence[Pt], start: Pt, goal: Pt, route: Callable[[Pt], Sequence[Pt]], head: tuple[float, float]
+    ) -> tuple[Pt, ...]:
+        """``line`` cut back so that its head (``head``: its length and half width)
+        stands clear of what is drawn over it; when no spot on its way is, aimed at the
+        nearest clear spot round ``goal`` (``route``: the line to such an aim)."""
+        if self.keep is None:
+            return tuple(line)
+        best, depth = clear_end(line, self.keep, length=head[0], half=head[1], least=head[0] * 1.5)
+        if depth > 0:
+            for aim in other_aims(goal, start, (UNIT_R + 14.0, UNIT_R + 24.0)):
+                points, d = clear_end(route(aim), self.keep, length=head[0], half=head[1], least=head[0] * 1.5)
+                if d < depth:
+                    best, depth = points, d
+                if d <= 0:
+                    break
+        return best
 
     def dest(self, region: str) -> Pt:
         return self.sc.place(region)
@@ -117,6 +163,14 @@ class Orders:
         if lay.kind == "nodes":
             return lay.node_radius - 6
         return UNIT_R + 4 if province_of(region) in self.occupied else 5.0
+
+    def _straight(self, at: Pt) -> Callable[[Pt], tuple[Pt, ...]]:
+        """The straight line from ``at`` to an aim, leaving the unit at ``at``, shifted."""
+
+        def route(aim: Pt) -> tuple[Pt, ...]:
+            return shift(trim((at, aim), self.start_gap, 0.0), ARROW_SHIFT)
+
+        return route
 
     def move_line(self, d: Drawn, dest: str) -> tuple[Pt, ...]:
         """The path of a move (through its convoying fleets, if any), trimmed and shifted."""
@@ -137,9 +191,15 @@ class Orders:
             ):
                 fleets = []
         stops = [c.at for c in fleets]
-        pts = [start, *_chain(start, stops), end] if stops else [start, end]
-        path = curve(pts) if len(pts) > 2 else tuple(pts)
-        return shift(trim(path, self.start_gap, self._end_gap(dest)), ARROW_SHIFT)
+        chain = _chain(start, stops)
+
+        def route(aim: Pt, gap: float = 0.0) -> tuple[Pt, ...]:
+            pts = [start, *chain, aim]
+            path = curve(pts) if len(pts) > 2 else tuple(pts)
+            return shift(trim(path, self.start_gap, gap), ARROW_SHIFT)
+
+        line = route(end, self._end_gap(dest))
+        return self.clear(line, chain[-1] if chain else start, end, route, (HEAD_LEN, HEAD_HALF))
 
     def items(self) -> list[Item]:
         out: list[Item] = []
@@ -158,7 +218,9 @@ class Orders:
             elif isinstance(o, Move):
                 shapes = arrow(self.move_line(d, o.dest), colour, failed, width=3.4, end="head")
             elif isinstance(o, Retreat):
-                line = shift(trim((d.at, self.dest(o.dest)), self.start_gap, self._end_gap(o.dest)), ARROW_SHIFT)
+                at, goal = d.at, self.dest(o.dest)
+                line = shift(trim((at, goal), self.start_gap, self._end_gap(o.dest)), ARROW_SHIFT)
+                line = self.clear(line, at, goal, self._straight(at), (11.0, 7.0))
                 shapes = arrow(line, colour, failed, width=2.6, end="chevron")
             elif isinstance(o, SupportMove):
                 a = self.occupied.get(o.target.province, self.sc.place(o.target.region))

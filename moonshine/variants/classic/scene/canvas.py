@@ -145,9 +145,14 @@ class Canvas:
     def labels(self, owners: Mapping[str, str]) -> list[Item]:
         lay = self.layout
         items: list[Item] = []
+        left, right = self.xy((0.0, 0.0))[0] + 3.0, self.xy((lay.width, 0.0))[0] - 3.0
         for code, p in lay.provinces.items():
             prov = self.gmap.provinces[code]
             at = self.xy(p.label)
+            # inside the frame: a name near the edge is moved in, with its centre's dot
+            reach_left = text_width(code, CODE_SIZE) / 2 + 3.0
+            reach_right = reach_left + (2 * CENTRE_R + 4 if prov.supply else 0.0)
+            at = (min(max(at[0], left + reach_left), right - reach_right), at[1])
             sea = prov.terrain is Terrain.SEA
             group: list[Item] = [Label(at, code, CODE_SIZE, SEA_TEXT if sea else TEXT, bold=True, italic=sea, halo=3.0)]
             if lay.kind == "nodes":

@@ -6,7 +6,7 @@ show beside the map."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from moonshine.picture.colours import mix
 from moonshine.picture.png import label_width
@@ -47,7 +47,7 @@ from moonshine.variants.classic.scene.style import (
     WORDS,
     text_width,
 )
-from moonshine.variants.classic.state import ClassicState, Unit
+from moonshine.variants.classic.state import Unit
 
 LEGEND_FONT = 15.0
 LEGEND_ROW = 27.0
@@ -56,7 +56,7 @@ LEGEND_HEAD = 25.0
 
 def legend_group(
     sc: Canvas,
-    st: ClassicState,
+    owners: Mapping[str, str],
     how: Drawing,
     marks: set[str],
     kinds: set[type],
@@ -74,7 +74,7 @@ def legend_group(
 
     powers: list[tuple[list[Item], str]] = []
     for p, name in gmap.power_names(sc.language).items():
-        n = len(st.centres_of(p))
+        n = sum(1 for o in owners.values() if o == p)
         count = fill(sc.language, keyed(sc.language, WORDS, "classic.picture.centres", n), n=n)
 
         def swatch(x: float, y: float, p: str = p) -> list[Item]:
@@ -127,7 +127,7 @@ def legend_group(
     if failed:
         orders.append((arrow(line, grey, True, width=2.4, end="head", mark_at=0.4), w["failed"]))
     probe = Unit(next(iter(gmap.powers)), Kind.ARMY, "")
-    for mark in ("dislodged", "built", "disbanded"):
+    for mark in ("dislodged", "built", "disbanded", "unbuilt"):
         if mark in marks:
             g = unit_group(_GreyCanvas(sc), probe, (16, 0), mark)
             orders.append((list(g.items), w[mark]))

@@ -1,6 +1,6 @@
 """A unit's marker (an army's disc, a fleet's hull, in its power's colour) and what it
 shows: a ring round a dislodged unit, a badge on a built one, a cross over a
-disbanded one; the cross of a failure."""
+disbanded one or over a faded one that could not be built; the cross of a failure."""
 
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def unit_marker(kind: Kind, colour: str, c: Pt) -> tuple[Item, ...]:
 
 
 def unit_group(sc: Canvas, unit: Unit, at: Pt, mark: str, role: str = "unit") -> Group:
-    """A unit as drawn at ``at``, with what ``mark`` shows of it ("dislodged", "built", "disbanded" or "")."""
+    """A unit as drawn at ``at``, with what ``mark`` shows of it ("dislodged", "built",
+    "disbanded", "unbuilt": a build that failed, or "")."""
     colour = sc.colour(unit.power)
     items: list[Item] = list(unit_marker(unit.kind, colour, at))
     if mark == "dislodged":
@@ -59,6 +60,8 @@ def unit_group(sc: Canvas, unit: Unit, at: Pt, mark: str, role: str = "unit") ->
         ]
     elif mark == "disbanded":
         items.extend(cross(at, 9.0))
+    elif mark == "unbuilt":  # a build that failed: the unit that was not built, faded and crossed
+        items = [Group((), tuple(items), 0.45), *cross(at, 9.0)]
     elif mark == "built":
         badge = (at[0] + UNIT_R * 0.95, at[1] + UNIT_R * 0.95)
         items.append(Circle(badge, 6.5, Paint(fill=HALO, stroke=TEXT, width=1.4)))

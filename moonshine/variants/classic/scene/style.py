@@ -42,6 +42,7 @@ WORDS: Catalogue = {
     "classic.picture.dislodged": "dislodged",
     "classic.picture.built": "built",
     "classic.picture.disbanded": "disbanded",
+    "classic.picture.unbuilt": "build that failed",
     "classic.picture.neutral": "neutral",
 }
 

@@ -259,13 +259,18 @@ class Parser:
                 say("write the district's code"),
             )
         run = [tok]
+        keyword: list[Tok] = []  # a keyword that ends the run ("par"), maybe a name's last word misspelt
         for nxt in self.toks[self.pos + 1 : self.pos + 5]:
             if nxt.kind != "word" or nxt.key in STOP:
+                keyword = [nxt] if nxt.kind == "word" else []
                 break
             run.append(nxt)
         if self.position is not None:  # a misspelling, read if only one of its readings is an order
-            for k in range(len(run), 0, -1):
-                typed = self.line[run[0].start : run[k - 1].start + len(run[k - 1].text)]
+            # the run's words first; then with the keyword that ended it ("Morgan Par" for
+            # Morgan Park), only when the run alone reads as no district
+            for k in [*range(len(run), 0, -1), *([len(run) + 1] if keyword else [])]:
+                read = (run + keyword)[:k]
+                typed = self.line[read[0].start : read[-1].start + len(read[-1].text)]
                 codes = self.names.close(typed)
                 if codes:
                     self.pos += k

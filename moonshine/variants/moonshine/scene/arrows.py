@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from moonshine.picture.clearance import KeepOut, clear_end, other_aims, square
 from moonshine.picture.shapes import (
     HALO,
     Box,
@@ -35,9 +36,9 @@ from moonshine.picture.shapes import (
     vec_sub,
     vec_unit,
 )
-from moonshine.variants.moonshine.map import GameMap
+from moonshine.variants.moonshine.map import Feature, GameMap
 from moonshine.variants.moonshine.scene.canvas import Layout, check_district
-from moonshine.variants.moonshine.scene.symbols import CODE_SIZE, code_at, cross, station_at, units_at
+from moonshine.variants.moonshine.scene.symbols import CODE_SIZE, code_at, cross, feature_at, station_at, units_at
 
 ARROW_KINDS = ("move", "support", "transport", "assault", "retreat")
 
@@ -107,6 +108,31 @@ MARK_CELL = 64.0  # the grid (scene units) the district codes are sorted into fo
 MARK_CODE_GROWTH = 1.3  # the district codes' boxes a failure mark keeps off, as a close-up grows them
 
 
+UNIT_REACH = 12.4  # half the side of the box a unit's marker covers, with its white halo
+
+
+GHOST_REACH = 15.6  # half the side of the box a dislodged unit covers, with its dashed ring
+
+
+SYMBOL_REACH = 10.0  # half the side of the box a feature's or a station's symbol covers
+
+
+def keep_out(gmap: GameMap, layout: Layout, placed: Mapping[tuple[str, str], Pt], ghosts: Mapping[str, Pt]) -> KeepOut:
+    """What an arrow's end stops short of: every district's code (its box as a close-up
+    grows it), feature and station, and every unit, dislodged ones included."""
+    boxes: list[Box] = []
+    for code, d in gmap.districts.items():
+        p = layout.labels[code]
+        boxes.append(_codesquare(code, code_at(p)))
+        if d.feature is not Feature.NONE:
+            boxes.append(square(feature_at(p), SYMBOL_REACH))
+        if d.station is not None:
+            boxes.append(square(station_at(p), SYMBOL_REACH))
+    boxes += [square(c, UNIT_REACH) for c in placed.values()]
+    boxes += [square(c, GHOST_REACH) for c in ghosts.values()]
+    return KeepOut(boxes)
+
+
 def _head(tip: Pt, direction: Pt, length: float = HEAD_LEN, half: float = HEAD_HALF) -> tuple[Pt, ...]:
     d = vec_unit(direction)
     base = vec_sub(tip, vec_mul(d, length))
@@ -169,7 +195,7 @@ def _check_arrow(gmap: GameMap, a: Drawn) -> None:
         raise PictureError(f"{what}: {a.end} has no police station")
 
 
-def _code_box(code: str, at: Pt, size: float = CODE_SIZE * MARK_CODE_GROWTH, halo: float = 2.4) -> Box:
+def _codesquare(code: str, at: Pt, size: float = CODE_SIZE * MARK_CODE_GROWTH, halo: float = 2.4) -> Box:
     """The box a district code's ink covers, centred on ``at``: capitals of the bold
     font are at most 0.8 of its size across (the widest, M and W, about that) and 0.85
     high with their stroke, and the halo round them."""
@@ -209,9 +235,10 @@ def arrow_items(
     def station(code: str) -> Pt:
         return station_at(layout.labels[code])
 
-    def route(a: Drawn) -> tuple[Pt, ...]:
-        """The drawn centre line of a move, retreat, transport or assault before trimming."""
-        end = station(a.end) if a.kind == "assault" else anchor(a.end)
+    def route(a: Drawn, aim: Pt | None = None) -> tuple[Pt, ...]:
+        """The drawn centre line of a move, retreat, transport or assault before trimming
+        (``aim``: another end than the destination's units or station)."""
+        end = aim if aim is not None else station(a.end) if a.kind == "assault" else anchor(a.end)
         first = ghosts.get(a.start, anchor(a.start)) if a.kind == "retreat" else anchor(a.start)
         raw = [first, *(anchor(p) for p in a.path), end]
         if a.kind == "assault" and a.start == a.end:
@@ -245,7 +272,7 @@ def arrow_items(
         r = MARK_CLEAR
         if not code_cells:
             for code in gmap.districts:
-                x0, y0, x1, y1 = _code_box(code, code_at(layout.labels[code]))
+                x0, y0, x1, y1 = _codesquare(code, code_at(layout.labels[code]))
                 wide = (x0 - r, y0 - r, x1 + r, y1 + r)
                 for cx in range(math.floor(wide[0] / MARK_CELL), math.floor(wide[2] / MARK_CELL) + 1):
                     for cy in range(math.floor(wide[1] / MARK_CELL), math.floor(wide[3] / MARK_CELL) + 1):
@@ -265,6 +292,34 @@ def arrow_items(
                 return p
             if depth < least:
                 best, least = p, depth
+        return best
+
+    keep = keep_out(gmap, layout, placed, ghosts)
+
+    def ended(a: Drawn) -> tuple[Pt, ...]:
+        """A move's, retreat's, transport's or assault's line, its end short of the codes,
+        units and symbols drawn over it, its head in sight: on its way to the
+        destination, or else aimed at the nearest clear spot round it."""
+        target = square(station(a.end), SYMBOL_REACH) if a.kind == "assault" else None
+        head = {"transport": (0.0, 4.5), "retreat": (9.0, 5.5)}.get(a.kind, (HEAD_LEN, HEAD_HALF))
+        least = HEAD_LEN * (2.0 if a.kind == "transport" else 1.5)
+
+        def cut(aim: Pt | None) -> tuple[tuple[Pt, ...], float]:
+            line = route(a, aim)
+            start_gap, end_gap = (0.0, 0.0) if a.kind == "transport" else (9.0, 13.0 if a.kind == "assault" else 11.0)
+            points = cut_path(line, start_gap, end_gap)
+            return clear_end(points, keep, length=head[0], half=head[1], least=least, spared=target)
+
+        best, depth = cut(None)
+        if depth > 0:
+            goal = station(a.end) if a.kind == "assault" else anchor(a.end)
+            last = anchor(a.path[-1]) if a.path else anchor(a.start)
+            for aim in other_aims(goal, last):
+                points, d = cut(aim)
+                if d < depth:
+                    best, depth = points, d
+                if d <= 0:
+                    break
         return best
 
     order = {"transport": 0, "support": 1, "retreat": 2, "assault": 3, "move": 4}
@@ -287,9 +342,7 @@ def arrow_items(
             points = (station(a.end),)
             shapes = _burst(station(a.end), ink(colour), DASH if failed else None)
         else:
-            line = route(a)
-            end_gap = 13.0 if a.kind == "assault" else 11.0
-            points = cut_path(line, 0.0 if a.kind == "transport" else 9.0, 0.0 if a.kind == "transport" else end_gap)
+            points = ended(a)
             shapes = arrow_shape(a.kind, points, colour, failed, station(a.end) if a.kind == "assault" else None)
         state = "failed" if failed else "succeeded"
         attrs = [
