@@ -340,6 +340,11 @@ GAME = Rec(
                 )
             )
         ),
+        # keeping the game moving: their values are checked by moonshine.mail.policy, which names the key
+        "early": Null(Spec()),
+        "nmr": Null(Spec()),
+        "max_pause": Null(Spec()),
+        "master_pause_max": Null(Spec()),
         # who plays which side, hidden from the other players (moonshine.game.identities)
         "anonymous": Null(Bool()),
         "reveal_identities": Null(Enum(("at-end", "never"))),

@@ -75,6 +75,7 @@ def test_classic_centres() -> None:
 
 
 @settings(max_examples=200, deadline=None)
+@example([[None, None, None, 0]] * 3 + [[None, None, None, 1], [None, None, None, 7]])  # stacked at the bottom edge
 @given(
     st.lists(
         st.lists(st.one_of(st.none(), st.integers(-5, 60)), min_size=4, max_size=4).filter(

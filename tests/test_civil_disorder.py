@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from moonshine.cli import main
 from moonshine.game.civil_disorder import verify_civil_disorder, write_civil_disorder
-from moonshine.game.directory import Game
+from moonshine.game.directory import SECRET_FILE, Game, seed_hash
 from moonshine.game.jobs import adjudicate_game
 from moonshine.game.simulate import play
 from moonshine.render.classic.ack import check_orders
@@ -393,6 +393,40 @@ def test_the_hold_player_is_the_rulebooks_civil_disorder(step: Step) -> None:
             assert with_orders == without, (st.phase.name, power, written.text)
 
 
+@pytest.mark.parametrize("preset", ["2023", "webdiplomacy", "droidippy"])
+def test_the_civil_disorder_removals_follow_the_games_rulebook(preset: str) -> None:
+    """A power owing removals loses, under each preset, the units that preset's civil
+    disorder removes (``rules: {preset: ...}``): the same phase as with no orders."""
+    from moonshine.variants.classic.rulebooks import rulebook
+
+    rules = rulebook(preset)
+    # Germany owns Holland alone, with armies in Belgium and Silesia: one must go. From
+    # the centres it owns (2023) Silesia is the farther; from its home centres
+    # (webDiplomacy, Droidippy) Belgium is.
+    st = ClassicState(
+        Phase(1902, Season.WINTER, Step.ADJUSTMENTS),
+        [Unit("GER", Kind.ARMY, "BEL"), Unit("GER", Kind.ARMY, "SIL"), Unit("FRA", Kind.ARMY, "PAR")],
+        {"HOL": "GER", "PAR": "FRA"},
+    )
+    for player in (HOLD, SMART):
+        written = classic_cd.civil_disorder(
+            BOARD, st, "GER", player, civil_disorder_seed("x", "winter-1902", "GER"), rules
+        )
+        assert [o.text() for o in written.orders] == ["A SIL D" if preset == "2023" else "A BEL D"], player
+        with_orders = adjudicate_phase(BOARD, st, {"GER": list(written.orders)}, rules).next_state
+        assert with_orders == adjudicate_phase(BOARD, st, {}, rules).next_state
+    checked = 0
+    for st in (s for s in CLASSIC_POSITIONS if s.phase.step is Step.ADJUSTMENTS):
+        for power in _sides(st):
+            written = classic_cd.civil_disorder(
+                BOARD, st, power, HOLD, civil_disorder_seed("x", st.phase.name, power), rules
+            )
+            with_orders = adjudicate_phase(BOARD, st, {power: list(written.orders)}, rules).next_state
+            assert with_orders == adjudicate_phase(BOARD, st, {}, rules).next_state, (st.phase.name, power)
+            checked += 1
+    assert checked >= 10
+
+
 def test_the_smart_player_retreats_and_builds_where_it_may() -> None:
     """Its retreats and builds all succeed when no other power orders anything."""
     checked = 0
@@ -489,14 +523,49 @@ def test_verify_cd(game: Game) -> None:
 
 
 def test_verify_cd_on_a_classic_game(tmp_path: Path) -> None:
+    """A classic game keeps a secret seed from its creation (its hash in game.yaml),
+    which the civil-disorder player draws from; anyone checks its orders with it."""
     runner = CliRunner()
     root = tmp_path / "c"
-    assert runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git"]).exit_code == 0
+    made = runner.invoke(main, ["new", str(root), "--variant", "classic", "--no-git", "--seed", "s3cret"])
+    assert made.exit_code == 0 and f"Seed hash (publish it): {seed_hash('s3cret')}" in made.output
+    assert Game(root).config.seed_sha256 == seed_hash("s3cret")
     args = ["verify-cd", "spring-1901", "France", "--game", str(root)]
-    unseeded = runner.invoke(main, args)
-    assert unseeded.exit_code == 1 and "no secret seed" in unseeded.output
     seed = civil_disorder_seed("s3cret", "spring-1901", "FRA")
     written = classic_cd.civil_disorder(BOARD, classic_state.initial_state(BOARD), "FRA", SMART, seed)
     (root / "orders" / "spring-1901" / "FRA.txt").write_text(written.text, encoding="utf-8")
     done = runner.invoke(main, [*args, "--seed", "s3cret"])
     assert done.exit_code == 0 and "(smart, R26" in done.output, done.output
+    assert runner.invoke(main, args).exit_code == 0  # the game's own secret
+    wrong = runner.invoke(main, [*args, "--seed", "not-the-seed"])
+    assert wrong.exit_code == 1 and "SHA-256 is not the one" in wrong.output
+
+
+def test_a_classic_game_without_a_seed_gets_one_when_it_needs_it(tmp_path: Path) -> None:
+    """A classic game of an earlier version has no secret seed: the civil-disorder
+    player cannot draw; ``ensure_secret`` makes one, publishes its hash in game.yaml and
+    commits it (never the seed) before anything is drawn; a second call changes nothing."""
+    import subprocess
+
+    from moonshine.game.civil_disorder import ensure_secret
+
+    root = tmp_path / "c"
+    assert CliRunner().invoke(main, ["new", str(root), "--variant", "classic"]).exit_code == 0
+    (root / SECRET_FILE).unlink()
+    text = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(re.sub(r"(?m)^seed_sha256: .*\n", "", text), encoding="utf-8")
+    subprocess.run(["git", "commit", "-qam", "as an earlier version made it"], cwd=root, check=True)
+    game = Game(root)
+    assert game.config.seed_sha256 == ""
+    unseeded = CliRunner().invoke(main, ["verify-cd", "spring-1901", "France", "--game", str(root)])
+    assert unseeded.exit_code == 1 and "no secret seed" in unseeded.output
+    made = ensure_secret(game)
+    assert made is not None and Game(root).config.seed_sha256 == made
+    assert seed_hash((root / SECRET_FILE).read_text(encoding="utf-8").strip()) == made
+    shown = subprocess.run(["git", "show", "HEAD:game.yaml"], cwd=root, capture_output=True, text=True, check=True)
+    assert f"seed_sha256: {made}" in shown.stdout
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout
+    assert SECRET_FILE not in tracked
+    assert ensure_secret(Game(root)) is None
+    path = write_civil_disorder(Game(root), "spring-1901", "FRA")
+    assert verify_civil_disorder(Game(root), "spring-1901", "FRA").matches and path.is_file()

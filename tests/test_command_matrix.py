@@ -42,7 +42,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     made = {}
     for variant in VARIANTS:
         root = tmp_path_factory.mktemp(variant) / "game"
-        extra = ["--seed", "matrix"] if variant == "moonshine" else []
+        extra = ["--seed", "matrix"]
         done = CliRunner().invoke(main, ["new", str(root), "--variant", variant, "--no-git", *extra])
         assert done.exit_code == 0, done.output
         orders = root / "orders" / FIRST[variant]
@@ -88,20 +88,24 @@ def test_status_passwd_remind(games: dict[str, Path], variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_reveal(games: dict[str, Path], variant: str) -> None:
+    """Every variant keeps a secret seed (a classic game's draws the civil-disorder
+    player's choices, R26), shown once the game is over."""
     result = run(games[variant], "reveal")
     assert result.exit_code == 1
-    expected = "the game is not over" if variant == "moonshine" else "has no secret seed to reveal"
-    assert expected in result.output
+    assert "the game is not over" in result.output
+    forced = run(games[variant], "reveal", "--force")
+    assert forced.exit_code == 0 and "Seed: matrix" in forced.output
+    assert "civil-disorder|TURN|SIDE" in forced.output
+    assert ("Each turn's raid" in forced.output) == (variant == "moonshine")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_verify_cd(games: dict[str, Path], variant: str) -> None:
-    """A player's own orders are not the civil-disorder player's (R26); a classic
-    game keeps no secret seed, so the seed is given."""
+    """A player's own orders are not the civil-disorder player's (R26), in every
+    variant: each keeps its secret seed."""
     game, side = games[variant], SIDE[variant]
     result = run(game, "verify-cd", FIRST[variant], side)
     if variant != "moonshine":
-        assert result.exit_code == 1 and "no secret seed" in result.output
         result = run(game, "verify-cd", FIRST[variant], side, "--seed", "matrix", "--player", "smart")
     assert result.exit_code == 1, result.output
     assert "the file differs" in result.output
@@ -264,7 +268,8 @@ def test_an_interrupted_classic_adjudication_leaves_the_game_as_it_was(
     monkeypatch.setattr(classic, "write_phase_reports", broken)
     CliRunner().invoke(main, ["adjudicate", "spring-1901", "--game", str(game)])
     after = sorted(p.relative_to(game).as_posix() for p in game.rglob("*") if p.is_file())
-    assert [p for p in after if not p.startswith(".moonshine")] == before
+    left = (".moonshine-journal", ".moonshine.lock")  # the journal and the lock: not the game's files
+    assert [p for p in after if not p.startswith(left)] == before
     monkeypatch.undo()
     done = run(game, "adjudicate", "spring-1901")
     assert done.exit_code == 0 and "moved to BUR" in done.output

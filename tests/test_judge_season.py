@@ -52,7 +52,7 @@ MOVE = {"ENG": "F LON - NTH", "FRA": "A PAR - BUR", "GER": "A BER - KIE", "ITA":
 MOVE |= {"AUS": "A VIE - GAL", "RUS": "A MOS - UKR", "TUR": "A CON - BUL"}
 GANG = {"outfit": "H LIN - ALB", "valley": "H LOO - GOL", "genna": "H SOD - DUM"}
 REPLY = ("Your mail to the judge", "Votre message au juge")
-SENT, CHECKED = 61, 210  # the mails the players send and the mails delivered to them, one per recipient, all checked
+SENT, CHECKED = 61, 218  # the mails the players send and the mails delivered to them, one per recipient, all checked
 
 
 @pytest.fixture(scope="module")
@@ -366,13 +366,14 @@ def test_a_season_of_the_judge_for_many_games(tmp_path: Path, imap: Server, smtp
     s.send(0, "terminate alpha\n")
     s.at(minutes=1)
     s.send(7, f"game: alpha\npower: {sides[7]}\n{HOLD[sides[7]]}\n")
-    personal = {n: ["the game is terminated"] for n in playing}
-    personal[4] = [REPLY[0], "the game is terminated"]
-    personal[7] = [REPLY[0], "the game is terminated"]
-    got = s.run({0: [REPLY[0], "the game is terminated"], 9: ["the game is terminated"]} | personal)
+    over = ["the game is terminated", "its secret seed is public"]  # a classic game's seed too (R26)
+    personal = {n: over for n in playing}
+    personal[4] = [REPLY[0], *over]
+    personal[7] = [REPLY[0], *over]
+    got = s.run({0: [REPLY[0], *over], 9: over} | personal)
     for n in (4, 7):
         assert "alpha is over (terminated): nothing sent to it is read any more." in text(got, n, "to the judge")
-    assert "ended the game, where you played" in text(got, 2)
+    assert "ended the game, where you played" in text(got, 2, "terminated")
 
     # -- and resumed within the week
     s.at(days=2)

@@ -198,6 +198,7 @@ def test_a_season_tells_each_player_only_what_is_theirs(tmp_path: Path, imap: Se
     seeds = {(gamma.root / ".moonshine-secret").read_text(encoding="utf-8").strip()}
     seeds |= {e["seed"] for e in raw.get("earlier_seeds") or []}
     judge_secret = (j.root / ".moonshine-secret").read_text(encoding="utf-8").strip()
+    alpha_seed = (j.root / "games" / "alpha" / ".moonshine-secret").read_text(encoding="utf-8").strip()
     reg = j.registry()
     hashes = {p.address: reg.password_hash(p.id) or "" for p in (reg.player(addr(n)) for n in PLAYERS) if p}
     reg.close()
@@ -234,22 +235,26 @@ def test_a_season_tells_each_player_only_what_is_theirs(tmp_path: Path, imap: Se
                 if "ANONTOKEN-7731" in body and who not in (addr(0),):  # the master's copy names the sender
                     assert "outfit" not in body.lower() and "Chicago Outfit" not in body and names[addr(1)] not in body
             # a raid seed, the judge's secret, or any value the code derives one from
-            if "raid seed is public" in str(msg["Subject"]) or "graine" in str(msg["Subject"]):
-                revealed.append(plain(msg))
+            if "seed is public" in str(msg["Subject"]) or "graine" in str(msg["Subject"]):
+                revealed.append((str(msg["Subject"]), plain(msg)))
                 continue
             for token in HEX.findall(body):
                 made = derivations(token.lower(), games)
                 assert not made & seeds, (label, msg["Subject"], token)
-                assert judge_secret not in made, (label, msg["Subject"], token)
+                assert judge_secret not in made and alpha_seed not in made, (label, msg["Subject"], token)
     assert delivered > 60
 
     # the raids are not those of any mailed value before the end, and are those of the revealed seed after
     turns = [t for t in gamma.turns() if (gamma.turn_dir(t) / "state.yaml").is_file()]
     assert len(turns) == 2
     assert {addr(n) for n in (0, 1, 2, 8)} <= {r[0] for _, m in s.passes[-1:] for r, _ in m}
-    assert len(revealed) >= 4
-    shown_seeds = set(re.findall(r"^\s+([0-9a-f]{32}) \(SHA-256", revealed[0], re.M))
+    of_gamma = [body for subject, body in revealed if "gamma" in subject]
+    assert len(of_gamma) >= 4
+    shown_seeds = set(re.findall(r"^\s+([0-9a-f]{32}) \(SHA-256", of_gamma[0], re.M))
     assert shown_seeds == seeds
+    # the classic game's secret seed (its civil-disorder player's, R26) is revealed too, and only at the end
+    of_alpha = [body for subject, body in revealed if "alpha" in subject]
+    assert of_alpha and all(alpha_seed in body for body in of_alpha)
     for turn in turns:
         st = gamma.load_state(turn)
         assert st.raid is not None

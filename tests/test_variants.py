@@ -46,7 +46,8 @@ def test_every_variant_leads_to_its_familys_values() -> None:
     with pytest.raises(ValueError):
         moonshine.turn_key("winter-1901")
     assert (families.get("pure").messages, families.get("moonshine").messages) == (".classic", "")
-    assert not families.get("classic").reveals_seed and families.get("moonshine").reveals_seed
+    assert families.get("classic").reveals_seed and families.get("moonshine").reveals_seed
+    assert not families.get("classic").raids and families.get("moonshine").raids
 
 
 def test_unknown_variant_is_refused_with_a_suggestion() -> None:

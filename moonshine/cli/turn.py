@@ -112,8 +112,13 @@ def reveal(game_dir: Path, force: bool) -> None:
             click.echo(f"Seed of the turns from {turns}:")
         click.echo(f"Seed: {r.seed}")
         click.echo(f"SHA-256: {r.sha256}")
+    if families.of(game).raids:
+        click.echo(
+            "Each turn's raid: HMAC-SHA256(key=seed, message=turn name), big-endian, modulo the raid table's weight."
+        )
     click.echo(
-        "Each turn's raid: HMAC-SHA256(key=seed, message=turn name), big-endian, modulo the raid table's weight."
+        "The civil-disorder player's orders (R26): HMAC-SHA256(key=seed, message=civil-disorder|TURN|SIDE); "
+        "'moonshine verify-cd TURN SIDE --seed SEED' computes them again."
     )
 
 

@@ -4,17 +4,22 @@ family's civil-disorder player writes for it, from the game's secret seed, into
 anyone, once the seed is revealed (``moonshine verify-cd``).
 
 When a side is in civil disorder (how many missed turns, the game's ``nmr:``
-player) is the judge's to decide; these functions are what it calls."""
+player) is the judge's to decide (``moonshine.mail.disorder``); these functions are
+what it calls. A game made before its family kept a secret seed (a classic game of
+an earlier version) is given one the first time its civil-disorder player is needed
+(``ensure_secret``): its hash is written to game.yaml and committed before anything
+is drawn from it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
 from moonshine.errors import GameError
 from moonshine.game.directory import SECRET_FILE, Game, atomic_write_text, seed_hash
-from moonshine.variants.civil_disorder import civil_disorder_seed, read_mark
+from moonshine.variants.civil_disorder import Mark, civil_disorder_seed, read_mark
 
 
 class Verification(msgspec.Struct, frozen=True):
@@ -33,6 +38,62 @@ class Verification(msgspec.Struct, frozen=True):
     @property
     def matches(self) -> bool:
         return self.actual == self.expected
+
+
+def ensure_secret(game: Game, *, notify: Callable[[str], None] | None = None) -> str | None:
+    """Give ``game`` a secret seed if it has none (``moonshine.game.seeds.new_secret``):
+    the seed in its secret file and its SHA-256 in game.yaml, committed in one
+    transaction before the seed draws anything. Returns the new seed's hash, or None
+    when the game has its seed already. A game.yaml that publishes a hash whose seed
+    is missing is an error: a new seed would not be the one published."""
+    from moonshine.game.directory import IGNORED, config_to_yaml, is_git_repo, write_secret
+    from moonshine.game.journal import transaction
+    from moonshine.game.seeds import new_secret
+
+    if (game.root / SECRET_FILE).is_file():
+        return None
+    if game.config.seed_sha256:
+        raise GameError(
+            f"{game.root / SECRET_FILE}: the secret seed whose SHA-256 {game.config_path} publishes is missing"
+        )
+    with transaction(game.root, "a secret seed for the civil-disorder player", notify=notify) as txn:
+        seed = new_secret()
+        secret = game.root / SECRET_FILE
+        ignore = game.root / ".gitignore"
+        txn.protect(secret)
+        txn.protect(game.config_path)
+        write_secret(secret, seed)
+        if not ignore.is_file():
+            txn.protect(ignore)
+            atomic_write_text(ignore, "".join(f"{pattern}\n" for pattern in IGNORED))
+        cfg = msgspec.structs.replace(game.config, seed_sha256=seed_hash(seed))
+        atomic_write_text(game.config_path, config_to_yaml(cfg))
+        txn.commit(
+            "A secret seed for the civil-disorder player (R26): its hash published in game.yaml",
+            ["game.yaml", ".gitignore"],
+            git=is_git_repo(game.root),
+        )
+    game.forget_config()
+    return seed_hash(seed)
+
+
+def marks(game: Game, turn: str) -> dict[str, Mark]:
+    """The sides whose orders for ``turn`` the civil-disorder player wrote, with its
+    mark (the player and the seed): the reports and the bulletin say so."""
+    from moonshine.game.orderfile import read
+
+    folder = game.orders_dir(turn)
+    out: dict[str, Mark] = {}
+    for side in game.sides():
+        path = folder / f"{side}.txt"
+        if path.is_file():
+            try:
+                found = read_mark(read(path))
+            except GameError:  # a file that is no text: no mark (the adjudication says why)
+                continue
+            if found is not None:
+                out[side] = found
+    return out
 
 
 def civil_disorder_path(game: Game, turn: str, side: str) -> Path:
@@ -66,7 +127,7 @@ def civil_disorder_text(
     elif game.seed_sha256_for(name) and seed_hash(secret) != game.seed_sha256_for(name):
         raise GameError(f"this seed's SHA-256 is not the one {game.config_path} publishes for {name}")
     seed = civil_disorder_seed(secret, name, side)
-    return layout.civil_disorder(game, name, side, chosen, seed), seed
+    return layout.civil_disorder(game, name, side, chosen, seed, game.config.rulebook), seed
 
 
 def write_civil_disorder(game: Game, turn: str, side: str, player: str | None = None) -> Path:

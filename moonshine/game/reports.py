@@ -236,6 +236,10 @@ def write_reports(
     from moonshine.game.deadlines import next_deadline_line
 
     own = {} if language else game.side_languages()  # --language: that one for all
+    from moonshine.game import news as turn_news
+    from moonshine.game.civil_disorder import marks
+
+    disorder = marks(game, turn)
     chosen = list(gangs) if gangs is not None else list(gmap.gangs)
     send_to = orders_address(game.config)
     extras: dict[str, Extras] = {}
@@ -265,6 +269,8 @@ def write_reports(
             map_file=map_file(reads, lang),
             closeup=closeup_file(g) if near is not None else "",
             legend=legend,
+            disorder_player=disorder[g].player if g in disorder else "",
+            disorder_seed=disorder[g].seed if g in disorder else "",
         )
     texts = render_all(
         gmap,
@@ -284,6 +290,8 @@ def write_reports(
         deadline=next_deadline_line(game, res.next.turn, None, lang, opened=now) if bulletin else "",
         legend=legend_in(lang) if bulletin else None,
         seed_news=seed_news(game, turn),
+        news=turn_news.sentences(game, turn, lang) if bulletin else (),
+        disorder={g: m.player for g, m in disorder.items()},
     )
     for name, text in texts.items():
         path = base / name
@@ -323,13 +331,35 @@ def print_report(game: Game, turn: str, *, gang: str | None = None, language: st
         raise GameError(f"unknown gang {gang!r} (gangs: {', '.join(gmap.gangs)})")
     lang = phrasebook.check_language(language or game.config.language)
     res, nxt = load_turn(game, turn)
+    from moonshine.game import news as turn_news
+    from moonshine.game.civil_disorder import marks
+
+    disorder = marks(game, turn)
     if gang is None:
         before = opening_state(game, turn)
         return render_bulletin(
-            gmap, game.config, res, nxt, language=lang, before=before, seed_news=seed_news(game, turn)
+            gmap,
+            game.config,
+            res,
+            nxt,
+            language=lang,
+            before=before,
+            seed_news=seed_news(game, turn),
+            news=turn_news.sentences(game, turn, lang),
+            disorder={g: m.player for g, m in disorder.items()},
         )
+    mark = disorder.get(gang)
+    more = Extras(disorder_player=mark.player, disorder_seed=mark.seed) if mark is not None else None
     return render_report(
-        gmap, game.config, res, nxt, gang, language=lang, seed=game.receipt_seed(turn), before=opening_state(game, turn)
+        gmap,
+        game.config,
+        res,
+        nxt,
+        gang,
+        language=lang,
+        seed=game.receipt_seed(turn),
+        extras=more,
+        before=opening_state(game, turn),
     )
 
 

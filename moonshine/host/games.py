@@ -21,8 +21,13 @@ anywhere is finished by the next.
   mail, or a side's history for a player who takes it over (in a paused game too);
 - ``apply_rollback``: a master's rollback, the turn played again;
 - ``apply_deadline``: a deadline a master's command set (extend, deadline, resume,
-  rollback);
+  rollback), told in the turn's bulletin; ``end_long_pauses``: a master's pause past
+  the game's ``master_pause_max`` ends by itself;
 - ``replace_revealed_seed``: a game resumed after its end revealed its raid seed;
+- ``sync_disorder``: the missed-turn policy's view of the game (``moonshine.mail.disorder``)
+  in the registry: a side in civil disorder offered for a takeover, its player's
+  dedication told once, a player the policy removed out of the game (after each of
+  the game's passes, which alone change it);
 - ``record``: each turn adjudicated counts in its players' dedication; a game
   over counts as finished for them."""
 
@@ -33,7 +38,7 @@ import hmac
 import random
 import shutil
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, TypeVar
@@ -44,6 +49,7 @@ from moonshine.errors import GameError, MoonshineError
 from moonshine.game import identities
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
 from moonshine.host.registry import (
+    DISORDER,
     DRAW,
     FINISHED,
     PAUSED,
@@ -111,6 +117,9 @@ def build(settings: HostSettings, name: str, variant: str, options: dict[str, An
         if options.get("anonymous"):  # moonshine.game.identities
             extra["anonymous"] = True
             extra["reveal_identities"] = options.get("reveal_identities") or "at-end"
+        for key in ("early", "nmr", "max_pause", "master_pause_max"):  # moonshine.mail.policy
+            if key in options:
+                extra[key] = options[key]
         save_config(game, msgspec.structs.replace(cfg, extra=extra))
         checked = Game(work)
         checked.config  # noqa: B018 (read back: a wrong option is refused here)
@@ -364,30 +373,56 @@ def _start_mail(
 
 
 NO_DEADLINE = "-"  # the registry's pending deadline of a paused game: none in game.yaml
+# why a master's deadline is pending (its third word), which the turn's bulletin tells
+MASTER_PAUSE, MASTER_RESUME, MASTER_EXTEND, PAUSE_ENDED = "pause", "resume", "extend", "ended"
 
 
-def apply_deadline(settings: HostSettings, reg: Registry, row: GameRow, log: Log) -> None:
-    """``TURN TIME`` from the registry into game.yaml's deadlines, for the current turn
-    (``TURN -``: the turn's deadline taken out, as a game is paused)."""
+def pending(turn: str, due: datetime | None, why: str = "") -> str:
+    """The registry's pending deadline: ``TURN TIME [WHY]`` (``-`` for none: a pause)."""
+    return " ".join(x for x in (turn, due.isoformat() if due is not None else NO_DEADLINE, why) if x)
+
+
+def read_pending(value: str) -> tuple[str, datetime | None, str]:
+    """``pending``'s turn, deadline (None: taken out) and why ("" for one of an earlier version)."""
+    turn, when, why = ([*value.split(" ", 2), "", ""])[:3]
+    return turn, None if when == NO_DEADLINE else datetime.fromisoformat(when), why
+
+
+def master_pause_max(settings: HostSettings, row: GameRow) -> timedelta | None:
+    """The longest pause, and extension, a master of the game may make (game.yaml's
+    ``master_pause_max``; None: no limit)."""
+    from moonshine.mail.policy import policy_of
+
+    return policy_of(game_of(settings, row.name)).master_pause_max
+
+
+def apply_deadline(settings: HostSettings, reg: Registry, row: GameRow, log: Log, now: datetime) -> None:
+    """``TURN TIME WHY`` from the registry into game.yaml's deadlines, for the current
+    turn (``TURN - pause``: the turn's deadline taken out, as a game is paused), and
+    into the turn's bulletin (``moonshine.game.news``): a master's pause, resumption or
+    extension, or a pause that reached the game's ``master_pause_max``."""
+    from moonshine.game import news
     from moonshine.game.deadlines import clear_deadline, write_deadline
     from moonshine.game.journal import transaction
 
     assert row.deadline is not None
-    turn, _, when = row.deadline.partition(" ")
+    turn, due, why = read_pending(row.deadline)
     game = game_of(settings, row.name)
-    if game.current_turn() == turn and when == NO_DEADLINE:
+    paths = ["game.yaml", f"orders/{turn}"]
+    if game.current_turn() == turn and due is None:
         if deadline(game.config, turn) is not None:
             with transaction(game.root, f"judge: pause {row.name}", notify=log) as txn:
                 clear_deadline(game, turn)
-                txn.commit(f"{turn} paused: no deadline until it resumes", ["game.yaml"], git=is_git_repo(game.root))
+                since = datetime.fromisoformat(row.paused_at) if row.paused_at else now
+                news.put(game, turn, f"master-pause-{since.isoformat()}", "news.master_pause", when=since)
+                txn.commit(f"{turn} paused: no deadline until it resumes", paths, git=is_git_repo(game.root))
             log(f"{row.name}: paused; the deadline of {turn} is taken out until it resumes")
-    elif game.current_turn() == turn:
-        due = datetime.fromisoformat(when)
-        if deadline(game.config, turn) != due:
-            with transaction(game.root, f"judge: deadline {row.name}", notify=log) as txn:
-                write_deadline(game, turn, due)
-                txn.commit(f"Deadline of {turn} set by the master: {when}", ["game.yaml"], git=is_git_repo(game.root))
-            log(f"{row.name}: deadline {turn}: {when} (set by a master)")
+    elif game.current_turn() == turn and due is not None and deadline(game.config, turn) != due:
+        with transaction(game.root, f"judge: deadline {row.name}", notify=log) as txn:
+            write_deadline(game, turn, due)
+            _master_news(game, turn, due, why, now)
+            txn.commit(f"Deadline of {turn} set by the master: {due.isoformat()}", paths, git=is_git_repo(game.root))
+        log(f"{row.name}: deadline {turn}: {due.isoformat()} (set by a master)")
     reg.set_deadline(row.name, None)
 
 
@@ -430,15 +465,44 @@ def reveals_seed(settings: HostSettings, row: GameRow) -> bool:
     return bool(families.of(game_of(settings, row.name)).reveals_seed)
 
 
+def _master_news(game: Game, turn: str, due: datetime, why: str, now: datetime) -> None:
+    """What a master's deadline tells the turn's bulletin (a deadline of an earlier
+    version, with no why: nothing)."""
+    from moonshine.game import news
+
+    kind, _, hours = why.partition(":")
+    stamp = due.isoformat()
+    if kind == MASTER_EXTEND and hours.isdigit():
+        news.put(game, turn, f"master-extend-{stamp}", "news.master_extend", n=int(hours), due=due)
+    elif kind == MASTER_RESUME:
+        news.put(game, turn, f"master-resume-{stamp}", "news.master_resume", when=now)
+    elif kind == PAUSE_ENDED:
+        news.put(game, turn, f"master-ended-{stamp}", "news.master_pause_ended", when=now)
+
+
 def current_deadline(settings: HostSettings, reg: Registry, row: GameRow) -> tuple[str, datetime | None]:
     """The game's current turn and its deadline (one a master set and not yet written
     included)."""
     game = game_of(settings, row.name)
     turn = game.current_turn()
-    if row.deadline is not None and row.deadline.partition(" ")[0] == turn:
-        when = row.deadline.partition(" ")[2]
-        return turn, None if when == NO_DEADLINE else datetime.fromisoformat(when)
+    if row.deadline is not None and read_pending(row.deadline)[0] == turn:
+        return turn, read_pending(row.deadline)[1]
     return turn, deadline(game.config, turn)
+
+
+def end_long_pauses(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A master's pause that reached the game's ``master_pause_max`` ends by itself, as a
+    ``resume`` would: the deadline as far off as it was at the pause (an hour at least)."""
+    most = master_pause_max(settings, row)
+    if most is None or row.paused_at is None or now < datetime.fromisoformat(row.paused_at) + most:
+        return
+    turn, _ = current_deadline(settings, reg, row)
+    due = now + timedelta(seconds=max(row.paused_left or 0, 3600))
+    with reg.transaction():
+        reg.set_deadline(row.name, pending(turn, due, PAUSE_ENDED))
+        reg.set_paused(row.name, None, None)
+        reg.set_status(row.name, RUNNING)
+    log(f"{row.name}: the master's pause reached master_pause_max ({most}); it goes on, deadline {due.isoformat()}")
 
 
 # -- the raid seed ------------------------------------------------------------------------------
@@ -466,7 +530,7 @@ def replace_derived_seed(settings: HostSettings, reg: Registry, row: GameRow, no
     if reg.answered(key):
         return
     game = game_of(settings, row.name)
-    if families.of(game).reveals_seed and derived_from_draw_seed(settings, row.name, game.secret()):
+    if families.of(game).raids and derived_from_draw_seed(settings, row.name, game.secret()):
         new = replace_seed(game, DERIVED_FROM_START_MAIL, now=now, notify=log)
         log(f"{row.name}: its raid seed could be derived from the start mail; replaced (SHA-256 {new})")
     reg.mark_answered(key, sender="", outcome="raid seed checked", now=now)
@@ -475,29 +539,33 @@ def replace_derived_seed(settings: HostSettings, reg: Registry, row: GameRow, no
 def reveal_mail(
     settings: HostSettings, reg: Registry, row: GameRow, player: RegisteredPlayer, now: datetime
 ) -> tuple[str, EmailMessage] | None:
-    """The mail that gives a player (or a master) of a game over its raid seeds, in
+    """The mail that gives a player (or a master) of a game over its secret seeds (a
+    Moonshine game's draw its raids, every game's its civil-disorder player's orders), in
     their language; None for a game whose family draws nothing at random."""
     from moonshine.game import families
     from moonshine.game.jobs import revealed_seeds
 
     game = game_of(settings, row.name)
-    if not families.of(game).reveals_seed:
+    family = families.of(game)
+    if not family.reveals_seed:
         return None
     cfg = settings.config
     lang = player.language if player.language in languages() else cfg.language
     lines = []
+    cd = "" if family.raids else "_cd"  # a seed that draws no raid: the civil-disorder player's (R26)
     for r in revealed_seeds(game):
         kind = {(False, False): "seed", (False, True): "seed_until", (True, False): "seed_from"}.get(
             (r.first_turn is not None, r.last_turn is not None), "seed_between"
         )
+        kind = kind if family.raids else "seed_cd"
         first, last = r.first_turn or "", r.last_turn or ""  # the turns' names: the draw's HMAC message
         lines.append(words(lang, f"seating.reveal.{kind}", seed=r.seed, sha256=r.sha256, first=first, last=last))
-    body = words(lang, "seating.reveal.body", name=player.name, game=row.name, seeds="\n".join(lines))
+    body = words(lang, f"seating.reveal.body{cd}", name=player.name, game=row.name, seeds="\n".join(lines))
     body += "\n\n-- \n" + mailwords.text(lang, "signature", title=game.config.title) + "\n"
     msg = compose.text_message(
         sender=from_address(cfg),
         to=[player.address],
-        subject=words(lang, "seating.reveal.subject", prefix=compose.subject_prefix(cfg), game=row.name),
+        subject=words(lang, f"seating.reveal.subject{cd}", prefix=compose.subject_prefix(cfg), game=row.name),
         body=body,
         msg_id=compose.message_id(cfg, "lobby", "reveal", row.name, player.address),
         date=now,
@@ -553,8 +621,9 @@ def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, l
     turn is owed by each side with a player that had something to order, and in time
     when its orders on file were received by the deadline. A game over is finished
     for its players."""
+    from moonshine.mail.disorder import expected
     from moonshine.mail.inbox.turnlog import load_log
-    from moonshine.mail.run import expected, is_over
+    from moonshine.mail.run import is_over
 
     game = game_of(settings, row.name)
     turns = game.turns()
@@ -592,6 +661,35 @@ def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, l
 def _when(value: Any) -> datetime:
     when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
     return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def sync_disorder(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """The registry as the game's missed-turn policy sees it (``moonshine.mail.disorder``):
+    a side in civil disorder whose player still holds it is offered for a takeover
+    (``list vacant``, ``takeover``), and counts once in its player's dedication; a side
+    whose player came back is not offered any more; a player the policy removed leaves
+    the game (the side vacant)."""
+    from moonshine.mail.disorder import standings
+
+    game = game_of(settings, row.name)
+    every = standings(game, game.current_turn())
+    held = {m.side: m for m in reg.members(row.name) if m.side is not None}
+    offered = {side for _, side, _ in reg.vacancies(row.name)}
+    for side, st in every.items():
+        m = held.get(side)
+        if m is None:
+            continue
+        if st.removed:
+            reg.vacate(row.name, m.player.id, "removed", now)
+            log(f"{row.name}: {side}'s player ({m.player.name}) removed by the missed-turn policy: the side is vacant")
+        elif st.disorder and side not in offered:
+            with reg.transaction():
+                reg.add_vacancies(row.name, [side], now)
+                reg.record_event(m.player.id, row.name, DISORDER, now)
+            log(f"{row.name}: {side} is in civil disorder: offered for a takeover")
+        elif not st.disorder and side in offered:
+            reg.drop_vacancy(row.name, side)
+            log(f"{row.name}: {side}'s player is back: no longer offered for a takeover")
 
 
 def vacant_sides(settings: HostSettings, game: str) -> dict[str, str]:

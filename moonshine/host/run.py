@@ -46,7 +46,18 @@ from moonshine.host.incoming import Mail, looks_like_orders, read_mail, replies_
 from moonshine.host.lobby.request import LobbyPass, by_name_or_title, folded
 from moonshine.host.outbox import deliver, write_queued
 from moonshine.host.passwords import mail_passwords
-from moonshine.host.registry import ACTIVE, FILE, FORMING, NEVER, PAUSED, RUNNING, STARTING, GameRow, Registry
+from moonshine.host.registry import (
+    ACTIVE,
+    FILE,
+    FORMING,
+    NEVER,
+    PAUSED,
+    RUNNING,
+    STARTING,
+    GameRow,
+    RegisteredPlayer,
+    Registry,
+)
 from moonshine.host.settings import HostSettings, load
 from moonshine.mail import outbox
 from moonshine.mail.imap import is_imap_url
@@ -207,8 +218,8 @@ def route(
             continue
         mail = read_mail(raw, limit)
         resolve(reg, mail, domain)
-        game = _reader(reg, mail, domain, titles)
-        both = game is not None and lobby.has_commands(mail)  # a lobby's command, and orders for a game
+        game, lobby_too = _reader(reg, mail, domain, titles)
+        both = game is not None and lobby_too  # a lobby's command, and orders for a game
         answered = reg.answered(mail.digest)
         if answered and not both:  # the lobby's already (a pass killed before it let go of it)
             game = None
@@ -276,35 +287,67 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: Mail, domain: str, titles: Callable[[], dict[str, str]]) -> str | None:
-    """The game that reads ``mail`` (None: the lobby alone). A mail with a command of
-    the lobby is the lobby's, and its game's too when it names one being played (a
-    paused game reads its mail too) and holds more than the lobby's commands (orders
-    beside a ``join``). ``titles``: the games being played by their names and titles,
-    folded, for the game a document of orders as JSON names (``docs/orders-json.md``),
-    read when the mail names none otherwise. The games are looked up one by one: a
-    message costs the same whatever the number of games."""
+def _reader(reg: Registry, mail: Mail, domain: str, titles: Callable[[], dict[str, str]]) -> tuple[str | None, bool]:
+    """The game that reads ``mail`` (None: the lobby alone), and whether the lobby reads
+    it too. A mail with a command of the lobby is the lobby's, and its game's too when
+    it names one being played (a paused game reads its mail too) and holds more than
+    the lobby's commands (orders beside a ``join``); the players' votes on time
+    (``pause``, ``resume``, ``extend HOURS``) share their words with the masters'
+    commands: they are the game's alone when the sender plays a side of it and masters
+    none. ``titles``: the games being played by their names and titles, folded, for the
+    game a document of orders as JSON names (``docs/orders-json.md``), read when the
+    mail names none otherwise. The games are looked up one by one: a message costs the
+    same whatever the number of games."""
     if mail.problem and not mail.sender:
-        return None
-    if lobby.has_commands(mail):
-        named = mail.game
-        return named if named is not None and reg.status(named) in ACTIVE and lobby.read(mail).ignored else None
+        return None, True
+    player = reg.player(mail.sender) if mail.sender else None
     named = mail.game
     if named is None and mail.json_game is not None:  # orders as JSON: its game, by its name or its title
         named = titles().get(folded(mail.json_game))
-    player = reg.player(mail.sender) if mail.sender else None
+    if lobby.has_commands(mail):
+        voted = named if named is not None else _only_game(reg, player)
+        if voted is not None and reg.status(voted) in ACTIVE and _players_vote(reg, mail, voted, player):
+            return voted, False
+        if named is not None and reg.status(named) in ACTIVE and lobby.read(mail).ignored:
+            return named, True
+        return None, True
     if named is not None:
         if reg.status(named) not in ACTIVE:
-            return None
+            return None, True
         if player is not None and reg.member(named, player.id) is None and reg.left(named, player.id):
-            return None  # a player who left the game: the lobby tells them so, in their language
-        return named
+            return None, True  # a player who left the game: the lobby tells them so, in their language
+        return named, False
+    if replies_to_lobby(mail, domain) and not looks_like_orders(mail):
+        return None, True  # a reply to the lobby's mail ("Thanks!"): the lobby's, never orders
+    only = _only_game(reg, player)
+    return only, only is None
+
+
+def _only_game(reg: Registry, player: RegisteredPlayer | None) -> str | None:
+    """The one game being played where ``player`` plays a side (None: none, or several)."""
     if player is None:
         return None
-    if replies_to_lobby(mail, domain) and not looks_like_orders(mail):
-        return None  # a reply to the lobby's mail ("Thanks!"): the lobby's, never orders
     playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.status in ACTIVE]
     return playing[0] if len(playing) == 1 else None
+
+
+TIME_VOTES = {"pause", "resume", "extend"}  # the players' votes on time, words of the lobby too
+
+
+def _players_vote(reg: Registry, mail: Mail, game: str, player: RegisteredPlayer | None) -> bool:
+    """Whether the lobby's commands of ``mail`` are a player's votes on ``game``'s time:
+    a vote on time among them (``observe GAME`` alone is the lobby's, though a game
+    has an ``observe`` of its own), each one the game's too
+    (``moonshine.mail.commands.GAME``), and its sender playing a side of ``game`` and
+    mastering none of it."""
+    from moonshine.mail.commands import GAME
+
+    if player is None or not any(m.player.id == player.id and m.side is not None for m in reg.members(game)):
+        return False
+    if any(m.id == player.id for m in reg.masters(game)):
+        return False
+    names = {c.name for c in lobby.read(mail).known()}
+    return bool(names & TIME_VOTES) and all(GAME.named(name) is not None for name in names)
 
 
 def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) -> None:
@@ -316,13 +359,15 @@ def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) ->
             say(f"ERROR raid seed of {row.name}: {exc}")
     for row in reg.games(STARTING):
         games.start(settings, reg, row, now, say)
+    for row in reg.games(PAUSED):
+        games.end_long_pauses(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):
         if row.rollback is not None:
             games.apply_rollback(settings, reg, row, now, say)
         if row.sync:
             games.sync_players(settings, reg, row, say)
         if row.deadline is not None:
-            games.apply_deadline(settings, reg, row, say)
+            games.apply_deadline(settings, reg, row, say, now)
         if row.reseed:
             games.replace_revealed_seed(settings, reg, row, now, say)
         if row.process is not None and games.game_of(settings, row.name).current_turn() != row.process:
@@ -373,18 +418,35 @@ def _games(
         except MoonshineError as exc:
             log(f"ERROR: {exc}")
             steps.add("settings")
+        _step("civil disorder", failed, say, functools.partial(games.sync_disorder, settings, reg, row, now, say))
         if steps:
             failed.add(f"game {row.name}")
             which = ", ".join(sorted(steps))
             say(f"{row.name}: the pass failed ({which}): see games/{row.name}/run.log")
         if done:  # a game busy with another job breaks its seal: the next pass opens it
             reg.set_due(row.name, due[0] if due else now, stamp(root))
+            # the missed-turn policy's view of the game, which only its pass changes, in the registry;
+            # a player it removed is out of game.yaml at once
+            _step("games", failed, say, functools.partial(_after_pass, settings, reg, row.name, now, say))
         if done and "intake" not in steps:  # read by the game: a mailbox that keeps it (a Maildir) is not read again
             with reg.transaction():
                 for entry in mail:
                     if entry.key is not None:
                         reg.mark_answered(f"source:{entry.key}", sender="", outcome=f"read by {row.name}", now=now)
         _step("dedication", failed, say, functools.partial(games.record, settings, reg, row, now, say))
+
+
+def _after_pass(settings: HostSettings, reg: Registry, name: str, now: datetime, say: Log) -> None:
+    """The registry in step with what a game's pass changed: its sides in civil
+    disorder (``moonshine.host.games.sync_disorder``), then game.yaml's players when
+    the policy removed one."""
+    row = reg.game(name)
+    if row is None:
+        return
+    games.sync_disorder(settings, reg, row, now, say)
+    row = reg.game(name) or row
+    if row.sync:
+        games.sync_players(settings, reg, row, say)
 
 
 def stamp(root: Path) -> str:

@@ -15,8 +15,11 @@ A pass, holding the game's lock (a second run finds it busy and leaves):
 5. writes the reminders that are due (``schedule.reminders``) to the gangs with
    no orders or with rejected lines, each reminder once;
 6. adjudicates when the deadline has passed (plus the grace when a gang is
-   missing), puts the reports and the bulletin in the outbox and sets the next
-   turn's deadline;
+   missing), or before it when every side with a player is ready (``ready``,
+   ``early:`` in game.yaml; ``moonshine.mail.commands.ready``), the civil-disorder
+   player's orders written first for the sides the missed-turn policy put in civil
+   disorder (``nmr:``; ``moonshine.mail.disorder``); puts the reports and the bulletin
+   in the outbox and sets the next turn's deadline;
 7. delivers by SMTP every message of the outbox not yet delivered (the
    acknowledgements at once), each to each recipient at most once
    (``moonshine.mail.outbox``);
@@ -26,6 +29,11 @@ A pass, holding the game's lock (a second run finds it busy and leaves):
    longer each time), a delivery of unknown outcome, an orders file that cannot
    be read; the same error is not mailed again while it lasts, and at most one
    error mail waits in the outbox (a new one takes in the undelivered one).
+
+Besides, at each pass it brings the missed-turn policy's record in step with the
+players (a new player on a side: a takeover), and does what the players' votes on
+time ask (``pause``, ``resume``, ``extend``: ``moonshine.mail.commands.timevotes``):
+a game the players paused reads and answers its mail but has no deadline.
 
 A pass with a failed step ends with ``run_game``'s ``failed`` set, and ``moonshine
 run`` with a non-zero status.
@@ -67,6 +75,7 @@ from moonshine.game.journal import Transaction, recover, transaction
 from moonshine.game.lock import game_lock
 from moonshine.game.schedule import Schedule, parse_schedule
 from moonshine.mail import outbox
+from moonshine.mail.disorder import expected as expected
 from moonshine.mail.outbox import compose
 from moonshine.mail.outbox.reports import REPORTS, report_messages
 from moonshine.mail.settings import from_address, game_master_addresses, mail_source, player_addresses
@@ -172,15 +181,6 @@ def parse_iso(text: str) -> datetime:
 
 
 # -- who is expected to send orders ---------------------------------------------------------
-
-
-def expected(game: Game, turn: str, *, players_only: bool = True) -> list[str]:
-    """The sides that have something to order this turn (every gang in Moonshine;
-    in a classic game the powers with units, retreats or adjustments) and (with
-    ``players_only``) a player with an address: the ones the judge waits for."""
-    cfg = game.config
-    sides = [s for s in game.sides() if player_addresses(cfg, s) or not players_only]
-    return game.layout.expected(game, turn, sides)
 
 
 def missing(game: Game, turn: str, expected_sides: list[str], absent: set[str]) -> list[str]:
@@ -337,6 +337,8 @@ class Pass(msgspec.Struct):
 
 
 STEP_WORDS = {
+    "disorder": "counting the turns missed (the missed-turn policy, nmr:)",
+    "time": "doing what the players' votes on time ask (pause, resume, extend)",
     "intake": "reading the mailbox",
     "deliver": "sending mail",
     "adjudicate": "adjudicating",
@@ -413,9 +415,12 @@ def _pass(
     found: dict[str, Any] = {}
 
     def settings() -> None:
+        from moonshine.mail.policy import policy_of
+
         found["schedule"] = schedule_of(game)
         found["turn"] = turn = game.current_turn()
         found["over"] = is_over(game, turn)
+        policy_of(game)  # early:, nmr:, max_pause: read (a wrong value is this step's error)
 
     if not p.step("settings", settings):
         p.step("deliver", lambda: deliver(p))  # the error, to the game master
@@ -423,13 +428,19 @@ def _pass(
     schedule: Schedule | None = found["schedule"]
     turn: str = found["turn"]
     over: bool = found["over"]
-    ticking = not over and not paused  # a paused game reads and answers its mail; nothing falls due
+    if not over:
+        p.step("disorder", lambda: observe_players(p, turn))
+        p.step("time", lambda: apply_time_votes(p, turn))
+    # a paused game (by its master, or by the players' vote) reads and answers its mail; nothing falls due
+    ticking = not over and not paused and not players_paused(p)
     if ticking and schedule is not None:  # first: the reports' mail gives the next deadline
         p.step("deadline", lambda: ensure_deadline(p, schedule, turn))
     p.step("reports", lambda: mail_reports_left(p))
     source: str | list[Entry] | None = mail_source(game.config, game.root) if mail is None else (mail or None)
     if source is not None and not over:
         p.step("intake", lambda: intake(p, schedule, turn, source, paused=paused, host_lines=host_lines))
+        p.step("time", lambda: apply_time_votes(p, turn))  # a vote this mail passed
+        ticking = ticking and not players_paused(p)
     if ticking and schedule is not None and schedule.absence:
         p.step("deadline", lambda: move_for_absence(p, schedule, turn))
     if ticking and schedule is not None:
@@ -458,17 +469,24 @@ def _pass(
 def next_due(game: Game, now: datetime, *, paused: bool = False) -> datetime | None:
     """When the game's pass next has something to do if no mail comes and no one
     changes the game: the earliest of its deadline (the end of the grace once the
-    deadline is past), its next reminder, the next notice of an open vote, and the
-    next try of its undelivered mail; ``now`` when something is to do at once (a
-    deadline to set, a phase with nothing to order); None when only mail or a change
-    can give it something to do. What a pass does (``_pass``) and nothing else: a
+    deadline is past), its next reminder, the next notice of an open vote (the votes on
+    time too), the end of a pause the players voted, and the next try of its
+    undelivered mail; ``now`` when something is to do at once (a deadline to set, a
+    phase with nothing to order, a passed vote on time to apply); None when only mail
+    or a change can give it something to do. What a pass does (``_pass``) and nothing else: a
     judge for many games opens a game at this time, and need not open it before."""
     from moonshine.mail.commands import votes
+    from moonshine.mail.commands.timevotes import current_pause, due_to_apply
 
     schedule = schedule_of(game)
     turn = game.current_turn()
     times: list[datetime] = []
-    if not is_over(game, turn) and not paused:
+    held = current_pause(game, now)  # a pause the players voted: it ends at its longest length
+    if held is not None:
+        times.append(held.until())
+    if due_to_apply(game, turn, now):
+        times.append(now)
+    if not is_over(game, turn) and not paused and held is None:
         due = deadline(game.config, turn)
         if due is None and schedule is not None:
             times.append(now)  # a deadline to set
@@ -580,12 +598,14 @@ def move_for_absence(p: Pass, schedule: Schedule, turn: str) -> None:
 
 
 def closes(game: Game, schedule: Schedule | None, turn: str, now: datetime) -> tuple[datetime | None, list[str]]:
-    """When ``turn`` is adjudicated (None: no deadline), and who is missing."""
+    """When ``turn`` is adjudicated (None: no deadline), and who is missing (a side in
+    civil disorder is waited for by nobody: the civil-disorder player writes its orders)."""
     due = deadline(game.config, turn)
     from moonshine.mail.commands.absence import absent_sides
+    from moonshine.mail.disorder import in_disorder
 
     away = absent_sides(game, due) if due is not None else set()
-    waiting = missing(game, turn, expected(game, turn), away)
+    waiting = missing(game, turn, expected(game, turn), away | in_disorder(game, turn))
     if due is None:
         return None, waiting
     grace = schedule.grace if schedule is not None else None
@@ -733,20 +753,116 @@ def _duration(d: Any) -> str:
 
 
 def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str, *, asked: bool = False) -> None:
-    """Adjudicate ``turn`` when its deadline (and the grace) has passed; ``asked``: a
-    master asked for it now, done when every side the judge waits for has orders."""
+    """At the deadline (and the grace), or before it when every side with a player is
+    ready, or when a master asked for it now (``asked``: ``process``) and every side the
+    judge waits for has orders: the missed-turn policy's work first
+    (``before_adjudication``), then the turn."""
+    from moonshine.mail.commands.ready import everyone_ready
+
     game = p.game
     end, waiting = closes(game, schedule, turn, p.now)
     nothing_to_order = not expected(game, turn, players_only=False)  # a classic phase with no retreat, no build
-    early = asked and not waiting
-    if not nothing_to_order and not early and (end is None or p.now < end):
-        return  # before the deadline (and the grace), or no deadline at all
-    if early and (end is None or p.now < end):
-        p.log(f"{turn}: every side has orders; adjudicated now, as a master asked")
+    early = False
+    if not nothing_to_order and (end is None or p.now < end):
+        if asked and not waiting:
+            p.log(f"{turn}: every side has orders; adjudicated now, as a master asked")
+        elif not everyone_ready(game, turn):
+            return  # before the deadline (and the grace), or no deadline at all
+        early = True
+    before_adjudication(p, turn, early=early)
     late = f"; no orders from {', '.join(waiting)} (they hold)" if waiting else ""
-    families.of(game).adjudicate(game, turn, now=p.now, notify=p.log)
-    p.log(f"adjudicated {turn}{late}; next: {game.current_turn()}")
+    how = (" early, as a master asked" if asked else " early: every player was ready") if early else ""
+    families.of(game).adjudicate(game, turn, now=p.now, notify=p.log, force=early)
+    p.log(f"adjudicated {turn}{how}{late}; next: {game.current_turn()}")
     game.forget_config()
+
+
+def before_adjudication(p: Pass, turn: str, *, early: bool) -> None:
+    """What the missed-turn policy does at the deadline (``moonshine.mail.disorder.at_deadline``:
+    the civil-disorder player's orders, the sides put in civil disorder, the players
+    removed, each told) and the turn's news of an early turn (whose deadline becomes
+    now: what is received after it is for the next turn), in one transaction just
+    before the adjudication; a game that needs a secret seed for its civil-disorder
+    player and has none gets one first, committed before it is drawn from."""
+    from moonshine.game import news
+    from moonshine.game.civil_disorder import ensure_secret
+    from moonshine.mail import disorder
+    from moonshine.mail.policy import policy_of
+
+    game = p.game
+    policy = policy_of(game)
+    if any(s.disorder for s in disorder.standings(game, turn, policy).values()):
+        made = ensure_secret(game, notify=p.log)
+        if made is not None:
+            p.log(f"a secret seed for the civil-disorder player, its SHA-256 published in {GAME_FILE}: {made}")
+    _commit_game_masters_edits(p)
+    with transaction(p.root, f"run: the deadline of {turn}", notify=p.log) as txn:
+        done = disorder.at_deadline(game, turn, p.now, policy)
+        if early:  # the turn closes now: mail received after this is the next turn's
+            from moonshine.game.deadlines import write_deadline
+
+            write_deadline(game, turn, p.now)
+            news.put(game, turn, "early", "news.early", when=p.now)
+        else:
+            news.drop(game, turn, "early")  # a turn rolled back, then run at its deadline
+        paths = [f"orders/{turn}", f"outbox/{turn}", GAME_FILE, disorder.FILE]
+        txn.commit(
+            f"{turn}: civil disorder and the turn's news, before the adjudication", paths, git=is_git_repo(p.root)
+        )
+    game.forget_config()
+    for line in done.lines():
+        p.log(line)
+
+
+def observe_players(p: Pass, turn: str) -> None:
+    """The missed-turn policy's record in step with game.yaml's players
+    (``moonshine.mail.disorder.observe``): a side with a new player (a takeover) counts
+    from this turn, and its civil disorder, if any, is over (the bulletin says so)."""
+    from moonshine.game import news
+    from moonshine.mail import disorder
+
+    game = p.game
+    record = disorder.load(game)
+    before = disorder.copy(record)
+    taken = disorder.observe(game, record, turn)
+    if record == before:
+        return
+    was = disorder.standings(game, turn, record=before) if before.sides else {}
+    with transaction(p.root, "run: the players the missed-turn policy counts", notify=p.log) as txn:
+        disorder.save(game, record)
+        for side in taken:
+            if side in was and was[side].disorder:
+                news.put(game, turn, f"taken-{side}", "news.taken", side=side)
+        txn.commit(
+            "The players as the missed-turn policy counts them",
+            [disorder.FILE, f"orders/{turn}"],
+            git=is_git_repo(p.root),
+        )
+    for side in taken:
+        p.log(f"{side} has a new player: the missed-turn policy counts from {turn}")
+
+
+def players_paused(p: Pass) -> bool:
+    """Whether a pause the players voted holds the game now."""
+    from moonshine.mail.commands.timevotes import current_pause
+
+    return current_pause(p.game, p.now) is not None
+
+
+def apply_time_votes(p: Pass, turn: str) -> None:
+    """What the players' passed votes on time ask of the turn's deadline
+    (``moonshine.mail.commands.timevotes.apply``), in one transaction."""
+    from moonshine.mail.commands import timevotes
+
+    if not timevotes.due_to_apply(p.game, turn, p.now):
+        return
+    _commit_game_masters_edits(p)
+    with transaction(p.root, "run: the players' votes on time", notify=p.log) as txn:
+        lines = timevotes.apply(p.game, turn, p.now)
+        paths = [GAME_FILE, "votes.yaml", f"orders/{turn}", f"outbox/{turn}"]
+        txn.commit(f"{turn}: the players' votes on time", paths, git=is_git_repo(p.root))
+    for line in lines:
+        p.log(line)
 
 
 def mail_reports_left(p: Pass) -> None:

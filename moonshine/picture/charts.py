@@ -83,14 +83,15 @@ def _spread(wanted: list[tuple[float, int]], low: float, high: float) -> dict[in
         while len(clusters) > 1 and _first(clusters[-1]) < _first(clusters[-2]) + LABEL_GAP * len(clusters[-2]):
             last = clusters.pop()
             clusters[-1].extend(last)
-    out: dict[int, float] = {}
-    floor = low
-    for cluster in clusters:
-        start = min(max(_first(cluster), floor), high - LABEL_GAP * (len(cluster) - 1))
-        for k, (_, i) in enumerate(cluster):
-            out[int(i)] = max(low, start + LABEL_GAP * k)
-        floor = start + LABEL_GAP * len(cluster)
-    return out
+    order = [i for cluster in clusters for _, i in cluster]
+    heights = [_first(cluster) + LABEL_GAP * k for cluster in clusters for k in range(len(cluster))]
+    # then kept inside [low, high] and LABEL_GAP apart: pushed up from the bottom edge,
+    # then down from the top one (both hold whenever the labels fit between them)
+    for k in reversed(range(len(heights))):
+        heights[k] = min(heights[k], high if k == len(heights) - 1 else heights[k + 1] - LABEL_GAP)
+    for k in range(len(heights)):
+        heights[k] = max(heights[k], low if k == 0 else heights[k - 1] + LABEL_GAP)
+    return {int(i): y for i, y in zip(order, heights, strict=True)}
 
 
 def _first(cluster: list[tuple[float, int]]) -> float:

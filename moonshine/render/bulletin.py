@@ -52,6 +52,7 @@ class GangBlock(msgspec.Struct, frozen=True):
     submitted: bool
     orders: tuple[OrderRow, ...]  # every order but the plain holds
     changes: tuple[str, ...]  # the plain holds in one line, recruits, disbands
+    disorder: str = ""  # its orders written by the civil-disorder player (R26): the mark, as a phrase
 
 
 def _changes(gr: GangResults, w: Words) -> tuple[str, ...]:
@@ -278,12 +279,17 @@ def bulletin_context(
     charts: Sequence[tuple[str, str]] = (),
     legend: Legend | None = None,
     seed_news: SeedNews | None = None,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Everything the public bulletin shows, already in its language. Nothing here
     comes from a gang's lines, bids, ledger, stocks or cash. With the turn's opening
     state ``before``: the headline, the story and what changed; ``legend``: the
     picture of the map's legend beside it; ``seed_news``: the secret seed replaced
-    during the turn."""
+    during the turn; ``news``: what the judge tells of the game (the turn ran early,
+    a gang in civil disorder, a pause), sentences in the bulletin's language;
+    ``disorder``: the gangs whose orders the civil-disorder player wrote, with its
+    name (R26)."""
     res = as_results(data)
     check_results(gmap, res)
     w = Words(phrasebook.check_language(language or config.language))
@@ -306,6 +312,7 @@ def bulletin_context(
                     if not story.is_plain_hold(u.order, u.succeeded, u.reason, u.outcome)
                 ),
                 changes=((w("orders.held", n=len(held), units=", ".join(held)),) if held else ()) + _changes(gr, w),
+                disorder=w("orders.civil_disorder", player=(disorder or {})[key]) if key in (disorder or {}) else "",
             )
         )
         dislodged += [TextRow(g.name + w.colon + d.unit, dislodged_text(w, d)) for d in gr.dislodged]
@@ -336,6 +343,7 @@ def bulletin_context(
     winners = winner_line(gmap, res, w)
     ctx["charts"] = [{"src": f"cid:{n}" if for_email else n, "title": t} for n, t in charts]
     ctx["chart_names"] = ", ".join(n for n, _ in charts)
+    ctx["news"] = list(news)
     if before is not None:
         ctx.update(_story_context(gmap, res, before, nxt, w))
     else:
@@ -403,12 +411,15 @@ def render_bulletin(
     deadline: str = "",
     legend: Legend | None = None,
     seed_news: SeedNews | None = None,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> str:
     """The public bulletin (text, or HTML with ``html=True``); with the turn's opening
     state ``before``, its story and what changed; ``charts``: the pictures of the
     charts beside it (file name, title); ``deadline``: the next deadline as a sentence
     in the game's time zone ("" when none is set); ``legend``: the picture of the
-    map's legend beside it; ``seed_news``: the secret seed replaced during the turn."""
+    map's legend beside it; ``seed_news``: the secret seed replaced during the turn;
+    ``news`` and ``disorder``: as ``bulletin_context``'s."""
     ctx = bulletin_context(
         gmap,
         config,
@@ -420,6 +431,8 @@ def render_bulletin(
         charts=charts,
         legend=legend,
         seed_news=seed_news,
+        news=news,
+        disorder=disorder,
     )
     ctx["deadline"] = deadline
     return pages.inline_css(pages.render("bulletin.html.j2", ctx)) if html else pages.render("bulletin.txt.j2", ctx)

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from moonshine.render.phrasebook import check_language, the_turn, turn_label
-from moonshine.text import absence, commands, host
+from moonshine.text import absence, commands, host, moving
 from moonshine.text.catalogue import Catalogue, Localized, fill, keyed
 from moonshine.text.catalogue import number as number
 from moonshine.variants.moonshine.calendar import Turn
@@ -204,6 +204,7 @@ MESSAGES: Catalogue = {
 MESSAGES.update(commands.MESSAGES)  # the players' commands by mail: press, votes, status...
 MESSAGES.update(absence.MESSAGES)  # the absent command (moonshine.mail.commands.absence)
 MESSAGES.update(host.MESSAGES)  # the host of many games: the lobby, the start and reveal mails
+MESSAGES.update(moving.MESSAGES)  # ready, wait, civil disorder, the votes on time, a turn's news of the game
 
 # How the mail writes a date (``date.time``: its fields are ``year``, ``month``,
 # ``day``, ``hour``, ``minute``, ``zone``, ``month_name`` and ``day_th``, the day as the

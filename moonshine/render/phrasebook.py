@@ -43,6 +43,7 @@ MESSAGES: Catalogue = {
     "section.house_rules": "This game's rules",
     "section.map": "The map",
     "section.this_turn": "{turn}: price and raid",
+    "section.news": "The game",
     # -- orders ---------------------------------------------------------------------
     "orders.file": "Orders file: {file}",
     "orders.none": "No orders received: your units held, you sold the most you could and bid nothing (R12).",
@@ -62,6 +63,11 @@ MESSAGES: Catalogue = {
     "orders.not_done": "Not carried out",
     "orders.not_done_line": "line {n}, {order}, {status}: {reason}",
     "orders.gang_none": "no orders received, R12",
+    "orders.civil_disorder": "in civil disorder: orders written by the civil-disorder player, {player} (R26)",
+    "report.civil_disorder": (
+        "Your gang was in civil disorder: these orders were written by the civil-disorder player ({player}, "
+        "R26), from the seed {seed}. Your own orders end the civil disorder."
+    ),
     "orders.recruited": ("recruited: {units}", "recruited: {units}"),
     "orders.disbanded": ("disbanded: {units}", "disbanded: {units}"),
     "none": "none",

@@ -71,6 +71,8 @@ class Extras(msgspec.Struct, frozen=True):
     map_file: str = MAP_FILE
     closeup: str = ""
     legend: Legend | None = None
+    disorder_player: str = ""  # its orders written by the civil-disorder player (R26): its name
+    disorder_seed: str = ""  # ... and the seed it drew from
 
 
 class LineRow(msgspec.Struct, frozen=True):
@@ -373,6 +375,11 @@ def report_context(
             "gang": {"key": gang, "name": g.name, "colour": g.colour},
             "player": player.name if player is not None else "",
             "orders_file": gr.orders_file,
+            "civil_disorder": (
+                w("report.civil_disorder", player=more.disorder_player, seed=more.disorder_seed)
+                if more.disorder_player
+                else ""
+            ),
             "lines": [_line_row(w, ln) for ln in gr.lines],
             "receipt": _receipt(seed, res.turn, gang, gr),
             # a gang that sent nothing: its units that simply held in one line, the others row by row
@@ -468,6 +475,8 @@ def render_all(
     deadline: str = "",
     legend: Legend | None = None,
     seed_news: SeedNews | None = None,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``GANG.txt`` and ``GANG.html`` for each gang (all by default)
     and ``bulletin.txt`` and ``bulletin.html``. ``seed``: the game's secret, for the
@@ -475,7 +484,9 @@ def render_all(
     report when its player reads another than ``language``. ``extras``: what each
     gang's report says beyond the results (its deadline, pictures); ``deadline`` and
     ``legend`` (the picture of the map's legend) and ``seed_news`` (the secret seed
-    replaced during the turn): the bulletin's."""
+    replaced during the turn), ``news`` (what the judge tells of the game) and
+    ``disorder`` (the gangs whose orders the civil-disorder player wrote, with its
+    name): the bulletin's."""
     res = as_results(data)
     out: dict[str, str] = {}
     for g in gangs if gangs is not None else gmap.gangs:
@@ -510,6 +521,8 @@ def render_all(
                 deadline=deadline,
                 legend=legend,
                 seed_news=seed_news,
+                news=news,
+                disorder=disorder,
             )
     return out
 

@@ -95,6 +95,10 @@ MESSAGES: Catalogue = {
         "Among them, {n} resignation or ejection, counted as a turn missed.",
         "Among them, {n} resignations or ejections, counted as turns missed.",
     ),
+    "lobby.dedication.disorder": (
+        "Among them, {n} side left in civil disorder, counted as a turn missed.",
+        "Among them, {n} sides left in civil disorder, counted as turns missed.",
+    ),
     "lobby.dedication.finished": ("{n} game finished.", "{n} games finished."),
     # -- list ---------------------------------------------------------------------------------
     "lobby.list.forming": "Games waiting for players:",
@@ -217,6 +221,10 @@ MESSAGES: Catalogue = {
     ),
     "lobby.extend.usage": "Give the hours, from 1 to 720: extend GAME 24.",
     "lobby.extend.no_deadline": "{game} has no deadline to extend.",
+    "lobby.extend.over_max": (
+        "{game} lets a master move its deadline {n} hour at most (master_pause_max).",
+        "{game} lets a master move its deadline {n} hours at most (master_pause_max).",
+    ),
     "lobby.eject.done": "{side} ({name}) is ejected from {game}: the side is vacant, its units hold.",
     "lobby.eject.no_player": "No player plays '{side}' in {game}.",
     "lobby.eject.usage": "Name the side: eject GAME SIDE.",
@@ -471,6 +479,14 @@ MESSAGES: Catalogue = {
     "seating.reveal.seed_until": "  {seed} (SHA-256 {sha256}): the raids of the turns up to {last}",
     "seating.reveal.seed_from": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} on",
     "seating.reveal.seed_between": "  {seed} (SHA-256 {sha256}): the raids of the turns from {first} to {last}",
+    "seating.reveal.subject_cd": "{prefix} {game} is over: its secret seed is public",
+    "seating.reveal.body_cd": (
+        "{name},\n\n"
+        "The game {game} is over. Its secret seed, secret until now, is public; with it anyone can "
+        'recompute the orders the civil-disorder player wrote (RULES.md, "Auditing the civil-disorder '
+        'player"):\n\n{seeds}'
+    ),
+    "seating.reveal.seed_cd": "  {seed} (SHA-256 {sha256})",
     "seating.start.line": "  {side}: {player}",
     "seating.start.no_preference": "no preference",
 }

@@ -60,10 +60,19 @@ class Layout(Protocol):
         shapes and canonical lines (``moonshine.variants.ordersjson``)."""
         ...
 
-    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+    def civil_disorder(
+        self, game: GameFiles, turn: str, side: str, player: str, seed: str, rules: Rulebook | None = None
+    ) -> str:
         """The orders file the civil-disorder ``player`` (one of
         ``civil_disorder_players``) writes for ``side`` in ``turn``, drawing from
-        ``seed`` (``moonshine.variants.civil_disorder.civil_disorder_seed``); R26."""
+        ``seed`` (``moonshine.variants.civil_disorder.civil_disorder_seed``) under the
+        game's ``rules`` (its rulebook; None: the family's own); R26."""
+        ...
+
+    def is_movement(self, turn: str) -> bool:
+        """Whether ``turn`` is a movement turn (every Moonshine turn; a classic game's
+        spring and fall phases, not its retreats and adjustments): the turns the
+        missed-turn policy counts by default."""
         ...
 
     def rulebook(self, raw: Mapping[str, Any] | None, source: str, line: int) -> Rulebook | None:
@@ -168,12 +177,17 @@ class MoonshineLayout:
 
         return FORMS
 
-    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+    def civil_disorder(
+        self, game: GameFiles, turn: str, side: str, player: str, seed: str, rules: Rulebook | None = None
+    ) -> str:
         from moonshine.variants.moonshine.civil_disorder import civil_disorder
 
         if player not in self.civil_disorder_players:
             raise GameError(f"no civil-disorder player {player!r} in a Moonshine game (keep)")
         return civil_disorder(game.map, game.load_state(turn), side, seed).text
+
+    def is_movement(self, turn: str) -> bool:
+        return True  # every turn has its movement
 
     def rulebook(self, raw: Mapping[str, Any] | None, source: str, line: int) -> Rulebook | None:
         from moonshine import yamlio
@@ -318,12 +332,24 @@ class ClassicLayout:
 
         return FORMS
 
-    def civil_disorder(self, game: GameFiles, turn: str, side: str, player: str, seed: str) -> str:
+    def civil_disorder(
+        self, game: GameFiles, turn: str, side: str, player: str, seed: str, rules: Rulebook | None = None
+    ) -> str:
         from moonshine.variants.classic.civil_disorder import civil_disorder
+        from moonshine.variants.classic.rules import CLASSIC
 
         if player not in self.civil_disorder_players:
             raise GameError(f"no civil-disorder player {player!r} in a classic game (hold, smart)")
-        return civil_disorder(game.board(), self.load_state(game, turn), side, player, seed).text
+        st = self.load_state(game, turn)
+        return civil_disorder(game.board(), st, side, player, seed, rules or CLASSIC).text
+
+    def is_movement(self, turn: str) -> bool:
+        from moonshine.variants.classic.state import Phase, Step
+
+        try:
+            return Phase.parse(turn).step is Step.MOVEMENT
+        except ValueError:
+            return False
 
     def rulebook(self, raw: Mapping[str, Any] | None, source: str, line: int) -> Rulebook | None:
         from moonshine.variants.classic import rulebooks

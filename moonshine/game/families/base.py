@@ -62,6 +62,7 @@ class Family(Protocol):
     name: str  # the family's name (moonshine.variants.MOONSHINE, CLASSIC)
     messages: str  # the suffix of the catalogue's texts written for the family ("", ".classic")
     reveals_seed: bool  # whether its games keep a secret seed that 'moonshine reveal' shows at the end
+    raids: bool  # whether that seed draws raids (R21) as well as the civil-disorder player's choices (R26)
 
     def create(
         self,

@@ -18,7 +18,7 @@ import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import msgspec
 import yaml
@@ -367,6 +367,8 @@ def write_phase_reports(
     power_languages: Mapping[str, str] | None = None,
     redraw: bool = False,
     scenes: Mapping[str, Scene] | None = None,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """Write PHASE's reports under ``turns/PHASE/reports/``: ``POWER.txt`` and
     ``POWER.html`` for each power (or those given), ``bulletin.txt`` and
@@ -374,7 +376,9 @@ def write_phase_reports(
     one drawn at its adjudication, or with ``redraw`` drawn again in ``language``
     (the game's language may have changed since); and the map's legend, shown under
     it, in each language read (``legend.png``, ``legend.fr.png``). ``scenes``: the
-    phase's picture as a scene in a language, drawn already (the adjudication's)."""
+    phase's picture as a scene in a language, drawn already (the adjudication's).
+    ``news``: what the judge tells the bulletin of the game; ``disorder``: the powers
+    whose orders the civil-disorder player wrote, with its name (R26)."""
     from moonshine.game.directory import atomic_write_bytes, atomic_write_text
     from moonshine.render.classic.report import load_results, render_all
     from moonshine.render.figures import closeup_file, map_file
@@ -434,6 +438,8 @@ def write_phase_reports(
         summaries=_summaries(root, nxt, chosen, language, power_languages),
         images=images,
         closeups=closeups,
+        news=news,
+        disorder=disorder,
     )
     for name, text in texts.items():
         atomic_write_text(base / name, text)
@@ -671,10 +677,29 @@ def build_site(
     return written
 
 
+class Told(TypedDict):
+    news: list[str]
+    disorder: dict[str, str]
+
+
+def _told(game: Game, phase: str, language: str) -> Told:
+    """What the phase's reports tell beside its results: the judge's news of the game
+    (``moonshine.game.news``) and the powers whose orders the civil-disorder player
+    wrote (R26)."""
+    from moonshine.game import news
+    from moonshine.game.civil_disorder import marks
+
+    return Told(
+        news=news.sentences(game, phase, language),
+        disorder={p: m.player for p, m in marks(game, phase).items()},
+    )
+
+
 class ClassicFamily:
     name = "classic"
     messages = ".classic"
-    reveals_seed = False  # nothing is drawn at random: no secret seed
+    reveals_seed = True  # its secret seed draws the civil-disorder player's choices (R26)
+    raids = False  # no raid: the seed draws nothing else
 
     def create(
         self,
@@ -687,17 +712,35 @@ class ClassicFamily:
         language: str,
         use_git: bool,
     ) -> Game:
-        from moonshine.game.directory import GAME_FILE, Game, GameConfig, Player, atomic_write_text, config_to_yaml
+        from moonshine.game.directory import (
+            GAME_FILE,
+            IGNORED,
+            SECRET_FILE,
+            Game,
+            GameConfig,
+            Player,
+            atomic_write_text,
+            config_to_yaml,
+            seed_hash,
+            write_secret,
+        )
+        from moonshine.game.seeds import new_secret
 
         gmap = board(variant)
+        seed = seed if seed is not None else new_secret()  # the civil-disorder player draws from it (R26)
+        if not seed.strip():
+            raise GameError("the seed cannot be empty")
         root.mkdir(parents=True, exist_ok=True)
         cfg = GameConfig(
             title=title or gmap.info.title,
             map=variant,
             language=language,
+            seed_sha256=seed_hash(seed),
             players={p: Player(name="", email=[]) for p in gmap.powers},
             variant=variant,
         )
+        write_secret(root / SECRET_FILE, seed)
+        atomic_write_text(root / ".gitignore", "".join(f"{pattern}\n" for pattern in IGNORED))
         atomic_write_text(root / GAME_FILE, config_to_yaml(cfg))
         create(root, cfg.title, use_git, variant)
         return Game(root)
@@ -707,6 +750,7 @@ class ClassicFamily:
         spec = game.variant
         return [
             f"Created {game.root}: {game.config.title}, variant {spec.name} ({spec.title}), first phase {first}.",
+            f"Seed hash (publish it): {game.config.seed_sha256}",
             f"Next: add players' addresses to {game.config_path}, collect orders in {game.root}/orders/{first}/.",
         ]
 
@@ -800,6 +844,7 @@ class ClassicFamily:
                 language=game.config.language,
                 power_languages=game.side_languages(),
                 scenes={game.config.language: done.scene} if done.scene is not None else None,
+                **_told(game, name, game.config.language),
             )
             txn.commit(f"Adjudicate {name}", git=commit and is_git_repo(game.root))
         return [
@@ -827,6 +872,7 @@ class ClassicFamily:
             bulletin=key is None,
             power_languages=None if language else game.side_languages(),  # --language: that one for all
             redraw=True,  # in the language asked for, or the game's now
+            **_told(game, turn, lang),
         )
 
     def report_text(self, game: Game, turn: str, *, side: str | None, language: str | None) -> str:
@@ -840,7 +886,8 @@ class ClassicFamily:
                 raise GameError(f"no power {side!r} (powers: {', '.join(gmap.powers)})")
         data = load_results(game.turn_dir(turn) / "results.yaml")
         nxt = load_state(game.root, str(data.get("next", "")), gmap)
-        return render_text(gmap, data, nxt, power=key, language=language or game.config.language)
+        lang = language or game.config.language
+        return render_text(gmap, data, nxt, power=key, language=lang, **_told(game, turn, lang))
 
     def outcomes(self, game: Game, turn: str) -> Iterator[OrderOutcome]:
         from moonshine.render.classic.report import load_results

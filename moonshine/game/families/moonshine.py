@@ -26,6 +26,7 @@ class MoonshineFamily:
     name = "moonshine"
     messages = ""
     reveals_seed = True
+    raids = True  # its secret seed draws the raids (R21) and the civil-disorder player's choices (R26)
 
     def create(
         self,

@@ -10,7 +10,7 @@ import hashlib
 from datetime import datetime, timedelta
 from typing import Any
 
-from moonshine.errors import MoonshineError
+from moonshine.errors import DataError, MoonshineError
 from moonshine.host.lobby.announce import Left, announce, turn_words
 from moonshine.host.lobby.request import (
     LobbyRequest,
@@ -56,6 +56,15 @@ GAME_SETTINGS = {
     "private": "private",
     "privee": "private",
     "prive": "private",
+    # keeping the game moving (moonshine.mail.policy)
+    "early": "early",
+    "avance": "early",
+    "nmr": "nmr",
+    "max_pause": "max_pause",
+    "pause_max": "max_pause",
+    "master_pause_max": "master_pause_max",
+    "pause_maitre_max": "master_pause_max",
+    # who plays which side, hidden (moonshine.game.identities)
     "anonymous": "anonymous",
     "anonyme": "anonymous",
     "reveal": "reveal",
@@ -63,6 +72,7 @@ GAME_SETTINGS = {
     "revelation": "reveal",
     "gunboat": "gunboat",
 }
+MOVING = ("early", "nmr", "max_pause", "master_pause_max")  # game.yaml's keys, as written
 PRESS_KINDS = ("none", "public", "white", "grey")
 YES, NO = ("yes", "oui", "true", "y", "o"), ("no", "non", "false", "n")
 # when an anonymous game's players are told who played which side (moonshine.game.identities)
@@ -110,6 +120,8 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
             from moonshine.host.lobby.configure import change_setting_value
 
             change_setting_value(options, name, value)
+        elif name in MOVING:
+            options[name] = _moving(req, cmd, name, key, value)
         elif name in ("anonymous", "gunboat"):  # gunboat: anonymous, and no press
             options[name] = _yes(key, value)
         elif name == "reveal":
@@ -140,6 +152,27 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
     if rules:
         options["rules"] = rules
     return options
+
+
+def _moving(req: LobbyRequest, cmd: CommandLine, name: str, key: str, value: str) -> Any:
+    """A setting of ``moonshine.mail.policy`` as game.yaml keeps it, checked against the
+    game's family (``nmr``'s civil-disorder player)."""
+    from moonshine import variants
+    from moonshine.mail import policy
+
+    given = cmd.args.split()
+    family = variants.get(given[1].lower()) if len(given) == 2 and variants.is_known(given[1].lower()) else None
+    players = family.layout.civil_disorder_players if family is not None else ("keep", "hold", "smart")
+    try:
+        if name == "early":
+            policy.read_early(value)
+            return value.lower()
+        if name == "nmr":
+            return policy.read_nmr(value, players)
+        policy.read_policy({name: value}, players)
+        return value.lower()
+    except DataError as exc:  # its problem: the key is the master's own
+        raise Refused(phrase("lobby.create.bad_setting", key=key, why=exc.problem[:200])) from None
 
 
 def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -205,7 +238,7 @@ def pause(req: LobbyRequest, cmd: CommandLine) -> Answer:
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     left = max(0, int((due - req.ctx.now).total_seconds())) if due is not None else None
     req.reg.set_paused(row.name, req.ctx.now.isoformat(), left)
-    req.reg.set_deadline(row.name, f"{turn} {games.NO_DEADLINE}")  # none while paused: nothing is late
+    req.reg.set_deadline(row.name, games.pending(turn, None, games.MASTER_PAUSE))  # none while paused: nothing is late
     req.reg.set_status(row.name, PAUSED)
     if left is None:
         announce(req, row, "paused_no_deadline", key=str(cmd.line), turn=turn)
@@ -229,7 +262,7 @@ def resume(req: LobbyRequest, cmd: CommandLine) -> Answer:
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     if row.paused_left is not None:
         due = req.ctx.now + timedelta(seconds=max(row.paused_left, HOUR))
-        req.reg.set_deadline(row.name, f"{turn} {due.isoformat()}")
+        req.reg.set_deadline(row.name, games.pending(turn, due, games.MASTER_RESUME))
     req.reg.set_paused(row.name, None, None)
     req.reg.set_status(row.name, RUNNING)
     if due is not None:
@@ -277,6 +310,9 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
     hours = given[0].lower().rstrip("h") if given else ""
     if not hours.isdigit() or not 1 <= int(hours) <= 720:
         raise Refused(phrase("lobby.extend.usage"))
+    most = games.master_pause_max(req.ctx.settings, row)
+    if most is not None and int(hours) * 3600 > most.total_seconds():
+        raise Refused(phrase("lobby.extend.over_max", game=row.name, n=int(most.total_seconds() // 3600)))
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     if row.status == PAUSED and row.paused_left is not None:  # the time left grows
         left = row.paused_left + int(hours) * 3600
@@ -286,7 +322,7 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if due is None:
         raise Refused(phrase("lobby.extend.no_deadline", game=row.name))
     new = due + timedelta(hours=int(hours))
-    req.reg.set_deadline(row.name, f"{turn} {new.isoformat()}")
+    req.reg.set_deadline(row.name, games.pending(turn, new, f"{games.MASTER_EXTEND}:{int(hours)}"))
     announce(req, row, "deadline", key=str(cmd.line), turn=turn, due=new, was=due)
     return Answer(
         cmd, True, phrase("lobby.extend.done", turn=turn_words(req, row, turn), game=row.name, due=req.moment(new))

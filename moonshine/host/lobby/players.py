@@ -213,10 +213,14 @@ def _public(req: LobbyRequest, player: RegisteredPlayer) -> Joined:
 
 
 def dedication(d: Dedication) -> Joined:
-    """``Dedication 80%: 8 turns ordered on time of 10 owed (1 resignation counted as a turn missed).``"""
-    parts = [phrase("lobby.dedication", percent=d.percent, n=d.due + d.resigned, on_time=d.on_time)]
+    """``Dedication 80%: 8 of 10 turns ordered on time. Among them, 1 resignation or
+    ejection, counted as a turn missed.`` (and the sides left in civil disorder, each a
+    turn missed more)."""
+    parts = [phrase("lobby.dedication", percent=d.percent, n=d.due + d.resigned + d.disorder, on_time=d.on_time)]
     if d.resigned:
         parts.append(phrase("lobby.dedication.resigned", n=d.resigned))
+    if d.disorder:
+        parts.append(phrase("lobby.dedication.disorder", n=d.disorder))
     if d.finished:
         parts.append(phrase("lobby.dedication.finished", n=d.finished))
     return Joined(tuple(parts), " ")

@@ -44,6 +44,11 @@ FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED = (
 )
 ACTIVE = (RUNNING, PAUSED)  # games being played
 DRAW, TAKEOVER = "draw", "takeover"  # how a member came to their side
+# The events that count as a turn missed in a player's dedication: leaving a game being
+# played, being ejected (LEFT), a side gone into civil disorder (DISORDER:
+# moonshine.mail.disorder; once a game: its removal, or its takeover, adds nothing).
+LEFT = ("resigned", "ejected")
+DISORDER = "disorder"
 
 
 class RegisteredPlayer(msgspec.Struct, frozen=True):
@@ -93,18 +98,20 @@ class Member(msgspec.Struct, frozen=True):
 
 class Dedication(msgspec.Struct, frozen=True):
     """A player's record: turns with orders in time of the turns owed, resignations
-    (and ejections), games finished."""
+    (and ejections), games finished, sides left in civil disorder."""
 
     on_time: int = 0
     due: int = 0
     resigned: int = 0
     finished: int = 0
+    disorder: int = 0  # games where a side of theirs went into civil disorder
 
     @property
     def percent(self) -> int:
-        """Turns in time of the turns owed, each resignation counting as a turn
-        missed; 100 for a player who owed nothing yet."""
-        owed = self.due + self.resigned
+        """Turns in time of the turns owed, each resignation and each side left in
+        civil disorder counting as a turn missed more; 100 for a player who owed
+        nothing yet."""
+        owed = self.due + self.resigned + self.disorder
         return 100 if owed == 0 else round(100 * self.on_time / owed)
 
 
@@ -558,6 +565,11 @@ class Registry:
             self.conn.execute("UPDATE games SET sync = 1 WHERE name = ?", (game,))
         return None if side is None else str(side)
 
+    def drop_vacancy(self, game: str, side: str) -> None:
+        """``side`` is no longer offered for a takeover (its player in civil disorder came back)."""
+        with self.transaction():
+            self.conn.execute("DELETE FROM vacancies WHERE game = ? AND side = ?", (game, side))
+
     def add_vacancies(self, game: str, sides: list[str], now: datetime) -> None:
         with self.transaction():
             for side in sides:
@@ -576,7 +588,17 @@ class Registry:
         return [(str(a), str(b), str(c)) for a, b, c in self.conn.execute(sql + " ORDER BY v.game, v.side", args)]
 
     def take_over(self, game: str, side: str, pid: int, now: datetime) -> None:
+        """``pid`` takes ``side``, vacant: a side in civil disorder still held by its
+        player (``moonshine.mail.disorder``) passes from them, as a removal."""
         with self.transaction():
+            for (held,) in self.conn.execute(
+                "SELECT player FROM members WHERE game = ? AND side = ?", (game, side)
+            ).fetchall():
+                self.conn.execute("DELETE FROM members WHERE game = ? AND player = ?", (game, held))
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO events (player, game, kind, at) VALUES (?, ?, ?, ?)",
+                    (held, game, "removed", now.isoformat()),
+                )
             self.conn.execute("DELETE FROM vacancies WHERE game = ? AND side = ?", (game, side))
             self.conn.execute(
                 "INSERT INTO members (game, player, side, joined, came) VALUES (?, ?, ?, ?, ?)",
@@ -657,6 +679,7 @@ class Registry:
         return Dedication(
             int(on_time),
             int(due),
-            int(counts.get("resigned", 0)) + int(counts.get("ejected", 0)),
+            sum(int(counts.get(kind, 0)) for kind in LEFT),
             int(counts.get("finished", 0)),
+            int(counts.get(DISORDER, 0)),
         )

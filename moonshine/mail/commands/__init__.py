@@ -15,10 +15,12 @@ to the judge, next to the orders, that ask for something other than orders::
     ...orders of every gang...      ...
     end predict                     fin prédire
     absent 2026-12-01 to 2026-12-05 absent du 2026-12-01 au 2026-12-05
+    ready  wait                     prêt  attendre
+    pause  resume  extend 12        pause  reprise  prolonger 12
 
 Each command is a value of the one grammar of mail commands
 (``moonshine.mail.commands.grammar``), declared beside its handler in the module of
-its family (``press``, ``votes``, ``info``, ``predict``, ``absence``) and listed in
+its family (``press``, ``votes``, ``info``, ``predict``, ``absence``, ``ready``, ``timevotes``) and listed in
 ``GAME`` below. Command lines never reach the order reader: their line numbers stay
 those of the message, as for the password line. A line whose first word is close to
 a keyword and is no order word is an unknown command, answered with a suggestion.
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from moonshine.mail.commands import absence, info, predict, press, votes
+from moonshine.mail.commands import absence, info, predict, press, ready, timevotes, votes
 from moonshine.mail.commands.grammar import Answer, Grammar, Script, answer
 from moonshine.mail.commands.request import GameRequest, authorise
 from moonshine.render.mailwords import phrase
@@ -50,6 +52,11 @@ GAME = Grammar(
         predict.PREDICT,
         info.OBSERVE,
         absence.ABSENT,
+        ready.READY_COMMAND,
+        ready.WAIT_COMMAND,
+        timevotes.PAUSE_COMMAND,
+        timevotes.RESUME_COMMAND,
+        timevotes.EXTEND_COMMAND,
     ),
     careful=True,
 )

@@ -47,12 +47,38 @@ def status(req: GameRequest, cmd: CommandLine) -> Answer:
             lang, "status.waiting", gangs=", ".join(sides[g] for g in waiting) or mailwords.text(lang, "status.nobody")
         ),
         mailwords.text(lang, "status.press." + rules(game.config).kind),
+        *_moving(req),
     ]
     over = ended(game)
     if over is not None:
         lines.append(bulletin_lines(game, req.now, lang)[0])
     lines.extend(open_lines(game, req.gang, req.now, lang))
     return Answer(cmd, True, phrase("status.done"), "\n".join(lines))
+
+
+def _moving(req: GameRequest) -> list[str]:
+    """What keeps the game moving: when the turn runs, who is ready (never what they
+    ordered), the sides in civil disorder, a pause the players voted."""
+    from moonshine.mail import disorder
+    from moonshine.mail.commands.ready import ready_sides
+    from moonshine.mail.commands.timevotes import current_pause
+    from moonshine.mail.policy import EARLY_NO, policy_of
+
+    game, lang = req.game, req.language
+    names = game.sides(lang)
+    policy = policy_of(game)
+    lines = [mailwords.text(lang, f"status.early.{policy.early}")]
+    if policy.early != EARLY_NO:
+        done, _ = ready_sides(game, req.turn, policy)
+        shown = ", ".join(names[s] for s in done) or mailwords.text(lang, "status.nobody")
+        lines.append(mailwords.text(lang, "status.ready", gangs=shown))
+    away = sorted(disorder.in_disorder(game, req.turn), key=list(names).index)
+    if away:
+        lines.append(mailwords.text(lang, "status.disorder", gangs=", ".join(names[s] for s in away)))
+    pause = current_pause(game, req.now)
+    if pause is not None:
+        lines.append(mailwords.text(lang, "status.paused", until=pause.until()))
+    return lines
 
 
 def _adjudicated(req: GameRequest) -> list[str]:

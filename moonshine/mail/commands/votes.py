@@ -22,6 +22,11 @@ run, the unattended judge (``moonshine run``) at each pass, and
 A passed draw or concession ends the game: ``ended(game)`` says so, the seed
 may then be revealed, and no turn is adjudicated any more.
 
+The players' votes on the game's time are proposals too, of their own kinds
+(``moonshine.mail.commands.timevotes``): a pause, voted by every player, and an
+extension of the turn's deadline, by a majority; they end at the turn's deadline,
+are as secret, and are announced when they pass (one that fails is not).
+
 Proposals and ballots are kept in ``votes.yaml``, the game master's file."""
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ from moonshine.render.mailwords import phrase
 
 FILE = "votes.yaml"
 DRAW, CONCESSION = "draw", "concession"
+PAUSE, EXTENSION = "pause", "extension"  # the players' votes on time (moonshine.mail.commands.timevotes)
+ENDINGS = (DRAW, CONCESSION)  # the kinds that end the game when they pass
+KINDS = (*ENDINGS, PAUSE, EXTENSION)
 DEFAULT_SPAN = timedelta(days=3)  # a proposal without a date, when the turn has no deadline ahead
 LONGEST = timedelta(days=60)
 REMIND_BEFORE = timedelta(days=1)
@@ -51,7 +59,7 @@ REMIND_BEFORE = timedelta(days=1)
 _PROPOSAL = schema.Rec(
     required={
         "number": schema.Int(),
-        "kind": schema.Enum((DRAW, CONCESSION)),
+        "kind": schema.Enum(KINDS),
         "gangs": schema.ListOf(schema.Str()),
         "proposer": schema.Str(),
         "turn": schema.Str(),
@@ -60,7 +68,19 @@ _PROPOSAL = schema.Rec(
         "voters": schema.ListOf(schema.Str()),
         "ballots": schema.MapOf(schema.Enum(("yes", "no"))),
     },
-    optional={"passed": schema.Null(schema.When()), "source": schema.Str()},
+    optional={
+        "passed": schema.Null(schema.When()),
+        "source": schema.Str(),
+        # the votes on time: the hours of an extension, the longest pause (seconds), the
+        # time left to the deadline at the pause (seconds), when the judge applied it, when
+        # the pause ended, when the deadline was set again
+        "hours": schema.Int(),
+        "span": schema.Int(),
+        "left": schema.Null(schema.Int()),
+        "applied": schema.Null(schema.When()),
+        "resumed": schema.Null(schema.When()),
+        "restored": schema.Null(schema.When()),
+    },
 )
 SPEC = schema.Rec(optional={"proposals": schema.Null(schema.ListOf(_PROPOSAL))})
 
@@ -77,6 +97,12 @@ class Proposal(msgspec.Struct):
     ballots: dict[str, str] = msgspec.field(default_factory=dict)  # gang -> "yes" / "no": secret
     passed: datetime | None = None
     source: str = ""  # the message and line that opened it: read again (a killed run), it opens nothing new
+    hours: int = 0  # an extension's hours
+    span: int = 0  # a pause's longest length (seconds): the game's max_pause when it opened
+    left: int | None = None  # a pause: the seconds left to the deadline when it passed
+    applied: datetime | None = None  # when the judge took the deadline out (a pause) or moved it (an extension)
+    resumed: datetime | None = None  # when a pause ended: a player's resume, or its longest length reached
+    restored: datetime | None = None  # when the judge set the deadline again after a pause
 
     def state(self, now: datetime) -> str:
         """``passed``, ``failed`` (its deadline came without every yes) or ``open``."""
@@ -86,6 +112,13 @@ class Proposal(msgspec.Struct):
 
     def ended_at(self) -> datetime:
         return self.passed if self.passed is not None else self.deadline
+
+    def until(self) -> datetime:
+        """The latest end of a pause that passed (its longest length after it passed)."""
+        return (self.passed or self.opened) + timedelta(seconds=self.span)
+
+    def ends_game(self) -> bool:
+        return self.kind in ENDINGS
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -103,6 +136,13 @@ class Proposal(msgspec.Struct):
             out["passed"] = self.passed.isoformat()
         if self.source:
             out["source"] = self.source
+        for key in ("hours", "span", "left"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        for key in ("applied", "resumed", "restored"):
+            when = getattr(self, key)
+            if when is not None:
+                out[key] = when.isoformat()
         return out
 
 
@@ -131,6 +171,12 @@ def load(root: Path) -> list[Proposal]:
                 ballots={str(k): str(v) for k, v in (p.get("ballots") or {}).items()},
                 passed=_time(p["passed"]) if p.get("passed") else None,
                 source=str(p.get("source") or ""),
+                hours=int(p.get("hours") or 0),
+                span=int(p.get("span") or 0),
+                left=int(p["left"]) if p.get("left") is not None else None,
+                applied=_time(p["applied"]) if p.get("applied") else None,
+                resumed=_time(p["resumed"]) if p.get("resumed") else None,
+                restored=_time(p["restored"]) if p.get("restored") else None,
             )
         )
     return out
@@ -151,15 +197,29 @@ def survivors(game: Game, st: Any) -> list[str]:
 
 def ended(game: Game) -> Proposal | None:
     """The proposal that ended the game, if a draw or concession passed."""
-    return next((p for p in load(game.root) if p.passed is not None), None)
+    return next((p for p in load(game.root) if p.passed is not None and p.ends_game()), None)
 
 
-def _describe(game: Game, p: Proposal, language: str) -> str:
+def describe(game: Game, p: Proposal, language: str) -> str:
     sides = game.sides()
     names = ", ".join(sides.get(g, g) for g in p.gangs)
+    if p.kind == PAUSE:
+        return mailwords.text(language, "vote.pause", n=p.number, span=_span(p.span, language))
+    if p.kind == EXTENSION:
+        return mailwords.text(language, "vote.extension", number=p.number, n=p.hours)
     if p.kind == CONCESSION:
         return mailwords.text(language, "vote.concession", n=p.number, gang=names)
     return mailwords.text(language, "vote.draw", n=p.number, gangs=names)
+
+
+def _span(seconds: int, language: str) -> str:
+    """A length of time in days, hours and minutes (``7 days``, ``1 day 12 hours``)."""
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    parts = [mailwords.text(language, key, n=n) for key, n in (("time.days", days), ("time.hours", hours)) if n]
+    if rest // 60 or not parts:
+        parts.append(mailwords.text(language, "time.minutes", n=rest // 60))
+    return " ".join(parts)
 
 
 # -- the commands ---------------------------------------------------------------------
@@ -203,7 +263,7 @@ def propose(req: GameRequest, cmd: CommandLine) -> Answer:
     source = f"{req.message_id} line {cmd.line}"
     for p in proposals:
         if p.source == source:  # the same message read again: the proposal it opened
-            what = _describe(game, p, req.language)
+            what = describe(game, p, req.language)
             return Answer(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
         if p.state(req.now) == "open" and p.kind == kind and sorted(p.gangs) == sorted(gangs):
             return Answer(cmd, False, phrase("vote.same_open", n=p.number))
@@ -222,7 +282,7 @@ def propose(req: GameRequest, cmd: CommandLine) -> Answer:
     _settle(p, alive, req.now)
     proposals.append(p)
     save(game.root, proposals)
-    what = _describe(game, p, req.language)
+    what = describe(game, p, req.language)
     return Answer(cmd, True, phrase("vote.opened", what=what, deadline=p.deadline, n=p.number))
 
 
@@ -253,18 +313,29 @@ def vote(req: GameRequest, cmd: CommandLine) -> Answer:
         return Answer(cmd, False, phrase("vote.not_voter", n=p.number))
     if p.state(req.now) != "open":
         return Answer(cmd, False, phrase("vote.closed", n=p.number, when=p.ended_at()))
+    return cast_ballot(req, cmd, p, choice, proposals, alive)
+
+
+def cast_ballot(
+    req: GameRequest, cmd: CommandLine, p: Proposal, choice: str, proposals: list[Proposal], alive: list[str]
+) -> Answer:
+    """``req``'s side votes ``choice`` on ``p`` (open, and the side one of its voters),
+    kept with the other ``proposals``; the answer says whether it decided it."""
+    assert req.gang is not None
     p.ballots[req.gang] = choice
     _settle(p, alive, req.now)
-    save(game.root, proposals)
+    save(req.game.root, proposals)
     if p.passed is not None:  # the last yes needed: nothing can be changed any more
-        return Answer(cmd, True, phrase("vote.deciding", n=p.number))
+        return Answer(cmd, True, phrase("vote.deciding" if p.ends_game() else "vote.time_deciding", n=p.number))
     return Answer(cmd, True, phrase("vote.recorded_" + choice, n=p.number, deadline=p.deadline))
 
 
 def _settle(p: Proposal, alive: list[str], now: datetime) -> None:
-    """Passed when every voter still surviving has voted yes."""
+    """Passed when every voter still surviving has voted yes; an extension, when more
+    than half of them have."""
     voters = [g for g in p.voters if g in alive]
-    if voters and all(p.ballots.get(g) == "yes" for g in voters):
+    yes = sum(1 for g in voters if p.ballots.get(g) == "yes")
+    if voters and (yes == len(voters) or (p.kind == EXTENSION and 2 * yes > len(voters))):
         p.passed = now
 
 
@@ -275,7 +346,7 @@ def open_lines(game: Game, gang: str | None, now: datetime, language: str) -> li
     for p in load(game.root):
         if p.state(now) != "open":
             continue
-        line = mailwords.text(language, "vote.status_line", what=_describe(game, p, language), deadline=p.deadline)
+        line = mailwords.text(language, "vote.status_line", what=describe(game, p, language), deadline=p.deadline)
         if gang is not None and gang in p.voters:
             mine = p.ballots.get(gang)
             line += " " + mailwords.text(language, "vote.yours_" + (mine or "none"))
@@ -304,6 +375,8 @@ def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
     for p in load(game.root):
         kinds = ["open"]
         state = p.state(now)
+        if not p.ends_game() and p.passed is not None and p.passed <= p.opened:
+            kinds = []  # passed as it opened (a game with one player): nothing to vote
         span = p.deadline - p.opened
         remind_at = p.deadline - min(REMIND_BEFORE, span / 2)
         if state == "open" and now >= remind_at:
@@ -313,7 +386,7 @@ def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
                 to = player_addresses(cfg, gang)
                 if to:  # in the voter's own language (players.GANG.language), else the game's
                     out.append(_notice(game, p, kind, gang, to, now, player_language(cfg, gang)))
-        if state != "open":
+        if state == "passed" or (state != "open" and p.ends_game()):  # a vote on time: told when it passes
             out.append(_announcement(game, p, now, lang))
     written = _written(game)
     where = turn or game.current_turn()
@@ -343,10 +416,11 @@ def _written(game: Game) -> set[str]:
 
 def _notice(game: Game, p: Proposal, kind: str, gang: str, to: list[str], now: datetime, lang: str) -> outbox.Outgoing:
     cfg = game.config
-    what = _describe(game, p, lang)
+    what = describe(game, p, lang)
     prefix = compose.subject_prefix(cfg)
     if kind == "open":
-        body = mailwords.text(lang, "vote.notice_open", what=what, deadline=p.deadline, n=p.number)
+        notice = "vote.notice_open" if p.ends_game() else "vote.notice_time"
+        body = mailwords.text(lang, notice, what=what, deadline=p.deadline, n=p.number)
         date = p.opened
     else:
         mine = p.ballots.get(gang)
@@ -368,6 +442,11 @@ def _notice(game: Game, p: Proposal, kind: str, gang: str, to: list[str], now: d
 
 
 def _ending(p: Proposal, what: str, lang: str) -> str:
+    if p.passed is not None and p.kind == PAUSE:
+        return mailwords.text(lang, "vote.passed_pause", what=what, when=p.passed, until=p.until())
+    if p.passed is not None and p.kind == EXTENSION:
+        due = p.deadline + timedelta(hours=p.hours)  # the turn's deadline, moved
+        return mailwords.text(lang, "vote.passed_extension", what=what, when=p.passed, due=due)
     if p.passed is not None:
         key = "vote.passed_concession" if p.kind == CONCESSION else "vote.passed_draw"
         return mailwords.text(lang, key, what=what, when=p.passed)
@@ -379,7 +458,7 @@ def _announcement(game: Game, p: Proposal, now: datetime, lang: str) -> outbox.O
     cfg = game.config
     everyone = {a for g in game.sides() for a in player_addresses(cfg, g)} | set(observers.addresses(cfg))
     referee = from_address(cfg)
-    body = _ending(p, _describe(game, p, lang), lang)
+    body = _ending(p, describe(game, p, lang), lang)
     msg = compose.text_message(
         sender=referee,
         to=[referee],
@@ -394,8 +473,12 @@ def _announcement(game: Game, p: Proposal, now: datetime, lang: str) -> outbox.O
 
 
 def bulletin_lines(game: Game, now: datetime, language: str) -> list[str]:
-    """How every proposal ended so far, for a bulletin: public, no ballot shown."""
-    return [_ending(p, _describe(game, p, language), language) for p in load(game.root) if p.state(now) != "open"]
+    """How every draw and concession ended so far, for a bulletin: public, no ballot shown."""
+    return [
+        _ending(p, describe(game, p, language), language)
+        for p in load(game.root)
+        if p.state(now) != "open" and p.ends_game()
+    ]
 
 
 def write_due(game: Game, now: datetime, turn: str | None = None) -> list[tuple[str, str]]:

@@ -13,11 +13,12 @@ from typing import Any
 
 import msgspec
 
-from moonshine.game import families, masking
+from moonshine.game import families, masking, news
 from moonshine.game.directory import Game, atomic_write_text, player_language
 from moonshine.game.families.base import OrderCheck
 from moonshine.game.ordersjson import OrdersJsonError, looks_like_json, orders_text_from_json
 from moonshine.mail import commands, intake
+from moonshine.mail.commands import ready
 from moonshine.mail.commands.grammar import Answer, CommandLine, Script
 from moonshine.mail.commands.request import GameRequest, render
 from moonshine.mail.envelope import find_line, forged_verdict, is_automatic, orders_text, split_lines
@@ -69,6 +70,7 @@ def process_one(ctx: Context, r: Reading) -> Outcome:
         return Outcome(REJECTED, origin, r.message_id, r.sender, None, why, refusal=WRONG_SENDER)
     except Reject as rej:
         if r.later and rej.gang is not None:  # refused orders: the status still answered, as things stand
+            r.orders_refused = True
             try:
                 after_orders(ctx, r, rej.gang)
             except Exception:  # the refusal is answered all the same
@@ -195,6 +197,7 @@ def _run_commands(
         secrets=r.secrets,
         processed=ctx.now,
         paused=ctx.paused,
+        orders_refused=r.orders_refused,
     )
     script = r.script if some is None else Script(some)
     results = commands.execute(req, script)
@@ -313,6 +316,18 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
     return _save(ctx, r, gang, text, orders_text(text, first.password_lines), where, received)
 
 
+def _in_disorder(ctx: Context, gang: str) -> bool:
+    """Whether ``gang`` is in civil disorder as its orders arrive (``moonshine.mail.disorder``);
+    a policy the game's settings cannot give is no reason to refuse orders."""
+    from moonshine.errors import MoonshineError
+    from moonshine.mail import disorder
+
+    try:
+        return disorder.standings(ctx.game, ctx.turn)[gang].disorder
+    except (MoonshineError, KeyError):
+        return False
+
+
 class _Side(msgspec.Struct, frozen=True):
     key: str
     name: str
@@ -415,7 +430,11 @@ def _save(ctx: Context, r: Reading, gang: str, sent: str, text: str, where: str,
         lead = ctx.say("reply.superseded", gang=name, turn=turn, received=received, standing=standing_at)
         reply = reply_safely(ctx, r, gang, accepted_body(ctx, lead, check, intake_notes(ctx, r), gang), accepted=True)
         return Outcome(SUPERSEDED, r.incoming.origin, r.message_id, r.sender, gang, reason, reply)
+    ended = _in_disorder(ctx, gang)  # before the orders: its own orders end it
     atomic_write_text(ctx.game.orders_dir(ctx.turn) / f"{gang}.txt", text)
+    was_ready = ready.unready(ctx.game, ctx.turn, gang)  # new orders: a ready is about the old ones
+    if ended:
+        news.put(ctx.game, ctx.turn, f"back-{gang}", "news.back", side=gang)
     ctx.log.current[gang] = {
         "received": received.isoformat(),
         "message_id": r.message_id,
@@ -431,5 +450,9 @@ def _save(ctx: Context, r: Reading, gang: str, sent: str, text: str, where: str,
     )
     if standing_at:
         lead += "\n" + ctx.say("reply.replaces", standing=standing_at)
+    if ended:
+        lead += "\n" + ctx.say("reply.disorder_ended", gang=name)
+    if was_ready and not any(c.command is ready.READY_COMMAND for c in r.script.commands):
+        lead += "\n" + ctx.say("reply.ready_reset")
     reply = reply_safely(ctx, r, gang, accepted_body(ctx, lead, check, intake_notes(ctx, r), gang), accepted=True)
     return Outcome(ACCEPTED, r.incoming.origin, r.message_id, r.sender, gang, counts.text("en") + replaced, reply)

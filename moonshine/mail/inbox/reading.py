@@ -50,6 +50,7 @@ class Reading(msgspec.Struct):
     answer: str = ""  # what was done for them, for the reply
     results: list[Answer] = msgspec.field(default_factory=list)  # the commands done so far
     later: tuple[CommandLine, ...] = ()  # commands to do once the orders are taken (status)
+    orders_refused: bool = False  # its orders were refused: the commands done after them know it (ready)
 
 
 def message_id_of(raw: bytes, msg: Message | None) -> str:

@@ -51,6 +51,7 @@ WORDS: Catalogue = {
     "classic.report.taken": "{province} taken by {power}",
     "classic.report.taken_from": "{province} taken by {power} from {before}",
     "classic.report.civil_disorder": "{power}: {unit} disbanded in civil disorder",
+    "classic.report.disorder_mark": "in civil disorder: orders written by the civil-disorder player, {player} (R26)",
     "classic.report.wins": (
         "{power} owns {n} supply centre and wins the game",
         "{power} owns {n} supply centres and wins the game",
@@ -173,6 +174,7 @@ class PowerBlock(msgspec.Struct, frozen=True):
     name: str  # "England (ENG)"
     colour: str  # the power's colour on the map ("" for a board without a layout)
     rows: tuple[ResultRow, ...]
+    disorder: str = ""  # its orders written by the civil-disorder player (R26): that, in a phrase
 
     @property
     def others(self) -> tuple[ResultRow, ...]:
@@ -232,8 +234,13 @@ def parts(
     *,
     power: str | None,
     language: str,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> Parts:
-    """A power's private report (``power``) or the bulletin (None), as values."""
+    """A power's private report (``power``) or the bulletin (None), as values.
+    ``news``: what the judge tells of the game (the phase ran early, a power in civil
+    disorder, a pause: sentences in ``language``), first among the events; ``disorder``:
+    the powers whose orders the civil-disorder player wrote, with its name (R26)."""
     lang = language if language in languages() else "en"
     phase = _label(str(data.get("phase", "")), lang)
     colours = _colours(gmap)
@@ -268,7 +275,8 @@ def parts(
                     rows, plain, [r for r in raw or [] if isinstance(r, dict)], strict=True
                 )
             )
-            blocks.append(PowerBlock(p, name(p), colours.get(p, ""), block))
+            mark = word("disorder_mark", lang, player=disorder[p]) if disorder and p in disorder else ""
+            blocks.append(PowerBlock(p, name(p), colours.get(p, ""), block, mark))
     ignored = data.get("ignored") or {}
     mine = tuple(
         Ignored(p, order, reason)
@@ -336,7 +344,7 @@ def parts(
         centres=tuple(centres),
         owed=owed,
         dislodged=dislodged if nxt.dislodged else (),
-        notes=tuple(notes),
+        notes=(*news, *notes),
         closing=closing,
         map_line=word("map", lang, map="map.png"),
     )
@@ -405,16 +413,18 @@ def render_text(
     summary: Sequence[tuple[str, str]] = (),
     image: str = "map.png",
     closeup: str = "",
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> str:
     """A power's private report (``power``) or the bulletin (None), as text: first,
     for a power, what its player opens it for (``summary``: the next deadline, what to
     send, its centres; ``summary_rows``), then the results, what was not carried out,
     the centres, what is owed, the retreats and the events; no heading without
-    content."""
+    content (``news``, ``disorder``: as ``parts``')."""
     from moonshine.text.wrap import wrap
 
     lang = language if language in languages() else "en"
-    pt = parts(gmap, data, nxt, power=power, language=lang)
+    pt = parts(gmap, data, nxt, power=power, language=lang, news=news, disorder=disorder)
     colon = fmt(lang, "format.colon")  # "FRA : ..." in French
     out = [pt.heading, ""]
     for label, value in summary:
@@ -428,7 +438,7 @@ def render_text(
         out += wrap(pt.nothing, 74, indent="  ")
     width = max((len(r.verdict) for b in pt.blocks for r in b.rows), default=0)
     for b in pt.blocks:
-        out.append(f"  {b.name}")
+        out.append(f"  {b.name} ({b.disorder})" if b.disorder else f"  {b.name}")
         for r in b.rows:
             out += wrap(f"{r.order:<28} {r.verdict:<{width}}  {r.reason}", 74, indent="    ", hang=" " * (31 + width))
     if pt.ignored:
@@ -466,6 +476,8 @@ def html_context(
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
     closeup: str = "",
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """What the HTML pages of a phase show (``classic_report.html.j2``): a power's
     summary (``summary``: its next deadline, what to send, its centres) first, then
@@ -475,7 +487,7 @@ def html_context(
     from moonshine.render.figures import legend_figure
 
     lang = language if language in languages() else "en"
-    pt = parts(gmap, data, nxt, power=power, language=lang)
+    pt = parts(gmap, data, nxt, power=power, language=lang, news=news, disorder=disorder)
     return {
         "lang": lang,
         "game_title": "",
@@ -541,6 +553,8 @@ def render_html(
     legend: Legend | None = None,
     summary: Sequence[tuple[str, str]] = (),
     closeup: str = "",
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> str:
     """The HTML version: tables that stack on a phone, the map fitted to the screen and
     linked to the full-size picture, dark mode; the stylesheet written into each
@@ -556,6 +570,8 @@ def render_html(
         legend=legend,
         summary=summary,
         closeup=closeup,
+        news=news,
+        disorder=disorder,
     )
     return pages.inline_css(pages.render("classic_report.html.j2", ctx))
 
@@ -575,6 +591,8 @@ def render_all(
     summaries: Mapping[str, Sequence[tuple[str, str]]] | None = None,
     images: Mapping[str, str] | None = None,
     closeups: Mapping[str, str] | None = None,
+    news: Sequence[str] = (),
+    disorder: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """File name -> text: ``POWER.txt``/``.html`` for each power, and the bulletin.
     ``power_languages``: the language of a power's report when its player reads
@@ -582,7 +600,9 @@ def render_all(
     language, shown under the map; ``summaries``: each power's first rows in its
     report's page (``summary_rows``); ``images``: the map a power's report shows, in
     its reader's language (``map.fr.png``; ``image`` for the others); ``closeups``:
-    each power's close-up of its area, shown first."""
+    each power's close-up of its area, shown first; ``news``: the bulletin's news of
+    the game; ``disorder``: the powers whose orders the civil-disorder player wrote
+    (R26)."""
     out: dict[str, str] = {}
     shown = legends or {}
     for p in powers if powers is not None else list(gmap.powers):
@@ -591,7 +611,15 @@ def render_all(
         mine = (images or {}).get(p, image)
         near = (closeups or {}).get(p, "")
         out[f"{p}.txt"] = render_text(
-            gmap, data, nxt, power=p, language=own, summary=first, image=mine if image else "", closeup=near
+            gmap,
+            data,
+            nxt,
+            power=p,
+            language=own,
+            summary=first,
+            image=mine if image else "",
+            closeup=near,
+            disorder=disorder,
         )
         out[f"{p}.html"] = render_html(
             gmap,
@@ -603,10 +631,20 @@ def render_all(
             legend=shown.get(own),
             summary=first,
             closeup=near,
+            disorder=disorder,
         )
     if bulletin:
-        out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language)
+        out["bulletin.txt"] = render_text(gmap, data, nxt, power=None, language=language, news=news, disorder=disorder)
         out["bulletin.html"] = render_html(
-            gmap, data, nxt, power=None, language=language, image=image, charts=charts, legend=shown.get(language)
+            gmap,
+            data,
+            nxt,
+            power=None,
+            language=language,
+            image=image,
+            charts=charts,
+            legend=shown.get(language),
+            news=news,
+            disorder=disorder,
         )
     return out

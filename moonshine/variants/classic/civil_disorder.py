@@ -4,8 +4,8 @@ player and seed in; the power's orders for the phase and their file out.
 ``hold``, the default, is the rulebook's civil disorder written out: in a movement
 phase every unit holds; in a retreat phase every dislodged unit is disbanded; in an
 adjustment phase every build owed is waived and the removals owed are the
-rulebook's (``adjustments.civil_disorder_order``: farthest from the power's centres
-first), so that the phase ends as it would with no orders at all.
+game's rulebook's (``adjustments.civil_disorder_removals`` under the game's ``rules:``;
+by default the farthest from the power's centres first), so that the phase ends as it would with no orders at all.
 
 ``smart`` keeps its home centres covered:
 
@@ -32,8 +32,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from moonshine.engine.rulebook import Rulebook
 from moonshine.variants.civil_disorder import HOLD, SMART, Mark, Written, draws, orders_file, pick
-from moonshine.variants.classic.adjustments import adjustment_counts, civil_disorder_order
+from moonshine.variants.classic.adjustments import adjustment_counts, civil_disorder_removals
 from moonshine.variants.classic.board import ClassicMap, Kind, province_of
 from moonshine.variants.classic.orders import (
     Build,
@@ -47,16 +48,19 @@ from moonshine.variants.classic.orders import (
     UnitRef,
     Waive,
 )
-from moonshine.variants.classic.rules import retreat_problem
+from moonshine.variants.classic.rules import CLASSIC, retreat_problem
 from moonshine.variants.classic.state import ClassicState, Dislodged, Step, Unit
 
 PLAYERS = (HOLD, SMART)  # the first is the default
 
 
-def civil_disorder(gmap: ClassicMap, st: ClassicState, power: str, player: str, seed: str) -> Written[Order]:
+def civil_disorder(
+    gmap: ClassicMap, st: ClassicState, power: str, player: str, seed: str, rules: Rulebook = CLASSIC
+) -> Written[Order]:
     """``power``'s orders for the phase ``st`` is at, as the civil-disorder
     ``player`` (``hold`` or ``smart``) writes them, drawing from ``seed``
-    (``moonshine.variants.civil_disorder.civil_disorder_seed``)."""
+    (``moonshine.variants.civil_disorder.civil_disorder_seed``); the removals it owes
+    are those of the game's ``rules`` (``Rulebook.civil_disorder``)."""
     if player not in PLAYERS:
         raise ValueError(f"no civil-disorder player {player!r} in the classic family ({', '.join(PLAYERS)})")
     rng = draws(seed)
@@ -70,7 +74,7 @@ def civil_disorder(gmap: ClassicMap, st: ClassicState, power: str, player: str, 
         dislodged = sorted((d for d in st.dislodged if d.power == power), key=lambda d: d.unit.province)
         orders = _retreats(gmap, st, power, dislodged, rng) if smart else [Disband(_ref(d.unit)) for d in dislodged]
     else:
-        orders = _adjustments(gmap, st, power, rng if smart else None)
+        orders = _adjustments(gmap, st, power, rng if smart else None, rules)
     mark = Mark(player, seed)
     return Written(player, seed, tuple(orders), orders_file(mark, f"power: {power}", (o.text() for o in orders)))
 
@@ -155,12 +159,14 @@ def _retreats(
     return orders
 
 
-def _adjustments(gmap: ClassicMap, st: ClassicState, power: str, rng: random.Random | None) -> list[Order]:
-    """The removals owed, by the rulebook's rule; or the builds owed: waived by
-    ``hold`` (``rng`` None), made on the free home centres by ``smart``."""
+def _adjustments(
+    gmap: ClassicMap, st: ClassicState, power: str, rng: random.Random | None, rules: Rulebook
+) -> list[Order]:
+    """The removals owed, by the game's rule (``rules.civil_disorder``); or the builds
+    owed: waived by ``hold`` (``rng`` None), made on the free home centres by ``smart``."""
     owed = adjustment_counts(gmap, st.units, st.owners).get(power, 0)
     if owed < 0:
-        removed = civil_disorder_order(gmap, st.units_of(power), st.centres_of(power))[:-owed]
+        removed = civil_disorder_removals(gmap, power, st.units_of(power), st.owners, -owed, rules)
         return [Disband(_ref(u)) for u in removed]
     builds: list[Order] = []
     if rng is not None:
