@@ -53,7 +53,7 @@ test: lint typecheck package unit
 # The order checker and the adjudicator agree on 2,400 random order files (300 positions, 8 gangs),
 # and the classic check with the classic movement phase on 300 random positions.
 agree: $(STAMP)
-	MOONSHINE_AGREEMENT_EXAMPLES=300 $(BIN)/pytest -q tests/test_agreement.py tests/test_classic_check_agrees.py
+	MOONSHINE_AGREEMENT_EXAMPLES=300 $(BIN)/pytest -q tests/variants/moonshine/test_agreement.py tests/variants/classic/test_classic_check_agrees.py
 
 # The catalogue tests with the newest Babel on top of the locked one: a release that
 # extracts differently, or counts French otherwise, shows here before `make lock` takes it.
@@ -61,7 +61,7 @@ catalogue-newest: $(STAMP)
 	@newest=$$(mktemp -d) && trap 'rm -rf "$$newest"' EXIT && \
 	$(BIN)/python -m pip install --quiet --upgrade --target "$$newest" babel && \
 	PYTHONPATH="$$newest" $(BIN)/python -c 'import babel; print("Babel", babel.__version__, "(newest)")' && \
-	PYTHONPATH="$$newest" $(BIN)/pytest -q -p no:cacheprovider tests/test_catalogue.py
+	PYTHONPATH="$$newest" $(BIN)/pytest -q -p no:cacheprovider tests/text/test_catalogue.py
 
 bench-deps: $(STAMP)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/bench.txt  # bench/classic.py only
@@ -80,7 +80,7 @@ clean:
 # Jobs killed at every write point and at 50 random times, and an SMTP server
 # dropping connections in 10 games; prints the counts (a short version runs in make test).
 crash: $(STAMP)
-	MOONSHINE_CRASH=full MOONSHINE_SMTP_ROUNDS=10 $(BIN)/pytest tests/test_crash.py tests/test_crash_mail.py tests/test_crash_inbox.py tests/test_mail_once.py tests/test_run_crash.py -q -s -p no:cacheprovider
+	MOONSHINE_CRASH=full MOONSHINE_SMTP_ROUNDS=10 $(BIN)/pytest tests/game/test_crash.py tests/mail/test_crash_mail.py tests/mail/test_crash_inbox.py tests/mail/test_mail_once.py tests/mail/test_run_crash.py -q -s -p no:cacheprovider
 
 # The reports and the archive (Moonshine and classic) in headless Chromium at 390 px and 1280 px
 # (and 390 px in dark mode): PNGs in

@@ -6,7 +6,7 @@ bidirectional-control characters), and a run of the inbox over the corpus plus
 any number of them that counts what became of each and every failure.
 
 ``python -m bench.mailfuzz [N]`` runs N generated messages (default 10,000) with
-the corpus; ``tests/test_mail_fuzz.py`` runs a small sample in ``make test``."""
+the corpus; ``tests/mail/test_mail_fuzz.py`` runs a small sample in ``make test``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "mail"
+CORPUS = ROOT / "tests" / "data" / "mail"
 TURN = "spring-1924"
 PLAYERS = ("valley@players.example.org", "outfit@players.example.org", "genna@players.example.org")
 PASSWORD = "valley-secret-1924"

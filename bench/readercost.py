@@ -11,7 +11,7 @@ CPU time (``time.process_time``), stopped at a limit by ``SIGPROF`` (the regular
 expression engine of Python 3.11 sees signals), so that a regression is reported,
 not waited for.
 
-- ``fixed_lines``: the hostile lines ``tests/test_reader_cost.py`` feeds every
+- ``fixed_lines``: the hostile lines ``tests/project/test_reader_cost.py`` feeds every
   reader: blanks of every kind alone and ending in a letter, each keyword followed
   by its colon (or a colon and a letter, or nothing) then 100 KB of blanks and a
   letter, near-keywords and separators repeated;

@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/order_lines.py [REVISION ...] [--show]
 
-Reads every line of ``tests/cases/order_lines.yaml`` (Moonshine and classic,
+Reads every line of ``tests/data/cases/order_lines.yaml`` (Moonshine and classic,
 English and French, each with the reading a lenient human referee would make, or
 "refuse") with the code of each REVISION (a git revision, taken out of git into a
 scratch directory, as ``compare_turns.py`` does; none: the working tree) and prints,
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = ROOT / "tests" / "cases" / "order_lines.yaml"
+CASES = ROOT / "tests" / "data" / "cases" / "order_lines.yaml"
 REFUSE = "refuse"
 
 

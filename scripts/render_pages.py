@@ -6,7 +6,7 @@ rendering byte for byte (``cmp -r`` or ``diff -r`` of two such folders).
 What is rendered:
 
 - the sample game (repository root) adjudicated for real, the test fixture's results
-  (``tests/golden/fixture``), the same with winners, and with a player's hostile
+  (``tests/data/golden/fixture``), the same with winners, and with a player's hostile
   text (``<script>``, ``&``, quotes) in the game's title, a player's name and the
   order lines;
 - a few games played by the computer players (``moonshine.game.simulate``), every turn;
@@ -43,7 +43,7 @@ from moonshine.variants.moonshine.state import GameState
 from moonshine.variants.moonshine.state import loads as load_state_text
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "golden" / "fixture"
+FIXTURE = ROOT / "tests" / "data" / "golden" / "fixture"
 LANGS = ("en", "fr")
 HOSTILE = "<script>alert('x') & \"y\"</script>"
 CHARTS = {"en": [("vp.png", "Victory points"), ("price.png", "Price & <crates>")], "fr": [("vp.png", "Points")]}

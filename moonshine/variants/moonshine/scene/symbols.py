@@ -57,7 +57,7 @@ def tint(colour: str) -> str:
 
 def district_fill(gang: Gang) -> str:
     """A district's fill under ``gang``: the map's ``fill`` for it (chosen so that every
-    reader tells the gangs' districts apart: tests/test_colours.py), else a tint of
+    reader tells the gangs' districts apart: tests/picture/test_colours.py), else a tint of
     its colour."""
     return gang.fill or tint(gang.colour)
 
