@@ -127,7 +127,7 @@ def test_a_resumption_close_to_the_deadline_gives_an_hour_at_least(judge: Lobby)
     assert row is not None and row.status == RUNNING
     _, resumed = games.current_deadline(judge.settings, judge.reg, row)
     assert resumed == judge.now + timedelta(hours=1)
-    assert f"the deadline of spring-1901 is {resumed:%Y-%m-%d %H:%M} UTC" in reply
+    assert f"the deadline of Spring 1901 is {resumed:%Y-%m-%d %H:%M} UTC" in reply
 
 
 def test_a_takeover_asked_by_a_player_already_in_the_game_is_refused_politely(judge: Lobby) -> None:
@@ -213,7 +213,7 @@ def test_a_deadline_is_extended_by_thirty_days_at_most(judge: Lobby, hours: str,
     assert row is not None
     _, now_due = games.current_deadline(judge.settings, judge.reg, row)
     if ok:
-        assert now_due == due + timedelta(hours=int(hours)) and "The deadline of spring-1901" in reply
+        assert now_due == due + timedelta(hours=int(hours)) and "The deadline of Spring 1901" in reply
     else:
         assert now_due == due and "Give the hours, from 1 to 720" in reply
 
@@ -239,33 +239,32 @@ def test_the_draw_of_the_sides_is_the_one_anyone_can_redo_from_the_seed() -> Non
     assert got[1] != "FRA"  # with this seed France goes to another than the first to join
 
 
-def notices(judge: Lobby, before: set[tuple[str, str]]) -> dict[str, str]:
-    """The notices queued since ``before``: each one's only recipient and its text."""
+def announced(judge: Lobby, before: set[tuple[str, str]]) -> dict[str, str]:
+    """The announcements queued since ``before``: each one's only recipient and its subject."""
     out: dict[str, str] = {}
     for day, name, text in judge.reg.queued_mail():
-        if (day, name) in before or not name.startswith("notice-"):
+        if (day, name) in before or not name.startswith("announce-"):
             continue
         msg = message_from_string(text, policy=policy.default)
         assert msg["Cc"] is None and msg["Bcc"] is None
         [to] = [a.addr_spec for a in msg["To"].addresses]
-        body = msg.get_body(("plain",))
-        assert to not in out and body is not None
-        out[to] = f"{msg['Subject']}\n{body.get_content()}"
+        assert to not in out
+        out[to] = str(msg["Subject"])
     return out
 
 
-def test_a_promotion_is_announced_to_every_master_and_to_the_promoted_player(judge: Lobby) -> None:
-    judge.running((ANN, "FRA"))
+def test_a_promotion_is_announced_to_the_promoted_player_the_players_and_every_other_master(judge: Lobby) -> None:
+    judge.running((ANN, "FRA"), (BOB, "ENG"))
+    before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
+    assert "Cy is a master of alpha too" in judge.send(GM, f"promote alpha {CY}")
+    told = announced(judge, before)
+    assert sorted(told) == [ANN, BOB, CY]  # the promoter has the reply
+    assert "you are a master of the game" in told[CY] and "Cy is a master of the game" in told[ANN]
     before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
     judge.send(GM, f"promote alpha {ANN}")
-    told = notices(judge, before)
-    assert sorted(told) == [ANN, GM]
-    assert all("Ann is a master of the game too" in text for text in told.values())
-    before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
-    judge.send(GM, f"promote alpha {BOB}")
-    told = notices(judge, before)
-    assert sorted(told) == [ANN, BOB, GM]  # one mail each, naming nobody else's address
-    assert all("Bob is a master of the game too" in text for text in told.values())
+    told = announced(judge, before)
+    assert sorted(told) == [ANN, BOB, CY]  # Cy, a master playing no side, hears of it too
+    assert "Ann is a master of the game" in told[CY] and "you are a master of the game" in told[ANN]
 
 
 @pytest.mark.parametrize(
