@@ -1,16 +1,20 @@
 """A judge for many games on one machine (``moonshine run DIR``,
 ``moonshine.host.run``), in CPU seconds (this process's and its children's:
-git), medians of a few runs:
+git), medians of a few runs, with 100 games being played and then with 1,000 (the
+same judge, 900 games more):
 
-- a pass over 100 games being played with nothing due (no mail, no deadline);
-- a pass over the same 100 games with 800 new messages in the judge's mailbox (a
-  Maildir): 8 a game, each a player's orders with the game's line and the player's
-  password, routed to its game, checked (an scrypt hash each) and answered;
+- a pass with nothing due (no mail, no deadline): what the pass costs for games that
+  have nothing to do;
+- a pass with 100 new messages in the judge's mailbox (a Maildir), one a game (games
+  spread over all of them), each a player's orders with the game's line and the
+  player's password, routed to its game, checked (an scrypt hash each) and answered:
+  its cost a message beyond the idle pass, which should not grow with the games;
 - the registry's lookups with 10,000 registered players: a player by address, their
   games, their dedication (microseconds a lookup).
 
 The games are Pure (seven powers of one centre each), with no SMTP server: the mail is
-written to the outbox and not sent. Not part of ``make test``: ``python -m bench.judge``.
+written to the outbox and not sent. Not part of ``make test``: ``python -m bench.judge
+[GAMES...]`` (100 and 1,000 by default; the set-up takes about half a second a game).
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ from email.utils import format_datetime
 from pathlib import Path
 from time import perf_counter
 
-GAMES = 100
-MESSAGES = 800
+SIZES = (100, 1000)
+MESSAGES = 100
 PLAYERS = 10_000
 RUNS = 3
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -41,13 +45,10 @@ def cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def make_judge(root: Path) -> dict[str, list[tuple[str, str]]]:
-    """A judge with ``GAMES`` Pure games being played, each with seven players; returns
-    each game's (address, power)."""
-    from moonshine.host.games import build
-    from moonshine.host.registry import FILE, STARTING, Registry
-    from moonshine.host.run import reconcile
-    from moonshine.host.settings import init, load
+def make_judge(root: Path) -> None:
+    """A judge with no game, its mailbox a Maildir, and its master."""
+    from moonshine.host.registry import FILE, Registry
+    from moonshine.host.settings import init
     from moonshine.mail.passwords import hash_password
 
     init(root, address="judge@bench.example.org", masters=["gm@bench.example.org"])
@@ -58,47 +59,62 @@ def make_judge(root: Path) -> dict[str, list[tuple[str, str]]]:
     (root / "mail" / "new").mkdir(parents=True)
     (root / "mail" / "cur").mkdir()
     (root / "mail" / "tmp").mkdir()
-    settings = load(root)
     reg = Registry(root / FILE)
     digest = hash_password(PASSWORD)
-    gm = reg.register("gm@bench.example.org", "GM", timezone=None, language="en", now=NOW, password_hash=digest)
+    reg.register("gm@bench.example.org", "GM", timezone=None, language="en", now=NOW, password_hash=digest)
+    reg.close()
+
+
+def add_games(root: Path, numbers: range, now: datetime) -> dict[str, list[tuple[str, str]]]:
+    """Pure games being played, each with seven players, numbered ``numbers``; returns
+    each game's (address, power)."""
+    from moonshine.host.games import build
+    from moonshine.host.registry import FILE, STARTING, Registry
+    from moonshine.host.run import reconcile
+    from moonshine.host.settings import load
+
+    settings = load(root)
+    reg = Registry(root / FILE)
+    digest = reg.password_hash(1)
+    gm = reg.player("gm@bench.example.org")
+    assert gm is not None and digest is not None
     options = {"schedule": {"timezone": "UTC", "every": "72h"}, "press": {"kind": "white"}, "dedication": 0}
     out: dict[str, list[tuple[str, str]]] = {}
-    for g in range(GAMES):
-        name = f"game-{g:03d}"
+    for g in numbers:
+        name = f"game-{g:04d}"
         sides = build(settings, name, "pure", options, gm.address)
-        reg.add_game(name, "pure", {**options, "sides": list(sides)}, gm.id, NOW)
+        reg.add_game(name, "pure", {**options, "sides": list(sides)}, gm.id, now)
         for i, _ in enumerate(sides):
             p = reg.register(
-                f"p{g}-{i}@bench.example.org", f"P {g}-{i}", timezone=None, language="en", now=NOW, password_hash=digest
+                f"p{g}-{i}@bench.example.org", f"P {g}-{i}", timezone=None, language="en", now=now, password_hash=digest
             )
-            reg.join(name, p.id, [], NOW)
+            reg.join(name, p.id, [], now)
         reg.set_status(name, STARTING)
-    reconcile(settings, reg, NOW, lambda _: None)
-    for g in range(GAMES):
-        name = f"game-{g:03d}"
+    reconcile(settings, reg, now, lambda _: None)
+    for g in numbers:
+        name = f"game-{g:04d}"
         out[name] = [(m.player.address, str(m.side)) for m in reg.members(name)]
     reg.close()
     return out
 
 
-def post(root: Path, seating: dict[str, list[tuple[str, str]]], at: datetime) -> None:
-    """``MESSAGES`` messages in the judge's Maildir: each game's players' orders, in turn."""
-    n = 0
-    per_game = MESSAGES // GAMES
-    for name, players in seating.items():
-        for k in range(per_game):
-            address, power = players[k % len(players)]
-            msg = EmailMessage()
-            msg["Received"] = f"from mx by judge; {format_datetime(at)}"
-            msg["From"] = address
-            msg["To"] = "judge@bench.example.org"
-            msg["Subject"] = f"[{name}] orders"
-            msg["Date"] = format_datetime(at)
-            msg["Message-ID"] = f"<b{n}@bench.example.org>"
-            msg.set_content(f"game: {name}\npower: {power}\npassword: {PASSWORD}\n")
-            (root / "mail" / "new" / f"{n:05d}.eml").write_bytes(msg.as_bytes())
-            n += 1
+def post(root: Path, seating: dict[str, list[tuple[str, str]]], at: datetime, run: int) -> None:
+    """``MESSAGES`` messages in the judge's Maildir, one a game, to games spread over
+    all of them: a player's orders (the ``run``-th player of the game)."""
+    names = sorted(seating)
+    step = max(1, len(names) // MESSAGES)
+    for k, name in enumerate(names[::step][:MESSAGES]):
+        players = seating[name]
+        address, power = players[run % len(players)]
+        msg = EmailMessage()
+        msg["Received"] = f"from mx by judge; {format_datetime(at)}"
+        msg["From"] = address
+        msg["To"] = "judge@bench.example.org"
+        msg["Subject"] = f"[{name}] orders"
+        msg["Date"] = format_datetime(at)
+        msg["Message-ID"] = f"<b{run}-{k}-{len(names)}@bench.example.org>"
+        msg.set_content(f"game: {name}\npower: {power}\npassword: {PASSWORD}\n")
+        (root / "mail" / "new" / f"{run}-{len(names)}-{k:05d}.eml").write_bytes(msg.as_bytes())
 
 
 def one_pass(root: Path, now: datetime) -> float:
@@ -138,26 +154,47 @@ def lookups(root: Path) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] = ()) -> int:
+    sizes = [int(a) for a in argv] or list(SIZES)
     work = Path(tempfile.mkdtemp(prefix="moonshine-bench-judge-"))
     try:
-        base = work / "base"
-        t0 = perf_counter()
-        seating = make_judge(base)
-        players = sum(len(v) for v in seating.values())
-        print(f"judge: {GAMES} Pure games, {players} players (set up in {perf_counter() - t0:.0f} s)", flush=True)
-        one_pass(base, NOW + timedelta(minutes=1))  # the games' first pass: deadlines, welcome mail
-        idle = [one_pass(base, NOW + timedelta(minutes=2 + i)) for i in range(RUNS)]
-        print(f"  a pass with nothing due:        {statistics.median(idle):6.2f} s CPU (median of {RUNS})")
-        busy = []
-        for i in range(RUNS):
-            copy = work / f"run-{i}"
-            shutil.copytree(base, copy, symlinks=True)
-            post(copy, seating, NOW + timedelta(hours=1))
-            busy.append(one_pass(copy, NOW + timedelta(hours=1, minutes=1)))
-            answered = sum(1 for _ in copy.glob("games/*/outbox/*/reply-*.eml"))
-            assert answered == MESSAGES, answered
-            shutil.rmtree(copy)
-        print(f"  a pass with {MESSAGES} new messages:   {statistics.median(busy):6.2f} s CPU (median of {RUNS})")
+        root = work / "judge"
+        make_judge(root)
+        seating: dict[str, list[tuple[str, str]]] = {}
+        clock = NOW
+        for size in sizes:
+            t0 = perf_counter()
+            seating |= add_games(root, range(len(seating), size), clock)
+            players = sum(len(v) for v in seating.values())
+            took = perf_counter() - t0
+            print(f"judge: {size:,} Pure games, {players:,} players (set up in {took:.0f} s)", flush=True)
+            clock += timedelta(minutes=1)
+            one_pass(root, clock)  # the new games' first pass: deadlines, welcome mail
+            idle = []
+            for _ in range(RUNS):
+                clock += timedelta(minutes=1)
+                idle.append(one_pass(root, clock))
+            quiet = statistics.median(idle)
+            print(
+                f"  a pass with nothing due:           {quiet:6.2f} s CPU ({quiet / size * 1000:.2f} ms a game;"
+                f" median of {RUNS})",
+                flush=True,
+            )
+            busy = []
+            for run in range(RUNS):
+                before = sum(1 for _ in root.glob("games/*/outbox/*/reply-*.eml"))
+                clock += timedelta(minutes=10)
+                post(root, seating, clock, run)
+                clock += timedelta(minutes=1)
+                busy.append(one_pass(root, clock))
+                answered = sum(1 for _ in root.glob("games/*/outbox/*/reply-*.eml")) - before
+                assert answered == MESSAGES, answered
+            cost = statistics.median(busy)
+            each = (cost - quiet) / MESSAGES * 1000
+            print(
+                f"  a pass with {MESSAGES} new messages:    {cost:6.2f} s CPU ({each:.0f} ms a message beyond the"
+                f" idle pass; median of {RUNS})",
+                flush=True,
+            )
         for label, micro in lookups(work).items():
             print(f"  registry of {PLAYERS:,} players, {label}: {micro:7.1f} µs")
     finally:

@@ -329,6 +329,8 @@ GAME = Rec(
         ),
         "referee": Null(Rec(optional={"name": Null(Str()), "email": Null(_ADDRESSES)})),
         "observers": Null(_ADDRESSES),  # moonshine.mail.observers
+        # the game's name at the judge for many games that plays it (moonshine.mail.outbox.compose.game_name)
+        "judge": Null(Rec(required={"name": Str(nonempty=True)}, what="a mapping with name (the game's name)")),
         # seeds replaced during the game, with the last turn each drew (moonshine.game.seeds)
         "earlier_seeds": Null(
             ListOf(

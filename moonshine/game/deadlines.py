@@ -141,6 +141,30 @@ def local_time(when: datetime, zone: ZoneInfo, language: str = "en") -> str:
     return date_text(language, local, name)
 
 
+class Moment(msgspec.Struct, frozen=True):
+    """A time as a reader in ``zone`` reads it, in a sentence of any language: in their
+    zone and in UTC (``2026-12-03 18:00 CET (Europe/Paris) = 2026-12-03 17:00 UTC``),
+    or in UTC alone for a reader of no zone but UTC (a ``Localized`` value of
+    ``moonshine.text.catalogue``)."""
+
+    when: datetime
+    zone: str | None = None  # an IANA name
+
+    def text(self, language: str = "en") -> str:
+        from zoneinfo import ZoneInfo
+
+        from moonshine.render.mailwords import fmt_time
+
+        utc = fmt_time(self.when, language)
+        try:
+            zone = ZoneInfo(self.zone) if self.zone else None
+        except (ValueError, KeyError, OSError):
+            zone = None
+        if zone is None or zone.key in _UTC_NAMES:
+            return utc
+        return f"{local_time(self.when, zone, language)} = {utc}"
+
+
 def deadline_text(cfg: GameConfig, side: str | None, when: datetime, language: str | None = None) -> str:
     """A deadline for ``side``'s players: in their zone and in UTC (``Thursday 3
     December 2026, 18:00 CET = 17:00 UTC``), or in UTC alone when neither they nor the game

@@ -9,6 +9,13 @@ job that cannot get the lock says which job has it.
 
 Within one process the lock is re-entrant: a job that calls another job's code
 (adjudicate writing the reports, say) does not wait for itself.
+
+A judge for many games leaves the lock *sealed* when its pass lets go of a game
+(``seal=True``): the file's modification time set to ``SEALED_NS``, a time no write
+of today can give it. Any job that takes the lock afterwards writes its name into the
+file, and so breaks the seal: ``sealed(game_dir)`` tells the judge, for the cost of a
+``stat``, that no one has held the lock since its own pass (no ``moonshine`` command
+has changed the game), whatever the clock's resolution.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from moonshine.errors import GameBusy, GameError
 
 LOCK_FILE = ".moonshine.lock"
 POLL_SECONDS = 0.05
+SEALED_NS = 1_000_000_000  # a seal's modification time: 1970-01-01 00:00:01 UTC
 
 
 class _Held(msgspec.Struct):
@@ -58,11 +66,21 @@ def holder(game_dir: Path | str) -> str:
     return " ".join(text.split())
 
 
+def sealed(game_dir: Path | str) -> bool:
+    """Whether the lock is as a holder that sealed it left it: no job has taken it since."""
+    try:
+        return lock_path(game_dir).stat().st_mtime_ns == SEALED_NS
+    except OSError:
+        return False
+
+
 @contextmanager
-def game_lock(game_dir: Path | str, *, job: str, wait: float = 0.0) -> Iterator[None]:
+def game_lock(game_dir: Path | str, *, job: str, wait: float = 0.0, seal: bool = False) -> Iterator[None]:
     """Hold the game's lock for ``job`` (a short name such as ``adjudicate
     spring-1924``). ``wait``: seconds to wait for another job to finish; when it
-    has not finished by then (at once for ``wait=0``), a ``GameBusy`` error names it."""
+    has not finished by then (at once for ``wait=0``), a ``GameBusy`` error names it.
+    ``seal``: the lock is left sealed (``sealed``) when it is let go, while it is
+    still held."""
     key = _key(game_dir)
     mine = _held.get(key)
     if mine is not None:
@@ -112,6 +130,8 @@ def game_lock(game_dir: Path | str, *, job: str, wait: float = 0.0) -> Iterator[
             fh.seek(0)
             fh.truncate()
             fh.flush()
+            if seal:
+                os.utime(fh.fileno(), ns=(SEALED_NS, SEALED_NS))
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
     finally:
         fh.close()

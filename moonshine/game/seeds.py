@@ -25,7 +25,8 @@ SECRET_BYTES = 16  # 128 bits, written as 32 hexadecimal digits
 EARLIER = "earlier_seeds"  # game.yaml's key
 # Why a seed was replaced, as a value (the bulletin words it from the catalogue).
 DERIVED_FROM_START_MAIL = "derived-from-start-mail"
-REASONS = (DERIVED_FROM_START_MAIL,)
+REVEALED_AT_END = "revealed-at-end"  # revealed when a master terminated the game, which was then resumed
+REASONS = (DERIVED_FROM_START_MAIL, REVEALED_AT_END)
 
 
 def new_secret() -> str:
@@ -42,7 +43,8 @@ def seed_hash(seed: str) -> str:
 class EarlierSeed(msgspec.Struct, frozen=True):
     """A seed the game no longer uses: it drew the raids of the turns up to
     ``last_turn``; ``replaced`` is when (ISO 8601), ``reason`` why (one of
-    ``REASONS``). Public once replaced: it was replaced because it could be derived."""
+    ``REASONS``). Public once replaced: it was replaced because it could be derived, or
+    because it was revealed at an end that was taken back."""
 
     seed: str
     sha256: str

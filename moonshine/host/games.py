@@ -15,15 +15,19 @@ anywhere is finished by the next.
   in game.yaml, its first deadline and a start mail to each player;
 - ``sync_players``: game.yaml's players (address, password hash, time zone,
   language) as the registry has them, a vacant side with no player (its units
-  hold, and no turn waits for it);
+  hold, and no turn waits for it), and the settings a master may change (schedule,
+  press, observers) with the game's name at the judge (its mail's tag);
 - ``welcome``: a player's first mail in a game, in the game's outbox: the start
-  mail, or a side's history for a player who takes it over;
-- ``apply_deadline``: a deadline a master's command set (extend, resume), told in the
-  turn's bulletin; ``end_long_pauses``: a master's pause past the game's
-  ``master_pause_max`` ends by itself;
+  mail, or a side's history for a player who takes it over (in a paused game too);
+- ``apply_rollback``: a master's rollback, the turn played again;
+- ``apply_deadline``: a deadline a master's command set (extend, deadline, resume,
+  rollback), told in the turn's bulletin; ``end_long_pauses``: a master's pause past
+  the game's ``master_pause_max`` ends by itself;
+- ``replace_revealed_seed``: a game resumed after its end revealed its raid seed;
 - ``sync_disorder``: the missed-turn policy's view of the game (``moonshine.mail.disorder``)
   in the registry: a side in civil disorder offered for a takeover, its player's
-  dedication told once, a player the policy removed out of the game;
+  dedication told once, a player the policy removed out of the game (after each of
+  the game's passes, which alone change it);
 - ``record``: each turn adjudicated counts in its players' dedication; a game
   over counts as finished for them."""
 
@@ -46,7 +50,18 @@ import msgspec
 from moonshine.errors import GameError, MoonshineError
 from moonshine.game import identities
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
-from moonshine.host.registry import DISORDER, FINISHED, RUNNING, GameRow, Member, RegisteredPlayer, Registry
+from moonshine.host.registry import (
+    DISORDER,
+    DRAW,
+    FINISHED,
+    PAUSED,
+    RUNNING,
+    TAKEOVER,
+    GameRow,
+    Member,
+    RegisteredPlayer,
+    Registry,
+)
 from moonshine.host.settings import BUILDING, HostSettings, draw_seed, player_token
 from moonshine.mail import outbox
 from moonshine.mail.outbox import compose
@@ -99,6 +114,7 @@ def build(settings: HostSettings, name: str, variant: str, options: dict[str, An
             "press": options.get("press") or {"kind": "white"},
             "smtp": settings.config.extra.get("smtp") or {},
             "referee": {"email": [master]},
+            "judge": {"name": name},  # its mail's subject tag and Message-IDs name it (replies find it)
         }
         if options.get("rules"):
             extra["rules"] = options["rules"]
@@ -175,6 +191,15 @@ def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, lo
         members = reg.members(row.name)
     seated = {m.side for m in members}
     reg.add_vacancies(row.name, [s for s in sides if s not in seated], now)
+    joined = sorted((m for m in members if m.came == DRAW), key=lambda x: (x.joined, x.player.id))
+    hidden = identities.of(game.config).hidden  # an anonymous game's start mail names each player by a token
+    reg.set_drawn(  # as the start mail names them
+        row.name,
+        [
+            (player_token(settings.root, row.name, m.player.id) if hidden else m.player.name, m.preferences)
+            for m in joined
+        ],
+    )
     sync_players(settings, reg, row, log)
     game = game_of(settings, row.name)
     turn = game.current_turn()
@@ -188,11 +213,20 @@ def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, lo
 
 
 def sync_players(settings: HostSettings, reg: Registry, row: GameRow, log: Log) -> None:
-    """game.yaml's players as the registry has them (when it says they changed)."""
+    """game.yaml's players, and the settings a master may change while it is played
+    (schedule, press, observers), as the registry has them (when it says they changed)."""
     from moonshine.game.journal import transaction
 
     game = game_of(settings, row.name)
     cfg = game.config
+    extra = _settings_of(reg, row, cfg.extra)
+    if extra != cfg.extra:
+        with transaction(game.root, f"judge: settings of {row.name}", notify=log) as txn:
+            save_config(game, msgspec.structs.replace(cfg, extra=extra))
+            txn.commit("Settings from the judge's registry", ["game.yaml"], git=is_git_repo(game.root))
+        log(f"{row.name}: settings written from the registry")
+        game = game_of(settings, row.name)
+        cfg = game.config
     by_side = {m.side: m for m in reg.members(row.name) if m.side is not None}
     players: dict[str, Player] = {}
     for side in game.sides():
@@ -216,12 +250,30 @@ def sync_players(settings: HostSettings, reg: Registry, row: GameRow, log: Log) 
     reg.set_sync(row.name, False)
 
 
+def _settings_of(reg: Registry, row: GameRow, extra: dict[str, Any]) -> dict[str, Any]:
+    """game.yaml's other sections with the settings the registry has for the game:
+    its name at the judge, the schedule and the press rules a master may change, and
+    the observers (those game.yaml lists, and those who asked by mail)."""
+    out = {**extra, "judge": {"name": row.name}}
+    if row.settings.get("schedule"):
+        out["schedule"] = row.settings["schedule"]
+    if row.settings.get("press"):
+        out["press"] = {**(extra.get("press") or {}), **row.settings["press"]}
+    listed = extra.get("observers") or []
+    listed = [listed] if isinstance(listed, str) else list(listed)
+    watching = sorted({*listed, *(p.address for p in reg.observers(row.name))})
+    if watching:
+        out["observers"] = watching
+    return out
+
+
 def welcome(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
-    """Each player of a running game not yet welcomed gets a mail of the game's: the
-    start mail while the game is at its first turn with no report, else the side's
-    history (a takeover)."""
+    """Each player of a game being played not yet welcomed gets a mail of the game's:
+    a player of the draw, the start mail; a player who took a side over, the side's
+    history (every report so far, none before the first), the turn's deadline, and
+    how to send orders, with the password they have."""
     from moonshine.game.journal import transaction
-    from moonshine.mail.takeover import history, history_mail
+    from moonshine.mail.takeover import history_mail
 
     game = game_of(settings, row.name)
     todo = [m for m in reg.members(row.name) if m.side is not None and not _welcomed(reg, row.name, m.player.id)]
@@ -231,8 +283,14 @@ def welcome(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, 
     out: list[outbox.Outgoing] = []
     for m in todo:
         assert m.side is not None
-        if history(game, m.side) or len(game.turns()) > 1:
-            name, msg = history_mail(game, m.side, m.player.address, m.player.name, now)
+        if m.came == TAKEOVER:
+            lang = m.player.language if m.player.language in languages() else game.config.language
+            note = words(lang, "seating.takeover.note", game=row.name, side_word=game.side_word, key=m.side)
+            if row.status == PAUSED:
+                note = words(lang, "seating.takeover.paused", game=row.name) + "\n\n" + note
+            name, msg = history_mail(
+                game, m.side, m.player.address, m.player.name, now, own_password=True, note=note, language=lang
+            )
         else:
             name, msg = _start_mail(settings, reg, game, row, m, now)
         out.append(outbox.Outgoing(name, msg))
@@ -276,10 +334,12 @@ def _start_mail(
         else words(lang, "seating.start.line", side=f"{names[s]} ({s})", player=words(lang, "seating.start.vacant"))
         for s in names
     )
-    joined = "; ".join(
-        f"{token(x) if hidden else x.player.name} "
-        f"({' '.join(x.preferences) or words(lang, 'seating.start.no_preference')})"
+    drawn = row.drawn or tuple(
+        (token(x) if hidden else x.player.name, x.preferences)
         for x in sorted(reg.members(row.name), key=lambda x: (x.joined, x.player.id))
+    )  # the players of the draw (an anonymous game's by their tokens), as the start recorded them
+    joined = "; ".join(
+        f"{name} ({' '.join(prefs) or words(lang, 'seating.start.no_preference')})" for name, prefs in drawn
     )
     seed = draw_seed(settings.root, row.name)
     secrecy = identities.of(cfg).reveal
@@ -368,6 +428,45 @@ def apply_deadline(settings: HostSettings, reg: Registry, row: GameRow, log: Log
             txn.commit(f"Deadline of {turn} set by the master: {due.isoformat()}", paths, git=is_git_repo(game.root))
         log(f"{row.name}: deadline {turn}: {due.isoformat()} (set by a master)")
     reg.set_deadline(row.name, None)
+
+
+def apply_rollback(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A master's ``rollback GAME TURN``: the game back at the start of TURN (its
+    results and every later turn removed, the orders kept: ``moonshine.game.jobs.rollback``),
+    the game's record of its mail and deadlines reopened (``moonshine.mail.run.reopen``),
+    and its dedication counted again from the turn before. The deadline the master's
+    command set follows (``apply_deadline``). Safe to do again."""
+    from moonshine.game.jobs import rollback
+    from moonshine.mail.run import previous_turn, reopen
+
+    assert row.rollback is not None
+    game = game_of(settings, row.name)
+    removed = rollback(game, row.rollback, notify=log)
+    reopen(game_of(settings, row.name), row.rollback, now, notify=log)
+    before = previous_turn(game_of(settings, row.name), row.rollback)
+    with reg.transaction():
+        reg.set_recorded(row.name, before)
+        reg.set_rollback(row.name, None)
+    log(f"{row.name}: rolled back to the start of {row.rollback} ({len(removed)} file(s) and folder(s) removed)")
+
+
+def replace_revealed_seed(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
+    """A game resumed after its termination revealed its raid seed gets a new secret
+    one, for the raids from its next turn on (``moonshine.game.jobs.replace_seed``)."""
+    from moonshine.game.jobs import replace_seed
+    from moonshine.game.seeds import REVEALED_AT_END
+
+    game = game_of(settings, row.name)
+    new = replace_seed(game, REVEALED_AT_END, now=now, notify=log)
+    reg.set_reseed(row.name, False)
+    log(f"{row.name}: resumed after its end; its revealed raid seed is replaced (SHA-256 {new})")
+
+
+def reveals_seed(settings: HostSettings, row: GameRow) -> bool:
+    """Whether the game's rule family draws with a secret seed it reveals at the end."""
+    from moonshine.game import families
+
+    return bool(families.of(game_of(settings, row.name)).reveals_seed)
 
 
 def _master_news(game: Game, turn: str, due: datetime, why: str, now: datetime) -> None:
@@ -536,18 +635,21 @@ def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, l
     start = done.index(row.recorded) + 1 if row.recorded in done else 0
     todo = done[start:]
     if todo:
-        by_side = {m.side: m.player.id for m in reg.members(row.name) if m.side is not None}
+        by_side = {m.side: m for m in reg.members(row.name) if m.side is not None}
         with reg.transaction():
             for turn in todo:
                 due = deadline(game.config, turn)
                 current = load_log(game, turn).current
                 for side in expected(game, turn):
-                    pid = by_side.get(side)
-                    if pid is None:
-                        continue
-                    received = (current.get(side) or {}).get("received")
-                    on_time = received is not None and (due is None or _when(received) <= due)
-                    reg.record_turn(pid, row.name, turn, side, on_time)
+                    m = by_side.get(side)
+                    if m is None or (due is not None and _when(m.joined) > due):
+                        continue  # no player, or one who took the side over after the deadline
+                    standing = current.get(side) or {}
+                    received = standing.get("received")
+                    # orders received before the player took the side over were a predecessor's
+                    theirs = received is not None and (m.came == DRAW or _when(received) >= _when(m.joined))
+                    on_time = theirs and (due is None or _when(received) <= due)
+                    reg.record_turn(m.player.id, row.name, turn, side, on_time)
             reg.set_recorded(row.name, todo[-1])
         log(f"{row.name}: dedication counted for {', '.join(todo)}")
     if is_over(game, turns[-1]):

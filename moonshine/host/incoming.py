@@ -25,7 +25,9 @@ from moonshine.mail.envelope import forged_verdict, header_text, is_automatic, r
 _VALUE = r"((?:\S++|\s++(?=\S))*+)"
 PASSWORD_LINE = re.compile(rf"^\s*+(?:password|mot\s++de\s++passe)\s*+:\s*+{_VALUE}\s*+$", re.I)
 GAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:\s*(\S+)\s*$", re.I)
-_SUBJECT_GAME = re.compile(r"\[([A-Za-z][A-Za-z0-9-]{1,23})\]")
+# a subject's tag: [alpha], or [alpha: Its Title] (moonshine.mail.outbox.compose.subject_prefix)
+_SUBJECT_GAME = re.compile(r"\[([A-Za-z][A-Za-z0-9-]{1,23})(?::[^\]]{0,200}+)?\]")
+_MESSAGE_IDS = re.compile(r"<[^<>\s]{1,250}+>")
 MAX_LINES = 2000  # of the sender's own text read
 
 
@@ -41,18 +43,33 @@ class Mail(msgspec.Struct):
     automatic: bool = False
     forged: str = ""  # the trusted mail server's verdict on its From domain (dmarc=fail...), if forged
     own: bool = False  # from the judge's own address (a loop, or a forgery): never answered
+    references: list[str] = msgspec.field(default_factory=list)  # In-Reply-To, then References from the last
     problem: str = ""  # unread: too big, too many parts, not parsed
     lines: list[str] = msgspec.field(default_factory=list)  # the sender's own text, by line
     json_game: str | None = None  # the game its first document of orders as JSON names (docs/orders-json.md)
     too_long: list[int] = msgspec.field(default_factory=list)  # lines left unread (intake.MAX_LINE), from 1
 
+    known: str | None = None  # the game its subject's tag or a mail it replies to names (the router's finding)
+    resolved: bool = False  # the router looked the subject's tag and the references up in the registry
+
     @property
     def game(self) -> str | None:
-        """The game the mail names: a ``game:`` line, else ``[GAME]`` in the subject."""
+        """The game the mail names: a ``game:`` line, else ``[GAME]`` in the subject or
+        the game of a mail it replies to (as the router found them in the registry)."""
+        return self.game_line or (self.known if self.resolved else self.subject_game)
+
+    @property
+    def game_line(self) -> str | None:
+        """The game a ``game:`` line names."""
         for line in self.lines:
             m = GAME_LINE.match(line)
             if m:
                 return m.group(1).lower()
+        return None
+
+    @property
+    def subject_game(self) -> str | None:
+        """The name in the subject's tag (``[alpha]``, ``Re: [alpha: Its Title] ...``)."""
         m = _SUBJECT_GAME.search(self.subject)
         return m.group(1).lower() if m else None
 
@@ -63,6 +80,28 @@ class Mail(msgspec.Struct):
             if m:
                 return m.group(1)
         return None
+
+
+# a line of orders or of a side's headers: enough to tell orders from a "Thanks!"
+_ORDERISH = re.compile(
+    r"^[^\S\n]*+(?:[A-Za-z]\s++[A-Za-z]{3}\b|(?:gang|bande|power|puissance|password|mot\s++de\s++passe)\s*+:)", re.I
+)
+
+
+def looks_like_orders(mail: Mail) -> bool:
+    """Whether a line of the mail looks like orders or a side's headers (a reply that
+    only thanks the judge does not)."""
+    return any(_ORDERISH.match(line) for line in mail.lines)
+
+
+# a Message-ID of the judge's lobby (moonshine.mail.outbox.compose.message_id of its "lobby" mail)
+_LOBBY_ID = re.compile(r"<moonshine\.lobby\.[^<>@\s]{0,250}+@([^<>@\s]{1,250}+)>")
+
+
+def replies_to_lobby(mail: Mail, domain: str) -> bool:
+    """Whether the mail answers a mail of the judge's lobby (its reply, a notice of no game)."""
+    found = (_LOBBY_ID.fullmatch(ref) for ref in mail.references)
+    return any(m is not None and m.group(1).lower() == domain.lower() for m in found)
 
 
 def is_password_or_game_line(line: str) -> bool:
@@ -94,6 +133,8 @@ def read_mail(raw: bytes, limit: int, authserv: str | None = None, ours: Collect
     mail.automatic = is_automatic(msg, mail.sender)
     mail.forged = forged_verdict(msg, mail.sender, authserv) or ""
     mail.own = bool(mail.sender) and mail.sender in {a.lower() for a in ours}
+    replied = _MESSAGE_IDS.findall(header_text(msg, "In-Reply-To")[:1000])
+    mail.references = [*replied[:1], *reversed(_MESSAGE_IDS.findall(header_text(msg, "References")[:5000]))][:20]
     if too_big:
         mail.problem = "too big"
         return mail

@@ -3,20 +3,25 @@
 
 1. the lobby's mail decided by a killed pass goes to its outbox;
 2. the games' directories are brought in step with the registry
-   (``moonshine.host.games``): games to start, players to write, deadlines a
-   master set, welcome mails;
+   (``moonshine.host.games``): games to start, rollbacks, players and settings to
+   write, deadlines a master set, raid seeds to replace, welcome mails;
 3. the judge's one mailbox is read (at most ``limits.messages`` messages) and each
    message goes to its reader: the lobby (``moonshine.host.lobby``) when it holds a
    command of the lobby or names no game being played, else the game it names (a
-   ``game:`` line, ``[GAME]`` in the subject, or its orders as JSON's ``game``) or the
-   one game its sender plays;
+   ``game:`` line, ``[GAME]`` in the subject, the game of a mail it replies to, or its
+   orders as JSON's ``game``) or the one game its sender plays; a mail with a command of
+   the lobby and orders for a game it names goes to both; a player who left a game
+   hears from the lobby;
 4. the lobby answers its messages, each in one transaction of the registry;
 5. step 2 again (a join may have filled a game);
-6. each game being played has its pass (``moonshine.mail.run.run_game``), with the
-   messages found for it: intake, reminders, adjudication, reports, delivery, as a
-   game of its own has (a paused one: its mail read and answered, no deadline, no
-   reminder, no adjudication); then its adjudicated turns count in its players'
-   dedication;
+6. each game being played that has something to do (``to_open``: mail for it, its
+   due time come, a change since its last pass) has its pass
+   (``moonshine.mail.run.run_game``), with the messages found for it: intake,
+   reminders, adjudication, reports, delivery, as a game of its own has (a paused
+   one: its mail read and answered, no deadline, no reminder, no adjudication); then
+   its adjudicated turns count in its players' dedication, and the registry keeps
+   when it next has something to do. The others are not opened: an idle pass costs
+   a row and two ``stat`` a game;
 7. new players' passwords are mailed, the judge's own errors in this pass are mailed
    to its masters (each once: ``report_error``), and the lobby's outbox is sent.
 
@@ -36,20 +41,23 @@ from email.utils import parseaddr
 from pathlib import Path
 
 from moonshine.errors import GameBusy, GameError, MoonshineError
-from moonshine.game.directory import atomic_write_text
+from moonshine.game.directory import GAME_FILE, atomic_write_text
 from moonshine.game.ledger import OUTBOX
-from moonshine.game.lock import game_lock
+from moonshine.game.lock import game_lock, sealed
 from moonshine.host import games, lobby
-from moonshine.host.incoming import Mail, read_mail
+from moonshine.host.incoming import Mail, looks_like_orders, read_mail, replies_to_lobby
 from moonshine.host.lobby.request import LobbyPass, ReplyBudget, by_name_or_title, folded
 from moonshine.host.outbox import day_folder, deliver, write_queued
 from moonshine.host.passwords import mail_passwords
 from moonshine.host.registry import (
+    ACTIVE,
     FILE,
     FORMING,
+    NEVER,
     PAUSED,
     RUNNING,
     STARTING,
+    GameRow,
     RegisteredPlayer,
     Registry,
     RegistryError,
@@ -286,10 +294,13 @@ def route(
     (``set_aside``) and the pass goes on."""
     limit = max_message_bytes(settings.config)
     ctx = LobbyPass(settings, reg, now, say)
-    by_game: dict[str, list[Entry]] = {}
-    rows = reg.games(RUNNING, PAUSED)  # a paused game reads its mail too
-    running = {g.name for g in rows}
-    titles = by_name_or_title(rows)
+    by_game: dict[str, list[tuple[Entry, Mail]]] = {}
+    domain = compose.mail_domain(settings.config)
+
+    @functools.cache
+    def titles() -> dict[str, str]:  # the games by name and title: once, for the first document of orders
+        return by_name_or_title(reg.games(RUNNING, PAUSED))
+
     for entry in entries:
         if entry.key is not None and reg.answered(f"source:{entry.key}"):
             continue
@@ -299,39 +310,97 @@ def route(
             say(f"lobby: {entry.origin}: cannot be read ({type(exc).__name__})")
             continue
         mail = read_mail(raw, limit, authserv_id(settings.config), ours=own_addresses(settings))
-        if reg.answered(mail.digest):
-            _done(entry)
-            continue
         try:
-            game = _reader(reg, mail, running, titles)
-            if game is not None:
-                by_game.setdefault(game, []).append(Entry(entry.origin, _bytes(raw), entry.done, entry.key))
-                continue
-            if lobby.waits(ctx, mail):
-                say(f"lobby: {mail.sender} [{entry.origin}]: {lobby.WAITS}")
-                continue
-            if mail.problem:
-                outcome = f"{mail.problem}: not answered"
-                reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=now)
-            else:
-                outcome = lobby.answer(ctx, mail)
+            resolve(reg, mail, domain)
+            game, lobby_too = _reader(reg, mail, domain, titles)
         except Exception as exc:  # a poison message: set aside once, never tried again
-            try:
-                outcome = set_aside(settings, reg, now, say, entry, mail, exc)
-            except (MoonshineError, OSError) as why:  # left where it is: the next pass tries again
-                who = mail.sender or NO_SENDER  # the line is an error: mailed to the masters once
-                say(
-                    f"ERROR lobby: {who} [{entry.origin}]: {type(exc).__name__}: {exc}; not set aside in "
-                    f"{HELD}/ ({why}): it stays in the mailbox for the next pass"
-                )
+            if not _set_aside_or_keep(ctx, entry, mail, exc):
                 continue
-        sender = mail.sender or NO_SENDER
-        say(f"lobby: {sender} [{entry.origin}]: {outcome}")
+            game, lobby_too = None, False
+        both = game is not None and lobby_too  # a lobby's command, and orders for a game
+        answered = reg.answered(mail.digest)
+        if answered and not both:  # the lobby's already (a pass killed before it let go of it)
+            game = None
+        elif (
+            (game is None or both) and not answered and not _answer(ctx, mail, entry, passed_on=game if both else None)
+        ):
+            continue  # left in the mailbox for the next pass
+        if game is not None:  # the game's inbox knows the messages it read
+            by_game.setdefault(game, []).append((Entry(entry.origin, _bytes(raw), entry.done, entry.key), mail))
+            continue
         if entry.key is not None:
             reg.mark_answered(f"source:{entry.key}", sender=mail.sender, outcome="read", now=now)
-        write_queued(settings, reg)
         _done(entry)
-    return by_game
+    # mail found for a game a master ended in this pass (its message later in the mailbox):
+    # the lobby says so now, not at the next pass
+    over = [name for name in by_game if reg.status(name) not in ACTIVE]
+    for name in over:
+        for entry, mail in by_game.pop(name):
+            if not reg.answered(mail.digest) and not _answer(ctx, mail, entry):
+                continue  # left in the mailbox for the next pass
+            if entry.key is not None:
+                reg.mark_answered(f"source:{entry.key}", sender=mail.sender, outcome="read", now=now)
+            _done(entry)
+    return {name: [entry for entry, _ in found] for name, found in by_game.items()}
+
+
+def _answer(ctx: LobbyPass, mail: Mail, entry: Entry, *, passed_on: str | None = None) -> bool:
+    """The lobby answers a mail (one transaction), and its mail goes to the outbox.
+    False: the mail stays in the mailbox for the next pass, unread (``lobby.waits``:
+    too many wrong passwords from its address in this pass), or not answered because
+    its handling failed and it could not be set aside either."""
+    reg = ctx.reg
+    if lobby.waits(ctx, mail):
+        ctx.log(f"lobby: {mail.sender} [{entry.origin}]: {lobby.WAITS}")
+        return False
+    ctx.passed_on = passed_on
+    try:
+        if mail.problem:
+            outcome = f"{mail.problem}: not answered"
+            reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=ctx.now)
+        else:
+            outcome = lobby.answer(ctx, mail)
+    except Exception as exc:  # a poison message: set aside once, never tried again
+        return _set_aside_or_keep(ctx, entry, mail, exc)
+    finally:
+        ctx.passed_on = None
+    ctx.log(f"lobby: {mail.sender or NO_SENDER} [{entry.origin}]: {outcome}")
+    write_queued(ctx.settings, reg)
+    return True
+
+
+def _set_aside_or_keep(ctx: LobbyPass, entry: Entry, mail: Mail, exc: Exception) -> bool:
+    """A message whose handling raised: set aside (``set_aside``, True), or, when
+    ``held/`` cannot take it, left in the mailbox for the next pass (False)."""
+    try:
+        outcome = set_aside(ctx.settings, ctx.reg, ctx.now, ctx.log, entry, mail, exc)
+    except (MoonshineError, OSError) as why:  # left where it is: the next pass tries again
+        who = mail.sender or NO_SENDER  # the line is an error: mailed to the masters once
+        ctx.log(
+            f"ERROR lobby: {who} [{entry.origin}]: {type(exc).__name__}: {exc}; not set aside in "
+            f"{HELD}/ ({why}): it stays in the mailbox for the next pass"
+        )
+        return False
+    ctx.log(f"lobby: {mail.sender or NO_SENDER} [{entry.origin}]: {outcome}")
+    write_queued(ctx.settings, ctx.reg)
+    return True
+
+
+def resolve(reg: Registry, mail: Mail, domain: str) -> None:
+    """The game a mail names without a ``game:`` line: its subject's tag (``[alpha]``),
+    else the mail it replies to (``In-Reply-To``, ``References``: a Message-ID the
+    judge wrote for a game names it), when the registry has that game."""
+    found = None
+    tag = mail.subject_game
+    if tag is not None and reg.game(tag) is not None:
+        found = tag
+    else:
+        for ref in mail.references:
+            name = compose.game_named_by(ref, domain)
+            if name is not None and reg.game(name) is not None:
+                found = name
+                break
+    mail.known, mail.resolved = found, True
 
 
 def set_aside(
@@ -371,38 +440,67 @@ def _done(entry: Entry) -> None:
         entry.done()
 
 
-def _reader(reg: Registry, mail: Mail, running: set[str], titles: dict[str, str]) -> str | None:
-    """The game that reads ``mail``, or None for the lobby. ``titles``: the games being
-    played by their names and titles, folded, for the game a document of orders as JSON
-    names (``docs/orders-json.md``), read when the mail names none otherwise. The
-    players' votes on time (``pause``, ``resume``, ``extend HOURS``) share their words
-    with the masters' commands: they are the game's when the sender plays a side of it
-    and masters none."""
+def _reader(reg: Registry, mail: Mail, domain: str, titles: Callable[[], dict[str, str]]) -> tuple[str | None, bool]:
+    """The game that reads ``mail`` (None: the lobby alone), and whether the lobby reads
+    it too. A mail with a command of the lobby is the lobby's, and its game's too when
+    it names one being played (a paused game reads its mail too) and holds more than
+    the lobby's commands (orders beside a ``join``); the players' votes on time
+    (``pause``, ``resume``, ``extend HOURS``) share their words with the masters'
+    commands: they are the game's alone when the sender plays a side of it and masters
+    none. ``titles``: the games being played by their names and titles, folded, for the
+    game a document of orders as JSON names (``docs/orders-json.md``), read when the
+    mail names none otherwise. The games are looked up one by one: a message costs the
+    same whatever the number of games."""
     if (mail.problem and not mail.sender) or mail.forged or mail.own:
-        return None  # the lobby logs it and answers nothing
+        return None, True  # the lobby logs it and answers nothing
     player = reg.player(mail.sender) if mail.sender else None
     named = mail.game
-    if named is None and mail.json_game is not None:  # orders as JSON: the document's game, by its name or its title
-        named = titles.get(folded(mail.json_game))
-    elif named is None and player is not None:  # a player in one game only
-        playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.name in running]
-        named = playing[0] if len(playing) == 1 else None
-    if lobby.has_commands(mail) and not (named is not None and _players_vote(reg, mail, named, player)):
+    if named is None and mail.json_game is not None:  # orders as JSON: its game, by its name or its title
+        named = titles().get(folded(mail.json_game))
+    if lobby.has_commands(mail):
+        voted = named if named is not None else _only_game(reg, player)
+        if voted is not None and reg.status(voted) in ACTIVE and _players_vote(reg, mail, voted, player):
+            return voted, False
+        if named is not None and reg.status(named) in ACTIVE and lobby.read(mail).ignored:
+            return named, True
+        return None, True
+    if named is not None:
+        if reg.status(named) not in ACTIVE:
+            return None, True
+        if player is not None and reg.member(named, player.id) is None and reg.left(named, player.id):
+            return None, True  # a player who left the game: the lobby tells them so, in their language
+        return named, False
+    if replies_to_lobby(mail, domain) and not looks_like_orders(mail):
+        return None, True  # a reply to the lobby's mail ("Thanks!"): the lobby's, never orders
+    only = _only_game(reg, player)
+    return only, only is None
+
+
+def _only_game(reg: Registry, player: RegisteredPlayer | None) -> str | None:
+    """The one game being played where ``player`` plays a side (None: none, or several)."""
+    if player is None:
         return None
-    return named if named in running else None
+    playing = [g.name for g, side in reg.games_of(player.id) if side is not None and g.status in ACTIVE]
+    return playing[0] if len(playing) == 1 else None
+
+
+TIME_VOTES = {"pause", "resume", "extend"}  # the players' votes on time, words of the lobby too
 
 
 def _players_vote(reg: Registry, mail: Mail, game: str, player: RegisteredPlayer | None) -> bool:
     """Whether the lobby's commands of ``mail`` are a player's votes on ``game``'s time:
-    each one the game's too (``moonshine.mail.commands.GAME``), and its sender playing a
-    side of ``game`` and mastering none of it."""
+    a vote on time among them (``observe GAME`` alone is the lobby's, though a game
+    has an ``observe`` of its own), each one the game's too
+    (``moonshine.mail.commands.GAME``), and its sender playing a side of ``game`` and
+    mastering none of it."""
     from moonshine.mail.commands import GAME
 
     if player is None or not any(m.player.id == player.id and m.side is not None for m in reg.members(game)):
         return False
     if any(m.id == player.id for m in reg.masters(game)):
         return False
-    return all(GAME.named(c.name) is not None for c in lobby.read(mail).known())
+    names = {c.name for c in lobby.read(mail).known()}
+    return bool(names & TIME_VOTES) and all(GAME.named(name) is not None for name in names)
 
 
 def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) -> None:
@@ -417,14 +515,20 @@ def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) ->
     for row in reg.games(PAUSED):
         games.end_long_pauses(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):
-        games.sync_disorder(settings, reg, row, now, say)  # before its players are written: one removed stays out
-        row = reg.game(row.name) or row
+        if row.rollback is not None:
+            games.apply_rollback(settings, reg, row, now, say)
         if row.sync:
             games.sync_players(settings, reg, row, say)
         if row.deadline is not None:
             games.apply_deadline(settings, reg, row, say, now)
-    for row in reg.games(RUNNING):
-        games.welcome(settings, reg, row, now, say)
+        if row.reseed:
+            games.replace_revealed_seed(settings, reg, row, now, say)
+        if row.process is not None and games.game_of(settings, row.name).current_turn() != row.process:
+            reg.set_process(row.name, None)  # adjudicated: the master's request is done
+    for name in reg.unwelcomed():  # a side taken over in a paused game has its history at once
+        found = reg.game(name)
+        if found is not None:
+            games.welcome(settings, reg, found, now, say)
 
 
 def _games(
@@ -438,19 +542,30 @@ def _games(
 ) -> None:
     from moonshine.mail.run import run_game
 
-    for row in reg.games(RUNNING, PAUSED):
+    opened, idle = to_open(settings, reg, now, by_game)
+    if opened:
+        shown = ", ".join(f"{row.name} ({why})" for row, why in opened)
+        say(f"games opened: {shown}; {idle} not opened (nothing due)")
+    for row, _ in opened:
         root = settings.game_dir(row.name)
         log = say_for(root)
         steps: set[str] = set()
+        due: list[datetime | None] = []
+        done = False
+        reg.set_due(row.name, now, row.stamp)  # a pass killed in the game's opens it again at the next
+        mail = by_game.get(row.name, [])
         try:
-            mail = by_game.get(row.name, [])
-            run_game(
+            done = run_game(
                 root,
                 now=now,
                 say=log,
                 failed=steps,
                 mail=mail,
                 paused=row.status == PAUSED,
+                host_lines=lobby.is_command_line,
+                process=row.process,
+                seal=True,
+                due=due,
                 reveal=False,  # an anonymous game's identities are revealed from the judge's outbox (host.games.record)
                 authserv=authserv_id(settings.config),
                 budget=ReplyBudget(reg, settings, now),
@@ -466,4 +581,72 @@ def _games(
             failed.add(f"game {row.name}")
             which = ", ".join(sorted(steps))
             say(f"{row.name}: the pass failed ({which}): see games/{row.name}/run.log")
+        if done:  # a game busy with another job breaks its seal: the next pass opens it
+            reg.set_due(row.name, due[0] if due else now, stamp(root))
+            # the missed-turn policy's view of the game, which only its pass changes, in the registry;
+            # a player it removed is out of game.yaml at once
+            _step("games", failed, say, functools.partial(_after_pass, settings, reg, row.name, now, say))
+        if done and "intake" not in steps:  # read by the game: a mailbox that keeps it (a Maildir) is not read again
+            with reg.transaction():
+                for entry in mail:
+                    if entry.key is not None:
+                        reg.mark_answered(f"source:{entry.key}", sender="", outcome=f"read by {row.name}", now=now)
         _step("dedication", failed, say, functools.partial(games.record, settings, reg, row, now, say))
+
+
+def _after_pass(settings: HostSettings, reg: Registry, name: str, now: datetime, say: Log) -> None:
+    """The registry in step with what a game's pass changed: its sides in civil
+    disorder (``moonshine.host.games.sync_disorder``), then game.yaml's players when
+    the policy removed one."""
+    row = reg.game(name)
+    if row is None:
+        return
+    games.sync_disorder(settings, reg, row, now, say)
+    row = reg.game(name) or row
+    if row.sync:
+        games.sync_players(settings, reg, row, say)
+
+
+def stamp(root: Path) -> str:
+    """game.yaml's modification time (nanoseconds) and size: what an edit by hand
+    changes (a ``moonshine`` command breaks the lock's seal besides)."""
+    try:
+        st = (root / GAME_FILE).stat()
+    except OSError:
+        return ""
+    return f"{st.st_mtime_ns}:{st.st_size}"
+
+
+def to_open(
+    settings: HostSettings, reg: Registry, now: datetime, by_game: dict[str, list[Entry]]
+) -> tuple[list[tuple[GameRow, str]], int]:
+    """The games being played that this pass opens, each with why, and how many it
+    leaves alone. A game is opened when mail came for it, when its due time has come
+    (``moonshine.mail.run.next_due``, kept in the registry by its last pass; none yet:
+    a game never opened by this version), when a master asked to process its turn,
+    when a job has held its lock since its last pass (a ``moonshine`` command, or this
+    pass's own step on its directory: its lock's seal is broken) or when its game.yaml
+    is not as that pass left it (an edit by hand). The others cost a row of the
+    registry and two ``stat`` each."""
+    out: list[tuple[GameRow, str]] = []
+    idle = 0
+    for row in reg.games(RUNNING, PAUSED):
+        root = settings.game_dir(row.name)
+        why = ""
+        if row.name in by_game:
+            why = "mail"
+        elif row.due_at is None:
+            why = "first pass"
+        elif row.due_at != NEVER and datetime.fromisoformat(row.due_at) <= now:
+            why = "due"
+        elif row.process is not None:
+            why = "process asked"
+        elif not sealed(root):
+            why = "changed"
+        elif stamp(root) != row.stamp:
+            why = "game.yaml edited"
+        if why:
+            out.append((row, why))
+        else:
+            idle += 1
+    return out, idle

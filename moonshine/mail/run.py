@@ -363,6 +363,10 @@ def run_game(
     failed: set[str] | None = None,
     mail: list[Entry] | None = None,
     paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
+    process: str | None = None,
+    seal: bool = False,
+    due: list[datetime | None] | None = None,
     authserv: str | None = None,
     budget: Budget | None = None,
     reveal: bool = True,
@@ -373,19 +377,40 @@ def run_game(
     messages a judge for many games found for this game in its own mailbox
     (``moonshine.host.run``), read instead of the game's ``inbox.source``.
     ``paused``: a game its master paused reads and answers its mail, and sends what
-    is due, but sets no deadline, reminds nobody and adjudicates nothing. ``reveal``:
-    an anonymous game found over tells its players who played which side
-    (``moonshine.mail.identities``; a judge for many games does it from its own outbox).
-    ``authserv`` and ``budget``: a judge for many games' trusted mail server and its
-    daily budget of mail to unproven addresses (``moonshine.mail.inbox.context``)."""
+    is due, but sets no deadline, reminds nobody and adjudicates nothing.
+    ``host_lines``: lines of those messages the judge read itself (its lobby's
+    commands), never orders. ``process``: a turn a master asked to adjudicate now,
+    done when it is the current turn and every side the judge waits for has orders
+    (else it waits for its deadline as usual). ``seal``: the game's lock is left
+    sealed (``moonshine.game.lock.sealed``), so that a judge for many games sees for
+    a ``stat`` whether any job has held it since. ``due`` receives, computed under
+    the lock at the end of the pass, when the game next has something to do without
+    new mail (``next_due``). ``reveal``: an anonymous game found over tells its
+    players who played which side (``moonshine.mail.identities``; a judge for many
+    games does it from its own outbox). ``authserv`` and ``budget``: a judge for many
+    games' trusted mail server and its daily budget of mail to unproven addresses
+    (``moonshine.mail.inbox.context``)."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
-        with game_lock(root, job="run", wait=0):
+        with game_lock(root, job="run", wait=0, seal=seal):
             for line in recover(root):
                 say(line)
-            steps = _pass(root, now, say, mail, paused=paused, reveal=reveal, authserv=authserv, budget=budget)
+            steps = _pass(
+                root,
+                now,
+                say,
+                mail,
+                paused=paused,
+                host_lines=host_lines,
+                process=process,
+                reveal=reveal,
+                authserv=authserv,
+                budget=budget,
+            )
             if failed is not None:
                 failed |= steps
+            if due is not None:
+                due.append(now if steps else next_due(Game(root), now, paused=paused))
     except GameBusy as exc:
         say(f"busy: {exc}; this pass leaves it alone")
         return False
@@ -399,6 +424,8 @@ def _pass(
     mail: list[Entry] | None = None,
     *,
     paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
+    process: str | None = None,
     reveal: bool = True,
     authserv: str | None = None,
     budget: Budget | None = None,
@@ -433,7 +460,7 @@ def _pass(
     p.step("reports", lambda: mail_reports_left(p))
     source: str | list[Entry] | None = mail_source(game.config, game.root) if mail is None else (mail or None)
     if source is not None and not over:
-        p.step("intake", lambda: intake(p, schedule, turn, source))
+        p.step("intake", lambda: intake(p, schedule, turn, source, paused=paused, host_lines=host_lines))
         p.step("time", lambda: apply_time_votes(p, turn))  # a vote this mail passed
         ticking = ticking and not players_paused(p)
     if ticking and schedule is not None and schedule.absence:
@@ -442,7 +469,8 @@ def _pass(
         p.step("remind", lambda: remind(p, schedule, turn))
     p.step("votes", lambda: vote_notices(p, turn))
     p.step("deliver", lambda: deliver(p))
-    adjudicated = ticking and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn))
+    now_asked = process == turn
+    adjudicated = ticking and p.step("adjudicate", lambda: adjudicate_if_due(p, schedule, turn, asked=now_asked))
     if adjudicated and game.current_turn() != turn:
         nxt = game.current_turn()
         if schedule is not None and not is_over(game, nxt):  # first: the reports' mail gives it
@@ -458,6 +486,49 @@ def _pass(
         p.step("deliver", lambda: deliver(p))
     p.forget_mended()
     return p.failed_steps
+
+
+def next_due(game: Game, now: datetime, *, paused: bool = False) -> datetime | None:
+    """When the game's pass next has something to do if no mail comes and no one
+    changes the game: the earliest of its deadline (the end of the grace once the
+    deadline is past), its next reminder, the next notice of an open vote (the votes on
+    time too), the end of a pause the players voted, and the next try of its
+    undelivered mail; ``now`` when something is to do at once (a deadline to set, a
+    phase with nothing to order, a passed vote on time to apply); None when only mail
+    or a change can give it something to do. What a pass does (``_pass``) and nothing else: a
+    judge for many games opens a game at this time, and need not open it before."""
+    from moonshine.mail.commands import votes
+    from moonshine.mail.commands.timevotes import current_pause, due_to_apply
+
+    schedule = schedule_of(game)
+    turn = game.current_turn()
+    times: list[datetime] = []
+    held = current_pause(game, now)  # a pause the players voted: it ends at its longest length
+    if held is not None:
+        times.append(held.until())
+    if due_to_apply(game, turn, now):
+        times.append(now)
+    if not is_over(game, turn) and not paused and held is None:
+        due = deadline(game.config, turn)
+        if due is None and schedule is not None:
+            times.append(now)  # a deadline to set
+        if due is not None:
+            end, _ = closes(game, schedule, turn, now)
+            times.append(due if now < due or end is None else end)
+            if schedule is not None:
+                sent = {parse_iso(x) for x in load_record(game).reminded.get(turn, [])}
+                times += [t for t in schedule.reminder_times(due) if t < due and t not in sent]
+        if not expected(game, turn, players_only=False):
+            times.append(now)  # a phase with nothing to order is adjudicated at once
+    ahead = votes.next_time(game, now)
+    if ahead is not None:
+        times.append(ahead)
+    if config_section(game.config, "smtp"):
+        for t in mail_turns(game):
+            attempt = outbox.next_attempt(ledger.outbox_dir(game, t), now)
+            if attempt is not None:
+                times.append(attempt)
+    return min(times) if times else None
 
 
 # -- deadlines --------------------------------------------------------------------------------
@@ -479,6 +550,37 @@ def ensure_deadline(p: Pass, schedule: Schedule, turn: str) -> None:
         save_record(game, p.record)
         txn.commit(f"Deadline of {turn}: {iso(due)}", [GAME_FILE, *RECORD_FILES], git=is_git_repo(p.root))
     p.log(f"deadline {turn}: {iso(due)} (opened {iso(opened)})")
+
+
+def reopen(game: Game, turn: str, now: datetime, *, notify: Log | None = None) -> None:
+    """After a rollback to the start of ``turn`` (``moonshine.game.jobs.rollback``):
+    the judge's record forgets what it did for ``turn`` and every later turn, so that
+    ``turn`` is played again: it opens ``now`` (its deadline, taken out of game.yaml
+    with the later turns', is set again from the schedule by the next pass, unless
+    the caller writes one), its reminders are due again, and its reports, once it is
+    adjudicated again, are mailed again (marked as corrections where they differ from
+    those mailed: ``moonshine.mail.outbox.reports``). Safe to do again."""
+    from moonshine.game.deadlines import clear_deadline
+
+    start = game.turn_key(turn)
+
+    def gone(t: str) -> bool:
+        try:
+            return bool(game.turn_key(t) >= start)
+        except MoonshineError:
+            return False
+
+    with transaction(game.root, f"run: reopen {turn}", notify=notify) as txn:
+        for t in [t for t in (game.config.extra.get("deadlines") or {}) if gone(str(t))]:
+            clear_deadline(game, str(t))
+        record = load_record(game)
+        record.mailed = [t for t in record.mailed if not gone(t)]
+        record.reminded = {t: v for t, v in record.reminded.items() if not gone(t)}
+        record.scheduled = {t: v for t, v in record.scheduled.items() if not gone(t)}
+        record.opened = {t: v for t, v in record.opened.items() if not gone(t)}
+        record.opened[turn] = iso(now)
+        save_record(game, record)
+        txn.commit(f"{turn} played again from {iso(now)}", [GAME_FILE, *RECORD_FILES], git=is_git_repo(game.root))
 
 
 def _commit_game_masters_edits(p: Pass) -> None:
@@ -537,7 +639,15 @@ def closes(game: Game, schedule: Schedule | None, turn: str, now: datetime) -> t
 # -- the mailbox ---------------------------------------------------------------------------------
 
 
-def intake(p: Pass, schedule: Schedule | None, turn: str, source: str | list[Entry]) -> None:
+def intake(
+    p: Pass,
+    schedule: Schedule | None,
+    turn: str,
+    source: str | list[Entry],
+    *,
+    paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
+) -> None:
     from collections import Counter
 
     from moonshine.mail.inbox import LOCK_WAIT, process, process_entries
@@ -555,7 +665,15 @@ def intake(p: Pass, schedule: Schedule | None, turn: str, source: str | list[Ent
             outcomes = process(game, source, turn=turn, grace_for=grace_for, now=p.now)
         else:
             outcomes = process_entries(
-                game, source, turn=turn, grace_for=grace_for, now=p.now, authserv=p.authserv, budget=p.budget
+                game,
+                source,
+                turn=turn,
+                grace_for=grace_for,
+                now=p.now,
+                paused=paused,
+                host_lines=host_lines,
+                authserv=p.authserv,
+                budget=p.budget,
             )
     p.held = [o.received or p.now for o in outcomes if o.status == HELD]
     counts = Counter(o.status for o in outcomes if o.status != "duplicate")
@@ -671,9 +789,11 @@ def _duration(d: Any) -> str:
 HOLD_LIMIT = timedelta(hours=1)
 
 
-def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
+def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str, *, asked: bool = False) -> None:
     """At the deadline (and the grace), or before it when every side with a player is
-    ready: the missed-turn policy's work first (``before_adjudication``), then the turn."""
+    ready, or when a master asked for it now (``asked``: ``process``) and every side the
+    judge waits for has orders: the missed-turn policy's work first
+    (``before_adjudication``), then the turn."""
     from moonshine.mail.commands.ready import everyone_ready
 
     game = p.game
@@ -681,7 +801,9 @@ def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
     nothing_to_order = not expected(game, turn, players_only=False)  # a classic phase with no retreat, no build
     early = False
     if not nothing_to_order and (end is None or p.now < end):
-        if not everyone_ready(game, turn):
+        if asked and not waiting:
+            p.log(f"{turn}: every side has orders; adjudicated now, as a master asked")
+        elif not everyone_ready(game, turn):
             return  # before the deadline (and the grace), or no deadline at all
         early = True
     due = deadline(game.config, turn)
@@ -694,7 +816,7 @@ def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str) -> None:
         return
     before_adjudication(p, turn, early=early)
     late = f"; no orders from {', '.join(waiting)} (they hold)" if waiting else ""
-    how = " early: every player was ready" if early else ""
+    how = (" early, as a master asked" if asked else " early: every player was ready") if early else ""
     families.of(game).adjudicate(game, turn, now=p.now, notify=p.log, force=early)
     p.log(f"adjudicated {turn}{how}{late}; next: {game.current_turn()}")
     game.forget_config()

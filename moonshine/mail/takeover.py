@@ -105,29 +105,47 @@ def takeover(game: Game, gang: str, email: str, *, name: str | None = None, send
     return Handover(side, addr, password, [t for t, _ in past], name_eml, mailed, problem)
 
 
-def history_mail(game: Game, side: str, addr: str, name: str, now: datetime) -> tuple[str, EmailMessage]:
+def history_mail(
+    game: Game,
+    side: str,
+    addr: str,
+    name: str,
+    now: datetime,
+    *,
+    own_password: bool = False,
+    note: str = "",
+    language: str | None = None,
+) -> tuple[str, EmailMessage]:
     """The mail that gives ``side``'s new player at ``addr`` the side's history: every
-    report so far and its press (its file's name in the outbox, and the message)."""
+    report so far and its press (its file's name in the outbox, and the message), and
+    the turn's deadline. ``own_password``: the player keeps the password they have (a
+    judge for many games' player), none is mailed; ``note``: a paragraph more (how to
+    send orders there); ``language``: the player's (else their side's)."""
     cfg = game.config
     turn = game.current_turn()
     past = history(game, side)
-    lang = player_language(cfg, side)  # the side's language, if its player chose one, else the game's
+    lang = language or player_language(cfg, side)  # the side's language, if its player chose one, else the game's
     side_name = game.sides(lang)[side]
     stamp = now.strftime("%Y%m%dt%H%M%S")
     press_log = private_log(game.root, side)  # what it sent and received: the new player needs it too
     words = functools.partial(mailwords.text, lang)
+    from moonshine.game.deadlines import next_deadline_line
+
+    due = next_deadline_line(game, turn, side, lang)
     body = (
         f"{name or words('takeover.hello')},\n\n"
         + words(
-            "takeover.body",
+            "takeover.body_own" if own_password else "takeover.body",
             side=side_name,
             title=cfg.title,
             turn=mailwords.subject_turn(lang, turn),
             reports=len(past),
             press=len(press_log),
         )
+        + (f"\n\n{due}" if due else "")
+        + (f"\n\n{note}" if note else "")
         + "\n\n"
-        + "\n\n".join(f"==== {t} ====\n\n{text.rstrip()}" for t, text in past)
+        + ("\n\n".join(f"==== {t} ====\n\n{text.rstrip()}" for t, text in past) or words("takeover.no_report"))
         + f"\n\n==== {words('takeover.press')} ====\n\n"
         + ("\n\n".join(entry.rstrip() for entry in press_log) if press_log else words("takeover.no_press"))
         + "\n\n-- \n"

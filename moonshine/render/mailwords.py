@@ -36,6 +36,7 @@ MESSAGES: Catalogue = {
     "deadline.line": "Deadline: {due} ({left}).",
     "deadline.next": "Orders for {turn} are due {due}.",
     "deadline.none": "No deadline is set for this turn yet.",
+    "deadline.paused": "The game is paused by its master: no deadline runs until it resumes.",
     # -- subjects ----------------------------------------------------------------------------
     "subject.accepted": "{prefix} {turn}: orders received",
     "subject.rejected": "{prefix} {turn}: orders NOT accepted",
@@ -56,6 +57,9 @@ MESSAGES: Catalogue = {
     ),
     "reply.open": "You may send new orders until then; the last ones received count.",
     "reply.open_no_deadline": "You may send new orders; the last ones received count.",
+    "reply.open_paused": (
+        "They count when the game goes on; you may send new orders meanwhile, the last ones received count."
+    ),
     "reply.closed": "It has passed: no new orders are taken.",
     "reply.grace": (
         "It has passed, but your gang had sent no orders: these are taken in the grace period, and no others will be."
@@ -87,6 +91,12 @@ MESSAGES: Catalogue = {
         "message. Below is your side's history: every report it received so far ({reports}), then the press "
         "it sent and received ({press})."
     ),
+    "takeover.body_own": (
+        "You now lead {side} in '{title}'. The current turn is {turn}. Your password is the one of all your games. "
+        "Below is your side's history: every report it received so far ({reports}), then the press it sent and "
+        "received ({press})."
+    ),
+    "takeover.no_report": "No report yet: no turn has been adjudicated.",
     "takeover.press": "Press sent and received",
     "takeover.no_press": "No press was sent or received.",
     # -- the end of an anonymous game: who played which side (moonshine.mail.identities) ----------
@@ -118,7 +128,9 @@ MESSAGES: Catalogue = {
     "reject.no_sender": "no sender address (From:): cannot answer",
     "reject.no_text": "no text found: the orders must be in the message's text or a plain-text attachment",
     "reject.no_gang_line": "no 'gang:' line: the orders must say whose they are",
+    "reject.no_gang_line.classic": "no 'power:' line: the orders must say whose they are",
     "reject.unknown_gang": "'gang: {named}' names no gang of this game (gangs: {gangs})",
+    "reject.unknown_gang.classic": "'power: {named}' names no power of this game (powers: {gangs})",
     "reject.other_gang": "{sender} plays {own}, not {gang}: these orders name another gang",
     "reject.no_password_set": "no password is set for {gang}: ask the game master for one",
     "reject.no_password_line": "no 'password:' line",

@@ -165,6 +165,10 @@ MESSAGES: Catalogue = {
         "The raid seed was replaced on {date}; its new hash is {hash}; the earlier one could be derived "
         "from the start mail."
     ),
+    "seed.replaced.revealed-at-end": (
+        "The raid seed was replaced on {date}; its new hash is {hash}; the earlier one was revealed when "
+        "the game was terminated, before a master resumed it."
+    ),
     "raid.you.none": "It does not concern you.",
     "raid.you.spared": "Your district {district} is spared: you corrupt the station.",
     "raid.you.seized": (

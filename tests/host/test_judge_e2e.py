@@ -59,7 +59,7 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     j.run(t + timedelta(minutes=1))
     mail = j.new_mail()
     assert "Wrong password for p1@players.example.org" in one(mail, addr(1))
-    assert "Dedication 100%: turns ordered on time, 0 of 0" in one(mail, addr(2))
+    assert "Dedication 100%: 0 of 0 turns ordered on time" in one(mail, addr(2))
 
     # -- the master creates three games; a player who is no master cannot
     t += timedelta(hours=1)
@@ -155,7 +155,7 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     beta_due = datetime.fromisoformat(yaml.safe_load((beta.root / "game.yaml").read_text())["deadlines"]["spring-1901"])
     j.send(addr(0), pw(0) + "game: beta\nextend 24\n", t + timedelta(hours=1))
     j.run(t + timedelta(hours=1, minutes=1))
-    assert "The deadline of spring-1901 in beta is now" in one(j.new_mail(), addr(0))
+    assert "The deadline of Spring 1901 in beta is now" in one(j.new_mail(), addr(0))
     assert Game(beta.root).config.extra["deadlines"]["spring-1901"] == (beta_due + timedelta(hours=24)).isoformat()
 
     # -- a player resigns from alpha; another takes the side over and gets its history
@@ -200,8 +200,8 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     mail = j.new_mail()
     assert f"{s15} (Player 15) is ejected from beta" in one(mail, addr(0), "Your mail")
     assert "ejected" in one(mail, addr(15), "beta")
-    assert "turns ordered on time, 0 of 1" in one(mail, addr(15), "Your mail")
-    assert "Dedication 100%: turns ordered on time, 1 of 1" in one(mail, addr(9), "Your mail")
+    assert "0 of 2 turns ordered on time. Among them, 1 resignation or ejection" in one(mail, addr(15), "Your mail")
+    assert "Dedication 100%: 1 of 1 turn ordered on time" in one(mail, addr(9), "Your mail")
     assert Game(beta.root).config.players[s15].email == []
 
     # -- alpha, paused, was not adjudicated though its old deadline has passed; orders

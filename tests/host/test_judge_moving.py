@@ -144,7 +144,7 @@ def test_a_judge_keeps_its_games_moving(tmp_path: Path, imap: Server, smtp: Smtp
     _, mail = tb.run()
     assert f"mob: {silent}" in one(mail, addr(4))
     whois = flat(one(mail, addr(3)))
-    assert "Dedication 0%: turns ordered on time, 0 of 1; resignations: 0; sides left in civil disorder: 1;" in whois
+    assert "Dedication 0%: 0 of 2 turns ordered on time. Among them, 1 side left in civil disorder, counted" in whois
 
     # -- a newcomer takes the side over from the player in civil disorder
     tb.send(4, f"takeover mob {silent}\n")

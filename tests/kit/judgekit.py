@@ -34,14 +34,22 @@ def addr(n: int | str) -> str:
 class Judge:
     """The judge's directory, its mailbox and the mail its players got."""
 
-    def __init__(self, root: Path, imap: Server, smtp: SmtpServer, *, masters: tuple[str, ...] = (addr(0),)) -> None:
+    def __init__(
+        self,
+        root: Path,
+        imap: Server,
+        smtp: SmtpServer,
+        *,
+        masters: tuple[str, ...] = (addr(0),),
+        folder: str = FOLDER,
+    ) -> None:
         from click.testing import CliRunner
 
         from moonshine.cli import main
 
-        self.root, self.imap, self.smtp = root, imap, smtp
+        self.root, self.imap, self.smtp, self.folder = root, imap, smtp, folder
         self.n = 0
-        self.seen = 0  # messages of the recorder already looked at
+        self.seen = len(received(smtp.recorder))  # messages of the recorder already looked at
         args = ["judge", "init", str(root), "--address", JUDGE, "--timezone", "Europe/Paris"]
         for master in masters:
             args += ["--master", master]
@@ -50,20 +58,48 @@ class Judge:
         assert "Seed hash (publish it):" in done.output
         raw = yaml.safe_load((root / "judge.yaml").read_text(encoding="utf-8"))
         raw["inbox"] = {
-            "source": f"imap://{USER}@127.0.0.1:{imap.port}/{FOLDER}",
-            "imap": {"ca_file": str(imap.ca), "done_folder": f"{FOLDER}-judged"},
+            "source": f"imap://{USER}@127.0.0.1:{imap.port}/{folder}",
+            "imap": {"ca_file": str(imap.ca), "done_folder": f"{folder}-judged"},
         }
         raw["smtp"] = smtp.smtp(**{"from": f"The judge <{JUDGE}>"})
         (root / "judge.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
         self.passwords: dict[str, str] = {}
-        post(imap, FOLDER)
+        self.kept: dict[str, EmailMessage] = {}  # mails a test keeps, by recipient (to reply to them)
+        post(imap, folder)
+
+    def copy(self, root: Path, folder: str) -> Judge:
+        """Another judge, a copy of this one's directory in ``root`` (its players, games
+        and passwords) reading its own ``folder`` of the same IMAP server."""
+        import shutil
+
+        shutil.copytree(self.root, root, symlinks=True)
+        other = Judge.__new__(Judge)
+        other.root, other.imap, other.smtp, other.folder = root, self.imap, self.smtp, folder
+        other.n = self.n + 1000 * len(folder)  # Message-IDs of its own
+        other.seen = len(received(self.smtp.recorder))
+        other.passwords = dict(self.passwords)
+        other.kept = dict(self.kept)
+        raw = yaml.safe_load((root / "judge.yaml").read_text(encoding="utf-8"))
+        raw["inbox"]["source"] = f"imap://{USER}@127.0.0.1:{self.imap.port}/{folder}"
+        raw["inbox"]["imap"]["done_folder"] = f"{folder}-judged"
+        (root / "judge.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
+        post(self.imap, folder)
+        return other
 
     def send(
-        self, who: str, body: str, at: datetime, subject: str = "judge", headers: dict[str, str] | None = None
+        self,
+        who: str,
+        body: str,
+        at: datetime,
+        subject: str = "judge",
+        headers: dict[str, str] | None = None,
+        *,
+        replying: EmailMessage | None = None,
     ) -> str:
         """A player's mail, received by the judge's mail server at ``at``; returns its
         Message-ID. ``headers``: more, above the others (the server's own, such as
-        Authentication-Results)."""
+        Authentication-Results). ``replying``: a mail of the judge it answers
+        (In-Reply-To, References)."""
         self.n += 1
         msg = EmailMessage()
         for name, value in (headers or {}).items():
@@ -74,13 +110,16 @@ class Judge:
         msg["Subject"] = subject
         msg["Date"] = format_datetime(at)
         msg["Message-ID"] = f"<m{self.n}@players.example.org>"
+        if replying is not None:
+            msg["In-Reply-To"] = str(replying["Message-ID"])
+            msg["References"] = str(replying["Message-ID"])
         msg.set_content(body)
-        post(self.imap, FOLDER, msg.as_bytes())
+        post(self.imap, self.folder, msg.as_bytes())
         return str(msg["Message-ID"])
 
     def post_raw(self, raw: bytes) -> None:
         """A message as its bytes, into the judge's mailbox."""
-        post(self.imap, FOLDER, raw)
+        post(self.imap, self.folder, raw)
 
     def settings(self, **sections: object) -> None:
         """judge.yaml with these keys set (a section's keys merged into it)."""
@@ -113,9 +152,25 @@ class Judge:
 
 def one(mail: Mail, who: str, word: str = "") -> str:
     """The text of the one mail to ``who`` whose subject holds ``word``."""
+    return plain(one_mail(mail, who, word))
+
+
+def one_mail(mail: Mail, who: str, word: str = "") -> EmailMessage:
+    """The one mail to ``who`` whose subject holds ``word``."""
     found = [m for rcpts, m in mail if who in rcpts and word in str(m["Subject"])]
     assert len(found) == 1, [(r, str(m["Subject"])) for r, m in mail]
-    return plain(found[0])
+    return found[0]
+
+
+def to_each(mail: Mail, who: str) -> list[EmailMessage]:
+    """The mails delivered to ``who``, each checked to name them alone (``To:``, no Cc)."""
+    from email.utils import getaddresses
+
+    found = [m for rcpts, m in mail if who in rcpts]
+    for m in found:
+        shown = [a.lower() for _, a in getaddresses([str(m.get("To", "")), str(m.get("Cc", ""))]) if a]
+        assert shown in ([who], [JUDGE]), (who, str(m["Subject"]), shown)
+    return found
 
 
 def text_of(msg: EmailMessage) -> str:

@@ -2,15 +2,19 @@
 game's turn (``docs/commands.md``, "A judge for many games"), declared in the one
 grammar of mail commands (``moonshine.mail.commands.grammar``) and listed here.
 
-Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois`` (or
-``profile``), ``rename NAME``, ``address NEW`` and ``confirm CODE``, ``forgot`` and
-``reset CODE`` (``moonshine.host.lobby.players``), ``join GAME [SIDE...]``, ``leave
-GAME``, ``resign GAME``, ``takeover GAME SIDE`` (``seats``), ``list [GAME |
-vacant]``, ``help`` (``listing``). Masters: ``create GAME VARIANT`` (and its settings
-on the lines below, to an empty line or ``end``), ``start``, ``pause``, ``resume``,
-``extend GAME HOURS``, ``eject GAME SIDE``, ``promote GAME ADDRESS``, ``terminate``
-(``masters``). Each has its French word. A command naming a game may leave it out
-when the mail names it (a ``game:`` line, or ``[GAME]`` in the subject).
+Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois [NAME]`` (or
+``profile``), ``rename NAME``, ``address NEW`` and, from the new address, ``confirm
+CODE``, ``forgot`` and ``reset CODE`` (``moonshine.host.lobby.players``), ``join GAME
+[SIDE...]``, ``leave GAME``, ``resign GAME``, ``takeover GAME SIDE``, ``observe GAME``
+(``seats``), ``list [GAME | vacant]``, ``help`` (``listing``). Masters: ``create GAME
+VARIANT`` (and its settings on the lines below, to an empty line or ``end``),
+``start``, ``pause``, ``resume``, ``extend GAME HOURS``, ``eject GAME SIDE``,
+``promote GAME ADDRESS``, ``terminate`` (``masters``); ``deadline GAME WHEN``, ``grace
+GAME HOURS``, ``process GAME``, ``rollback GAME TURN`` (``clock``); ``set GAME KEY
+VALUE``, ``invite GAME ADDRESS`` (``configure``). Each has its French word. A command
+naming a game may leave it out when the mail names it (a ``game:`` line, ``[GAME]`` in
+the subject, or a reply to a mail of the game). Every change a player should know of
+is announced to the game's players (``announce``).
 
 Every command but ``register``, ``list``, ``help``, ``forgot``, ``reset`` and
 ``confirm`` needs the player's password (a ``password:`` line): the one password of
@@ -36,8 +40,9 @@ import contextlib
 import re
 
 from moonshine.errors import MoonshineError
-from moonshine.host.incoming import Mail, is_password_or_game_line
-from moonshine.host.lobby import listing, masters, players, seats
+from moonshine.game.deadlines import Moment
+from moonshine.host.incoming import Mail, is_password_or_game_line, looks_like_orders, replies_to_lobby
+from moonshine.host.lobby import clock, configure, listing, masters, players, seats
 from moonshine.host.lobby.request import (
     LobbyPass,
     LobbyRequest,
@@ -48,7 +53,7 @@ from moonshine.host.lobby.request import (
     shown_name,
     status_word,
 )
-from moonshine.host.registry import FORMING, RUNNING, STARTING
+from moonshine.host.registry import ACTIVE, FORMING, STARTING
 from moonshine.mail import intake, outbox
 from moonshine.mail.commands import grammar
 from moonshine.mail.commands.grammar import Grammar, Refused, Script
@@ -65,7 +70,7 @@ LOBBY = Grammar(
         players.PASSWORD,
         players.WHOIS,
         players.RENAME,
-        players.ADDRESS,
+        players.ADDRESS_CHANGE,
         players.CONFIRM,
         players.FORGOT,
         players.RESET,
@@ -74,11 +79,18 @@ LOBBY = Grammar(
         seats.LEAVE,
         seats.RESIGN,
         seats.TAKEOVER,
+        seats.OBSERVE,
         masters.CREATE,
         masters.START,
         masters.PAUSE,
         masters.RESUME,
         masters.EXTEND,
+        clock.DEADLINE,
+        clock.GRACE,
+        configure.SET,
+        configure.INVITE,
+        clock.PROCESS,
+        clock.ROLLBACK,
         masters.EJECT,
         masters.PROMOTE,
         masters.TERMINATE,
@@ -94,6 +106,11 @@ def read(mail: Mail) -> Script:
     game's."""
     leave_out = ("help",) if mail.game is not None else ()
     return grammar.read(mail.lines, LOBBY, leave_out=leave_out)
+
+
+def is_command_line(line: str) -> bool:
+    """A line the lobby reads as its command: never orders, in a mail a game reads too."""
+    return bool(grammar.read([line], LOBBY).known())
 
 
 def has_commands(mail: Mail) -> bool:
@@ -158,6 +175,11 @@ def answer(ctx: LobbyPass, mail: Mail) -> str:
         reg.count_request(mail.sender, ctx.day, "message")
         results = _results(req, script)
         if not script.commands:
+            domain = compose.mail_domain(ctx.settings.config)
+            if mail.game is None and replies_to_lobby(mail, domain) and not looks_like_orders(mail):
+                # "Thanks!" to the judge's reply: nothing to answer
+                reg.mark_answered(mail.digest, sender=mail.sender, outcome="a reply to the judge", now=ctx.now)
+                return "a reply to the judge's mail, with no command: not answered"
             results.append(_route_note(req).text(_wording(req.language)))
         _queue_reply(req, results)
         for name, msg in req.notices:
@@ -211,7 +233,11 @@ def _results(req: LobbyRequest, script: Script) -> list[str]:
     if mail.too_long:
         results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
     if script.ignored and script.commands:
-        results.append(req.say("lobby.ignored", lines=line_ranges(list(script.ignored))))
+        lines = line_ranges(list(script.ignored))
+        if ctx.passed_on is not None:
+            results.append(req.say("lobby.passed_on", lines=lines, game=ctx.passed_on))
+        else:
+            results.append(req.say("lobby.ignored", lines=lines))
     return _within(req, results)
 
 
@@ -252,10 +278,13 @@ def _route_note(req: LobbyRequest) -> Phrase:
             return phrase("lobby.game.unknown", game=shown_name(named))
         if row.status in (FORMING, STARTING):
             return phrase("lobby.route.forming", game=row.name)
+        left = reg.left(row.name, req.player.id) if req.player is not None else None
+        if row.status in ACTIVE and left is not None:
+            return phrase(f"lobby.route.{left}", game=row.name)
         return phrase("lobby.route.over", game=row.name, status=status_word(row.status))
     if req.player is None:
         return phrase("lobby.nothing")
-    games = [g.name for g, side in reg.games_of(req.player.id) if side is not None and g.status == RUNNING]
+    games = [g.name for g, side in reg.games_of(req.player.id) if side is not None and g.status in ACTIVE]
     if not games:
         return phrase("lobby.route.no_game")
     return phrase("lobby.route.which", games=", ".join(games))
@@ -273,7 +302,7 @@ def _queue_reply(req: LobbyRequest, results: list[str]) -> None:
     mail = req.mail
     player = req.reg.player(mail.sender) if req.player is None else req.player
     hello = req.say("lobby.hello", name=player.name) if player is not None else req.say("lobby.hello_stranger")
-    received = (mail.received or ctx.now).strftime("%Y-%m-%d %H:%M UTC")
+    received = Moment(mail.received or ctx.now, req.zone)
     body = (
         f"{hello}\n\n{req.say('lobby.intro', received=received)}\n\n"
         + "\n\n".join(results)

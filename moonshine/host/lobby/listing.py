@@ -1,25 +1,25 @@
 """The lobby's commands that tell, to anyone: ``list`` (the games waiting for
 players and the games being played), ``list GAME`` (one game: its settings, masters,
 sides, players, turn and deadline, the hash of its draw's seed), ``list vacant``
-(the sides to take over), and ``help``."""
+(the sides to take over), and ``help``. A private game is shown to its players,
+masters and invited players alone."""
 
 from __future__ import annotations
 
 import hashlib
 
+from moonshine.host.lobby.announce import game_zone, turn_words
+from moonshine.host.lobby.configure import minimum, press_words, rule_words
 from moonshine.host.lobby.request import (
     LobbyRequest,
-    deadline_rule,
     game_named,
     is_anonymous,
     names_shown,
-    press_kind,
     status_word,
-    utc,
     variant_title,
 )
-from moonshine.host.registry import ACTIVE, FORMING, STARTING, GameRow
-from moonshine.mail.commands.grammar import ANYONE, Answer, Command, CommandLine
+from moonshine.host.registry import ACTIVE, FORMING, PAUSED, STARTING, GameRow
+from moonshine.mail.commands.grammar import ANYONE, Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import Joined, Phrase, phrase
 
 VACANT = ("vacant", "vacants", "vacantes", "vacances")
@@ -30,27 +30,29 @@ def listing(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if word in VACANT:
         return Answer(cmd, True, _vacant(req))
     if word:
-        return Answer(cmd, True, _one_game(req, game_named(req, cmd, word)))
+        row = game_named(req, cmd, word)
+        if not visible(req, row):  # a private game is no game to others
+            raise Refused(phrase("lobby.game.unknown", game=word[:30]))
+        return Answer(cmd, True, _one_game(req, row))
     reg = req.reg
-    forming = reg.games(FORMING, STARTING)
-    out = [phrase("lobby.list.forming") if forming else phrase("lobby.list.no_forming")]
+    forming = [row for row in reg.games(FORMING, STARTING) if visible(req, row)]
+    out: list[Phrase | Joined] = [phrase("lobby.list.forming") if forming else phrase("lobby.list.no_forming")]
     for row in forming:
         sides = len(row.settings.get("sides") or [])
-        out.append(
-            phrase(
-                "lobby.list.forming_line",
-                game=row.name,
-                variant=variant_title(row.variant),
-                free=sides - reg.count_members(row.name),
-                sides=sides,
-                rule=deadline_rule(row.settings),
-                press=press_kind(row.settings),
-                dedication=row.settings.get("dedication", 0),
-            )
+        line = phrase(
+            "lobby.list.forming_line",
+            game=row.name,
+            variant=variant_title(row.variant),
+            free=sides - reg.count_members(row.name),
+            sides=sides,
+            rule=rule_words(row.settings),
+            press=press_words(row.settings),
+            minimum=minimum(row.settings) or "",
         )
+        out.append(line)
         if is_anonymous(row):
             out.append(phrase("lobby.list.forming_anonymous"))
-    running = reg.games(*ACTIVE)
+    running = [row for row in reg.games(*ACTIVE) if visible(req, row)]
     out.append(phrase("lobby.list.running") if running else phrase("lobby.list.no_running"))
     for row in running:
         out.append(
@@ -73,30 +75,36 @@ def _vacant(req: LobbyRequest) -> Phrase | Joined:
     from moonshine.host import games
 
     reg = req.reg
-    lines = [phrase("lobby.list.vacant")]
-    every = reg.vacancies()
+    lines: list[Phrase | Joined] = [phrase("lobby.list.vacant")]
     names_of: dict[str, dict[str, str]] = {}
-    rows: dict[str, GameRow] = {}
-    for game, side, since in every[:MAX_VACANT]:
-        if game not in rows:
+    rows: dict[str, GameRow | None] = {}
+    more = 0
+    for game, side, since in reg.vacancies():
+        if game not in rows:  # each game read once
             found = reg.game(game)
             assert found is not None
-            rows[game] = found
-            names_of[game] = games.vacant_sides(req.ctx.settings, game)
-        row, names = rows[game], names_of[game]
-        lines.append(
-            phrase(
-                "lobby.list.vacant_line",
-                game=game,
-                side=side,
-                name=names.get(side, side),
-                variant=variant_title(row.variant),
-                since=since[:10],
-                dedication=row.settings.get("dedication", 0),
-            )
+            rows[game] = found if visible(req, found) else None
+            if rows[game] is not None:
+                names_of[game] = games.vacant_sides(req.ctx.settings, game)
+        row = rows[game]
+        if row is None:
+            continue
+        if len(lines) > MAX_VACANT:
+            more += 1
+            continue
+        names = names_of[game]
+        line = phrase(
+            "lobby.list.vacant_line",
+            game=game,
+            side=side,
+            name=names.get(side, side),
+            variant=variant_title(row.variant),
+            since=since[:10],
+            minimum=minimum(row.settings) or "",
         )
-    if len(every) > MAX_VACANT:
-        lines.append(phrase("lobby.list.vacant_more", n=len(every) - MAX_VACANT))
+        lines.append(line)
+    if more:
+        lines.append(phrase("lobby.list.vacant_more", n=more))
     return Joined(tuple(lines)) if len(lines) > 1 else phrase("lobby.list.no_vacant")
 
 
@@ -112,6 +120,7 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
     )
     if members and not names_shown(req, row):  # an anonymous game: how many, never who
         players = phrase("lobby.list.anonymous_players", n=len(members))
+    zone = game_zone(row, settings.timezone)
     text = phrase(
         "lobby.list.game",
         game=row.name,
@@ -119,10 +128,12 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
         variant=variant_title(row.variant),
         status=status_word(row.status),
         masters=", ".join(p.name for p in reg.masters(row.name)),
-        rule=deadline_rule(row.settings),
-        zone=(row.settings.get("schedule") or {}).get("timezone", settings.timezone),
-        press=press_kind(row.settings),
-        dedication=row.settings.get("dedication", 0),
+        rule=rule_words(row.settings),
+        zone=zone,
+        press=press_words(row.settings),
+        dedication=phrase("lobby.list.game_minimum", dedication=int(row.settings.get("dedication") or 0))
+        if row.settings.get("dedication")
+        else phrase("lobby.list.game_no_minimum"),
         sides=", ".join(row.settings.get("sides") or []),
         players=players or phrase("lobby.list.nobody"),
         seed_hash=hashlib.sha256(draw_seed(settings.root, row.name).encode()).hexdigest(),
@@ -130,7 +141,29 @@ def _one_game(req: LobbyRequest, row: GameRow) -> Phrase | Joined:
     if row.status not in ACTIVE:
         return text
     turn, due = games.current_deadline(settings, reg, row)
-    return Joined((text, phrase("lobby.list.game_turn", turn=turn, due=utc(due) if due else "-")), " ")
+    if row.status == PAUSED and due is None:
+        return Joined((text, phrase("lobby.list.game_paused", turn=turn_words(req, row, turn))), " ")
+    return Joined(
+        (text, phrase("lobby.list.game_turn", turn=turn_words(req, row, turn), due=req.moment(due) if due else "-")),
+        " ",
+    )
+
+
+def visible(req: LobbyRequest, row: GameRow) -> bool:
+    """Whether the sender may see the game: a public one, or a private one they play,
+    master, observe or are invited to."""
+    if not row.private:
+        return True
+    player = req.player
+    if player is None:
+        return False
+    reg = req.reg
+    return (
+        reg.member(row.name, player.id) is not None
+        or reg.invited(row.name, player.id)
+        or any(p.id == player.id for p in reg.masters(row.name))
+        or any(p.id == player.id for p in reg.observers(row.name))
+    )
 
 
 def help_text(req: LobbyRequest, cmd: CommandLine) -> Answer:

@@ -8,25 +8,33 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from moonshine.errors import DataError, MoonshineError
+from moonshine.host.lobby.announce import Left, announce, turn_words
 from moonshine.host.lobby.request import (
     LobbyRequest,
     after_game,
     authenticate,
-    deadline_rule,
     game_named,
     is_anonymous,
     notice,
-    press_kind,
     side_key,
     status_word,
-    utc,
     variant_title,
 )
-from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, PAUSED, RUNNING, STARTING, TERMINATED
+from moonshine.host.registry import (
+    ACTIVE,
+    FORMING,
+    GAME_NAME,
+    PAUSED,
+    RUNNING,
+    STARTING,
+    TERMINATED,
+    GameRow,
+    RegisteredPlayer,
+)
 from moonshine.mail.commands.grammar import JUDGE_MASTER, MASTER, SETTINGS, Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import Joined, phrase
 from moonshine.text.catalogue import languages
@@ -54,6 +62,11 @@ GAME_SETTINGS = {
     "assiduite": "dedication",
     "victory_vp": "victory_vp",
     "minimum_bribe": "minimum_bribe",
+    "observers": "observers",
+    "observateurs": "observers",
+    "private": "private",
+    "privee": "private",
+    "prive": "private",
     # keeping the game moving (moonshine.mail.policy)
     "early": "early",
     "avance": "early",
@@ -114,6 +127,10 @@ def _options(req: LobbyRequest, cmd: CommandLine) -> dict[str, Any]:
                 raise Refused(phrase("lobby.create.bad_setting", key=key, why=value[:30]))
             number = value.strip().lstrip("$")
             rules[name] = int(number) if name == "victory_vp" and number.isdigit() else number
+        elif name in ("observers", "private"):
+            from moonshine.host.lobby.configure import change_setting_value
+
+            change_setting_value(options, name, value)
         elif name in MOVING:
             options[name] = _moving(req, cmd, name, key, value)
         elif name in ("anonymous", "gunboat"):  # gunboat: anonymous, and no press
@@ -211,14 +228,17 @@ def create(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.create.failed", why=why[:300])) from None
     options["sides"] = list(sides)
     req.reg.add_game(name, variant, options, player.id, req.ctx.now)
+    from moonshine.host.lobby.configure import minimum, press_words, rule_words
+
     done = phrase(
         "lobby.create.done",
         game=name,
         variant=variant_title(variant),
         sides=len(sides),
-        rule=deadline_rule(options),
-        press=press_kind(options),
-        dedication=options["dedication"],
+        rule=rule_words(options),
+        press=press_words(options),
+        minimum=minimum(options) or "",
+        private=phrase("lobby.create.private") if options.get("private") else "",
         seed_hash=hashlib.sha256(draw_seed(settings.root, name).encode()).hexdigest(),
     )
     if options.get("anonymous"):
@@ -251,22 +271,64 @@ def pause(req: LobbyRequest, cmd: CommandLine) -> Answer:
     req.reg.set_paused(row.name, req.ctx.now.isoformat(), left)
     req.reg.set_deadline(row.name, games.pending(turn, None, games.MASTER_PAUSE))  # none while paused: nothing is late
     req.reg.set_status(row.name, PAUSED)
+    if left is None:
+        announce(req, row, "paused_no_deadline", key=str(cmd.line), turn=turn)
+    else:
+        announce(req, row, "paused", key=str(cmd.line), turn=turn, left=Left(max(left, HOUR)))
     return Answer(cmd, True, phrase("lobby.pause.done", game=row.name))
+
+
+HOUR = 3600  # the least time a resumed game's players are given
+RESUME_WITHIN = timedelta(days=7)  # a terminated game may be resumed so long after its end
 
 
 def resume(req: LobbyRequest, cmd: CommandLine) -> Answer:
     from moonshine.host import games
 
     row = game_named(req, cmd)
+    if row.status == TERMINATED:
+        return _unterminate(req, cmd, row)
     if row.status != PAUSED:
         raise Refused(phrase("lobby.resume.not_paused", game=row.name))
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     if row.paused_left is not None:
-        due = req.ctx.now + timedelta(seconds=max(row.paused_left, 3600))
+        due = req.ctx.now + timedelta(seconds=max(row.paused_left, HOUR))
         req.reg.set_deadline(row.name, games.pending(turn, due, games.MASTER_RESUME))
     req.reg.set_paused(row.name, None, None)
     req.reg.set_status(row.name, RUNNING)
-    return Answer(cmd, True, phrase("lobby.resume.done", game=row.name, turn=turn, due=utc(due) if due else "-"))
+    if due is not None:
+        announce(req, row, "resumed", key=str(cmd.line), turn=turn, due=due)
+    else:
+        announce(req, row, "resumed_no_deadline", key=str(cmd.line), turn=turn)
+    done = phrase(
+        "lobby.resume.done", game=row.name, turn=turn_words(req, row, turn), due=req.moment(due) if due else "-"
+    )
+    return Answer(cmd, True, done)
+
+
+def _unterminate(req: LobbyRequest, cmd: CommandLine, row: GameRow) -> Answer:
+    """A game a master terminated goes on, when resumed within a week of its end: the
+    deadline as far off as it was then (an hour at least); a raid seed revealed at the
+    end is replaced by a new secret, for the raids from the next turn on."""
+    from moonshine.host import games
+
+    ended = datetime.fromisoformat(row.ended) if row.ended else None
+    if ended is None or req.ctx.now - ended > RESUME_WITHIN:  # (ended: it was being played)
+        raise Refused(phrase("lobby.resume.too_late", game=row.name))
+    turn, _ = games.current_deadline(req.ctx.settings, req.reg, row)
+    due = req.ctx.now + timedelta(seconds=max(row.paused_left or 0, HOUR))
+    req.reg.set_deadline(row.name, f"{turn} {due.isoformat()}")
+    req.reg.set_paused(row.name, None, None)
+    req.reg.set_ended(row.name, None)
+    req.reg.set_status(row.name, RUNNING)
+    reseed = games.reveals_seed(req.ctx.settings, row)
+    req.reg.set_reseed(row.name, reseed)
+    announce(req, row, "unterminated_seed" if reseed else "unterminated", key=str(cmd.line), turn=turn, due=due)
+    return Answer(
+        cmd,
+        True,
+        phrase("lobby.resume.unterminated", game=row.name, turn=turn_words(req, row, turn), due=req.moment(due)),
+    )
 
 
 def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -282,15 +344,20 @@ def extend(req: LobbyRequest, cmd: CommandLine) -> Answer:
     most = games.master_pause_max(req.ctx.settings, row)
     if most is not None and int(hours) * 3600 > most.total_seconds():
         raise Refused(phrase("lobby.extend.over_max", game=row.name, n=int(most.total_seconds() // 3600)))
-    if row.status == PAUSED and row.paused_left is not None:  # the time left grows
-        req.reg.set_paused(row.name, row.paused_at, row.paused_left + int(hours) * 3600)
-        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, n=int(hours)))
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
+    if row.status == PAUSED and row.paused_left is not None:  # the time left grows
+        left = row.paused_left + int(hours) * 3600
+        req.reg.set_paused(row.name, row.paused_at, left)
+        announce(req, row, "paused_extended", key=str(cmd.line), turn=turn, n=int(hours), left=Left(left))
+        return Answer(cmd, True, phrase("lobby.extend.paused", game=row.name, n=int(hours)))
     if due is None:
         raise Refused(phrase("lobby.extend.no_deadline", game=row.name))
     new = due + timedelta(hours=int(hours))
     req.reg.set_deadline(row.name, games.pending(turn, new, f"{games.MASTER_EXTEND}:{int(hours)}"))
-    return Answer(cmd, True, phrase("lobby.extend.done", turn=turn, game=row.name, due=utc(new)))
+    announce(req, row, "deadline", key=str(cmd.line), turn=turn, due=new, was=due)
+    return Answer(
+        cmd, True, phrase("lobby.extend.done", turn=turn_words(req, row, turn), game=row.name, due=req.moment(new))
+    )
 
 
 def eject(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -299,13 +366,15 @@ def eject(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
     given = after_game(cmd, row)
     if not given:
-        raise Refused(phrase("lobby.takeover.usage"))
+        raise Refused(phrase("lobby.eject.usage"))
     side = side_key(req, row, " ".join(given))
     holder = next((m for m in req.reg.members(row.name) if m.side == side), None)
     if holder is None:
         raise Refused(phrase("lobby.eject.no_player", side=side, game=row.name))
     req.reg.vacate(row.name, holder.player.id, "ejected", req.ctx.now)
-    notice(req, row, "ejected", name=holder.player.name, side=side, also=[holder.player])
+    notice(req, row, "ejected", name=holder.player.name, side=side)
+    announce(req, row, "ejected_you", key=str(cmd.line), about=side, to=[(holder.player, side)])
+    announce(req, row, "ejected", key=str(cmd.line), about=side)
     return Answer(cmd, True, phrase("lobby.eject.done", side=side, name=holder.player.name, game=row.name))
 
 
@@ -319,29 +388,54 @@ def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
     if row.status not in (FORMING, STARTING, *ACTIVE):
         raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
     given = after_game(cmd, row)
-    other = req.reg.player(given[0]) if given else None
-    if other is None or not req.reg.confirmed(other.id):
+    if not given:
         raise Refused(phrase("lobby.promote.usage"))
+    other = req.reg.player(given[0])
+    if other is None:
+        raise Refused(phrase("lobby.promote.not_registered", address=given[0][:60]))
+    if not req.reg.confirmed(other.id):
+        raise Refused(phrase("lobby.promote.unconfirmed", name=other.name))
     if any(p.id == other.id for p in req.reg.masters(row.name)):
         raise Refused(phrase("lobby.promote.already", name=other.name, game=row.name))
     if is_anonymous(row) and req.reg.member(row.name, other.id) is not None:  # its masters know who is who
         raise Refused(phrase("lobby.promote.plays_anonymous", name=other.name, game=row.name))
     req.reg.add_master(row.name, other.id)
-    notice(req, row, "promoted", name=other.name, also=[other])  # every master hears of it, the new one too
+    member = req.reg.member(row.name, other.id)
+    announce(req, row, "master_you", key=str(cmd.line), to=[(other, member.side if member else None)])
+    # its players and its other masters (the one who asked reads the reply)
+    told: dict[int, tuple[RegisteredPlayer, str | None]] = {
+        m.player.id: (m.player, m.side) for m in req.reg.members(row.name) if m.side is not None
+    }
+    for master in req.reg.masters(row.name):
+        told.setdefault(master.id, (master, None))
+    rest = [told[pid] for pid in sorted(told) if pid not in (other.id, player.id)]
+    announce(req, row, "master", key=str(cmd.line), to=rest, master=other.name)
     return Answer(cmd, True, phrase("lobby.promote.done", name=other.name, game=row.name))
 
 
 def terminate(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    from moonshine.host import games
+
     row = game_named(req, cmd)
     if row.status not in (FORMING, STARTING, *ACTIVE):
         raise Refused(phrase("lobby.pause.not_running", game=row.name, status=status_word(row.status)))
+    if row.status in ACTIVE:  # the time left, should it be resumed within the week
+        _, due = games.current_deadline(req.ctx.settings, req.reg, row)
+        left = row.paused_left if row.status == PAUSED else None
+        if row.status == RUNNING and due is not None:
+            left = max(0, int((due - req.ctx.now).total_seconds()))
+        req.reg.set_paused(row.name, None, left)
+        req.reg.set_ended(row.name, req.ctx.now.isoformat())
     req.reg.set_status(row.name, TERMINATED)
-    notice(req, row, "terminated", also=[m.player for m in req.reg.members(row.name)])
+    notice(req, row, "terminated")
+    members = [(m.player, m.side) for m in req.reg.members(row.name) if m.side is not None]
     if row.status in ACTIVE:  # played: its raid seed is public now
-        from moonshine.host import games
-
+        announce(req, row, "terminated", key=str(cmd.line), to=members)
         games.queue_reveal(req.ctx.settings, req.reg, row, req.ctx.now)
         games.queue_identities(req.ctx.settings, req.reg, row, req.ctx.now)
+    else:
+        waiting = [(m.player, None) for m in req.reg.members(row.name)]
+        announce(req, row, "terminated_forming", key=str(cmd.line), to=waiting)
     return Answer(cmd, True, phrase("lobby.terminate.done", game=row.name))
 
 

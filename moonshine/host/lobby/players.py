@@ -8,7 +8,13 @@ An address proves it is a player's by bringing back what the judge mailed to it 
 the password (a registration), a code (a new address, a reset). A registration never
 confirmed is forgotten after ``limits.unconfirmed_days``. Names are checked
 (``check_name``): a stranger's name is mailed back to the address it gave, so it is
-short, made of letters, and no link."""
+short, made of letters, and no link, and never a master's or another player's.
+
+A change of address is asked from the present address, with the password; the judge
+mails a code to the new address, and the change is made when that address sends it
+back (``confirm CODE``) within a week: an address that does not receive mail, or is
+not the player's, never becomes theirs. The former address is told, and kept in the
+registry's history."""
 
 from __future__ import annotations
 
@@ -21,12 +27,13 @@ from email.message import EmailMessage
 
 from moonshine.errors import MoonshineError
 from moonshine.host.lobby.request import LobbyRequest, authenticate, games_on_record
-from moonshine.host.registry import RegisteredPlayer
+from moonshine.host.registry import Dedication, RegisteredPlayer
 from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused, fold
 from moonshine.mail.envelope import ascii_domain
 from moonshine.mail.outbox import compose
+from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
 from moonshine.mail.settings import from_address
-from moonshine.render.mailwords import phrase
+from moonshine.render.mailwords import Joined, phrase
 from moonshine.render.mailwords import text_or_english as words
 from moonshine.text.catalogue import languages
 
@@ -35,6 +42,9 @@ NAME_LENGTH = (2, 30)
 # and a full stop that ends a word ("J. R. Smith"); never a link, an address, a domain.
 _NAME = re.compile(r"(?:[^\W_]|[ '’-]|\.(?= |$))+")
 CODE_DAYS = 2  # a code mailed to an address is good for this many days
+ADDRESS = re.compile(r"[^@\s<>,;:\"'()\[\]]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}")
+CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
+CODE_LAPSES = timedelta(days=7)  # a change of address waits this long for its code
 _ZONE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}")
 
 
@@ -48,8 +58,10 @@ def check_name(req: LobbyRequest, name: str, *, but: int | None = None) -> str:
     low, high = NAME_LENGTH
     if not low <= len(name) <= high or not name[0].isalpha() or not _NAME.fullmatch(name):
         raise Refused(phrase("lobby.name.bad", low=low, high=high))
-    folded = folded_name(name)
-    if any(p.id != but for p in req.reg.players_named(folded, folded_name)):
+    others = [p for p in req.reg.players_named_alike(folded_name(name), folded_name) if p.id != but]
+    if any(req.reg.is_master(p.id) or p.address in req.ctx.settings.masters for p in others):
+        raise Refused(phrase("lobby.register.master_name", name=name))
+    if others:
         raise Refused(phrase("lobby.name.taken", name=name))
     return name
 
@@ -197,29 +209,151 @@ def password(req: LobbyRequest, cmd: CommandLine) -> Answer:
     return Answer(cmd, True, phrase("lobby.password.done"))
 
 
-def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
+def address(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``address NEW``: a code mailed to the new address, which the change waits for."""
+    from moonshine.mail.passwords import hash_password
+
     player = authenticate(req)
+    ctx = req.ctx
+    new = ascii_domain(cmd.args.strip().strip("<>").lower())
+    if not ADDRESS.fullmatch(new):
+        raise Refused(phrase("lobby.address.usage"))
+    if new == player.address:
+        raise Refused(phrase("lobby.address.same", address=new))
+    if ctx.reg.player(new) is not None:
+        raise Refused(phrase("lobby.address.taken", address=new))
+    if ctx.reg.requests(player.address, ctx.day, "address") >= ctx.settings.limits.registrations:
+        raise Refused(phrase("lobby.address.limit"))
+    if not ctx.budget.allow(new):
+        raise Refused(phrase("lobby.address.later", address=new))
+    ctx.reg.count_request(player.address, ctx.day, "address")
+    code = "-".join("".join(secrets.choice(CODE_LETTERS) for _ in range(4)) for _ in range(3))
+    ctx.reg.ask_address(player.id, new, hash_password(code), ctx.now)
+    cfg = ctx.settings.config
+    lang = player.language if player.language in languages() else "en"
+    lapses = req.moment(ctx.now + CODE_LAPSES)
+    ident = f"{player.id}|{new}|{req.mail.digest}"
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=[new],
+        subject=words(lang, "lobby.address.subject", prefix=compose.subject_prefix(cfg)),
+        body=words(
+            lang,
+            "lobby.address.body",
+            name=player.name,
+            title=cfg.title,
+            old=player.address,
+            address=new,
+            code=code,
+            lapses=lapses,
+        )
+        + "\n",
+        msg_id=compose.message_id(cfg, "lobby", "address", ident),
+        date=ctx.now,
+        reply_to=from_address(cfg),
+    )
+    req.notices.append((f"address-{hashlib.sha256(ident.encode()).hexdigest()[:16]}.eml", msg))
+    return Answer(cmd, True, phrase("lobby.address.asked", address=new, old=player.address, lapses=lapses))
+
+
+def confirm(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``confirm CODE``, from the new address: the change of address it confirms is
+    made, and the former address told. A wrong code counts as a wrong password."""
+    from moonshine.mail.passwords import verify_password
+
+    ctx = req.ctx
+    sender = req.mail.sender.lower()
+    code = cmd.args.strip().lower()
+    if not code:
+        raise Refused(phrase("lobby.confirm.usage"))
+    if ctx.wrong[sender] >= MAX_WRONG_PASSWORDS:
+        raise Refused(phrase("lobby.confirm.wrong", address=sender))
+    asked = ctx.reg.address_changes_to(sender, ctx.now - CODE_LAPSES)
+    found = next((pid for pid, stored in asked if verify_password(code, stored)), None)
+    if found is None or ctx.reg.player(sender) is not None:
+        ctx.wrong[sender] += 1
+        raise Refused(phrase("lobby.confirm.wrong", address=sender))
+    before = ctx.reg.player_by_id(found)
+    assert before is not None
+    player = ctx.reg.change_address(found, sender, ctx.now)
+    ctx.reg.confirm(found, ctx.now)  # the new address proved itself
+    req.player, req.authenticated = player, True
+    req.language = player.language if player.language in languages() else req.language
+    cfg = ctx.settings.config
+    lang = req.language
+    ident = f"{player.id}|{before.address}|{req.mail.digest}"
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=[before.address],
+        subject=words(lang, "lobby.address.changed.subject", prefix=compose.subject_prefix(cfg)),
+        body=words(
+            lang,
+            "lobby.address.changed.body",
+            name=player.name,
+            title=cfg.title,
+            old=before.address,
+            address=player.address,
+            when=req.moment(ctx.now),
+        )
+        + "\n",
+        msg_id=compose.message_id(cfg, "lobby", "address-changed", ident),
+        date=ctx.now,
+        reply_to=from_address(cfg),
+    )
+    req.notices.append((f"address-changed-{hashlib.sha256(ident.encode()).hexdigest()[:16]}.eml", msg))
+    return Answer(cmd, True, phrase("lobby.confirm.done", address=player.address, old=before.address))
+
+
+def whois(req: LobbyRequest, cmd: CommandLine) -> Answer:
+    """``whois``: one's own record; ``whois NAME``: the public record of the players
+    of that name (their name, dedication and games; never their address)."""
+    player = authenticate(req)
+    name = " ".join(cmd.args.split())
+    if name:
+        found = req.reg.players_named(name)
+        if not found:
+            raise Refused(phrase("lobby.whois.nobody", name=name[:60]))
+        return Answer(cmd, True, Joined(tuple(_public(req, p) for p in found[:5])))
     d = req.reg.dedication(player.id)
     games = [f"{g.name} ({side})" if side else g.name for g, side in games_on_record(req, player)]
-    return Answer(
-        cmd,
-        True,
-        phrase(
-            "lobby.whois",
-            name=player.name,
-            address=player.address,
-            zone=player.timezone or req.ctx.settings.timezone,
-            language=player.language,
-            registered=player.registered[:10],
-            percent=d.percent,
-            on_time=d.on_time,
-            due=d.due,
-            resigned=d.resigned,
-            disorder=d.disorder,
-            finished=d.finished,
-            games=", ".join(games) or phrase("lobby.whois.none"),
-        ),
+    own = phrase(
+        "lobby.whois",
+        name=player.name,
+        address=player.address,
+        zone=player.timezone or req.ctx.settings.timezone,
+        language=player.language,
+        registered=player.registered[:10],
+        games=", ".join(games) or phrase("lobby.whois.none"),
     )
+    return Answer(cmd, True, Joined((own, dedication(d)), " "))
+
+
+def _public(req: LobbyRequest, player: RegisteredPlayer) -> Joined:
+    """A player's public record: name, registration, dedication, games (no address, no
+    side; no private game, nor an anonymous game whose players are not named to the
+    reader: ``games_on_record``)."""
+    games = [g.name for g, _ in games_on_record(req, player) if not g.private]
+    head = phrase(
+        "lobby.whois.public",
+        name=player.name,
+        registered=player.registered[:10],
+        games=", ".join(games) or phrase("lobby.whois.none"),
+    )
+    return Joined((head, dedication(req.reg.dedication(player.id))), " ")
+
+
+def dedication(d: Dedication) -> Joined:
+    """``Dedication 80%: 8 of 10 turns ordered on time. Among them, 1 resignation or
+    ejection, counted as a turn missed.`` (and the sides left in civil disorder, each a
+    turn missed more)."""
+    parts = [phrase("lobby.dedication", percent=d.percent, n=d.due + d.resigned + d.disorder, on_time=d.on_time)]
+    if d.resigned:
+        parts.append(phrase("lobby.dedication.resigned", n=d.resigned))
+    if d.disorder:
+        parts.append(phrase("lobby.dedication.disorder", n=d.disorder))
+    if d.finished:
+        parts.append(phrase("lobby.dedication.finished", n=d.finished))
+    return Joined(tuple(parts), " ")
 
 
 def rename(req: LobbyRequest, cmd: CommandLine) -> Answer:
@@ -266,69 +400,6 @@ def _code_mail(
     return f"{file}-{digest}.eml", msg
 
 
-def address(req: LobbyRequest, cmd: CommandLine) -> Answer:
-    """``address NEW``: a code goes to the new address; ``confirm CODE`` sent from it
-    (with the password) makes it the player's, and the old address is told."""
-    player = authenticate(req)
-    new = ascii_domain(cmd.args.strip().strip("<>").lower())
-    if not re.fullmatch(r"[!#-'*+\-/-9=?A-Z^-~.]+@[a-z0-9.-]+\.[a-z0-9-]+", new) or len(new) > 200:
-        raise Refused(phrase("lobby.address.usage"))
-    if new == player.address:
-        raise Refused(phrase("lobby.address.same", address=new))
-    if req.reg.player(new) is not None:
-        raise Refused(phrase("lobby.address.taken", address=new))
-    if not req.ctx.budget.allow(new):
-        raise Refused(phrase("lobby.address.later", address=new))
-    code = new_code()
-    now = req.ctx.now
-    req.reg.add_code(code_digest(code), player.id, "address", new, now, now + timedelta(days=CODE_DAYS))
-    name, msg = _code_mail(req, new, "address", player.language, "code", name=player.name, address=new, code=code)
-    req.notices.append((name, msg))
-    return Answer(cmd, True, phrase("lobby.address.sent", address=new, days=CODE_DAYS))
-
-
-def confirm(req: LobbyRequest, cmd: CommandLine) -> Answer:
-    """``confirm CODE``, from the new address, with the player's password."""
-    from moonshine.mail.passwords import verify_password
-
-    ctx = req.ctx
-    sender = req.mail.sender
-    if ctx.wrong[sender] >= _max_wrong():
-        raise Refused(phrase("lobby.code.wrong"))
-    found = ctx.reg.take_code(code_digest(cmd.args), "address", ctx.now)
-    if found is None or found[1] != sender:
-        ctx.wrong[sender] += 1
-        raise Refused(phrase("lobby.code.wrong"))
-    pid, new = found
-    player = ctx.reg.player_by_id(pid)
-    stored = ctx.reg.password_hash(pid)
-    given = req.mail.password
-    try:
-        good = player is not None and stored is not None and given is not None and verify_password(given, stored)
-    except ValueError:
-        good = False
-    if not good or player is None:
-        ctx.wrong[sender] += 1
-        raise Refused(phrase("lobby.code.password"))
-    if ctx.reg.player(new) is not None:
-        raise Refused(phrase("lobby.address.taken", address=new))
-    old = player.address
-    ctx.reg.change_address(pid, new, ctx.now)
-    ctx.reg.confirm(pid, ctx.now)
-    req.player = ctx.reg.player_by_id(pid)
-    req.authenticated = True
-    req.language = player.language
-    name, msg = _code_mail(req, old, "moved", player.language, "moved", name=player.name, old=old, address=new)
-    req.notices.append((name, msg))
-    return Answer(cmd, True, phrase("lobby.address.done", old=old, address=new))
-
-
-def _max_wrong() -> int:
-    from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
-
-    return MAX_WRONG_PASSWORDS
-
-
 def forgot(req: LobbyRequest, cmd: CommandLine) -> Answer:
     """``forgot``: a code to the registered address (the sender's, whoever wrote the
     mail: only its owner reads the answer). The old password works until ``reset``."""
@@ -350,7 +421,7 @@ def reset(req: LobbyRequest, cmd: CommandLine) -> Answer:
     player = req.player
     if player is None:
         raise Refused(phrase("lobby.auth.not_registered", address=req.mail.sender))
-    if ctx.wrong[req.mail.sender] >= _max_wrong():
+    if ctx.wrong[req.mail.sender] >= MAX_WRONG_PASSWORDS:
         raise Refused(phrase("lobby.code.wrong"))
     found = ctx.reg.take_code(code_digest(cmd.args), "reset", ctx.now)
     if found is None or found[0] != player.id:
@@ -365,7 +436,7 @@ REGISTER = Command("register", {"en": ("register",), "fr": ("inscription", "insc
 PASSWORD = Command("password", {"en": ("password",), "fr": ("mot de passe", "motdepasse")}, password, who=PLAYER)
 WHOIS = Command("whois", {"en": ("whois", "profile"), "fr": ("profil",)}, whois, who=PLAYER)
 RENAME = Command("rename", {"en": ("rename",), "fr": ("renommer",)}, rename, who=PLAYER)
-ADDRESS = Command("address", {"en": ("address",), "fr": ("adresse",)}, address, who=PLAYER)
+ADDRESS_CHANGE = Command("address", {"en": ("address",), "fr": ("adresse",)}, address, who=PLAYER)
 CONFIRM = Command("confirm", {"en": ("confirm",), "fr": ("confirmer",)}, confirm, who=ANYONE)
 FORGOT = Command("forgot", {"en": ("forgot",), "fr": ("oubli", "oublié")}, forgot, who=ANYONE)
 RESET = Command("reset", {"en": ("reset",), "fr": ("réinitialiser",)}, reset, who=ANYONE)

@@ -11,12 +11,12 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from email.message import EmailMessage
-from typing import Any
 
 import msgspec
 
+from moonshine.game.deadlines import Moment
 from moonshine.host.incoming import Mail
 from moonshine.host.registry import (
     ACTIVE,
@@ -49,6 +49,7 @@ class LobbyPass(msgspec.Struct):
     log: Log
     wrong: Counter[str] = msgspec.field(default_factory=Counter)  # wrong passwords by address, this pass
     started: list[str] = msgspec.field(default_factory=list)  # games to start (full, or a master's start)
+    passed_on: str | None = None  # the game that reads the rest of the mail being answered (its orders)
 
     @property
     def day(self) -> str:
@@ -101,6 +102,17 @@ class LobbyRequest(msgspec.Struct):
 
     def say(self, key: str, /, **fields: object) -> str:
         return words(self.language, key, **fields)
+
+    @property
+    def zone(self) -> str:
+        """The reader's time zone: their own, else the judge's."""
+        if self.player is not None and self.player.timezone:
+            return self.player.timezone
+        return self.ctx.settings.timezone
+
+    def moment(self, when: datetime, zone: str | None = None) -> Moment:
+        """A time as the reply gives it: in the reader's zone (or ``zone``) and in UTC."""
+        return Moment(when, zone or self.zone)
 
 
 def authenticate(req: LobbyRequest) -> RegisteredPlayer:
@@ -172,7 +184,7 @@ def game_named(req: LobbyRequest, cmd: CommandLine, word: str | None = None) -> 
 def shown_name(word: str) -> str:
     """A game's name as a stranger wrote it, written back only when it could be one (a
     short word of letters, digits and dashes): never a link or a sentence of theirs."""
-    return word if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,23}", word) else "?"
+    return word if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9-]{0,23}", word) else "?"
 
 
 def after_game(cmd: CommandLine, row: GameRow) -> list[str]:
@@ -259,23 +271,6 @@ def variant_title(variant: str) -> str:
     return variants.get(variant).title if variants.is_known(variant) else variant
 
 
-def deadline_rule(settings: dict[str, Any]) -> str:
-    """A game's deadlines as its creation set them (``mon, thu 18:00``, ``every 48h``)."""
-    schedule = settings.get("schedule") or {}
-    if "deadlines" in schedule:
-        return str(schedule["deadlines"])
-    return f"every {schedule.get('every', '?')}"
-
-
-def press_kind(settings: dict[str, Any]) -> str:
-    return str((settings.get("press") or {}).get("kind", "white"))
-
-
-def utc(when: datetime) -> str:
-    """A time as the lobby writes it: ``2026-12-03 17:00 UTC``."""
-    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
 def notice(
     req: LobbyRequest,
     row: GameRow,
@@ -287,27 +282,32 @@ def notice(
 ) -> None:
     """A notice to each of the game's masters (and to each of ``also``): one mail a
     recipient, in their language, naming nobody else's address."""
+    from moonshine.host import games
+
     cfg = req.ctx.settings.config
+    game = games.game_of(req.ctx.settings, row.name)
     recipients = {p.address: p for p in [*req.reg.masters(row.name), *(also or [])]}
     key = f"{row.name}|{what}|{side}|{name}|{req.mail.digest}"
     for address, player in sorted(recipients.items()):
         lang = player.language if player.language in languages() else cfg.language
-        head = words(lang, f"lobby.notice.{what}", name=name, side=side or "")
+        lang = lang if lang in languages() else "en"
+        shown = game.sides(lang).get(side, side) if side else ""
+        head = words(lang, f"lobby.notice.{what}", name=name, side=shown)
         more_key = {
             "resigned": "resigned_more",
             "ejected": "ejected_more",
             "terminated": "terminated_more",
-            "promoted": "promoted_more",
         }.get(what)
-        more = words(lang, f"lobby.notice.{more_key}", game=row.name, side=side or "") if more_key else ""
-        body = words(lang, "lobby.notice.body", text=head, more=more).rstrip() + "\n\n-- \n"
+        more = words(lang, f"lobby.notice.{more_key}", game=row.name, side=shown) if more_key else ""
+        body = words(lang, "announce.hello", name=player.name) + "\n\n"
+        body += words(lang, "lobby.notice.body", text=head, more=more).rstrip() + "\n\n-- \n"
         body += words(lang, "lobby.signature", title=cfg.title) + "\n"
         msg = compose.text_message(
             sender=from_address(cfg),
             to=[address],
-            subject=words(lang, "lobby.notice.subject", prefix=compose.subject_prefix(cfg), game=row.name, what=head),
+            subject=words(lang, "lobby.notice.subject", prefix=compose.subject_prefix(game.config), what=head),
             body=body,
-            msg_id=compose.message_id(cfg, "lobby", "notice", key, address),
+            msg_id=compose.message_id(game.config, "notice", what, key, address),
             date=req.ctx.now,
             reply_to=from_address(cfg),
         )

@@ -27,7 +27,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,7 @@ FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED = (
 )
 ACTIVE = (RUNNING, PAUSED)  # games being played
 STATUSES = (FORMING, STARTING, RUNNING, PAUSED, FINISHED, TERMINATED)
+DRAW, TAKEOVER = "draw", "takeover"  # how a member came to their side
 # The events that count as a turn missed in a player's dedication: leaving a game being
 # played, being ejected (LEFT), a side gone into civil disorder (DISORDER:
 # moonshine.mail.disorder; once a game: its removal, or its takeover, adds nothing).
@@ -85,6 +86,18 @@ class GameRow(msgspec.Struct, frozen=True):
     deadline: str | None = None
     sync: bool = False
     recorded: str | None = None
+    ended: str | None = None  # when a master terminated it (ISO, UTC): it may be resumed within a week
+    process: str | None = None  # a turn a master asked to process now
+    rollback: str | None = None  # a turn a master asked to roll the game back to
+    drawn: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the draw's players (name, preferences), as they joined
+    reseed: bool = False  # its raid seed, revealed at its termination, is to be replaced (resumed)
+    due_at: str | None = None  # when its pass next has something to do (ISO, UTC); None: at the next pass
+    stamp: str | None = None  # game.yaml's stamp when its pass ended (moonshine.host.run.stamp)
+
+    @property
+    def private(self) -> bool:
+        """A private game: ``list`` does not show it, and only the invited join it."""
+        return bool(self.settings.get("private"))
 
 
 class Member(msgspec.Struct, frozen=True):
@@ -93,6 +106,7 @@ class Member(msgspec.Struct, frozen=True):
     side: str | None
     preferences: tuple[str, ...]
     joined: str
+    came: str = DRAW  # DRAW: joined before the start; TAKEOVER: took a vacant side
 
 
 class Dedication(msgspec.Struct, frozen=True):
@@ -164,6 +178,7 @@ def _player(row: sqlite3.Row | tuple[Any, ...]) -> RegisteredPlayer:
 
 
 def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
+    drawn = json.loads(row[13]) if row[13] else []
     return GameRow(
         name=row[0],
         variant=row[1],
@@ -175,10 +190,22 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         deadline=row[7],
         sync=bool(row[8]),
         recorded=row[9],
+        ended=row[10],
+        process=row[11],
+        rollback=row[12],
+        drawn=tuple((str(name), tuple(str(p) for p in prefs)) for name, prefs in drawn),
+        reseed=bool(row[14]),
+        due_at=row[15],
+        stamp=row[16],
     )
 
 
-_GAME = "name, variant, status, created, settings, paused_at, paused_left, deadline, sync, recorded"
+_GAME = (
+    "name, variant, status, created, settings, paused_at, paused_left, deadline, sync, recorded,"
+    " ended, process, rollback, drawn, reseed, due_at, stamp"
+)
+NEVER = "9999-12-31T23:59:59+00:00"  # a game's due_at when only mail or a change can give it something to do
+_GAME_COLUMNS = len(_GAME.split(","))
 
 
 class Registry:
@@ -383,6 +410,61 @@ class Registry:
                 "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?)", (pid,)
             )
 
+    # -- a change of address, asked and confirmed ---------------------------------------
+    def ask_address(self, pid: int, address: str, code_hash: str, now: datetime) -> None:
+        """A change of the player's address to ``address``, waiting for the code mailed
+        to it (a change asked before is replaced)."""
+        with self.transaction():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO address_changes (player, address, code_hash, asked) VALUES (?, ?, ?, ?)",
+                (pid, address.lower(), code_hash, now.isoformat()),
+            )
+
+    def address_changes_to(self, address: str, since: datetime) -> list[tuple[int, str]]:
+        """(player id, code hash) of the changes to ``address`` asked since ``since``,
+        the newest first (at most three)."""
+        rows = self.conn.execute(
+            "SELECT player, code_hash FROM address_changes WHERE address = ? AND asked >= ?"
+            " ORDER BY asked DESC, player LIMIT 3",
+            (address.lower(), since.isoformat()),
+        ).fetchall()
+        return [(int(a), str(b)) for a, b in rows]
+
+    def change_address(self, pid: int, address: str, now: datetime) -> RegisteredPlayer:
+        """The player's address is ``address`` from now on: the former one is kept in
+        their history, every change asked of them or to that address is dropped, and
+        the game.yaml of every game they play or observe is written again."""
+        with self.transaction():
+            old = self._one("SELECT address FROM players WHERE id = ?", pid)
+            self.conn.execute(
+                "INSERT INTO former_addresses (player, address, until) VALUES (?, ?, ?)", (pid, old, now.isoformat())
+            )
+            self.conn.execute(
+                "INSERT INTO player_history (player, at, kind, old, new) VALUES (?, ?, 'address', ?, ?)",
+                (pid, now.isoformat(), str(old), address.lower()),
+            )
+            self.conn.execute("UPDATE players SET address = ? WHERE id = ?", (address.lower(), pid))
+            self.conn.execute("DELETE FROM address_changes WHERE player = ? OR address = ?", (pid, address.lower()))
+            self.conn.execute(
+                "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?"
+                " UNION SELECT game FROM observers WHERE player = ?)",
+                (pid, pid),
+            )
+        found = self.player_by_id(pid)
+        assert found is not None
+        return found
+
+    def former_addresses(self, pid: int) -> list[tuple[str, str]]:
+        """(address, until) of the player's former addresses, oldest first."""
+        rows = self.conn.execute(
+            "SELECT address, until FROM former_addresses WHERE player = ? ORDER BY until", (pid,)
+        ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+
+    def is_master(self, pid: int) -> bool:
+        """Whether the player masters a game."""
+        return self._one("SELECT 1 FROM masters WHERE player = ? LIMIT 1", pid) is not None
+
     # -- what strangers ask, by day ------------------------------------------------------
     def requests(self, address: str, day: str, kind: str) -> int:
         value = self._one(
@@ -463,7 +545,62 @@ class Registry:
         with self.transaction():
             self.conn.execute("UPDATE games SET sync = ? WHERE name = ?", (int(value), name))
 
-    def set_recorded(self, name: str, turn: str) -> None:
+    def set_settings(self, name: str, settings: dict[str, Any]) -> None:
+        """A game's settings changed by a master (``set``): its game.yaml is written
+        again from them at the next step (``sync``)."""
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE games SET settings = ?, sync = 1 WHERE name = ?", (json.dumps(settings, sort_keys=True), name)
+            )
+
+    def set_ended(self, name: str, at: str | None) -> None:
+        with self.transaction():
+            self.conn.execute("UPDATE games SET ended = ? WHERE name = ?", (at, name))
+
+    def set_process(self, name: str, turn: str | None) -> None:
+        """A turn to adjudicate at the game's next pass (None: done, or nothing asked)."""
+        with self.transaction():
+            self.conn.execute("UPDATE games SET process = ? WHERE name = ?", (turn, name))
+
+    def set_rollback(self, name: str, turn: str | None) -> None:
+        """A turn to roll the game back to at the next step (None: done)."""
+        with self.transaction():
+            self.conn.execute("UPDATE games SET rollback = ? WHERE name = ?", (turn, name))
+
+    def set_drawn(self, name: str, drawn: list[tuple[str, tuple[str, ...]]]) -> None:
+        """The draw's players, as the start mail names them (once, at the start)."""
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE games SET drawn = ? WHERE name = ? AND drawn IS NULL",
+                (json.dumps([[n, list(p)] for n, p in drawn]), name),
+            )
+
+    def set_reseed(self, name: str, value: bool) -> None:
+        with self.transaction():
+            self.conn.execute("UPDATE games SET reseed = ? WHERE name = ?", (int(value), name))
+
+    def set_due(self, name: str, due_at: datetime | None, stamp: str | None) -> None:
+        """When the game's pass next has something to do (None: only mail or a change
+        can give it something to do) and game.yaml's stamp as the pass left it."""
+        value = NEVER if due_at is None else due_at.astimezone(UTC).isoformat()
+        with self.transaction():
+            self.conn.execute("UPDATE games SET due_at = ?, stamp = ? WHERE name = ?", (value, stamp, name))
+
+    def status(self, name: str) -> str | None:
+        """A game's status (None: no such game)."""
+        value = self._one("SELECT status FROM games WHERE name = ?", name.lower())
+        return None if value is None else str(value)
+
+    def unwelcomed(self) -> list[str]:
+        """The games being played with a player not yet mailed their first mail of it."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT m.game FROM members m JOIN games g ON g.name = m.game"
+            " WHERE m.side IS NOT NULL AND m.welcomed = 0 AND g.status IN (?, ?) ORDER BY m.game",
+            ACTIVE,
+        ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def set_recorded(self, name: str, turn: str | None) -> None:
         with self.transaction():
             self.conn.execute("UPDATE games SET recorded = ? WHERE name = ?", (turn, name))
 
@@ -483,11 +620,11 @@ class Registry:
     def members(self, game: str) -> list[Member]:
         cols = ", ".join("p." + c.strip() for c in _PLAYER.split(","))
         rows = self.conn.execute(
-            f"SELECT {cols}, m.side, m.preferences, m.joined FROM members m JOIN players p ON p.id = m.player"
+            f"SELECT {cols}, m.side, m.preferences, m.joined, m.came FROM members m JOIN players p ON p.id = m.player"
             " WHERE m.game = ? ORDER BY m.joined, p.id",
             (game,),
         ).fetchall()
-        return [Member(game, _player(r[:6]), r[6], tuple(str(r[7]).split()), str(r[8])) for r in rows]
+        return [Member(game, _player(r[:6]), r[6], tuple(str(r[7]).split()), str(r[8]), str(r[9])) for r in rows]
 
     def count_members(self, game: str) -> int:
         return int(self._one("SELECT count(*) FROM members WHERE game = ?", game))
@@ -502,7 +639,7 @@ class Registry:
             " JOIN games g ON g.name = m.game WHERE m.player = ? AND g.status IN (?, ?, ?, ?) ORDER BY g.name",
             (pid, FORMING, STARTING, RUNNING, PAUSED),
         ).fetchall()
-        return [(_game(r[:10]), r[10]) for r in rows]
+        return [(_game(r[:_GAME_COLUMNS]), r[_GAME_COLUMNS]) for r in rows]
 
     def join(self, game: str, pid: int, preferences: list[str], now: datetime) -> None:
         with self.transaction():
@@ -575,10 +712,58 @@ class Registry:
                 )
             self.conn.execute("DELETE FROM vacancies WHERE game = ? AND side = ?", (game, side))
             self.conn.execute(
-                "INSERT INTO members (game, player, side, joined) VALUES (?, ?, ?, ?)",
-                (game, pid, side, now.isoformat()),
+                "INSERT INTO members (game, player, side, joined, came) VALUES (?, ?, ?, ?, ?)",
+                (game, pid, side, now.isoformat(), TAKEOVER),
             )
             self.conn.execute("UPDATE games SET sync = 1 WHERE name = ?", (game,))
+
+    def left(self, game: str, pid: int) -> str | None:
+        """How a player last left a started game (``resigned``, ``ejected``), or None."""
+        value = self._one(
+            "SELECT kind FROM events WHERE game = ? AND player = ? AND kind IN ('resigned', 'ejected')"
+            " ORDER BY at DESC LIMIT 1",
+            game,
+            pid,
+        )
+        return None if value is None else str(value)
+
+    # -- who may join a private game, who observes -----------------------------------------
+    def invite(self, game: str, pid: int, now: datetime) -> bool:
+        """Whether the player is newly invited (False: invited already)."""
+        with self.transaction():
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO invitations (game, player, invited) VALUES (?, ?, ?)",
+                (game, pid, now.isoformat()),
+            )
+        return cur.rowcount > 0
+
+    def invited(self, game: str, pid: int) -> bool:
+        return self._one("SELECT 1 FROM invitations WHERE game = ? AND player = ?", game, pid) is not None
+
+    def add_observer(self, game: str, pid: int, now: datetime) -> bool:
+        """Whether the player newly observes the game (its game.yaml is written again)."""
+        with self.transaction():
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO observers (game, player, since) VALUES (?, ?, ?)", (game, pid, now.isoformat())
+            )
+            if cur.rowcount:
+                self.conn.execute("UPDATE games SET sync = 1 WHERE name = ?", (game,))
+        return cur.rowcount > 0
+
+    def observers(self, game: str) -> list[RegisteredPlayer]:
+        cols = ", ".join("p." + c.strip() for c in _PLAYER.split(","))
+        rows = self.conn.execute(
+            f"SELECT {cols} FROM observers o JOIN players p ON p.id = o.player WHERE o.game = ? ORDER BY p.id", (game,)
+        ).fetchall()
+        return [_player(r) for r in rows]
+
+    def players_named(self, name: str) -> list[RegisteredPlayer]:
+        """The players registered under ``name`` (any case, blanks as one)."""
+        wanted = " ".join(name.split())
+        rows = self.conn.execute(
+            f"SELECT {_PLAYER} FROM players WHERE name = ? COLLATE NOCASE ORDER BY id", (wanted,)
+        ).fetchall()
+        return [_player(r) for r in rows]
 
     # -- dedication ----------------------------------------------------------------------
     def record_turn(self, pid: int, game: str, turn: str, side: str, on_time: bool) -> None:
@@ -634,12 +819,12 @@ class Registry:
         gone = [_player(r) for r in rows]
         with self.transaction():
             for p in gone:
-                self.conn.execute("DELETE FROM codes WHERE player = ?", (p.id,))
-                self.conn.execute("DELETE FROM player_history WHERE player = ?", (p.id,))
+                for table in ("codes", "player_history", "address_changes", "invitations", "observers"):
+                    self.conn.execute(f"DELETE FROM {table} WHERE player = ?", (p.id,))
                 self.conn.execute("DELETE FROM players WHERE id = ?", (p.id,))
         return gone
 
-    def players_named(self, folded: str, fold: Any) -> list[RegisteredPlayer]:
+    def players_named_alike(self, folded: str, fold: Any) -> list[RegisteredPlayer]:
         """The players whose name, folded by ``fold`` (case, accents, spaces), is
         ``folded``."""
         rows = self.conn.execute(f"SELECT {_PLAYER} FROM players").fetchall()
@@ -652,20 +837,6 @@ class Registry:
             self.conn.execute(
                 "INSERT INTO player_history (player, at, kind, old, new) VALUES (?, ?, 'name', ?, ?)",
                 (pid, now.isoformat(), str(old), name),
-            )
-            self.conn.execute(
-                "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?)", (pid,)
-            )
-
-    def change_address(self, pid: int, address: str, now: datetime) -> None:
-        """The player's address becomes ``address`` (proven by a code mailed to it);
-        the old one is kept in the history. Every game they play is written again."""
-        with self.transaction():
-            old = self._one("SELECT address FROM players WHERE id = ?", pid)
-            self.conn.execute("UPDATE players SET address = ? WHERE id = ?", (address.lower(), pid))
-            self.conn.execute(
-                "INSERT INTO player_history (player, at, kind, old, new) VALUES (?, ?, 'address', ?, ?)",
-                (pid, now.isoformat(), str(old), address.lower()),
             )
             self.conn.execute(
                 "UPDATE games SET sync = 1 WHERE name IN (SELECT game FROM members WHERE player = ?)", (pid,)

@@ -40,7 +40,7 @@ WHO = (ANYONE, OBSERVER, PLAYER, MASTER, JUDGE_MASTER)
 # what a command reads after its keyword
 LINE = "line"  # the rest of its line
 BLOCK = "block"  # the lines below it, to a line ``end`` (``end press``, ``fin``...)
-SETTINGS = "settings"  # ``key: value`` lines below it, to an empty line or ``end``
+SETTINGS = "settings"  # ``key: value`` lines below it, to an empty line, ``end`` or the next command
 READS = (LINE, BLOCK, SETTINGS)
 
 UNKNOWN = "unknown"  # the name of a line taken for a misspelt command
@@ -50,6 +50,7 @@ UNKNOWN = "unknown"  # the name of a line taken for a misspelt command
 # runs (*+, ++) are never given back, so a line costs one pass ("(.*?)\s*$" cost one per character).
 _VALUE = r"((?:\S++|\s++(?=\S))*+)"
 _WORD = re.compile(rf"^\s*+([^\W\d_]++)[:\s]*+{_VALUE}\s*+$")
+_KEY = re.compile(r"^\s*+[^\W\d_]++\s*+:")  # a setting's line (``grace: 12h``), never a command
 _END = re.compile(r"^(?:end|fin|endpress|endpredict)(?:\s+(?:of\s+|de\s+(?:la\s+)?)?[a-z]+)?\s*\.?$")
 _SETTINGS_END = ("end", "fin")
 
@@ -238,7 +239,14 @@ def read(
         elif command.reads == SETTINGS:
             settings: list[tuple[int, str, str]] = []
             j = i + 1
-            while j < len(lines) and lines[j].strip() and fold(lines[j].strip()) not in _SETTINGS_END:
+            # to an empty line, an end line, or the next command (a line that starts with a
+            # keyword not followed by a colon: ``create beta pure`` ends ``create alpha``'s block)
+            while (
+                j < len(lines)
+                and lines[j].strip()
+                and fold(lines[j].strip()) not in _SETTINGS_END
+                and not (_match(lines[j], index, phrases)[0] is not None and not _KEY.match(lines[j]))
+            ):
                 key, sep, value = lines[j].partition(":")
                 if not skip(lines[j]):
                     if sep:

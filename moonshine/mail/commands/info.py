@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
+from moonshine.game.deadlines import deadline_text
 from moonshine.mail import outbox
 from moonshine.mail.commands.grammar import ANYONE, OBSERVER, Answer, Command, CommandLine
 from moonshine.mail.commands.press import gm_addresses, rules
@@ -31,9 +32,14 @@ def status(req: GameRequest, cmd: CommandLine) -> Answer:
     waiting = [g for g in alive if g not in has]
     lines = [
         mailwords.text(lang, "status.turn", turn=mailwords.subject_turn(lang, req.turn)),
-        mailwords.text(lang, "deadline.line", due=req.due, left=describe_time_left(req.due, req.now, lang))
+        mailwords.text(
+            lang,
+            "deadline.line",
+            due=deadline_text(game.config, req.gang, req.due, lang),
+            left=describe_time_left(req.due, req.now, lang),
+        )
         if req.due is not None
-        else mailwords.text(lang, "deadline.none"),
+        else mailwords.text(lang, "deadline.paused" if req.paused else "deadline.none"),
         mailwords.text(
             lang, "status.in", gangs=", ".join(sides[g] for g in has) or mailwords.text(lang, "status.nobody")
         ),

@@ -38,6 +38,7 @@ class GameRequest(msgspec.Struct):
     outgoing: list[Any] = msgspec.field(default_factory=list)  # mail.Outgoing written to the outbox
     processed: datetime | None = None  # when the judge read the message (relayed mail is dated so, not as sent)
     grammar: Grammar | None = None  # the commands the mail was read with (help lists them)
+    paused: bool = False  # its master paused the game: no deadline runs
     orders_refused: bool = False  # the message's orders were refused (a ``ready`` with them is not taken)
 
     @property

@@ -393,6 +393,20 @@ def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
     return [Due(where, o) for o in out if o.name not in written]
 
 
+def next_time(game: Game, now: datetime) -> datetime | None:
+    """When a proposal next owes mail (its reminder, then its end), for a judge that
+    opens a game only when something is due; None when no proposal is open. The mail
+    owed at ``now`` is ``due``'s."""
+    found: datetime | None = None
+    for p in load(game.root):
+        if p.state(now) != "open":
+            continue
+        remind_at = p.deadline - min(REMIND_BEFORE, (p.deadline - p.opened) / 2)
+        when = remind_at if now < remind_at else p.deadline
+        found = when if found is None or when < found else found
+    return found
+
+
 def _written(game: Game) -> set[str]:
     """The vote notices already in an outbox (of any turn): each is written once,
     and ``send_files`` delivers it at most once."""

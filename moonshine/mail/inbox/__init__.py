@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -118,14 +118,18 @@ def process_entries(
     turn: str | None = None,
     now: datetime | None = None,
     grace_for: Collection[str] = (),
+    paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
     authserv: str | None = None,
     budget: Budget | None = None,
 ) -> list[Outcome]:
     """``process`` for messages a judge for many games read in its own mailbox and
     found for this game (``moonshine.host.run``): each is done as any other,
-    and its ``game:`` line (the judge's, naming this game) is no order. ``authserv``:
-    the judge's trusted mail server (its ``inbox.authserv_id``), over the game's own;
-    ``budget``: the judge's daily budget of mail to unproven addresses."""
+    and its ``game:`` line (the judge's, naming this game) is no order, nor a line
+    ``host_lines`` says the judge read (a command of its lobby). ``paused``: its
+    master paused the game (the replies say so where they would give the deadline).
+    ``authserv``: the judge's trusted mail server (its ``inbox.authserv_id``), over
+    the game's own; ``budget``: the judge's daily budget of mail to unproven addresses."""
     turn = turn or game.current_turn()
     game.turn_key(turn)
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
@@ -139,6 +143,8 @@ def process_entries(
             None,
             grace_for,
             judged=True,
+            paused=paused,
+            host_lines=host_lines,
             authserv=authserv,
             budget=budget,
         )
@@ -164,6 +170,8 @@ def _process(
     grace_for: Collection[str] = (),
     *,
     judged: bool = False,
+    paused: bool = False,
+    host_lines: Callable[[str], bool] | None = None,
     authserv: str | None = None,
     budget: Budget | None = None,
 ) -> list[Outcome]:
@@ -188,6 +196,8 @@ def _process(
         closed=is_closed(game, turn),
         accepting=accept is not None,
         judged=judged,
+        paused=paused,
+        host_lines=host_lines,
         budget=budget if budget is not None else LogBudget(log, clock, REPLIES_PER_ADDRESS, REPLIES_PER_DAY),
     )
     # A message the source still holds from an earlier pass is known by its key and not

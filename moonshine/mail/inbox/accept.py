@@ -42,7 +42,7 @@ from moonshine.mail.inbox.turnlog import ACCEPTED, HISTORY, IGNORED, REJECTED, S
 from moonshine.mail.passwords import MAX_WRONG_PASSWORDS, verify_password
 from moonshine.mail.settings import from_address
 from moonshine.render import mailwords
-from moonshine.render.mailwords import Phrase, as_turn, fmt_time, phrase
+from moonshine.render.mailwords import Phrase, fmt_time, phrase
 
 _GAME_NAME_LINE = re.compile(r"^\s*(?:game|partie)\s*:", re.IGNORECASE)  # a judge for many games' game: line
 
@@ -182,8 +182,15 @@ def _without_commands(ctx: Context, own: intake.OwnText) -> tuple[intake.OwnText
     """The text with its command lines (``moonshine.mail.commands``) left empty, as the
     order reader sees it, and the commands."""
     script = commands.read(own.text, ctx.chatter.order_words)
+    host = ctx.host_lines
     games = (
-        {n for n, line in enumerate(split_lines(own.text), 1) if _GAME_NAME_LINE.match(line)} if ctx.judged else set()
+        {
+            n
+            for n, line in enumerate(split_lines(own.text), 1)
+            if _GAME_NAME_LINE.match(line) or (host is not None and host(line))
+        }
+        if ctx.judged
+        else set()
     )
     if not script and not games:
         return own, script
@@ -211,6 +218,7 @@ def _run_commands(
         due=ctx.due,
         secrets=r.secrets,
         processed=ctx.now,
+        paused=ctx.paused,
         orders_refused=r.orders_refused,
     )
     script = r.script if some is None else Script(some)
@@ -235,7 +243,7 @@ def _commands_only(ctx: Context, r: Reading, gang: str | None, results: list[Ans
         lead = ctx.say("reply.commands_stranger", title=ctx.game.config.title, received=received)
     else:
         name = ctx.game.sides(ctx.language)[gang]
-        lead = ctx.say("reply.commands", gang=name, turn=as_turn(ctx.turn), received=received, sender=r.sender)
+        lead = ctx.say("reply.commands", gang=name, turn=ctx.turn_text, received=received, sender=r.sender)
     body = f"{lead}\n\n{intake_notes(ctx, r)}\n{signature(ctx.game, ctx.language)}"
     done = [x.command.name for x in results if x.done]
     refused = [x.command.name for x in results if not x.done]
@@ -276,9 +284,10 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
         raise Reject(phrase("reject.no_text"), help_text=_format_help(own[0], ctx))
     if first is None or first.header_gang is None:
         named = find_line(_GANG_LINE, text)
+        messages = families.of(ctx.game).messages  # a classic game's orders have a 'power:' line
         if named is None:
-            raise Reject(phrase("reject.no_gang_line"), help_text=_format_help(own[0], ctx))
-        raise Reject(phrase("reject.unknown_gang", named=named[:40], gangs=_gang_names(ctx)))
+            raise Reject(phrase("reject.no_gang_line" + messages), help_text=_format_help(own[0], ctx))
+        raise Reject(phrase("reject.unknown_gang" + messages, named=named[:40], gangs=_gang_names(ctx)))
     gang = first.header_gang
     found = _Side(gang, sides[gang])
     if gang not in own:
@@ -309,14 +318,15 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
         later = [c for c in r.script.commands if c.command is not None and c.command.after_orders]
         r.later = tuple(later)
         _run_commands(ctx, r, gang, tuple(c for c in r.script.commands if c not in later))
-    turn = as_turn(ctx.turn)
+    turn = ctx.turn_text
     if ctx.game_over():
         raise Reject(phrase("reject.game_over"), gang)
     if ctx.closed:
         kept = _keep(ctx, r, gang, orders_text(text, first.password_lines), where, "after the turn was adjudicated")
         raise Reject(phrase("reject.adjudicated", turn=turn), gang, phrase("help.adjudicated", kept=kept))
     if first.header_turn is not None and first.header_turn != ctx.turn:
-        raise Reject(phrase("reject.other_turn", named=as_turn(first.header_turn), turn=turn), gang)
+        named_turn = ctx.game.layout.turn_in_text(first.header_turn)
+        raise Reject(phrase("reject.other_turn", named=named_turn, turn=turn), gang)
     received = r.received or ctx.now
     if ctx.previous_due is not None and received <= ctx.previous_due:
         raise Reject(
@@ -435,7 +445,7 @@ def _save(ctx: Context, r: Reading, gang: str, sent: str, text: str, where: str,
     taken = "taken by the game master (inbox --accept)" if ctx.accepting else ""
     atomic_write_text(history, _meta(r, received, where, taken) + text)
     counts = _Counts(check.accepted, check.rejected)
-    turn = as_turn(ctx.turn)
+    turn = ctx.turn_text
     if standing_at is not None and received < standing_at:
         after_orders(ctx, r, gang)
         reason = f"{counts.text('en')}; a later submission (received {fmt_time(standing_at)}) stands"

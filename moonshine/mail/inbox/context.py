@@ -7,6 +7,7 @@ not proven they are a player's (``Budget``)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -81,6 +82,13 @@ class Context(msgspec.Struct):
     judged: bool = False  # read by a judge for many games: a "game:" line names this game, and is no order
     budget: Budget | None = None  # the day's mail to unproven addresses (None: no cap)
     capped: int = 0  # replies not written in this pass: the day's cap was reached
+    paused: bool = False  # the game's master paused it: no deadline runs (the replies say so)
+    host_lines: Callable[[str], bool] | None = None  # lines the judge for many games read (its lobby's commands)
+
+    @property
+    def turn_text(self) -> object:
+        """The turn as a sentence of the reply words it (``le printemps 1924``, ``l'automne 1901``)."""
+        return self.game.layout.turn_in_text(self.turn)
 
     def game_over(self) -> bool:
         """A winner, or a draw or concession every surviving side voted (asked when

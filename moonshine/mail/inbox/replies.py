@@ -24,7 +24,7 @@ from moonshine.mail.outbox import compose
 from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
 from moonshine.mail.settings import from_address, player_addresses
 from moonshine.render import mailwords, pages
-from moonshine.render.mailwords import Phrase, as_turn, describe_time_left, phrase, subject_turn
+from moonshine.render.mailwords import Phrase, describe_time_left, phrase
 from moonshine.text.printable import printable
 from moonshine.text.wrap import line_ranges
 
@@ -32,7 +32,7 @@ from moonshine.text.wrap import line_ranges
 def deadline_line(ctx: Context, side: str | None = None) -> str:
     """The deadline, in the zone of ``side``'s player (``moonshine.game.deadlines``) and in UTC."""
     if ctx.due is None:
-        return ctx.say("deadline.none")
+        return ctx.say("deadline.paused" if ctx.paused else "deadline.none")
     from moonshine.game.deadlines import deadline_text
 
     left = describe_time_left(ctx.due, ctx.now, ctx.language)
@@ -78,7 +78,7 @@ def intake_notes(ctx: Context, r: Reading) -> str:
 
 def accepted_body(ctx: Context, lead: str, check: OrderCheck, notes: str = "", side: str | None = None) -> str:
     if ctx.due is None:
-        more = ctx.say("reply.open_no_deadline")
+        more = ctx.say("reply.open_paused" if ctx.paused else "reply.open_no_deadline")
     elif ctx.now > ctx.due and side is not None and side in ctx.grace_for:
         more = ctx.say("reply.grace")
     elif ctx.now > ctx.due:
@@ -103,10 +103,10 @@ def rejection_body(ctx: Context, r: Reading, rej: Reject) -> str:
     # a stranger's own words are never sent back (the judge would relay short spam)
     stranger = not gangs_of(ctx, r.sender)
     if stranger:
-        first = ctx.say("reply.stranger_rejected", when=when, turn=as_turn(ctx.turn))
+        first = ctx.say("reply.stranger_rejected", when=when, turn=ctx.turn_text)
     else:
         about = phrase("reply.subject", subject=r.subject) if r.subject else phrase("reply.no_subject")
-        first = ctx.say("reply.rejected", about=about, when=when, turn=as_turn(ctx.turn))
+        first = ctx.say("reply.rejected", about=about, when=when, turn=ctx.turn_text)
     help_text = rej.help_text.text(ctx.language) if isinstance(rej.help_text, Phrase) else rej.help_text
     return pages.render(
         "reply_rejected.txt.j2",
@@ -175,7 +175,7 @@ def _write_reply(
     plain = ctx.say(
         plain_key or ("subject.accepted" if accepted else "subject.rejected"),
         prefix=compose.subject_prefix(cfg),
-        turn=subject_turn(ctx.language, ctx.turn),
+        turn=compose.turn_in_subject(ctx.game, ctx.language, ctx.turn),
     )
     if not gangs_of(ctx, r.sender):  # a stranger's subject is not sent back
         subject = plain

@@ -73,6 +73,26 @@ def recipients(msg: EmailMessage) -> list[str]:
     return found
 
 
+def next_attempt(folder: Path, now: datetime) -> datetime | None:
+    """When the folder's mail is next to be tried: ``now`` when a message has a
+    recipient to try now (``pending``), else the earliest time a delivery deferred
+    after a transient failure is tried again; None when nothing is left to try."""
+    if not folder.is_dir():
+        return None
+    sent = ledger.load_sent(folder)
+    found: datetime | None = None
+    for path in sorted(folder.glob("*.eml")):
+        msg = load_message(path)
+        entry = sent.get(str(msg.get("Message-ID", "")).strip(), {})
+        done = set(entry.get("delivered") or []) | set(entry.get("unknown") or {}) | set(entry.get("failed") or {})
+        later = {a: d.next for a, d in ledger.deferrals(entry).items() if d.next > now}
+        if set(recipients(msg)) - done - set(later):
+            return now
+        for when in later.values():
+            found = when if found is None or when < found else found
+    return found
+
+
 def pending(folder: Path, now: datetime) -> list[str]:
     """The folder's messages with a recipient to try at ``now``: not yet reached,
     not of unknown outcome, not refused for good, and not deferred (after a transient

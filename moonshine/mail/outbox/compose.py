@@ -14,7 +14,7 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
 
-from moonshine.game.directory import GameConfig
+from moonshine.game.directory import Game, GameConfig
 from moonshine.mail.settings import from_address
 
 
@@ -23,16 +23,57 @@ def mail_domain(cfg: GameConfig) -> str:
     return addr.rpartition("@")[2] or "moonshine.invalid"
 
 
+def game_name(cfg: GameConfig) -> str | None:
+    """The game's name at the judge for many games that plays it (``judge: {name:
+    alpha}`` in game.yaml), or None for a game of its own."""
+    section = cfg.extra.get("judge")
+    name = section.get("name") if isinstance(section, dict) else None
+    return str(name) if name else None
+
+
+# A Message-ID of a judge's game names the game (``<moonshine+alpha.spring-1901.reply...@host>``):
+# a reply's In-Reply-To or References leads back to it (moonshine.host.run).
+_NAMED_ID = re.compile(r"<moonshine\+([a-z][a-z0-9-]{1,23})\.[^<>@\s]{0,250}+@([^<>@\s]{1,250}+)>")
+
+
 def message_id(cfg: GameConfig, *parts: str, label: int = 3) -> str:
     """A Message-ID that depends only on the game and ``parts`` (turn, kind, ...);
-    the first ``label`` parts show in it."""
+    the first ``label`` parts show in it, after the game's name at a judge for many
+    games (``game_named_by``)."""
     digest = hashlib.sha256("|".join((cfg.seed_sha256, cfg.title, *parts)).encode("utf-8")).hexdigest()[:20]
     label_text = ".".join(re.sub(r"[^A-Za-z0-9-]", "", p)[:24] for p in parts[:label])
-    return f"<moonshine.{label_text}.{digest}@{mail_domain(cfg)}>"
+    name = game_name(cfg)
+    head = f"moonshine+{name}" if name else "moonshine"
+    return f"<{head}.{label_text}.{digest}@{mail_domain(cfg)}>"
+
+
+def game_named_by(message_id: str, domain: str) -> str | None:
+    """The game a Message-ID the judge of ``domain`` wrote names, or None."""
+    m = _NAMED_ID.fullmatch(message_id.strip())
+    return m.group(1) if m and m.group(2).lower() == domain.lower() else None
 
 
 def subject_prefix(cfg: GameConfig) -> str:
-    return f"[{cfg.title}]"
+    """A subject's tag: the game's title, or at a judge for many games its name, which
+    a reply's subject names the game by (``[alpha]``), with its title after it
+    (``[alpha: Alpha Chicago]``)."""
+    name = game_name(cfg)
+    if name is None:
+        return f"[{cfg.title}]"
+    return f"[{name}]" if cfg.title.strip() in ("", name) else f"[{name}: {cfg.title}]"
+
+
+def turn_in_subject(game: Game, language: str, turn: str) -> str:
+    """A turn as a subject names it: ``Spring 1924`` (``Printemps 1924``), a classic
+    phase by its label (``Autumn 1901``, ``Automne 1901``), never by its key."""
+    from moonshine.render.mailwords import subject_turn
+    from moonshine.text.catalogue import Localized
+
+    shown = subject_turn(language, turn)
+    if shown != turn:
+        return shown
+    named = game.layout.turn_in_text(turn)
+    return named.text(language) if isinstance(named, Localized) else str(named)
 
 
 def cte(text: str) -> str:

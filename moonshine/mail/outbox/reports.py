@@ -123,6 +123,7 @@ def _report_message(
     results: bytes | None = None,
     pictures: Sequence[tuple[str, bytes]] = (),
     lead: str = "",
+    language: str | None = None,
 ) -> EmailMessage:
     """``earlier``: Message-IDs of versions of this report already mailed; a
     different one is a correction, marked in its subject and first line.
@@ -139,7 +140,8 @@ def _report_message(
     # adjudication gives the deadline the schedule had set by then, or none
     lines = [lead] if lead and not gives_deadline(text, lead) else []
     if earlier and msg_id not in earlier:
-        mark, line = (keyed(cfg.language, CORRECTED, f"mail.corrected.{k}") for k in ("mark", "line"))
+        reader = language or cfg.language  # the correction said in its reader's language
+        mark, line = (keyed(reader, CORRECTED, f"mail.corrected.{k}") for k in ("mark", "line"))
         subject = f"{mark} {subject}"
         lines.insert(0, line)
     for line in reversed(lines):
@@ -186,21 +188,32 @@ def report_messages(game: Game, turn: str) -> ReportMail:
     warnings: list[str] = []
     everyone: set[str] = set()
     nxt = _turn_after(game, turn)
-    for key, side in game.sides().items():  # gangs, or a classic game's powers
+    for key in game.sides():  # gangs, or a classic game's powers
         to = player_addresses(cfg, key)
         if not to:
             warnings.append(f"{key}: no address in {GAME_FILE} (players.{key}.email): no report mailed")
             continue
         everyone.update(to)
         files = _read_reports(report_paths(game, turn, key), turn)
-        own = player_language(cfg, key)  # the report is in its player's language
+        own = player_language(cfg, key)  # the report is in its player's language, its side named so
+        side = game.sides(own)[key]
         subject = text(own, "subject.report", prefix=subject_prefix(cfg), turn=subject_turn(own, turn), gang=side)
         name = f"report-{key.lower()}.eml"  # outbox names are lower case (a power is FRA)
         earlier = sent_versions(outbox_dir(game, turn), name)
         results = results_json.attachment(game, turn, key)
         lead = _next_deadline_line(game, nxt, key, own)
         msg = _report_message(
-            cfg, turn, key, to=to, bcc=(), subject=subject, files=files, earlier=earlier, results=results, lead=lead
+            cfg,
+            turn,
+            key,
+            to=to,
+            bcc=(),
+            subject=subject,
+            files=files,
+            earlier=earlier,
+            results=results,
+            lead=lead,
+            language=own,
         )
         out.append(Outgoing(name, msg))
     files = _read_reports(report_paths(game, turn, None), turn)
