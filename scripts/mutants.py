@@ -433,8 +433,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "resume-with-a-minute",
         L,
         LOBBY + "masters.py",
-        "max(row.paused_left, 3600)",
-        "max(row.paused_left, 60)",
+        "timedelta(seconds=max(row.paused_left, HOUR))",
+        "timedelta(seconds=max(row.paused_left, 60))",
+        alt=(("max(row.paused_left, 3600)", "max(row.paused_left, 60)"),),
     ),
     m(
         "takeover-by-a-player-in-the-game",

@@ -313,32 +313,18 @@ def route(
         try:
             resolve(reg, mail, domain)
             game, lobby_too = _reader(reg, mail, domain, titles)
-            both = game is not None and lobby_too  # a lobby's command, and orders for a game
-            answered = reg.answered(mail.digest)
-            if answered and not both:  # the lobby's already (a pass killed before it let go of it)
-                game = None
-            elif game is None or both:
-                if not answered and lobby.waits(ctx, mail):  # kept in the mailbox, read first by the next pass
-                    say(f"lobby: {mail.sender} [{entry.origin}]: {lobby.WAITS}")
-                    continue
-                ctx.passed_on = game
-                if not answered:
-                    _answer(ctx, mail, entry.origin)
-                ctx.passed_on = None
         except Exception as exc:  # a poison message: set aside once, never tried again
-            ctx.passed_on = None
-            try:
-                outcome = set_aside(settings, reg, now, say, entry, mail, exc)
-            except (MoonshineError, OSError) as why:  # left where it is: the next pass tries again
-                who = mail.sender or NO_SENDER  # the line is an error: mailed to the masters once
-                say(
-                    f"ERROR lobby: {who} [{entry.origin}]: {type(exc).__name__}: {exc}; not set aside in "
-                    f"{HELD}/ ({why}): it stays in the mailbox for the next pass"
-                )
+            if not _set_aside_or_keep(ctx, entry, mail, exc):
                 continue
-            say(f"lobby: {mail.sender or NO_SENDER} [{entry.origin}]: {outcome}")
-            write_queued(settings, reg)
+            game, lobby_too = None, False
+        both = game is not None and lobby_too  # a lobby's command, and orders for a game
+        answered = reg.answered(mail.digest)
+        if answered and not both:  # the lobby's already (a pass killed before it let go of it)
             game = None
+        elif (
+            (game is None or both) and not answered and not _answer(ctx, mail, entry, passed_on=game if both else None)
+        ):
+            continue  # left in the mailbox for the next pass
         if game is not None:  # the game's inbox knows the messages it read
             by_game.setdefault(game, []).append((Entry(entry.origin, _bytes(raw), entry.done, entry.key), mail))
             continue
@@ -350,25 +336,54 @@ def route(
     over = [name for name in by_game if reg.status(name) not in ACTIVE]
     for name in over:
         for entry, mail in by_game.pop(name):
-            if not reg.answered(mail.digest):
-                _answer(ctx, mail, entry.origin)
+            if not reg.answered(mail.digest) and not _answer(ctx, mail, entry):
+                continue  # left in the mailbox for the next pass
             if entry.key is not None:
                 reg.mark_answered(f"source:{entry.key}", sender=mail.sender, outcome="read", now=now)
             _done(entry)
     return {name: [entry for entry, _ in found] for name, found in by_game.items()}
 
 
-def _answer(ctx: LobbyPass, mail: Mail, origin: str) -> None:
-    """The lobby answers a mail (one transaction), and its mail goes to the outbox."""
+def _answer(ctx: LobbyPass, mail: Mail, entry: Entry, *, passed_on: str | None = None) -> bool:
+    """The lobby answers a mail (one transaction), and its mail goes to the outbox.
+    False: the mail stays in the mailbox for the next pass, unread (``lobby.waits``:
+    too many wrong passwords from its address in this pass), or not answered because
+    its handling failed and it could not be set aside either."""
     reg = ctx.reg
-    if mail.problem:
-        outcome = f"{mail.problem}: not answered"
-        reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=ctx.now)
-    else:
-        outcome = lobby.answer(ctx, mail)
-    sender = mail.sender or NO_SENDER
-    ctx.log(f"lobby: {sender} [{origin}]: {outcome}")
+    if lobby.waits(ctx, mail):
+        ctx.log(f"lobby: {mail.sender} [{entry.origin}]: {lobby.WAITS}")
+        return False
+    ctx.passed_on = passed_on
+    try:
+        if mail.problem:
+            outcome = f"{mail.problem}: not answered"
+            reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=ctx.now)
+        else:
+            outcome = lobby.answer(ctx, mail)
+    except Exception as exc:  # a poison message: set aside once, never tried again
+        return _set_aside_or_keep(ctx, entry, mail, exc)
+    finally:
+        ctx.passed_on = None
+    ctx.log(f"lobby: {mail.sender or NO_SENDER} [{entry.origin}]: {outcome}")
     write_queued(ctx.settings, reg)
+    return True
+
+
+def _set_aside_or_keep(ctx: LobbyPass, entry: Entry, mail: Mail, exc: Exception) -> bool:
+    """A message whose handling raised: set aside (``set_aside``, True), or, when
+    ``held/`` cannot take it, left in the mailbox for the next pass (False)."""
+    try:
+        outcome = set_aside(ctx.settings, ctx.reg, ctx.now, ctx.log, entry, mail, exc)
+    except (MoonshineError, OSError) as why:  # left where it is: the next pass tries again
+        who = mail.sender or NO_SENDER  # the line is an error: mailed to the masters once
+        ctx.log(
+            f"ERROR lobby: {who} [{entry.origin}]: {type(exc).__name__}: {exc}; not set aside in "
+            f"{HELD}/ ({why}): it stays in the mailbox for the next pass"
+        )
+        return False
+    ctx.log(f"lobby: {mail.sender or NO_SENDER} [{entry.origin}]: {outcome}")
+    write_queued(ctx.settings, ctx.reg)
+    return True
 
 
 def resolve(reg: Registry, mail: Mail, domain: str) -> None:

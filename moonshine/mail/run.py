@@ -389,11 +389,11 @@ def run_game(
     the lock at the end of the pass, when the game next has something to do without
     new mail (``next_due``). ``reveal``: an anonymous game found over tells its
     players who played which side (``moonshine.mail.identities``; a judge for many
-    games does it from its own outbox).
-    ``authserv`` and ``budget``: a judge for many games' trusted mail server and its
-    daily budget of mail to unproven addresses (``moonshine.mail.inbox.context``);
-    ``held`` receives the origins of the messages held unread (too many wrong
-    passwords in the pass): their source keeps them for the next pass."""
+    games does it from its own outbox). ``authserv`` and ``budget``: a judge for many
+    games' trusted mail server and its daily budget of mail to unproven addresses
+    (``moonshine.mail.inbox.context``); ``held`` receives the origins of the messages
+    held unread (too many wrong passwords in the pass): their source keeps them for the
+    next pass."""
     root = Path(root).resolve()  # errors and "busy" name the game's directory, never "."
     try:
         with game_lock(root, job="run", wait=0, seal=seal):

@@ -85,6 +85,7 @@ MESSAGES: Catalogue = {
         "A name is {low} to {high} characters: letters (of any alphabet), digits, spaces, hyphens and "
         "apostrophes, beginning with a letter; no link, no address."
     ),
+    "lobby.name.taken": "The name '{name}' is taken: choose another.",
     "lobby.rename.done": "Your name was {old}; it is {name} now, in every game.",
     "lobby.rename.same": "Your name is {name} already.",
     "lobby.address.later": "The judge cannot mail {address} again today; try tomorrow.",
@@ -275,6 +276,9 @@ MESSAGES: Catalogue = {
     ),
     "lobby.promote.usage": "Name the new master's address: promote GAME ADDRESS (a registered player).",
     "lobby.promote.creator": "Only the creator of {game} (or a master of the judge) may promote a master.",
+    "lobby.promote.unconfirmed": (
+        "{name} has not used their password yet: only a player whose address has proven itself may be a master."
+    ),
     "lobby.promote.not_registered": "{address} is not registered: they must register first (register NAME).",
     "lobby.promote.already": "{name} is a master of {game} already.",
     "lobby.deadline.usage": (
@@ -438,8 +442,8 @@ MESSAGES: Catalogue = {
     "lobby.route.ejected": "A master of {game} ejected you from it: mail you send to it is not read any more.",
     "lobby.route.forming": "{game} has not started yet: orders are taken once it has.",
     "lobby.help": (
-        "Commands of the judge (one a line; a password line 'password: ...' for all but register, list, help, "
-        "forgot and reset):\n"
+        "Commands of the judge (one a line; a password line 'password: ...' for all but register, confirm, "
+        "list, help, forgot and reset):\n"
         "  register NAME[, TIME ZONE][, LANGUAGE]   your password comes by mail\n"
         "  password NEW           change your password\n"
         "  whois                  your record and dedication\n"

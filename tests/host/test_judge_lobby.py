@@ -203,4 +203,7 @@ def test_a_second_address_may_not_register_under_a_masters_name(lb: Lobby) -> No
         reply = lb.send(address, f"register {name}")
         assert "is the name of a game master of this judge; choose another name." in reply
         assert lb.reg.player(address) is None
-    assert "You are registered as Player 2 " in lb.send("imp3@example.org", "register Player 2")
+    # another player's name is taken too (issue 39), whatever its case and spacing
+    assert "The name 'player 2' is taken: choose another." in lb.send("imp3@example.org", "register player  2")
+    assert lb.reg.player("imp3@example.org") is None
+    assert "You are registered as Player Three " in lb.send("imp3@example.org", "register Player Three")

@@ -39,6 +39,37 @@ def test_the_schema_is_migrated_once_in_order(tmp_path: Path) -> None:
         Registry(tmp_path / "r.sqlite")
 
 
+def test_a_registry_that_skipped_a_migration_numbered_lower_gets_it_and_keeps_its_rows(tmp_path: Path) -> None:
+    """Branches number their migrations ahead: a registry made with 0001 and 0003
+    (issue 39's) gets 0002 (issue 37's) at its next opening, once, its players kept
+    and as proven as they were."""
+    from importlib import resources
+
+    folder = resources.files("moonshine.host.registry").joinpath("migrations")
+    sql = {int(f.name[:4]): f.read_text(encoding="utf-8") for f in folder.iterdir() if f.name.endswith(".sql")}
+    db = sqlite3.connect(tmp_path / "r.sqlite")
+    db.execute("CREATE TABLE migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT)")
+    for number in (1, 3):
+        db.executescript(sql[number])
+        db.execute("INSERT INTO migrations (number, name) VALUES (?, ?)", (number, f"{number:04d}"))
+    db.execute(
+        "INSERT INTO players (address, name, language, registered, confirmed) VALUES (?, ?, 'en', ?, ?)",
+        ("ann@example.org", "Ann", NOW.isoformat(), NOW.isoformat()),
+    )
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    reg = Registry(tmp_path / "r.sqlite")
+    try:
+        assert reg.version == latest_version()
+        assert {n for (n,) in reg.conn.execute("SELECT number FROM migrations")} == {1, 2, 3}
+        ann = reg.player("ann@example.org")
+        assert ann is not None and reg.confirmed(ann.id) and reg.former_addresses(ann.id) == []
+        assert reg.migrate() == []
+    finally:
+        reg.close()
+
+
 def test_a_transaction_is_all_or_nothing(tmp_path: Path) -> None:
     reg = Registry(tmp_path / "r.sqlite")
     with pytest.raises(RuntimeError), reg.transaction():

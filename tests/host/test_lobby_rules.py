@@ -191,6 +191,16 @@ def test_only_the_creator_or_a_master_of_the_judge_promotes(judge: Lobby) -> Non
     assert row is not None and row.status in (RUNNING, PAUSED)
 
 
+def test_a_registration_never_confirmed_is_not_promoted(judge: Lobby) -> None:
+    """An address that has not brought its password back has proven nothing: it may
+    not master a game, and the reply says why rather than asking for an address."""
+    judge.running((ANN, "FRA"))
+    judge.reg.register("new@example.org", "Newcomer", timezone=None, language="en", now=judge.now, password_hash=None)
+    reply = judge.send(GM, "promote alpha new@example.org")
+    assert "Newcomer has not used their password yet" in reply
+    assert [p.address for p in judge.reg.masters("alpha")] == [GM]
+
+
 def test_leave_is_for_a_game_waiting_for_players_and_resign_for_one_being_played(judge: Lobby) -> None:
     judge.running((ANN, "FRA"), (BOB, "ENG"))
     assert "alpha has started: 'resign alpha' leaves your side vacant." in judge.send(ANN, "leave alpha")
@@ -213,7 +223,7 @@ def test_a_deadline_is_extended_by_thirty_days_at_most(judge: Lobby, hours: str,
     assert row is not None
     _, now_due = games.current_deadline(judge.settings, judge.reg, row)
     if ok:
-        assert now_due == due + timedelta(hours=int(hours)) and "The deadline of Spring 1901" in reply
+        assert now_due == due + timedelta(hours=int(hours)) and "The deadline of Spring 1901 in alpha is now" in reply
     else:
         assert now_due == due and "Give the hours, from 1 to 720" in reply
 
@@ -239,32 +249,37 @@ def test_the_draw_of_the_sides_is_the_one_anyone_can_redo_from_the_seed() -> Non
     assert got[1] != "FRA"  # with this seed France goes to another than the first to join
 
 
-def announced(judge: Lobby, before: set[tuple[str, str]]) -> dict[str, str]:
-    """The announcements queued since ``before``: each one's only recipient and its subject."""
+def notices(judge: Lobby, before: set[tuple[str, str]]) -> dict[str, str]:
+    """The notices and announcements queued since ``before``: each one's only recipient
+    and its text."""
     out: dict[str, str] = {}
     for day, name, text in judge.reg.queued_mail():
-        if (day, name) in before or not name.startswith("announce-"):
+        if (day, name) in before or not name.startswith(("notice-", "announce-")):
             continue
         msg = message_from_string(text, policy=policy.default)
         assert msg["Cc"] is None and msg["Bcc"] is None
         [to] = [a.addr_spec for a in msg["To"].addresses]
-        assert to not in out
-        out[to] = str(msg["Subject"])
+        body = msg.get_body(("plain",))
+        assert to not in out and body is not None
+        out[to] = f"{msg['Subject']}\n{body.get_content()}"
     return out
 
 
-def test_a_promotion_is_announced_to_the_promoted_player_the_players_and_every_other_master(judge: Lobby) -> None:
-    judge.running((ANN, "FRA"), (BOB, "ENG"))
-    before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
-    assert "Cy is a master of alpha too" in judge.send(GM, f"promote alpha {CY}")
-    told = announced(judge, before)
-    assert sorted(told) == [ANN, BOB, CY]  # the promoter has the reply
-    assert "you are a master of the game" in told[CY] and "Cy is a master of the game" in told[ANN]
+def test_a_promotion_is_announced_to_the_promoted_player_the_players_and_the_other_masters(judge: Lobby) -> None:
+    """The master who promotes reads the reply; the promoted player, each player of the
+    game and each other master get a mail of their own, naming nobody else's address."""
+    judge.running((ANN, "FRA"))
     before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
     judge.send(GM, f"promote alpha {ANN}")
-    told = announced(judge, before)
-    assert sorted(told) == [ANN, BOB, CY]  # Cy, a master playing no side, hears of it too
-    assert "Ann is a master of the game" in told[CY] and "you are a master of the game" in told[ANN]
+    told = notices(judge, before)
+    assert sorted(told) == [ANN]
+    assert "You are a master of alpha now" in told[ANN]
+    before = {(day, name) for day, name, _ in judge.reg.queued_mail()}
+    judge.send(GM, f"promote alpha {BOB}")
+    told = notices(judge, before)
+    assert sorted(told) == [ANN, BOB]  # Ann: a player and a master of alpha, told once
+    assert "Bob is a master of the game" in told[ANN] and "Bob is a master of alpha too." in told[ANN]
+    assert "You are a master of alpha now" in told[BOB]
 
 
 @pytest.mark.parametrize(

@@ -107,6 +107,71 @@ def test_forged_guesses_before_the_owners_orders_at_the_deadline_do_not_lose_the
     assert len(warnings) == 1  # the player hears of the guesses once
 
 
+def test_a_message_held_by_its_game_stays_in_a_maildir_for_the_next_pass(tmp_path: Path) -> None:
+    """A judge whose mailbox is a Maildir (which keeps what was read, so the registry
+    marks each message its game read): three forged guesses in the owner's name, then
+    the owner's orders, in one pass. The game holds the owner's mail unread; the next
+    pass reads it and takes the orders."""
+    from email.message import EmailMessage
+
+    from moonshine.host.games import build
+    from moonshine.host.registry import STARTING, Registry
+    from moonshine.host.run import reconcile, run_judge
+    from moonshine.host.settings import init, load
+    from moonshine.mail.passwords import hash_password
+
+    root = tmp_path / "judge"
+    init(root, address="judge@example.org", masters=["gm@example.org"])
+    text = (root / "judge.yaml").read_text(encoding="utf-8").split("inbox:")[0]
+    (root / "judge.yaml").write_text(text + "inbox:\n  source: mail\n", encoding="utf-8")
+    for sub in ("new", "cur", "tmp"):
+        (root / "mail" / sub).mkdir(parents=True)
+    settings = load(root)
+    reg = Registry(root / "registry.sqlite")
+    secret = "a-long-password-1"
+    gm = reg.register(
+        "gm@example.org", "GM", timezone=None, language="en", now=START, password_hash=hash_password(secret)
+    )
+    options = {"schedule": {"timezone": "UTC", "every": "72h"}, "press": {"kind": "white"}}
+    sides = build(settings, "alpha", "pure", options, gm.address)
+    reg.add_game("alpha", "pure", {**options, "sides": list(sides)}, gm.id, START)
+    p1 = reg.register(
+        "p1@example.org", "P1", timezone=None, language="en", now=START, password_hash=hash_password(secret)
+    )
+    reg.join("alpha", p1.id, [], START)
+    reg.set_status("alpha", STARTING)
+    reconcile(settings, reg, START, lambda _: None)
+    member = reg.member("alpha", p1.id)
+    reg.close()
+    assert member is not None and member.side is not None
+    game = Game(root / "games" / "alpha")
+    turn = game.current_turn()
+    unit = next(u for u in game.load_any_state(turn).units if u.power == member.side)
+
+    def run(at: datetime) -> str:
+        lines: list[str] = []
+        run_judge(root, now=at, say=lines.append, say_for=lambda _: lines.append)
+        return "\n".join(lines)
+
+    def mail(n: int, password: str, at: datetime) -> None:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "p1@example.org", "judge@example.org", "orders"
+        msg["Date"], msg["Message-ID"] = format_datetime(at), f"<m{n}@example.org>"
+        msg.set_content(f"game: alpha\npower: {member.side}\npassword: {password}\n{unit.label()} H\n")
+        (root / "mail" / "new" / f"{n}.eml").write_bytes(msg.as_bytes())
+
+    t = START + timedelta(hours=1)
+    run(t)
+    for n in range(3):  # someone who can write p1's From line, three guesses
+        mail(n, f"guess-{n}-wrong-one", t + n * MIN)
+    mail(3, secret, t + 5 * MIN)
+    out = run(t + 10 * MIN)
+    assert "held unread for the next pass" in out
+    assert not (game.orders_dir(turn) / f"{member.side}.txt").exists()
+    run(t + 11 * MIN)
+    assert f"{unit.label()} H" in (game.orders_dir(turn) / f"{member.side}.txt").read_text(encoding="utf-8")
+
+
 def test_the_lobby_reads_the_owners_mail_after_three_forged_wrong_passwords(judge: Judge) -> None:
     j = judge
     register(j, START, 0)
@@ -202,32 +267,40 @@ def test_a_registration_proves_its_address_its_name_is_checked_and_nothing_is_ec
     reg.close()
 
 
-def test_a_player_renames_recovers_a_password_and_a_weak_one_is_refused(judge: Judge) -> None:
+def test_a_player_changes_address_recovers_a_password_and_a_weak_one_is_refused(judge: Judge) -> None:
     j = judge
     register(j, START, 0, 1)
     t = START + timedelta(hours=1)
     j.send(addr(1), pw(j, 1) + "password password12\n", t)
-    j.send(addr(1), pw(j, 1) + "rename Ann Other\n", t + MIN)
+    j.send(addr(1), pw(j, 1) + "address p1-new@other.example.org\n", t + MIN)
     j.run(t + 2 * MIN)
     mail = j.new_mail()
     assert said(mail, addr(1), "too short or too easy")  # password12
-    assert said(mail, addr(1), "Your name was Player 1; it is Ann Other now, in every game.")
+    code = re.search(r"^\s+confirm (\S+)$", one(mail, "p1-new@other.example.org", "Confirm your new address"), re.M)
+    assert code is not None
+    new = "p1-new@other.example.org"
+    j.send(new, f"confirm {code.group(1)}\n", t + timedelta(hours=1))
+    j.run(t + timedelta(hours=1, minutes=1))
+    mail = j.new_mail()
+    assert f"Your address is {new} from now on, for all your games; {addr(1)} is told." in one(mail, new, "Your mail")
+    assert f"is {new} from now on" in one(mail, addr(1), "changed")
+    j.passwords[new] = j.passwords[addr(1)]
     # a lost password: a code to the registered address, then a new password by mail
-    j.send(addr(1), "forgot\n", t + timedelta(hours=2))
+    j.send(new, "forgot\n", t + timedelta(hours=2))
     j.run(t + timedelta(hours=2, minutes=1))
-    found = re.search(r"Your code: (\S+)\.", one(j.new_mail(), addr(1)))
+    found = re.search(r"Your code: (\S+)\.", one(j.new_mail(), new))
     assert found is not None
-    j.send(addr(1), f"reset {found.group(1)}\n", t + timedelta(hours=3))
+    j.send(new, f"reset {found.group(1)}\n", t + timedelta(hours=3))
     out = j.run(t + timedelta(hours=3, minutes=1))
     assert found.group(1) not in out  # the code is never logged
     mail = j.new_mail()
-    assert "A new password comes in a mail of its own" in one(mail, addr(1), "Your mail")
-    fresh = re.search(r"for all your games: (\S+)", one(mail, addr(1), "password"))
-    assert fresh is not None and fresh.group(1) != j.passwords[addr(1)]
+    assert "A new password comes in a mail of its own" in one(mail, new, "Your mail")
+    fresh = re.search(r"for all your games: (\S+)", one(mail, new, "password"))
+    assert fresh is not None and fresh.group(1) != j.passwords[new]
     reg = j.registry()
-    player = reg.player(addr(1))
-    assert player is not None and player.name == "Ann Other"
-    assert [h[1:] for h in reg.history(player.id)] == [("name", "Player 1", "Ann Other")]
+    player = reg.player(new)
+    assert player is not None and reg.player(addr(1)) is None
+    assert [h[1:] for h in reg.history(player.id)] == [("address", addr(1), new)]
     reg.close()
 
 

@@ -92,14 +92,14 @@ class Judge:
         body: str,
         at: datetime,
         subject: str = "judge",
+        headers: dict[str, str] | None = None,
         *,
         replying: EmailMessage | None = None,
-        headers: dict[str, str] | None = None,
     ) -> str:
         """A player's mail, received by the judge's mail server at ``at``; returns its
-        Message-ID. ``replying``: a mail of the judge it answers (In-Reply-To, References);
-        ``headers``: more, above the others (the server's own, such as
-        Authentication-Results)."""
+        Message-ID. ``headers``: more, above the others (the server's own, such as
+        Authentication-Results). ``replying``: a mail of the judge it answers
+        (In-Reply-To, References)."""
         self.n += 1
         msg = EmailMessage()
         for name, value in (headers or {}).items():

@@ -2,19 +2,19 @@
 game's turn (``docs/commands.md``, "A judge for many games"), declared in the one
 grammar of mail commands (``moonshine.mail.commands.grammar``) and listed here.
 
-Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois [NAME]``
-(or ``profile``), ``rename NAME``, ``address NEW`` and, from the new address,
-``confirm CODE``, ``forgot`` and ``reset CODE`` (``moonshine.host.lobby.players``),
-``join GAME [SIDE...]``, ``leave GAME``, ``resign GAME``, ``takeover GAME SIDE``,
-``observe GAME`` (``seats``), ``list [GAME | vacant]``, ``help`` (``listing``).
-Masters: ``create GAME VARIANT`` (and its settings on the lines below, to an empty line
-or ``end``), ``start``, ``pause``, ``resume``, ``extend GAME HOURS``, ``eject GAME
-SIDE``, ``promote GAME ADDRESS``, ``terminate`` (``masters``); ``deadline GAME WHEN``,
-``grace GAME HOURS``, ``process GAME``, ``rollback GAME TURN`` (``clock``); ``set GAME
-KEY VALUE``, ``invite GAME ADDRESS`` (``configure``). Each has its French word. A
-command naming a game may leave it out when the mail names it (a ``game:`` line,
-``[GAME]`` in the subject, or a reply to a mail of the game). Every change a player
-should know of is announced to the game's players (``announce``).
+Players: ``register NAME[, ZONE][, LANGUAGE]``, ``password NEW``, ``whois [NAME]`` (or
+``profile``), ``rename NAME``, ``address NEW`` and, from the new address, ``confirm
+CODE``, ``forgot`` and ``reset CODE`` (``moonshine.host.lobby.players``), ``join GAME
+[SIDE...]``, ``leave GAME``, ``resign GAME``, ``takeover GAME SIDE``, ``observe GAME``
+(``seats``), ``list [GAME | vacant]``, ``help`` (``listing``). Masters: ``create GAME
+VARIANT`` (and its settings on the lines below, to an empty line or ``end``),
+``start``, ``pause``, ``resume``, ``extend GAME HOURS``, ``eject GAME SIDE``,
+``promote GAME ADDRESS``, ``terminate`` (``masters``); ``deadline GAME WHEN``, ``grace
+GAME HOURS``, ``process GAME``, ``rollback GAME TURN`` (``clock``); ``set GAME KEY
+VALUE``, ``invite GAME ADDRESS`` (``configure``). Each has its French word. A command
+naming a game may leave it out when the mail names it (a ``game:`` line, ``[GAME]`` in
+the subject, or a reply to a mail of the game). Every change a player should know of
+is announced to the game's players (``announce``).
 
 Every command but ``register``, ``list``, ``help``, ``forgot``, ``reset`` and
 ``confirm`` needs the player's password (a ``password:`` line): the one password of
@@ -234,7 +234,7 @@ def _results(req: LobbyRequest, script: Script) -> list[str]:
         results.append(req.say("lobby.too_long", lines=line_ranges(mail.too_long), n=intake.MAX_LINE))
     if script.ignored and script.commands:
         lines = line_ranges(list(script.ignored))
-        if ctx.passed_on is not None:  # orders beside the commands: the game reads them
+        if ctx.passed_on is not None:
             results.append(req.say("lobby.passed_on", lines=lines, game=ctx.passed_on))
         else:
             results.append(req.say("lobby.ignored", lines=lines))

@@ -76,23 +76,23 @@ def _vacant(req: LobbyRequest) -> Phrase | Joined:
 
     reg = req.reg
     lines: list[Phrase | Joined] = [phrase("lobby.list.vacant")]
-    rows: dict[str, GameRow] = {}
-    seen: dict[str, bool] = {}  # each game read once: whether the reader may see it
     names_of: dict[str, dict[str, str]] = {}
+    rows: dict[str, GameRow | None] = {}
     more = 0
     for game, side, since in reg.vacancies():
-        if game not in seen:
+        if game not in rows:  # each game read once
             found = reg.game(game)
             assert found is not None
-            rows[game], seen[game] = found, visible(req, found)
-        if not seen[game]:
+            rows[game] = found if visible(req, found) else None
+            if rows[game] is not None:
+                names_of[game] = games.vacant_sides(req.ctx.settings, game)
+        row = rows[game]
+        if row is None:
             continue
         if len(lines) > MAX_VACANT:
             more += 1
             continue
-        if game not in names_of:
-            names_of[game] = games.vacant_sides(req.ctx.settings, game)
-        row, names = rows[game], names_of[game]
+        names = names_of[game]
         line = phrase(
             "lobby.list.vacant_line",
             game=game,

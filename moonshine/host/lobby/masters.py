@@ -24,7 +24,17 @@ from moonshine.host.lobby.request import (
     status_word,
     variant_title,
 )
-from moonshine.host.registry import ACTIVE, FORMING, GAME_NAME, PAUSED, RUNNING, STARTING, TERMINATED, GameRow
+from moonshine.host.registry import (
+    ACTIVE,
+    FORMING,
+    GAME_NAME,
+    PAUSED,
+    RUNNING,
+    STARTING,
+    TERMINATED,
+    GameRow,
+    RegisteredPlayer,
+)
 from moonshine.mail.commands.grammar import JUDGE_MASTER, MASTER, SETTINGS, Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import Joined, phrase
 from moonshine.text.catalogue import languages
@@ -383,8 +393,8 @@ def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
     other = req.reg.player(given[0])
     if other is None:
         raise Refused(phrase("lobby.promote.not_registered", address=given[0][:60]))
-    if not req.reg.confirmed(other.id):  # an address not proven a player's masters nothing
-        raise Refused(phrase("lobby.promote.usage"))
+    if not req.reg.confirmed(other.id):
+        raise Refused(phrase("lobby.promote.unconfirmed", name=other.name))
     if any(p.id == other.id for p in req.reg.masters(row.name)):
         raise Refused(phrase("lobby.promote.already", name=other.name, game=row.name))
     if is_anonymous(row) and req.reg.member(row.name, other.id) is not None:  # its masters know who is who
@@ -392,12 +402,14 @@ def promote(req: LobbyRequest, cmd: CommandLine) -> Answer:
     req.reg.add_master(row.name, other.id)
     member = req.reg.member(row.name, other.id)
     announce(req, row, "master_you", key=str(cmd.line), to=[(other, member.side if member else None)])
-    announce(req, row, "master", key=str(cmd.line), skip=[other.id], master=other.name)
-    playing = {m.player.id for m in req.reg.members(row.name) if m.side is not None}
-    left_out = {other.id, player.id, *playing}  # the promoter has the reply; the players were told above
-    masters = [(m, None) for m in req.reg.masters(row.name) if m.id not in left_out]
-    if masters:  # the other masters, who play no side, hear of it too
-        announce(req, row, "master", key=str(cmd.line), to=masters, master=other.name)
+    # its players and its other masters (the one who asked reads the reply)
+    told: dict[int, tuple[RegisteredPlayer, str | None]] = {
+        m.player.id: (m.player, m.side) for m in req.reg.members(row.name) if m.side is not None
+    }
+    for master in req.reg.masters(row.name):
+        told.setdefault(master.id, (master, None))
+    rest = [told[pid] for pid in sorted(told) if pid not in (other.id, player.id)]
+    announce(req, row, "master", key=str(cmd.line), to=rest, master=other.name)
     return Answer(cmd, True, phrase("lobby.promote.done", name=other.name, game=row.name))
 
 

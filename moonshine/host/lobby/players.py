@@ -1,18 +1,20 @@
 """The lobby's commands about a player's own record: ``register NAME[, ZONE][,
 LANGUAGE]`` (the password comes in a mail of its own, ``moonshine.host.passwords``;
 its first use confirms the registration), ``password NEW``, ``whois`` (``profile``),
-``rename NAME``, ``address NEW`` and ``confirm CODE``, and ``forgot`` then ``reset
-CODE`` for a player who lost their password.
+``rename NAME``, ``address NEW`` then ``confirm CODE`` from the new address, and
+``forgot`` then ``reset CODE`` for a player who lost their password.
 
 An address proves it is a player's by bringing back what the judge mailed to it only:
 the password (a registration), a code (a new address, a reset). A registration never
 confirmed is forgotten after ``limits.unconfirmed_days``. Names are checked
 (``check_name``): a stranger's name is mailed back to the address it gave, so it is
-short, made of letters, no link, and no master's. A change of address is asked from
-the present address, with the password; the judge mails a code to the new address, and
-the change is made when that address sends it back (``confirm CODE``) within a week:
-an address that does not receive mail, or is not the player's, never becomes theirs.
-The former address is told, and kept in the registry's history."""
+short, made of letters, and no link, and never a master's or another player's.
+
+A change of address is asked from the present address, with the password; the judge
+mails a code to the new address, and the change is made when that address sends it
+back (``confirm CODE``) within a week: an address that does not receive mail, or is
+not the player's, never becomes theirs. The former address is told, and kept in the
+registry's history."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import re
 import secrets
 import unicodedata
 from datetime import timedelta
+from email.message import EmailMessage
 
 from moonshine.errors import MoonshineError
 from moonshine.host.lobby.request import LobbyRequest, authenticate, games_on_record
@@ -34,30 +37,32 @@ from moonshine.render.mailwords import Joined, phrase
 from moonshine.render.mailwords import text_or_english as words
 from moonshine.text.catalogue import languages
 
-ADDRESS = re.compile(r"[^@\s<>,;:\"'()\[\]]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}")
-CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
-CODE_LAPSES = timedelta(days=7)
 NAME_LENGTH = (2, 30)
 # A name: letters of any alphabet and their accents, digits, spaces, hyphens, apostrophes,
 # and a full stop that ends a word ("J. R. Smith"); never a link, an address, a domain.
 _NAME = re.compile(r"(?:[^\W_]|[ '’-]|\.(?= |$))+")
-CODE_DAYS = 2  # a code mailed for a reset is good for this many days
+CODE_DAYS = 2  # a code mailed to an address is good for this many days
+ADDRESS = re.compile(r"[^@\s<>,;:\"'()\[\]]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}")
+CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to misread
+CODE_LAPSES = timedelta(days=7)  # a change of address waits this long for its code
+_ZONE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}")
 
 
 def check_name(req: LobbyRequest, name: str, *, but: int | None = None) -> str:
     """``name`` as the registry keeps it (NFC, single spaces), or ``Refused`` saying
     why not: 2 to 30 characters, letters first, nothing but letters, digits, spaces,
-    hyphens, apostrophes and a full stop ending a word, and no master's name (of the
-    judge, or of a game), whatever its case, accents and spacing: nobody signs as one
-    (``but``: the player renaming, who may keep their own)."""
+    hyphens, apostrophes and a full stop ending a word, and no other player's (or
+    master's) name, whatever its case, accents and spacing (``but``: the player
+    renaming)."""
     name = " ".join(unicodedata.normalize("NFC", name).split())
     low, high = NAME_LENGTH
     if not low <= len(name) <= high or not name[0].isalpha() or not _NAME.fullmatch(name):
         raise Refused(phrase("lobby.name.bad", low=low, high=high))
-    ctx = req.ctx
-    named = ctx.reg.players_folded(folded_name(name), folded_name)
-    if any(ctx.reg.is_master(p.id) or p.address in ctx.settings.masters for p in named if p.id != but):
+    others = [p for p in req.reg.players_named_alike(folded_name(name), folded_name) if p.id != but]
+    if any(req.reg.is_master(p.id) or p.address in req.ctx.settings.masters for p in others):
         raise Refused(phrase("lobby.register.master_name", name=name))
+    if others:
+        raise Refused(phrase("lobby.name.taken", name=name))
     return name
 
 
@@ -219,7 +224,7 @@ def address(req: LobbyRequest, cmd: CommandLine) -> Answer:
         raise Refused(phrase("lobby.address.taken", address=new))
     if ctx.reg.requests(player.address, ctx.day, "address") >= ctx.settings.limits.registrations:
         raise Refused(phrase("lobby.address.limit"))
-    if not ctx.budget.allow(new):  # the code's mail, to an address not proven a player's
+    if not ctx.budget.allow(new):
         raise Refused(phrase("lobby.address.later", address=new))
     ctx.reg.count_request(player.address, ctx.day, "address")
     code = "-".join("".join(secrets.choice(CODE_LETTERS) for _ in range(4)) for _ in range(3))
@@ -271,7 +276,7 @@ def confirm(req: LobbyRequest, cmd: CommandLine) -> Answer:
     before = ctx.reg.player_by_id(found)
     assert before is not None
     player = ctx.reg.change_address(found, sender, ctx.now)
-    ctx.reg.confirm(player.id, ctx.now)  # the code came back from it: the address is proven
+    ctx.reg.confirm(found, ctx.now)  # the new address proved itself
     req.player, req.authenticated = player, True
     req.language = player.language if player.language in languages() else req.language
     cfg = ctx.settings.config
@@ -372,6 +377,27 @@ def new_code() -> str:
 def code_digest(code: str) -> str:
     digits = "".join(ch for ch in code if ch.isdigit())
     return hashlib.sha256(f"moonshine code|{digits}".encode()).hexdigest()
+
+
+def _code_mail(
+    req: LobbyRequest, to: str, key: str, language: str, file: str, **fields: object
+) -> tuple[str, EmailMessage]:
+    cfg = req.ctx.settings.config
+    lang = language if language in languages() else cfg.language
+    body = words(lang, f"lobby.{key}.body", title=cfg.title, **fields).rstrip() + "\n\n-- \n"
+    body += words(lang, "lobby.signature", title=cfg.title) + "\n"
+    msg = compose.text_message(
+        sender=from_address(cfg),
+        to=[to],
+        subject=words(lang, f"lobby.{key}.subject", prefix=compose.subject_prefix(cfg)),
+        body=body,
+        msg_id=compose.message_id(cfg, "lobby", key, to, req.mail.digest),
+        date=req.ctx.now,
+        reply_to=from_address(cfg),
+        auto="auto-generated",
+    )
+    digest = hashlib.sha256(f"{key}|{to}|{req.mail.digest}".encode()).hexdigest()[:16]
+    return f"{file}-{digest}.eml", msg
 
 
 def forgot(req: LobbyRequest, cmd: CommandLine) -> Answer:

@@ -182,9 +182,8 @@ def game_named(req: LobbyRequest, cmd: CommandLine, word: str | None = None) -> 
 
 
 def shown_name(word: str) -> str:
-    """A game's name (or a one-word title, as orders as JSON may give it) as a stranger
-    wrote it, written back only when it could be one (a short word of letters, digits
-    and dashes): never a link or a sentence of theirs."""
+    """A game's name as a stranger wrote it, written back only when it could be one (a
+    short word of letters, digits and dashes): never a link or a sentence of theirs."""
     return word if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9-]{0,23}", word) else "?"
 
 

@@ -439,6 +439,10 @@ class Registry:
             self.conn.execute(
                 "INSERT INTO former_addresses (player, address, until) VALUES (?, ?, ?)", (pid, old, now.isoformat())
             )
+            self.conn.execute(
+                "INSERT INTO player_history (player, at, kind, old, new) VALUES (?, ?, 'address', ?, ?)",
+                (pid, now.isoformat(), str(old), address.lower()),
+            )
             self.conn.execute("UPDATE players SET address = ? WHERE id = ?", (address.lower(), pid))
             self.conn.execute("DELETE FROM address_changes WHERE player = ? OR address = ?", (pid, address.lower()))
             self.conn.execute(
@@ -809,20 +813,18 @@ class Registry:
         rows = self.conn.execute(
             f"SELECT {_PLAYER} FROM players WHERE confirmed IS NULL AND registered < ?"
             " AND id NOT IN (SELECT player FROM members) AND id NOT IN (SELECT player FROM masters)"
-            " AND id NOT IN (SELECT player FROM turns) AND id NOT IN (SELECT player FROM events)"
-            " AND id NOT IN (SELECT player FROM invitations) AND id NOT IN (SELECT player FROM observers)"
-            " AND id NOT IN (SELECT player FROM address_changes)",
+            " AND id NOT IN (SELECT player FROM turns) AND id NOT IN (SELECT player FROM events)",
             (before.isoformat(),),
         ).fetchall()
         gone = [_player(r) for r in rows]
         with self.transaction():
             for p in gone:
-                self.conn.execute("DELETE FROM codes WHERE player = ?", (p.id,))
-                self.conn.execute("DELETE FROM player_history WHERE player = ?", (p.id,))
+                for table in ("codes", "player_history", "address_changes", "invitations", "observers"):
+                    self.conn.execute(f"DELETE FROM {table} WHERE player = ?", (p.id,))
                 self.conn.execute("DELETE FROM players WHERE id = ?", (p.id,))
         return gone
 
-    def players_folded(self, folded: str, fold: Any) -> list[RegisteredPlayer]:
+    def players_named_alike(self, folded: str, fold: Any) -> list[RegisteredPlayer]:
         """The players whose name, folded by ``fold`` (case, accents, spaces), is
         ``folded``."""
         rows = self.conn.execute(f"SELECT {_PLAYER} FROM players").fetchall()
@@ -841,8 +843,7 @@ class Registry:
             )
 
     def history(self, pid: int) -> list[tuple[str, str, str, str]]:
-        """(when, kind, old, new) of every change of the player's name (their former
-        addresses: ``former_addresses``)."""
+        """(when, kind, old, new) of every change of the player's name and address."""
         rows = self.conn.execute(
             "SELECT at, kind, old, new FROM player_history WHERE player = ? ORDER BY rowid", (pid,)
         ).fetchall()

@@ -128,8 +128,8 @@ def process_entries(
     and its ``game:`` line (the judge's, naming this game) is no order, nor a line
     ``host_lines`` says the judge read (a command of its lobby). ``paused``: its
     master paused the game (the replies say so where they would give the deadline).
-    ``authserv``: the judge's trusted mail server (its ``inbox.authserv_id``), over the
-    game's own; ``budget``: the judge's daily budget of mail to unproven addresses."""
+    ``authserv``: the judge's trusted mail server (its ``inbox.authserv_id``), over
+    the game's own; ``budget``: the judge's daily budget of mail to unproven addresses."""
     turn = turn or game.current_turn()
     game.turn_key(turn)
     with game_lock(game.root, job=f"inbox {turn}", wait=LOCK_WAIT):
