@@ -65,7 +65,8 @@ def check(root: Path, say: Say) -> int:
         bad(str(exc))
         found = games_on_disk(settings.root)
         if found:
-            say(f"games/ holds {len(found)} game(s): {', '.join(found)}; --repair rebuilds the registry from them")
+            names = ", ".join(found)
+            say(f"games/ holds {len(found)} game(s): {names}; --repair rebuilds the registry from them")
         return problems
     try:
         on_disk = set(games_on_disk(settings.root))
