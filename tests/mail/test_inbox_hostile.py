@@ -225,16 +225,19 @@ def test_a_wrong_password_from_a_gangs_address_warns_every_address_of_the_gang(g
     assert reply["Cc"] is None  # the refusal to its sender only; the gang hears by the day's warning
     text = text_of(reply)
     assert "someone may be" in text and guess not in text
-    [warning] = (game.root / "outbox" / TURN).glob("reply-warning-valley-*.eml")
-    sent = message_from_bytes(warning.read_bytes(), policy=policy.default)
-    assert sorted(a.addr_spec for a in sent["To"].addresses) == sorted([VALLEY, SECOND])
-    assert "refused a message naming Valley Gang: its password was wrong" in text_of(sent)  # type: ignore[arg-type]
-    assert guess not in text_of(sent)  # type: ignore[arg-type]
+    warnings = sorted((game.root / "outbox" / TURN).glob("reply-warning-valley-*.eml"))
+    sent = [message_from_bytes(w.read_bytes(), policy=policy.default) for w in warnings]
+    # one mail to each address of the gang, each naming only the address it goes to
+    assert sorted([a.addr_spec for a in m["To"].addresses] for m in sent) == sorted([[VALLEY], [SECOND]])
+    assert all(m["Cc"] is None and m["Bcc"] is None for m in sent)
+    for m in sent:
+        assert "refused a message naming Valley Gang: its password was wrong" in text_of(m)  # type: ignore[arg-type]
+        assert guess not in text_of(m)  # type: ignore[arg-type]
     # a second wrong password the same day: its refusal, and no second warning
     inbox.process(
         game, box(tmp_path / "b", letter(VALLEY, ORDERS.replace(PASSWORDS["valley"], "hunter3-guess"))), now=NOW
     )
-    assert len(list((game.root / "outbox" / TURN).glob("reply-warning-valley-*.eml"))) == 1
+    assert len(list((game.root / "outbox" / TURN).glob("reply-warning-valley-*.eml"))) == 2
 
 
 def test_status_counts_refused_messages_per_gang(game: Game, tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """The inbox's answers (``outbox/TURN/reply-*.eml``): the body of an accepted
 submission (its acknowledgement, the deadline, what the reading left out, the
 commands done) and of a refused one (why, and what to do), the reply message
-threaded on the player's own, and one warning per side when passwords are guessed.
+threaded on the player's own, and a warning to each of a side's addresses when its password is guessed.
 Replies are written in the reader's language (``moonshine.render.mailwords``); a
 reply that cannot be written changes nothing of what became of the message."""
 
@@ -220,35 +220,38 @@ def _reference(message_id: str) -> str | None:
 
 
 def warn_of_guessing(ctx: Context) -> None:
-    """One mail to all of a gang's addresses, at most once a day, when a pass read a
+    """One mail to each of a gang's addresses, at most once a day, when a pass read a
     wrong password in its name (and held messages unread after too many): how many,
     and what to do. Never one mail per guess, nor one per pass: forged guesses cannot
-    flood a player, and every address of the gang hears of them."""
+    flood a player; every address of the gang hears of them, and each mail names
+    only the address it goes to."""
     cfg = ctx.game.config
     day = ctx.now.strftime("%Y%m%d")
     for gang in ctx.game.sides():
         wrong, held = ctx.wrong[f"gang:{gang}"], ctx.held[gang]
-        addresses = player_addresses(cfg, gang)
-        if wrong + held == 0 or not addresses:
+        if wrong + held == 0:
             continue
-        name = f"reply-warning-{gang.lower()}-{day}.eml"
-        if (ledger.outbox_dir(ctx.game, ctx.turn) / name).exists():
-            continue  # the gang was warned today
         language = player_language(cfg, gang)
         say = functools.partial(mailwords.text, language)
         side = ctx.game.sides(language)[gang]
         key = "warning.guessing" if wrong + held > 1 else "warning.guessing_one"
         body = say(key, gang=side, n=wrong + held, wrong=wrong, held=held, limit=MAX_WRONG_PASSWORDS)
         body += "\n" + signature(ctx.game, language)
-        key = f"guessing {gang} {day}"
-        msg = compose.text_message(
-            sender=from_address(cfg),
-            to=addresses,
-            subject=say("warning.guessing_subject", prefix=compose.subject_prefix(cfg), gang=side),
-            body=body,
-            msg_id=compose.message_id(cfg, ctx.turn, "warning", key),
-            date=ctx.now,
-            reply_to=from_address(cfg),
-            auto="auto-generated",
-        )
-        outbox.write_outbox(ctx.game, ctx.turn, [outbox.Outgoing(name, msg)])
+        subject = say("warning.guessing_subject", prefix=compose.subject_prefix(cfg), gang=side)
+        for address in player_addresses(cfg, gang):
+            # each address its own mail, named by a digest of it (an outbox name never shows an address)
+            mark = hashlib.sha256(address.lower().encode("utf-8")).hexdigest()[:8]
+            name = f"reply-warning-{gang.lower()}-{day}-{mark}.eml"
+            if (ledger.outbox_dir(ctx.game, ctx.turn) / name).exists():
+                continue  # this address was warned today
+            msg = compose.text_message(
+                sender=from_address(cfg),
+                to=[address],
+                subject=subject,
+                body=body,
+                msg_id=compose.message_id(cfg, ctx.turn, "warning", f"guessing {gang} {day} {mark}"),
+                date=ctx.now,
+                reply_to=from_address(cfg),
+                auto="auto-generated",
+            )
+            outbox.write_outbox(ctx.game, ctx.turn, [outbox.Outgoing(name, msg)])
