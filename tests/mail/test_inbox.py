@@ -761,7 +761,9 @@ def test_late_orders_taken_and_messages_without_subject_in_a_french_game(tmp_pat
     )
     subjects = sorted(str(m["Subject"]) for m in replies(game))
     assert subjects == [
-        "[Moonshine: Chicago, 1924] Mots de passe erronés pour Valley Gang",  # the gang's warning of the day
+        # the gang's warning of the day, to each of its two addresses
+        "[Moonshine: Chicago, 1924] Mots de passe erronés pour Valley Gang",
+        "[Moonshine: Chicago, 1924] Mots de passe erronés pour Valley Gang",
         "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres NON acceptés",
         "[Moonshine: Chicago, 1924] printemps 1924\u00a0: ordres reçus",
     ]

@@ -143,6 +143,10 @@ def test_a_password_typed_again_in_an_order_line_is_never_written_back(game: Gam
     text = text_of(reply)
     assert "L KEN - LIT ********" in text  # the line is quoted, its secret masked
     assert secret not in reply.as_string()
+    saved = (game.orders_dir(TURN) / "valley.txt").read_text(encoding="utf-8")
+    assert "H LOO - LIT" in saved and "L KEN - LIT ********" in saved  # the orders kept, the secret masked
+    written = [p for p in game.root.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+    assert written == []
 
 
 def test_the_html_alternative_of_a_plain_text_is_not_read(game: Game, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ stands, every submission kept in ``orders/TURN/history/``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime
 from email.utils import parseaddr
 from pathlib import Path
@@ -322,7 +323,7 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
     if ctx.game_over():
         raise Reject(phrase("reject.game_over"), gang)
     if ctx.closed:
-        kept = _keep(ctx, r, gang, orders_text(text, first.password_lines), where, "after the turn was adjudicated")
+        kept = _keep(ctx, r, gang, _kept_text(r, text, first.password_lines), where, "after the turn was adjudicated")
         raise Reject(phrase("reject.adjudicated", turn=turn), gang, phrase("help.adjudicated", kept=kept))
     if first.header_turn is not None and first.header_turn != ctx.turn:
         named_turn = ctx.game.layout.turn_in_text(first.header_turn)
@@ -335,7 +336,14 @@ def _accept(ctx: Context, r: Reading) -> Outcome:
         )
     if ctx.due is not None and received > ctx.due and not ctx.late_ok and gang not in ctx.grace_for:
         raise Reject(phrase("reject.late", received=received, due=ctx.due), gang, phrase("help.late"))
-    return _save(ctx, r, gang, text, orders_text(text, first.password_lines), where, received)
+    return _save(ctx, r, gang, text, _kept_text(r, text, first.password_lines), where, received)
+
+
+def _kept_text(r: Reading, text: str, password_lines: Iterable[int]) -> str:
+    """The orders as they are written to the game: its password lines blanked, and the
+    password the message gave masked wherever else it was pasted (an order line), as
+    the reply masks it."""
+    return masking.mask_secrets(orders_text(text, password_lines), r.secrets)
 
 
 def _in_disorder(ctx: Context, gang: str) -> bool:
