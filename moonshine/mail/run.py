@@ -941,12 +941,19 @@ def mail_reports_left(p: Pass) -> None:
 def reveal_identities(p: Pass) -> list[str]:
     """An anonymous game over tells each player who played which side, once
     (``moonshine.mail.identities``); returns the mails written (none for a game that
-    reveals nothing, or not yet over)."""
+    reveals nothing, or not yet over). A game of a judge for many games (``judge:`` in
+    its game.yaml) leaves it to its judge, which tells its players from its own outbox
+    with the tokens of the draw (``moonshine.host.games.queue_identities``): a ``moonshine
+    run`` in its folder by its master, before or after the judge's pass, mails none."""
     from moonshine.game import identities
     from moonshine.mail.identities import write_reveal
+    from moonshine.mail.outbox.compose import game_name
 
     game = p.game
     if not identities.of(game.config).to_reveal or not is_over(game, game.current_turn()):
+        return []
+    if game_name(game.config) is not None:
+        p.log("the game is over: its judge tells the players who played which side")
         return []
     turn = game.current_turn()
     with transaction(p.root, "run: identities", notify=p.log) as txn:

@@ -4,7 +4,11 @@ played to its end (a house rule of one VP ends it at its first turn's adjudicati
 and no mail, bulletin, results JSON, site page, export or answer of the lobby (``list``,
 ``list GAME``, ``whois``) names a player beside their side, while its master's ``list
 GAME`` with their password names them; the same game with ``reveal: at-end`` tells
-each player once, in a mail of their own, in their language."""
+each player once, in a mail of their own, in their language.
+
+A game master's ``moonshine run`` in the game's own folder (``games/NAME``) may be the
+pass that ends the game, before or after the judge's: the players are told who played
+which side once, whichever runs first."""
 
 from __future__ import annotations
 
@@ -224,3 +228,30 @@ def test_a_game_that_reveals_at_its_end_tells_each_player_once_in_their_language
     assert all(NAMES[n] in listed for n in PLAYERS), listed
     page = site_text(j.root / "games" / "mask", tmp_path / "site")
     assert "Who played which side" in page and all(NAMES[n] in page for n in PLAYERS)
+
+
+@pytest.mark.parametrize("first", ["judge", "master"])
+def test_the_players_are_told_once_whichever_pass_ends_the_game(j: Judge, first: str) -> None:
+    """The game master runs ``moonshine run`` in ``games/mask`` around the deadline,
+    before or after the judge's pass: each player gets one mail that says who played
+    which side (the judge's, with the tokens of the draw)."""
+    at = deadline(j, "mask")
+    orders(j, "mask", at - timedelta(hours=2))
+    j.run(at - timedelta(hours=2) + timedelta(minutes=1))
+    j.new_mail()
+    if first == "master":
+        manual_run(j, "mask", at + timedelta(minutes=5))
+        j.run(at + timedelta(minutes=6))
+    else:
+        j.run(at + timedelta(minutes=5))
+        manual_run(j, "mask", at + timedelta(minutes=6))
+    j.run(at + timedelta(minutes=20))
+    manual_run(j, "mask", at + timedelta(minutes=30))
+    j.run(at + timedelta(days=1))
+    game = Game(j.root / "games" / "mask")
+    assert game.layout.winners(game.load_any_state(game.current_turn()))
+    mail = j.new_mail()
+    for n in PLAYERS:
+        told = reveals(mail, n)
+        assert len(told) == 1, (n, [str(m["Subject"]) for m in told])
+        assert re.search(r"\((?:token|jeton) [0-9a-f]{10} ", plain(told[0]))
