@@ -1,8 +1,9 @@
 """The end of an anonymous game (``moonshine.game.identities``): who played which side,
-told to each player in a mail of their own, in their language (``reveal_mail``). A game
-of its own writes them when its pass finds it over (``write_reveal``, with the date in
-game.yaml, in one transaction); a judge for many games queues the same mails in its own
-outbox (``moonshine.host.games``)."""
+told to each player in a mail of their own (to one address), in their language
+(``reveal_mail``). A game of its own writes them when its pass finds it over
+(``write_reveal``, with the date in game.yaml, in one transaction); a judge for many
+games queues the same mails in its own outbox (``moonshine.host.games``), and its
+games' own passes write none."""
 
 from __future__ import annotations
 
@@ -67,21 +68,21 @@ def reveal_mail(
 
 
 def write_reveal(game: Game, now: datetime) -> list[str]:
-    """An anonymous game over, whose identities are to be revealed at its end: each side's
-    player gets the mail (``reveal_mail``) in the outbox of the current turn, and game.yaml
-    records the reveal; the caller's transaction holds both. Returns the files written
-    (none when there is nothing to reveal)."""
+    """An anonymous game over, whose identities are to be revealed at its end: each
+    address of each side's player gets the mail (``reveal_mail``), one of its own that
+    names that address alone, in the player's language, in the outbox of the current
+    turn, and game.yaml records the reveal; the caller's transaction holds both. Returns
+    the files written (none when there is nothing to reveal)."""
     cfg = game.config
     if not identities.of(cfg).to_reveal:
         return []
     out: list[outbox.Outgoing] = []
     for side, player in cfg.players.items():
-        to = player_addresses(cfg, side)
-        if not to:
-            continue
-        msg = reveal_mail(game, to, player.name, player_language(cfg, side), now)
-        digest = hashlib.sha256("|".join(to).encode()).hexdigest()[:12]
-        out.append(outbox.Outgoing(f"identities-{side.lower()}-{digest}.eml", msg))
+        for address in player_addresses(cfg, side):
+            msg = reveal_mail(game, [address], player.name, player_language(cfg, side), now)
+            # named by a digest of the address (an outbox name never shows an address)
+            digest = hashlib.sha256(address.encode()).hexdigest()[:12]
+            out.append(outbox.Outgoing(f"identities-{side.lower()}-{digest}.eml", msg))
     outbox.write_outbox(game, game.current_turn(), out)
     identities.mark_revealed(game, now)
     return [o.name for o in out]
