@@ -399,7 +399,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "FUTURE_SLACK = timedelta(hours=1)",
         "FUTURE_SLACK = timedelta(days=1)",
     ),
-    m("grace-with-nobody-missing", M, "moonshine/mail/run.py", "    if grace and waiting:\n", "    if grace:\n"),
+    m("grace-with-nobody-missing", M, "moonshine/mail/turns.py", "    if grace and waiting:\n", "    if grace:\n"),
     m(
         "stranger-subject-echoed",
         M,

@@ -148,7 +148,7 @@ def repair(root: Path, say: Say, now: datetime | None = None) -> int:
 
 def enter_game(settings: HostSettings, reg: Registry, name: str, now: datetime, say: Say) -> None:
     """A game of ``games/`` entered in the registry from its own files."""
-    from moonshine.mail.run import is_over
+    from moonshine.mail.turns import is_over
 
     game = Game(settings.game_dir(name))
     cfg = game.config

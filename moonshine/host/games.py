@@ -127,7 +127,7 @@ def build(settings: HostSettings, name: str, variant: str, options: dict[str, An
         save_config(game, msgspec.structs.replace(cfg, extra=extra))
         checked = Game(work)
         checked.config  # noqa: B018 (read back: a wrong option is refused here)
-        from moonshine.mail.run import schedule_of
+        from moonshine.mail.turns import schedule_of
 
         schedule_of(checked)
         sides = checked.sides()
@@ -178,7 +178,7 @@ def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, lo
     its first deadline set; then it runs, and each player is mailed (``welcome``)."""
     from moonshine.game.deadlines import write_deadline
     from moonshine.game.journal import transaction
-    from moonshine.mail.run import schedule_of
+    from moonshine.mail.turns import schedule_of
 
     game = game_of(settings, row.name)
     sides = list(game.sides())
@@ -437,7 +437,8 @@ def apply_rollback(settings: HostSettings, reg: Registry, row: GameRow, now: dat
     and its dedication counted again from the turn before. The deadline the master's
     command set follows (``apply_deadline``). Safe to do again."""
     from moonshine.game.jobs import rollback
-    from moonshine.mail.run import previous_turn, reopen
+    from moonshine.mail.run import reopen
+    from moonshine.mail.turns import previous_turn
 
     assert row.rollback is not None
     game = game_of(settings, row.name)
@@ -627,7 +628,7 @@ def record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, l
     for its players."""
     from moonshine.mail.disorder import expected
     from moonshine.mail.inbox.turnlog import load_log
-    from moonshine.mail.run import is_over
+    from moonshine.mail.turns import is_over
 
     game = game_of(settings, row.name)
     turns = game.turns()

@@ -1,8 +1,9 @@
 """What a Moonshine turn's two pages, each gang's report and the bulletin, share:
-the settings they read of a game (a ``Protocol``), the words a template and the
-view builders use (``Words``), districts, stations and gangs by name, the
-standings, an order's row and a dislodged unit's fate, the winners' line, and the
-context both pages start from."""
+the settings they read of a game (``Settings`` and its ``Player``, protocols: the
+game layer's ``GameConfig`` and ``Player`` are on a floor above rendering, which may
+not import them, and satisfy them), the words a template and the view builders use
+(``Words``), districts, stations and gangs by name, the standings, an order's row and
+a dislodged unit's fate, the winners' line, and the context both pages start from."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from moonshine.variants.moonshine.state import GameState
 
 
 class Player(Protocol):
-    """What a page says of a gang's player."""
+    """What a page says of a gang's player (``moonshine.game.directory.Player`` is one)."""
 
     @property
     def name(self) -> str: ...

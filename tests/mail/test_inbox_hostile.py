@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from gamekit import hold_lock
+from inboxkit import reply_text
 from samplegame import PASSWORDS, TURN, sample_to_order
 
 from moonshine.cli import main
@@ -68,12 +69,6 @@ def reply_of(game: Game, outcome: Outcome) -> EmailMessage:
     msg = message_from_bytes((game.root / "outbox" / TURN / outcome.reply).read_bytes(), policy=policy.default)
     assert isinstance(msg, EmailMessage)
     return msg
-
-
-def text_of(msg: EmailMessage) -> str:
-    body = msg.get_body(preferencelist=("plain",))
-    assert body is not None
-    return str(body.get_content())
 
 
 def run(game: Game, *args: str) -> Any:
@@ -140,7 +135,7 @@ def test_a_password_typed_again_in_an_order_line_is_never_written_back(game: Gam
     [o] = inbox.process(game, box(tmp_path / "a", letter(VALLEY, body)), now=NOW)
     assert o.status == "accepted"
     reply = reply_of(game, o)
-    text = text_of(reply)
+    text = reply_text(reply)
     assert "L KEN - LIT ********" in text  # the line is quoted, its secret masked
     assert secret not in reply.as_string()
     saved = (game.orders_dir(TURN) / "valley.txt").read_text(encoding="utf-8")
@@ -186,7 +181,7 @@ def test_orders_for_a_turn_already_adjudicated_are_kept_not_accepted(game: Game,
     saved = kept.read_text(encoding="utf-8")
     assert "# kept: after the turn was adjudicated" in saved and "H LOO - LIT" in saved
     assert PASSWORDS["valley"] not in saved
-    text = text_of(reply_of(game, o))
+    text = reply_text(reply_of(game, o))
     assert "was NOT accepted" in text and "kept for the game master" in text
 
 
@@ -227,7 +222,7 @@ def test_a_wrong_password_from_a_gangs_address_warns_every_address_of_the_gang(g
     reply = reply_of(game, o)
     assert [a.addr_spec for a in reply["To"].addresses] == [VALLEY]
     assert reply["Cc"] is None  # the refusal to its sender only; the gang hears by the day's warning
-    text = text_of(reply)
+    text = reply_text(reply)
     assert "someone may be" in text and guess not in text
     warnings = sorted((game.root / "outbox" / TURN).glob("reply-warning-valley-*.eml"))
     sent = [message_from_bytes(w.read_bytes(), policy=policy.default) for w in warnings]
@@ -235,8 +230,8 @@ def test_a_wrong_password_from_a_gangs_address_warns_every_address_of_the_gang(g
     assert sorted([a.addr_spec for a in m["To"].addresses] for m in sent) == sorted([[VALLEY], [SECOND]])
     assert all(m["Cc"] is None and m["Bcc"] is None for m in sent)
     for m in sent:
-        assert "refused a message naming Valley Gang: its password was wrong" in text_of(m)  # type: ignore[arg-type]
-        assert guess not in text_of(m)  # type: ignore[arg-type]
+        assert "refused a message naming Valley Gang: its password was wrong" in reply_text(m)  # type: ignore[arg-type]
+        assert guess not in reply_text(m)  # type: ignore[arg-type]
     # a second wrong password the same day: its refusal, and no second warning
     inbox.process(
         game, box(tmp_path / "b", letter(VALLEY, ORDERS.replace(PASSWORDS["valley"], "hunter3-guess"))), now=NOW

@@ -110,12 +110,12 @@ def test_a_symbolic_link_inside_the_game_is_fine(tmp_path: Path) -> None:
 
 def test_the_game_entries_checked_for_links_are_the_ones_the_modules_write() -> None:
     from moonshine.game import directory, git, journal, lock
-    from moonshine.mail import run
+    from moonshine.mail import mailbox, record, run
     from moonshine.mail.commands import absence, press, votes
 
     for name in (directory.GAME_FILE, git.SECRET_FILE, lock.LOCK_FILE, press.LOG_DIR, votes.FILE):
         assert name in journal.GAME_ENTRIES
-    for name in (run.RECORD, run.OLD_RECORD, run.ABSENCES, absence.FILE, run.LOG, journal.JOURNAL_DIR):
+    for name in (record.RECORD, record.OLD_RECORD, mailbox.ABSENCES, absence.FILE, run.LOG, journal.JOURNAL_DIR):
         assert name in journal.GAME_ENTRIES
 
 

@@ -12,8 +12,9 @@ from repokit import ROOT
 
 from moonshine.host.lobby import LOBBY
 from moonshine.mail.commands import GAME
-from moonshine.mail.commands.grammar import ANYONE, JUDGE_MASTER, MASTER, OBSERVER, PLAYER, Command, Grammar, fold
+from moonshine.mail.commands.grammar import ANYONE, JUDGE_MASTER, MASTER, OBSERVER, PLAYER, Command, Grammar
 from moonshine.mail.commands.grammar import read as read_lines
+from moonshine.text.folding import fold
 
 DOC = ROOT / "docs" / "commands.md"
 # what the "Who" column says of each command's ``who``

@@ -286,7 +286,7 @@ def _text(gmap: GameMap, st: GameState, gang: str) -> str:
 _DIGEST = """
 import hashlib, sys
 sys.path[:0] = sys.argv[1:]  # this module's folder, the kits'
-from test_civil_disorder import BOARD, CHICAGO, CLASSIC_POSITIONS, _sides, civil_disorder_seed, play
+from test_civil_disorder import BOARD, CHICAGO, CLASSIC_POSITIONS, civil_disorder_seed, play, sides_to_order
 from test_civil_disorder import classic_cd, moonshine_cd
 digest = hashlib.sha256()
 for p in play(CHICAGO, "civil disorder", 10):
@@ -294,7 +294,7 @@ for p in play(CHICAGO, "civil disorder", 10):
         seed = civil_disorder_seed("x", p.state.turn, gang)
         digest.update(moonshine_cd.civil_disorder(CHICAGO, p.state, gang, seed).text.encode())
 for st in CLASSIC_POSITIONS:
-    for power in _sides(st):
+    for power in sides_to_order(st):
         for player in ("hold", "smart"):
             seed = civil_disorder_seed("x", st.phase.name, power)
             digest.update(classic_cd.civil_disorder(BOARD, st, power, player, seed).text.encode())
@@ -363,7 +363,8 @@ def _classic_positions() -> list[ClassicState]:
 CLASSIC_POSITIONS = _classic_positions()
 
 
-def _sides(st: ClassicState) -> list[str]:
+def sides_to_order(st: ClassicState) -> list[str]:
+    """The powers with orders to write in a classic position (its dislodged units' in a retreat)."""
     if st.phase.step is Step.RETREATS:
         return sorted({d.power for d in st.dislodged})
     return sorted({u.power for u in st.units} | set(st.owners.values()))
@@ -373,7 +374,7 @@ def _sides(st: ClassicState) -> list[str]:
 def test_the_classic_player_is_deterministic_and_its_orders_read_back(player: str) -> None:
     files = 0
     for st in CLASSIC_POSITIONS:
-        for power in _sides(st):
+        for power in sides_to_order(st):
             seed = civil_disorder_seed("classic", st.phase.name, power)
             written = classic_cd.civil_disorder(BOARD, st, power, player, seed)
             assert classic_cd.civil_disorder(BOARD, st, power, player, seed).text.encode() == written.text.encode()
@@ -390,7 +391,7 @@ def test_the_classic_player_is_deterministic_and_its_orders_read_back(player: st
 def test_the_hold_player_is_the_rulebooks_civil_disorder(step: Step) -> None:
     """The phase ends as it would with no orders from the power at all."""
     for st in (s for s in CLASSIC_POSITIONS if s.phase.step is step):
-        for power in _sides(st):
+        for power in sides_to_order(st):
             written = classic_cd.civil_disorder(BOARD, st, power, HOLD, civil_disorder_seed("x", st.phase.name, power))
             with_orders = adjudicate_phase(BOARD, st, {power: list(written.orders)}).next_state
             without = adjudicate_phase(BOARD, st, {}).next_state
@@ -421,7 +422,7 @@ def test_the_civil_disorder_removals_follow_the_games_rulebook(preset: str) -> N
         assert with_orders == adjudicate_phase(BOARD, st, {}, rules).next_state
     checked = 0
     for st in (s for s in CLASSIC_POSITIONS if s.phase.step is Step.ADJUSTMENTS):
-        for power in _sides(st):
+        for power in sides_to_order(st):
             written = classic_cd.civil_disorder(
                 BOARD, st, power, HOLD, civil_disorder_seed("x", st.phase.name, power), rules
             )
@@ -435,7 +436,7 @@ def test_the_smart_player_retreats_and_builds_where_it_may() -> None:
     """Its retreats and builds all succeed when no other power orders anything."""
     checked = 0
     for st in (s for s in CLASSIC_POSITIONS if s.phase.step is not Step.MOVEMENT):
-        for power in _sides(st):
+        for power in sides_to_order(st):
             written = classic_cd.civil_disorder(BOARD, st, power, SMART, civil_disorder_seed("x", st.phase.name, power))
             done = adjudicate_phase(BOARD, st, {power: list(written.orders)})
             for order, result in zip(written.orders, (r for r in done.results if r.power == power), strict=False):
@@ -452,7 +453,7 @@ def test_the_smart_player_covers_every_home_centre_it_can() -> None:
     covered = 0
     for st in (s for s in CLASSIC_POSITIONS if s.phase.step is Step.MOVEMENT):
         taken = {u.province for u in st.units}
-        for power in _sides(st):
+        for power in sides_to_order(st):
             written = classic_cd.civil_disorder(BOARD, st, power, SMART, civil_disorder_seed("x", st.phase.name, power))
             moved = {o.unit.province: o.dest for o in written.orders if isinstance(o, ClassicMove)}
             assert not set(moved) & set(BOARD.home_centres(power))

@@ -95,7 +95,7 @@ def process(req: LobbyRequest, cmd: CommandLine) -> Answer:
     waiting for its deadline, when every side with a player has orders; else who is
     missing. (Players who are ready say so with their orders; this is the master's.)"""
     from moonshine.host import games
-    from moonshine.mail.run import expected
+    from moonshine.mail.disorder import expected
 
     row = game_named(req, cmd)
     if row.status != RUNNING:
@@ -117,7 +117,7 @@ def rollback(req: LobbyRequest, cmd: CommandLine) -> Answer:
     rollback``); TURN is played again, with a deadline from the game's schedule."""
     from moonshine.errors import MoonshineError
     from moonshine.host import games
-    from moonshine.mail.run import schedule_of
+    from moonshine.mail.turns import schedule_of
 
     row = _playing(req, cmd)
     game = games.game_of(req.ctx.settings, row.name)

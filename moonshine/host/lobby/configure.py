@@ -21,8 +21,9 @@ from moonshine.host.lobby.announce import announce
 from moonshine.host.lobby.request import LobbyRequest, after_game, game_named, status_word
 from moonshine.host.lobby.seats import CLOSED, OPEN
 from moonshine.host.registry import ACTIVE, FORMING, STARTING, GameRow
-from moonshine.mail.commands.grammar import MASTER, Answer, Command, CommandLine, Refused, fold
+from moonshine.mail.commands.grammar import MASTER, Answer, Command, CommandLine, Refused
 from moonshine.render.mailwords import Phrase, phrase
+from moonshine.text.folding import fold
 
 # set's keys, folded, in English and French
 SET_KEYS = {

@@ -28,7 +28,7 @@ from email.message import EmailMessage
 from moonshine.errors import MoonshineError
 from moonshine.host.lobby.request import LobbyRequest, authenticate, games_on_record
 from moonshine.host.registry import Dedication, RegisteredPlayer
-from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused, fold
+from moonshine.mail.commands.grammar import ANYONE, PLAYER, Answer, Command, CommandLine, Refused
 from moonshine.mail.envelope import ascii_domain
 from moonshine.mail.outbox import compose
 from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
@@ -36,6 +36,7 @@ from moonshine.mail.settings import from_address
 from moonshine.render.mailwords import Joined, phrase
 from moonshine.render.mailwords import text_or_english as words
 from moonshine.text.catalogue import languages
+from moonshine.text.folding import fold
 
 NAME_LENGTH = (2, 30)
 # A name: letters of any alphabet and their accents, digits, spaces, hyphens, apostrophes,

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 import msgspec
+
+from moonshine.text.folding import fold
 
 # who may send a command
 ANYONE = "anyone"  # a stranger too (help, observe, register, list)
@@ -53,12 +54,6 @@ _WORD = re.compile(rf"^\s*+([^\W\d_]++)[:\s]*+{_VALUE}\s*+$")
 _KEY = re.compile(r"^\s*+[^\W\d_]++\s*+:")  # a setting's line (``grace: 12h``), never a command
 _END = re.compile(r"^(?:end|fin|endpress|endpredict)(?:\s+(?:of\s+|de\s+(?:la\s+)?)?[a-z]+)?\s*\.?$")
 _SETTINGS_END = ("end", "fin")
-
-
-def fold(text: str) -> str:
-    """Lower case, accents removed: ``État`` and ``etat`` are the same word."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("’", "'")
 
 
 class Command(msgspec.Struct, frozen=True):

@@ -28,12 +28,13 @@ from moonshine.errors import StateError
 from moonshine.game import masking
 from moonshine.game.directory import GAME_FILE, GameConfig, atomic_write_text
 from moonshine.mail import observers, outbox
-from moonshine.mail.commands.grammar import BLOCK, Answer, Command, CommandLine, fold
+from moonshine.mail.commands.grammar import BLOCK, Answer, Command, CommandLine
 from moonshine.mail.commands.request import ANONYMOUS, GameRequest, sides_named, words
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address, game_master_addresses, player_addresses
 from moonshine.render import mailwords
 from moonshine.render.mailwords import phrase
+from moonshine.text.folding import fold
 
 NONE, PUBLIC, WHITE, GREY = "none", "public", "white", "grey"
 KINDS = (NONE, PUBLIC, WHITE, GREY)

@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
-from moonshine.mail.commands.grammar import ANYONE, OBSERVER, Answer, CommandLine, Grammar, Refused, fold
+from moonshine.mail.commands.grammar import ANYONE, OBSERVER, Answer, CommandLine, Grammar, Refused
 from moonshine.render.mailwords import phrase
+from moonshine.text.folding import fold
 
 YES = ("yes", "oui", "y", "o")
 NO = ("no", "non", "n")

@@ -40,12 +40,13 @@ import msgspec
 from moonshine import schema, yamlio
 from moonshine.game.directory import Game, atomic_write_text, parse_deadline, player_language
 from moonshine.mail import observers, outbox
-from moonshine.mail.commands.grammar import Answer, Command, CommandLine, fold
+from moonshine.mail.commands.grammar import Answer, Command, CommandLine
 from moonshine.mail.commands.request import ALL, NO, YES, GameRequest, sides_named, split_deadline, words
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address, player_addresses
 from moonshine.render import mailwords
 from moonshine.render.mailwords import phrase
+from moonshine.text.folding import fold
 
 FILE = "votes.yaml"
 DRAW, CONCESSION = "draw", "concession"
