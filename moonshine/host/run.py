@@ -218,8 +218,8 @@ def _pass(
     _step("passwords", failed, say, lambda: mail_passwords(settings, reg, now, say))
     for step, text in errors:
         _step("error report", failed, log, functools.partial(report_error, settings, reg, now, log, step, text))
-    if errors:  # their mail, queued in the registry, to the outbox before it is sent
-        _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
+    # the mail queued in the registry since (the errors' mail, the end of a pause) to the outbox before it is sent
+    _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
     _step("lobby mail", failed, say, lambda: deliver(settings, now, say))
 
 
