@@ -222,6 +222,51 @@ def test_a_pause_that_reaches_its_limit_ends_by_itself_and_every_player_is_told(
     assert [m["Subject"] for _, m in j.new_mail() if "goes on" in str(m["Subject"])] == []
 
 
+def test_a_pass_killed_after_a_game_is_marked_due_adjudicates_it_once_at_the_next(j: Judge) -> None:
+    """The judge killed (SIGKILL, as a reboot would) after it marked a game due and
+    before the game's pass began (the named point ``game-due``): the next pass
+    adjudicates the turn once and mails each player's report once."""
+    import subprocess
+
+    from imapkit import PASSWORD
+    from runkit import MOONSHINE
+
+    orders = {"ENG": "F LON H", "FRA": "A PAR H", "GER": "A BER H", "ITA": "A ROM H", "AUS": "A VIE H"}
+    orders |= {"RUS": "A MOS H", "TUR": "A CON H"}
+    for n in ALPHA:
+        power = side_of(j, "alpha", n)
+        j.send(addr(n), f"game: alpha\npower: {power}\n{pw(j, n)}{orders[power]}\n", T0)
+    j.run(T0 + timedelta(minutes=1))
+    j.new_mail()
+    game = Game(j.root / "games" / "alpha")
+    at = datetime.fromisoformat(game.config.extra["deadlines"]["spring-1901"]) + timedelta(minutes=1)
+
+    env = {**os.environ, "MOONSHINE_IMAP_PASSWORD": PASSWORD, "MOONSHINE_KILL_AT": "game-due"}
+    killed = subprocess.run(
+        [MOONSHINE, "run", str(j.root), "--now", at.isoformat()], env=env, capture_output=True, text=True, check=False
+    )
+    assert killed.returncode == -9, killed.stdout + killed.stderr  # SIGKILL, at the named point
+    reg = j.registry()
+    row = reg.game("alpha")
+    reg.close()
+    assert row is not None and row.due_at == at.isoformat()  # marked due: its pass never began
+    assert Game(game.root).current_turn() == "spring-1901"
+    assert j.new_mail() == []
+
+    out = j.run(at + timedelta(minutes=1))
+    assert "alpha (due)" in out, out
+    assert Game(game.root).current_turn() != "spring-1901"
+    mail = j.new_mail()
+    each_player(mail, ALPHA, "[alpha] Spring 1901: private report", "[alpha] printemps 1901\xa0: rapport privé")
+    assert [r for r, m in mail if str(m["Subject"]) == "[alpha] Spring 1901: bulletin"] == [
+        ["judge@judge.example.org", *(addr(n) for n in range(8))]  # the bulletin once, to each player and master
+    ]
+    log = (game.root / "run.log").read_text(encoding="utf-8")
+    assert log.count("adjudicated spring-1901") == 1, log
+    j.run(at + timedelta(minutes=10))
+    assert [str(m["Subject"]) for _, m in j.new_mail() if "[alpha]" in str(m["Subject"])] == []
+
+
 def test_a_reply_to_a_games_mail_finds_its_game(base: Judge, j: Judge) -> None:
     """Defect 3: the subject's tag was the game's title, and In-Reply-To was not read:
     a player in two games replying with orders was asked to name the game."""
