@@ -356,7 +356,7 @@ MESSAGES: Catalogue = {
     "announce.resumed": "A master of {game} resumed the game. {deadline}",
     "announce.pause_ended.head": "the game goes on",
     "announce.pause_ended": (
-        "The pause of {game} reached the longest a master may pause it (master_pause_max): the game goes on by "
+        "The pause of {game} has lasted as long as a master may pause it (master_pause_max): the game goes on by "
         "itself. {deadline}"
     ),
     "announce.resumed_no_deadline.head": "the game goes on",

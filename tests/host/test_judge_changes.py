@@ -205,7 +205,7 @@ def test_a_pause_that_reaches_its_limit_ends_by_itself_and_every_player_is_told(
     assert len(mail) == len(ALPHA)  # nobody else, nothing for gamma (no limit: still paused)
     due = datetime.fromisoformat(Game(j.root / "games" / "alpha").config.extra["deadlines"]["spring-1901"])
     assert due > ended + timedelta(days=2)  # the time left at the pause
-    assert told[1].startswith("Player 1,\n\nThe pause of alpha reached the longest a master may pause it")
+    assert told[1].startswith("Player 1,\n\nThe pause of alpha has lasted as long as a master may pause it")
     assert f"the game goes on by itself. Orders for Spring 1901 are due {due_in(due, 'en')} (in " in told[1]
     assert (
         "La pause d'alpha a atteint la durée maximale qu'un maître de jeu peut lui donner (master_pause_max) : la "
