@@ -28,6 +28,10 @@ can use it as they are: ``protect`` a file or a tree before changing it,
 For tests of crash safety, ``MOONSHINE_KILL_AT=N`` makes the process kill itself
 (SIGKILL) at its N-th write point; ``MOONSHINE_COUNT_WRITES=FILE`` records how many
 write points a run passed. Both are read once, at the first write point.
+``MOONSHINE_KILL_AT=NAME`` (a word, not a number) kills it at the named point
+``kill_point(NAME)`` instead: a step between two writes that are not the journal's
+(the judge's registry), such as ``game-due`` (a game marked due by the judge's pass,
+its own pass not yet begun).
 """
 
 from __future__ import annotations
@@ -143,6 +147,13 @@ def write_point() -> None:
         with open(_count_file, "w", encoding="utf-8") as fh:
             fh.write(f"{_writes}\n")
     if _kill_at is not None and _writes >= _kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def kill_point(name: str) -> None:
+    """A named point where a test of crash safety may kill the process (SIGKILL), as a
+    reboot would: when ``MOONSHINE_KILL_AT`` is ``name``."""
+    if os.environ.get("MOONSHINE_KILL_AT") == name:
         os.kill(os.getpid(), signal.SIGKILL)
 
 

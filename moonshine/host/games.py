@@ -54,6 +54,7 @@ from moonshine.host.registry import (
     DISORDER,
     DRAW,
     FINISHED,
+    NEVER,
     PAUSED,
     RUNNING,
     TAKEOVER,
@@ -495,19 +496,58 @@ def current_deadline(settings: HostSettings, reg: Registry, row: GameRow) -> tup
     return turn, deadline(game.config, turn)
 
 
+def pause_ends(settings: HostSettings, row: GameRow, paused_at: datetime) -> datetime | None:
+    """When a master's pause of the game made at ``paused_at`` ends by itself: then and
+    the game's ``master_pause_max`` (None: no limit, the pause lasts until a master
+    resumes the game). Worked out once, when the pause is made, and kept in the
+    registry (``Registry.set_pause_ends``)."""
+    most = master_pause_max(settings, row)
+    return None if most is None else paused_at + most
+
+
 def end_long_pauses(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
     """A master's pause that reached the game's ``master_pause_max`` ends by itself, as a
-    ``resume`` would: the deadline as far off as it was at the pause (an hour at least)."""
-    most = master_pause_max(settings, row)
-    if most is None or row.paused_at is None or now < datetime.fromisoformat(row.paused_at) + most:
+    ``resume`` would: the deadline as far off as it was at the pause (an hour at least),
+    and every player of the game told so in a mail of their own (``announce.pause_ended``,
+    queued in the transaction that ends the pause: mailed once however often the pass
+    runs). The end is the registry's (``GameRow.pause_ends``): a pause not yet over
+    costs no reading of the game's game.yaml. A pause made before the registry kept its
+    end has it worked out once, from game.yaml, and kept."""
+    from moonshine.host.announcements import Due, announcements
+
+    if row.paused_at is None:
+        return
+    paused_at = datetime.fromisoformat(row.paused_at)
+    if row.pause_ends is None:
+        found = pause_ends(settings, row, paused_at)
+        reg.set_pause_ends(row.name, found)
+        ends = found
+    else:
+        ends = None if row.pause_ends == NEVER else datetime.fromisoformat(row.pause_ends)
+    if ends is None or now < ends:
         return
     turn, _ = current_deadline(settings, reg, row)
     due = now + timedelta(seconds=max(row.paused_left or 0, 3600))
+    told = announcements(
+        settings,
+        reg,
+        row,
+        "pause_ended",
+        ident=f"pause-ended|{row.paused_at}",
+        now=now,
+        turn=turn,
+        deadline=Due(turn, due, now),
+    )
     with reg.transaction():
         reg.set_deadline(row.name, pending(turn, due, PAUSE_ENDED))
         reg.set_paused(row.name, None, None)
         reg.set_status(row.name, RUNNING)
-    log(f"{row.name}: the master's pause reached master_pause_max ({most}); it goes on, deadline {due.isoformat()}")
+        for name, msg in told:
+            reg.queue_mail(now.date().isoformat(), name, outbox.serialise(msg))
+    log(
+        f"{row.name}: the master's pause reached master_pause_max ({ends - paused_at}); it goes on, "
+        f"deadline {due.isoformat()}; {len(told)} player(s) told"
+    )
 
 
 # -- the raid seed ------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from moonshine.errors import GameBusy, GameError, MoonshineError
 from moonshine.game.directory import GAME_FILE, atomic_write_text
+from moonshine.game.journal import kill_point
 from moonshine.game.ledger import OUTBOX
 from moonshine.game.lock import game_lock, sealed
 from moonshine.host import games, lobby
@@ -218,8 +219,8 @@ def _pass(
     _step("passwords", failed, say, lambda: mail_passwords(settings, reg, now, say))
     for step, text in errors:
         _step("error report", failed, log, functools.partial(report_error, settings, reg, now, log, step, text))
-    if errors:  # their mail, queued in the registry, to the outbox before it is sent
-        _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
+    # the mail queued in the registry since (the errors' mail, the end of a pause) to the outbox before it is sent
+    _step("lobby mail", failed, say, lambda: write_queued(settings, reg))
     _step("lobby mail", failed, say, lambda: deliver(settings, now, say))
 
 
@@ -554,6 +555,7 @@ def _games(
         done = False
         held: list[str] = []  # the messages the game held unread (too many wrong passwords): read again next pass
         reg.set_due(row.name, now, row.stamp)  # a pass killed in the game's opens it again at the next
+        kill_point("game-due")  # (a test of crash safety may kill the pass here: MOONSHINE_KILL_AT)
         mail = by_game.get(row.name, [])
         try:
             done = run_game(

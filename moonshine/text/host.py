@@ -353,7 +353,12 @@ MESSAGES: Catalogue = {
         "A master of {game} gave its players {n} hours more: when the game resumes, you will have {left} for {turn}.",
     ),
     "announce.resumed.head": "the game goes on",
-    "announce.resumed": "A master of {game} resumed the game: orders for {turn} are due by {due}.",
+    "announce.resumed": "A master of {game} resumed the game. {deadline}",
+    "announce.pause_ended.head": "the game goes on",
+    "announce.pause_ended": (
+        "The pause of {game} has lasted as long as a master may pause it (master_pause_max): the game goes on by "
+        "itself. {deadline}"
+    ),
     "announce.resumed_no_deadline.head": "the game goes on",
     "announce.resumed_no_deadline": "A master of {game} resumed the game.",
     "announce.deadline.head": "the deadline of {turn} moved",

@@ -6,11 +6,12 @@ masters' commands by mail (deadline, grace, set, invite, process, rollback, resu
 of a terminated game) do what they say and are announced.
 
 One judge is made once for the module (``base``: players registered, a classic game
-``alpha`` full and started, a Moonshine game ``gamma`` with a title, started by its
-master with two players) and each test plays on a copy of it."""
+``alpha`` full and started, whose master may pause it five days at most, a Moonshine
+game ``gamma`` with a title, started by its master with two players) and each test plays on a copy of it."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -56,7 +57,8 @@ def made(tmp_path_factory: pytest.TempPathFactory, imap: Server, smtp: SmtpServe
     t += timedelta(hours=1)
     j.send(
         addr(0),
-        pw(j, 0) + "create alpha classic\nevery: 72h\npress: grey\ncreate gamma moonshine\ntitle: Gamma Chicago\n"
+        pw(j, 0) + "create alpha classic\nevery: 72h\npress: grey\nmaster_pause_max: 5d\n"
+        "create gamma moonshine\ntitle: Gamma Chicago\n"
         "every: 48h\n",
         t,
     )
@@ -90,6 +92,18 @@ def side_of(j: Judge, game: str, n: int) -> str:
         return m.side
     finally:
         reg.close()
+
+
+def due_in(when: datetime, language: str) -> str:
+    """A deadline as the house's sentence gives it to a player of ``language``: in their
+    zone (Europe/Paris for French, America/Chicago for English) and in UTC; with plain
+    spaces for French (``frtypo.checked``'s text)."""
+    from frtypo import plain as plain_spaces
+
+    from moonshine.render.mailwords import due_text
+
+    text = due_text(language, when, ZoneInfo("Europe/Paris" if language == "fr" else "America/Chicago"))
+    return plain_spaces(text) if language == "fr" else text
 
 
 def each_player(mail: Mail, players: range | list[int], word: str, french: str | None = None) -> dict[int, str]:
@@ -142,8 +156,115 @@ def test_a_moved_deadline_a_pause_and_the_resumption_are_told_to_every_player(j:
     j.run(T0 + timedelta(hours=3, minutes=1))
     mail = j.new_mail()
     told = each_player(mail, ALPHA, "[alpha] the game goes on", "[alpha] la partie reprend")
-    assert re.search(r"orders for Spring 1901 are due by \S+ \S+ CST \(America/Chicago\) = ", told[1])
-    assert "les ordres pour le printemps 1901 sont attendus pour le" in told[FRENCH]
+    due = datetime.fromisoformat(Game(j.root / "games" / "alpha").config.extra["deadlines"]["spring-1901"])
+    assert f"resumed the game. Orders for Spring 1901 are due {due_in(due, 'en')} (in 3" in told[1]
+    assert (
+        "Un maître de jeu d'alpha a repris la partie. Les ordres pour le printemps 1901 sont attendus au plus tard "
+        f"le {due_in(due, 'fr')} (dans 3" in told[FRENCH]
+    )
+
+
+def garbled(path: Path) -> bytes:
+    """``path`` (a game.yaml) made unreadable as YAML, its size and modification time kept
+    (so that a pass does not take it for an edit and open the game); returns its bytes."""
+    kept, st = path.read_bytes(), path.stat()
+    path.write_bytes(b"{[" * (len(kept) // 2) + b"{" * (len(kept) % 2))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return kept
+
+
+def test_a_pause_that_reaches_its_limit_ends_by_itself_and_every_player_is_told(j: Judge) -> None:
+    """A master's pause that reached the game's master_pause_max ended with a line in the
+    bulletin and no mail: each player now gets one, alone in To:, in their language and
+    zone, with the new deadline. A pass reads no paused game's game.yaml before its pause
+    is due to end (the end is kept in the registry); nothing is mailed twice."""
+    alpha, gamma = j.root / "games" / "alpha" / "game.yaml", j.root / "games" / "gamma" / "game.yaml"
+    j.send(addr(0), pw(j, 0) + "pause alpha\npause gamma\n", T0)
+    j.run(T0 + timedelta(minutes=1))
+    j.new_mail()
+
+    # two days on: neither pause is over; the pass reads neither game's game.yaml
+    kept = {alpha: garbled(alpha), gamma: garbled(gamma)}
+    out = j.run(T0 + timedelta(days=2))
+    assert "ERROR" not in out, out
+    assert "games opened" not in out, out
+    assert j.new_mail() == []
+    reg = j.registry()
+    assert reg.status("alpha") == reg.status("gamma") == "paused"
+    reg.close()
+    for path, raw in kept.items():
+        path.write_bytes(raw)
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns))
+
+    # five days after the pause (alpha's master_pause_max): alpha goes on, each player told once
+    ended = T0 + timedelta(days=5, minutes=2)
+    out = j.run(ended)
+    assert "alpha: the master's pause reached master_pause_max" in out, out
+    mail = j.new_mail()
+    told = each_player(mail, ALPHA, "[alpha] the game goes on", "[alpha] la partie reprend")
+    assert len(mail) == len(ALPHA)  # nobody else, nothing for gamma (no limit: still paused)
+    due = datetime.fromisoformat(Game(j.root / "games" / "alpha").config.extra["deadlines"]["spring-1901"])
+    assert due > ended + timedelta(days=2)  # the time left at the pause
+    assert told[1].startswith("Player 1,\n\nThe pause of alpha has lasted as long as a master may pause it")
+    assert f"the game goes on by itself. Orders for Spring 1901 are due {due_in(due, 'en')} (in " in told[1]
+    assert (
+        "La pause d'alpha a atteint la durée maximale qu'un maître de jeu peut lui donner (master_pause_max) : la "
+        "partie reprend d'elle-même. Les ordres pour le printemps 1901 sont attendus au plus tard le "
+        f"{due_in(due, 'fr')} (dans " in told[FRENCH]
+    )
+    reg = j.registry()
+    assert (reg.status("alpha"), reg.status("gamma")) == ("running", "paused")
+    reg.close()
+
+    # the passes after: nothing mailed again
+    j.run(ended + timedelta(minutes=5))
+    j.run(ended + timedelta(hours=1))
+    assert [m["Subject"] for _, m in j.new_mail() if "goes on" in str(m["Subject"])] == []
+
+
+def test_a_pass_killed_after_a_game_is_marked_due_adjudicates_it_once_at_the_next(j: Judge) -> None:
+    """The judge killed (SIGKILL, as a reboot would) after it marked a game due and
+    before the game's pass began (the named point ``game-due``): the next pass
+    adjudicates the turn once and mails each player's report once."""
+    import subprocess
+
+    from imapkit import PASSWORD
+    from runkit import MOONSHINE
+
+    orders = {"ENG": "F LON H", "FRA": "A PAR H", "GER": "A BER H", "ITA": "A ROM H", "AUS": "A VIE H"}
+    orders |= {"RUS": "A MOS H", "TUR": "A CON H"}
+    for n in ALPHA:
+        power = side_of(j, "alpha", n)
+        j.send(addr(n), f"game: alpha\npower: {power}\n{pw(j, n)}{orders[power]}\n", T0)
+    j.run(T0 + timedelta(minutes=1))
+    j.new_mail()
+    game = Game(j.root / "games" / "alpha")
+    at = datetime.fromisoformat(game.config.extra["deadlines"]["spring-1901"]) + timedelta(minutes=1)
+
+    env = {**os.environ, "MOONSHINE_IMAP_PASSWORD": PASSWORD, "MOONSHINE_KILL_AT": "game-due"}
+    killed = subprocess.run(
+        [MOONSHINE, "run", str(j.root), "--now", at.isoformat()], env=env, capture_output=True, text=True, check=False
+    )
+    assert killed.returncode == -9, killed.stdout + killed.stderr  # SIGKILL, at the named point
+    reg = j.registry()
+    row = reg.game("alpha")
+    reg.close()
+    assert row is not None and row.due_at == at.isoformat()  # marked due: its pass never began
+    assert Game(game.root).current_turn() == "spring-1901"
+    assert j.new_mail() == []
+
+    out = j.run(at + timedelta(minutes=1))
+    assert "alpha (due)" in out, out
+    assert Game(game.root).current_turn() != "spring-1901"
+    mail = j.new_mail()
+    each_player(mail, ALPHA, "[alpha] Spring 1901: private report", "[alpha] printemps 1901\xa0: rapport privé")
+    assert [r for r, m in mail if str(m["Subject"]) == "[alpha] Spring 1901: bulletin"] == [
+        ["judge@judge.example.org", *(addr(n) for n in range(8))]  # the bulletin once, to each player and master
+    ]
+    log = (game.root / "run.log").read_text(encoding="utf-8")
+    assert log.count("adjudicated spring-1901") == 1, log
+    j.run(at + timedelta(minutes=10))
+    assert [str(m["Subject"]) for _, m in j.new_mail() if "[alpha]" in str(m["Subject"])] == []
 
 
 def test_a_reply_to_a_games_mail_finds_its_game(base: Judge, j: Judge) -> None:

@@ -10,13 +10,14 @@ from email import message_from_string, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from moonshine.host import lobby
 from moonshine.host.games import draw
 from moonshine.host.incoming import Mail, read_mail
 from moonshine.host.lobby.request import LobbyPass
-from moonshine.host.registry import Dedication, Registry, latest_version
+from moonshine.host.registry import NEVER, Dedication, Registry, latest_version
 from moonshine.host.settings import init, is_judge_dir, load
 
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -62,10 +63,63 @@ def test_a_registry_that_skipped_a_migration_numbered_lower_gets_it_and_keeps_it
     reg = Registry(tmp_path / "r.sqlite")
     try:
         assert reg.version == latest_version()
-        assert {n for (n,) in reg.conn.execute("SELECT number FROM migrations")} == {1, 2, 3}
+        assert {n for (n,) in reg.conn.execute("SELECT number FROM migrations")} == {1, 2, 3, 4}
         ann = reg.player("ann@example.org")
         assert ann is not None and reg.confirmed(ann.id) and reg.former_addresses(ann.id) == []
         assert reg.migrate() == []
+    finally:
+        reg.close()
+
+
+def test_a_game_paused_before_the_registry_kept_the_end_of_its_pause_gets_it_from_game_yaml_once(
+    tmp_path: Path,
+) -> None:
+    """0004 adds the end of a master's pause (``pause_ends``): a game paused under 0003
+    keeps its pause, with no end yet; the judge's next pass works the end out once from
+    the game's master_pause_max, and the pauses made later have theirs from the start."""
+    from importlib import resources
+
+    from moonshine.game.families import new_game
+    from moonshine.host.games import end_long_pauses
+
+    folder = resources.files("moonshine.host.registry").joinpath("migrations")
+    sql = {int(f.name[:4]): f.read_text(encoding="utf-8") for f in folder.iterdir() if f.name.endswith(".sql")}
+    db = sqlite3.connect(tmp_path / "registry.sqlite")
+    db.execute("CREATE TABLE migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT)")
+    for number in (1, 2, 3):
+        db.executescript(sql[number])
+        db.execute("INSERT INTO migrations (number, name) VALUES (?, ?)", (number, f"{number:04d}"))
+    paused = NOW.isoformat()
+    for name in ("alpha", "beta"):
+        db.execute(
+            "INSERT INTO games (name, variant, status, created, settings, paused_at, paused_left)"
+            " VALUES (?, 'classic', 'paused', ?, '{}', ?, 3600)",
+            (name, paused, paused),
+        )
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    for name, extra in (("alpha", "master_pause_max: 2d\n"), ("beta", "")):
+        game = new_game(tmp_path / "games" / name, seed=None, title=name, language="en", variant="classic")
+        with (game.root / "game.yaml").open("a", encoding="utf-8") as fh:
+            fh.write(extra)
+    reg = Registry(tmp_path / "registry.sqlite")
+    try:
+        assert [(g.name, g.status, g.pause_ends) for g in reg.games()] == [
+            ("alpha", "paused", None),
+            ("beta", "paused", None),
+        ]
+        init(tmp_path / "judge", address="judge@example.org")
+        settings = msgspec.structs.replace(load(tmp_path / "judge"), root=tmp_path)  # its games: tmp_path/games
+        said: list[str] = []
+        for row in reg.games():
+            end_long_pauses(settings, reg, row, NOW, said.append)
+        ends = {g.name: g.pause_ends for g in reg.games()}
+        assert ends == {"alpha": "2026-12-02T08:00:00+00:00", "beta": NEVER}
+        (tmp_path / "games" / "alpha" / "game.yaml").write_text("{[", encoding="utf-8")  # not read again
+        for row in reg.games():
+            end_long_pauses(settings, reg, row, NOW, said.append)
+        assert [g.status for g in reg.games()] == ["paused", "paused"] and said == []
     finally:
         reg.close()
 

@@ -14,7 +14,8 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from moonshine.host.lobby.announce import announce, game_zone, turn_words
+from moonshine.host.announcements import game_zone
+from moonshine.host.lobby.announce import announce, turn_words
 from moonshine.host.lobby.request import LobbyRequest, after_game, game_named, status_word
 from moonshine.host.registry import ACTIVE, PAUSED, RUNNING, GameRow
 from moonshine.mail.commands.grammar import MASTER, Answer, Command, CommandLine, Refused

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 
-from moonshine.host.lobby.announce import game_zone, turn_words
+from moonshine.host.announcements import game_zone
+from moonshine.host.lobby.announce import turn_words
 from moonshine.host.lobby.configure import minimum, press_words, rule_words
 from moonshine.host.lobby.request import (
     LobbyRequest,

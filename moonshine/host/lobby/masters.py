@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from moonshine.errors import DataError, MoonshineError
+from moonshine.host.announcements import Due
 from moonshine.host.lobby.announce import Left, announce, turn_words
 from moonshine.host.lobby.request import (
     LobbyRequest,
@@ -269,6 +270,8 @@ def pause(req: LobbyRequest, cmd: CommandLine) -> Answer:
     turn, due = games.current_deadline(req.ctx.settings, req.reg, row)
     left = max(0, int((due - req.ctx.now).total_seconds())) if due is not None else None
     req.reg.set_paused(row.name, req.ctx.now.isoformat(), left)
+    # when it ends by itself (the game's master_pause_max), kept: a pass need not read game.yaml to know it
+    req.reg.set_pause_ends(row.name, games.pause_ends(req.ctx.settings, row, req.ctx.now))
     req.reg.set_deadline(row.name, games.pending(turn, None, games.MASTER_PAUSE))  # none while paused: nothing is late
     req.reg.set_status(row.name, PAUSED)
     if left is None:
@@ -296,8 +299,8 @@ def resume(req: LobbyRequest, cmd: CommandLine) -> Answer:
         req.reg.set_deadline(row.name, games.pending(turn, due, games.MASTER_RESUME))
     req.reg.set_paused(row.name, None, None)
     req.reg.set_status(row.name, RUNNING)
-    if due is not None:
-        announce(req, row, "resumed", key=str(cmd.line), turn=turn, due=due)
+    if due is not None:  # the new deadline in the house's sentence, as when a pause ends by itself
+        announce(req, row, "resumed", key=str(cmd.line), turn=turn, deadline=Due(turn, due, req.ctx.now))
     else:
         announce(req, row, "resumed_no_deadline", key=str(cmd.line), turn=turn)
     done = phrase(

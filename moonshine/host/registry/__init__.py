@@ -93,6 +93,7 @@ class GameRow(msgspec.Struct, frozen=True):
     reseed: bool = False  # its raid seed, revealed at its termination, is to be replaced (resumed)
     due_at: str | None = None  # when its pass next has something to do (ISO, UTC); None: at the next pass
     stamp: str | None = None  # game.yaml's stamp when its pass ended (moonshine.host.run.stamp)
+    pause_ends: str | None = None  # when a master's pause ends by itself (ISO, UTC; NEVER: no limit)
 
     @property
     def private(self) -> bool:
@@ -197,12 +198,13 @@ def _game(row: sqlite3.Row | tuple[Any, ...]) -> GameRow:
         reseed=bool(row[14]),
         due_at=row[15],
         stamp=row[16],
+        pause_ends=row[17],
     )
 
 
 _GAME = (
     "name, variant, status, created, settings, paused_at, paused_left, deadline, sync, recorded,"
-    " ended, process, rollback, drawn, reseed, due_at, stamp"
+    " ended, process, rollback, drawn, reseed, due_at, stamp, pause_ends"
 )
 NEVER = "9999-12-31T23:59:59+00:00"  # a game's due_at when only mail or a change can give it something to do
 _GAME_COLUMNS = len(_GAME.split(","))
@@ -533,8 +535,20 @@ class Registry:
             self.conn.execute("UPDATE games SET status = ? WHERE name = ?", (status, name))
 
     def set_paused(self, name: str, at: str | None, left: int | None) -> None:
+        """When the game was paused and the time then left to its deadline (``at`` None:
+        not paused, and the end of its pause forgotten)."""
         with self.transaction():
-            self.conn.execute("UPDATE games SET paused_at = ?, paused_left = ? WHERE name = ?", (at, left, name))
+            self.conn.execute(
+                "UPDATE games SET paused_at = ?, paused_left = ?,"
+                " pause_ends = CASE WHEN ? IS NULL THEN NULL ELSE pause_ends END WHERE name = ?",
+                (at, left, at, name),
+            )
+
+    def set_pause_ends(self, name: str, ends: datetime | None) -> None:
+        """When the game's pause ends by itself (None: when a master resumes it)."""
+        value = NEVER if ends is None else ends.astimezone(UTC).isoformat()
+        with self.transaction():
+            self.conn.execute("UPDATE games SET pause_ends = ? WHERE name = ?", (value, name))
 
     def set_deadline(self, name: str, value: str | None) -> None:
         """A deadline (``TURN ISO-TIME``) the game's directory is to be given, or None once done."""

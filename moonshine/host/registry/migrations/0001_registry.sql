@@ -66,11 +66,14 @@ CREATE TABLE turns (
     PRIMARY KEY (player, game, turn)
 );
 
--- Resignations, ejections and games finished, by player.
+-- What became of a player in a game, by player: each kind once a game. The kinds:
+-- resigned; ejected (by a master); removed (out of the game by the missed-turn policy,
+-- or their side in civil disorder taken over); disorder (a side of theirs went into
+-- civil disorder); finished (the game ended with them in it).
 CREATE TABLE events (
     player INTEGER NOT NULL REFERENCES players (id),
     game TEXT NOT NULL,
-    kind TEXT NOT NULL,                    -- resigned, ejected, finished
+    kind TEXT NOT NULL,                    -- resigned, ejected, removed, disorder, finished
     at TEXT NOT NULL,
     PRIMARY KEY (player, game, kind)
 );
