@@ -50,6 +50,7 @@ import msgspec
 from moonshine.errors import GameError, MoonshineError
 from moonshine.game import identities
 from moonshine.game.directory import Game, Player, deadline, is_git_repo, save_config
+from moonshine.game.lock import game_lock
 from moonshine.host.registry import (
     DISORDER,
     DRAW,
@@ -574,10 +575,11 @@ def replace_derived_seed(settings: HostSettings, reg: Registry, row: GameRow, no
     key = f"seed-checked:{row.name}"
     if reg.answered(key):
         return
-    game = game_of(settings, row.name)
-    if families.of(game).raids and derived_from_draw_seed(settings, row.name, game.secret()):
-        new = replace_seed(game, DERIVED_FROM_START_MAIL, now=now, notify=log)
-        log(f"{row.name}: its raid seed could be derived from the start mail; replaced (SHA-256 {new})")
+    with game_lock(settings.game_dir(row.name), job="judge", wait=0):  # busy: GameBusy, looked at next pass
+        game = game_of(settings, row.name)
+        if families.of(game).raids and derived_from_draw_seed(settings, row.name, game.secret()):
+            new = replace_seed(game, DERIVED_FROM_START_MAIL, now=now, notify=log)
+            log(f"{row.name}: its raid seed could be derived from the start mail; replaced (SHA-256 {new})")
     reg.mark_answered(key, sender="", outcome="raid seed checked", now=now)
 
 
@@ -636,24 +638,32 @@ def queue_identities(settings: HostSettings, reg: Registry, row: GameRow, now: d
     players gets who played which side (``moonshine.mail.identities.reveal_mail``), with
     each player's token of the draw of sides, in a mail of their own in their language,
     queued in the registry's transaction that ends the game (its masters knew); and its
-    game.yaml records the reveal, for its site."""
+    game.yaml records the reveal, for its site.
+
+    The game is read and game.yaml written holding the game's lock (``moonshine run``
+    in the game's folder takes it too: one writer at a time), taken at once or not at
+    all: a ``GameBusy`` error when another job holds it, which undoes the registry's
+    transaction, so that the game's end is recorded at a later pass."""
     from moonshine.game.journal import transaction
     from moonshine.mail.identities import reveal_mail
 
-    game = game_of(settings, row.name)
-    found = identities.of(game.config)
-    if not found.anonymous or found.reveal != identities.AT_END:
+    first = identities.of(game_of(settings, row.name).config)  # (a game that reveals nothing takes no lock)
+    if not first.anonymous or first.reveal != identities.AT_END:
         return
-    members = [m for m in reg.members(row.name) if m.side is not None]
-    players: dict[str, str | None] = {m.side: m.player.name for m in members if m.side is not None}
-    tokens = {m.side: player_token(settings.root, row.name, m.player.id) for m in members if m.side is not None}
-    for m in sorted(members, key=lambda x: x.player.address):
-        lang = m.player.language if m.player.language in languages() else game.config.language
-        msg = reveal_mail(game, [m.player.address], m.player.name, lang, now, tokens=tokens, players=players)
-        digest = hashlib.sha256(f"{row.name}|{m.player.address}".encode()).hexdigest()[:16]
-        reg.queue_mail(now.date().isoformat(), f"identities-{row.name}-{digest}.eml", outbox.serialise(msg))
-    if found.revealed is None:  # (a pass killed after this and before the registry's commit queues them again)
-        with transaction(game.root, f"judge: identities of {row.name}") as txn:
+    with transaction(settings.game_dir(row.name), f"judge: identities of {row.name}") as txn:
+        game = game_of(settings, row.name)  # read under the lock: what another job wrote before is kept
+        found = identities.of(game.config)
+        if not found.anonymous or found.reveal != identities.AT_END:
+            return
+        members = [m for m in reg.members(row.name) if m.side is not None]
+        players: dict[str, str | None] = {m.side: m.player.name for m in members if m.side is not None}
+        tokens = {m.side: player_token(settings.root, row.name, m.player.id) for m in members if m.side is not None}
+        for m in sorted(members, key=lambda x: x.player.address):
+            lang = m.player.language if m.player.language in languages() else game.config.language
+            msg = reveal_mail(game, [m.player.address], m.player.name, lang, now, tokens=tokens, players=players)
+            digest = hashlib.sha256(f"{row.name}|{m.player.address}".encode()).hexdigest()[:16]
+            reg.queue_mail(now.date().isoformat(), f"identities-{row.name}-{digest}.eml", outbox.serialise(msg))
+        if found.revealed is None:  # (a pass killed after this and before the registry's commit queues them again)
             identities.mark_revealed(game, now)
             txn.commit("The game is over: who played which side is told", ["game.yaml"], git=is_git_repo(game.root))
 
