@@ -32,10 +32,11 @@ nothing twice."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from email.utils import parseaddr
 from pathlib import Path
@@ -505,31 +506,59 @@ def _players_vote(reg: Registry, mail: Mail, game: str, player: RegisteredPlayer
 
 
 def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) -> None:
-    """The games' directories in step with the registry (``moonshine.host.games``)."""
+    """The games' directories in step with the registry (``moonshine.host.games``).
+    Each game with something to write has it done holding the game's lock, taken at
+    once (``moonshine run`` in the game's folder takes the same lock): every step reads
+    the game under the lock, so that nothing another job wrote is written over. A game
+    whose lock another job holds is left as it is, said once in the log, and done at a
+    later pass (the registry still says what is to be done)."""
     for row in reg.games(FORMING, STARTING, RUNNING, PAUSED):
         try:
             games.replace_derived_seed(settings, reg, row, now, say)
+        except GameBusy as exc:
+            busy(row.name, say, exc)
         except MoonshineError as exc:
             say(f"ERROR raid seed of {row.name}: {exc}")
     for row in reg.games(STARTING):
-        games.start(settings, reg, row, now, say)
+        with unless_busy(settings, row.name, say):
+            games.start(settings, reg, row, now, say)
     for row in reg.games(PAUSED):
         games.end_long_pauses(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):
-        if row.rollback is not None:
-            games.apply_rollback(settings, reg, row, now, say)
-        if row.sync:
-            games.sync_players(settings, reg, row, say)
-        if row.deadline is not None:
-            games.apply_deadline(settings, reg, row, say, now)
-        if row.reseed:
-            games.replace_revealed_seed(settings, reg, row, now, say)
+        if row.rollback is not None or row.sync or row.deadline is not None or row.reseed:
+            with unless_busy(settings, row.name, say):
+                if row.rollback is not None:
+                    games.apply_rollback(settings, reg, row, now, say)
+                if row.sync:
+                    games.sync_players(settings, reg, row, say)
+                if row.deadline is not None:
+                    games.apply_deadline(settings, reg, row, say, now)
+                if row.reseed:
+                    games.replace_revealed_seed(settings, reg, row, now, say)
         if row.process is not None and games.game_of(settings, row.name).current_turn() != row.process:
             reg.set_process(row.name, None)  # adjudicated: the master's request is done
     for name in reg.unwelcomed():  # a side taken over in a paused game has its history at once
         found = reg.game(name)
         if found is not None:
-            games.welcome(settings, reg, found, now, say)
+            with unless_busy(settings, name, say):
+                games.welcome(settings, reg, found, now, say)
+
+
+def busy(name: str, say: Log, exc: GameBusy) -> None:
+    """The one line of the log that says the judge left a busy game's directory alone."""
+    say(f"{name}: busy: {exc}; the judge's work on it waits for the next pass")
+
+
+@contextlib.contextmanager
+def unless_busy(settings: HostSettings, name: str, say: Log) -> Iterator[None]:
+    """Hold the game's lock (``moonshine.game.lock``) for the judge's steps on its
+    directory, taken at once; when another job holds it, the steps are not done
+    (``busy``): the next pass does them."""
+    try:
+        with game_lock(settings.game_dir(name), job="judge", wait=0):
+            yield
+    except GameBusy as exc:
+        busy(name, say, exc)
 
 
 def _games(
@@ -580,6 +609,8 @@ def _games(
         except Exception as exc:  # a defect in one game's pass must not stop the others
             log(f"ERROR: {type(exc).__name__}: {exc}")
             steps.add("pass")
+        if not done and not steps:  # busy with another job (said in its log): read at the next pass
+            continue
         _step("civil disorder", failed, say, functools.partial(games.sync_disorder, settings, reg, row, now, say))
         if steps:
             failed.add(f"game {row.name}")
@@ -595,7 +626,17 @@ def _games(
                 for entry in mail:
                     if entry.key is not None and entry.origin not in held:
                         reg.mark_answered(f"source:{entry.key}", sender="", outcome=f"read by {row.name}", now=now)
-        _step("dedication", failed, say, functools.partial(games.record, settings, reg, row, now, say))
+        _step("dedication", failed, say, functools.partial(_record, settings, reg, row, now, say))
+
+
+def _record(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, say: Log) -> None:
+    """The game's turns in its players' dedication, and its end (``moonshine.host.games.record``),
+    whose write in the game's directory holds the game's lock: a job that took it since
+    the game's pass leaves the end to the next pass."""
+    try:
+        games.record(settings, reg, row, now, say)
+    except GameBusy as exc:
+        busy(row.name, say, exc)
 
 
 def _after_pass(settings: HostSettings, reg: Registry, name: str, now: datetime, say: Log) -> None:
@@ -608,7 +649,8 @@ def _after_pass(settings: HostSettings, reg: Registry, name: str, now: datetime,
     games.sync_disorder(settings, reg, row, now, say)
     row = reg.game(name) or row
     if row.sync:
-        games.sync_players(settings, reg, row, say)
+        with unless_busy(settings, name, say):
+            games.sync_players(settings, reg, row, say)
 
 
 def stamp(root: Path) -> str:
