@@ -8,12 +8,16 @@ each player once, in a mail of their own, in their language.
 
 A game master's ``moonshine run`` in the game's own folder (``games/NAME``) may be the
 pass that ends the game, before or after the judge's: the players are told who played
-which side once, whichever runs first."""
+which side once, whichever runs first. While another process holds the game's lock,
+the judge's pass writes nothing in the game's folder: it says the game is busy, and a
+later pass tells the players."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -31,6 +35,7 @@ from smtpkit import smtp_server
 from moonshine.cli import main
 from moonshine.game import identities
 from moonshine.game.directory import Game
+from moonshine.host.registry import FINISHED
 
 MASTER = 0
 STRANGER = 7  # registered, plays in no game: lists the games and asks who a player is
@@ -260,3 +265,59 @@ def test_the_players_are_told_once_whichever_pass_ends_the_game(j: Judge, first:
         told = reveals(mail, n)
         assert len(told) == 1, (n, [str(m["Subject"]) for m in told])
         assert re.search(r"\((?:token|jeton) [0-9a-f]{10} ", plain(told[0]))
+
+
+HOLD = """
+import sys
+from moonshine.game.lock import game_lock
+with game_lock(sys.argv[1], job=sys.argv[2]):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_the_end_waits_while_another_process_holds_the_games_lock(j: Judge) -> None:
+    """The master's ``moonshine run`` ends the game, then another process (a master's
+    command) holds its lock while the judge's pass comes: game.yaml is not written,
+    the pass says the game is busy and fails nothing; the next pass, the lock let go,
+    tells each player once who played which side."""
+    at = deadline(j, "mask")
+    orders(j, "mask", at - timedelta(hours=2))
+    j.run(at - timedelta(hours=2) + timedelta(minutes=1))
+    j.new_mail()
+    manual_run(j, "mask", at + timedelta(minutes=5))  # the game is over, the judge not told yet
+    root = j.root / "games" / "mask"
+    before = (root / "game.yaml").stat()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(root), "adjudicate by hand"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        out = j.run(at + timedelta(minutes=6))  # exit status 0: nothing failed
+        after = (root / "game.yaml").stat()
+        assert (after.st_mtime_ns, after.st_size, after.st_ino) == (before.st_mtime_ns, before.st_size, before.st_ino)
+        assert identities.of(Game(root).config).revealed is None
+        assert re.search(r"mask: busy: .*adjudicate by hand", out), out
+        assert "ERROR" not in out, out
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert not [m for _, m in j.new_mail() if TOLD.search(str(m["Subject"]))]
+    reg = j.registry()
+    try:
+        assert reg.status("mask") != FINISHED
+    finally:
+        reg.close()
+    j.run(at + timedelta(minutes=20))
+    j.run(at + timedelta(minutes=40))
+    assert identities.of(Game(root).config).revealed is not None
+    mail = j.new_mail()
+    for n in PLAYERS:
+        told = reveals(mail, n)
+        assert len(told) == 1, (n, [str(m["Subject"]) for m in told])
+        assert re.search(r"\((?:token|jeton) [0-9a-f]{10} ", plain(told[0]))
+    assert not reveals(mail, MASTER)
