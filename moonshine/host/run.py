@@ -32,11 +32,10 @@ nothing twice."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.utils import parseaddr
 from pathlib import Path
@@ -182,8 +181,13 @@ def _pass(
     settings: HostSettings, reg: Registry, now: datetime, log: Log, say_for: Callable[[Path], Log], failed: set[str]
 ) -> None:
     errors: list[tuple[str, str]] = []
+    said: set[str] = set()
 
     def say(line: str) -> None:  # the judge's own log; its errors are mailed to its masters
+        if line.endswith(LEFT_BUSY):  # a game busy with another job: said once a pass
+            if line in said:
+                return
+            said.add(line)
         log(line)
         if line.startswith("ERROR "):
             step, _, text = line.removeprefix("ERROR ").partition(": ")
@@ -520,43 +524,50 @@ def reconcile(settings: HostSettings, reg: Registry, now: datetime, say: Log) ->
         except MoonshineError as exc:
             say(f"ERROR raid seed of {row.name}: {exc}")
     for row in reg.games(STARTING):
-        with unless_busy(settings, row.name, say):
-            games.start(settings, reg, row, now, say)
+        unless_busy(settings, row.name, say, functools.partial(games.start, settings, reg, row, now, say))
     for row in reg.games(PAUSED):
         games.end_long_pauses(settings, reg, row, now, say)
     for row in reg.games(RUNNING, PAUSED):
         if row.rollback is not None or row.sync or row.deadline is not None or row.reseed:
-            with unless_busy(settings, row.name, say):
-                if row.rollback is not None:
-                    games.apply_rollback(settings, reg, row, now, say)
-                if row.sync:
-                    games.sync_players(settings, reg, row, say)
-                if row.deadline is not None:
-                    games.apply_deadline(settings, reg, row, say, now)
-                if row.reseed:
-                    games.replace_revealed_seed(settings, reg, row, now, say)
+            unless_busy(settings, row.name, say, functools.partial(_from_registry, settings, reg, row, now, say))
         if row.process is not None and games.game_of(settings, row.name).current_turn() != row.process:
             reg.set_process(row.name, None)  # adjudicated: the master's request is done
     for name in reg.unwelcomed():  # a side taken over in a paused game has its history at once
         found = reg.game(name)
         if found is not None:
-            with unless_busy(settings, name, say):
-                games.welcome(settings, reg, found, now, say)
+            unless_busy(settings, name, say, functools.partial(games.welcome, settings, reg, found, now, say))
+
+
+def _from_registry(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, say: Log) -> None:
+    """What the registry says is to be written in a game being played: a rollback, its
+    players and settings, a master's deadline, a new raid seed."""
+    if row.rollback is not None:
+        games.apply_rollback(settings, reg, row, now, say)
+    if row.sync:
+        games.sync_players(settings, reg, row, say)
+    if row.deadline is not None:
+        games.apply_deadline(settings, reg, row, say, now)
+    if row.reseed:
+        games.replace_revealed_seed(settings, reg, row, now, say)
+
+
+LEFT_BUSY = "; the judge's work on it waits for the next pass"
 
 
 def busy(name: str, say: Log, exc: GameBusy) -> None:
-    """The one line of the log that says the judge left a busy game's directory alone."""
-    say(f"{name}: busy: {exc}; the judge's work on it waits for the next pass")
+    """The line of the log that says the judge left a busy game's directory alone (once
+    a pass: ``_pass``)."""
+    line = f"{name}: busy: {exc}{LEFT_BUSY}"
+    say(line)
 
 
-@contextlib.contextmanager
-def unless_busy(settings: HostSettings, name: str, say: Log) -> Iterator[None]:
-    """Hold the game's lock (``moonshine.game.lock``) for the judge's steps on its
-    directory, taken at once; when another job holds it, the steps are not done
-    (``busy``): the next pass does them."""
+def unless_busy(settings: HostSettings, name: str, say: Log, steps: Callable[[], None]) -> None:
+    """The judge's ``steps`` on a game's directory, holding the game's lock
+    (``moonshine.game.lock``), taken at once; when another job holds it, the steps are
+    not done (``busy``): the next pass does them."""
     try:
         with game_lock(settings.game_dir(name), job="judge", wait=0):
-            yield
+            steps()
     except GameBusy as exc:
         busy(name, say, exc)
 
@@ -649,8 +660,7 @@ def _after_pass(settings: HostSettings, reg: Registry, name: str, now: datetime,
     games.sync_disorder(settings, reg, row, now, say)
     row = reg.game(name) or row
     if row.sync:
-        with unless_busy(settings, name, say):
-            games.sync_players(settings, reg, row, say)
+        unless_busy(settings, name, say, functools.partial(games.sync_players, settings, reg, row, say))
 
 
 def stamp(root: Path) -> str:
