@@ -321,3 +321,34 @@ def test_the_end_waits_while_another_process_holds_the_games_lock(j: Judge) -> N
         assert len(told) == 1, (n, [str(m["Subject"]) for m in told])
         assert re.search(r"\((?:token|jeton) [0-9a-f]{10} ", plain(told[0]))
     assert not reveals(mail, MASTER)
+
+
+def test_a_masters_deadline_waits_while_another_process_holds_the_games_lock(j: Judge) -> None:
+    """A master extends both games while another process holds mask's lock: veil's
+    deadline is written, mask's game.yaml is not (the pass says once that mask is busy,
+    and fails nothing); the next pass, the lock let go, writes mask's."""
+    mask, veil = deadline(j, "mask"), deadline(j, "veil")
+    root = j.root / "games" / "mask"
+    t = veil - timedelta(hours=3)
+    j.send(addr(MASTER), pw(j, MASTER) + "extend mask 24\nextend veil 24\n", t)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(root), "adjudicate by hand"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        before = (root / "game.yaml").read_bytes()
+        out = j.run(t + timedelta(minutes=1))
+        assert (root / "game.yaml").read_bytes() == before
+        assert deadline(j, "veil") == veil + timedelta(hours=24), out
+        assert "ERROR" not in out, out
+        judge_lines = [x for x in out.splitlines() if " judge: mask: busy: " in x]
+        assert len(judge_lines) == 1 and "adjudicate by hand" in judge_lines[0], out
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    j.run(t + timedelta(minutes=2))
+    assert deadline(j, "mask") == mask + timedelta(hours=24)
