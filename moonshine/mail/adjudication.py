@@ -46,9 +46,10 @@ def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str, *, asked: b
     due = deadline(game.config, turn)
     held = [when for when in p.held if due is None or when <= due]
     if held and (early or (end is not None and p.now < end + HOLD_LIMIT)):
+        are = "is" if len(held) == 1 else "are"
         p.log(
-            f"adjudication of {turn} waits: {count(len(held), 'message')} received before the deadline are held "
-            "unread (too many wrong passwords in this pass) and are read first at the next pass"
+            f"adjudication of {turn} waits: {count(len(held), 'message')} received before the deadline {are} held "
+            f"unread (too many wrong passwords in this pass) and {are} read first at the next pass"
         )
         return
     before_adjudication(p, turn, early=early)
