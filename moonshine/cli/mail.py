@@ -10,6 +10,7 @@ import click
 
 from moonshine.cli.common import clock, game_option, now_option, turn_name
 from moonshine.game.directory import Game, git_commit
+from moonshine.text.english import count
 
 
 def _commit(game: Game, message: str, paths: list[str]) -> None:
@@ -40,14 +41,14 @@ def _send(game: Game, turn: str, names: list[str], *, resend_unknown: bool = Fal
     unknown = sorted({f"{r.name} to {a}" for r in results for a in [*r.unknown, *r.unknown_before]})
     if unknown:
         click.echo(
-            f"warning: {len(unknown)} deliver{'y' if len(unknown) == 1 else 'ies'} of unknown outcome (the server "
+            f"warning: {count(len(unknown), 'delivery', 'deliveries')} of unknown outcome (the server "
             "may have the message; it is not sent again): " + "; ".join(unknown) + ". Ask the players; "
             "'--resend-unknown' sends them again with the same Message-ID, so mail programs merge the copies.",
             err=True,
         )
     if failed:
         raise click.ClickException(
-            f"{failed} recipient(s) not reached; fix the problem and run the same command again "
+            f"{count(failed, 'recipient')} not reached; fix the problem and run the same command again "
             "(addresses already reached are skipped)"
         )
 
@@ -91,7 +92,9 @@ def mail_cmd(turn: str, send: bool, resend_unknown: bool, game_dir: Path) -> Non
         click.echo(f"{item.name}: {item.message['Subject']}{note}")
     where = outbox_dir(game, turn)
     if not send:
-        click.echo(f"{len(built.messages)} message(s) written to {where}/; nothing sent (use --send to deliver).")
+        click.echo(
+            f"{count(len(built.messages), 'message')} written to {where}/; nothing sent (use --send to deliver)."
+        )
         return
     _send(game, turn, [m.name for m in built.messages], resend_unknown=resend_unknown)
 
@@ -144,7 +147,7 @@ def inbox_cmd(source: str, turn: str | None, late_ok: bool, accept: str | None, 
             if o.status != "duplicate":
                 click.echo(o.line())
         if counts["duplicate"]:
-            click.echo(f"{counts['duplicate']} message(s) already processed, skipped.")
+            click.echo(f"{count(counts['duplicate'], 'message')} already processed, skipped.")
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()) if s != "duplicate") or "no new message"
         click.echo(f"{turn}: {summary}.")
         if len(outcomes) > counts["duplicate"]:
@@ -191,7 +194,7 @@ def status_cmd(turn: str | None, as_json: bool, now_text: str | None, game_dir: 
         click.echo(f"  {g.line()}")
     missing = st.missing
     if missing:
-        click.echo(f"{len(missing)} {game.side_word}(s) without orders: {', '.join(missing)}")
+        click.echo(f"{count(len(missing), game.side_word)} without orders: {', '.join(missing)}")
     else:
         click.echo(f"Every {game.side_word} has orders on file.")
 
@@ -220,7 +223,9 @@ def remind_cmd(turn: str | None, send: bool, game_dir: Path) -> None:
         click.echo("No reminder to write.")
         return
     if not send:
-        click.echo(f"{len(messages)} reminder(s) written to {outbox_dir(game, turn)}/; nothing sent (use --send).")
+        click.echo(
+            f"{count(len(messages), 'reminder')} written to {outbox_dir(game, turn)}/; nothing sent (use --send)."
+        )
         return
     _send(game, turn, [m.name for m in messages])
 
@@ -277,7 +282,7 @@ def votes_cmd(send: bool, game_dir: Path) -> None:
             _commit(game, "Vote notices", ["outbox"])
     for turn, name in written:
         click.echo(f"outbox/{turn}/{name}")
-    click.echo(f"{len(written)} vote notice(s) owed.")
+    click.echo(f"{count(len(written), 'vote notice')} owed.")
     if send:
         by_turn: dict[str, list[str]] = {}
         for turn, name in written:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from moonshine.text import money
+from moonshine.text.english import count
 from moonshine.variants.moonshine.map import load_map
 from moonshine.variants.moonshine.mapcheck import check_map
 
@@ -37,7 +38,7 @@ def check(map_name: str, any_gangs: bool) -> None:
     if report.problems:
         for p in report.problems:
             click.echo(f"  problem: {p}", err=True)
-        raise click.ClickException(f"{len(report.problems)} problem(s) in {gmap.source}")
+        raise click.ClickException(f"{count(len(report.problems), 'problem')} in {gmap.source}")
     click.echo("")
     head = f"{'gang':<22} {'homes':>5} {'H':>3} {'L':>3} {'VP':>4} {'prod':>5} {'cons':>5} {'cash':>6} {'upkeep':>7}"
     click.echo(head)

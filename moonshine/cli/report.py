@@ -12,6 +12,7 @@ from moonshine.cli.common import game_option, turn_name
 if TYPE_CHECKING:
     pass
 from moonshine.text.catalogue import languages
+from moonshine.text.english import count
 
 
 @click.command("report")
@@ -45,6 +46,6 @@ def report(turn: str, gang: str | None, to_terminal: bool, language: str | None,
         return
     written = families.of(game).write_reports(game, turn, side=gang, language=language)
     base = written[0].parent if written else game.turn_dir(turn)
-    click.echo(f"Wrote {len(written)} files in {base}:")
+    click.echo(f"Wrote {count(len(written), 'file')} in {base}:")
     for p in written:
         click.echo(f"  {p.name}")

@@ -8,6 +8,7 @@ import click
 
 from moonshine.cli.common import game_option
 from moonshine.text.catalogue import languages
+from moonshine.text.english import count
 
 
 @click.command("site")
@@ -31,4 +32,4 @@ def site(out: Path | None, language: str | None, game_dir: Path) -> None:
     game = Game(game_dir)
     target = out if out is not None else game.root / "site"
     written = families.of(game).build_site(game, target, language=language)
-    click.echo(f"Wrote the site in {target}/ ({len(written)} files); open {target / 'index.html'}")
+    click.echo(f"Wrote the site in {target}/ ({count(len(written), 'file')}); open {target / 'index.html'}")

@@ -9,6 +9,7 @@ import click
 from moonshine.cli.common import game_option, turn_name
 from moonshine.game.directory import Game
 from moonshine.text import money
+from moonshine.text.english import count
 
 
 @click.command("adjudicate")
@@ -191,6 +192,6 @@ def simulate(turns: int, seed: str, map_name: str, out: Path | None) -> None:
     if last.winners:
         click.echo(f"Winner after {last.turn}: {', '.join(gmap.gangs[g].name for g in last.winners)}")
     else:
-        click.echo(f"No winner after {turns} turns.")
+        click.echo(f"No winner after {count(turns, 'turn')}.")
     if out is not None:
         click.echo(f"The game is in {out}")

@@ -39,6 +39,7 @@ from moonshine.host.registry import (
     RegistryError,
 )
 from moonshine.host.settings import BUILDING, HostSettings, check_judge_dir, games_on_disk, load
+from moonshine.text.english import count
 
 Say = Callable[[str], None]
 
@@ -65,8 +66,8 @@ def check(root: Path, say: Say) -> int:
         bad(str(exc))
         found = games_on_disk(settings.root)
         if found:
-            names = ", ".join(found)
-            say(f"games/ holds {len(found)} game(s): {names}; --repair rebuilds the registry from them")
+            names, games = ", ".join(found), count(len(found), "game")
+            say(f"games/ holds {games}: {names}; --repair rebuilds the registry from them")
         return problems
     try:
         on_disk = set(games_on_disk(settings.root))
@@ -101,7 +102,8 @@ def check(root: Path, say: Say) -> int:
     finally:
         reg.close()
     if not problems:
-        say(f"{settings.root}: the registry and the games agree ({len(known)} game(s), {players} player(s))")
+        agree = f"{count(len(known), 'game')}, {count(players, 'player')}"
+        say(f"{settings.root}: the registry and the games agree ({agree})")
     return problems
 
 
@@ -193,7 +195,8 @@ def enter_game(settings: HostSettings, reg: Registry, name: str, now: datetime, 
         reg.set_status(name, status)
         reg.set_sync(name, False)
         reg.set_recorded(name, game.turns()[-2] if len(game.turns()) > 1 else "")
-    say(f"entered games/{name}: {game.variant.name}, {status}, {len(ids)} player(s), {len(masters)} master(s)")
+    who = f"{count(len(ids), 'player')}, {count(len(masters), 'master')}"
+    say(f"entered games/{name}: {game.variant.name}, {status}, {who}")
 
 
 def _player_for(reg: Registry, address: str, player: object, now: datetime) -> int:

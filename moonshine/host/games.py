@@ -71,6 +71,7 @@ from moonshine.mail.settings import from_address
 from moonshine.render import mailwords
 from moonshine.render.mailwords import text_or_english as words
 from moonshine.text.catalogue import languages
+from moonshine.text.english import count
 
 Log = Callable[[str], None]
 Key = TypeVar("Key", int, str)  # a player in the draw: the registry's number, or a token
@@ -211,7 +212,7 @@ def start(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, lo
             write_deadline(game, turn, schedule.deadline(now, turn))
             txn.commit(f"The game starts: first deadline for {turn}", ["game.yaml"], git=is_git_repo(game.root))
     reg.set_status(row.name, RUNNING)
-    log(f"{row.name}: started with {len(members)} player(s); {len(sides) - len(members)} side(s) vacant")
+    log(f"{row.name}: started with {count(len(members), 'player')}; {count(len(sides) - len(members), 'side')} vacant")
 
 
 def sync_players(settings: HostSettings, reg: Registry, row: GameRow, log: Log) -> None:
@@ -450,7 +451,8 @@ def apply_rollback(settings: HostSettings, reg: Registry, row: GameRow, now: dat
     with reg.transaction():
         reg.set_recorded(row.name, before)
         reg.set_rollback(row.name, None)
-    log(f"{row.name}: rolled back to the start of {row.rollback} ({len(removed)} file(s) and folder(s) removed)")
+    gone = count(len(removed), "file or folder", "files and folders")
+    log(f"{row.name}: rolled back to the start of {row.rollback} ({gone} removed)")
 
 
 def replace_revealed_seed(settings: HostSettings, reg: Registry, row: GameRow, now: datetime, log: Log) -> None:
@@ -547,7 +549,7 @@ def end_long_pauses(settings: HostSettings, reg: Registry, row: GameRow, now: da
             reg.queue_mail(now.date().isoformat(), name, outbox.serialise(msg))
     log(
         f"{row.name}: the master's pause reached master_pause_max ({ends - paused_at}); it goes on, "
-        f"deadline {due.isoformat()}; {len(told)} player(s) told"
+        f"deadline {due.isoformat()}; {count(len(told), 'player')} told"
     )
 
 

@@ -69,6 +69,7 @@ from moonshine.mail.imap import is_imap_url
 from moonshine.mail.outbox import compose
 from moonshine.mail.settings import authserv_id, from_address, imap_box, mail_source, max_message_bytes
 from moonshine.mail.sources import Entry, imap_entries, source_entries
+from moonshine.text.english import count
 
 Log = Callable[[str], None]
 # The run log's words. No literal stands inside a say(f"...") here: the catalogue's
@@ -120,7 +121,7 @@ def registry_trouble(settings: HostSettings, error: str) -> str:
     """What the masters are told of a registry the judge will not use."""
     found = games_on_disk(settings.root)
     where = (
-        f"games/ holds {len(found)} game(s) ({', '.join(found[:20])}{', ...' if len(found) > 20 else ''}): "
+        f"games/ holds {count(len(found), 'game')} ({', '.join(found[:20])}{', ...' if len(found) > 20 else ''}): "
         "the judge never makes a new registry over them"
         if found
         else "games/ holds no game"

@@ -18,6 +18,7 @@ from moonshine.mail.gamepass import Pass, commit_game_masters_edits
 from moonshine.mail.outbox.reports import REPORTS, report_messages
 from moonshine.mail.record import RECORD_FILES, save_record
 from moonshine.mail.turns import closes, is_over, previous_turn
+from moonshine.text.english import count
 
 # How long past its time an adjudication waits for messages received before the deadline
 # and held unread (too many wrong passwords in a pass: moonshine.mail.inbox.outcome.HELD):
@@ -45,9 +46,10 @@ def adjudicate_if_due(p: Pass, schedule: Schedule | None, turn: str, *, asked: b
     due = deadline(game.config, turn)
     held = [when for when in p.held if due is None or when <= due]
     if held and (early or (end is not None and p.now < end + HOLD_LIMIT)):
+        are = "is" if len(held) == 1 else "are"
         p.log(
-            f"adjudication of {turn} waits: {len(held)} message(s) received before the deadline are held "
-            "unread (too many wrong passwords in this pass) and are read first at the next pass"
+            f"adjudication of {turn} waits: {count(len(held), 'message')} received before the deadline {are} held "
+            f"unread (too many wrong passwords in this pass) and {are} read first at the next pass"
         )
         return
     before_adjudication(p, turn, early=early)
@@ -140,7 +142,7 @@ def mail_reports_left(p: Pass) -> None:
         txn.commit(f"Mail for {last}", [*RECORD_FILES, f"outbox/{last}"], git=is_git_repo(p.root))
     for w in built.warnings:
         p.log(f"warning: {w}")
-    p.log(f"reports of {last} in the outbox: {len(built.messages)} message(s)")
+    p.log(f"reports of {last} in the outbox: {count(len(built.messages), 'message')}")
 
 
 def reveal_identities(p: Pass) -> list[str]:

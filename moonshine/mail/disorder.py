@@ -39,6 +39,7 @@ from moonshine.mail.outbox import compose
 from moonshine.mail.policy import ALL, Policy, policy_of
 from moonshine.mail.settings import from_address, player_addresses
 from moonshine.render import mailwords
+from moonshine.text.english import count
 
 FILE = "disorder.yaml"
 
@@ -235,8 +236,8 @@ class Deadline(msgspec.Struct):
         out = []
         if self.written:
             out.append(f"civil-disorder orders written for {', '.join(self.written)}")
-        out += [f"{side} in civil disorder ({n} turns without orders)" for side, n in self.into]
-        out += [f"{side}'s player removed ({n} turns without orders)" for side, n in self.removed]
+        out += [f"{side} in civil disorder ({count(n, 'turn')} without orders)" for side, n in self.into]
+        out += [f"{side}'s player removed ({count(n, 'turn')} without orders)" for side, n in self.removed]
         return out
 
 

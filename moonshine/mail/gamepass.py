@@ -23,6 +23,7 @@ from moonshine.mail.outbox import compose
 from moonshine.mail.record import RECORD_FILES, Log, Record, iso, save_record
 from moonshine.mail.settings import from_address, game_master_addresses
 from moonshine.mail.turns import previous_turn
+from moonshine.text.english import count
 
 if TYPE_CHECKING:
     from moonshine.mail.inbox.context import Budget
@@ -119,7 +120,7 @@ class Pass(msgspec.Struct):
                 written = f"error-{key}-{stamp}.eml"
                 outbox.write_outbox(game, turn, [outbox.Outgoing(written, msg)])
                 if earlier:
-                    written += f" (with {len(earlier)} earlier error mail(s) not delivered yet)"
+                    written += f" (with {count(len(earlier), 'earlier error mail')} not delivered yet)"
             save_record(game, self.record)
             self.errors_mailed += 1
             paths = [*RECORD_FILES, *(f"outbox/{t}" for t in self._mail_turns())]

@@ -18,6 +18,7 @@ from moonshine.mail.outbox import compose
 from moonshine.mail.settings import from_address, player_addresses
 from moonshine.render import mailwords, pages
 from moonshine.render.mailwords import describe_time_left, fmt_time, subject_turn
+from moonshine.text.english import count
 
 
 class GangStatus(msgspec.Struct, frozen=True):
@@ -57,7 +58,7 @@ class GangStatus(msgspec.Struct, frozen=True):
 
     def line(self) -> str:
         if self.has_orders and self.received is not None:
-            counts = f"{self.accepted} order(s)" + (f", {self.rejected} rejected" if self.rejected else "")
+            counts = count(self.accepted or 0, "order") + (f", {self.rejected} rejected" if self.rejected else "")
             state = f"orders received {fmt_time(self.received)} ({counts})"
         elif self.has_orders:
             state = "orders on file (not received by mail)"

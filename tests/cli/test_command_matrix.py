@@ -75,7 +75,7 @@ def test_status_passwd_remind(games: dict[str, Path], variant: str) -> None:
     word = "gang" if variant == "moonshine" else "power"
     status = run(game, "status")
     assert status.exit_code == 0, status.output
-    assert f"{word}(s) without orders" in status.output
+    assert f"{word}s without orders" in status.output
     assert "orders on file" in status.output
     done = run(game, "passwd", SIDE[variant], "--password", "correct-horse-staple")
     assert done.exit_code == 0 and f"Password set for {SIDE[variant]}" in done.output

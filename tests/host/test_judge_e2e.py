@@ -103,8 +103,8 @@ def test_a_judge_for_many_games(tmp_path: Path, imap: Server, smtp: SmtpServer) 
     j.send(addr(16), pw(16) + "join gamma\n", t)  # dedication 100% >= 90: in
     j.send(addr(17), pw(17) + "join alpha\n", t)  # full by then
     out = j.run(t + timedelta(minutes=1))
-    assert "alpha: started with 7 player(s); 0 side(s) vacant" in out
-    assert "beta: started with 7 player(s)" in out
+    assert "alpha: started with 7 players; 0 sides vacant" in out
+    assert "beta: started with 7 players" in out
     mail = j.new_mail()
     assert "You joined alpha: places taken, 1 of 7" in one(mail, addr(1), "Your mail")
     assert "it is full: it starts now" in one(mail, addr(8), "Your mail")

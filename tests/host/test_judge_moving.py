@@ -133,7 +133,7 @@ def test_a_judge_keeps_its_games_moving(tmp_path: Path, imap: Server, smtp: Smtp
     tb.orders(1, 2)
     out, mail = tb.to_deadline()
     silent = sides[3]
-    assert f"adjudicated {first}" in out and f"{silent} in civil disorder (1 turns without orders)" in out
+    assert f"adjudicated {first}" in out and f"{silent} in civil disorder (1 turn without orders)" in out
     assert f"mob: {silent} is in civil disorder: offered for a takeover" in out
     told = flat(one(mail, addr(3), "civil disorder"))
     assert (

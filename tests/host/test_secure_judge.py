@@ -385,7 +385,7 @@ def test_a_deleted_registry_with_games_running_stops_the_judge_and_the_masters_g
     assert len(mail) == 1  # the masters, once
     (rcpts, msg) = mail[0]
     assert rcpts == [addr(0)] and "judge error: registry" in str(msg["Subject"])
-    assert "games/ holds 1 game(s) (alpha)" in plain(msg) and "--repair" in plain(msg)
+    assert "games/ holds 1 game (alpha)" in plain(msg) and "--repair" in plain(msg)
     assert not (j.root / "registry.sqlite").exists()  # no new registry made
     assert sorted(str(p.relative_to(j.root)) for p in (j.root / "games").rglob("*")) == before  # nothing touched
     # the operator repairs: the game is entered again from its files, and goes on
@@ -397,7 +397,7 @@ def test_a_deleted_registry_with_games_running_stops_the_judge_and_the_masters_g
     assert checked.exit_code == 1 and "the registry is missing" in checked.output
     repaired = CliRunner().invoke(main, ["judge", "check", str(j.root), "--repair"])
     assert repaired.exit_code == 0, repaired.output
-    assert "entered games/alpha: pure, running, 2 player(s), 1 master(s)" in repaired.output
+    assert "entered games/alpha: pure, running, 2 players, 1 master" in repaired.output
     j.send(addr(1), orders("FRA", j.passwords[addr(1)], "A PAR H"), due + timedelta(hours=2))
     out = j.run(due + timedelta(hours=2, minutes=1))
     assert "adjudicated spring-1901" in out

@@ -108,10 +108,10 @@ def test_a_whole_turn_by_email(tmp_path: Path, smtp: Server) -> None:
     lines = status.output.splitlines()
     assert lines[0] == f"{TURN}: deadline {fmt_time(deadline)}, 2\u00a0days left"
     row = {line.split()[0]: line for line in lines[1:-1]}
-    assert f"orders received {fmt_time(sent)} (4 order(s))" in row["valley"]
+    assert f"orders received {fmt_time(sent)} (4 orders)" in row["valley"]
     assert "orders on file (not received by mail)" in row["outfit"]
     assert row["westside"].rstrip().endswith("MISSING") and row["ragen"].rstrip().endswith("MISSING")
-    assert lines[-1] == "2 gang(s) without orders: westside, ragen"
+    assert lines[-1] == "2 gangs without orders: westside, ragen"
     remind = run(game, "remind")
     assert remind.exit_code == 0, remind.output
     assert sorted(p.name for p in outbox.glob("remind-*.eml")) == ["remind-ragen.eml", "remind-westside.eml"]

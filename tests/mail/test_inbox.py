@@ -160,7 +160,7 @@ def test_running_inbox_twice_processes_each_message_once(tmp_path: Path, fake_re
     before = snapshot(game)
     again = run_inbox(game, source)
     assert again.exit_code == 0
-    assert "1 message(s) already processed, skipped." in again.output
+    assert "1 message already processed, skipped." in again.output
     assert f"{TURN}: no new message." in again.output
     assert snapshot(game) == before
 

@@ -192,7 +192,7 @@ def test_the_game_master_accepts_a_late_message(game: Game, tmp_path: Path) -> N
     assert "rejected   valley" in first.output and "late: received" in first.output
     assert not (game.orders_dir(TURN) / "valley.txt").exists()
     again = run(game, "inbox", str(source))
-    assert "2 message(s) already processed" in again.output
+    assert "2 messages already processed" in again.output
     taken = run(game, "inbox", str(source), "--accept", "<late@x>")
     assert taken.exit_code == 0, taken.output
     assert taken.output.startswith("accepted   valley"), taken.output

@@ -85,7 +85,7 @@ def test_a_message_left_by_a_killed_run_is_answered_once(
     assert len(replies) == 1 and count(imap, folder) == 0
     post(imap, folder, raw)  # as if the move had never happened
     out = _inbox(game, url, monkeypatch)
-    assert "1 message(s) already processed, skipped." in out
+    assert "1 message already processed, skipped." in out
     assert sorted((game.root / "outbox" / TURN).glob("reply-*.eml")) == replies
     assert count(imap, folder) == 0
 

@@ -199,7 +199,7 @@ def test_refused_recipient_is_named_and_later_sent_alone(tmp_path: Path, smtp: S
     assert result.exit_code == 1
     assert "report-valley.eml: FAILED for frank@valley.example: 550 5.1.1 No such user" in result.output
     assert "bulletin.eml: FAILED for frank@valley.example: 550 5.1.1 No such user" in result.output
-    assert "2 recipient(s) not reached" in result.output
+    assert "2 recipients not reached" in result.output
     valley = smtp.recorder.by_subject("Valley Gang")
     assert [r[1] for r in valley] == [["terry@valley.example"]]
     count = len(smtp.recorder.received)

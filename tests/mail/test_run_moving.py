@@ -414,7 +414,7 @@ def test_an_excused_absence_is_no_missed_turn(tmp_path: Path, imap: Server, smtp
     p.orders(a, b)
     p.run(p.now + timedelta(hours=1))
     out = p.to_deadline()
-    assert f"adjudicated {turn}" in out and f"{away} in civil disorder (1 turns without orders)" in out
+    assert f"adjudicated {turn}" in out and f"{away} in civil disorder (1 turn without orders)" in out
 
 
 @pytest.mark.parametrize("variant", ["moonshine", "classic"])

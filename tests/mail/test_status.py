@@ -87,7 +87,7 @@ def test_status_tells_who_has_orders_and_the_time_left(tmp_path: Path) -> None:
     assert st.missing == ["genna", "northside", "unione", "southside", "westside", "ragen"]
     rows = {g.gang: g for g in st.gangs}
     assert rows["valley"].received == datetime(2024, 2, 28, 10, 0, tzinfo=UTC)
-    assert "orders received 2024-02-28 10:00 UTC (4 order(s), 1 rejected)" in rows["valley"].line()
+    assert "orders received 2024-02-28 10:00 UTC (4 orders, 1 rejected)" in rows["valley"].line()
     assert "orders on file (not received by mail)" in rows["outfit"].line()
     assert "MISSING" in rows["genna"].line() and "no password (moonshine passwd)" in rows["genna"].line()
     assert "no address in game.yaml" in rows["ragen"].line()
@@ -100,7 +100,7 @@ def test_status_command(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
     assert first.startswith(f"{TURN}: deadline 2099-01-01 00:00 UTC, ") and first.endswith(" left")
-    assert "7 gang(s) without orders: outfit, genna, northside, unione, southside, westside, ragen" in result.output
+    assert "7 gangs without orders: outfit, genna, northside, unione, southside, westside, ragen" in result.output
     for gang in ("outfit", "valley", "ragen"):
         assert any(line.strip().startswith(gang) for line in result.output.splitlines())
 
@@ -154,7 +154,7 @@ def test_remind_command_writes_the_outbox(tmp_path: Path) -> None:
     result = run(game, "remind")
     assert result.exit_code == 0, result.output
     assert "remind-genna.eml: angelo@genna.example" in result.output
-    assert "1 reminder(s) written" in result.output
+    assert "1 reminder written" in result.output
     outbox = game.root / "outbox" / TURN
     assert sorted(p.name for p in outbox.glob("*.eml")) == ["remind-genna.eml"]
     assert "orders wanted from Genna Crime Family" in str(_eml(outbox / "remind-genna.eml")["Subject"])

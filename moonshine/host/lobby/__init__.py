@@ -62,6 +62,7 @@ from moonshine.mail.passwords import MAX_WRONG_PASSWORDS
 from moonshine.mail.settings import from_address
 from moonshine.render.mailwords import Phrase, phrase
 from moonshine.text.catalogue import languages
+from moonshine.text.english import count
 from moonshine.text.wrap import line_ranges
 
 LOBBY = Grammar(
@@ -184,7 +185,7 @@ def answer(ctx: LobbyPass, mail: Mail) -> str:
         _queue_reply(req, results)
         for name, msg in req.notices:
             reg.queue_mail(ctx.day, name, outbox.serialise(msg))
-        outcome = f"answered ({len(script.known())} command(s))"
+        outcome = f"answered ({count(len(script.known()), 'command')})"
         reg.mark_answered(mail.digest, sender=mail.sender, outcome=outcome, now=ctx.now)
     return outcome
 

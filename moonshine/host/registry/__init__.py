@@ -35,6 +35,7 @@ from typing import Any
 import msgspec
 
 from moonshine.errors import GameError
+from moonshine.text.english import count
 
 FILE = "registry.sqlite"
 
@@ -288,7 +289,7 @@ class Registry:
                 table, rowid, parent = broken[0][0], broken[0][1], broken[0][2]
                 raise RegistryError(
                     f"{self.path}: the registry is damaged: row {rowid} of {table} names a row of {parent} "
-                    f"that is not there ({len(broken)} such row(s))"
+                    f"that is not there ({count(len(broken), 'such row')})"
                 )
             for pid, address, name, language in self.conn.execute("SELECT id, address, name, language FROM players"):
                 if not isinstance(address, str) or "@" not in address or not isinstance(name, str):

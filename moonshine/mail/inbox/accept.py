@@ -371,7 +371,7 @@ def _format_help(gang: str, ctx: Context | None = None) -> Phrase:
 
 
 class _Counts(msgspec.Struct, frozen=True):
-    """``3 order(s) read, 1 rejected`` / ``3 ordres lus, 1 ligne rejetée``."""
+    """``3 orders read, 1 rejected`` / ``3 ordres lus, 1 ligne rejetée``."""
 
     accepted: int
     rejected: int
