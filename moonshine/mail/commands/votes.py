@@ -13,7 +13,9 @@ A proposal never ends silently: ``due(game, now)`` lists the mail owed at
 ``now`` — to every voter when it opens, a reminder to every voter a day before
 its deadline (or halfway, for a shorter one) while it is open, and when it ends
 the bulletin's announcement of how it ended, to every player (voters among
-them) and observer. It writes nothing: the caller puts
+them), observer and the game master: each a mail of its own to one address, in
+its reader's language, its times in the reader's zone and in UTC (``Reader``).
+It writes nothing: the caller puts
 the messages in the outbox and ``send_files`` sends each at most once (a
 message already written is not listed again). The inbox calls it after each
 run, the unattended judge (``moonshine run``) at each pass, and
