@@ -91,7 +91,7 @@ MESSAGES: Catalogue = {
         "A vote is open: {what}. It passes only if every surviving gang votes yes before {deadline}. Votes "
         "are secret. Send 'vote yes {n}' or 'vote no {n}' with your gang line and password."
     ),
-    "vote.notice_remind": "Reminder: {what} ends at {deadline}. Send 'vote yes {n}' or 'vote no {n}'.",
+    "vote.notice_remind": "Reminder: {what} ends on {deadline}. Send 'vote yes {n}' or 'vote no {n}'.",
     "vote.passed_draw": "Passed: {what}, by the vote of every surviving gang on {when}. The game ends in this draw.",
     "vote.passed_concession": "Passed: {what}, by the vote of every surviving gang on {when}. The game ends.",
     "vote.failed": (

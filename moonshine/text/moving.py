@@ -96,7 +96,7 @@ MESSAGES: Catalogue = {
     "resume.done": "the players' pause is over: the deadline is set again, as far off as it was at the pause.",
     "resume.not_paused": "the players have not paused the game.",
     "resumed.subject": "{prefix} The game resumes",
-    "resumed.body": "The players' pause is over ({when}). Orders for {turn} are due by {due}.",
+    "resumed.body": "The players' pause is over ({when}). {due}",
     # -- what the judge tells a turn's bulletin of the game itself (moonshine.game.news) -------------
     "news.early": "Every player was ready: the turn ran early, on {when}.",
     "news.disorder": (

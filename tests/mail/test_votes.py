@@ -18,6 +18,7 @@ from smtpkit import Server
 from moonshine.cli import main
 from moonshine.game.directory import Game
 from moonshine.mail.commands import votes
+from moonshine.mail.outbox.compose import address_mark
 from moonshine.mail.outbox.reports import report_messages
 from moonshine.mail.outbox.smtp import send_files
 from moonshine.variants.moonshine.calendar import Turn
@@ -156,11 +157,14 @@ def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp
     before = {p.name: p.read_bytes() for p in outbox.iterdir()}
     later = NOW + timedelta(hours=37)
     owed = votes.due(t.game, later)
-    assert sorted(d.outgoing.name for d in owed) == [
-        "vote-1-remind-genna.eml",
-        "vote-1-remind-outfit.eml",
-        "vote-1-remind-valley.eml",
+    assert sorted(d.outgoing.name for d in owed) == [  # one mail each address, named by a digest of it
+        f"vote-1-remind-genna-{address_mark(ANGELO)}.eml",
+        f"vote-1-remind-outfit-{address_mark(AL)}.eml",
+        f"vote-1-remind-valley-{address_mark(TERRY)}.eml",
     ]
+    assert sorted(str(d.outgoing.message["To"]) for d in owed) == sorted([ANGELO, AL, TERRY]) and not any(
+        d.outgoing.message["Bcc"] for d in owed
+    )
     again = votes.due(t.game, later)  # the same answer, to the byte
     assert [(d.turn, d.outgoing.name, d.outgoing.message.as_bytes()) for d in again] == [
         (d.turn, d.outgoing.name, d.outgoing.message.as_bytes()) for d in owed
@@ -168,6 +172,28 @@ def test_due_is_pure_and_lists_only_what_is_not_yet_written(tmp_path: Path, smtp
     assert {p.name: p.read_bytes() for p in outbox.iterdir()} == before  # due wrote nothing
     votes.write_due(t.game, later)
     assert votes.due(t.game, later) == []
+
+
+def test_a_game_upgraded_mid_vote_gets_no_second_copy_of_a_notice(tmp_path: Path, smtp: Server) -> None:
+    """An earlier judge wrote each notice as one mail to a side's addresses
+    (``vote-1-open-valley.eml``) and the result as one to everyone in Bcc
+    (``vote-1-bulletin.eml``): a notice written so is not written again, one mail an
+    address, by this one."""
+    from moonshine.mail import inbox
+
+    t = make_table(tmp_path, smtp)
+    only_three(t.game)
+    t.send(TERRY, message("valley", "draw all by 2024-03-01 12:00"))
+    inbox.process(t.game, t.box, turn=TURN, now=NOW)
+    outbox = t.game.root / "outbox" / TURN
+    for path in outbox.glob("vote-1-open-*-*.eml"):  # as the earlier judge named them
+        gang = path.name.split("-")[3]
+        path.rename(outbox / f"vote-1-open-{gang}.eml")
+    assert votes.due(t.game, NOW) == []
+    ended = NOW + timedelta(days=3)
+    assert len([d for d in votes.due(t.game, ended) if "bulletin" in d.outgoing.name]) == 5  # players, observer, GM
+    (outbox / "vote-1-bulletin.eml").write_bytes((outbox / "vote-1-open-valley.eml").read_bytes())
+    assert votes.due(t.game, ended) == []
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -11,7 +11,8 @@ What a passed vote does to the game's directory is the unattended judge's
 (``moonshine.mail.run``), at its next pass (``apply``): the deadline taken out and the
 time left kept (a pause), set again as far off as it was (an hour at least) when the
 pause ends, moved (an extension); each once, said in the turn's bulletin
-(``moonshine.game.news``), and a pause's end mailed to every player."""
+(``moonshine.game.news``), and a pause's end mailed to each player's address, a mail
+each in their language and time zone, and to the game master."""
 
 from __future__ import annotations
 
@@ -30,12 +31,14 @@ from moonshine.mail.commands.votes import (
     describe,
     ended,
     load,
+    one_mail,
+    readers,
     save,
     survivors,
 )
 from moonshine.mail.outbox import compose
 from moonshine.mail.policy import policy_of
-from moonshine.mail.settings import from_address, player_addresses
+from moonshine.mail.settings import player_addresses
 from moonshine.render import mailwords
 from moonshine.render.mailwords import phrase
 
@@ -174,7 +177,7 @@ def apply(game: Game, turn: str, now: datetime) -> list[str]:
             write_deadline(game, turn, due)
             p.restored = now
             news.put(game, turn, f"pause-{p.number}", "news.pause_ended", since=p.passed, until=p.resumed)
-            outbox.write_outbox(game, turn, [_resumed(game, turn, p, due, now)])
+            outbox.write_outbox(game, turn, _resumed(game, turn, p, due, now))
             done.append(f"the players' pause {p.number} is over; deadline {turn}: {due.isoformat()}")
         if p.kind == EXTENSION and p.applied is None:
             due = deadline(game.config, turn)
@@ -201,26 +204,24 @@ def due_to_apply(game: Game, turn: str, now: datetime) -> bool:
     return False
 
 
-def _resumed(game: Game, turn: str, p: Proposal, due: datetime, now: datetime) -> outbox.Outgoing:
-    """The end of the players' pause, to every player (each in Bcc), in the game's language."""
-    cfg = game.config
-    lang = cfg.language
-    everyone = sorted({a for s in game.sides() for a in player_addresses(cfg, s)})
-    referee = from_address(cfg)
-    named = game.layout.turn_in_text(turn)
-    body = mailwords.text(lang, "resumed.body", when=p.resumed or now, turn=named, due=due)
-    body += "\n\n-- \n" + mailwords.text(lang, "signature", title=cfg.title) + "\n"
-    msg = compose.text_message(
-        sender=referee,
-        to=[referee],
-        bcc=everyone,
-        subject=mailwords.text(lang, "resumed.subject", prefix=compose.subject_prefix(cfg)),
-        body=body,
-        msg_id=compose.message_id(cfg, "vote", str(p.number), "resumed"),
-        date=now,
-        reply_to=referee,
-    )
-    return outbox.Outgoing(f"vote-{p.number}-resumed.eml", msg)
+def _resumed(game: Game, turn: str, p: Proposal, due: datetime, now: datetime) -> list[outbox.Outgoing]:
+    """The end of the players' pause: a mail to each player's address, in their
+    language, the new deadline in the house's sentence in their time zone and UTC; and
+    the game master's copy, in the game's language."""
+    out = []
+    for reader in readers(game, master=True):
+        lang = reader.language
+        named = game.layout.turn_in_text(turn)  # worded in the reader's language
+        body = mailwords.text(
+            lang,
+            "resumed.body",
+            when=reader.time(p.resumed or now),
+            due=mailwords.deadline_line(lang, named, due, reader.tz(), now=now),
+        )
+        subject = mailwords.text(lang, "resumed.subject", prefix=compose.subject_prefix(game.config))
+        name, ident = f"{p.number}-resumed", (str(p.number), "resumed")
+        out.append(one_mail(game, reader, name=name, subject=subject, body=body, ident=ident, date=now))
+    return out
 
 
 PAUSE_COMMAND = Command("pause", {"en": ("pause",), "fr": ("pause",)}, pause, help="help.cmd.pause")

@@ -13,7 +13,9 @@ A proposal never ends silently: ``due(game, now)`` lists the mail owed at
 ``now`` — to every voter when it opens, a reminder to every voter a day before
 its deadline (or halfway, for a shorter one) while it is open, and when it ends
 the bulletin's announcement of how it ended, to every player (voters among
-them) and observer. It writes nothing: the caller puts
+them), observer and the game master: each a mail of its own to one address, in
+its reader's language, its times in the reader's zone and in UTC (``Reader``).
+It writes nothing: the caller puts
 the messages in the outbox and ``send_files`` sends each at most once (a
 message already written is not listed again). The inbox calls it after each
 run, the unattended judge (``moonshine run``) at each pass, and
@@ -34,16 +36,18 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import msgspec
 
 from moonshine import schema, yamlio
-from moonshine.game.directory import Game, atomic_write_text, parse_deadline, player_language
+from moonshine.game.deadlines import zone_of
+from moonshine.game.directory import Game, GameConfig, atomic_write_text, parse_deadline, player_language
 from moonshine.mail import observers, outbox
 from moonshine.mail.commands.grammar import Answer, Command, CommandLine
 from moonshine.mail.commands.request import ALL, NO, YES, GameRequest, sides_named, split_deadline, words
 from moonshine.mail.outbox import compose
-from moonshine.mail.settings import from_address, player_addresses
+from moonshine.mail.settings import from_address, game_master_addresses, player_addresses
 from moonshine.render import mailwords
 from moonshine.render.mailwords import phrase
 from moonshine.text.folding import fold
@@ -365,14 +369,60 @@ class Due(msgspec.Struct, frozen=True):
     outgoing: outbox.Outgoing
 
 
+class Reader(msgspec.Struct, frozen=True):
+    """One address a notice goes to, alone in its To:, in its reader's language, its
+    times in the reader's time zone (an IANA name; None: UTC alone) and in UTC."""
+
+    address: str
+    language: str
+    zone: str | None
+    side: str | None = None  # the side whose player reads it; None for an observer or the game master
+
+    def tz(self) -> ZoneInfo | None:
+        return ZoneInfo(self.zone) if self.zone else None
+
+    def time(self, when: datetime) -> str:
+        """A deadline or a time for this reader: ``Friday 1 March 2024, 19:00 CET = 18:00 UTC``
+        (``moonshine.render.mailwords.due_text``)."""
+        return mailwords.due_text(self.language, when, self.tz())
+
+
+def _zone_name(cfg: GameConfig, side: str | None) -> str | None:
+    zone = zone_of(cfg, side)
+    return zone.key if zone is not None else None
+
+
+def side_readers(cfg: GameConfig, side: str) -> list[Reader]:
+    """Each address of ``side``'s player, in their language and time zone."""
+    language, zone = player_language(cfg, side), _zone_name(cfg, side)
+    return [Reader(a, language, zone, side) for a in player_addresses(cfg, side)]
+
+
+def readers(game: Game, *, watchers: bool = False, master: bool = False) -> list[Reader]:
+    """Every address of the game's players (each in their language and zone), then, with
+    ``watchers``, the observers' and, with ``master``, the game master's (``referee.email``,
+    else the judge's own address), both in the game's language and zone; each address
+    once."""
+    cfg = game.config
+    out = [r for side in game.sides() for r in side_readers(cfg, side)]
+    others = (observers.addresses(cfg) if watchers else []) + (game_master_addresses(cfg) if master else [])
+    zone = _zone_name(cfg, None)
+    for address in others:
+        if all(address.lower() != r.address.lower() for r in out):
+            out.append(Reader(address, cfg.language, zone))
+    return out
+
+
 def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
     """The mail owed at ``now`` for every proposal and not yet put in any turn's
-    outbox: the opening notice and the reminder to each voter, the announcement
-    of how it ended to every player and observer; each for the outbox of
-    ``turn`` (the current turn by default). Pure: reads the game, writes nothing."""
+    outbox: the opening notice and the reminder to each voter's every address, the
+    announcement of how it ended to every player's address, every observer and the
+    game master; each a mail of its own to one address, in its reader's language, its
+    times in the reader's zone and UTC, for the outbox of ``turn`` (the current turn by
+    default). Pure: reads the game, writes nothing."""
     out: list[outbox.Outgoing] = []
     cfg = game.config
-    lang = cfg.language
+    written = _written(game)
     for p in load(game.root):
         kinds = ["open"]
         state = p.state(now)
@@ -384,12 +434,13 @@ def due(game: Game, now: datetime, turn: str | None = None) -> list[Due]:
             kinds.append("remind")
         for kind in kinds:
             for gang in p.voters:
-                to = player_addresses(cfg, gang)
-                if to:  # in the voter's own language (players.GANG.language), else the game's
-                    out.append(_notice(game, p, kind, gang, to, now, player_language(cfg, gang)))
-        if state == "passed" or (state != "open" and p.ends_game()):  # a vote on time: told when it passes
-            out.append(_announcement(game, p, now, lang))
-    written = _written(game)
+                if f"vote-{p.number}-{kind}-{gang.lower()}.eml" in written:
+                    continue  # the one mail to the side's addresses of an earlier judge: sent already
+                for reader in side_readers(cfg, gang):
+                    out.append(_notice(game, p, kind, gang, reader, now))
+        ending = state == "passed" or (state != "open" and p.ends_game())  # a vote on time: told when it passes
+        if ending and f"vote-{p.number}-bulletin.eml" not in written:  # (an earlier judge's one mail to all)
+            out.extend(_announcement(game, p, now, reader) for reader in readers(game, watchers=True, master=True))
     where = turn or game.current_turn()
     return [Due(where, o) for o in out if o.name not in written]
 
@@ -415,62 +466,83 @@ def _written(game: Game) -> set[str]:
     return {p.name for p in base.glob("*/vote-*.eml")} if base.is_dir() else set()
 
 
-def _notice(game: Game, p: Proposal, kind: str, gang: str, to: list[str], now: datetime, lang: str) -> outbox.Outgoing:
+def one_mail(
+    game: Game, reader: Reader, *, name: str, subject: str, body: str, ident: tuple[str, ...], date: datetime
+) -> outbox.Outgoing:
+    """A vote's mail to ``reader`` alone: its file ``vote-NAME-MARK.eml`` and its
+    Message-ID fixed by ``ident`` and the address (``compose.address_mark``), so that a
+    pass run again writes the same mail, which the outbox's ledger sends once."""
     cfg = game.config
+    referee = from_address(cfg)
+    mark = compose.address_mark(reader.address)
+    signed = f"{body}\n\n-- \n{mailwords.text(reader.language, 'signature', title=cfg.title)}\n"
+    msg = compose.text_message(
+        sender=referee,
+        to=[reader.address],
+        subject=subject,
+        body=signed,
+        msg_id=compose.message_id(cfg, "vote", *ident, mark),
+        date=date,
+        reply_to=referee,
+    )
+    return outbox.Outgoing(f"vote-{name}-{mark}.eml", msg)
+
+
+def _notice(game: Game, p: Proposal, kind: str, gang: str, reader: Reader, now: datetime) -> outbox.Outgoing:
+    lang = reader.language
     what = describe(game, p, lang)
-    prefix = compose.subject_prefix(cfg)
+    deadline = reader.time(p.deadline)
     if kind == "open":
         notice = "vote.notice_open" if p.ends_game() else "vote.notice_time"
-        body = mailwords.text(lang, notice, what=what, deadline=p.deadline, n=p.number)
+        body = mailwords.text(lang, notice, what=what, deadline=deadline, n=p.number)
         date = p.opened
     else:
         mine = p.ballots.get(gang)
-        body = mailwords.text(lang, "vote.notice_remind", what=what, deadline=p.deadline, n=p.number)
+        body = mailwords.text(lang, "vote.notice_remind", what=what, deadline=deadline, n=p.number)
         body += "\n" + mailwords.text(lang, "vote.yours_" + (mine or "none"))
         date = max(p.opened, p.deadline - min(REMIND_BEFORE, (p.deadline - p.opened) / 2))
-    subject = mailwords.text(lang, f"subject.vote_{kind}", prefix=prefix, n=p.number)
-    referee = from_address(cfg)
-    msg = compose.text_message(
-        sender=referee,
-        to=to,
+    subject = mailwords.text(lang, f"subject.vote_{kind}", prefix=compose.subject_prefix(game.config), n=p.number)
+    return one_mail(
+        game,
+        reader,
+        name=f"{p.number}-{kind}-{gang.lower()}",
         subject=subject,
-        body=f"{body}\n\n-- \n{mailwords.text(lang, 'signature', title=cfg.title)}\n",
-        msg_id=compose.message_id(cfg, "vote", str(p.number), kind, gang),
+        body=body,
+        ident=(str(p.number), kind, gang),
         date=min(date, now),
-        reply_to=referee,
     )
-    return outbox.Outgoing(f"vote-{p.number}-{kind}-{gang.lower()}.eml", msg)
 
 
-def _ending(p: Proposal, what: str, lang: str) -> str:
+def _ending(p: Proposal, what: str, lang: str, reader: Reader | None = None) -> str:
+    """How ``p`` ended, its times for ``reader`` (None: in UTC, as a bulletin gives them)."""
+
+    def at(when: datetime) -> object:
+        return reader.time(when) if reader is not None else when
+
     if p.passed is not None and p.kind == PAUSE:
-        return mailwords.text(lang, "vote.passed_pause", what=what, when=p.passed, until=p.until())
+        return mailwords.text(lang, "vote.passed_pause", what=what, when=at(p.passed), until=at(p.until()))
     if p.passed is not None and p.kind == EXTENSION:
         due = p.deadline + timedelta(hours=p.hours)  # the turn's deadline, moved
-        return mailwords.text(lang, "vote.passed_extension", what=what, when=p.passed, due=due)
+        return mailwords.text(lang, "vote.passed_extension", what=what, when=at(p.passed), due=at(due))
     if p.passed is not None:
         key = "vote.passed_concession" if p.kind == CONCESSION else "vote.passed_draw"
-        return mailwords.text(lang, key, what=what, when=p.passed)
-    return mailwords.text(lang, "vote.failed", what=what, when=p.deadline)
+        return mailwords.text(lang, key, what=what, when=at(p.passed))
+    return mailwords.text(lang, "vote.failed", what=what, when=at(p.deadline))
 
 
-def _announcement(game: Game, p: Proposal, now: datetime, lang: str) -> outbox.Outgoing:
-    """The bulletin's announcement of how a proposal ended, to every player and observer."""
-    cfg = game.config
-    everyone = {a for g in game.sides() for a in player_addresses(cfg, g)} | set(observers.addresses(cfg))
-    referee = from_address(cfg)
-    body = _ending(p, describe(game, p, lang), lang)
-    msg = compose.text_message(
-        sender=referee,
-        to=[referee],
-        bcc=sorted(everyone),
-        subject=mailwords.text(lang, "subject.vote_bulletin", prefix=compose.subject_prefix(cfg), n=p.number),
-        body=f"{body}\n\n-- \n{mailwords.text(lang, 'signature', title=cfg.title)}\n",
-        msg_id=compose.message_id(cfg, "vote", str(p.number), "bulletin"),
+def _announcement(game: Game, p: Proposal, now: datetime, reader: Reader) -> outbox.Outgoing:
+    """The bulletin's announcement of how a proposal ended, to one player, observer or
+    the game master."""
+    lang = reader.language
+    return one_mail(
+        game,
+        reader,
+        name=f"{p.number}-bulletin",
+        subject=mailwords.text(lang, "subject.vote_bulletin", prefix=compose.subject_prefix(game.config), n=p.number),
+        body=_ending(p, describe(game, p, lang), lang, reader),
+        ident=(str(p.number), "bulletin"),
         date=min(p.ended_at(), now),
-        reply_to=referee,
     )
-    return outbox.Outgoing(f"vote-{p.number}-bulletin.eml", msg)
 
 
 def bulletin_lines(game: Game, now: datetime, language: str) -> list[str]:

@@ -240,7 +240,7 @@ def warn_of_guessing(ctx: Context) -> None:
         subject = say("warning.guessing_subject", prefix=compose.subject_prefix(cfg), gang=side)
         for address in player_addresses(cfg, gang):
             # each address its own mail, named by a digest of it (an outbox name never shows an address)
-            mark = hashlib.sha256(address.lower().encode("utf-8")).hexdigest()[:8]
+            mark = compose.address_mark(address)
             name = f"reply-warning-{gang.lower()}-{day}-{mark}.eml"
             if (ledger.outbox_dir(ctx.game, ctx.turn) / name).exists():
                 continue  # this address was warned today

@@ -53,6 +53,13 @@ def game_named_by(message_id: str, domain: str) -> str | None:
     return m.group(1) if m and m.group(2).lower() == domain.lower() else None
 
 
+def address_mark(address: str) -> str:
+    """A short digest of an address, naming one recipient's own mail in an outbox and
+    in its Message-ID (an outbox file name never shows an address): the same address,
+    the same mark."""
+    return hashlib.sha256(address.strip().lower().encode("utf-8")).hexdigest()[:8]
+
+
 def subject_prefix(cfg: GameConfig) -> str:
     """A subject's tag: the game's title, or at a judge for many games its name, which
     a reply's subject names the game by (``[alpha]``), with its title after it
