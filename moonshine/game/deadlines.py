@@ -112,7 +112,7 @@ def _edit(text: str, turn: str, value: str, want: GameConfig, src: str) -> str |
 
 # -- a deadline as each player reads it --------------------------------------------------
 
-_UTC_NAMES = ("UTC", "Etc/UTC", "Etc/GMT", "GMT", "Universal", "Zulu")
+UTC_NAMES = ("UTC", "Etc/UTC", "Etc/GMT", "GMT", "Universal", "Zulu")  # a reader in UTC: UTC alone
 
 
 def zone_of(cfg: GameConfig, side: str | None) -> ZoneInfo | None:
@@ -127,7 +127,7 @@ def zone_of(cfg: GameConfig, side: str | None) -> ZoneInfo | None:
         if not (isinstance(raw, dict) and raw.get("timezone")):
             return None
         zone = zone_named(raw["timezone"], "schedule.timezone")
-    return None if zone.key in _UTC_NAMES else zone
+    return None if zone.key in UTC_NAMES else zone
 
 
 def local_time(when: datetime, zone: ZoneInfo, language: str = "en") -> str:
@@ -160,7 +160,7 @@ class Moment(msgspec.Struct, frozen=True):
             zone = ZoneInfo(self.zone) if self.zone else None
         except (ValueError, KeyError, OSError):
             zone = None
-        if zone is None or zone.key in _UTC_NAMES:
+        if zone is None or zone.key in UTC_NAMES:
             return utc
         return f"{local_time(self.when, zone, language)} = {utc}"
 

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import msgspec
 
-from moonshine.game.deadlines import Moment
+from moonshine.game.deadlines import UTC_NAMES, Moment
 from moonshine.game.directory import Game
 from moonshine.host.registry import GameRow, RegisteredPlayer, Registry
 from moonshine.host.settings import HostSettings
@@ -136,6 +136,3 @@ def _zone(name: str) -> ZoneInfo | None:
     except (ZoneInfoNotFoundError, ValueError):
         return None
     return None if zone.key in UTC_NAMES else zone
-
-
-UTC_NAMES = ("UTC", "Etc/UTC", "Etc/GMT", "GMT", "Universal", "Zulu")  # a reader in UTC: UTC alone
